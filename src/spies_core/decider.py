@@ -1,0 +1,189 @@
+"""The shape every game takes: a Decider of pure functions, bundled in a :class:`GameSpec`.
+
+A game is rebuilt by folding its events, in order, through ``evolve``, starting from
+``initial_state()``. Commands go through ``decide``, which validates them and returns the
+events they cause; ``evolve`` then applies those events without checking them again.
+Randomness enters only through the ``rng`` argument of ``start`` and ``decide``, and its
+outcome (the order a shuffle produced) is written into the events, so ``evolve`` and
+``fold`` never draw a number.
+
+The generic layers (the replay log, the API, the conformance tests) see games only
+through this module and the registry; they never name a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+from spies_core.errors import InvalidOptionsError
+
+__all__ = [
+    "GameSpec",
+    "Outcome",
+    "Rng",
+    "Seat",
+    "fold",
+    "parse_options",
+    "shuffled",
+    "start_game",
+]
+
+Seat = int
+"""A seat number, 0 to players - 1. ``None`` where a seat is expected means a spectator."""
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+V = TypeVar("V")
+O = TypeVar("O")  # noqa: E741  (options type)
+T = TypeVar("T")
+
+
+class Rng(Protocol):
+    """The only source of chance a rule may use.
+
+    ``random.Random`` satisfies it (tests, benchmarks); the server passes a
+    :class:`spies_core.rng.FairRng` derived from the game's committed seed.
+    """
+
+    def randrange(self, stop: int, /) -> int:
+        """Return a uniformly chosen integer in ``[0, stop)``."""
+        ...
+
+
+def shuffled(rng: Rng, items: Iterable[T]) -> tuple[T, ...]:
+    """Return ``items`` in a uniformly random order (Fisher-Yates, from the last index down).
+
+    This is the one shuffle every game uses, so that re-deriving a deal from a revealed
+    seed is the same loop in every game: for ``i`` from ``n - 1`` down to ``1``, swap item
+    ``i`` with item ``rng.randrange(i + 1)``.
+
+    >>> shuffled(Random(1), "abc")
+    ('b', 'c', 'a')
+    """
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """How a finished game ended, in terms every client understands."""
+
+    winners: tuple[int, ...]
+    """Seats that won; several when a win is shared, none when nobody won."""
+    reason: str
+    """Stable machine code of the way the game ended, e.g. ``owned-faces`` or ``flag-captured``."""
+    draw: bool = False
+    """True when the game ended without a winner by the rules' draw condition."""
+    scores: tuple[int, ...] = ()
+    """Final score per seat where the game keeps one (owned face cards, penalty totals, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec(Generic[S, C, E, V, O]):
+    """One registered game: its metadata, message types and Decider functions.
+
+    ``GameSpec`` is a dataclass, not a Struct, because it holds functions and is never
+    serialised.
+    """
+
+    name: str
+    """The game id used in URLs and stored with every game, e.g. ``deck-of-spies``."""
+    title: str
+    """Human-readable name."""
+    min_players: int
+    max_players: int
+    max_events: int
+    """Upper bound on the events of one game; the conformance suite checks it."""
+    options_type: type[O]
+    """msgspec Struct of the creation options (unknown fields refused)."""
+    command_type: Any
+    """The tagged union of commands (``tag_field="type"``)."""
+    event_type: Any
+    """The tagged union of events (``tag_field="type"``)."""
+    view_type: Any
+    """The Struct returned by ``view``."""
+    state_type: Any
+    """The state Struct (msgspec-encodable, for snapshots)."""
+    initial_state: Callable[[], S]
+    """The empty state that the first event applies to."""
+    start: Callable[[O, int, Rng], list[E]]
+    """``start(options, players, rng)``: the setup events of a new game."""
+    decide: Callable[[S, Seat, C, Rng], list[E]]
+    """``decide(state, seat, command, rng)``: the events a command causes, or a ``RuleError``."""
+    evolve: Callable[[S, E], S]
+    """``evolve(state, event)``: apply a recorded fact; never validates user input."""
+    legal_commands: Callable[[S, Seat], list[C]]
+    """Exactly the commands ``decide`` accepts from that seat now."""
+    view: Callable[[S, Seat | None], V]
+    """What a seat (or a spectator, ``None``) may see."""
+    redact: Callable[[E, Seat | None], E | None]
+    """The same rule for one event: the event as that viewer may see it, or ``None``."""
+    to_act: Callable[[S], frozenset[Seat]]
+    """Seats that may submit a command now (several during simultaneous phases)."""
+    outcome: Callable[[S], Outcome | None]
+    """``None`` while the game goes on."""
+    players: Callable[[S], int]
+    """Number of seats in the game."""
+    check_invariants: Callable[[S], None]
+    """Raise ``AssertionError`` when the state breaks a rule invariant (tests, verify)."""
+    probe_commands: Callable[[S, Seat], Iterable[C]]
+    """Plausible commands, legal and illegal, for the conformance suite to try."""
+    scramble: Callable[[S, Seat | None, Random], S]
+    """A state that differs from the given one only in what the viewer cannot see."""
+    describe_event: Callable[[E], str]
+    """One line of text for a person, e.g. ``counter 3♥ 4♠ against 5♣``."""
+    render_view: Callable[[V], str]
+    """A view as a few lines of text for a terminal."""
+
+
+def parse_options(spec: GameSpec[Any, Any, Any, Any, O], raw: object) -> O:
+    """Convert raw JSON-like options into the game's options Struct.
+
+    Raises:
+        InvalidOptionsError: unknown option (``unknown-option``) or wrong type
+            (``invalid-options``).
+    """
+    try:
+        return msgspec.convert(raw if raw is not None else {}, spec.options_type)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        code = "unknown-option" if text.startswith("Object contains unknown field") else None
+        raise InvalidOptionsError(f"invalid options for {spec.name}: {text}", code=code) from exc
+
+
+def start_game(
+    spec: GameSpec[Any, Any, E, Any, Any], players: int | None, raw_options: object, rng: Rng
+) -> list[E]:
+    """Validate ``players`` and ``options`` and return the game's setup events.
+
+    ``players`` defaults to the game's minimum.
+
+    Raises:
+        InvalidOptionsError: ``invalid-players`` for a seat count the game does not allow,
+            or whatever the game's ``start`` raises for its options.
+    """
+    count = spec.min_players if players is None else players
+    if not spec.min_players <= count <= spec.max_players:
+        raise InvalidOptionsError(
+            f"{spec.name} is played by {spec.min_players} to {spec.max_players} players,"
+            f" not {count}",
+            code="invalid-players",
+        )
+    return spec.start(parse_options(spec, raw_options), count, rng)
+
+
+def fold(spec: GameSpec[S, Any, E, Any, Any], events: Sequence[E] | Iterable[E]) -> S:
+    """Rebuild a state by applying ``events`` in order to the game's initial state."""
+    state = spec.initial_state()
+    evolve = spec.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
