@@ -1,0 +1,161 @@
+"""Events of Deck of Spies: recorded facts, past tense.
+
+Fields that may be hidden from a viewer are ``X | None``; ``redact`` sets them to ``None``
+(see :mod:`spies_core.deck_of_spies.view`). Counts stay, so every viewer can follow sizes.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import msgspec
+
+from spies_core.cards import Card
+from spies_core.deck_of_spies.options import Flags
+
+__all__ = [
+    "AceZone",
+    "CardsDrawn",
+    "CardsRetired",
+    "DeckOfSpiesEnded",
+    "DeckOfSpiesStarted",
+    "DiscardReshuffled",
+    "DrawDeckShuffled",
+    "Event",
+    "Result",
+    "SpyAssassinated",
+    "SpyCountered",
+    "SpyRecruited",
+    "SpyRevealed",
+]
+
+
+class AceZone(StrEnum):
+    """Where an assassinated spy's Ace was taken from (I-18)."""
+
+    HAND = "hand"
+    DRAW_DECK = "draw_deck"
+    DRAW_DISCARD = "draw_discard"
+
+
+class Result(StrEnum):
+    """How a game of Deck of Spies ended (§9)."""
+
+    WON = "won"
+    """At least 7 of the 12 face cards owned after the last spy (§9.2)."""
+    LOST = "lost"
+    """Fewer than 7 owned (6-6 is a loss, §9.2)."""
+    LOST_NO_ACE = "lost_no_ace"
+    """An assassination was forced and no Ace was left (§6.2, §9.3, I-14)."""
+
+
+class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of the Deck of Spies events."""
+
+
+class DeckOfSpiesStarted(BaseEvent, frozen=True, kw_only=True, tag="deck_of_spies_started"):
+    """The table was laid out (§2, or an explicit deal); the flags of §12 are recorded here."""
+
+    flags: Flags
+    spy_deck: tuple[Card, ...] | None
+    """Spy deck, top first (hidden: only the top spy is ever visible, I-17)."""
+    spy_deck_count: int
+    draw_deck: tuple[Card, ...] | None
+    """Draw deck, top first (hidden order)."""
+    draw_deck_count: int
+    hand: tuple[Card, ...] | None = ()
+    """A dealt hand (puzzles); empty when the hand is drawn by the following event."""
+    hand_count: int = 0
+    draw_discard: tuple[Card, ...] = ()
+    spy_discard: tuple[Card, ...] | None = ()
+    """A dealt spy discard pile (face down: hidden from spectators)."""
+    spy_discard_count: int = 0
+    removed: tuple[Card, ...] = ()
+
+
+class SpyRevealed(BaseEvent, frozen=True, kw_only=True, tag="spy_revealed"):
+    """A new spy is on top of the spy deck and faces the player (§3.1)."""
+
+    spy: Card
+    turn: int
+    """1 for the first spy dealt with in this game."""
+
+
+class CardsDrawn(BaseEvent, frozen=True, kw_only=True, tag="cards_drawn"):
+    """Cards moved from the top of the draw deck into the hand (§2.4, §8)."""
+
+    cards: tuple[Card, ...] | None
+    count: int
+
+
+class DiscardReshuffled(BaseEvent, frozen=True, kw_only=True, tag="discard_reshuffled"):
+    """The draw discard pile was shuffled into a new draw deck during a refill (§8.1, I-10)."""
+
+    order: tuple[Card, ...] | None
+    """The new draw deck, top first (hidden)."""
+    count: int
+
+
+class DrawDeckShuffled(BaseEvent, frozen=True, kw_only=True, tag="draw_deck_shuffled"):
+    """The draw deck was shuffled after an Ace was taken from it (§6.3)."""
+
+    order: tuple[Card, ...] | None
+    """The draw deck, top first (hidden)."""
+    count: int
+
+
+class SpyCountered(BaseEvent, frozen=True, kw_only=True, tag="spy_countered"):
+    """The spy went to the spy discard, the cards used to the draw discard (§4.3)."""
+
+    spy: Card
+    cards: tuple[Card, ...]
+
+
+class SpyRecruited(BaseEvent, frozen=True, kw_only=True, tag="spy_recruited"):
+    """The spy and the cards used went to the draw discard: the spy is now owned (§5.4)."""
+
+    spy: Card
+    cards: tuple[Card, ...]
+    double_agent: Card | None = None
+    """The spy's Ace when it was played as double agent (§5.3)."""
+
+
+class CardsRetired(BaseEvent, frozen=True, kw_only=True, tag="cards_retired"):
+    """Same-value cards left the hand face down for the spy discard, for good (§7)."""
+
+    cards: tuple[Card, ...] | None
+    """Hidden from spectators: the cards leave the hand face down."""
+    count: int
+
+
+class SpyAssassinated(BaseEvent, frozen=True, kw_only=True, tag="spy_assassinated"):
+    """An Ace was removed from the game, the spy discarded and the hand emptied (§6.3-6.5)."""
+
+    spy: Card
+    ace: Card
+    ace_zone: AceZone
+    discarded: tuple[Card, ...]
+    """The rest of the hand, now face up on the draw discard pile."""
+
+
+class DeckOfSpiesEnded(BaseEvent, frozen=True, kw_only=True, tag="deck_of_spies_ended"):
+    """The game ended (§9): after the last spy, or at once when no Ace was left (§9.3)."""
+
+    result: Result
+    owned_faces: int
+    """J, Q and K in hand, draw deck and draw discard (§9.2; at the loss for I-14)."""
+
+
+Event = (
+    DeckOfSpiesStarted
+    | SpyRevealed
+    | CardsDrawn
+    | DiscardReshuffled
+    | DrawDeckShuffled
+    | SpyCountered
+    | SpyRecruited
+    | CardsRetired
+    | SpyAssassinated
+    | DeckOfSpiesEnded
+)
+"""Every Deck of Spies event, tagged by ``type``."""

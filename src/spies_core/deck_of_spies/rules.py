@@ -1,0 +1,668 @@
+"""The rules of Deck of Spies as pure functions: setup, legality, decide, evolve, outcome.
+
+Section numbers (§) and interpretations (I-n) refer to ``rules/deck-of-spies.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import NoReturn, assert_never
+
+from msgspec.structs import replace
+
+from spies_core.cards import (
+    ALL_CARDS,
+    Card,
+    is_ace,
+    is_face,
+    parse_card,
+    pretty,
+    sort_key,
+    suit,
+    value,
+)
+from spies_core.decider import Outcome, Rng, Seat, shuffled
+from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
+from spies_core.deck_of_spies.events import (
+    AceZone,
+    CardsDrawn,
+    CardsRetired,
+    DeckOfSpiesEnded,
+    DeckOfSpiesStarted,
+    DiscardReshuffled,
+    DrawDeckShuffled,
+    Event,
+    Result,
+    SpyAssassinated,
+    SpyCountered,
+    SpyRecruited,
+    SpyRevealed,
+)
+from spies_core.deck_of_spies.options import Deal, Flags, Options
+from spies_core.deck_of_spies.state import Phase, State, owned, owned_faces
+from spies_core.errors import (
+    CorruptLogError,
+    GameOverError,
+    InvalidOptionsError,
+    NotYourTurnError,
+    RuleError,
+)
+
+__all__ = [
+    "HAND_SIZE",
+    "decide",
+    "evolve",
+    "initial_state",
+    "is_legal_counter",
+    "is_legal_recruit",
+    "legal_commands",
+    "outcome",
+    "retire_options",
+    "start",
+    "to_act",
+]
+
+HAND_SIZE = 5
+"""Refill target and upper bound of the hand (§8)."""
+
+WIN_FACES = 7
+"""Owned face cards needed to win: more than half of the 12 (§9.2)."""
+
+_SPY_BANDS = ((5, 7), (8, 10), (11, 13))
+"""Value bands of the spy deck, top band first (§2.1-2.2)."""
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=sort_key))
+
+
+def _without(cards: tuple[Card, ...], gone: Iterable[Card]) -> tuple[Card, ...]:
+    gone_set = set(gone)
+    return tuple(c for c in cards if c not in gone_set)
+
+
+def _total(cards: Iterable[Card]) -> int:
+    return sum(value(c) for c in cards)
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(pretty(c) for c in cards) or "no cards"
+
+
+def _ace_of(spy: Card) -> Card:
+    return Card("A" + suit(spy).value)
+
+
+# -- setup (§2) -------------------------------------------------------------------------
+
+
+def initial_state() -> State:
+    """The empty table before the first event."""
+    return State()
+
+
+def start(options: Options, players: int, rng: Rng) -> list[Event]:
+    """Lay out the table (§2) or the explicit deal, draw the hand and reveal the first spy.
+
+    Raises:
+        InvalidOptionsError: ``invalid-players`` for more than one seat, ``invalid-deal``
+            for a deal that does not place each of the 52 cards exactly once.
+    """
+    if players != 1:
+        raise InvalidOptionsError(
+            f"deck-of-spies is a solo game: 1 player, not {players}", code="invalid-players"
+        )
+    if options.deal is None:
+        first = _shuffled_setup(options.flags(), rng)
+    else:
+        first = _dealt_setup(options.flags(), options.deal)
+    events: list[Event] = []
+    state = _emit(initial_state(), events, first)
+    if options.deal is None or options.deal.hand is None:
+        state = _refill(state, rng, events)
+    _next_spy(state, events)
+    return events
+
+
+def _shuffled_setup(flags: Flags, rng: Rng) -> DeckOfSpiesStarted:
+    """§2.1-2.3: four groups shuffled on their own; spies 5-7 on top of 8-10 on top of J-K."""
+
+    def group(low: int, high: int) -> tuple[Card, ...]:
+        return shuffled(rng, (c for c in ALL_CARDS if low <= value(c) <= high))
+
+    spies = group(5, 7) + group(8, 10) + group(11, 13)
+    draw = group(1, 4)
+    return DeckOfSpiesStarted(
+        flags=flags,
+        spy_deck=spies,
+        spy_deck_count=len(spies),
+        draw_deck=draw,
+        draw_deck_count=len(draw),
+    )
+
+
+def _dealt_setup(flags: Flags, deal: Deal) -> DeckOfSpiesStarted:
+    """Check an explicit deal: each of the 52 cards in exactly one zone (issue 2)."""
+    zones = {
+        "spies": deal.spies,
+        "draw": deal.draw,
+        "hand": deal.hand or (),
+        "discard": deal.discard,
+        "spy_discard": deal.spy_discard,
+        "removed": deal.removed,
+    }
+    parsed: dict[str, tuple[Card, ...]] = {}
+    seen: dict[Card, str] = {}
+    for zone, texts in zones.items():
+        cards = []
+        for text in texts:
+            try:
+                c = parse_card(text)
+            except RuleError as exc:
+                raise InvalidOptionsError(
+                    f"deal.{zone}: {exc.message}", code="invalid-deal"
+                ) from None
+            if c in seen:
+                raise InvalidOptionsError(
+                    f"deal: card {c!r} is in deal.{seen[c]} and again in deal.{zone}",
+                    code="invalid-deal",
+                )
+            seen[c] = zone
+            cards.append(c)
+        parsed[zone] = tuple(cards)
+    missing = [c for c in ALL_CARDS if c not in seen]
+    if missing:
+        raise InvalidOptionsError(
+            f"deal: every one of the 52 cards must be in one zone; missing {', '.join(missing)}",
+            code="invalid-deal",
+        )
+    if len(parsed["hand"]) > HAND_SIZE:
+        raise InvalidOptionsError(
+            f"deal.hand holds {len(parsed['hand'])} cards; at most {HAND_SIZE}", code="invalid-deal"
+        )
+    not_aces = [c for c in parsed["removed"] if not is_ace(c)]
+    if not_aces:
+        raise InvalidOptionsError(
+            f"deal.removed may hold only Aces (§1.4), not {', '.join(not_aces)}",
+            code="invalid-deal",
+        )
+    return DeckOfSpiesStarted(
+        flags=flags,
+        spy_deck=parsed["spies"],
+        spy_deck_count=len(parsed["spies"]),
+        draw_deck=parsed["draw"],
+        draw_deck_count=len(parsed["draw"]),
+        hand=_sorted(parsed["hand"]),
+        hand_count=len(parsed["hand"]),
+        draw_discard=_sorted(parsed["discard"]),
+        spy_discard=_sorted(parsed["spy_discard"]),
+        spy_discard_count=len(parsed["spy_discard"]),
+        removed=_sorted(parsed["removed"]),
+    )
+
+
+# -- the shared steps of a turn ----------------------------------------------------------
+
+
+def _emit(state: State, events: list[Event], event: Event) -> State:
+    events.append(event)
+    return evolve(state, event)
+
+
+def _refill(state: State, rng: Rng, events: list[Event]) -> State:
+    """§8.1: draw up to five; reshuffle the discard lazily, only when a card is needed (I-10)."""
+    need = HAND_SIZE - len(state.hand)
+    while need > 0:
+        if not state.draw_deck:
+            if not state.draw_discard:
+                break  # I-9: draw what exists and play on with a smaller hand
+            order = shuffled(rng, state.draw_discard)
+            state = _emit(state, events, DiscardReshuffled(order=order, count=len(order)))
+        taken = state.draw_deck[:need]
+        state = _emit(state, events, CardsDrawn(cards=taken, count=len(taken)))
+        need -= len(taken)
+    return state
+
+
+def _next_spy(state: State, events: list[Event]) -> State:
+    """§3.5 and §9: end after the last spy; otherwise reveal the next one (§3.1).
+
+    A revealed spy that forces an assassination with no Ace left ends the game at once
+    (§6.2, §9.3), so a game in play always has at least one legal command.
+    """
+    if not state.spy_deck:
+        faces = owned_faces(state)
+        result = Result.WON if faces >= WIN_FACES else Result.LOST
+        return _emit(state, events, DeckOfSpiesEnded(result=result, owned_faces=faces))
+    spy = state.spy_deck[0]
+    state = _emit(state, events, SpyRevealed(spy=spy, turn=state.turn + 1))
+    if _total(state.hand) < value(spy) and not _owned_aces(state):
+        ended = DeckOfSpiesEnded(result=Result.LOST_NO_ACE, owned_faces=owned_faces(state))
+        state = _emit(state, events, ended)
+    return state
+
+
+def _owned_aces(state: State) -> tuple[Card, ...]:
+    return _sorted(c for c in owned(state) if is_ace(c))
+
+
+# -- legality (§4.2, §5.2-5.3, §7) -------------------------------------------------------
+
+
+def is_legal_counter(flags: Flags, cards: Sequence[Card], spy: Card) -> bool:
+    """§4.2: Σ(S) ≥ v and every card necessary, Σ(S) − min(S) < v (I-1, I-15).
+
+    >>> is_legal_counter(Flags(), ["3H", "4S"], "5C"), is_legal_counter(Flags(), ["7D", "AS"], "5C")
+    (True, False)
+    """
+    if not cards:
+        return False
+    v = value(spy)
+    total = _total(cards)
+    if total < v:
+        return False
+    return not flags.strict_necessity or total - min(value(c) for c in cards) < v
+
+
+def is_legal_recruit(flags: Flags, cards: Sequence[Card], spy: Card) -> bool:
+    """§5.2 plain recruit, or §5.3 with the spy's Ace as double agent (I-2, I-3, I-12).
+
+    >>> is_legal_recruit(Flags(), ["AC", "4C", "3D", "2H"], "9C")
+    True
+    """
+    if not cards:
+        return False
+    v = value(spy)
+    total = _total(cards)
+    if total < v:
+        return False
+    ace = _ace_of(spy)
+    if ace not in cards:
+        spy_suit = suit(spy)
+        return all(suit(c) == spy_suit for c in cards) and is_legal_counter(flags, cards, spy)
+    others = [c for c in cards if c != ace]
+    if not others:
+        return False
+    if not flags.strict_necessity:
+        return True
+    smallest = min(value(c) for c in others)
+    tested = total if flags.ace_counts_in_necessity else total - 1
+    return tested - smallest < v
+
+
+def retire_options(flags: Flags, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """§7.1-7.2 (I-6): no retire, or two or more cards of one value (several values under
+    ``retire_multiple_ranks``), in canonical order; the empty retire comes first."""
+    by_value: dict[int, list[Card]] = {}
+    for c in hand:
+        by_value.setdefault(value(c), []).append(c)
+    groups = [
+        [combo for size in range(2, len(cards) + 1) for combo in combinations(cards, size)]
+        for cards in by_value.values()
+        if len(cards) >= 2
+    ]
+    if not flags.retire_multiple_ranks:
+        return [(), *(combo for options in groups for combo in options)]
+    results: list[tuple[Card, ...]] = [()]
+    for options in groups:
+        results += [prefix + combo for prefix in results for combo in options]
+    return [_sorted(r) for r in results]
+
+
+# -- decide ------------------------------------------------------------------------------
+
+
+def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
+    """Check a command against the rules and return the events of the whole turn.
+
+    A turn's events are: the action, the retire (if any), the refill with its lazy
+    reshuffles, then the next spy or the end of the game.
+
+    Raises:
+        GameOverError: the game has ended.
+        NotYourTurnError: any seat but 0.
+        RuleError: the command breaks a rule; ``code`` names it (``unknown-card``,
+            ``duplicate-card``, ``card-not-in-hand``, ``must-assassinate``,
+            ``insufficient-value``, ``unnecessary-card``, ``wrong-suit``,
+            ``retire-single-card``, ``retire-mixed-ranks``,
+            ``assassination-not-allowed``, ``not-an-ace``, ``ace-not-available``).
+    """
+    if state.phase is Phase.OVER:
+        raise GameOverError(f"the game is over ({state.result}); no more commands")
+    if state.phase is not Phase.PLAYING:
+        raise CorruptLogError("the game has not been set up")
+    if seat != 0:
+        raise NotYourTurnError(f"Deck of Spies is a solo game; seat {seat} does not play")
+    spy = state.spy_deck[0]
+    match command:
+        case Counter(cards=cards, retire=retire) | Recruit(cards=cards, retire=retire):
+            used, retired = _parse_move(state, spy, cards, retire)
+            _require_enough_in_hand(state, spy)
+            if isinstance(command, Counter):
+                _check_counter(state.flags, used, spy)
+                action: Event = SpyCountered(spy=spy, cards=_sorted(used))
+            else:
+                _check_recruit(state.flags, used, spy)
+                ace = _ace_of(spy)
+                action = SpyRecruited(
+                    spy=spy, cards=_sorted(used), double_agent=ace if ace in used else None
+                )
+            _check_retire(state.flags, retired, spy)
+            events: list[Event] = []
+            state = _emit(state, events, action)
+            if retired:
+                state = _emit(
+                    state, events, CardsRetired(cards=_sorted(retired), count=len(retired))
+                )
+        case Assassinate(ace=text):
+            events = []
+            state = _assassinate(state, spy, text, rng, events)
+        case _:
+            assert_never(command)
+    if state.spy_deck:  # I-20: no refill after the last spy
+        state = _refill(state, rng, events)
+    _next_spy(state, events)
+    return events
+
+
+def _parse_move(
+    state: State, spy: Card, cards: Sequence[str], retire: Sequence[str]
+) -> tuple[list[Card], list[Card]]:
+    used = [parse_card(c) for c in cards]
+    retired = [parse_card(c) for c in retire]
+    seen: set[Card] = set()
+    for c in used + retired:
+        if c in seen:
+            where = "both used and retired" if c in used and c in retired else "given twice"
+            raise RuleError(f"card {c!r} is {where} (spy {pretty(spy)})", code="duplicate-card")
+        seen.add(c)
+        if c not in state.hand:
+            raise RuleError(
+                f"card {c!r} is not in your hand ({_cards_text(state.hand)}; spy {pretty(spy)})",
+                code="card-not-in-hand",
+            )
+    if not used:
+        raise RuleError(
+            f"name the cards you use against the spy {pretty(spy)}", code="insufficient-value"
+        )
+    return used, retired
+
+
+def _require_enough_in_hand(state: State, spy: Card) -> None:
+    """§3.2 / §6.1: with Σ(hand) < v the only move is to assassinate."""
+    total = _total(state.hand)
+    if total < value(spy):
+        raise RuleError(
+            f"your hand ({_cards_text(state.hand)}) sums to {total}, less than the spy"
+            f" {pretty(spy)}'s {value(spy)}: you must assassinate it (§3.2)",
+            code="must-assassinate",
+        )
+
+
+def _check_counter(flags: Flags, used: list[Card], spy: Card) -> None:
+    if is_legal_counter(flags, used, spy):
+        return
+    _explain_value(flags, used, used, spy)
+
+
+def _check_recruit(flags: Flags, used: list[Card], spy: Card) -> None:
+    if is_legal_recruit(flags, used, spy):
+        return
+    ace = _ace_of(spy)
+    spy_suit = suit(spy)
+    if ace not in used:
+        for c in used:
+            if suit(c) != spy_suit:
+                raise RuleError(
+                    f"card {c!r} is not a {spy_suit.name.lower()[:-1]} and the double agent"
+                    f" {ace!r} is not played: cannot recruit the spy {pretty(spy)} (§5.2)",
+                    code="wrong-suit",
+                )
+        _explain_value(flags, used, used, spy)
+    # The Ace alone (1 point) never reaches a spy's value: the spy would be that Ace.
+    others = [c for c in used if c != ace] or used
+    _explain_value(flags, used, others, spy, ace_exempt=ace)
+
+
+def _explain_value(
+    flags: Flags, used: list[Card], tested: list[Card], spy: Card, ace_exempt: Card | None = None
+) -> NoReturn:
+    """Raise the error that says why a set fails §4.2 (or §5.3 for the non-Ace cards)."""
+    v = value(spy)
+    total = _total(used)
+    if total < v:
+        raise RuleError(
+            f"cards {_cards_text(used)} sum to {total}, less than the spy {pretty(spy)}'s {v}",
+            code="insufficient-value",
+        )
+    base = total
+    if ace_exempt is not None and not flags.ace_counts_in_necessity:
+        base -= 1
+    extra = min(tested, key=value)
+    raise RuleError(
+        f"card {extra!r} is not necessary: without it the cards still sum to"
+        f" {base - value(extra)} ≥ {v} against the spy {pretty(spy)} (§4.2)",
+        code="unnecessary-card",
+    )
+
+
+def _check_retire(flags: Flags, retired: list[Card], spy: Card) -> None:
+    """§7.1-7.2: no retire, or two or more cards of one value (I-6)."""
+    if not retired:
+        return
+    by_value: dict[int, list[Card]] = {}
+    for c in retired:
+        by_value.setdefault(value(c), []).append(c)
+    if len(by_value) > 1 and not flags.retire_multiple_ranks:
+        raise RuleError(
+            f"retire {_cards_text(retired)} mixes values; one retire is one value (§7.2, I-6)"
+            f" (spy {pretty(spy)})",
+            code="retire-mixed-ranks",
+        )
+    for cards in by_value.values():
+        if len(cards) < 2:
+            raise RuleError(
+                f"card {cards[0]!r} cannot be retired alone: retire two or more cards of"
+                f" the same value (§7.1) (spy {pretty(spy)})",
+                code="retire-single-card",
+            )
+
+
+def _assassinate(state: State, spy: Card, text: str, rng: Rng, events: list[Event]) -> State:
+    """§6: only when forced; the chosen Ace leaves the game, the hand is discarded."""
+    ace = parse_card(text)
+    if not is_ace(ace):
+        raise RuleError(
+            f"card {ace!r} is not an Ace; only an Ace can be sacrificed (§6.3)", code="not-an-ace"
+        )
+    total = _total(state.hand)
+    if total >= value(spy):
+        raise RuleError(
+            f"your hand ({_cards_text(state.hand)}) sums to {total}, enough to counter the spy"
+            f" {pretty(spy)}: assassination is allowed only when forced (§3.2, I-4)",
+            code="assassination-not-allowed",
+        )
+    if ace in state.hand:
+        zone = AceZone.HAND
+    elif ace in state.draw_deck:
+        zone = AceZone.DRAW_DECK
+    elif ace in state.draw_discard:
+        zone = AceZone.DRAW_DISCARD
+    else:
+        where = "removed from the game" if ace in state.removed else "in the spy discard pile"
+        raise RuleError(
+            f"the Ace {ace!r} is {where}; choose an owned Ace ({_cards_text(_owned_aces(state))})"
+            f" to assassinate the spy {pretty(spy)} (§6.2)",
+            code="ace-not-available",
+        )
+    discarded = _sorted(c for c in state.hand if c != ace)
+    state = _emit(
+        state, events, SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded)
+    )
+    if zone is AceZone.DRAW_DECK and state.draw_deck:
+        order = shuffled(rng, state.draw_deck)
+        state = _emit(state, events, DrawDeckShuffled(order=order, count=len(order)))
+    return state
+
+
+# -- evolve ------------------------------------------------------------------------------
+
+
+def evolve(state: State, event: Event) -> State:  # noqa: C901 (one case per event)
+    """Apply one recorded event. Trusts the event; raises only on an impossible sequence.
+
+    Raises:
+        CorruptLogError: the event cannot follow this state.
+    """
+    match event:
+        case DeckOfSpiesStarted():
+            if event.spy_deck is None or event.draw_deck is None or event.hand is None:
+                raise CorruptLogError("cannot fold a redacted deck_of_spies_started event")
+            return State(
+                phase=Phase.PLAYING,
+                flags=event.flags,
+                spy_deck=event.spy_deck,
+                draw_deck=event.draw_deck,
+                hand=_sorted(event.hand),
+                draw_discard=_sorted(event.draw_discard),
+                spy_discard=_sorted(event.spy_discard or ()),
+                face_down=_sorted(event.spy_discard or ()),
+                removed=_sorted(event.removed),
+            )
+        case SpyRevealed(spy=spy, turn=turn):
+            if not state.spy_deck or state.spy_deck[0] != spy:
+                raise CorruptLogError(f"spy {spy!r} revealed but it is not on top of the spy deck")
+            return replace(state, turn=turn)
+        case CardsDrawn(cards=cards, count=count):
+            taken = state.draw_deck[:count]
+            if cards is not None and tuple(cards) != taken or len(taken) != count:
+                raise CorruptLogError(f"drawn cards {cards} are not the top of the draw deck")
+            return replace(
+                state, hand=_sorted(state.hand + taken), draw_deck=state.draw_deck[count:]
+            )
+        case DiscardReshuffled(order=order):
+            if order is None or sorted(order) != sorted(state.draw_discard) or state.draw_deck:
+                raise CorruptLogError("reshuffled cards are not the draw discard pile")
+            return replace(state, draw_deck=tuple(order), draw_discard=())
+        case DrawDeckShuffled(order=order):
+            if order is None or sorted(order) != sorted(state.draw_deck):
+                raise CorruptLogError("shuffled cards are not the draw deck")
+            return replace(state, draw_deck=tuple(order))
+        case SpyCountered(spy=spy, cards=cards):
+            state = _pop_spy(state, spy)
+            return replace(
+                state,
+                hand=_without(state.hand, cards),
+                draw_discard=_sorted(state.draw_discard + tuple(cards)),
+                spy_discard=_sorted((*state.spy_discard, spy)),
+            )
+        case SpyRecruited(spy=spy, cards=cards):
+            state = _pop_spy(state, spy)
+            return replace(
+                state,
+                hand=_without(state.hand, cards),
+                draw_discard=_sorted((*state.draw_discard, *cards, spy)),
+            )
+        case CardsRetired(cards=cards):
+            if cards is None:
+                raise CorruptLogError("cannot fold a redacted cards_retired event")
+            return replace(
+                state,
+                hand=_without(state.hand, cards),
+                spy_discard=_sorted(state.spy_discard + tuple(cards)),
+                face_down=_sorted(state.face_down + tuple(cards)),
+            )
+        case SpyAssassinated(spy=spy, ace=ace, ace_zone=zone):
+            state = _pop_spy(state, spy)
+            hand = _without(state.hand, (ace,))
+            return replace(
+                state,
+                hand=(),
+                draw_deck=_without(state.draw_deck, (ace,))
+                if zone is AceZone.DRAW_DECK
+                else state.draw_deck,
+                draw_discard=_sorted(
+                    _without(state.draw_discard, (ace,)) + hand
+                    if zone is AceZone.DRAW_DISCARD
+                    else state.draw_discard + hand
+                ),
+                spy_discard=_sorted((*state.spy_discard, spy)),
+                removed=_sorted((*state.removed, ace)),
+            )
+        case DeckOfSpiesEnded(result=result, owned_faces=faces):
+            return replace(state, phase=Phase.OVER, result=result, final_owned_faces=faces)
+        case _:
+            assert_never(event)
+
+
+def _pop_spy(state: State, spy: Card) -> State:
+    if not state.spy_deck or state.spy_deck[0] != spy:
+        raise CorruptLogError(f"spy {spy!r} is not on top of the spy deck")
+    return replace(state, spy_deck=state.spy_deck[1:])
+
+
+# -- queries -----------------------------------------------------------------------------
+
+
+def legal_commands(state: State, seat: Seat) -> list[Command]:
+    """Every command ``decide`` accepts now, cards in canonical order (§10.2)."""
+    if state.phase is not Phase.PLAYING or seat != 0:
+        return []
+    spy = state.spy_deck[0]
+    hand = state.hand
+    if _total(hand) < value(spy):
+        return [Assassinate(ace=ace) for ace in _owned_aces(state)]
+    flags = state.flags
+    commands: list[Command] = []
+    for size in range(1, len(hand) + 1):
+        for used in combinations(hand, size):
+            counter = is_legal_counter(flags, used, spy)
+            recruit = is_legal_recruit(flags, used, spy)
+            if not (counter or recruit):
+                continue
+            retires = retire_options(flags, _without(hand, used))
+            if counter:
+                commands += [Counter(cards=used, retire=r) for r in retires]
+            if recruit:
+                commands += [Recruit(cards=used, retire=r) for r in retires]
+    return commands
+
+
+def to_act(state: State) -> frozenset[Seat]:
+    """The player, while the game is in play."""
+    return frozenset((0,)) if state.phase is Phase.PLAYING else frozenset()
+
+
+def outcome(state: State) -> Outcome | None:
+    """§9: won with at least 7 owned face cards; lost otherwise or with no Ace (I-14)."""
+    if state.result is None:
+        return None
+    reason = "no-ace-left" if state.result is Result.LOST_NO_ACE else "owned-faces"
+    winners = (0,) if state.result is Result.WON else ()
+    return Outcome(winners=winners, reason=reason, scores=(state.final_owned_faces,))
+
+
+def players(state: State) -> int:
+    """Always one seat."""
+    return 1
+
+
+def probe_commands(state: State, seat: Seat) -> list[Command]:
+    """Near-miss commands for the conformance suite: every subset as counter and recruit,
+    with and without retires, every Ace (owned or not) and a few cards not in hand."""
+    probes: list[Command] = []
+    hand = state.hand
+    for size in range(1, len(hand) + 1):
+        for used in combinations(hand, size):
+            rest = _without(hand, used)
+            retires: list[tuple[Card, ...]] = [(), *combinations(rest, 2), rest]
+            for r in retires:
+                probes.append(Counter(cards=used, retire=_sorted(r)))
+                probes.append(Recruit(cards=used, retire=_sorted(r)))
+    probes += [Assassinate(ace=c) for c in ALL_CARDS if is_ace(c)]
+    outside = [c for c in ALL_CARDS if c not in hand][:3]
+    probes += [Counter(cards=(c,)) for c in outside]
+    probes += [Assassinate(ace=c) for c in outside if not is_face(c)][:1]
+    probes.append(Counter(cards=()))
+    return probes

@@ -1,0 +1,72 @@
+"""The state of a game of Deck of Spies: the six zones of §1.4 and the turn."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import msgspec
+
+from spies_core.cards import ALL_CARDS, Card, is_ace, is_face
+from spies_core.deck_of_spies.events import Result
+from spies_core.deck_of_spies.options import Flags
+
+__all__ = ["Phase", "State", "check_invariants", "owned", "owned_faces"]
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    """Before the first event."""
+    PLAYING = "playing"
+    """A spy is on top and the player must act."""
+    OVER = "over"
+    """The game has ended."""
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Every card's zone (§1.4). Decks are top first; the other zones are sorted."""
+
+    phase: Phase = Phase.SETUP
+    flags: Flags = Flags()
+    spy_deck: tuple[Card, ...] = ()
+    draw_deck: tuple[Card, ...] = ()
+    hand: tuple[Card, ...] = ()
+    draw_discard: tuple[Card, ...] = ()
+    spy_discard: tuple[Card, ...] = ()
+    face_down: tuple[Card, ...] = ()
+    """The part of ``spy_discard`` a spectator never saw: retired cards and a dealt pile."""
+    removed: tuple[Card, ...] = ()
+    turn: int = 0
+    """The turn in progress: 1 while the first spy is faced, 0 before."""
+    result: Result | None = None
+    final_owned_faces: int = 0
+
+
+def owned(state: State) -> tuple[Card, ...]:
+    """Owned cards (§1.5): hand, draw deck and draw discard."""
+    return state.hand + state.draw_deck + state.draw_discard
+
+
+def owned_faces(state: State) -> int:
+    """Number of J, Q and K among the owned cards (§9.2)."""
+    return sum(1 for c in owned(state) if is_face(c))
+
+
+def check_invariants(state: State) -> None:
+    """Assert the invariants of §10.4 (tests and verify call it)."""
+    if state.phase is Phase.SETUP:
+        return
+    zones = (
+        state.spy_deck
+        + state.draw_deck
+        + state.hand
+        + state.draw_discard
+        + state.spy_discard
+        + state.removed
+    )
+    assert len(zones) == 52, f"the zones hold {len(zones)} cards, not 52"
+    assert sorted(zones) == sorted(ALL_CARDS), "a card is missing or duplicated"
+    assert all(is_ace(c) for c in state.removed), f"non-Ace removed: {state.removed}"
+    assert len(state.hand) <= 5, f"hand of {len(state.hand)} cards"
+    assert set(state.face_down) <= set(state.spy_discard), "face-down cards outside the spy discard"

@@ -1,0 +1,89 @@
+"""Deck of Spies for people: one line per event and a few lines per view (cards as 7♥)."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from spies_core.cards import Card, pretty
+from spies_core.deck_of_spies.events import (
+    CardsDrawn,
+    CardsRetired,
+    DeckOfSpiesEnded,
+    DeckOfSpiesStarted,
+    DiscardReshuffled,
+    DrawDeckShuffled,
+    Event,
+    SpyAssassinated,
+    SpyCountered,
+    SpyRecruited,
+    SpyRevealed,
+)
+from spies_core.deck_of_spies.view import DeckOfSpiesView
+
+__all__ = ["describe_event", "render_view"]
+
+
+def _cards(cards: tuple[Card, ...] | None, count: int | None = None) -> str:
+    if cards is None:
+        return f"{count} hidden card{'s' if count != 1 else ''}"
+    return " ".join(pretty(c) for c in cards) or "-"
+
+
+def describe_event(event: Event) -> str:  # noqa: C901 (one case per event)
+    """One line describing the event, e.g. ``counter 3♥ 4♠ against 5♣``."""
+    match event:
+        case DeckOfSpiesStarted():
+            flags = event.flags
+            return (
+                f"table laid out: {event.spy_deck_count} spies, draw deck of"
+                f" {event.draw_deck_count} (strict_necessity={flags.strict_necessity},"
+                f" ace_counts_in_necessity={flags.ace_counts_in_necessity},"
+                f" retire_multiple_ranks={flags.retire_multiple_ranks})"
+            )
+        case SpyRevealed(spy=spy, turn=turn):
+            return f"turn {turn}: spy {pretty(spy)}"
+        case CardsDrawn(cards=cards, count=count):
+            return f"drew {_cards(cards, count)}"
+        case DiscardReshuffled(count=count):
+            return f"draw discard ({count} cards) shuffled into a new draw deck"
+        case DrawDeckShuffled(count=count):
+            return f"draw deck ({count} cards) shuffled"
+        case SpyCountered(spy=spy, cards=cards):
+            return f"counter {_cards(cards)} against {pretty(spy)}"
+        case SpyRecruited(spy=spy, cards=cards, double_agent=ace):
+            agent = f" (double agent {pretty(ace)})" if ace else ""
+            return f"recruit {pretty(spy)} with {_cards(cards)}{agent}"
+        case CardsRetired(cards=cards, count=count):
+            return f"retire {_cards(cards, count)}"
+        case SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded):
+            where = zone.value.replace("_", " ")
+            return (
+                f"assassinate {pretty(spy)} with {pretty(ace)} from the {where};"
+                f" hand discarded: {_cards(discarded)}"
+            )
+        case DeckOfSpiesEnded(result=result, owned_faces=faces):
+            return f"game over: {result.value} with {faces} owned face cards"
+        case _:
+            assert_never(event)
+
+
+def render_view(view: DeckOfSpiesView) -> str:
+    """The table as a few lines of text."""
+    who = "player" if view.seat == 0 else "spectator"
+    lines = [
+        f"Deck of Spies, turn {view.turn}, {view.phase.value} (as {who}, version {view.version})",
+        f"  spy:          {pretty(view.top_spy) if view.top_spy else '-'}"
+        f"   ({view.spies_left} left; to come: {_cards(view.unseen_spies)})",
+        f"  hand:         {_cards(view.hand, view.hand_count)}"
+        + (f"   (total {view.hand_total})" if view.hand_total is not None else ""),
+        f"  draw deck:    {view.draw_deck_count} cards"
+        + (f" ({_cards(view.draw_deck_cards)})" if view.draw_deck_cards is not None else ""),
+        f"  draw discard: {_cards(view.draw_discard)}",
+        f"  spy discard:  {view.spy_discard_count} cards ({_cards(view.spy_discard)})",
+        f"  removed:      {_cards(view.removed)}",
+    ]
+    if view.owned_faces is not None:
+        lines.append(f"  owned faces:  {view.owned_faces} of 12 (7 win)")
+    if view.result is not None:
+        lines.append(f"  result:       {view.result.value}")
+    return "\n".join(lines)
