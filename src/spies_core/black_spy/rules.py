@@ -1,0 +1,534 @@
+"""The Decider of Black Spy: ``start``, ``decide``, ``evolve``, ``legal_commands``, ``to_act``
+and ``outcome``, plus the conformance helpers ``probe_commands`` and ``max_events``.
+
+Interpretations of spec §10 implemented here: the pass cycle and its 4-player order
+(§10.1-10.4, :func:`pass_direction`), the simultaneous pass (§10.14: ``decide`` of the last
+pass hands all passes over at once), the red 1 need not be led (§10.6), no breaking rule
+(§10.7), the game end at ``>=`` threshold checked only after a deal's scoring (§10.11) and a
+tied lowest total sharing the win (§10.12). The first dealer is drawn with
+``rng.randrange(players)``, a uniform substitute for the card draw (§2.2, §10.13). The
+card-level rules (following, trick winner, moon payout §10.9-10.10) are in
+:mod:`spies_core.black_spy.scoring`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import Final, assert_never
+
+from msgspec.structs import replace
+
+from spies_core.black_spy.cards import (
+    COLOUR_OF,
+    DECK,
+    DISTINCT_CARDS,
+    FOLLOWERS,
+    RED_1,
+    Card,
+    Colour,
+    parse_card,
+    sort_cards,
+)
+from spies_core.black_spy.commands import Command, PassCards, PlayCard
+from spies_core.black_spy.events import (
+    BlackSpyCardPlayed,
+    BlackSpyCardsExchanged,
+    BlackSpyCardsPassed,
+    BlackSpyDealScored,
+    BlackSpyDealt,
+    BlackSpyGameEnded,
+    BlackSpyStarted,
+    BlackSpyTrickWon,
+    Event,
+    PassDirection,
+)
+from spies_core.black_spy.options import (
+    CLASSIC_THRESHOLD,
+    MODERN_THRESHOLDS,
+    Flags,
+    Options,
+    good_spies,
+    moon_applies,
+    threshold,
+    validate_options,
+)
+from spies_core.black_spy.scoring import (
+    DEAL_TOTAL,
+    legal_plays,
+    score_deal,
+    trick_points,
+    trick_winner,
+)
+from spies_core.black_spy.state import Phase, State, Trick, piles
+from spies_core.decider import Outcome, Rng, Seat, shuffled
+from spies_core.errors import CorruptLogError, GameOverError, NotYourTurnError, RuleError
+
+__all__ = [
+    "MAX_EVENTS",
+    "PASS_SIZE",
+    "deal_cards",
+    "decide",
+    "evolve",
+    "initial_state",
+    "legal_commands",
+    "max_events",
+    "outcome",
+    "pass_direction",
+    "players",
+    "probe_commands",
+    "start",
+    "to_act",
+]
+
+PASS_SIZE: Final[int] = 3
+"""Cards every seat passes each deal (§3.1)."""
+
+_BLACK = Colour.BLACK
+_PLAY: Final[dict[Card, PlayCard]] = {c: PlayCard(card=c) for c in DISTINCT_CARDS}
+"""One shared (immutable) command per card, so listing legal plays allocates nothing."""
+_ONLY: Final[tuple[frozenset[Seat], ...]] = tuple(frozenset((s,)) for s in range(6))
+_NOBODY: Final[frozenset[Seat]] = frozenset()
+
+
+def initial_state() -> State:
+    """The empty state the first event applies to."""
+    return State()
+
+
+def players(state: State) -> int:
+    """Number of seats in the game."""
+    return state.players
+
+
+def pass_direction(flags: Flags, players: int, deal: int) -> PassDirection:
+    """The pass direction of deal number ``deal`` (1 for the first) (§3.3, §10.1-10.3).
+
+    3, 5 or 6 players alternate left, right; 4 players cycle left, right, across (S0 and S1,
+    not S4's left, across, right); there is never a hold deal. Classic: always left
+    (Appendix A).
+    """
+    if flags.classic:
+        return PassDirection.LEFT
+    k = deal - 1
+    if players == 4:
+        return (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS)[k % 3]
+    return (PassDirection.LEFT, PassDirection.RIGHT)[k % 2]
+
+
+def deal_cards(order: Sequence[Card], dealer: Seat, players: int) -> tuple[tuple[Card, ...], ...]:
+    """Deal ``order`` one card at a time, from the dealer's left clockwise (§2.3).
+
+    Card ``i`` goes to seat ``(dealer + 1 + i) mod players``; hands come back sorted.
+    """
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for i, c in enumerate(order):
+        hands[(dealer + 1 + i) % players].append(c)
+    return tuple(sort_cards(hand) for hand in hands)
+
+
+def _dealt(
+    flags: Flags, players: int, deal: int, dealer: Seat, hands: tuple[tuple[Card, ...], ...]
+) -> BlackSpyDealt:
+    return BlackSpyDealt(
+        deal=deal,
+        dealer=dealer,
+        direction=pass_direction(flags, players, deal),
+        hand_size=len(DECK) // players,
+        hands=hands,
+    )
+
+
+def start(options: Options, players: int, rng: Rng) -> list[Event]:
+    """The setup events: seats, flags and first dealer, then the first deal.
+
+    Without ``options.deal`` the first dealer is ``rng.randrange(players)`` (§2.2, §10.13)
+    and the deck is ``shuffled(rng, DECK)``, in that order.
+
+    Raises:
+        InvalidOptionsError: ``unsupported-variant`` (§8.2-8.6) or ``invalid-deal``.
+    """
+    fixed = validate_options(options, players)
+    flags = options.flags()
+    if options.deal is not None and fixed is not None:
+        dealer = options.deal.dealer
+        hands = fixed
+    else:
+        dealer = rng.randrange(players)
+        hands = deal_cards(shuffled(rng, DECK), dealer, players)
+    return [
+        BlackSpyStarted(players=players, flags=flags, dealer=dealer, fixed_deal=fixed is not None),
+        _dealt(flags, players, 1, dealer, hands),
+    ]
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+
+def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
+    """The events ``command`` from ``seat`` causes; nothing is applied on an error.
+
+    Raises:
+        GameOverError: the game has ended.
+        NotYourTurnError: the seat may not act now. During the pass the code says why:
+            ``already-passed`` (a second pass) or ``passing-not-over`` (a play).
+        RuleError: ``unknown-card``, ``card-not-in-hand``, ``wrong-pass-count``,
+            ``passing-not-over``, ``black-lead-first-trick`` or ``must-follow``.
+    """
+    if state.phase is Phase.OVER:
+        raise GameOverError(f"the game is over (winners: seats {list(state.winners)})")
+    if not 0 <= seat < state.players:
+        raise NotYourTurnError(f"seat {seat} is not a seat of this {state.players}-player game")
+    match command:
+        case PlayCard():
+            return _decide_play(state, seat, command.card, rng)
+        case PassCards():
+            return _decide_pass(state, seat, command.cards)
+        case _:
+            assert_never(command)
+
+
+def _decide_pass(state: State, seat: Seat, raw: Sequence[str]) -> list[Event]:
+    mine = state.passes[seat]
+    if mine is not None:
+        raise NotYourTurnError(
+            f"cannot pass {list(raw)}: seat {seat} has already passed ({', '.join(mine)}) in"
+            f" deal {state.deal}, and a pass is made once and never changed (§3.4)",
+            code="already-passed",
+        )
+    cards = tuple(parse_card(c) for c in raw)
+    if len(cards) != PASS_SIZE:
+        raise RuleError(
+            f"pass exactly {PASS_SIZE} cards (§3.1), not {len(cards)}: {list(cards)}",
+            code="wrong-pass-count",
+        )
+    hand = state.hands[seat]
+    if len(set(cards)) < PASS_SIZE or not all(c in hand for c in cards):
+        for c, wanted in Counter(cards).items():
+            held = hand.count(c)
+            if held < wanted:
+                detail = "" if held == 0 else f" {wanted} times (you hold {held})"
+                raise RuleError(
+                    f"card {c!r} is not in your hand{detail}: cannot pass {list(cards)}",
+                    code="card-not-in-hand",
+                )
+    n = state.players
+    offset = state.direction.offset
+    cards = sort_cards(cards)
+    events: list[Event] = [BlackSpyCardsPassed(seat=seat, to_seat=(seat + offset) % n, cards=cards)]
+    if state.passes.count(None) > 1:
+        return events  # others have yet to pass
+    passes = tuple(cards if s == seat else p for s, p in enumerate(state.passes))
+    received = tuple(passes[(s - offset) % n] for s in range(n))
+    events.append(
+        BlackSpyCardsExchanged(received=received, leader=_first_leader(state, passes, received))
+    )
+    return events
+
+
+def _first_leader(
+    state: State,
+    passes: Sequence[tuple[Card, ...] | None],
+    received: Sequence[tuple[Card, ...] | None],
+) -> Seat:
+    """Who leads trick 1 (§4.1): the red 1's holder after the exchange; classic: the
+    dealer's left (Appendix A)."""
+    n = state.players
+    if state.flags.classic:
+        return (state.dealer + 1) % n
+    for s in range(n):
+        # The seat passing now still holds its pass in ``state.hands``.
+        kept = RED_1 in state.hands[s] and RED_1 not in (passes[s] or ())
+        if kept or RED_1 in (received[s] or ()):
+            return s
+    raise CorruptLogError("nobody holds the red 1")
+
+
+def _decide_play(state: State, seat: Seat, raw: str, rng: Rng) -> list[Event]:
+    if state.phase is Phase.PASSING:
+        waiting = [s for s, p in enumerate(state.passes) if p is None]
+        error = RuleError if seat in waiting else NotYourTurnError
+        raise error(
+            f"{raw!r} cannot be played yet: deal {state.deal} is still passing (§3),"
+            f" waiting for seat(s) {waiting}",
+            code="passing-not-over",
+        )
+    if seat != state.turn:
+        whose = "nobody's" if state.turn is None else f"seat {state.turn}'s"
+        raise NotYourTurnError(
+            f"{raw!r} cannot be played now: it is {whose} turn, not seat {seat}'s"
+        )
+    card = parse_card(raw)
+    hand = state.hands[seat]
+    if card not in hand:
+        raise RuleError(f"card {card!r} is not in your hand", code="card-not-in-hand")
+    trick = state.trick
+    if trick:
+        follow = FOLLOWERS[trick[0]]
+        if card not in follow:
+            able = [c for c in hand if c in follow]
+            if able:
+                raise RuleError(
+                    f"{card!r} does not follow the led {trick[0]!r}: you hold cards of its"
+                    f" colour or rank ({', '.join(dict.fromkeys(able))}) and must play one"
+                    " (§5.2)",
+                    code="must-follow",
+                )
+    elif (
+        not state.tricks
+        and COLOUR_OF[card] is _BLACK
+        and any(COLOUR_OF[c] is not _BLACK for c in hand)
+    ):
+        raise RuleError(
+            f"{card!r} cannot lead the first trick: it may not be led with a black card"
+            " (§4.3); lead a card of another colour",
+            code="black-lead-first-trick",
+        )
+    events: list[Event] = [BlackSpyCardPlayed(seat=seat, card=card)]
+    n = state.players
+    if len(trick) + 1 < n:
+        return events
+    return _finish_trick(state, events, trick + (card,), last=len(hand) == 1, rng=rng)
+
+
+def _finish_trick(
+    state: State, events: list[Event], cards: tuple[Card, ...], *, last: bool, rng: Rng
+) -> list[Event]:
+    """The trick's winner (§5.4-5.6) and, after the last trick, the deal's scoring (§6),
+    then the end check (§7.1) and either the game's end or the next deal (§2.4)."""
+    n = state.players
+    good = good_spies(state.flags)
+    winner = (state.leader + trick_winner(cards)) % n
+    events.append(
+        BlackSpyTrickWon(
+            trick=len(state.tricks) + 1,
+            winner=winner,
+            cards=cards,
+            points=trick_points(cards, good_spies=good),
+        )
+    )
+    if not last:
+        return events
+    taken = list(piles(state))
+    taken[winner] += cards
+    scores, shooter = score_deal(taken, good_spies=good, moon=moon_applies(state.flags))
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    events.append(BlackSpyDealScored(deal=state.deal, scores=scores, totals=totals, moon=shooter))
+    limit = threshold(state.flags, n)
+    if max(totals) >= limit:
+        low = min(totals)
+        events.append(
+            BlackSpyGameEnded(
+                winners=tuple(s for s, t in enumerate(totals) if t == low),
+                totals=totals,
+                threshold=limit,
+            )
+        )
+    else:
+        dealer = (state.dealer + 1) % n
+        hands = deal_cards(shuffled(rng, DECK), dealer, n)
+        events.append(_dealt(state.flags, n, state.deal + 1, dealer, hands))
+    return events
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+
+def _put(
+    items: tuple[tuple[Card, ...], ...], i: int, item: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    return items[:i] + (item,) + items[i + 1 :]
+
+
+def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    rest = list(hand)
+    try:
+        for c in cards:
+            rest.remove(c)
+    except ValueError:
+        raise CorruptLogError(f"cards {list(cards)} are not all in hand {list(hand)}") from None
+    return tuple(rest)
+
+
+def _hidden(what: str) -> CorruptLogError:
+    return CorruptLogError(f"{what} is hidden in this event: a redacted log cannot be folded")
+
+
+def _exchanged(state: State, event: BlackSpyCardsExchanged) -> State:
+    hands: list[tuple[Card, ...]] = []
+    for s, hand in enumerate(state.hands):
+        got = event.received[s]
+        if got is None:
+            raise _hidden(f"what seat {s} received")
+        hands.append(sort_cards(hand + got))
+    return replace(
+        state, phase=Phase.PLAYING, hands=tuple(hands), leader=event.leader, turn=event.leader
+    )
+
+
+def _dealt_state(state: State, event: BlackSpyDealt) -> State:
+    hands: list[tuple[Card, ...]] = []
+    for s, hand in enumerate(event.hands):
+        if hand is None:
+            raise _hidden(f"seat {s}'s hand")
+        hands.append(hand)
+    return replace(
+        state,
+        phase=Phase.PASSING,
+        deal=event.deal,
+        dealer=event.dealer,
+        direction=event.direction,
+        hands=tuple(hands),
+        passes=(None,) * state.players,
+        leader=0,
+        turn=None,
+        trick=(),
+        tricks=(),
+    )
+
+
+def evolve(state: State, event: Event) -> State:
+    """Apply a recorded fact; never validates user input."""
+    match event:
+        case BlackSpyCardPlayed(seat=seat, card=card):
+            hand = state.hands[seat]
+            try:
+                i = hand.index(card)
+            except ValueError:
+                raise CorruptLogError(f"seat {seat} played {card!r}, not in its hand") from None
+            trick = state.trick + (card,)
+            n = state.players
+            return replace(
+                state,
+                hands=_put(state.hands, seat, hand[:i] + hand[i + 1 :]),
+                trick=trick,
+                turn=(seat + 1) % n if len(trick) < n else None,
+            )
+        case BlackSpyTrickWon(winner=winner, cards=cards, points=points):
+            done = Trick(leader=state.leader, cards=cards, winner=winner, points=points)
+            return replace(
+                state,
+                trick=(),
+                tricks=state.tricks + (done,),
+                leader=winner,
+                turn=winner if state.hands[winner] else None,
+            )
+        case BlackSpyCardsPassed(seat=seat, cards=cards):
+            if cards is None:
+                raise _hidden(f"seat {seat}'s pass")
+            return replace(
+                state,
+                hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
+                passes=tuple(cards if s == seat else p for s, p in enumerate(state.passes)),
+            )
+        case BlackSpyCardsExchanged():
+            return _exchanged(state, event)
+        case BlackSpyDealScored(scores=scores, totals=totals):
+            return replace(state, totals=totals, history=state.history + (scores,))
+        case BlackSpyDealt():
+            return _dealt_state(state, event)
+        case BlackSpyStarted(players=n, flags=flags, dealer=dealer):
+            return State(players=n, flags=flags, dealer=dealer, totals=(0,) * n)
+        case BlackSpyGameEnded(winners=winners, totals=totals):
+            return replace(state, phase=Phase.OVER, winners=winners, totals=totals, turn=None)
+        case _:
+            assert_never(event)
+
+
+# --- queries ----------------------------------------------------------------------------------
+
+
+def to_act(state: State) -> frozenset[Seat]:
+    """Seats that may submit a command: every seat yet to pass, or the seat to play."""
+    if state.phase is Phase.PLAYING:
+        return _NOBODY if state.turn is None else _ONLY[state.turn]
+    if state.phase is Phase.PASSING:
+        return frozenset(s for s, p in enumerate(state.passes) if p is None)
+    return _NOBODY
+
+
+def legal_commands(state: State, seat: Seat) -> list[Command]:
+    """Exactly the commands ``decide`` accepts from ``seat`` now.
+
+    Plays list each distinct legal card once (one ``"black-7"`` for several). Passes list
+    every distinct 3-card multiset of the hand once, cards in canonical (sorted) order;
+    ``decide`` accepts the same cards in any order and case, which this list does not repeat.
+    """
+    if state.phase is Phase.PLAYING:
+        if seat != state.turn:
+            return []
+        plays = legal_plays(state.hands[seat], state.trick, first_trick=not state.tricks)
+        return [_PLAY[c] for c in plays]
+    if state.phase is Phase.PASSING and 0 <= seat < state.players and state.passes[seat] is None:
+        combos = dict.fromkeys(combinations(state.hands[seat], PASS_SIZE))
+        return [PassCards(cards=combo) for combo in combos]
+    return []
+
+
+def outcome(state: State) -> Outcome | None:
+    """The end of the game (§7): lowest total wins, ties share; ``None`` while it goes on."""
+    if state.phase is not Phase.OVER:
+        return None
+    return Outcome(winners=state.winners, reason="threshold-reached", scores=state.totals)
+
+
+_JUNK: Final[tuple[str, ...]] = ("purple-3", "red-0", "red-12", "black-77", "", "7")
+
+
+def probe_commands(state: State, seat: Seat) -> Iterator[Command]:
+    """Plausible commands, legal and illegal, for the conformance suite.
+
+    Every card of the deck as a play, unknown cards, and passes of the right and wrong
+    sizes, with cards in and out of the hand. Passes are always in canonical order, as
+    ``legal_commands`` lists them (the same cards in another order would be accepted).
+    """
+    yield from _PLAY.values()
+    for junk in _JUNK:
+        yield PlayCard(card=junk)
+        yield PassCards(cards=(junk, "red-1", "red-2"))
+    if not state.hands or not 0 <= seat < len(state.hands):
+        yield PassCards(cards=("red-1", "red-2", "red-3"))
+        return
+    hand = state.hands[seat]
+    outside = [c for c in DISTINCT_CARDS if c not in hand]
+    yield PassCards(cards=())
+    yield PassCards(cards=hand[:1])
+    yield PassCards(cards=hand[:2])
+    yield PassCards(cards=hand[:3])
+    yield PassCards(cards=hand[-3:])
+    yield PassCards(cards=hand[:4])
+    yield PassCards(cards=hand[:1] * 3)
+    if outside:
+        yield PassCards(cards=sort_cards(hand[:2] + (outside[0],)))
+        yield PassCards(cards=sort_cards(outside[:3]))
+
+
+# --- bounds -----------------------------------------------------------------------------------
+
+_MIN_DEAL_SUM: Final[int] = min(DEAL_TOTAL.values())
+"""The smallest sum of one deal's scores over all seats, under every option: 60 (a normal
+deal with good spies; a moon sums to 60(n-1)-20 >= 100, without good spies 80 or 80(n-1))."""
+
+
+def max_events() -> int:
+    """A true upper bound on the events of one game, over every player count and option.
+
+    One deal is at most ``1 + n + 1 + 60 + 60/n + 1`` events (dealt, n passes, exchange,
+    60 plays, 60/n tricks, scored). The game cannot last long despite negative scores: every
+    deal adds at least 60 to the sum of the totals, and while the game goes on every total
+    is below the threshold ``T``, so after ``d`` unfinished deals ``60 d <= n (T - 1)``. Hence
+    at most ``floor(n (T - 1) / 60) + 1`` deals (6 players, classic: 20 deals), plus the
+    started and ended events.
+    """
+    worst = 0
+    for n in range(3, 7):
+        per_deal = 1 + n + 1 + len(DECK) + len(DECK) // n + 1
+        for limit in (MODERN_THRESHOLDS[n], CLASSIC_THRESHOLD):
+            deals = n * (limit - 1) // _MIN_DEAL_SUM + 1
+            worst = max(worst, per_deal * deals)
+    return worst + 2
+
+
+MAX_EVENTS: Final[int] = max_events()
+"""The bound of :func:`max_events` (1582)."""

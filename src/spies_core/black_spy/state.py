@@ -1,0 +1,124 @@
+"""The state of a game of Black Spy: hands, passes, the trick, taken tricks and totals."""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import StrEnum
+
+import msgspec
+
+from spies_core.black_spy.cards import DECK, Card, sort_key
+from spies_core.black_spy.events import PassDirection
+from spies_core.black_spy.options import Flags
+
+__all__ = ["Phase", "State", "Trick", "check_invariants", "piles"]
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    """Before the first event."""
+    PASSING = "passing"
+    """The deal's simultaneous pass (§3): seats that have not passed are to act."""
+    PLAYING = "playing"
+    """Trick play (§4, §5); after the last trick, until the next deal or the end."""
+    OVER = "over"
+    """The game has ended (§7)."""
+
+
+class Trick(msgspec.Struct, frozen=True, kw_only=True):
+    """A completed trick of the current deal (public history, §5.9, §10.8)."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    """In play order: seat ``(leader + i) mod n`` played ``cards[i]``."""
+    winner: int
+    points: int
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything about one game; hidden parts leave only through ``view``."""
+
+    phase: Phase = Phase.SETUP
+    players: int = 0
+    flags: Flags = Flags()
+    deal: int = 0
+    """The current deal, 1 for the first; 0 before it."""
+    dealer: int = 0
+    direction: PassDirection = PassDirection.LEFT
+    """This deal's pass direction (§3.3)."""
+    hands: tuple[tuple[Card, ...], ...] = ()
+    """Sorted hands. During passing a seat's passed cards are out of its hand."""
+    passes: tuple[tuple[Card, ...] | None, ...] = ()
+    """The cards each seat passed this deal (``None``: not yet); kept after the exchange."""
+    leader: int = 0
+    """Who led (or leads) the current trick."""
+    turn: int | None = None
+    """The seat to play; ``None`` outside trick play and between a deal's end and the next."""
+    trick: tuple[Card, ...] = ()
+    """The current trick in play order, led card first."""
+    tricks: tuple[Trick, ...] = ()
+    """Completed tricks of the current deal; each winner's pile is its tricks' cards."""
+    totals: tuple[int, ...] = ()
+    history: tuple[tuple[int, ...], ...] = ()
+    """Every scored deal's scores per seat, in order."""
+    winners: tuple[int, ...] = ()
+
+
+def piles(state: State) -> tuple[tuple[Card, ...], ...]:
+    """The cards each seat has taken in tricks this deal (face down, §5.6)."""
+    taken: list[tuple[Card, ...]] = [() for _ in range(state.players)]
+    for t in state.tricks:
+        taken[t.winner] += t.cards
+    return tuple(taken)
+
+
+def check_invariants(state: State) -> None:
+    """Assert the rule invariants (tests and verify call it).
+
+    Every one of the 60 cards is in exactly one place: a hand, a pass not yet handed over,
+    the current trick or a taken trick. Hands are sorted and as long as the play allows;
+    totals are the sums of the deal scores.
+    """
+    if state.phase is Phase.SETUP:
+        return
+    n = state.players
+    assert 3 <= n <= 6, f"{n} players"
+    assert len(state.totals) == n, f"{len(state.totals)} totals for {n} players"
+    assert all(len(scores) == n for scores in state.history), "a deal scored for other seats"
+    sums = tuple(sum(col) for col in zip(*state.history, strict=True)) or (0,) * n
+    assert state.totals == sums, f"totals {state.totals} are not the deal sums {sums}"
+    assert 0 <= state.dealer < n, f"dealer {state.dealer}"
+    if state.deal == 0:
+        return
+    assert len(state.hands) == n and len(state.passes) == n, "a seat is missing"
+    for seat, hand in enumerate(state.hands):
+        assert list(hand) == sorted(hand, key=sort_key), f"hand {seat} is not sorted"
+    places: list[Card] = [c for hand in state.hands for c in hand]
+    if state.phase is Phase.PASSING:
+        for seat, passed in enumerate(state.passes):
+            if passed is not None:
+                assert len(passed) == 3, f"seat {seat} passed {len(passed)} cards"
+                places.extend(passed)
+        assert not state.trick and not state.tricks, "a trick before the pass is over"
+        assert state.turn is None, "a turn during the pass"
+    else:
+        assert all(p is not None for p in state.passes), "play began before every pass"
+    places.extend(state.trick)
+    places.extend(c for t in state.tricks for c in t.cards)
+    assert Counter(places) == Counter(DECK), "a card is missing, duplicated or foreign"
+    assert len(state.trick) < n or state.turn is None, "a full trick with a seat to play"
+    for t in state.tricks:
+        assert len(t.cards) == n, f"a taken trick of {len(t.cards)} cards"
+    if state.phase is Phase.PLAYING:
+        played = len(state.tricks) * n + len(state.trick)
+        for seat, hand in enumerate(state.hands):
+            behind = (seat - state.leader) % n >= len(state.trick)
+            expected = len(DECK) // n - len(state.tricks) - (0 if behind else 1)
+            assert len(hand) == expected, f"seat {seat} holds {len(hand)} cards, not {expected}"
+        assert played <= len(DECK), "more cards played than dealt"
+        if state.turn is not None:
+            assert state.turn == (state.leader + len(state.trick)) % n, "turn out of order"
+    if state.phase is Phase.OVER:
+        assert state.winners, "a finished game without winners"
