@@ -1,0 +1,95 @@
+"""The replay log: the append-only SQLite event store, the hash chain, fair shuffles, replay.
+
+Everything that happens in a game is an event in one SQLite file (WAL mode, sqlite-utils):
+the store (:mod:`spies_replay.store`) appends a command's events in one transaction or none,
+guarded by the unique ``(game_id, seq)`` key, and the database itself refuses to update or
+delete them. Each event row is sealed into a per-game hash chain
+(:mod:`spies_replay.codec`). A game's first event commits to its secret seed and its last
+reveals it (:mod:`spies_replay.meta`), so after the game anyone can re-run it from the export
+and check every shuffle (:mod:`spies_replay.verify`, :mod:`spies_replay.transfer`).
+
+Public API, by module:
+
+- :mod:`spies_replay.engine`: :func:`create_game`, :func:`submit_command`,
+  :func:`load_state`, :func:`view_at`, :func:`redact_for`.
+- :mod:`spies_replay.store`: :class:`EventStore` (``append``, ``get_game``, ``list_games``,
+  ``read_events``, ``check_token``, ``get_idempotency``, ...), :class:`GameRecord`,
+  :class:`StoredEvent`.
+- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`.
+- :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
+- :mod:`spies_replay.errors`: the typed errors and their codes.
+- :mod:`spies_replay.cli`: the ``spies-replay`` console script.
+
+Nothing here names a game: games come from :data:`spies_core.registry.GAMES` (or a mapping
+given to :class:`EventStore`).
+"""
+
+from __future__ import annotations
+
+from spies_replay.engine import (
+    CommandResult,
+    CreatedGame,
+    IdempotencyRequest,
+    LoadedState,
+    ViewAt,
+    create_game,
+    load_state,
+    redact_for,
+    submit_command,
+    view_at,
+)
+from spies_replay.errors import (
+    GameExistsError,
+    GameFinishedError,
+    GameNotFinishedError,
+    GameNotFoundError,
+    IdempotencyKeyExistsError,
+    InvalidExportError,
+    ReplayError,
+    SeqOutOfRangeError,
+    TamperedLogError,
+    VersionConflictError,
+)
+from spies_replay.meta import GameCreated, MetaEvent, SeedRevealed, SeedSource, is_meta
+from spies_replay.store import (
+    EventStore,
+    GamePage,
+    GameRecord,
+    GameStatus,
+    IdempotencyRecord,
+    StoredEvent,
+)
+
+__all__ = [
+    "CommandResult",
+    "CreatedGame",
+    "EventStore",
+    "GameCreated",
+    "GameExistsError",
+    "GameFinishedError",
+    "GameNotFinishedError",
+    "GameNotFoundError",
+    "GamePage",
+    "GameRecord",
+    "GameStatus",
+    "IdempotencyKeyExistsError",
+    "IdempotencyRecord",
+    "IdempotencyRequest",
+    "InvalidExportError",
+    "LoadedState",
+    "MetaEvent",
+    "ReplayError",
+    "SeedRevealed",
+    "SeedSource",
+    "SeqOutOfRangeError",
+    "StoredEvent",
+    "TamperedLogError",
+    "VersionConflictError",
+    "ViewAt",
+    "create_game",
+    "is_meta",
+    "load_state",
+    "redact_for",
+    "submit_command",
+    "view_at",
+]

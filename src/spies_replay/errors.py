@@ -1,0 +1,177 @@
+"""The errors of the replay log, each a :class:`spies_core.errors.SpiesError` with a stable code.
+
+- :class:`GameNotFoundError` ``game-not-found``: no game with that id in the store.
+- :class:`GameExistsError` ``game-exists``: creating or importing an id already stored.
+- :class:`VersionConflictError` ``version-conflict``: another writer appended first
+  (optimistic concurrency); carries the current version.
+- :class:`IdempotencyKeyExistsError` ``idempotency-key-exists``: the key was already used
+  for this game; the stored record is attached.
+- :class:`GameFinishedError` ``game-over``: appending to a game whose seed was revealed.
+- :class:`SeqOutOfRangeError` ``seq-out-of-range``: a state or view asked for at a seq the
+  game never had.
+- :class:`GameNotFinishedError` ``game-not-finished``: export of a game in progress (its
+  seed and hidden cards are secret).
+- :class:`InvalidExportError` ``invalid-export``: an import file that is not a
+  spies-replay export.
+- :class:`TamperedLogError` ``tampered-log``: a log that fails verification (names the first
+  bad seq and the problem code).
+- :class:`ReplayError` with ``code="invalid-seat"``, ``"seed-missing"`` or
+  ``"schema-too-new"`` for the rarer cases.
+
+The API maps ``game-not-found`` to 404, ``version-conflict`` to 409 (with
+:attr:`VersionConflictError.current_version`) and ``game-over`` to 422 like the core's
+:class:`spies_core.errors.GameOverError`, of which :class:`GameFinishedError` is a subclass.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spies_core.errors import GameOverError, SpiesError
+
+if TYPE_CHECKING:
+    from spies_replay.store import IdempotencyRecord
+
+__all__ = [
+    "GameExistsError",
+    "GameFinishedError",
+    "GameNotFinishedError",
+    "GameNotFoundError",
+    "IdempotencyKeyExistsError",
+    "InvalidExportError",
+    "ReplayError",
+    "SeqOutOfRangeError",
+    "TamperedLogError",
+    "VersionConflictError",
+]
+
+
+class ReplayError(SpiesError):
+    """Base class of the errors raised by the replay log itself."""
+
+    default_code = "replay-error"
+
+
+class GameNotFoundError(ReplayError, LookupError):
+    """No game with that id is stored.
+
+    Attributes:
+        game_id: the id that was asked for.
+    """
+
+    default_code = "game-not-found"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game with id {game_id!r} in this store")
+        self.game_id = game_id
+
+
+class GameExistsError(ReplayError):
+    """A game with that id is already stored (explicit id at creation, or an import)."""
+
+    default_code = "game-exists"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"a game with id {game_id!r} is already stored")
+        self.game_id = game_id
+
+
+class VersionConflictError(ReplayError):
+    """Another writer appended to the game first; reload and decide again.
+
+    Attributes:
+        game_id: the game.
+        expected_version: the version the caller decided against.
+        current_version: the game's version now.
+    """
+
+    default_code = "version-conflict"
+
+    def __init__(self, game_id: str, expected_version: int, current_version: int) -> None:
+        super().__init__(
+            f"game {game_id!r} is at version {current_version}, not {expected_version}:"
+            " another command was recorded first"
+        )
+        self.game_id = game_id
+        self.expected_version = expected_version
+        self.current_version = current_version
+
+
+class IdempotencyKeyExistsError(ReplayError):
+    """The idempotency key was already used for this game.
+
+    The caller compares :attr:`record`'s ``request_fingerprint`` with its own and returns the
+    stored ``response`` (same request) or refuses (a different request under the same key).
+
+    Attributes:
+        record: the stored :class:`spies_replay.store.IdempotencyRecord`.
+    """
+
+    default_code = "idempotency-key-exists"
+
+    def __init__(self, record: IdempotencyRecord) -> None:
+        super().__init__(
+            f"idempotency key {record.key!r} was already used for game {record.game_id!r}"
+        )
+        self.record = record
+
+
+class GameFinishedError(GameOverError, ReplayError):
+    """An append to a game that has finished (its seed is revealed; the log is closed)."""
+
+    default_code = "game-over"
+
+
+class SeqOutOfRangeError(ReplayError, ValueError):
+    """A seq outside ``0 .. version`` of the game."""
+
+    default_code = "seq-out-of-range"
+
+    def __init__(self, game_id: str, seq: int, version: int) -> None:
+        super().__init__(f"game {game_id!r} has events 1 to {version}; there is no seq {seq}")
+        self.game_id = game_id
+        self.seq = seq
+        self.version = version
+
+
+class GameNotFinishedError(ReplayError):
+    """Export of a game in progress, whose seed and hidden cards are still secret."""
+
+    default_code = "game-not-finished"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id!r} is still in progress; only finished games are exported")
+        self.game_id = game_id
+
+
+class InvalidExportError(ReplayError, ValueError):
+    """An import file that cannot be read as a spies-replay export.
+
+    Attributes:
+        line: the 1-based line of the file at fault, when known.
+    """
+
+    default_code = "invalid-export"
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+
+
+class TamperedLogError(ReplayError):
+    """A log that fails verification; nothing was written.
+
+    Attributes:
+        game_id: the game.
+        seq: the first bad seq (``None`` when the problem is not tied to one event).
+        reason: the problem code of :mod:`spies_replay.verify` (``hash-mismatch``, ...).
+    """
+
+    default_code = "tampered-log"
+
+    def __init__(self, game_id: str, seq: int | None, reason: str, message: str) -> None:
+        where = f"seq {seq}" if seq is not None else "the log"
+        super().__init__(f"game {game_id!r} fails verification at {where}: {message}")
+        self.game_id = game_id
+        self.seq = seq
+        self.reason = reason

@@ -1,0 +1,132 @@
+"""The database schema, as sqlite-utils migrations with a recorded schema version.
+
+Every migration is recorded in ``_sqlite_migrations`` (set ``spies_replay``) by sqlite-utils
+and also bumps ``PRAGMA user_version`` to :data:`SCHEMA_VERSION`, so that opening an
+up-to-date file costs one pragma read. A file written by a newer version is refused.
+
+Tables (all SQLite ``STRICT``):
+
+- ``games``: one row per game: ``id`` (random url-safe text, primary key), ``game``
+  (registered game id), ``players``, ``options`` (JSON as given), ``status``
+  (``active``/``finished``), ``version`` (seq of the last event), ``head_hash``,
+  ``seed_commitment``, ``seed_source``, ``rng``, ``outcome`` (JSON or NULL),
+  ``created_at``, ``updated_at``.
+- ``seeds``: ``game_id`` (primary key), ``seed`` (hex). Kept apart from the events so that
+  no reader of the log sees it before ``seed_revealed``.
+- ``seats``: ``(game_id, seat)`` primary key, ``token_hash`` (sha256 hex of the seat token).
+- ``events``: ``(game_id, seq)`` primary key, ``type``, ``payload`` (JSON text),
+  ``recorded_at``, ``actor`` (seat or NULL), ``command`` (JSON or NULL; on the first row of
+  the batch a command produced), ``hash``. Triggers abort every UPDATE and DELETE, and
+  every INSERT onto a taken ``(game_id, seq)`` (which ``INSERT OR REPLACE`` would otherwise
+  turn into a silent delete).
+- ``idempotency``: ``(game_id, key)`` primary key, ``request_fingerprint``, ``response``
+  (JSON), ``created_at``; written in the transaction of the append it belongs to.
+- ``snapshots``: ``(game_id, seq)`` primary key, ``state`` (JSON); a pure cache.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+__all__ = ["SCHEMA_VERSION", "migrations"]
+
+migrations: Final = Migrations("spies_replay")
+"""The migration set. Append new migrations at the end; never edit an applied one."""
+
+SCHEMA_VERSION: Final = 1
+"""The ``user_version`` after every migration has run."""
+
+APPEND_ONLY_MESSAGE: Final = "events are append-only"
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    """Games, seeds, seats, events (append-only), idempotency records and snapshots."""
+    db.table("games").create(
+        {
+            "id": str,
+            "game": str,
+            "players": int,
+            "options": str,
+            "status": str,
+            "version": int,
+            "head_hash": str,
+            "seed_commitment": str,
+            "seed_source": str,
+            "rng": str,
+            "outcome": str,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={
+            "game",
+            "players",
+            "options",
+            "status",
+            "version",
+            "head_hash",
+            "seed_commitment",
+            "seed_source",
+            "rng",
+            "created_at",
+            "updated_at",
+        },
+        strict=True,
+    )
+    db.table("games").create_index(["game", "status"])
+    db.table("games").create_index(["created_at", "id"])
+    db.table("seeds").create({"game_id": str, "seed": str}, pk="game_id", strict=True)
+    db.table("seats").create(
+        {"game_id": str, "seat": int, "token_hash": str},
+        pk=("game_id", "seat"),
+        not_null={"token_hash"},
+        strict=True,
+    )
+    db.table("events").create(
+        {
+            "game_id": str,
+            "seq": int,
+            "type": str,
+            "payload": str,
+            "recorded_at": str,
+            "actor": int,
+            "command": str,
+            "hash": str,
+        },
+        pk=("game_id", "seq"),
+        not_null={"type", "payload", "recorded_at", "hash"},
+        strict=True,
+    )
+    abort = f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY_MESSAGE}'); END"
+    db.execute(f"CREATE TRIGGER events_no_update BEFORE UPDATE ON events {abort}")
+    db.execute(f"CREATE TRIGGER events_no_delete BEFORE DELETE ON events {abort}")
+    # INSERT OR REPLACE deletes the old row without firing the DELETE trigger unless the
+    # connection set recursive_triggers; refuse any insert onto a taken (game_id, seq).
+    db.execute(
+        "CREATE TRIGGER events_no_replace BEFORE INSERT ON events WHEN EXISTS"
+        " (SELECT 1 FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq)"
+        f" {abort}"
+    )
+    db.table("idempotency").create(
+        {
+            "game_id": str,
+            "key": str,
+            "request_fingerprint": str,
+            "response": str,
+            "created_at": str,
+        },
+        pk=("game_id", "key"),
+        not_null={"request_fingerprint", "response", "created_at"},
+        strict=True,
+    )
+    db.table("snapshots").create(
+        {"game_id": str, "seq": int, "state": str},
+        pk=("game_id", "seq"),
+        not_null={"state"},
+        strict=True,
+    )
+    db.execute("PRAGMA user_version = 1")

@@ -1,0 +1,58 @@
+"""Fixtures for the replay-log tests: a store on a temporary file, with the counter game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
+from spies_replay.store import EventStore
+
+from .countergame import GAMES, Bump, Draw, Shuffle
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "spies.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[EventStore]:
+    with EventStore(db_path, games=GAMES, snapshot_every=8) as opened:
+        yield opened
+
+
+def new_game(
+    store: EventStore, *, players: int = 2, target: int = 12, seed: str | None = "s1"
+) -> CreatedGame:
+    return create_game(store, "counter", players, {"target": target}, seed=seed)
+
+
+def play(store: EventStore, game_id: str, turns: int) -> int:
+    """Play ``turns`` commands (draw, shuffle, bump by 1 in turn) without finishing.
+
+    Returns the version after them. Keep ``turns`` below the target so nobody wins.
+    """
+    loaded = load_state(store, game_id)
+    state, version = loaded.state, loaded.seq
+    for turn in range(turns):
+        command = (Draw(), Shuffle(), Bump(by=1))[turn % 3]
+        if isinstance(command, Draw) and not state.deck:
+            command = Bump(by=1)
+        result = submit_command(store, game_id, state.turn, command, state=state, version=version)
+        state, version = result.state, result.version
+    return version
+
+
+def finish(store: EventStore, game_id: str) -> int:
+    """Bump by 3 until someone wins; return the final version."""
+    loaded = load_state(store, game_id)
+    state, version = loaded.state, loaded.seq
+    while state.winner is None:
+        result = submit_command(
+            store, game_id, state.turn, Bump(by=3), state=state, version=version
+        )
+        state, version = result.state, result.version
+    return version
