@@ -1,0 +1,188 @@
+"""Export to JSON Lines and import: identical hashes, verified before storing."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from spies_core.errors import UnknownGameError
+from spies_replay.engine import load_state
+from spies_replay.errors import (
+    GameExistsError,
+    GameNotFinishedError,
+    InvalidExportError,
+    TamperedLogError,
+)
+from spies_replay.store import EventStore
+from spies_replay.transfer import export_game, export_lines, import_game
+from spies_replay.verify import Rederivation, verify_game
+
+from .conftest import finish, new_game, play
+from .countergame import GAMES
+
+
+@pytest.fixture
+def finished(store: EventStore) -> str:
+    game_id = new_game(store, target=25, seed=None).record.id
+    play(store, game_id, 20)
+    finish(store, game_id)
+    return game_id
+
+
+@pytest.fixture
+def other(tmp_path: Path) -> EventStore:
+    with EventStore(tmp_path / "other.db", games=GAMES, snapshot_every=8) as opened:
+        yield opened
+
+
+def lines_of(store: EventStore, game_id: str) -> list[bytes]:
+    return list(export_lines(store, game_id))
+
+
+def test_export_has_a_header_then_every_event_with_seq_and_hash(
+    store: EventStore, finished: str
+) -> None:
+    lines = [msgspec.json.decode(line) for line in lines_of(store, finished)]
+    record = store.get_game(finished)
+    header = lines[0]
+    assert header["format"] == "spies-replay/1"
+    assert header["id"] == finished and header["game"] == "counter"
+    assert header["options"] == {"target": 25}
+    assert header["seed_commitment"] == record.seed_commitment
+    assert header["head_hash"] == record.head_hash
+    assert [line["seq"] for line in lines[1:]] == list(range(1, record.version + 1))
+    assert [line["hash"] for line in lines[1:]] == [r.hash for r in store.read_rows(finished)]
+    assert lines[1]["event"]["type"] == "game_created"
+    assert lines[-1]["event"]["type"] == "seed_revealed"
+
+
+def test_export_then_import_gives_identical_hashes(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    buffer = io.BytesIO()
+    count = export_game(store, finished, buffer)
+    assert count == store.get_game(finished).version
+    report = import_game(other, buffer.getvalue().splitlines())
+    assert report.ok and report.rederived is Rederivation.REVEALED_SEED
+    assert other.get_game(finished) == store.get_game(finished)
+    assert other.read_rows(finished) == store.read_rows(finished)
+    assert verify_game(other, finished).ok
+    assert lines_of(other, finished) == lines_of(store, finished)
+
+
+def test_an_imported_game_replays_from_snapshots(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    import_game(other, lines_of(store, finished))
+    assert other.snapshots(finished)
+    version = store.get_game(finished).version
+    for at in range(0, version + 1, 5):
+        assert load_state(other, finished, at=at).state == load_state(store, finished, at=at).state
+
+
+def test_a_reformatted_export_still_imports(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = lines_of(store, finished)
+    spaced = [msgspec.json.format(line.strip(), indent=0).replace(b"\n", b" ") for line in lines]
+    assert spaced != [line.strip() for line in lines]
+    assert import_game(other, spaced).ok
+    assert other.get_game(finished).head_hash == store.get_game(finished).head_hash
+
+
+def test_an_active_game_is_not_exported(store: EventStore) -> None:
+    game_id = new_game(store).record.id
+    with pytest.raises(GameNotFinishedError) as caught:
+        list(export_lines(store, game_id))
+    assert caught.value.code == "game-not-finished"
+
+
+def _edit(lines: list[bytes], seq: int, **changes: object) -> list[bytes]:
+    data = msgspec.json.decode(lines[seq])
+    data["event"].update(changes)
+    return [*lines[:seq], msgspec.json.encode(data), *lines[seq + 1 :]]
+
+
+def test_a_tampered_file_is_refused_and_nothing_is_stored(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = lines_of(store, finished)
+    seq = next(
+        n for n, line in enumerate(lines) if n and b'"counter_bumped"' in line.split(b'"event"')[1]
+    )
+    with pytest.raises(TamperedLogError) as caught:
+        import_game(other, _edit(lines, seq, by=2))
+    assert (caught.value.seq, caught.value.reason) == (seq, "hash-mismatch")
+    assert caught.value.code == "tampered-log"
+    assert other.list_games().total == 0
+    assert other.db.conn.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+
+
+def test_a_file_with_a_missing_line_is_refused(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = lines_of(store, finished)
+    with pytest.raises(TamperedLogError) as caught:
+        import_game(other, [*lines[:5], *lines[6:]])
+    assert (caught.value.seq, caught.value.reason) == (5, "missing-event")
+
+
+def test_a_file_with_swapped_lines_is_refused(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = lines_of(store, finished)
+    lines[7], lines[8] = lines[8], lines[7]
+    with pytest.raises(TamperedLogError) as caught:
+        import_game(other, lines)
+    assert (caught.value.seq, caught.value.reason) == (7, "out-of-order")
+
+
+def test_a_file_with_a_changed_header_is_refused(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = lines_of(store, finished)
+    header = msgspec.json.decode(lines[0])
+    header["options"] = {"target": 24}
+    with pytest.raises(TamperedLogError) as caught:
+        import_game(other, [msgspec.json.encode(header), *lines[1:]])
+    assert (caught.value.seq, caught.value.reason) == (1, "header-mismatch")
+
+
+def test_importing_twice_is_refused(store: EventStore, other: EventStore, finished: str) -> None:
+    lines = lines_of(store, finished)
+    import_game(other, lines)
+    with pytest.raises(GameExistsError):
+        import_game(other, lines)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ([], "empty"),
+        ([b"not json"], "line 1"),
+        ([b'{"format": "other/9"}'], "line 1"),
+    ],
+)
+def test_a_file_that_is_not_an_export_is_refused(
+    other: EventStore, content: list[bytes], message: str
+) -> None:
+    with pytest.raises(InvalidExportError, match=message):
+        import_game(other, content)
+
+
+def test_a_wrong_format_version_is_refused(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = lines_of(store, finished)
+    header = msgspec.json.decode(lines[0])
+    header["format"] = "spies-replay/9"
+    with pytest.raises(InvalidExportError, match="line 1"):
+        import_game(other, [msgspec.json.encode(header), *lines[1:]])
+
+
+def test_an_unregistered_game_is_refused(store: EventStore, tmp_path: Path, finished: str) -> None:
+    with EventStore(tmp_path / "empty.db", games={}) as bare, pytest.raises(UnknownGameError):
+        import_game(bare, lines_of(store, finished))
