@@ -95,7 +95,7 @@ green, black with ranks 1-11, then the five extra black 7s. Every deal shuffles 
 with :func:`spies_core.decider.shuffled`."""
 
 DISTINCT_CARDS: Final[tuple[Card, ...]] = tuple(dict.fromkeys(DECK))
-"""The 56 different notations, in sort order."""
+"""The 55 different notations (5 colours x 11 ranks), in sort order."""
 
 RED_1: Final[Card] = card(Colour.RED, 1)
 """The red 1 with the star: its holder leads the first trick (§1.6, §4.1)."""
