@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from spies_core import black_spy, deck_of_spies
+from spies_core import black_spy, deck_of_spies, spies_and_lies
 from spies_core.decider import GameSpec
 from spies_core.errors import UnknownGameError
 
@@ -17,7 +17,7 @@ __all__ = ["GAMES", "get_game"]
 
 AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
-_SPECS: tuple[AnySpec, ...] = (deck_of_spies.SPEC, black_spy.SPEC)
+_SPECS: tuple[AnySpec, ...] = (deck_of_spies.SPEC, black_spy.SPEC, spies_and_lies.SPEC)
 
 GAMES: Final[Mapping[str, AnySpec]] = {spec.name: spec for spec in _SPECS}
 """Every registered game by its id, in a stable order."""

@@ -1,0 +1,100 @@
+"""Stratego Spies & Lies (game id ``spies-and-lies``), as ``rules/spies-and-lies.md`` specifies.
+
+Rules in brief (§2-§12, §14): two sides, red and blue, each hold soldiers of rank 1-10. On
+each of at most three days they secretly deploy four soldiers under missions 1-4 in
+ascending order (the Sergeant, 4, anywhere), mark them with intel tokens according to the
+day's intel card (the Sergeant may lie), then guess each other's soldiers in eight
+alternating guess-turns. A correct guess scores 2 (4 with an active Scout) and sends the
+card into retreat; a wrong one activates the soldier's ability. A marker reaching 10
+infiltrates: the Double Agent moves toward the enemy fortress, and a move that starts in
+front of the gate captures the flag and wins. After day 3 the Double Agent's territory, then
+the markers, decide; equal markers draw.
+
+Seats: 2 (0 red, 1 blue), or 4 for team play (§14: seats 0 and 2 red, 1 and 3 blue; the
+first of each team plays missions 1-2, the second 3-4; hand, marker, tokens and exhausted
+soldiers are shared). The 3-player variant of §14.5 is not offered (``invalid-players``).
+Section 13 (tabletop errors) cannot arise: deployments and intel tokens are validated.
+
+Commands: ``deploy {soldiers}``, ``mark_sergeant {token}``, ``confirm_intel``,
+``deceive``, ``decline_deception``, ``guess {rank}``, ``choose_marshal {option}``,
+``choose_captain {borrow}``.
+
+Events: ``spies_and_lies_started``, ``soldiers_deployed``, ``intel_card_turned``,
+``intel_marked``, ``intel_tokens_revealed``, ``deception_played``, ``deception_declined``,
+``soldier_revealed``, ``infiltration_points_gained``, ``infiltration_points_lost``,
+``deception_token_gained``, ``soldier_effect_started``, ``double_damage_earned``,
+``marshal_chosen``, ``captain_chosen``, ``double_agent_moved``, ``flag_captured``,
+``spies_and_lies_day_ended``, ``spies_and_lies_ended``.
+
+Chance (recorded in events): the intel deck order, each side's first exhausted soldier and
+the day-1 starter (``spies_and_lies_started``; ``options.deal`` may fix them), and each
+end-of-day exhausted draw (``spies_and_lies_day_ended``).
+
+Hidden information: the intel deck order (everyone); a side's hand and face-down soldiers
+(the other side and spectators); in team play see :mod:`spies_core.spies_and_lies.view`.
+Every seat answers the intel phase (``mark_sergeant`` or ``confirm_intel``), so that the
+seats asked never reveal who deployed a Sergeant.
+
+Interpretations (§15) are implemented where named: [I-3] gate rule per move
+(``resolution.Resolution.move``), [I-4] Spy and Miner as round effects (``rules._decide_guess``),
+[I-5] deception on a forced retreat (option ``deception_pays_on_forced_retreat``), [I-7]
+abilities resolve immediately, [I-8] Captain borrows own exhausted soldiers, [I-9] shared
+reserve, [I-10] Bomb, [I-11] blind double-damage draw, [I-13] Sergeant mark, [I-16]
+deception +4 after the activation, [I-18] Marshal -5 floors at 0, [I-19] final tie-break,
+[I-20] team play, [I-22] random day-1 starter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spies_core.decider import GameSpec
+from spies_core.spies_and_lies.commands import Command
+from spies_core.spies_and_lies.events import Event
+from spies_core.spies_and_lies.options import SpiesAndLiesOptions
+from spies_core.spies_and_lies.rules import (
+    MAX_EVENTS,
+    check_invariants,
+    decide,
+    evolve,
+    initial_state,
+    legal_commands,
+    outcome,
+    players,
+    probe_commands,
+    start,
+)
+from spies_core.spies_and_lies.state import State, to_act
+from spies_core.spies_and_lies.text import describe_event, render_view
+from spies_core.spies_and_lies.view import SpiesAndLiesView, redact, scramble, view
+
+__all__ = ["SPEC"]
+
+SPEC: GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions] = GameSpec(
+    name="spies-and-lies",
+    title="Stratego Spies & Lies",
+    min_players=2,
+    max_players=4,
+    max_events=MAX_EVENTS,
+    options_type=SpiesAndLiesOptions,
+    command_type=Command,
+    event_type=Event,
+    view_type=SpiesAndLiesView,
+    state_type=State,
+    initial_state=initial_state,
+    start=start,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    view=view,
+    redact=redact,
+    to_act=to_act,
+    outcome=outcome,
+    players=players,
+    check_invariants=check_invariants,
+    probe_commands=probe_commands,
+    scramble=scramble,
+    describe_event=describe_event,
+    render_view=render_view,
+)
+"""The registry entry of Spies & Lies."""

@@ -1,0 +1,796 @@
+"""The Decider of Spies & Lies: start, decide, evolve, legal commands and the rest.
+
+Rule numbers refer to ``rules/spies-and-lies.md``. Where the spec marks an interpretation
+[I-n], the code implementing it names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, assert_never
+
+from msgspec.structs import replace
+
+from spies_core.decider import Outcome, Rng, shuffled
+from spies_core.errors import (
+    CorruptLogError,
+    GameOverError,
+    InvalidOptionsError,
+    NotYourTurnError,
+    RuleError,
+)
+from spies_core.spies_and_lies.commands import (
+    ChooseCaptain,
+    ChooseMarshal,
+    Command,
+    ConfirmIntel,
+    Deceive,
+    DeclineDeception,
+    Deploy,
+    Guess,
+    MarkSergeant,
+)
+from spies_core.spies_and_lies.deployment import (
+    completions,
+    deploy_commands,
+    first_commands,
+    is_ordered,
+    second_commands,
+)
+from spies_core.spies_and_lies.events import (
+    CaptainChosen,
+    DeceptionDeclined,
+    DeceptionPlayed,
+    DeceptionTokenGained,
+    DoubleAgentMoved,
+    DoubleDamageEarned,
+    Event,
+    FlagCaptured,
+    InfiltrationPointsGained,
+    InfiltrationPointsLost,
+    IntelCardTurned,
+    IntelMarked,
+    IntelTokensRevealed,
+    MarshalChosen,
+    SoldierEffectStarted,
+    SoldierRevealed,
+    SoldiersDeployed,
+    SpiesAndLiesDayEnded,
+    SpiesAndLiesEnded,
+    SpiesAndLiesStarted,
+)
+from spies_core.spies_and_lies.options import (
+    DAYS,
+    Deal,
+    SpiesAndLiesOptions,
+    validate_options,
+)
+from spies_core.spies_and_lies.resolution import (
+    INFILTRATION_AT,
+    MAX_DECEPTION_TOKENS,
+    Resolution,
+)
+from spies_core.spies_and_lies.state import (
+    BOMB,
+    CAPTAIN,
+    EMPTY_MISSIONS,
+    MARSHAL,
+    MISSIONS,
+    RANK_NAMES,
+    RED,
+    SERGEANT,
+    SIDE_NAMES,
+    TURNS,
+    EndReason,
+    ForcedBy,
+    MarshalOption,
+    Mission,
+    Phase,
+    PointSource,
+    SideState,
+    Stage,
+    State,
+    current_seats,
+    deception_window_open,
+    defender_side,
+    guesser_side,
+    seat_missions,
+    to_act,
+)
+
+__all__ = [
+    "MAX_EVENTS",
+    "check_invariants",
+    "decide",
+    "evolve",
+    "initial_state",
+    "legal_commands",
+    "outcome",
+    "players",
+    "probe_commands",
+    "start",
+]
+
+_ALL_RANKS: Final = tuple(range(1, 11))
+
+# max_events (§5, §6, §11): a true upper bound, counted per guess-turn:
+#   1 deception decision + 1 reveal + the worst activation, a Captain borrowing a Marshal
+#   that sabotages: captain_chosen, marshal_chosen, points (+ Double Agent move), points lost
+#   = 5 (a borrowed Spy is as many: captain, points, move, token, effect), then the deception
+#   +4 with its move = 2. A correct guess costs less (points, move, double damage).
+_EVENTS_PER_TURN: Final = 1 + 1 + 5 + 2
+# per day: 4 deployments (team play), the intel card, 4 intel marks, the tokens, 8 turns, day end
+_EVENTS_PER_DAY: Final = 4 + 1 + 4 + 1 + TURNS * _EVENTS_PER_TURN + 1
+MAX_EVENTS: Final = 1 + DAYS * _EVENTS_PER_DAY + 1
+"""Upper bound on the events of a game: the start, three days, and the end (which replaces
+a Double Agent move when a flag is captured, so it is counted once on its own)."""
+
+
+def initial_state() -> State:
+    """The state before the first event."""
+    return State()
+
+
+def players(state: State) -> int:
+    """Number of seats: 2, or 4 in team play (§14)."""
+    return state.players
+
+
+# --------------------------------------------------------------------------------------
+# start
+
+
+def start(options: SpiesAndLiesOptions, players: int, rng: Rng) -> list[Event]:
+    """The setup of §4: shuffle the intel deck and turn its top card up (§4.8), draw each
+    side's first exhausted soldier at random (§4.9) and the day-1 starter ([I-22]).
+
+    Raises:
+        InvalidOptionsError: ``invalid-players`` unless 2 or 4 seats (the 3-player variant of
+            §14.5 is out of scope), ``invalid-options`` / ``invalid-deal`` for bad options.
+    """
+    if players not in (2, 4):
+        raise InvalidOptionsError(
+            f"spies-and-lies is played by 2 seats, or 4 in team play, not {players}",
+            code="invalid-players",
+        )
+    validate_options(options)
+    deal = options.deal or Deal()
+    deck = deal.intel if deal.intel is not None else shuffled(rng, options.intel_cards)
+    if deal.exhausted is not None:
+        exhausted = deal.exhausted
+    else:
+        # The opponent draws blind from the shuffled soldiers (§4.9).
+        exhausted = (shuffled(rng, _ALL_RANKS)[0], shuffled(rng, _ALL_RANKS)[0])
+    starting = deal.starting if deal.starting is not None else rng.randrange(2)
+    return [
+        SpiesAndLiesStarted(
+            players=players,
+            options=options,
+            old_intel=deck[0],
+            intel_deck=tuple(deck[1:]),
+            exhausted=exhausted,
+            starting_side=starting,
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# decide
+
+
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
+    """The events a command causes, or the rule it breaks. Never changes ``state``.
+
+    Raises:
+        GameOverError: the game has ended.
+        NotYourTurnError: the seat is not to act (code ``not-your-turn``), or it is the
+            defender holding no deception token (code ``no-deception-token``).
+        RuleError: the command breaks a rule; the code names it (``not-deploy-phase``,
+            ``wrong-soldier-count``, ``invalid-rank``, ``duplicate-soldier``,
+            ``soldier-exhausted``, ``soldier-not-in-hand``, ``deployment-out-of-order``,
+            ``deployment-not-completable``, ``not-intel-phase``, ``no-sergeant-deployed``,
+            ``sergeant-choice-required``, ``outside-deception-window``, ``not-guess-step``,
+            ``choice-not-offered``, ``borrow-not-exhausted``).
+    """
+    if state.phase is Phase.OVER:
+        raise GameOverError(f"the game is over; {type(command).__name__} refused")
+    if state.phase is Phase.SETUP:
+        raise RuleError("the game has not started", code="not-started")
+    match command:
+        case Deploy():
+            return _decide_deploy(state, seat, command)
+        case MarkSergeant() | ConfirmIntel():
+            return _decide_intel(state, seat, command)
+        case Deceive() | DeclineDeception():
+            return _decide_deception(state, seat, command)
+        case Guess():
+            return _decide_guess(state, seat, command, rng)
+        case ChooseMarshal():
+            return _decide_marshal(state, seat, command, rng)
+        case ChooseCaptain():
+            return _decide_captain(state, seat, command, rng)
+        case _:
+            assert_never(command)
+
+
+def _require_turn(state: State, seat: int, what: str) -> None:
+    acting = to_act(state)
+    if seat not in acting:
+        waiting = ", ".join(str(s) for s in sorted(acting))
+        raise NotYourTurnError(
+            f"seat {seat} may not {what} now: waiting for seat(s) {waiting}"
+            f" (day {state.day}, {state.phase} phase)"
+        )
+
+
+def _check_rank(rank: int, what: str) -> None:
+    if not 1 <= rank <= 10:
+        raise RuleError(f"{what} {rank} is not a rank 1 to 10", code="invalid-rank")
+
+
+def _decide_deploy(state: State, seat: int, command: Deploy) -> list[Event]:
+    """§5.1 (and §14.4 in team play)."""
+    _require_turn(state, seat, "deploy")
+    if state.phase is not Phase.DEPLOY:
+        raise RuleError(f"deployment is over for day {state.day}", code="not-deploy-phase")
+    side = seat % 2
+    team = state.sides[side]
+    slots = seat_missions(state.players, seat)
+    soldiers = command.soldiers
+    listed = list(soldiers)
+    if len(soldiers) != len(slots):
+        raise RuleError(
+            f"deploy {listed}: seat {seat} deploys {len(slots)} soldiers, under missions"
+            f" {slots.start + 1}-{slots.stop}",
+            code="wrong-soldier-count",
+        )
+    for rank in soldiers:
+        _check_rank(rank, f"deploy {listed}: soldier")
+    if len(set(soldiers)) != len(soldiers):
+        raise RuleError(f"deploy {listed}: a soldier is listed twice", code="duplicate-soldier")
+    for rank in soldiers:
+        if rank in team.exhausted:
+            raise RuleError(
+                f"deploy {listed}: the {RANK_NAMES[rank]} ({rank}) is exhausted on day"
+                f" {state.day} (§5.1.1)",
+                code="soldier-exhausted",
+            )
+        if rank not in team.hand:
+            raise RuleError(
+                f"deploy {listed}: the {RANK_NAMES[rank]} ({rank}) is not in"
+                f" {SIDE_NAMES[side]}'s hand",
+                code="soldier-not-in-hand",
+            )
+    if slots.start == 2:  # second teammate: the whole row must be in order (§14.4)
+        row = (team.missions[0].rank or 0, team.missions[1].rank or 0, *soldiers)
+    else:
+        row = tuple(soldiers)
+    if not is_ordered(row):
+        raise RuleError(
+            f"deploy {listed}: missions 1-4 would read {list(row)}; ranks other than the"
+            " Sergeant (4) must increase (§5.1.2)",
+            code="deployment-out-of-order",
+        )
+    if len(slots) == 2 and slots.start == 0:
+        remaining = tuple(rank for rank in team.hand if rank not in soldiers)
+        if not completions(remaining, tuple(soldiers)):
+            raise RuleError(
+                f"deploy {listed}: no two of the remaining soldiers {list(remaining)} can"
+                " follow them under missions 3-4 in order (§5.1.2, §14.4)",
+                code="deployment-not-completable",
+            )
+    events: list[Event] = [
+        SoldiersDeployed(
+            seat=seat,
+            side=side,
+            first_mission=slots.start + 1,
+            count=len(soldiers),
+            soldiers=tuple(soldiers),
+        )
+    ]
+    other_done = state.sides[1 - side].missions[MISSIONS - 1].rank is not None
+    if slots.stop == MISSIONS and other_done:
+        events.append(IntelCardTurned(day=state.day, card=state.intel_deck[0]))
+    return events
+
+
+def _sergeant_slot(state: State, seat: int) -> int | None:
+    missions = state.sides[seat % 2].missions
+    for index in seat_missions(state.players, seat):
+        if missions[index].rank == SERGEANT:
+            return index
+    return None
+
+
+def _decide_intel(state: State, seat: int, command: MarkSergeant | ConfirmIntel) -> list[Event]:
+    """§5.2: tokens are automatic except on the Sergeant [I-13]; every seat answers, so the
+    order of answers tells nobody where a Sergeant lies."""
+    name = "mark_sergeant" if isinstance(command, MarkSergeant) else "confirm_intel"
+    _require_turn(state, seat, name)
+    if state.phase is not Phase.INTEL:
+        raise RuleError(f"{name}: not in the intel phase", code="not-intel-phase")
+    slot = _sergeant_slot(state, seat)
+    token: bool | None = None
+    if isinstance(command, MarkSergeant):
+        if slot is None:
+            raise RuleError(
+                f"mark_sergeant: seat {seat} has no Sergeant deployed; send confirm_intel",
+                code="no-sergeant-deployed",
+            )
+        token = command.token
+    elif slot is not None:
+        raise RuleError(
+            f"confirm_intel: seat {seat}'s Sergeant is under mission {slot + 1}; choose its"
+            " token with mark_sergeant (§5.2.3)",
+            code="sergeant-choice-required",
+        )
+    events: list[Event] = [IntelMarked(seat=seat, side=seat % 2, sergeant_token=token)]
+    if len(state.intel_marked) + 1 == state.players:
+        events.append(IntelTokensRevealed(tokens=_tokens(state, slot, seat, token)))
+    return events
+
+
+def _tokens(
+    state: State, slot: int | None, seat: int, token: bool | None
+) -> tuple[tuple[bool, ...], ...]:
+    """§5.2.2: a token on every card whose rank is on the intel card, except the Sergeant,
+    which carries its owner's choice."""
+    card = state.current_intel or ()
+    rows = []
+    for side, team in enumerate(state.sides):
+        row = []
+        for index, mission in enumerate(team.missions):
+            if mission.rank == SERGEANT:
+                own = side == seat % 2 and index == slot
+                row.append(bool(token) if own else mission.intel)
+            else:
+                row.append(mission.rank in card)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _decide_deception(state: State, seat: int, command: Deceive | DeclineDeception) -> list[Event]:
+    """§6 step 1: the defender's window, passed over when it holds no token."""
+    name = "deceive" if isinstance(command, Deceive) else "decline_deception"
+    if (
+        state.phase is Phase.MISSION
+        and state.stage is Stage.DECEPTION
+        and not deception_window_open(state)
+    ):
+        _, defender, index = current_seats(state)
+        if seat == defender:
+            raise NotYourTurnError(
+                f"{name}: {SIDE_NAMES[seat % 2]} holds no deception token for mission {index + 1}",
+                code="no-deception-token",
+            )
+    _require_turn(state, seat, name)
+    if not deception_window_open(state):
+        raise RuleError(
+            f"{name}: no deception window is open (§6 step 1)", code="outside-deception-window"
+        )
+    side = defender_side(state)
+    mission = state.turn // 2 + 1
+    if isinstance(command, Deceive):
+        return [DeceptionPlayed(seat=seat, side=side, mission=mission)]
+    return [DeceptionDeclined(seat=seat, side=side, mission=mission)]
+
+
+def _decide_guess(state: State, seat: int, command: Guess, rng: Rng) -> list[Event]:
+    """§6 steps 2-8."""
+    _require_turn(state, seat, "guess")
+    if (
+        state.phase is not Phase.MISSION
+        or deception_window_open(state)
+        or state.stage
+        not in (
+            Stage.DECEPTION,
+            Stage.GUESS,
+        )
+    ):
+        raise RuleError("guess: no guess is due now", code="not-guess-step")
+    _check_rank(command.rank, "guess")
+    guesser = guesser_side(state)
+    defender = 1 - guesser
+    index = state.turn // 2
+    attacker = state.sides[guesser]
+    target = state.sides[defender].missions[index]
+    rank = target.rank
+    assert rank is not None
+    forced: ForcedBy | None = None  # §6 step 5
+    if attacker.bomb:
+        forced = ForcedBy.BOMB
+    elif attacker.spy and rank == MARSHAL:
+        forced = ForcedBy.SPY  # [I-4]
+    elif attacker.miner and rank == BOMB:
+        forced = ForcedBy.MINER  # [I-4]
+    correct = command.rank == rank
+    resolution = Resolution(state)
+    resolution.emit(
+        SoldierRevealed(
+            day=state.day,
+            turn=state.turn + 1,
+            guesser=seat,
+            side=defender,
+            mission=index + 1,
+            guess=command.rank,
+            rank=rank,
+            correct=correct,
+            forced_by=forced,
+        )
+    )
+    if correct:  # §6 step 6, [I-6]
+        resolution.gain(guesser, 4 if attacker.scout else 2, PointSource.GUESS)
+        if forced is ForcedBy.BOMB:
+            resolution.double_damage_earned(guesser)
+        resolution.end_turn(rng)
+    elif forced is not None:  # §6 step 7: retreat, no activation; [I-5]
+        pays = state.options.deception_pays_on_forced_retreat
+        resolution.after_activation(defender, target.deception and pays, rng)
+    elif resolution.activate(defender, rank) is None:
+        resolution.after_activation(defender, target.deception, rng)
+    return resolution.events
+
+
+def _decide_marshal(state: State, seat: int, command: ChooseMarshal, rng: Rng) -> list[Event]:
+    """§9, rank 10; [I-16] the deception +4 follows."""
+    _require_turn(state, seat, "choose_marshal")
+    if state.phase is not Phase.MISSION or state.stage is not Stage.MARSHAL:
+        raise RuleError("choose_marshal: no Marshal choice is offered", code="choice-not-offered")
+    defender = defender_side(state)
+    resolution = Resolution(state)
+    resolution.marshal(seat, defender, command.option)
+    target = state.sides[defender].missions[state.turn // 2]
+    resolution.after_activation(defender, target.deception, rng)
+    return resolution.events
+
+
+def _decide_captain(state: State, seat: int, command: ChooseCaptain, rng: Rng) -> list[Event]:
+    """§9, rank 6; [I-8]: borrow only one's own exhausted soldiers; nothing moves."""
+    _require_turn(state, seat, "choose_captain")
+    if state.phase is not Phase.MISSION or state.stage is not Stage.CAPTAIN:
+        raise RuleError("choose_captain: no Captain choice is offered", code="choice-not-offered")
+    defender = defender_side(state)
+    team = state.sides[defender]
+    borrow = command.borrow
+    if borrow is not None:
+        _check_rank(borrow, "choose_captain: borrow")
+        if borrow not in team.exhausted:
+            raise RuleError(
+                f"choose_captain: the {RANK_NAMES[borrow]} ({borrow}) is not among"
+                f" {SIDE_NAMES[defender]}'s exhausted soldiers {list(team.exhausted)}",
+                code="borrow-not-exhausted",
+            )
+    resolution = Resolution(state)
+    resolution.emit(CaptainChosen(seat=seat, side=defender, borrow=borrow))
+    if borrow is None:
+        resolution.gain(defender, 6, PointSource.SOLDIER, CAPTAIN)
+    elif resolution.activate(defender, borrow) is not None:
+        return resolution.events  # a borrowed Marshal waits for its choice
+    target = team.missions[state.turn // 2]
+    resolution.after_activation(defender, target.deception, rng)
+    return resolution.events
+
+
+# --------------------------------------------------------------------------------------
+# evolve
+
+
+def _set_side(state: State, side: int, team: SideState) -> tuple[SideState, ...]:
+    return (team, state.sides[1]) if side == RED else (state.sides[0], team)
+
+
+def _set_mission(team: SideState, index: int, mission: Mission) -> SideState:
+    missions = list(team.missions)
+    missions[index] = mission
+    return replace(team, missions=tuple(missions))
+
+
+def _next_turn(state: State, **changes: object) -> State:
+    return replace(state, turn=state.turn + 1, stage=Stage.DECEPTION, **changes)
+
+
+def evolve(state: State, event: Event) -> State:  # noqa: C901  (one case per event)
+    """Apply a recorded fact. Never validates user input.
+
+    Raises:
+        CorruptLogError: the event cannot follow this state.
+    """
+    match event:
+        case SpiesAndLiesStarted():
+            return _evolve_started(state, event)
+        case SoldiersDeployed():
+            team = state.sides[event.side]
+            soldiers = event.soldiers
+            if soldiers is None:
+                raise CorruptLogError("soldiers_deployed without soldiers in the game's own log")
+            missions = list(team.missions)
+            for offset, rank in enumerate(soldiers):
+                missions[event.first_mission - 1 + offset] = Mission(rank=rank)
+            hand = tuple(rank for rank in team.hand if rank not in soldiers)
+            team = replace(team, hand=hand, missions=tuple(missions))
+            return replace(state, sides=_set_side(state, event.side, team))
+        case IntelCardTurned():
+            return replace(
+                state,
+                phase=Phase.INTEL,
+                current_intel=event.card,
+                intel_deck=state.intel_deck[1:],
+                intel_marked=(),
+            )
+        case IntelMarked():
+            marked = tuple(sorted((*state.intel_marked, event.seat)))
+            if event.sergeant_token is None:
+                return replace(state, intel_marked=marked)
+            slot = _sergeant_slot(state, event.seat)
+            if slot is None:
+                raise CorruptLogError(f"intel_marked: seat {event.seat} has no Sergeant")
+            team = state.sides[event.side]
+            mission = replace(team.missions[slot], intel=event.sergeant_token)
+            team = _set_mission(team, slot, mission)
+            return replace(state, intel_marked=marked, sides=_set_side(state, event.side, team))
+        case IntelTokensRevealed():
+            sides = tuple(
+                replace(
+                    team,
+                    missions=tuple(
+                        replace(mission, intel=token)
+                        for mission, token in zip(team.missions, row, strict=True)
+                    ),
+                )
+                for team, row in zip(state.sides, event.tokens, strict=True)
+            )
+            return replace(state, sides=sides, phase=Phase.MISSION, turn=0, stage=Stage.DECEPTION)
+        case DeceptionPlayed():
+            team = state.sides[event.side]
+            index = event.mission - 1
+            team = _set_mission(team, index, replace(team.missions[index], deception=True))
+            team = replace(team, deception_tokens=team.deception_tokens - 1)
+            return replace(state, sides=_set_side(state, event.side, team), stage=Stage.GUESS)
+        case DeceptionDeclined():
+            return replace(state, stage=Stage.GUESS)
+        case SoldierRevealed():
+            return _evolve_revealed(state, event)
+        case InfiltrationPointsGained() | InfiltrationPointsLost():
+            team = replace(state.sides[event.side], tower=event.tower)
+            return replace(state, sides=_set_side(state, event.side, team))
+        case DeceptionTokenGained():
+            team = state.sides[event.side]
+            team = replace(team, deception_tokens=team.deception_tokens + 1)
+            return replace(
+                state, sides=_set_side(state, event.side, team), reserve=state.reserve - 1
+            )
+        case SoldierEffectStarted():
+            team = replace(state.sides[event.side], **{str(event.effect): True})
+            return replace(state, sides=_set_side(state, event.side, team))
+        case DoubleDamageEarned():
+            team = replace(state.sides[event.side], double_damage=True)
+            return replace(state, sides=_set_side(state, event.side, team))
+        case MarshalChosen():
+            return _next_turn(state)
+        case CaptainChosen():
+            if event.borrow == MARSHAL:
+                return replace(state, stage=Stage.MARSHAL)
+            return _next_turn(state)
+        case DoubleAgentMoved():
+            return replace(state, double_agent=event.position)
+        case FlagCaptured():
+            flag = state.options.board_length + 1
+            return replace(state, double_agent=flag if event.side == RED else -flag)
+        case SpiesAndLiesDayEnded():
+            return _evolve_day_ended(state, event)
+        case SpiesAndLiesEnded():
+            return replace(state, phase=Phase.OVER, winner=event.winner, end_reason=event.reason)
+        case _:
+            assert_never(event)
+
+
+def _evolve_started(state: State, event: SpiesAndLiesStarted) -> State:
+    if state.phase is not Phase.SETUP or event.intel_deck is None:
+        raise CorruptLogError("spies_and_lies_started must come first, with its intel deck")
+    sides = tuple(
+        SideState(hand=tuple(r for r in _ALL_RANKS if r != rank), exhausted=(rank,))
+        for rank in event.exhausted
+    )
+    return State(
+        players=event.players,
+        options=event.options,
+        phase=Phase.DEPLOY,
+        day=1,
+        starter=event.starting_side,
+        sides=sides,
+        intel_deck=event.intel_deck,
+        old_intel=(event.old_intel,),
+    )
+
+
+def _evolve_revealed(state: State, event: SoldierRevealed) -> State:
+    if state.phase is not Phase.MISSION or event.turn != state.turn + 1:
+        raise CorruptLogError(
+            f"soldier_revealed for guess-turn {event.turn} during guess-turn {state.turn + 1}"
+        )
+    index = event.mission - 1
+    defender = state.sides[event.side]
+    activated = not event.correct and event.forced_by is None
+    mission = replace(defender.missions[index], face_up=True, retreated=not activated)
+    defender = _set_mission(defender, index, mission)
+    attacker = state.sides[1 - event.side]
+    if event.forced_by is ForcedBy.BOMB:
+        attacker = replace(attacker, bomb=False)  # §6 step 5a: consumed by this reveal
+    sides = (defender, attacker) if event.side == RED else (attacker, defender)
+    if activated and event.rank == MARSHAL:
+        return replace(state, sides=sides, stage=Stage.MARSHAL)
+    if activated and event.rank == CAPTAIN:
+        return replace(state, sides=sides, stage=Stage.CAPTAIN)
+    return _next_turn(state, sides=sides)
+
+
+def _evolve_day_ended(state: State, event: SpiesAndLiesDayEnded) -> State:
+    """§11: new exhausted soldiers, the rest back in hand, tokens and flags cleared."""
+    sides = tuple(
+        replace(
+            team,
+            hand=tuple(rank for rank in _ALL_RANKS if rank not in exhausted),
+            exhausted=exhausted,
+            missions=EMPTY_MISSIONS,
+            scout=False,
+            spy=False,
+            miner=False,
+            bomb=False,
+            double_damage=False,
+        )
+        for team, exhausted in zip(state.sides, event.exhausted, strict=True)
+    )
+    current = () if state.current_intel is None else (state.current_intel,)
+    return replace(
+        state,
+        sides=sides,
+        old_intel=state.old_intel + current,
+        current_intel=None,
+        day=state.day + 1,
+        starter=event.next_starting_side,
+        phase=Phase.DEPLOY,
+        turn=0,
+        stage=Stage.DECEPTION,
+        intel_marked=(),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# legal commands, outcome, invariants, probes
+
+_GUESSES: Final = tuple(Guess(rank=rank) for rank in _ALL_RANKS)
+_WINDOW: Final = (Deceive(), DeclineDeception())
+_MARSHAL_CHOICES: Final = tuple(ChooseMarshal(option=option) for option in MarshalOption)
+_SERGEANT_MARKS: Final = (MarkSergeant(token=True), MarkSergeant(token=False))
+_CONFIRM: Final = (ConfirmIntel(),)
+
+
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """Exactly the commands ``decide`` accepts from ``seat`` now (empty when not to act)."""
+    if seat not in to_act(state):
+        return []
+    phase = state.phase
+    if phase is Phase.MISSION:
+        stage = state.stage
+        if stage is Stage.DECEPTION:
+            return list(_WINDOW) if deception_window_open(state) else list(_GUESSES)
+        if stage is Stage.GUESS:
+            return list(_GUESSES)
+        if stage is Stage.MARSHAL:
+            return list(_MARSHAL_CHOICES)
+        exhausted = state.sides[defender_side(state)].exhausted
+        return [ChooseCaptain(borrow=None), *(ChooseCaptain(borrow=r) for r in exhausted)]
+    if phase is Phase.DEPLOY:
+        team = state.sides[seat % 2]
+        if state.players == 2:
+            return list(deploy_commands(team.hand))
+        if seat < 2:
+            return list(first_commands(team.hand))
+        first = (team.missions[0].rank or 0, team.missions[1].rank or 0)
+        return list(second_commands(team.hand, first))
+    if phase is Phase.INTEL:
+        return list(_CONFIRM if _sergeant_slot(state, seat) is None else _SERGEANT_MARKS)
+    return []
+
+
+def outcome(state: State) -> Outcome | None:
+    """``None`` while the game goes on; the winners are every seat of the winning side."""
+    if state.phase is not Phase.OVER or state.end_reason is None:
+        return None
+    seats = range(state.players)
+    winners = () if state.winner is None else tuple(s for s in seats if s % 2 == state.winner)
+    return Outcome(
+        winners=winners,
+        reason=str(state.end_reason),
+        draw=state.winner is None,
+        scores=tuple(state.sides[s % 2].tower for s in seats),
+    )
+
+
+def check_invariants(state: State) -> None:  # noqa: C901  (a list of independent checks)
+    """Raise ``AssertionError`` when the state breaks a rule invariant."""
+    if state.phase is Phase.SETUP:
+        return
+    gate = state.options.board_length
+    assert state.players in (2, 4), state.players
+    assert 1 <= state.day <= DAYS, state.day
+    assert -gate - 1 <= state.double_agent <= gate + 1, state.double_agent
+    if abs(state.double_agent) == gate + 1:
+        assert state.end_reason is EndReason.FLAG_CAPTURED, "a flag is taken only at the end"
+    held = 0
+    played = 0
+    for side, team in enumerate(state.sides):
+        deployed = [m.rank for m in team.missions if m.rank is not None]
+        places = [*team.hand, *team.exhausted, *deployed]
+        # §4.9, §5.1, §11: each of the side's 10 soldiers is in exactly one place.
+        assert sorted(places) == list(_ALL_RANKS), (SIDE_NAMES[side], places)
+        assert list(team.hand) == sorted(team.hand) and list(team.exhausted) == sorted(
+            team.exhausted
+        )
+        assert 1 <= len(team.exhausted) <= 2, team.exhausted
+        assert 0 <= team.tower < INFILTRATION_AT, team.tower
+        assert 0 <= team.deception_tokens <= MAX_DECEPTION_TOKENS, team.deception_tokens
+        held += team.deception_tokens
+        filled = [m.rank is not None for m in team.missions]
+        assert filled in ([False] * 4, [True] * 2 + [False] * 2, [True] * 4), filled
+        if len(deployed) == MISSIONS:
+            assert is_ordered(deployed), deployed  # §5.1.2
+        elif deployed:
+            assert state.players == 4 and completions(team.hand, tuple(deployed))
+        for index, mission in enumerate(team.missions):
+            played += mission.deception
+            assert mission.face_up or not mission.retreated
+            if state.phase in (Phase.MISSION, Phase.OVER) and mission.rank != SERGEANT:
+                assert mission.intel == (mission.rank in (state.current_intel or ())), index
+    assert 0 <= state.reserve <= 2 and held + state.reserve + played <= 4, (held, state.reserve)
+    if state.phase is Phase.DEPLOY:
+        assert len(state.intel_deck) >= DAYS - state.day + 1
+    if state.phase is Phase.MISSION:
+        assert 0 <= state.turn < TURNS
+        face_up = sum(m.face_up for team in state.sides for m in team.missions)
+        pending = state.stage in (Stage.MARSHAL, Stage.CAPTAIN)
+        assert face_up == state.turn + pending, (face_up, state.turn, state.stage)
+    assert (state.phase is Phase.OVER) == (state.end_reason is not None)
+    assert len(state.old_intel) == state.day, (len(state.old_intel), state.day)
+
+
+def probe_commands(state: State, seat: int) -> Iterable[Command]:
+    """Plausible commands, legal and illegal, for the conformance suite to try."""
+    team = state.sides[seat % 2] if state.sides else None
+    probes: list[Command] = [
+        Deceive(),
+        DeclineDeception(),
+        ConfirmIntel(),
+        *_SERGEANT_MARKS,
+        *_MARSHAL_CHOICES,
+        ChooseCaptain(borrow=None),
+        *(ChooseCaptain(borrow=rank) for rank in (0, *_ALL_RANKS, 11)),
+        *(Guess(rank=rank) for rank in (-1, 0, *_ALL_RANKS, 11)),
+        Deploy(soldiers=()),
+        Deploy(soldiers=(1, 2, 3)),
+        Deploy(soldiers=(1, 2, 3, 5, 6)),
+        Deploy(soldiers=(1, 2, 7, 6)),  # out of order (§5.1.2)
+        Deploy(soldiers=(2, 7, 4, 10)),  # E6
+        Deploy(soldiers=(0, 2, 3, 5)),
+        Deploy(soldiers=(1, 2, 3, 11)),
+        Deploy(soldiers=(1, 1, 2, 3)),
+        Deploy(soldiers=(9, 10)),
+        Deploy(soldiers=(1, 2)),
+        Deploy(soldiers=(4, 10)),
+    ]
+    if team is not None:
+        hand = team.hand
+        if team.exhausted:
+            ex = team.exhausted[0]
+            probes.append(Deploy(soldiers=tuple(sorted((ex, *hand[:3])))))
+            probes.append(Deploy(soldiers=tuple(sorted((ex, hand[0])))))
+        if len(hand) >= 4:
+            probes.append(Deploy(soldiers=hand[:4]))
+            probes.append(Deploy(soldiers=hand[-4:][::-1]))
+            probes.append(Deploy(soldiers=hand[-2:]))
+            probes.append(Deploy(soldiers=hand[:2]))
+        first = team.missions[0].rank
+        if first is not None:
+            probes.append(Deploy(soldiers=(first, hand[-1] if hand else 10)))
+    probes.extend(legal_commands(state, seat)[:3])
+    return probes

@@ -1,0 +1,170 @@
+"""Spies & Lies for people: one line per event, a few lines per view."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from spies_core.spies_and_lies.events import (
+    CaptainChosen,
+    DeceptionDeclined,
+    DeceptionPlayed,
+    DeceptionTokenGained,
+    DoubleAgentMoved,
+    DoubleDamageEarned,
+    Event,
+    FlagCaptured,
+    InfiltrationPointsGained,
+    InfiltrationPointsLost,
+    IntelCardTurned,
+    IntelMarked,
+    IntelTokensRevealed,
+    MarshalChosen,
+    SoldierEffectStarted,
+    SoldierRevealed,
+    SoldiersDeployed,
+    SpiesAndLiesDayEnded,
+    SpiesAndLiesEnded,
+    SpiesAndLiesStarted,
+)
+from spies_core.spies_and_lies.state import RANK_NAMES, SIDE_NAMES, PointSource
+from spies_core.spies_and_lies.view import MissionView, SideView, SpiesAndLiesView
+
+__all__ = ["describe_event", "render_view"]
+
+
+def _soldier(rank: int) -> str:
+    return f"{RANK_NAMES[rank]} ({rank})"
+
+
+def _soldiers(ranks: tuple[int, ...]) -> str:
+    return "-".join(str(rank) for rank in ranks)
+
+
+def _card(card: tuple[int, ...]) -> str:
+    return "{" + ",".join(str(rank) for rank in card) + "}"
+
+
+def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
+    """One line of text for a person."""
+    match event:
+        case SpiesAndLiesStarted():
+            red, blue = event.exhausted
+            return (
+                f"Spies & Lies for {event.players} seats, G={event.options.board_length}:"
+                f" old intel {_card(event.old_intel)}, exhausted red {_soldier(red)}, blue"
+                f" {_soldier(blue)}; {SIDE_NAMES[event.starting_side]} starts day 1"
+            )
+        case SoldiersDeployed():
+            what = "hidden" if event.soldiers is None else _soldiers(event.soldiers)
+            last = event.first_mission + event.count - 1
+            return (
+                f"seat {event.seat} ({SIDE_NAMES[event.side]}) deployed missions"
+                f" {event.first_mission}-{last}: {what}"
+            )
+        case IntelCardTurned():
+            return f"day {event.day} intel: {_card(event.card)}"
+        case IntelMarked():
+            mark = {None: "", True: ": Sergeant token", False: ": Sergeant without token"}
+            return f"seat {event.seat} placed its intel{mark[event.sergeant_token]}"
+        case IntelTokensRevealed():
+            rows = [
+                f"{SIDE_NAMES[side]} " + "".join("T" if token else "." for token in row)
+                for side, row in enumerate(event.tokens)
+            ]
+            return "intel tokens: " + ", ".join(rows)
+        case DeceptionPlayed():
+            return f"{SIDE_NAMES[event.side]} played a deception token on mission {event.mission}"
+        case DeceptionDeclined():
+            return f"{SIDE_NAMES[event.side]} played no deception on mission {event.mission}"
+        case SoldierRevealed():
+            verdict = "correct" if event.correct else "wrong"
+            forced = f", forced to retreat ({event.forced_by})" if event.forced_by else ""
+            return (
+                f"turn {event.turn}: seat {event.guesser} guessed {_soldier(event.guess)} at"
+                f" {SIDE_NAMES[event.side]}'s mission {event.mission}: {_soldier(event.rank)},"
+                f" {verdict}{forced}"
+            )
+        case InfiltrationPointsGained():
+            source = (
+                _soldier(event.rank)
+                if event.source is PointSource.SOLDIER and event.rank
+                else str(event.source)
+            )
+            tail = " infiltration!" if event.infiltrated else ""
+            carry = f" ({event.carried} carried)" if event.carried else ""
+            return (
+                f"{SIDE_NAMES[event.side]} +{event.amount} ({source}):{tail} marker"
+                f" {event.tower}{carry}"
+            )
+        case InfiltrationPointsLost():
+            return f"{SIDE_NAMES[event.side]} -{event.amount}: marker {event.tower}"
+        case DeceptionTokenGained():
+            return f"{SIDE_NAMES[event.side]} took a deception token from the reserve"
+        case SoldierEffectStarted():
+            return f"{SIDE_NAMES[event.side]}'s {event.effect} effect runs until the day ends"
+        case DoubleDamageEarned():
+            return f"{SIDE_NAMES[event.side]} earned double damage"
+        case MarshalChosen():
+            return f"{SIDE_NAMES[event.side]}'s Marshal: {event.option}"
+        case CaptainChosen():
+            if event.borrow is None:
+                return f"{SIDE_NAMES[event.side]}'s Captain takes 6 points"
+            return f"{SIDE_NAMES[event.side]}'s Captain borrows the {_soldier(event.borrow)}"
+        case DoubleAgentMoved():
+            return (
+                f"{SIDE_NAMES[event.side]} moved the Double Agent {event.steps} ({event.cause}):"
+                f" now at {event.position:+d}"
+            )
+        case FlagCaptured():
+            return f"{SIDE_NAMES[event.side]} captured the enemy flag ({event.cause})!"
+        case SpiesAndLiesDayEnded():
+            red_out, blue_out = event.exhausted
+            return (
+                f"day {event.day} ended: exhausted red {_soldiers(red_out)}, blue"
+                f" {_soldiers(blue_out)};"
+                f" {SIDE_NAMES[event.next_starting_side]} starts next"
+            )
+        case SpiesAndLiesEnded():
+            if event.winner is None:
+                return f"draw ({event.reason})"
+            return f"{SIDE_NAMES[event.winner]} wins ({event.reason})"
+        case _:
+            assert_never(event)
+
+
+def _mission_text(mission: MissionView) -> str:
+    if not mission.deployed:
+        return "  _ "
+    rank = "?" if mission.rank is None else str(mission.rank)
+    state = "r" if mission.retreated else ("a" if mission.face_up else " ")
+    marks = ("T" if mission.intel else "") + ("D" if mission.deception else "")
+    return f"{rank:>3}{state}{marks}"
+
+
+def _side_text(side: SideView) -> str:
+    hand = "hidden" if side.hand is None else _soldiers(side.hand) or "-"
+    missions = " ".join(_mission_text(mission) for mission in side.missions)
+    effects = ",".join(str(effect) for effect in side.effects) or "-"
+    return (
+        f"{side.colour:<4} [{missions}] marker {side.tower} tokens {side.deception_tokens}"
+        f" exhausted {_soldiers(side.exhausted)} hand {hand} effects {effects}"
+    )
+
+
+def render_view(view: SpiesAndLiesView) -> str:
+    """A view as a few lines of text for a terminal."""
+    head = f"day {view.day} {view.phase}"
+    if view.turn is not None:
+        head += f" turn {view.turn} mission {view.mission} {view.stage}"
+    if view.winner is not None or view.draw:
+        head += " - draw" if view.draw else f" - {SIDE_NAMES[view.winner or 0]} wins"
+    track = f"Double Agent {view.double_agent:+d} of ±{view.board_length + 1}"
+    intel = "-" if view.current_intel is None else _card(view.current_intel)
+    old = " ".join(_card(card) for card in view.old_intel)
+    return "\n".join(
+        [
+            f"{head}; to act {list(view.to_act)}",
+            f"{track}; intel {intel}; old {old}; reserve {view.deception_reserve}",
+            *(_side_text(side) for side in view.sides),
+        ]
+    )
