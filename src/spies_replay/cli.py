@@ -1,0 +1,453 @@
+"""``spies-replay``: list, show, step through, verify, export and import stored games.
+
+Usage::
+
+    spies-replay [--db PATH] [--json] list [--game ID] [--status active|finished]
+    spies-replay [--db PATH] [--json] show GAME [--at SEQ] [--as SEAT]
+    spies-replay [--db PATH] [--json] step GAME [--at SEQ] [--as SEAT]
+    spies-replay [--db PATH] [--json] verify [GAME | --all]
+    spies-replay [--db PATH] [--json] export GAME [-o FILE]
+    spies-replay [--db PATH] [--json] import FILE
+
+``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand.
+
+Hidden information: ``show`` and ``step`` print what one viewer could see at that step:
+a spectator by default, or the seat given with ``--as``. While a game is in progress its
+events are redacted for that viewer too; once it is over its log is public (it can be
+exported with the revealed seed), so events are shown in full, while the view stays the
+viewer's. ``export`` refuses games in progress.
+
+``step`` reads one command per line, from a terminal or a pipe: ``n``/``next`` (or an empty
+line), ``b``/``back``, ``j SEQ``/``jump SEQ`` (or just ``SEQ``), ``f``/``first``,
+``l``/``last``, ``q``/``quit`` (or end of input), ``h``/``help``.
+
+Exit status: 0 when all is well; 1 when ``verify`` finds a problem (naming the game and the
+first bad seq) or ``import`` refuses a file (tampered or not an export); 2 on usage errors,
+which include an unknown game id, a seq or seat the game does not have, a missing database
+file, exporting a game in progress and importing a game id that is already stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, TextIO
+
+import msgspec
+import structlog
+
+from spies_core.decider import GameSpec
+from spies_core.errors import SpiesError, UnknownGameError
+from spies_replay.engine import ViewAt, redact_for, view_at
+from spies_replay.errors import (
+    GameExistsError,
+    GameNotFinishedError,
+    GameNotFoundError,
+    InvalidExportError,
+    SeqOutOfRangeError,
+    TamperedLogError,
+)
+from spies_replay.meta import MetaEvent, describe_meta, is_meta
+from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
+from spies_replay.transfer import export_lines, import_game
+from spies_replay.verify import Rederivation, VerifyReport, verify_all, verify_game
+
+__all__ = ["main"]
+
+AnySpec = GameSpec[Any, Any, Any, Any, Any]
+
+EXIT_OK = 0
+EXIT_PROBLEM = 1
+EXIT_USAGE = 2
+
+_REDERIVED_TEXT = {
+    Rederivation.REVEALED_SEED: "every shuffle and command re-derived from the revealed seed",
+    Rederivation.OPERATOR_SEED: (
+        "every shuffle and command re-derived from the server's secret seed (operator audit)"
+    ),
+    Rederivation.NOT_CHECKED: "shuffles not re-derived (no seed available)",
+}
+
+_STEP_HELP = "n/next (or Enter), b/back, j SEQ/jump SEQ (or SEQ), f/first, l/last, q/quit, h/help"
+
+_json = msgspec.json.Encoder()
+
+
+class UsageError(Exception):
+    """A request the tool cannot carry out as asked (exit 2)."""
+
+
+class _Out:
+    """Where the subcommands write: text or JSON lines on stdout, notes on stderr."""
+
+    def __init__(self, stdout: TextIO, stderr: TextIO, as_json: bool) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.json = as_json
+
+    def line(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def data(self, value: object) -> None:
+        self.stdout.write(_json.encode(value).decode() + "\n")
+
+    def note(self, text: str) -> None:
+        self.stderr.write(text + "\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db", metavar="PATH", default=argparse.SUPPRESS, help="database file (spies.db)"
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+    )
+    parser = argparse.ArgumentParser(
+        prog="spies-replay",
+        description="List, show, step through, verify, export and import stored games.",
+        parents=[common],
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    listing = commands.add_parser("list", parents=[common], help="list games")
+    listing.add_argument("--game", help="only games of this game id")
+    listing.add_argument("--status", choices=[str(s) for s in GameStatus])
+    listing.add_argument("--limit", type=int, default=1000)
+    listing.add_argument("--offset", type=int, default=0)
+
+    for name, text in (("show", "show a game at a step"), ("step", "step through a game")):
+        sub = commands.add_parser(name, parents=[common], help=text)
+        sub.add_argument("game_id", metavar="GAME")
+        sub.add_argument("--at", type=int, metavar="SEQ", help="the step (default: the last)")
+        sub.add_argument("--as", dest="seat", type=int, metavar="SEAT", help="view as this seat")
+
+    verify = commands.add_parser("verify", parents=[common], help="verify one game or all")
+    which = verify.add_mutually_exclusive_group()
+    which.add_argument("game_id", metavar="GAME", nargs="?")
+    which.add_argument("--all", action="store_true", help="every game (the default)")
+
+    export = commands.add_parser("export", parents=[common], help="export a finished game")
+    export.add_argument("game_id", metavar="GAME")
+    export.add_argument("-o", "--output", metavar="FILE", help="file to write (default stdout)")
+
+    importing = commands.add_parser("import", parents=[common], help="verify and import a file")
+    importing.add_argument("file", metavar="FILE", help="an export (- for stdin)")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    games: Mapping[str, AnySpec] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``spies-replay``; return the exit status.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+        games: the games to decode (default the registry; tests pass their own).
+        stdin: input for ``step`` and ``import -`` (default ``sys.stdin``).
+        stdout: output (default ``sys.stdout``).
+        stderr: notes and errors (default ``sys.stderr``).
+    """
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    _configure_logging(stderr)
+    out = _Out(stdout, stderr, bool(getattr(args, "json", False)))
+    db = Path(getattr(args, "db", "spies.db"))
+    handlers: dict[str, Callable[[EventStore, argparse.Namespace, _Out, TextIO], int]] = {
+        "list": _list,
+        "show": _show,
+        "step": _step,
+        "verify": _verify,
+        "export": _export,
+        "import": _import,
+    }
+    try:
+        if args.command != "import" and not db.exists():
+            raise UsageError(f"no database at {db}")
+        with EventStore(db, games=games) as store:
+            return handlers[args.command](store, args, out, stdin)
+    except (UsageError, GameNotFoundError, SeqOutOfRangeError, UnknownGameError) as exc:
+        return _error(out, str(exc), EXIT_USAGE)
+    except (GameNotFinishedError, GameExistsError) as exc:
+        return _error(out, str(exc), EXIT_USAGE)
+    except (TamperedLogError, InvalidExportError) as exc:
+        return _error(out, f"import refused: {exc}", EXIT_PROBLEM)
+    except SpiesError as exc:
+        if exc.code == "invalid-seat":
+            return _error(out, str(exc), EXIT_USAGE)
+        raise
+
+
+def _error(out: _Out, message: str, status: int) -> int:
+    if out.json:
+        out.data({"error": message, "exit": status})
+    out.note(f"spies-replay: error: {message}")
+    return status
+
+
+def _configure_logging(stderr: TextIO) -> None:
+    """Warnings and errors as one line each on stderr (JSON off a terminal).
+
+    Left alone when the host process configured structlog already.
+    """
+    if structlog.is_configured():
+        return
+    renderer: Any = (
+        structlog.dev.ConsoleRenderer() if stderr.isatty() else structlog.processors.JSONRenderer()
+    )
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso"),
+            structlog.processors.dict_tracebacks,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+        # Look sys.stderr up per line, so a replaced stream (tests, a host app) is followed.
+        logger_factory=lambda *_: structlog.PrintLogger(sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+# -- list ------------------------------------------------------------------------------------
+
+
+def _list(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    page = store.list_games(
+        game=args.game, status=args.status, limit=args.limit, offset=args.offset
+    )
+    if out.json:
+        out.data({"games": page.games, "total": page.total})
+        return EXIT_OK
+    if not page.games:
+        out.line("no games")
+        return EXIT_OK
+    out.line(f"{'id':<18}{'game':<16}{'status':<10}{'players':>7}{'events':>8}  head")
+    for record in page.games:
+        out.line(
+            f"{record.id:<18}{record.game:<16}{record.status:<10}{record.players:>7}"
+            f"{record.version:>8}  {record.head_hash[:16]}"
+        )
+    shown = len(page.games)
+    out.line(f"{page.total} games" if shown == page.total else f"{shown} of {page.total} games")
+    return EXIT_OK
+
+
+# -- show and step ---------------------------------------------------------------------------
+
+
+def _screen(store: EventStore, game_id: str, seq: int | None, seat: int | None) -> ViewAt:
+    return view_at(store, game_id, at=seq, seat=seat)
+
+
+def _event_at(store: EventStore, record: GameRecord, seq: int) -> StoredEvent | None:
+    if seq < 1:
+        return None
+    found = store.read_events(record.id, after=seq - 1, limit=1)
+    return found[0] if found else None
+
+
+def _describe(spec: AnySpec, event: Any) -> str:
+    if event is None:
+        return "(hidden from this viewer)"
+    if is_meta(event):
+        assert isinstance(event, MetaEvent)
+        return describe_meta(event)
+    return spec.describe_event(event)
+
+
+def _display(store: EventStore, shown: ViewAt, out: _Out) -> None:
+    record = shown.record
+    spec = store.spec(record.game)
+    stored = _event_at(store, record, shown.seq)
+    public = record.status == GameStatus.FINISHED
+    event = None
+    if stored is not None:
+        event = stored.event if public else redact_for(spec, stored.event, shown.seat)
+    viewer = "spectator" if shown.seat is None else f"seat {shown.seat}"
+    if out.json:
+        out.data(
+            {
+                "id": record.id,
+                "game": record.game,
+                "status": record.status,
+                "version": record.version,
+                "seq": shown.seq,
+                "seat": shown.seat,
+                "event": None
+                if stored is None
+                else {
+                    "seq": stored.seq,
+                    "type": stored.type,
+                    "actor": stored.actor,
+                    "hash": stored.hash,
+                    "event": event,
+                    "text": _describe(spec, event),
+                },
+                "view": shown.view,
+                "text": spec.render_view(shown.view),
+            }
+        )
+        return
+    out.line(
+        f"{record.id} ({record.game}, {record.status}) step {shown.seq} of {record.version},"
+        f" as {viewer}"
+    )
+    if stored is None:
+        out.line("before the first event")
+    else:
+        actor = "" if stored.actor is None else f" [seat {stored.actor}]"
+        out.line(f"#{stored.seq}{actor} {_describe(spec, event)}")
+    out.line(spec.render_view(shown.view))
+
+
+def _show(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    _display(store, _screen(store, args.game_id, args.at, args.seat), out)
+    return EXIT_OK
+
+
+def _step(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    record = store.get_game(args.game_id)
+    seq = 1 if args.at is None else args.at
+    shown = _screen(store, args.game_id, seq, args.seat)
+    _display(store, shown, out)
+    interactive = stdin.isatty()
+    for line in _lines(stdin, out if interactive else None):
+        word, _, rest = line.strip().lower().partition(" ")
+        target: int | None
+        if word in ("", "n", "next"):
+            target = seq + 1
+        elif word in ("b", "back", "p", "prev"):
+            target = seq - 1
+        elif word in ("f", "first"):
+            target = 1
+        elif word in ("l", "last"):
+            target = record.version
+        elif word in ("j", "jump") and rest.strip().lstrip("-").isdigit():
+            target = int(rest)
+        elif word.isdigit():
+            target = int(word)
+        elif word in ("q", "quit", "exit"):
+            break
+        elif word in ("h", "help", "?"):
+            out.note(_STEP_HELP)
+            continue
+        else:
+            out.note(f"unknown command {line.strip()!r}; {_STEP_HELP}")
+            continue
+        if not 0 <= target <= record.version:
+            out.note(f"no step {target}: the game has steps 0 to {record.version}")
+            continue
+        seq = target
+        _display(store, _screen(store, args.game_id, seq, args.seat), out)
+    return EXIT_OK
+
+
+def _lines(stdin: TextIO, prompt_to: _Out | None) -> Iterator[str]:
+    while True:
+        if prompt_to is not None:
+            prompt_to.stdout.write("step> ")
+            prompt_to.stdout.flush()
+        line = stdin.readline()
+        if not line:
+            return
+        yield line
+
+
+# -- verify ----------------------------------------------------------------------------------
+
+
+def _verify(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    reports = [verify_game(store, args.game_id)] if args.game_id else verify_all(store)
+    failed = [report for report in reports if not report.ok]
+    if out.json:
+        out.data({"ok": not failed, "games": reports})
+    else:
+        for report in reports:
+            _verify_line(report, out)
+        out.line(f"{len(reports)} games verified, {len(failed)} with problems")
+    return EXIT_PROBLEM if failed else EXIT_OK
+
+
+def _verify_line(report: VerifyReport, out: _Out) -> None:
+    if report.problem is None:
+        head = (report.head_hash or "")[:16]
+        out.line(
+            f"ok    {report.game_id} ({report.game}, {report.status}): {report.events} events,"
+            f" head {head}; {_REDERIVED_TEXT[report.rederived]}"
+        )
+    else:
+        problem = report.problem
+        where = "" if problem.seq is None else f" at seq {problem.seq}"
+        out.line(f"FAIL  {report.game_id}{where}: {problem.code}: {problem.message}")
+    for warning in report.warnings:
+        out.line(f"      warning: {warning}")
+
+
+# -- export and import -----------------------------------------------------------------------
+
+
+def _export(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    lines = export_lines(store, args.game_id)
+    first = next(lines)  # refuses a game in progress before any file is created
+    if args.output is None:
+        out.stdout.write(first.decode())
+        for line in lines:
+            out.stdout.write(line.decode())
+        return EXIT_OK
+    count = 0
+    with open(args.output, "wb") as file:
+        file.write(first)
+        for line in lines:
+            file.write(line)
+            count += 1
+    if out.json:
+        out.data({"id": args.game_id, "events": count, "file": args.output})
+    else:
+        out.line(f"exported {count} events of {args.game_id} to {args.output}")
+    return EXIT_OK
+
+
+@contextmanager
+def _open_input(name: str, stdin: TextIO) -> Iterator[IO[Any]]:
+    if name == "-":
+        yield stdin
+        return
+    try:
+        file = open(name, "rb")  # noqa: SIM115  (closed below)
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror}") from exc
+    with file:
+        yield file
+
+
+def _import(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    with _open_input(args.file, stdin) as source:
+        report = import_game(store, source)
+    if out.json:
+        out.data({"imported": report})
+    else:
+        out.line(
+            f"imported {report.game_id} ({report.game}): {report.events} events, head"
+            f" {(report.head_hash or '')[:16]}; {_REDERIVED_TEXT[report.rederived]}"
+        )
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
