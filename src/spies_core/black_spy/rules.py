@@ -197,20 +197,22 @@ def _decide_pass(state: State, seat: Seat, raw: Sequence[str]) -> list[Event]:
             f" deal {state.deal}, and a pass is made once and never changed (§3.4)",
             code="already-passed",
         )
-    cards = tuple(parse_card(c) for c in raw)
+    cards = tuple(map(parse_card, raw))
     if len(cards) != PASS_SIZE:
         raise RuleError(
             f"pass exactly {PASS_SIZE} cards (§3.1), not {len(cards)}: {list(cards)}",
             code="wrong-pass-count",
         )
     hand = state.hands[seat]
-    if len(set(cards)) < PASS_SIZE or not all(c in hand for c in cards):
-        for c, wanted in Counter(cards).items():
-            held = hand.count(c)
+    a, b, c = cards
+    if not (a in hand and b in hand and c in hand and a != b != c != a):
+        # Missing, or repeated: count how many of the card the hand holds (black 7s).
+        for card, wanted in Counter(cards).items():
+            held = hand.count(card)
             if held < wanted:
                 detail = "" if held == 0 else f" {wanted} times (you hold {held})"
                 raise RuleError(
-                    f"card {c!r} is not in your hand{detail}: cannot pass {list(cards)}",
+                    f"card {card!r} is not in your hand{detail}: cannot pass {list(cards)}",
                     code="card-not-in-hand",
                 )
     n = state.players
