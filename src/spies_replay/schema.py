@@ -1,8 +1,10 @@
 """The database schema, as sqlite-utils migrations with a recorded schema version.
 
-Every migration is recorded in ``_sqlite_migrations`` (set ``spies_replay``) by sqlite-utils
-and also bumps ``PRAGMA user_version`` to :data:`SCHEMA_VERSION`, so that opening an
-up-to-date file costs one pragma read. A file written by a newer version is refused.
+Every migration is recorded, with the time it ran, in ``_sqlite_migrations`` (migration set
+``spies_replay``) by sqlite-utils; the schema version of a file is the number of those
+records (:func:`schema_version`), :data:`SCHEMA_VERSION` for this code. A file that records
+migrations this code does not know (written by a newer version) is refused. ``PRAGMA
+user_version`` is left to the application that shares the file.
 
 Tables (all SQLite ``STRICT``):
 
@@ -31,13 +33,10 @@ from typing import Final
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-__all__ = ["SCHEMA_VERSION", "migrations"]
+__all__ = ["MIGRATION_NAMES", "SCHEMA_VERSION", "migrations", "schema_version"]
 
 migrations: Final = Migrations("spies_replay")
 """The migration set. Append new migrations at the end; never edit an applied one."""
-
-SCHEMA_VERSION: Final = 1
-"""The ``user_version`` after every migration has run."""
 
 APPEND_ONLY_MESSAGE: Final = "events are append-only"
 
@@ -129,4 +128,17 @@ def m001_initial(db: Database) -> None:
         not_null={"state"},
         strict=True,
     )
-    db.execute("PRAGMA user_version = 1")
+
+
+def schema_version(db: Database) -> int:
+    """The number of ``spies_replay`` migrations recorded in the file."""
+    return len(migrations.applied(db))
+
+
+MIGRATION_NAMES: Final = frozenset(
+    migration.name for migration in migrations.pending(Database(memory=True, execute_plugins=False))
+)
+"""The names of every migration this code knows."""
+
+SCHEMA_VERSION: Final = len(MIGRATION_NAMES)
+"""The number of migrations of this code (the schema version of an up-to-date file)."""

@@ -53,7 +53,7 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import META_TYPES, SeedRevealed, SeedSource
-from spies_replay.schema import SCHEMA_VERSION, migrations
+from spies_replay.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
 
 __all__ = [
     "EventRow",
@@ -282,23 +282,28 @@ class EventStore:
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
         db = Database(conn, execute_plugins=False)
-        db.enable_wal()
-        conn.execute("PRAGMA synchronous = NORMAL")
-        self._migrate(db)
+        try:
+            db.enable_wal()
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate(db)
+        except BaseException:
+            conn.close()
+            raise
         return db
 
     @staticmethod
     def _migrate(db: Database) -> None:
-        conn = db.conn
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == SCHEMA_VERSION:
-            return
-        if version > SCHEMA_VERSION:
+        applied = {migration.name for migration in migrations.applied(db)}
+        unknown = applied - MIGRATION_NAMES
+        if unknown:
             raise ReplayError(
-                f"database schema version {version} is newer than this spies_replay"
-                f" ({SCHEMA_VERSION}); upgrade spies-engine",
+                f"the database has migrations this spies_replay does not know"
+                f" ({', '.join(sorted(unknown))}); upgrade spies-engine",
                 code="schema-too-new",
             )
+        if len(applied) == SCHEMA_VERSION:
+            return
+        conn = db.conn
         conn.execute("BEGIN IMMEDIATE")  # one process migrates; the others wait, then see it
         try:
             migrations.apply(db)

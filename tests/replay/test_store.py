@@ -26,6 +26,7 @@ from spies_replay.errors import (
     GameFinishedError,
     GameNotFoundError,
     IdempotencyKeyExistsError,
+    ReplayError,
     SeqOutOfRangeError,
     VersionConflictError,
 )
@@ -408,12 +409,23 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
     EventStore(db_path, games=GAMES).close()
     EventStore(db_path, games=GAMES).close()
     with raw(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         applied = conn.execute(
             "SELECT name FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
         ).fetchall()
-    assert applied == [("m001_initial",)]
+    assert applied == [("m001_initial",)] and len(applied) == SCHEMA_VERSION
+
+
+def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
+    EventStore(db_path, games=GAMES).close()
+    with raw(db_path) as conn:
+        conn.execute(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+            " VALUES ('spies_replay', 'm999_future', 'later')"
+        )
+    with pytest.raises(ReplayError) as caught:
+        EventStore(db_path, games=GAMES)
+    assert caught.value.code == "schema-too-new"
 
 
 def test_store_is_usable_from_many_threads(store: EventStore) -> None:
