@@ -350,29 +350,32 @@ def _tokens(
 
 
 def _decide_deception(state: State, seat: int, command: Deceive | DeclineDeception) -> list[Event]:
-    """§6 step 1: the defender's window, passed over when it holds no token."""
+    """§6 step 1: the defender's window, passed over when it holds no token.
+
+    A deception outside the window is refused with ``outside-deception-window`` (as a
+    ``NotYourTurnError`` when the seat is not to act), by a defender holding no token with
+    ``no-deception-token``; while the window is open, only the defender may answer.
+    """
     name = "deceive" if isinstance(command, Deceive) else "decline_deception"
-    if (
-        state.phase is Phase.MISSION
-        and state.stage is Stage.DECEPTION
-        and not deception_window_open(state)
-    ):
+    if deception_window_open(state):
+        _require_turn(state, seat, name)
+        side = defender_side(state)
+        mission = state.turn // 2 + 1
+        if isinstance(command, Deceive):
+            return [DeceptionPlayed(seat=seat, side=side, mission=mission)]
+        return [DeceptionDeclined(seat=seat, side=side, mission=mission)]
+    if state.phase is Phase.MISSION and state.stage is Stage.DECEPTION:
         _, defender, index = current_seats(state)
         if seat == defender:
             raise NotYourTurnError(
                 f"{name}: {SIDE_NAMES[seat % 2]} holds no deception token for mission {index + 1}",
                 code="no-deception-token",
             )
-    _require_turn(state, seat, name)
-    if not deception_window_open(state):
-        raise RuleError(
-            f"{name}: no deception window is open (§6 step 1)", code="outside-deception-window"
-        )
-    side = defender_side(state)
-    mission = state.turn // 2 + 1
-    if isinstance(command, Deceive):
-        return [DeceptionPlayed(seat=seat, side=side, mission=mission)]
-    return [DeceptionDeclined(seat=seat, side=side, mission=mission)]
+    error = RuleError if seat in to_act(state) else NotYourTurnError
+    raise error(
+        f"{name}: no deception window is open (day {state.day}, {state.phase} phase, §6 step 1)",
+        code="outside-deception-window",
+    )
 
 
 def _decide_guess(state: State, seat: int, command: Guess, rng: Rng) -> list[Event]:
@@ -510,6 +513,8 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901  (one case per ev
             team = replace(team, hand=hand, missions=tuple(missions))
             return replace(state, sides=_set_side(state, event.side, team))
         case IntelCardTurned():
+            if not state.intel_deck or state.intel_deck[0] != event.card:
+                raise CorruptLogError(f"intel_card_turned {list(event.card)} is not the top card")
             return replace(
                 state,
                 phase=Phase.INTEL,

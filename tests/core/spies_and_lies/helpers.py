@@ -79,12 +79,14 @@ class Game:
         """Every seat answers the intel phase; Sergeant owners mark as ``marks`` says."""
         events: list[Event] = []
         for seat in sorted(to_act(self.state)):
-            legal = legal_commands(self.state, seat)
-            if legal == [ConfirmIntel()]:
-                events += self.act(seat, ConfirmIntel())
-            else:
-                events += self.act(seat, MarkSergeant(token=(marks or {}).get(seat, False)))
+            events += self.intel_of(seat, (marks or {}).get(seat, False))
         return events
+
+    def intel_of(self, seat: int, mark: bool = False) -> list[Event]:
+        """One seat answers the intel phase."""
+        if legal_commands(self.state, seat) == [ConfirmIntel()]:
+            return self.act(seat, ConfirmIntel())
+        return self.act(seat, MarkSergeant(token=mark))
 
     def day(self, red: tuple[int, ...], blue: tuple[int, ...]) -> None:
         """Deploy and pass the intel phase."""
@@ -98,6 +100,10 @@ class Game:
     def pick_all(self, seat: int) -> list[Command]:
         """The legal commands of ``seat`` now."""
         return legal_commands(self.state, seat)
+
+    def rows(self, seat: int) -> list[tuple[int, ...]]:
+        """The soldiers of every legal ``deploy`` of ``seat`` now."""
+        return [c.soldiers for c in legal_commands(self.state, seat) if isinstance(c, Deploy)]
 
     def pick(self, seat: int, wanted: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...]:
         """The first legal deployment of ``seat`` that ``wanted`` accepts."""
@@ -134,6 +140,11 @@ class Game:
         rank = self.state.sides[defender_side(self.state)].missions[self.state.turn // 2].rank
         assert rank is not None
         return rank
+
+    def pick_guess(self, *, wrong: bool = False) -> Guess:
+        """The correct guess now, or a wrong one."""
+        rank = self.target
+        return Guess(rank=(rank % 10) + 1 if wrong else rank)
 
     def turn(self, guess: int | None = None, *, deceive: bool = False) -> list[Event]:
         """One guess-turn: the defender's window (when open), then the guess (the target's
