@@ -299,8 +299,9 @@ def submit_command(
         game_id: the game.
         seat: the acting seat.
         command: a decoded command Struct of the game's ``command_type``.
-        state: the state at ``version`` (both or neither).
-        version: the version the caller decided against (its ``expected_version``).
+        state: the caller's cached state at ``version``; ``None`` loads the head state.
+        version: the version the caller expects (its ``expected_version``); ``None`` takes
+            whatever the head is.
         idempotency: a response to store under a key, in the same transaction.
 
     Returns:
@@ -320,14 +321,16 @@ def submit_command(
         existing = store.get_idempotency(game_id, idempotency.key)
         if existing is not None:
             raise IdempotencyKeyExistsError(existing)
-    if version is not None and version != record.version:
-        raise VersionConflictError(game_id, version, record.version)
     if record.status == GameStatus.FINISHED:
         raise GameFinishedError(f"game {game_id!r} has finished; no command is accepted")
+    if version is not None and version != record.version:
+        raise VersionConflictError(game_id, version, record.version)
     spec = store.spec(record.game)
     if state is None:
         loaded = load_state(store, game_id)
-        state, version, record = loaded.state, loaded.seq, loaded.record
+        if version is not None and loaded.seq != version:
+            raise VersionConflictError(game_id, version, loaded.seq)
+        state, version = loaded.state, loaded.seq
     assert version is not None
     seed = store.get_seed(game_id)
     if seed is None:

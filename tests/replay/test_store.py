@@ -437,3 +437,34 @@ def test_store_is_usable_from_many_threads(store: EventStore) -> None:
     with ThreadPoolExecutor(4) as pool:
         versions = list(pool.map(work, ids))
     assert versions == [store.get_game(g).version for g in ids]
+
+
+def test_an_explicit_game_id_that_is_taken_is_refused(store: EventStore) -> None:
+    from spies_replay.errors import GameExistsError
+
+    create_game(store, "counter", game_id="fixed")
+    with pytest.raises(GameExistsError) as caught:
+        create_game(store, "counter", game_id="fixed")
+    assert caught.value.code == "game-exists"
+    assert store.list_games().total == 1
+
+
+def test_submit_with_an_expected_version_but_no_cached_state(store: EventStore) -> None:
+    created = new_game(store)
+    game_id, version = created.record.id, created.record.version
+    result = submit_command(store, game_id, 0, Bump(by=1), version=version)
+    assert result.version == version + 2
+    with pytest.raises(VersionConflictError):
+        submit_command(store, game_id, 1, Bump(by=1), version=version)
+
+
+def test_meta_events_are_public_to_every_viewer(store: EventStore) -> None:
+    from spies_replay.engine import redact_for
+
+    game_id = new_game(store, target=3).record.id
+    finish(store, game_id)
+    events = store.read_events(game_id)
+    for viewer in (None, 0, 1):
+        assert redact_for(SPEC, events[0].event, viewer) == events[0].event
+        assert redact_for(SPEC, events[-1].event, viewer) == events[-1].event
+        assert redact_for(SPEC, events[2].event, viewer).order is None  # the game's own rule
