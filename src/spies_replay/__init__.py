@@ -59,6 +59,8 @@ from spies_replay.store import (
     IdempotencyRecord,
     StoredEvent,
 )
+from spies_replay.transfer import export_game, export_lines, import_game
+from spies_replay.verify import Problem, Rederivation, VerifyReport, verify_all, verify_game
 
 __all__ = [
     "CommandResult",
@@ -78,18 +80,26 @@ __all__ = [
     "InvalidExportError",
     "LoadedState",
     "MetaEvent",
+    "Problem",
+    "Rederivation",
     "ReplayError",
     "SeedRevealed",
     "SeedSource",
     "SeqOutOfRangeError",
     "StoredEvent",
     "TamperedLogError",
+    "VerifyReport",
     "VersionConflictError",
     "ViewAt",
     "create_game",
+    "export_game",
+    "export_lines",
+    "import_game",
     "is_meta",
     "load_state",
     "redact_for",
     "submit_command",
+    "verify_all",
+    "verify_game",
     "view_at",
 ]
