@@ -146,3 +146,15 @@ class GameCodec:
 def codec_for(spec: AnySpec) -> GameCodec:
     """The cached :class:`GameCodec` of a game."""
     return GameCodec(spec)
+
+
+def split_deal(options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """Options without ``deal`` (public from creation on) and the deal (secret until the end)."""
+    public = {key: value for key, value in options.items() if key != "deal"}
+    return public, options.get("deal")
+
+
+def deal_commitment(seed: bytes, deal: Any) -> str:
+    """``sha256(seed || canonical JSON of the deal)`` as hex: salted by the secret seed, so a
+    small puzzle deal cannot be guessed from its commitment."""
+    return hashlib.sha256(seed + canonical_json(_encoder.encode(deal))).hexdigest()

@@ -26,7 +26,7 @@ import structlog
 from spies_core.decider import GameSpec, Outcome, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
-from spies_replay.codec import genesis_hash
+from spies_replay.codec import deal_commitment, genesis_hash, split_deal
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -210,6 +210,7 @@ def create_game(
     setup = start_game(spec, players, raw_options, FairRng(seed_bytes, 0))
     if not isinstance(raw_options, dict):
         raise InvalidOptionsError(f"options must be a JSON object, not {raw_options!r}")
+    public_options, deal = split_deal(msgspec.to_builtins(raw_options))
     count = spec.min_players if players is None else players
     state = spec.initial_state()
     for event in setup:
@@ -220,16 +221,17 @@ def create_game(
         GameCreated(
             game=spec.name,
             players=count,
-            options=msgspec.to_builtins(raw_options),
+            options=public_options,
             seed_commitment=seed_commitment(seed_bytes),
             seed_source=source,
             rng=ALGORITHM,
             created_at=created_at,
+            deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
         ),
         *setup,
     ]
     if outcome is not None:
-        events.append(SeedRevealed(seed=seed_bytes.hex()))
+        events.append(SeedRevealed(seed=seed_bytes.hex(), deal=deal))
     tokens = tuple(secrets.token_urlsafe(32) for _ in range(count))
     for attempt in range(5):
         new_id = game_id or new_game_id()
@@ -238,7 +240,7 @@ def create_game(
             id=new_id,
             game=spec.name,
             players=count,
-            options=msgspec.to_builtins(raw_options),
+            options=public_options,
             status=GameStatus.FINISHED if outcome is not None else GameStatus.ACTIVE,
             version=rows[-1].seq,
             head_hash=rows[-1].hash,
@@ -257,6 +259,7 @@ def create_game(
                 token_hashes=[hash_token(token) for token in tokens],
                 rows=rows,
                 snapshots=snapshots,
+                deal=deal,
             )
         except GameExistsError:
             if game_id is not None or attempt == 4:
@@ -342,7 +345,7 @@ def submit_command(
     outcome = spec.outcome(new_state)
     batch: list[msgspec.Struct] = list(events)
     if outcome is not None:
-        batch.append(SeedRevealed(seed=seed.hex()))
+        batch.append(SeedRevealed(seed=seed.hex(), deal=store.get_deal(game_id)))
     pending = None
     if idempotency is not None:
         respond = idempotency.response

@@ -50,7 +50,8 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     players: int
     """The number of seats (the game's minimum when the client gave none)."""
     options: dict[str, Any]
-    """The options exactly as the client gave them (``{}`` for none)."""
+    """The options as the client gave them (``{}`` for none), except ``deal``: an explicit
+    deal lays out hidden cards, so it is kept secret like the seed (see ``deal_commitment``)."""
     seed_commitment: str
     """``sha256(seed)`` as lower-case hex; :class:`SeedRevealed` later discloses the seed."""
     seed_source: SeedSource
@@ -59,6 +60,9 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     """The versioned randomness algorithm, :data:`spies_core.rng.ALGORITHM`."""
     created_at: str | None = None
     """When the game was created, ISO 8601 UTC."""
+    deal_commitment: str | None = None
+    """With ``options.deal``: ``sha256(seed || canonical JSON of the deal)`` as hex. The
+    deal itself is revealed with the seed in :class:`SeedRevealed`."""
 
 
 class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
@@ -66,6 +70,8 @@ class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
 
     seed: str
     """The seed's bytes as lower-case hex (a client-given seed: the hex of its UTF-8 bytes)."""
+    deal: Any = None
+    """The ``options.deal`` the game was created with, ``null`` when it had none."""
 
 
 META_TYPES: Final[frozenset[str]] = frozenset({"game_created", "seed_revealed"})

@@ -13,8 +13,9 @@ Tables (all SQLite ``STRICT``):
   (``active``/``finished``), ``version`` (seq of the last event), ``head_hash``,
   ``seed_commitment``, ``seed_source``, ``rng``, ``outcome`` (JSON or NULL),
   ``created_at``, ``updated_at``.
-- ``seeds``: ``game_id`` (primary key), ``seed`` (hex). Kept apart from the events so that
-  no reader of the log sees it before ``seed_revealed``.
+- ``seeds``: ``game_id`` (primary key), ``seed`` (hex), ``deal`` (JSON of ``options.deal``
+  or NULL; migration 2). Kept apart from the events so that no reader of the log sees them
+  before ``seed_revealed``.
 - ``seats``: ``(game_id, seat)`` primary key, ``token_hash`` (sha256 hex of the seat token).
 - ``events``: ``(game_id, seq)`` primary key, ``type``, ``payload`` (JSON text),
   ``recorded_at``, ``actor`` (seat or NULL), ``command`` (JSON or NULL; on the first row of
@@ -128,6 +129,12 @@ def m001_initial(db: Database) -> None:
         not_null={"state"},
         strict=True,
     )
+
+
+@migrations()
+def m002_secret_deal(db: Database) -> None:
+    """``seeds.deal``: an explicit deal is secret until the end, like the seed."""
+    db.execute("ALTER TABLE seeds ADD COLUMN deal TEXT")
 
 
 def schema_version(db: Database) -> int:

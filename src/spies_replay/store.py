@@ -378,8 +378,10 @@ class EventStore:
         token_hashes: Sequence[str],
         rows: Sequence[EventRow],
         snapshots: Sequence[tuple[int, object]] = (),
+        deal: object = None,
     ) -> None:
-        """Write a new game: its row, seed, seat token hashes and first events, atomically.
+        """Write a new game: its row, seed, secret deal, seat token hashes and first events,
+        atomically.
 
         ``record.version`` and ``record.head_hash`` must describe ``rows`` (made with
         :func:`seal`). Used by :func:`spies_replay.engine.create_game` and by import.
@@ -399,7 +401,10 @@ class EventStore:
             # A cache for an id that was stored before (and removed by hand) must not leak in.
             conn.execute("DELETE FROM snapshots WHERE game_id = ?", (record.id,))
             conn.execute("DELETE FROM seeds WHERE game_id = ?", (record.id,))
-            conn.execute("INSERT INTO seeds (game_id, seed) VALUES (?, ?)", (record.id, seed.hex()))
+            conn.execute(
+                "INSERT INTO seeds (game_id, seed, deal) VALUES (?, ?, ?)",
+                (record.id, seed.hex(), None if deal is None else encode(deal)),
+            )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
                 [(record.id, seat, digest) for seat, digest in enumerate(token_hashes)],
@@ -693,6 +698,13 @@ class EventStore:
             "SELECT seed FROM seeds WHERE game_id = ?", (game_id,)
         ).fetchone()
         return None if row is None else bytes.fromhex(row[0])
+
+    def get_deal(self, game_id: str) -> Any:
+        """The game's secret ``options.deal`` (server-side use only), or ``None``."""
+        row = self.db.conn.execute(
+            "SELECT deal FROM seeds WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else msgspec.json.decode(row[0])
 
     def check_token(self, game_id: str, token: str) -> int | None:
         """The seat a token belongs to, or ``None``; compares sha256 hashes in constant time."""

@@ -188,10 +188,12 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> VerifyReport
     problem = result.report.problem
     if problem is not None:
         raise TamperedLogError(record.id, problem.seq, problem.code, problem.message)
-    seed = bytes.fromhex(msgspec.json.decode(rows[-1].payload)["seed"])
+    revealed = msgspec.json.decode(rows[-1].payload)
+    seed = bytes.fromhex(revealed["seed"])
     store.insert_game(
         record,
         seed=seed,
+        deal=revealed.get("deal"),
         token_hashes=[],
         rows=rows,
         snapshots=sorted(result.states.items()),

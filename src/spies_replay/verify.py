@@ -46,6 +46,7 @@ from spies_replay.codec import (
     canonical_json,
     chain_hash,
     codec_for,
+    deal_commitment,
     encode,
     event_tag,
     genesis_hash,
@@ -139,6 +140,7 @@ def verify_log(
     rows: Sequence[EventRow],
     *,
     seed: bytes | None = None,
+    deal: Any = None,
     capture: Collection[int] = (),
 ) -> VerifyResult:
     """Verify one game's log (see the module docstring for every check).
@@ -149,6 +151,7 @@ def verify_log(
         rows: every row of the game, in the order stored.
         seed: the server's seed, for an operator audit of a game in progress; a finished
             game is always re-derived from the seed revealed in its log.
+        deal: the server's secret ``options.deal`` that goes with ``seed`` (if any).
         capture: seqs whose folded state to return (import keeps them as snapshots).
 
     Returns:
@@ -162,7 +165,7 @@ def verify_log(
             raise _fail(
                 None, "unknown-game", f"game {record.game!r} is not registered: cannot decode"
             )
-        verifier.run(rows, seed)
+        verifier.run(rows, seed, deal)
     except _ProblemFoundError as stop:
         return VerifyResult(report=verifier.report(stop.problem))
     return VerifyResult(report=verifier.report(None), state=verifier.state, states=verifier.states)
@@ -184,6 +187,7 @@ class _Verifier:
         self.created: GameCreated | None = None
         self.revealed_at: int | None = None
         self.seed: bytes | None = None
+        self.deal: Any = None
         self.rederived = Rederivation.NOT_CHECKED
         self.batch: list[EventRow] = []
         """The rows of the current batch (the setup, or one command's events)."""
@@ -271,12 +275,14 @@ class _Verifier:
 
     # -- the full pass ---------------------------------------------------------------------
 
-    def run(self, rows: Sequence[EventRow], operator_seed: bytes | None) -> None:
+    def run(
+        self, rows: Sequence[EventRow], operator_seed: bytes | None, operator_deal: Any
+    ) -> None:
         assert self.codec is not None
         spec = self.codec.spec
         self.state = spec.initial_state()
         self.seqs = frozenset(row.seq for row in rows)
-        self._choose_seed(rows, operator_seed)
+        self._choose_seed(rows, operator_seed, operator_deal)
         for index, row in enumerate(rows):
             self._chain(row, index + 1)
             self._row(row)
@@ -286,7 +292,9 @@ class _Verifier:
         self._check_head()
         self._check_end()
 
-    def _choose_seed(self, rows: Sequence[EventRow], operator_seed: bytes | None) -> None:
+    def _choose_seed(
+        self, rows: Sequence[EventRow], operator_seed: bytes | None, operator_deal: Any
+    ) -> None:
         """Pick the seed to re-derive with, before the pass (the reveal is the last row)."""
         assert self.codec is not None
         if not rows:
@@ -302,6 +310,7 @@ class _Verifier:
             revealed = _revealed_seed(self.codec, last)
             if revealed is not None and _commits(revealed, created):
                 self.seed, self.rederived = revealed, Rederivation.REVEALED_SEED
+                self.deal = _revealed_deal(self.codec, last)
                 if operator_seed is not None and operator_seed != revealed:
                     self.warnings.append("the seeds table disagrees with the revealed seed")
                 return
@@ -309,6 +318,7 @@ class _Verifier:
             if not _commits(operator_seed, created):
                 raise _fail(None, "seed-mismatch", "the stored seed does not match the commitment")
             self.seed, self.rederived = operator_seed, Rederivation.OPERATOR_SEED
+            self.deal = operator_deal
             return
         self.warnings.append("no seed available: shuffles and commands were not re-derived")
 
@@ -346,9 +356,16 @@ class _Verifier:
             return
         if event.rng != ALGORITHM:
             raise _fail(1, "unsupported-rng", f"unknown randomness algorithm {event.rng!r}")
+        options = dict(event.options)
+        if event.deal_commitment is not None or self.deal is not None:
+            if self.deal is None or event.deal_commitment != deal_commitment(self.seed, self.deal):
+                raise _fail(
+                    1, "deal-mismatch", "the revealed deal does not match the deal commitment"
+                )
+            options["deal"] = self.deal
         try:
             self.expected = start_game(
-                self.codec.spec, event.players, event.options, FairRng(self.seed, 0)
+                self.codec.spec, event.players, options, FairRng(self.seed, 0)
             )
         except SpiesError as exc:
             raise _fail(1, "setup-refused", f"start refused the logged options: {exc}") from exc
@@ -462,6 +479,11 @@ def _revealed_seed(codec: GameCodec, row: EventRow) -> bytes | None:
         return None
 
 
+def _revealed_deal(codec: GameCodec, row: EventRow) -> Any:
+    event = codec.event.decode(row.payload)
+    return event.deal if isinstance(event, SeedRevealed) else None
+
+
 def _commits(seed: bytes, created: GameCreated) -> bool:
     return hashlib.sha256(seed).hexdigest() == created.seed_commitment
 
@@ -501,7 +523,8 @@ def verify_game(store: EventStore, game_id: str) -> VerifyReport:
             return _orphan_report(store, game_id)
         raise
     capture = {seq for seq, _ in store.snapshots(game_id)}
-    result = verify_log(store.games, record, rows, seed=seed, capture=capture)
+    deal = store.get_deal(game_id)
+    result = verify_log(store.games, record, rows, seed=seed, deal=deal, capture=capture)
     if result.report.ok:
         _check_snapshots(store, record, result)
     return result.report

@@ -413,7 +413,8 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
         applied = conn.execute(
             "SELECT name FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
         ).fetchall()
-    assert applied == [("m001_initial",)] and len(applied) == SCHEMA_VERSION
+    assert applied == [("m001_initial",), ("m002_secret_deal",)]
+    assert len(applied) == SCHEMA_VERSION
 
 
 def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
