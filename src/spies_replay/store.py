@@ -718,6 +718,19 @@ class EventStore:
                 found = seat
         return found
 
+    def find_token(self, token: str) -> tuple[str, int] | None:
+        """The game and seat a token belongs to, in any game, or ``None``.
+
+        For telling a token of another game (HTTP 403) from an unknown one (401). The lookup
+        is by the token's sha256, never by the token, so its timing says nothing about the
+        token. There is no index on ``seats.token_hash``: this scans the seats, and is meant
+        for the rare path where :meth:`check_token` already failed.
+        """
+        row = self.db.conn.execute(
+            "SELECT game_id, seat FROM seats WHERE token_hash = ? LIMIT 1", (hash_token(token),)
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
     def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None:
         """The record stored under an idempotency key, if any."""
         row = self.db.conn.execute(
