@@ -85,6 +85,7 @@ class CardsDrawn(BaseEvent, frozen=True, kw_only=True, tag="cards_drawn"):
     """Cards moved from the top of the draw deck into the hand (§2.4, §8)."""
 
     cards: tuple[Card, ...] | None
+    """In canonical order, not the order they lay in (hidden from spectators)."""
     count: int
 
 

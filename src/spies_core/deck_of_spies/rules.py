@@ -220,7 +220,8 @@ def _refill(state: State, rng: Rng, events: list[Event]) -> State:
             order = shuffled(rng, state.draw_discard)
             state = _emit(state, events, DiscardReshuffled(order=order, count=len(order)))
         taken = state.draw_deck[:need]
-        state = _emit(state, events, CardsDrawn(cards=taken, count=len(taken)))
+        # Sorted: the order the cards lay in the deck stays secret even once drawn.
+        state = _emit(state, events, CardsDrawn(cards=_sorted(taken), count=len(taken)))
         need -= len(taken)
     return state
 
@@ -536,7 +537,7 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 (one case per eve
             return replace(state, turn=turn)
         case CardsDrawn(cards=cards, count=count):
             taken = state.draw_deck[:count]
-            if cards is not None and tuple(cards) != taken or len(taken) != count:
+            if cards is not None and sorted(cards) != sorted(taken) or len(taken) != count:
                 raise CorruptLogError(f"drawn cards {cards} are not the top of the draw deck")
             return replace(
                 state, hand=_sorted(state.hand + taken), draw_deck=state.draw_deck[count:]
