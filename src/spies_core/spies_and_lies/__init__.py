@@ -35,6 +35,12 @@ Hidden information: the intel deck order (everyone); a side's hand and face-down
 Every seat answers the intel phase (``mark_sergeant`` or ``confirm_intel``), so that the
 seats asked never reveal who deployed a Sergeant.
 
+Options (§16, recorded in the first event): ``board_length`` (G, default 3, [U-1]),
+``intel_cards`` (default 2x {1-4}, 2x {4-7}, 2x {7-10}, [U-2]), ``deception_reserve``
+(``shared`` or ``per-side``, [U-6]), ``deception_pays_on_forced_retreat`` (default true,
+[I-5]) and ``deal`` (fixes the intel deck order, the first exhausted soldiers and the day-1
+starter). Not offered: postponing abilities ([U-5]; they resolve immediately, [I-7]).
+
 Interpretations (§15) are implemented where named: [I-3] gate rule per move
 (``resolution.Resolution.move``), [I-4] Spy and Miner as round effects (``rules._decide_guess``),
 [I-5] deception on a forced retreat (option ``deception_pays_on_forced_retreat``), [I-7]

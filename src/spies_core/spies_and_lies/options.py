@@ -8,6 +8,7 @@ never changes a recorded game.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Final
 
 import msgspec
@@ -20,6 +21,7 @@ __all__ = [
     "MAX_BOARD_LENGTH",
     "MAX_INTEL_CARDS",
     "Deal",
+    "ReserveRule",
     "SpiesAndLiesOptions",
     "validate_options",
 ]
@@ -44,6 +46,15 @@ MAX_INTEL_CARDS: Final = 30
 """Sanity bound on the number of intel cards."""
 
 _MIN_INTEL_CARDS: Final = 1 + DAYS  # the setup card of §4.8 and one card per day
+
+
+class ReserveRule(StrEnum):
+    """Who may take the two reserve deception tokens ([U-6], [I-9])."""
+
+    SHARED = "shared"
+    """One shared reserve of 2: one side's Spies may take both (the default)."""
+    PER_SIDE = "per-side"
+    """Each side has its own reserve token (S10's "each player's reserve token")."""
 
 
 class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -71,6 +82,8 @@ class SpiesAndLiesOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unkn
     """The faces of the intel cards, each a set of ranks ([U-2], [I-1])."""
     deception_pays_on_forced_retreat: bool = True
     """Whether a deception token on a wrongly guessed, force-retreated card still pays +4 [I-5]."""
+    deception_reserve: ReserveRule = ReserveRule.SHARED
+    """Whether the 2 reserve deception tokens are shared or one per side ([U-6], [I-9])."""
     deal: Deal | None = None
     """An explicit deal; see :class:`Deal`."""
 

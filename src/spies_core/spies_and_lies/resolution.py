@@ -22,7 +22,7 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesDayEnded,
     SpiesAndLiesEnded,
 )
-from spies_core.spies_and_lies.options import DAYS
+from spies_core.spies_and_lies.options import DAYS, ReserveRule
 from spies_core.spies_and_lies.state import (
     BLUE,
     BOMB,
@@ -78,7 +78,9 @@ class Resolution:
         "events",
         "gate",
         "over",
+        "per_side",
         "reserve",
+        "taken",
         "state",
         "tokens",
         "towers",
@@ -93,6 +95,8 @@ class Resolution:
         self.double_damage = [red.double_damage, blue.double_damage]
         self.effects = [_active_effects(red), _active_effects(blue)]
         self.reserve = state.reserve
+        self.taken = [red.reserve_taken, blue.reserve_taken]
+        self.per_side = state.options.deception_reserve is ReserveRule.PER_SIDE
         self.double_agent = state.double_agent
         self.gate = state.options.board_length
         self.day = state.day
@@ -186,14 +190,21 @@ class Resolution:
             self.gain(side, _SOLDIER_POINTS[rank], PointSource.SOLDIER, rank)
         if self.over:
             return None
-        if rank == SPY and self.tokens[side] < MAX_DECEPTION_TOKENS and self.reserve > 0:
+        if rank == SPY and self.tokens[side] < MAX_DECEPTION_TOKENS and self._reserve_for(side):
             self.tokens[side] += 1
             self.reserve -= 1
+            self.taken[side] += 1
             self.emit(DeceptionTokenGained(side=side))
         effect = _ROUND_EFFECTS.get(rank)
         if effect is not None:
             self.effect(side, effect)
         return None
+
+    def _reserve_for(self, side: int) -> bool:
+        """A reserve token is there for ``side`` ([I-9], [U-6])."""
+        if self.per_side:
+            return self.taken[side] < 1
+        return self.reserve > 0
 
     def marshal(self, seat: int, side: int, option: MarshalOption) -> None:
         """The Marshal's option (§9, rank 10): 10 points, or 5 and the opponent -5."""

@@ -62,6 +62,7 @@ from spies_core.spies_and_lies.events import (
 from spies_core.spies_and_lies.options import (
     DAYS,
     Deal,
+    ReserveRule,
     SpiesAndLiesOptions,
     validate_options,
 )
@@ -560,7 +561,11 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901  (one case per ev
             return replace(state, sides=_set_side(state, event.side, team))
         case DeceptionTokenGained():
             team = state.sides[event.side]
-            team = replace(team, deception_tokens=team.deception_tokens + 1)
+            team = replace(
+                team,
+                deception_tokens=team.deception_tokens + 1,
+                reserve_taken=team.reserve_taken + 1,
+            )
             return replace(
                 state, sides=_set_side(state, event.side, team), reserve=state.reserve - 1
             )
@@ -748,6 +753,10 @@ def check_invariants(state: State) -> None:  # noqa: C901  (a list of independen
             if state.phase in (Phase.MISSION, Phase.OVER) and mission.rank != SERGEANT:
                 assert mission.intel == (mission.rank in (state.current_intel or ())), index
     assert 0 <= state.reserve <= 2 and held + state.reserve + played <= 4, (held, state.reserve)
+    taken = [team.reserve_taken for team in state.sides]
+    assert sum(taken) == 2 - state.reserve, (taken, state.reserve)
+    if state.options.deception_reserve is ReserveRule.PER_SIDE:
+        assert max(taken) <= 1, taken
     if state.phase is Phase.DEPLOY:
         assert len(state.intel_deck) >= DAYS - state.day + 1
     if state.phase is Phase.MISSION:

@@ -218,6 +218,8 @@ class SideState(msgspec.Struct, frozen=True, kw_only=True):
     """The infiltration marker, 0-9 at rest (§7)."""
     deception_tokens: int = 1
     """Deception tokens held, 0-2 (§10)."""
+    reserve_taken: int = 0
+    """Reserve tokens this side's Spies have taken (limits it to 1 with a per-side reserve)."""
     scout: bool = False
     spy: bool = False
     miner: bool = False
@@ -242,7 +244,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     old_intel: tuple[tuple[int, ...], ...] = ()
     current_intel: tuple[int, ...] | None = None
     reserve: int = 2
-    """Shared reserve of deception tokens [I-9]."""
+    """Deception tokens left in the reserve [I-9] (with a per-side reserve, see
+    ``SideState.reserve_taken``)."""
     double_agent: int = 0
     """0 centre, +1..+G blue's territory (red attacks +), +(G+1) blue's flag; mirrored (§8)."""
     turn: int = 0

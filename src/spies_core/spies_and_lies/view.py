@@ -28,6 +28,7 @@ from spies_core.spies_and_lies.events import (
     SoldiersDeployed,
     SpiesAndLiesStarted,
 )
+from spies_core.spies_and_lies.options import ReserveRule
 from spies_core.spies_and_lies.state import (
     MISSIONS,
     SERGEANT,
@@ -86,6 +87,8 @@ class SideView(msgspec.Struct, frozen=True, kw_only=True):
     missions: tuple[MissionView, ...]
     tower: int
     deception_tokens: int
+    reserve_taken: int
+    """Reserve tokens this side has taken (at most 1 each with a per-side reserve)."""
     effects: tuple[SoldierEffect, ...]
     """Round effects running this day (§9)."""
     double_damage: bool
@@ -102,6 +105,9 @@ class SpiesAndLiesView(
     """The viewer's side: 0 red, 1 blue."""
     players: int
     board_length: int
+    intel_cards: tuple[tuple[int, ...], ...]
+    reserve_rule: ReserveRule
+    deception_pays_on_forced_retreat: bool
     day: int
     phase: Phase
     stage: Stage | None
@@ -175,6 +181,7 @@ def _side_view(state: State, side: int, viewer: int | None) -> SideView:
         missions=missions,
         tower=team.tower,
         deception_tokens=team.deception_tokens,
+        reserve_taken=team.reserve_taken,
         effects=_effects(team),
         double_damage=team.double_damage,
     )
@@ -195,6 +202,9 @@ def view(state: State, seat: int | None) -> SpiesAndLiesView:
         side=None if seat is None else seat % 2,
         players=state.players,
         board_length=state.options.board_length,
+        intel_cards=state.options.intel_cards,
+        reserve_rule=state.options.deception_reserve,
+        deception_pays_on_forced_retreat=state.options.deception_pays_on_forced_retreat,
         day=state.day,
         phase=state.phase,
         stage=stage,

@@ -12,7 +12,12 @@ from spies_core.errors import InvalidOptionsError
 from spies_core.rng import FairRng
 from spies_core.spies_and_lies import SPEC
 from spies_core.spies_and_lies.events import DoubleAgentMoved, FlagCaptured, SpiesAndLiesStarted
-from spies_core.spies_and_lies.options import DEFAULT_INTEL_CARDS, Deal, SpiesAndLiesOptions
+from spies_core.spies_and_lies.options import (
+    DEFAULT_INTEL_CARDS,
+    Deal,
+    ReserveRule,
+    SpiesAndLiesOptions,
+)
 from spies_core.spies_and_lies.state import MoveCause, Phase
 from spies_core.spies_and_lies.view import redact, view
 from tests.core.spies_and_lies.helpers import BLUE, INTEL_ORDER, RED, Game
@@ -97,6 +102,7 @@ def test_the_started_event_hides_the_deck_and_the_deal_from_every_viewer() -> No
         ({"board": 3}, "unknown-option"),
         ({"deal": {"hands": []}}, "unknown-option"),
         ({"board_length": "long"}, "invalid-options"),
+        ({"deception_reserve": "mine"}, "invalid-options"),
     ],
 )
 def test_bad_options_are_refused(options: dict[str, Any], code: str) -> None:
@@ -113,8 +119,9 @@ def test_only_two_or_four_seats(players: int) -> None:
 
 
 def test_options_parse_with_their_defaults() -> None:
-    """§16: G = 3, intel cards 2x {1-4}, 2x {4-7}, 2x {7-10}, [I-5] on."""
+    """§16: G = 3, intel cards 2x {1-4}, 2x {4-7}, 2x {7-10}, [I-5] on, shared reserve."""
     options = parse_options(SPEC, {})
+    assert options.deception_reserve is ReserveRule.SHARED
     assert options.board_length == 3
     assert options.intel_cards == DEFAULT_INTEL_CARDS
     assert options.deception_pays_on_forced_retreat is True and options.deal is None

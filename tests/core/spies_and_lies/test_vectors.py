@@ -407,8 +407,8 @@ def test_t11_no_token_once_the_reserve_is_spent() -> None:
     game = Game(starting=BLUE)
     game.day((1, 3, 5, 8), (1, 2, 3, 5))
     game.given(reserve=0)
-    game.given_side(RED, deception_tokens=0)
-    game.given_side(BLUE, deception_tokens=0)
+    game.given_side(RED, deception_tokens=0, reserve_taken=1)
+    game.given_side(BLUE, deception_tokens=0, reserve_taken=1)
     assert seats_to_act(game.state) == {1}  # the window is passed over (§6 step 1)
     events = game.act(1, Guess(rank=2))
     assert not any(isinstance(event, DeceptionTokenGained) for event in events)
@@ -421,8 +421,21 @@ def test_t11_no_token_beyond_the_holding_limit_of_two() -> None:
     game = Game(starting=BLUE)
     game.day((1, 3, 5, 8), (1, 2, 3, 5))
     game.given(reserve=1)
-    game.given_side(RED, deception_tokens=2)
+    game.given_side(RED, deception_tokens=2, reserve_taken=1)
     game.given_side(BLUE, deception_tokens=0)
     events = game.turn(guess=2)
     assert not any(isinstance(event, DeceptionTokenGained) for event in events)
     assert game.state.reserve == 1 and game.state.phase is Phase.MISSION
+
+
+def test_t11_per_side_reserve_gives_each_side_one_token_at_most() -> None:
+    """[U-6] as an option (``deception_reserve = per-side``): a side that took its reserve
+    token gets no second one although the other side's is still there."""
+    for rule, gains in (("per-side", False), ("shared", True)):
+        game = Game(starting=BLUE, deception_reserve=rule)
+        game.day((1, 3, 5, 8), (1, 2, 3, 5))
+        game.given(reserve=1)
+        game.given_side(RED, deception_tokens=0, reserve_taken=1)
+        game.given_side(BLUE, deception_tokens=0)
+        events = game.act(1, Guess(rank=2))
+        assert any(isinstance(event, DeceptionTokenGained) for event in events) is gains, rule
