@@ -1,0 +1,73 @@
+"""``create_app(settings)``: the Litestar application of the spies engine.
+
+It wires the controllers, the dependencies (the game service, the settings, the caller's
+seat), the one error table (problem details for every exception), the OpenAPI document and
+its interactive docs, the body-size limit and structlog. The database is opened, created and
+migrated at startup (or by the first request of a test client used without startup).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
+
+from spies_api.controllers import ROUTE_HANDLERS
+from spies_api.dependencies import ServiceHolder, caller_seat
+from spies_api.errors import to_problem
+from spies_api.logging import configure_logging
+from spies_api.openapi import TaggedUnionSchemaPlugin, openapi_config
+from spies_api.settings import Settings
+
+__all__ = ["create_app"]
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    """Build the app.
+
+    Args:
+        settings: how to run (default: ``spies.db`` in the working directory, 64 KiB bodies,
+            15 s keep-alives); see :class:`~spies_api.settings.Settings`.
+
+    Returns:
+        The Litestar app; serve it with any ASGI server (``spies-api`` uses uvicorn).
+    """
+    settings = settings if settings is not None else Settings()
+    if settings.configure_logging:
+        configure_logging(json=settings.log_json)
+    holder = ServiceHolder(settings)
+
+    def open_store(_: Litestar) -> None:
+        holder.get()
+
+    def close_store(_: Litestar) -> None:
+        holder.close()
+
+    app = Litestar(
+        route_handlers=ROUTE_HANDLERS,
+        dependencies={
+            "service": Provide(holder.get, sync_to_thread=False),
+            "seat": Provide(caller_seat, sync_to_thread=True),
+        },
+        on_startup=[open_store],
+        on_shutdown=[close_store],
+        plugins=[
+            ProblemDetailsPlugin(
+                ProblemDetailsConfig(exception_to_problem_detail_map={Exception: to_problem})
+            ),
+            TaggedUnionSchemaPlugin(),
+        ],
+        openapi_config=openapi_config(),
+        request_max_body_size=settings.max_body_bytes,
+        logging_config=None,
+        debug=False,
+    )
+    app.state.service_holder = holder
+    return app
+
+
+def service_of(app: Litestar) -> Any:
+    """The app's :class:`~spies_api.service.GameService` (opened if needed; tests, tools)."""
+    return app.state.service_holder.get()

@@ -1,0 +1,97 @@
+"""Strict JSON request bodies: decoded by msgspec in one pass, straight into the Struct.
+
+Litestar converts a Struct body in msgspec's lax mode (``"5"`` becomes ``5``). The contract
+wants wrong types refused, so bodies go through :class:`StrictBody`, a minimal Litestar DTO
+that decodes the raw bytes with a ``msgspec.json.Decoder`` built once per body type (strict:
+wrong types, unknown fields, invalid UTF-8 and non-JSON are all errors) and publishes the
+Struct's own schema in OpenAPI.
+
+Usage: ``@post(..., dto=StrictBody[CreateGameRequest], return_dto=None)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import msgspec
+from litestar.dto import AbstractDTO, DTOFieldDefinition
+from litestar.typing import FieldDefinition
+
+from spies_api.errors import MalformedBodyError
+
+if TYPE_CHECKING:
+    from litestar._openapi.schema_generation import SchemaCreator
+    from litestar.dto._backend import DTOBackend
+    from litestar.openapi.spec import Reference, Schema
+
+__all__ = ["StrictBody"]
+
+T = TypeVar("T")
+
+
+class StrictBody(AbstractDTO[T]):
+    """Decode a JSON body strictly into ``T`` (a msgspec Struct); errors are 400."""
+
+    _decoder: ClassVar[msgspec.json.Decoder[Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        model_type = getattr(cls, "model_type", None)
+        if model_type is not None:
+            cls._decoder = msgspec.json.Decoder(model_type)
+
+    def decode_bytes(self, value: bytes) -> Any:
+        """Decode the raw body.
+
+        Raises:
+            MalformedBodyError: not JSON, a wrong type, a missing or unknown field.
+        """
+        try:
+            return self._decoder.decode(value)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise MalformedBodyError(f"invalid request body: {exc}") from exc
+
+    def decode_builtins(self, value: dict[str, Any]) -> Any:
+        """Convert already parsed data strictly (not used for JSON bodies)."""
+        try:
+            return msgspec.convert(value, self.model_type, strict=True)
+        except msgspec.ValidationError as exc:
+            raise MalformedBodyError(f"invalid request body: {exc}") from exc
+
+    @classmethod
+    def generate_field_definitions(
+        cls, model_type: type[Any]
+    ) -> Generator[DTOFieldDefinition, None, None]:
+        """No transfer model: the Struct is decoded as it is."""
+        yield from ()
+
+    @classmethod
+    def detect_nested_field(cls, field_definition: FieldDefinition) -> bool:
+        """No transfer model, so nothing is nested."""
+        return False
+
+    @classmethod
+    def is_supported_model_type_field(cls, field_definition: FieldDefinition) -> bool:
+        """Never used for responses."""
+        return False
+
+    @classmethod
+    def create_for_field_definition(
+        cls,
+        field_definition: FieldDefinition,
+        handler_id: str,
+        backend_cls: type[DTOBackend] | None = None,
+    ) -> None:
+        """Nothing to prepare: the decoder is built with the class."""
+
+    @classmethod
+    def create_openapi_schema(
+        cls, field_definition: FieldDefinition, handler_id: str, schema_creator: SchemaCreator
+    ) -> Reference | Schema:
+        """The body's schema is the Struct's own schema."""
+        return schema_creator.for_field_definition(
+            FieldDefinition.from_annotation(
+                cls.model_type, kwarg_definition=field_definition.kwarg_definition
+            )
+        )

@@ -1,0 +1,33 @@
+"""Parameter types shared by the controllers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from litestar.params import QueryParameter
+
+__all__ = ["MAX_INDEX", "OPTIONAL_SEAT_TOKEN", "SEAT_TOKEN_REQUIRED", "After", "Limit", "Offset"]
+
+MAX_INDEX: Final = 2**53 - 1
+"""The largest seq or offset accepted (the largest integer a JSON number holds exactly)."""
+
+After = Annotated[
+    int,
+    QueryParameter(
+        ge=0,
+        le=MAX_INDEX,
+        description="Only events with a greater seq (0: from the start).",
+    ),
+]
+Limit = Annotated[
+    int | None,
+    QueryParameter(
+        ge=1, le=MAX_INDEX, description="At most this many items (capped by the server)."
+    ),
+]
+Offset = Annotated[int, QueryParameter(ge=0, le=MAX_INDEX, description="Items to skip.")]
+
+OPTIONAL_SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}, {}]
+"""Security of endpoints open to spectators: a seat token, or none."""
+SEAT_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
+"""Security of endpoints that need a seat."""

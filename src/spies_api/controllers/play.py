@@ -1,0 +1,206 @@
+"""``/games/{id}/...``: the caller's view, legal commands, commands and replays."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
+from litestar.params import Body, FromPath, HeaderParameter, PathParameter
+
+from spies_api.body import StrictBody
+from spies_api.controllers.params import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN_REQUIRED
+from spies_api.errors import UnauthorizedError
+from spies_api.examples import (
+    COMMAND_REQUEST_EXAMPLES,
+    COMMAND_RESPONSE_EXAMPLE,
+    LEGAL_EXAMPLE,
+    example,
+    problems,
+)
+from spies_api.schemas import AnyView, CommandRequest, CommandResponse, LegalCommands
+from spies_api.service import GameService
+
+__all__ = ["PlayController"]
+
+_VIEW_EXAMPLE = {
+    "game": "deck-of-spies",
+    "version": 9,
+    "seat": 0,
+    "phase": "play",
+    "turn": 1,
+    "flags": {
+        "strict_necessity": True,
+        "ace_counts_in_necessity": True,
+        "retire_multiple_ranks": False,
+    },
+    "top_spy": "5C",
+    "spies_left": 36,
+    "unseen_spies": ["5D", "5H", "5S", "6C"],
+    "hand": ["2H", "4S", "7D", "9C", "KD"],
+    "hand_count": 5,
+    "hand_total": 36,
+    "draw_deck_count": 11,
+    "draw_deck_cards": ["AC", "AD"],
+    "draw_discard": [],
+    "spy_discard": [],
+    "spy_discard_count": 0,
+    "removed": [],
+    "owned_faces": 0,
+    "to_act": [0],
+    "result": None,
+}
+
+_VIEW_DESCRIPTION = (
+    "The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a"
+    " spectator): the seat's own hidden cards and what the rules make public, never another"
+    " seat's hidden cards or a deck's order while the game is in progress."
+)
+
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        min_length=1,
+        max_length=255,
+        description=(
+            "Retry safely: the same key and body return the first response without applying"
+            " the command again; the same key with another body is 422."
+        ),
+    ),
+]
+
+
+class PlayController(Controller):
+    """What a seat sees and does."""
+
+    path = "/games/{game_id:str}"
+    tags = ["play"]
+
+    @get(
+        "/view",
+        sync_to_thread=True,
+        operation_id="getView",
+        summary="The caller's view",
+        description=_VIEW_DESCRIPTION,
+        security=OPTIONAL_SEAT_TOKEN,
+        responses={
+            200: ResponseSpec(
+                data_container=AnyView,
+                description="The view now.",
+                generate_examples=False,
+                examples=[example("Seat 0 of a Deck of Spies game", _VIEW_EXAMPLE)],
+            ),
+            **problems(401, 403, 404, codes={404: "`game-not-found`"}),
+        },
+    )
+    def get_view(
+        self,
+        game_id: FromPath[str],
+        seat: NamedDependency[int | None],
+        service: NamedDependency[GameService],
+    ) -> AnyView:
+        """The caller's view."""
+        return service.view(game_id, seat)
+
+    @get(
+        "/legal",
+        sync_to_thread=True,
+        operation_id="getLegalCommands",
+        summary="The caller's legal commands",
+        description=(
+            "Exactly the commands the rules accept from the caller now; each item can be"
+            " posted back unchanged as `command`. Empty for a spectator, a seat not to act,"
+            " and a finished game."
+        ),
+        security=OPTIONAL_SEAT_TOKEN,
+        responses={
+            200: ResponseSpec(
+                data_container=LegalCommands,
+                description="The version they apply to, and the commands.",
+                generate_examples=False,
+                examples=[example("Two of seat 0's commands", LEGAL_EXAMPLE)],
+            ),
+            **problems(401, 403, 404, codes={404: "`game-not-found`"}),
+        },
+    )
+    def get_legal(
+        self,
+        game_id: FromPath[str],
+        seat: NamedDependency[int | None],
+        service: NamedDependency[GameService],
+    ) -> LegalCommands:
+        """The caller's legal commands."""
+        return service.legal(game_id, seat)
+
+    @post(
+        "/commands",
+        dto=StrictBody[CommandRequest],
+        return_dto=None,
+        sync_to_thread=True,
+        status_code=200,
+        operation_id="postCommand",
+        summary="Send a command",
+        description=(
+            "Applies one command of the token's seat. With `expected_version`, a game at"
+            " another version refuses it (409, with `current_version`). Commands on one game"
+            " are applied one at a time. Returns the new version and the new events as the"
+            " seat may see them; a refused command appends nothing. A replayed"
+            " `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`."
+        ),
+        security=SEAT_TOKEN_REQUIRED,
+        responses={
+            200: ResponseSpec(
+                data_container=CommandResponse,
+                description="The command was applied (or replayed from its Idempotency-Key).",
+                generate_examples=False,
+                examples=[example("A counter", COMMAND_RESPONSE_EXAMPLE)],
+            ),
+            **problems(400, 401, 403, 404, 409, 413, 422, codes={404: "`game-not-found`"}),
+        },
+    )
+    def post_command(
+        self,
+        game_id: FromPath[str],
+        data: Annotated[CommandRequest, Body(examples=COMMAND_REQUEST_EXAMPLES)],
+        seat: NamedDependency[int | None],
+        service: NamedDependency[GameService],
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[CommandResponse]:
+        """Send a command."""
+        if seat is None:
+            raise UnauthorizedError("a command needs a seat token: Authorization: Bearer <token>")
+        reply = service.submit(game_id, seat, data, idempotency_key)
+        headers = {"Idempotent-Replayed": "true"} if reply.replayed else None
+        return Response(reply.body, headers=headers)
+
+    @get(
+        "/replay/{seq:int}",
+        sync_to_thread=True,
+        operation_id="getReplay",
+        summary="The caller's view after an event",
+        description=(
+            "The caller's view as it was after event `seq` (0: before the first event)."
+            " The same hidden-information rule as the view applies."
+        ),
+        security=OPTIONAL_SEAT_TOKEN,
+        responses={
+            200: ResponseSpec(
+                data_container=AnyView,
+                description="The view at that step, `version` = `seq`.",
+                generate_examples=False,
+                examples=[example("Seat 0 after event 9", _VIEW_EXAMPLE)],
+            ),
+            **problems(400, 401, 403, 404, codes={400: "`invalid-parameter`"}),
+        },
+    )
+    def get_replay(
+        self,
+        game_id: FromPath[str],
+        seq: Annotated[int, PathParameter(description="The step: an event's seq.")],
+        seat: NamedDependency[int | None],
+        service: NamedDependency[GameService],
+    ) -> AnyView:
+        """The caller's view after an event."""
+        return service.replay(game_id, seat, seq)

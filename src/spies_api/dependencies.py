@@ -1,0 +1,61 @@
+"""Dependencies provided at the app layer: the game service and the caller's seat."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from litestar import Request
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+
+from spies_api.auth import seat_for
+from spies_api.service import GameService
+from spies_api.settings import Settings
+
+__all__ = ["ServiceHolder", "caller_seat"]
+
+
+class ServiceHolder:
+    """Opens the :class:`GameService` once: at startup, or at the first request.
+
+    Opening creates and migrates the database file, so a server started on a fresh machine
+    needs nothing else. A test client used without its context manager (no startup) still
+    works: the first request opens it.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._service: GameService | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> GameService:
+        """The service, opened on first use."""
+        service = self._service
+        if service is None:
+            with self._lock:
+                if self._service is None:
+                    self._service = GameService.open(self.settings)
+                service = self._service
+        return service
+
+    def close(self) -> None:
+        """Close the service's database connections (at shutdown)."""
+        with self._lock:
+            if self._service is not None:
+                self._service.close()
+                self._service = None
+
+
+def caller_seat(
+    game_id: FromPath[str], request: Request[Any, Any, Any], service: NamedDependency[GameService]
+) -> int | None:
+    """The caller's seat in the game (``None``: a spectator); see :mod:`spies_api.auth`.
+
+    Raises:
+        GameNotFoundError: no such game (checked first, so an unknown game is 404).
+        UnauthorizedError: a malformed header or a token of no seat.
+        ForbiddenError: a token of another game.
+    """
+    service.record(game_id)
+    return seat_for(service.store, game_id, request.headers.get("authorization"))

@@ -1,0 +1,66 @@
+"""Wake-ups for live event streams: the command path signals, the streams wait.
+
+Commands are applied in worker threads; event streams wait on the event loop. After an
+append, :meth:`EventNotifier.notify` sets every waiting stream's ``asyncio.Event`` through
+its loop's ``call_soon_threadsafe``. Only this process's appends are signalled; streams also
+poll the log (``Settings.sse_poll_seconds``) for appends by another process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["EventNotifier"]
+
+
+class _Waiter:
+    __slots__ = ("event", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, event: asyncio.Event) -> None:
+        self.loop = loop
+        self.event = event
+
+
+class EventNotifier:
+    """Per-game wake-ups, safe to signal from any thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[_Waiter]] = {}
+
+    @contextmanager
+    def subscribe(self, game_id: str) -> Iterator[asyncio.Event]:
+        """An event set after each append to ``game_id``; call from the event loop.
+
+        Clear it before reading the log and wait on it after, so no append is missed.
+        """
+        waiter = _Waiter(asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiters.setdefault(game_id, set()).add(waiter)
+        try:
+            yield waiter.event
+        finally:
+            with self._lock:
+                waiters = self._waiters.get(game_id)
+                if waiters is not None:
+                    waiters.discard(waiter)
+                    if not waiters:
+                        del self._waiters[game_id]
+
+    def notify(self, game_id: str) -> None:
+        """Wake every stream of ``game_id`` (from any thread)."""
+        with self._lock:
+            waiters = tuple(self._waiters.get(game_id, ()))
+        for waiter in waiters:
+            try:
+                waiter.loop.call_soon_threadsafe(waiter.event.set)
+            except RuntimeError:  # that loop has closed; its stream is gone
+                continue
+
+    def waiting(self, game_id: str) -> int:
+        """How many streams wait on ``game_id`` (for tests and metrics)."""
+        with self._lock:
+            return len(self._waiters.get(game_id, ()))

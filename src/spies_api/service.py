@@ -1,0 +1,463 @@
+"""The game service: what every endpoint does, between HTTP and the replay log.
+
+Commands on one game are applied one at a time (a per-game lock, :class:`KeyedLocks`);
+commands on different games run concurrently in the worker threads. The folded state of
+recently used games is kept in a bounded LRU cache (:class:`StateCache`): a command decides
+against the cached state, and :func:`spies_replay.submit_command` reads the game row, the seed
+and appends, so its cost does not grow with the game's length. After a restart, or for a game
+the cache dropped, the state is folded from the log's nearest snapshot. The log stays the
+authority: every append checks the version (several processes may share one file), and a
+conflict drops the cached state.
+
+Hidden information: a game in progress leaves only through ``spec.view`` and
+:func:`spies_replay.redact_for`; once it is over, its log is public (it can be exported with
+the revealed seed), so events are sent whole. No function here returns a state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+import structlog
+
+from spies_api.cache import CachedGame, KeyedLocks, StateCache
+from spies_api.errors import IdempotencyKeyReusedError, WrongGameCommandError
+from spies_api.notify import EventNotifier
+from spies_api.schemas import (
+    COMMAND_TYPES_BY_GAME,
+    CommandRequest,
+    CommandResponse,
+    CreateGameRequest,
+    EventsPage,
+    GameCreatedResponse,
+    GameList,
+    GameSummary,
+    LegalCommands,
+    PublicSeat,
+    SeatToken,
+    event_out,
+)
+from spies_api.settings import Settings
+from spies_core.decider import GameSpec
+from spies_core.errors import SpiesError
+from spies_replay.engine import (
+    CommandResult,
+    IdempotencyRequest,
+    create_game,
+    load_state,
+    redact_for,
+    submit_command,
+    view_at,
+)
+from spies_replay.errors import (
+    GameFinishedError,
+    IdempotencyKeyExistsError,
+    VersionConflictError,
+)
+from spies_replay.meta import GameCreated
+from spies_replay.store import EventStore, GameRecord, GameStatus, IdempotencyRecord, StoredEvent
+from spies_replay.transfer import export_lines
+
+__all__ = ["DEAL_HIDDEN", "CommandReply", "GameService"]
+
+AnySpec = GameSpec[Any, Any, Any, Any, Any]
+
+DEAL_HIDDEN: Final = "hidden until the game ends"
+"""What ``options.deal`` reads as while a game is in progress."""
+
+_log = structlog.get_logger("spies_api")
+_fingerprint_encoder: Final = msgspec.json.Encoder(order="deterministic")
+_CONFLICT_RETRIES: Final = 3
+
+
+class CommandReply(msgspec.Struct, frozen=True, kw_only=True):
+    """What :meth:`GameService.submit` returns.
+
+    Attributes:
+        body: the response (a :class:`CommandResponse`, or the stored JSON of an earlier
+            response to the same ``Idempotency-Key``).
+        replayed: whether ``body`` is a stored response.
+    """
+
+    body: Any
+    replayed: bool = False
+
+
+def _public_options(options: dict[str, Any], finished: bool) -> dict[str, Any]:
+    """Creation options as anyone may see them: an explicit deal only once the game is over.
+
+    The replay log keeps ``deal`` out of the public record since its migration 2; this
+    guards games stored before that.
+    """
+    if finished or "deal" not in options:
+        return options
+    return {**options, "deal": DEAL_HIDDEN}
+
+
+class GameService:
+    """Creates games, applies commands and answers reads, over one :class:`EventStore`.
+
+    Args:
+        store: the replay log.
+        settings: the API settings (cache size, page limits, ...).
+        notifier: wakes live event streams after appends.
+    """
+
+    def __init__(
+        self, store: EventStore, settings: Settings, notifier: EventNotifier | None = None
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.notifier = notifier if notifier is not None else EventNotifier()
+        self.cache = StateCache(settings.cache_size)
+        self.locks = KeyedLocks()
+
+    @classmethod
+    def open(cls, settings: Settings) -> GameService:
+        """Open (create and migrate, if needed) the database of ``settings``."""
+        path = Path(settings.db_path)
+        if path.parent != Path():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(EventStore(path, snapshot_every=settings.snapshot_every), settings)
+
+    def close(self) -> None:
+        """Close the database connections."""
+        self.store.close()
+
+    # -- states ----------------------------------------------------------------------------
+
+    def _load(self, game_id: str, *, keep: bool = True) -> tuple[GameRecord, CachedGame]:
+        loaded = load_state(self.store, game_id)
+        record = loaded.record
+        entry = CachedGame(
+            game=record.game,
+            version=loaded.seq,
+            state=loaded.state,
+            finished=record.status == GameStatus.FINISHED,
+        )
+        if keep:
+            self.cache.put(game_id, entry)
+        return record, entry
+
+    def _current(self, game_id: str, *, keep: bool = True) -> tuple[GameRecord, CachedGame]:
+        """The game's record and its state at the same version (cached when possible).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record = self.store.get_game(game_id)
+        return record, self._state_of(record, keep=keep)
+
+    def _state_of(self, record: GameRecord, *, keep: bool = True) -> CachedGame:
+        entry = self.cache.get(record.id)
+        if entry is not None and entry.version == record.version:
+            return entry
+        return self._load(record.id, keep=keep)[1]
+
+    def record(self, game_id: str) -> GameRecord:
+        """A game's record.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return self.store.get_game(game_id)
+
+    # -- creation and summaries ------------------------------------------------------------
+
+    def create(self, request: CreateGameRequest) -> GameCreatedResponse:
+        """Create a game and return its seat tokens (once).
+
+        Raises:
+            UnknownGameError: not a registered game.
+            InvalidOptionsError: bad ``players``, ``options`` or ``seed``.
+        """
+        created = create_game(
+            self.store, request.game, request.players, request.options, request.seed
+        )
+        record = created.record
+        finished = record.status == GameStatus.FINISHED
+        self.cache.put(record.id, CachedGame(record.game, record.version, created.state, finished))
+        _log.info("game_created", game_id=record.id, game=record.game, players=record.players)
+        return GameCreatedResponse(
+            id=record.id,
+            game=record.game,
+            players=record.players,
+            status=record.status,
+            version=record.version,
+            head_hash=record.head_hash,
+            created_at=record.created_at,
+            seats=[SeatToken(seat=seat, token=token) for seat, token in enumerate(created.tokens)],
+        )
+
+    def _summary(self, record: GameRecord, *, keep: bool) -> GameSummary:
+        finished = record.status == GameStatus.FINISHED
+        to_act: list[int] = []
+        if not finished:
+            entry = self._state_of(record, keep=keep)
+            if entry.version != record.version:  # a command landed meanwhile: use the newer pair
+                record = self.store.get_game(record.id)
+                finished = record.status == GameStatus.FINISHED
+                if entry.version != record.version:
+                    record, entry = self._load(record.id, keep=keep)
+                    finished = entry.finished
+            if not finished:
+                to_act = sorted(self.store.spec(record.game).to_act(entry.state))
+        return GameSummary(
+            id=record.id,
+            game=record.game,
+            players=record.players,
+            status=record.status,
+            version=record.version,
+            head_hash=record.head_hash,
+            seats=[PublicSeat(seat=seat) for seat in range(record.players)],
+            to_act=to_act,
+            outcome=record.outcome,
+            options=_public_options(record.options, finished),
+            seed_commitment=record.seed_commitment,
+            seed_source=str(record.seed_source),
+            rng=record.rng,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+        )
+
+    def summary(self, game_id: str) -> GameSummary:
+        """The public summary of a game.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return self._summary(self.store.get_game(game_id), keep=True)
+
+    def list_games(
+        self, *, game: str | None, status: GameStatus | None, limit: int, offset: int
+    ) -> GameList:
+        """A page of public summaries, oldest first (listing does not fill the cache)."""
+        page = self.store.list_games(game=game, status=status, limit=limit, offset=offset)
+        return GameList(
+            games=[self._summary(record, keep=False) for record in page.games],
+            total=page.total,
+            limit=page.limit,
+            offset=page.offset,
+        )
+
+    # -- what a viewer sees ----------------------------------------------------------------
+
+    def view(self, game_id: str, seat: int | None) -> Any:
+        """The caller's view now, with ``version`` filled in.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record, entry = self._current(game_id)
+        view = self.store.spec(record.game).view(entry.state, seat)
+        return msgspec.structs.replace(view, version=entry.version)
+
+    def legal(self, game_id: str, seat: int | None) -> LegalCommands:
+        """The commands ``seat`` may send now (none for a spectator or a seat not to act).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record, entry = self._current(game_id)
+        commands: list[Any] = []
+        if seat is not None and not entry.finished:
+            commands = list(self.store.spec(record.game).legal_commands(entry.state, seat))
+        return LegalCommands(version=entry.version, seat=seat, commands=commands)
+
+    def replay(self, game_id: str, seat: int | None, seq: int) -> Any:
+        """The caller's view as it was after event ``seq``.
+
+        Raises:
+            GameNotFoundError: no such game.
+            SeqOutOfRangeError: ``seq`` is not in ``0 .. version``.
+        """
+        return view_at(self.store, game_id, at=seq, seat=seat).view
+
+    def _outgoing(
+        self, spec: AnySpec, seat: int | None, events: Iterable[StoredEvent], *, finished: bool
+    ) -> list[Any]:
+        """Stored events as sent to ``seat``: redacted while the game is in progress."""
+        sent: list[Any] = []
+        for stored in events:
+            event = stored.event
+            if not finished:
+                event = redact_for(spec, event, seat)
+                if event is None:
+                    continue
+                if isinstance(event, GameCreated) and "deal" in event.options:
+                    options = _public_options(event.options, finished=False)
+                    event = msgspec.structs.replace(event, options=options)
+            sent.append(event_out(event, stored.seq, stored.recorded_at))
+        return sent
+
+    def events(self, game_id: str, seat: int | None, *, after: int, limit: int) -> EventsPage:
+        """Up to ``limit`` events with ``seq > after``, as ``seat`` may see them.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        with self.store.reading():  # the status and the rows from one snapshot of the file
+            record = self.store.get_game(game_id)
+            stored = self.store.read_events(game_id, after=after, limit=limit)
+        finished = record.status == GameStatus.FINISHED
+        spec = self.store.spec(record.game)
+        return EventsPage(
+            events=self._outgoing(spec, seat, stored, finished=finished),
+            next_after=stored[-1].seq if stored else after,
+            version=record.version,
+            status=record.status,
+        )
+
+    def export(self, game_id: str) -> bytes:
+        """A finished game's log as ``spies-replay/1`` JSON Lines (what ``import`` reads).
+
+        Raises:
+            GameNotFoundError: no such game.
+            GameNotFinishedError: the game is in progress.
+        """
+        return b"".join(export_lines(self.store, game_id))
+
+    # -- commands --------------------------------------------------------------------------
+
+    def submit(
+        self,
+        game_id: str,
+        seat: int,
+        request: CommandRequest,
+        idempotency_key: str | None = None,
+    ) -> CommandReply:
+        """Apply a command of ``seat`` and return its events as ``seat`` may see them.
+
+        With an ``idempotency_key``, the response is stored in the append's transaction; the
+        same key with the same request (and seat) returns it again without appending.
+
+        Raises:
+            GameNotFoundError: no such game.
+            WrongGameCommandError: a command of another game.
+            GameFinishedError: the game is over (``game-over``).
+            VersionConflictError: ``expected_version`` is not the game's version.
+            IdempotencyKeyReusedError: the key was used for another request.
+            RuleError: the rules refuse the command. Nothing is appended.
+        """
+        started = time.perf_counter()
+        tag = request.command.__struct_config__.tag
+        fields: dict[str, Any] = {"game_id": game_id, "seat": seat, "command": tag}
+        try:
+            with self.locks.hold(game_id):
+                reply = self._submit_locked(game_id, seat, request, idempotency_key, fields)
+        except SpiesError as exc:
+            _log.info(
+                "command_rejected",
+                **fields,
+                outcome="rejected",
+                code=exc.code,
+                duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            )
+            raise
+        if not reply.replayed:
+            self.notifier.notify(game_id)
+        _log.info(
+            "command_handled",
+            **fields,
+            outcome="replayed" if reply.replayed else "accepted",
+            code="ok",
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        return reply
+
+    def _fingerprint(self, seat: int, request: CommandRequest) -> str:
+        digest = hashlib.sha256(f"seat:{seat}\n".encode())
+        digest.update(_fingerprint_encoder.encode(request))
+        return digest.hexdigest()
+
+    @staticmethod
+    def _stored_reply(record: IdempotencyRecord, fingerprint: str) -> CommandReply:
+        if record.request_fingerprint != fingerprint:
+            raise IdempotencyKeyReusedError(
+                f"Idempotency-Key {record.key!r} was already used for another request"
+                " (another body or another seat)"
+            )
+        return CommandReply(body=record.response, replayed=True)
+
+    def _submit_locked(
+        self,
+        game_id: str,
+        seat: int,
+        request: CommandRequest,
+        key: str | None,
+        fields: dict[str, Any],
+    ) -> CommandReply:
+        fingerprint = "" if key is None else self._fingerprint(seat, request)
+        if key is not None and (stored := self.store.get_idempotency(game_id, key)) is not None:
+            fields["version"] = stored.response.get("version")
+            return self._stored_reply(stored, fingerprint)
+        entry = self.cache.get(game_id)
+        if entry is None:
+            entry = self._load(game_id)[1]
+        fields["game"] = entry.game
+        fields["version"] = entry.version
+        command = request.command
+        if type(command) not in COMMAND_TYPES_BY_GAME.get(entry.game, frozenset()):
+            raise WrongGameCommandError(
+                f"{fields['command']!r} is not a command of {entry.game}; see GET /games/"
+                f"{game_id}/legal"
+            )
+        expected = request.expected_version
+        differs = not entry.finished and expected is not None and expected != entry.version
+        # The cache may lag behind another process sharing the file: ask the log.
+        if differs and self.store.get_game(game_id).version != entry.version:
+            self.cache.discard(game_id)
+            entry = self._load(game_id)[1]
+            fields["version"] = entry.version
+        if entry.finished:
+            raise GameFinishedError(f"game {game_id!r} has finished; no command is accepted")
+        if expected is not None and expected != entry.version:
+            raise VersionConflictError(game_id, expected, entry.version)
+        spec = self.store.spec(entry.game)
+        built: list[CommandResponse] = []
+
+        def respond(result: CommandResult) -> CommandResponse:
+            built.append(self._command_response(spec, seat, result))
+            return built[-1]
+
+        idempotency = None if key is None else IdempotencyRequest(key, fingerprint, respond)
+        for attempt in range(_CONFLICT_RETRIES):
+            try:
+                result = submit_command(
+                    self.store,
+                    game_id,
+                    seat,
+                    command,
+                    state=entry.state,
+                    version=entry.version,
+                    idempotency=idempotency,
+                )
+                break
+            except VersionConflictError as exc:
+                self.cache.discard(game_id)
+                fields["version"] = exc.current_version
+                if expected is not None or attempt == _CONFLICT_RETRIES - 1:
+                    raise
+                entry = self._load(game_id)[1]
+            except IdempotencyKeyExistsError as exc:  # another process, same key, meanwhile
+                return self._stored_reply(exc.record, fingerprint)
+        finished = result.outcome is not None
+        self.cache.put(game_id, CachedGame(entry.game, result.version, result.state, finished))
+        fields["version"] = result.version
+        fields["events"] = len(result.events)
+        body = built[-1] if built else self._command_response(spec, seat, result)
+        return CommandReply(body=body)
+
+    def _command_response(self, spec: AnySpec, seat: int, result: CommandResult) -> CommandResponse:
+        finished = result.outcome is not None
+        return CommandResponse(
+            version=result.version,
+            status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
+            events=self._outgoing(spec, seat, result.events, finished=finished),
+            outcome=result.outcome,
+        )

@@ -1,0 +1,70 @@
+"""Server-sent events: the log of one game, live, as the caller may see it.
+
+Each event is one message::
+
+    id: 7
+    data: {"type":"spy_countered","spy":"5C","cards":["2H","3S"],"seq":7,"recorded_at":"..."}
+
+``id`` is the event's seq, so a reconnecting client (``Last-Event-ID``, or ``?after=``)
+resumes exactly after the last event it received. Messages carry no ``event:`` line, so an
+``EventSource``'s ``onmessage`` sees every event; the type is in the data. An idle stream
+sends a ``: keep-alive`` comment at least every ``Settings.sse_keepalive_seconds``. The
+stream ends after the game's final event (``seed_revealed``).
+
+New events are noticed at once when this process appended them (:mod:`spies_api.notify`),
+and within ``Settings.sse_poll_seconds`` when another process did. The log is read in a
+worker thread, one page at a time, so a stream never holds more than a page in memory.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from functools import partial
+from typing import Final
+
+import anyio
+import msgspec
+from litestar.response import ServerSentEventMessage
+
+from spies_api.service import GameService
+from spies_replay.store import GameStatus
+
+__all__ = ["FINAL_EVENT", "event_stream"]
+
+FINAL_EVENT: Final = "seed_revealed"
+"""The type of a finished game's last event, after which the stream ends."""
+
+_encoder: Final = msgspec.json.Encoder()
+
+
+async def event_stream(
+    service: GameService, game_id: str, seat: int | None, after: int
+) -> AsyncIterator[ServerSentEventMessage]:
+    """Yield the events of ``game_id`` with ``seq > after`` as ``seat`` sees them, live."""
+    settings = service.settings
+    keepalive = settings.sse_keepalive_seconds
+    read = partial(service.events, game_id, seat, limit=settings.events_page_max)
+    last_sent = time.monotonic()
+    with service.notifier.subscribe(game_id) as appended:
+        while True:
+            appended.clear()
+            page = await anyio.to_thread.run_sync(partial(read, after=after))
+            for event in page.events:
+                yield ServerSentEventMessage(id=event.seq, data=_encoder.encode(event).decode())
+                if event.__struct_config__.tag == FINAL_EVENT:
+                    return
+            if page.events:
+                last_sent = time.monotonic()
+            if page.next_after > after:
+                after = page.next_after
+                continue  # a full page: there may be more
+            if page.status == GameStatus.FINISHED and after >= page.version:
+                return
+            wait = min(settings.sse_poll_seconds, keepalive - (time.monotonic() - last_sent))
+            if wait > 0:
+                with anyio.move_on_after(wait):
+                    await appended.wait()
+            if time.monotonic() - last_sent >= keepalive:
+                yield ServerSentEventMessage(comment="keep-alive", data=None)
+                last_sent = time.monotonic()
