@@ -653,6 +653,7 @@ def _evolve_day_ended(state: State, event: SpiesAndLiesDayEnded) -> State:
     current = () if state.current_intel is None else (state.current_intel,)
     return replace(
         state,
+        history=(*state.history, tuple(team.missions for team in state.sides)),
         sides=sides,
         old_intel=state.old_intel + current,
         current_intel=None,
@@ -766,6 +767,9 @@ def check_invariants(state: State) -> None:  # noqa: C901  (a list of independen
         assert face_up == state.turn + pending, (face_up, state.turn, state.stage)
     assert (state.phase is Phase.OVER) == (state.end_reason is not None)
     assert len(state.old_intel) == state.day, (len(state.old_intel), state.day)
+    assert len(state.history) == state.day - 1, (len(state.history), state.day)
+    for past in state.history:
+        assert all(m.face_up for missions in past for m in missions), "past days are revealed"
 
 
 def probe_commands(state: State, seat: int) -> Iterable[Command]:

@@ -253,6 +253,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     stage: Stage = Stage.DECEPTION
     intel_marked: tuple[int, ...] = ()
     """Seats that have sent their intel command this day."""
+    history: tuple[tuple[tuple[Mission, ...], ...], ...] = ()
+    """The missions of each past day, per side, as they lay at its end (all face up: public)."""
     winner: int | None = None
     """The winning side once over; ``None`` for a draw."""
     end_reason: EndReason | None = None

@@ -34,6 +34,7 @@ from spies_core.spies_and_lies.state import (
     SERGEANT,
     SIDE_NAMES,
     EndReason,
+    Mission,
     Phase,
     SideState,
     SoldierEffect,
@@ -46,6 +47,7 @@ from spies_core.spies_and_lies.state import (
 )
 
 __all__ = [
+    "DayRecord",
     "MissionView",
     "SideView",
     "SpiesAndLiesView",
@@ -94,6 +96,15 @@ class SideView(msgspec.Struct, frozen=True, kw_only=True):
     double_damage: bool
 
 
+class DayRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A past day as it lay at its end: every card was face up, so all of it is public."""
+
+    day: int
+    intel: tuple[int, ...]
+    missions: tuple[tuple[MissionView, ...], ...]
+    """Per side (red, blue), missions 1-4."""
+
+
 class SpiesAndLiesView(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="spies-and-lies"
 ):
@@ -127,6 +138,8 @@ class SpiesAndLiesView(
     current_intel: tuple[int, ...] | None
     intel_deck_size: int
     sides: tuple[SideView, ...]
+    history: tuple[DayRecord, ...]
+    """The days before the current one (§11: revealed cards stay known)."""
     winner: int | None
     end_reason: EndReason | None
     draw: bool
@@ -154,14 +167,13 @@ def _effects(team: SideState) -> tuple[SoldierEffect, ...]:
     return tuple(effect for effect in SoldierEffect if getattr(team, str(effect)))
 
 
-def _side_view(state: State, side: int, viewer: int | None) -> SideView:
-    team = state.sides[side]
-    visible = visible_missions(state, side, viewer)
-    tokens_out = state.phase in (Phase.MISSION, Phase.OVER)
-    missions = tuple(
+def _mission_views(
+    players: int, side: int, missions: tuple[Mission, ...], visible: range, tokens_out: bool
+) -> tuple[MissionView, ...]:
+    return tuple(
         MissionView(
             mission=index + 1,
-            seat=mission_owner(state.players, side, index),
+            seat=mission_owner(players, side, index),
             deployed=mission.rank is not None,
             rank=mission.rank if mission.face_up or index in visible else None,
             face_up=mission.face_up,
@@ -169,8 +181,29 @@ def _side_view(state: State, side: int, viewer: int | None) -> SideView:
             intel=mission.intel if tokens_out and mission.rank is not None else None,
             deception=mission.deception,
         )
-        for index, mission in enumerate(team.missions)
+        for index, mission in enumerate(missions)
     )
+
+
+def _history(state: State) -> tuple[DayRecord, ...]:
+    return tuple(
+        DayRecord(
+            day=day,
+            intel=state.old_intel[day],
+            missions=tuple(
+                _mission_views(state.players, side, missions, range(0), True)
+                for side, missions in enumerate(sides)
+            ),
+        )
+        for day, sides in enumerate(state.history, start=1)
+    )
+
+
+def _side_view(state: State, side: int, viewer: int | None) -> SideView:
+    team = state.sides[side]
+    visible = visible_missions(state, side, viewer)
+    tokens_out = state.phase in (Phase.MISSION, Phase.OVER)
+    missions = _mission_views(state.players, side, team.missions, visible, tokens_out)
     return SideView(
         side=side,
         colour=SIDE_NAMES[side],
@@ -221,6 +254,7 @@ def view(state: State, seat: int | None) -> SpiesAndLiesView:
         current_intel=state.current_intel,
         intel_deck_size=len(state.intel_deck),
         sides=tuple(_side_view(state, side, seat) for side in range(len(state.sides))),
+        history=_history(state),
         winner=state.winner,
         end_reason=state.end_reason,
         draw=state.phase is Phase.OVER and state.winner is None,

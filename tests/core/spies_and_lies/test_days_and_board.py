@@ -142,3 +142,19 @@ def test_the_scout_bonus_is_not_retroactive() -> None:
     after = game.turn()[-1]
     assert isinstance(before, InfiltrationPointsGained) and before.amount == 2
     assert isinstance(after, InfiltrationPointsGained) and after.amount == 4
+
+
+def test_the_view_keeps_the_revealed_days() -> None:
+    """§11: the cards go back to the hands, but what was revealed stays public: every viewer
+    sees past days' rows, tokens and retreats."""
+    game = Game(starting=BLUE, exhausted=(10, 9))
+    game.day((1, 3, 5, 8), (2, 4, 6, 10))
+    game.turn(guess=2)  # Red's Spy activated, the rest guessed correctly
+    game.finish_day()
+    for viewer in (RED, BLUE, None):
+        (record,) = view(game.state, viewer).history
+        assert (record.day, record.intel) == (1, (4, 5, 6, 7))
+        red, blue = record.missions
+        assert [m.rank for m in red] == [1, 3, 5, 8] and [m.rank for m in blue] == [2, 4, 6, 10]
+        assert [m.retreated for m in red] == [False, True, True, True]
+        assert [m.intel for m in red] == [False, False, True, False]
