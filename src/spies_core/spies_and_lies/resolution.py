@@ -222,9 +222,9 @@ class Resolution:
             self.double_damage[side] = True
             self.emit(DoubleDamageEarned(side=side))
 
-    def after_activation(self, defender: int, deception: bool, rng: Rng) -> None:
-        """§6 step 7: after the activation is fully resolved, a deception token pays +4 as a
-        separate gain [I-16]; then the guess-turn ends."""
+    def close_wrong_guess(self, defender: int, deception: bool, rng: Rng) -> None:
+        """§6 step 7: after the activation (if any) is fully resolved, a deception token pays
+        +4 as a separate gain [I-16]; then the guess-turn ends."""
         if deception and not self.over:
             self.gain(defender, DECEPTION_BONUS, PointSource.DECEPTION)
         self.end_turn(rng)

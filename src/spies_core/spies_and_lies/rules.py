@@ -382,15 +382,8 @@ def _decide_deception(state: State, seat: int, command: Deceive | DeclineDecepti
 def _decide_guess(state: State, seat: int, command: Guess, rng: Rng) -> list[Event]:
     """§6 steps 2-8."""
     _require_turn(state, seat, "guess")
-    if (
-        state.phase is not Phase.MISSION
-        or deception_window_open(state)
-        or state.stage
-        not in (
-            Stage.DECEPTION,
-            Stage.GUESS,
-        )
-    ):
+    due = state.phase is Phase.MISSION and state.stage in (Stage.DECEPTION, Stage.GUESS)
+    if not due or deception_window_open(state):
         raise RuleError("guess: no guess is due now", code="not-guess-step")
     _check_rank(command.rank, "guess")
     guesser = guesser_side(state)
@@ -429,9 +422,9 @@ def _decide_guess(state: State, seat: int, command: Guess, rng: Rng) -> list[Eve
         resolution.end_turn(rng)
     elif forced is not None:  # §6 step 7: retreat, no activation; [I-5]
         pays = state.options.deception_pays_on_forced_retreat
-        resolution.after_activation(defender, target.deception and pays, rng)
+        resolution.close_wrong_guess(defender, target.deception and pays, rng)
     elif resolution.activate(defender, rank) is None:
-        resolution.after_activation(defender, target.deception, rng)
+        resolution.close_wrong_guess(defender, target.deception, rng)
     return resolution.events
 
 
@@ -444,7 +437,7 @@ def _decide_marshal(state: State, seat: int, command: ChooseMarshal, rng: Rng) -
     resolution = Resolution(state)
     resolution.marshal(seat, defender, command.option)
     target = state.sides[defender].missions[state.turn // 2]
-    resolution.after_activation(defender, target.deception, rng)
+    resolution.close_wrong_guess(defender, target.deception, rng)
     return resolution.events
 
 
@@ -471,7 +464,7 @@ def _decide_captain(state: State, seat: int, command: ChooseCaptain, rng: Rng) -
     elif resolution.activate(defender, borrow) is not None:
         return resolution.events  # a borrowed Marshal waits for its choice
     target = team.missions[state.turn // 2]
-    resolution.after_activation(defender, target.deception, rng)
+    resolution.close_wrong_guess(defender, target.deception, rng)
     return resolution.events
 
 

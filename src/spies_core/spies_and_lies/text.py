@@ -161,10 +161,19 @@ def render_view(view: SpiesAndLiesView) -> str:
     track = f"Double Agent {view.double_agent:+d} of ±{view.board_length + 1}"
     intel = "-" if view.current_intel is None else _card(view.current_intel)
     old = " ".join(_card(card) for card in view.old_intel)
+    past = [
+        f"day {record.day} {_card(record.intel)}: "
+        + " / ".join(
+            f"{SIDE_NAMES[side]} " + " ".join(_mission_text(m) for m in missions)
+            for side, missions in enumerate(record.missions)
+        )
+        for record in view.history
+    ]
     return "\n".join(
         [
             f"{head}; to act {list(view.to_act)}",
             f"{track}; intel {intel}; old {old}; reserve {view.deception_reserve}",
             *(_side_text(side) for side in view.sides),
+            *past,
         ]
     )
