@@ -1,0 +1,286 @@
+"""The event log, paged and streamed, and the hidden-information rule on both."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spies_api.app import service_of
+from spies_api.service import DEAL_HIDDEN, GameService, _public_options
+from spies_core.registry import GAMES
+from spies_replay.engine import redact_for
+from spies_replay.meta import GameCreated, SeedSource
+from spies_replay.store import StoredEvent
+
+from .helpers import Game, game_cases, new_game, play_to_end, play_turn
+from .test_games import assert_problem
+
+
+def parse_sse(text: str) -> list[dict[str, Any]]:
+    """The messages of an event stream: ``{"id", "data"}`` or ``{"comment"}``."""
+    messages: list[dict[str, Any]] = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        if not block.strip():
+            continue
+        message: dict[str, Any] = {}
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                message["comment"] = line[1:].strip()
+            elif line.startswith("id: "):
+                message["id"] = int(line[4:])
+            elif line.startswith("data: "):
+                message["data"] = msgspec.json.decode(line[6:])
+        messages.append(message)
+    return messages
+
+
+def as_json(value: Any) -> Any:
+    """A value as a client decodes it (tuples become lists)."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def expected_events(app: Litestar, game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The log as ``seat`` should see it while the game is in progress (from the core)."""
+    service: GameService = service_of(app)
+    spec = GAMES[game.game]
+    sent = []
+    for stored in service.store.read_events(game.id):
+        event = redact_for(spec, stored.event, seat)
+        if event is not None:
+            item = as_json(event)
+            sent.append({**item, "seq": stored.seq, "recorded_at": stored.recorded_at})
+    return sent
+
+
+# -- paging ----------------------------------------------------------------------------------
+
+
+def test_events_are_paged_with_after_limit_and_next_after(client: TestClient[Litestar]) -> None:
+    game = new_game(client, "deck-of-spies")
+    rng = random.Random(1)
+    for _ in range(3):
+        play_turn(client, game, rng)
+    version = client.get(game.url()).json()["version"]
+    seen: list[int] = []
+    after = 0
+    while True:
+        page = client.get(game.url("/events"), params={"after": after, "limit": 4}).json()
+        assert page["version"] == version and page["status"] == "active"
+        if not page["events"]:
+            assert page["next_after"] == after
+            break
+        assert len(page["events"]) <= 4
+        seen += [event["seq"] for event in page["events"]]
+        assert page["next_after"] == page["events"][-1]["seq"]
+        after = page["next_after"]
+    assert seen == list(range(1, version + 1))
+    beyond = client.get(game.url("/events"), params={"after": 10**9}).json()
+    assert beyond["events"] == [] and beyond["next_after"] == 10**9
+
+
+@pytest.mark.parametrize(
+    "params", [{"after": -1}, {"after": "x"}, {"after": 2**63}, {"limit": 0}, {"limit": "all"}]
+)
+def test_bad_event_parameters_are_400(client: TestClient[Litestar], params: dict[str, Any]) -> None:
+    game = new_game(client)
+    assert_problem(client.get(game.url("/events"), params=params), 400, "invalid-parameter")
+    if "after" in params:  # the stream takes no limit
+        response = client.get(game.url("/events/stream"), params=params)
+        assert_problem(response, 400, "invalid-parameter")
+
+
+# -- hidden information ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "players"), game_cases())
+def test_in_play_each_caller_gets_the_log_redacted_for_it(
+    client: TestClient[Litestar], app: Litestar, name: str, players: int
+) -> None:
+    game = new_game(client, name, players)
+    rng = random.Random(players)
+    for _ in range(12):
+        if client.get(game.url()).json()["status"] != "active":
+            break
+        play_turn(client, game, rng)
+    if client.get(game.url()).json()["status"] != "active":
+        pytest.skip("the game ended too early to look at it in play")
+    limit = {"limit": 100_000}
+    spectator = client.get(game.url("/events"), params=limit).json()["events"]
+    assert spectator == expected_events(app, game, None)
+    for seat in range(players):
+        mine = client.get(game.url("/events"), params=limit, headers=game.seats[seat])
+        assert mine.json()["events"] == expected_events(app, game, seat)
+
+
+def test_once_over_the_log_is_public(client: TestClient[Litestar], app: Litestar) -> None:
+    game = new_game(client, "black-spy", 3)
+    play_to_end(client, game)
+    service: GameService = service_of(app)
+    whole = [
+        {**as_json(s.event), "seq": s.seq, "recorded_at": s.recorded_at}
+        for s in service.store.read_events(game.id)
+    ]
+    for headers in ({}, game.seats[0]):
+        events = client.get(game.url("/events"), params={"limit": 10**6}, headers=headers).json()
+        assert events["events"] == whole
+
+
+def deck_of_spies_deal() -> dict[str, Any]:
+    spy_ranks = ("5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    spies = [rank + suit for rank in spy_ranks for suit in "CDHS"]
+    draw = [rank + suit for rank in ("4", "3", "2", "A") for suit in "SHDC"]
+    return {"spies": spies, "draw": draw}
+
+
+def test_an_explicit_deal_stays_secret_until_the_end(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    deal = deck_of_spies_deal()
+    game = new_game(client, "deck-of-spies", options={"deal": deal}, seed=None)
+    order = msgspec.json.encode(deal["draw"]).decode()[1:-1]  # the draw deck's order
+    texts = [
+        client.get(game.url()).text,
+        client.get("/games").text,
+        client.get(game.url("/events")).text,
+        client.get(game.url("/events"), headers=game.seats[0]).text,
+        client.get(game.url("/view"), headers=game.seats[0]).text,
+    ]
+    for text in texts:
+        assert order not in text and '"deal":{' not in text.replace(" ", "")
+    assert client.get(game.url()).json()["options"] == {}
+    summary = play_to_end(client, game)
+    assert summary["options"] in ({}, {"deal": deal})
+    last = client.get(game.url("/events"), params={"after": summary["version"] - 1}).json()
+    assert last["events"][-1]["type"] == "seed_revealed"
+    assert last["events"][-1]["deal"] == deal
+
+
+def test_the_api_also_hides_a_deal_recorded_in_the_options_of_older_logs() -> None:
+    """Logs from before the replay log kept ``deal`` apart still carry it in the options."""
+    deal = deck_of_spies_deal()
+    assert _public_options({"deal": deal, "strict_necessity": True}, finished=False) == {
+        "deal": DEAL_HIDDEN,
+        "strict_necessity": True,
+    }
+    assert _public_options({"deal": deal}, finished=True) == {"deal": deal}
+    created = GameCreated(
+        game="deck-of-spies",
+        players=1,
+        options={"deal": deal},
+        seed_commitment="00",
+        seed_source=SeedSource.CLIENT,
+        rng="r",
+    )
+    stored = StoredEvent(
+        seq=1, type="game_created", event=created, actor=None, recorded_at="t", hash="h"
+    )
+    service = GameService.__new__(GameService)
+    spec = GAMES["deck-of-spies"]
+    sent = service._outgoing(spec, None, [stored], finished=False)
+    assert sent[0].options == {"deal": DEAL_HIDDEN}
+    assert service._outgoing(spec, None, [stored], finished=True)[0].options == {"deal": deal}
+
+
+# -- the stream ------------------------------------------------------------------------------
+
+
+def test_the_stream_of_a_finished_game_sends_every_event_and_ends(
+    client: TestClient[Litestar],
+) -> None:
+    game = new_game(client, "spies-and-lies", 2)
+    summary = play_to_end(client, game)
+    response = client.get(game.url("/events/stream"))
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    messages = [m for m in parse_sse(response.text) if "id" in m]
+    assert [m["id"] for m in messages] == list(range(1, summary["version"] + 1))
+    assert all(m["data"]["seq"] == m["id"] for m in messages)
+    assert messages[-1]["data"]["type"] == "seed_revealed"
+    events = client.get(game.url("/events"), params={"limit": 10**6}).json()["events"]
+    assert [m["data"] for m in messages] == events
+
+
+def test_the_stream_resumes_after_last_event_id_or_after(client: TestClient[Litestar]) -> None:
+    game = new_game(client, "deck-of-spies")
+    summary = play_to_end(client, game)
+    version = summary["version"]
+    first = [m for m in parse_sse(client.get(game.url("/events/stream")).text) if "id" in m]
+    dropped_at = first[9]["id"]  # the client had read ten events when its connection dropped
+    resumed = client.get(game.url("/events/stream"), headers={"Last-Event-ID": str(dropped_at)})
+    rest = [m for m in parse_sse(resumed.text) if "id" in m]
+    assert [m["id"] for m in rest] == list(range(dropped_at + 1, version + 1))
+    assert first[:10] + rest == first
+    by_query = client.get(game.url("/events/stream"), params={"after": dropped_at})
+    assert parse_sse(by_query.text) == parse_sse(resumed.text)
+    # Last-Event-ID wins over ?after (EventSource keeps the URL it started with)
+    both = client.get(
+        game.url("/events/stream"), params={"after": 1}, headers={"Last-Event-ID": str(dropped_at)}
+    )
+    assert parse_sse(both.text) == parse_sse(resumed.text)
+    caught_up = client.get(game.url("/events/stream"), headers={"Last-Event-ID": str(version)})
+    assert caught_up.status_code == 204 and caught_up.content == b""
+
+
+@pytest.mark.parametrize(
+    "value", ["x", "-1", "1.5", "1e3", "99999999999999999999", "١٢".encode(), b"\xff"]
+)
+def test_a_garbled_last_event_id_is_400(client: TestClient[Litestar], value: str | bytes) -> None:
+    game = new_game(client)
+    response = client.get(game.url("/events/stream"), headers={"Last-Event-ID": value})
+    assert_problem(response, 400, "invalid-parameter")
+
+
+def test_the_live_stream_delivers_new_events_with_keepalives_and_ends_at_the_end(
+    client: TestClient[Litestar],
+) -> None:
+    game = new_game(client, "deck-of-spies")
+    start = client.get(game.url()).json()["version"]
+
+    def play_later() -> None:
+        time.sleep(0.4)  # the stream is open and idle: keep-alives flow
+        play_to_end(client, game, random.Random(9))
+
+    player = threading.Thread(target=play_later)
+    player.start()
+    try:
+        response = client.get(game.url("/events/stream"), headers=game.seats[0])
+    finally:
+        player.join()
+    messages = parse_sse(response.text)
+    events = [m for m in messages if "id" in m]
+    assert [m["id"] for m in events] == list(range(1, len(events) + 1))
+    assert events[-1]["data"]["type"] == "seed_revealed"
+    first_new = next(i for i, m in enumerate(messages) if m.get("id") == start + 1)
+    assert any(m.get("comment") == "keep-alive" for m in messages[:first_new])
+    assert all(set(m) == {"comment"} or set(m) == {"id", "data"} for m in messages)
+
+
+def test_a_spectator_stream_of_a_game_in_play_is_redacted(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    game = new_game(client, "black-spy", 3)
+    rng = random.Random(4)
+
+    def play_then_finish() -> None:
+        time.sleep(0.2)
+        for _ in range(5):
+            play_turn(client, game, rng)
+        expected.extend(expected_events(app, game, None))
+        play_to_end(client, game, rng)
+
+    expected: list[dict[str, Any]] = []
+    player = threading.Thread(target=play_then_finish)
+    player.start()
+    try:
+        response = client.get(game.url("/events/stream"))
+    finally:
+        player.join()
+    sent = [m["data"] for m in parse_sse(response.text) if "id" in m]
+    assert sent[: len(expected)] == expected

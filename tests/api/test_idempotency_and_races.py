@@ -1,0 +1,218 @@
+"""Idempotency keys, racing commands, the state cache and restarts."""
+
+from __future__ import annotations
+
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spies_api import Settings, create_app
+from spies_api.app import service_of
+from spies_core.registry import GAMES
+from spies_replay import engine
+
+from .helpers import new_game, play_turn
+from .test_games import assert_problem
+
+
+def post(
+    client: TestClient[Litestar], url: str, seat_headers: dict[str, str], body: Any, key: str
+) -> Any:
+    return client.post(url, headers={**seat_headers, "Idempotency-Key": key}, json=body)
+
+
+# -- idempotency -----------------------------------------------------------------------------
+
+
+def test_the_same_key_and_body_return_the_first_response_without_appending(
+    client: TestClient[Litestar],
+) -> None:
+    game = new_game(client)
+    legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+    body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+    first = post(client, game.url("/commands"), game.seats[0], body, "key-1")
+    assert first.status_code == 200 and "idempotent-replayed" not in first.headers
+    version = client.get(game.url()).json()["version"]
+
+    again = post(client, game.url("/commands"), game.seats[0], body, "key-1")
+    assert again.status_code == 200
+    assert again.json() == first.json()
+    assert again.headers["idempotent-replayed"] == "true"
+    assert client.get(game.url()).json()["version"] == version
+    events = client.get(game.url("/events")).json()["events"]
+    assert len(events) == version
+
+
+def test_the_same_key_with_another_body_or_seat_is_422(client: TestClient[Litestar]) -> None:
+    game = new_game(client, "black-spy", 3)
+    legal = [client.get(game.url("/legal"), headers=game.seats[s]).json() for s in range(3)]
+    body = {"command": legal[0]["commands"][0]}
+    assert post(client, game.url("/commands"), game.seats[0], body, "k").status_code == 200
+    version = client.get(game.url()).json()["version"]
+
+    other_body = {"command": legal[0]["commands"][1]}
+    response = post(client, game.url("/commands"), game.seats[0], other_body, "k")
+    assert_problem(response, 422, "idempotency-key-reused")
+    other_seat = {"command": legal[1]["commands"][0]}
+    response = post(client, game.url("/commands"), game.seats[1], other_seat, "k")
+    assert_problem(response, 422, "idempotency-key-reused")
+    assert client.get(game.url()).json()["version"] == version
+
+    # keys are per game: the same key on another game is a new key
+    elsewhere = new_game(client, "black-spy", 3, seed="elsewhere")
+    legal_elsewhere = client.get(elsewhere.url("/legal"), headers=elsewhere.seats[0]).json()
+    response = post(
+        client,
+        elsewhere.url("/commands"),
+        elsewhere.seats[0],
+        {"command": legal_elsewhere["commands"][0]},
+        "k",
+    )
+    assert response.status_code == 200
+
+
+def test_a_refused_command_does_not_use_up_its_key(client: TestClient[Litestar]) -> None:
+    game = new_game(client)
+    bad = {"command": {"type": "counter", "cards": ["ZZ"]}}
+    assert post(client, game.url("/commands"), game.seats[0], bad, "k").status_code == 422
+    legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+    good = {"command": legal["commands"][0]}
+    assert post(client, game.url("/commands"), game.seats[0], good, "k").status_code == 200
+
+
+@pytest.mark.parametrize("key", ["", "x" * 256])
+def test_unusable_keys_are_400(client: TestClient[Litestar], key: str) -> None:
+    game = new_game(client)
+    legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+    response = post(
+        client, game.url("/commands"), game.seats[0], {"command": legal["commands"][0]}, key
+    )
+    assert_problem(response, 400, "invalid-parameter")
+
+
+def test_idempotent_retries_survive_a_restart(settings: Settings) -> None:
+    body: dict[str, Any]
+    with TestClient(app=create_app(settings)) as client:
+        game = new_game(client)
+        legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+        body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+        first = post(client, game.url("/commands"), game.seats[0], body, "restart")
+        assert first.status_code == 200
+    with TestClient(app=create_app(settings)) as client:
+        again = post(client, game.url("/commands"), game.seats[0], body, "restart")
+        assert again.status_code == 200 and again.json() == first.json()
+        assert client.get(game.url()).json()["version"] == first.json()["version"]
+        # and the game goes on from the log, with the same tokens
+        play_turn(client, game, random.Random(1))
+
+
+# -- races -----------------------------------------------------------------------------------
+
+
+def test_racing_commands_at_one_version_exactly_one_is_accepted(
+    client: TestClient[Litestar],
+) -> None:
+    game = new_game(client, "black-spy", 6)
+    legal = [client.get(game.url("/legal"), headers=game.seats[s]).json() for s in range(6)]
+    version = legal[0]["version"]
+    barrier = threading.Barrier(12)
+
+    def attempt(index: int) -> Any:
+        seat = index % 6
+        body = {"command": legal[seat]["commands"][index // 6], "expected_version": version}
+        barrier.wait()
+        return client.post(game.url("/commands"), headers=game.seats[seat], json=body)
+
+    with ThreadPoolExecutor(12) as pool:
+        responses = list(pool.map(attempt, range(12)))
+    accepted = [r for r in responses if r.status_code == 200]
+    refused = [r for r in responses if r.status_code != 200]
+    assert len(accepted) == 1
+    new_version = accepted[0].json()["version"]
+    for response in refused:
+        assert assert_problem(response, 409, "version-conflict")["current_version"] == new_version
+    assert client.get(game.url()).json()["version"] == new_version
+
+
+def test_commands_on_different_games_proceed_side_by_side(client: TestClient[Litestar]) -> None:
+    games = [new_game(client, "deck-of-spies", seed=f"side-{i}") for i in range(6)]
+
+    def play(index: int) -> int:
+        rng = random.Random(index)
+        for _ in range(5):
+            play_turn(client, games[index], rng)
+        version: int = client.get(games[index].url()).json()["version"]
+        return version
+
+    with ThreadPoolExecutor(6) as pool:
+        versions = list(pool.map(play, range(6)))
+    assert all(version > games[0].created["version"] for version in versions)
+
+
+# -- the cache -------------------------------------------------------------------------------
+
+
+def test_commands_do_not_refold_the_history(
+    client: TestClient[Litestar], app: Litestar, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(client, "black-spy", 3)
+    rng = random.Random(2)
+    play_turn(client, game, rng)
+    calls: list[str] = []
+    original = engine.load_state
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[1])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr("spies_api.service.load_state", counting)
+    monkeypatch.setattr("spies_replay.engine.load_state", counting)
+    for _ in range(40):
+        play_turn(client, game, rng)
+    assert calls == []
+    assert len(service_of(app).cache) >= 1
+
+
+def test_the_cache_is_bounded_and_refilled_from_the_log(tmp_path: Any) -> None:
+    settings = Settings(db_path=tmp_path / "small.db", cache_size=2, log_json=True)
+    app = create_app(settings)
+    with TestClient(app=app) as client:
+        games = [new_game(client, "deck-of-spies", seed=f"c{i}") for i in range(5)]
+        assert len(service_of(app).cache) == 2
+        rng = random.Random(0)
+        for game in games:
+            play_turn(client, game, rng)
+        assert len(service_of(app).cache) == 2
+
+
+def test_an_append_by_another_process_is_picked_up(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    """Another process (here: another store on the same file) appends; the cache notices."""
+    game = new_game(client, "black-spy", 3)
+    legal = [client.get(game.url("/legal"), headers=game.seats[s]).json() for s in range(3)]
+    service = service_of(app)
+    other = engine.EventStore(service.store.path)
+    try:
+        command = msgspec.convert(legal[0]["commands"][0], GAMES["black-spy"].command_type)
+        engine.submit_command(other, game.id, 0, command)
+    finally:
+        other.close()
+    stale = client.post(
+        game.url("/commands"),
+        headers=game.seats[1],
+        json={"command": legal[1]["commands"][0], "expected_version": legal[1]["version"]},
+    )
+    assert_problem(stale, 409, "version-conflict")
+    fresh = client.post(
+        game.url("/commands"), headers=game.seats[1], json={"command": legal[1]["commands"][0]}
+    )
+    assert fresh.status_code == 200, fresh.text
+    view = client.get(game.url("/view"), headers=game.seats[0]).json()
+    assert view["version"] == fresh.json()["version"]
