@@ -14,11 +14,11 @@ from litestar import Litestar
 from litestar.di import Provide
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
+from spies_api.apidocs import TaggedUnionSchemaPlugin, openapi_config
 from spies_api.controllers import ROUTE_HANDLERS
 from spies_api.dependencies import ServiceHolder, caller_seat
 from spies_api.errors import to_problem
 from spies_api.logging import configure_logging
-from spies_api.openapi import TaggedUnionSchemaPlugin, openapi_config
 from spies_api.settings import Settings
 
 __all__ = ["create_app"]

@@ -15,6 +15,7 @@ from spies_api.schemas import Problem
 
 __all__ = [
     "COMMAND_REQUEST_EXAMPLES",
+    "PARAMETER_CODES",
     "CREATE_REQUEST_EXAMPLES",
     "GAME_ID",
     "example",
@@ -118,6 +119,16 @@ EVENTS_EXAMPLE: Final = {
     "status": "active",
 }
 
+PARAMETER_CODES: Final = "`invalid-parameter` (a query, path or header parameter)"
+"""The 400 codes of operations without a body."""
+
+_PARAMETER_EXAMPLE: Final = (
+    "Invalid parameter",
+    "invalid-parameter",
+    "Validation failed for GET /games?limit=0",
+    {"errors": [{"message": "Expected `int` >= 1", "key": "limit", "source": "query"}]},
+)
+
 _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
     400: (
         "Malformed body or parameter",
@@ -172,8 +183,12 @@ def problems(*statuses: int, codes: dict[int, str] | None = None) -> dict[int, R
     """Problem-details responses for ``statuses``, each with its codes and an example."""
     specs: dict[int, ResponseSpec] = {}
     for status in statuses:
-        description, code, detail, extra = _PROBLEMS[status]
         listed = (codes or {}).get(status, _CODES[status])
+        parameter_only = status == 400 and "malformed-body" not in listed
+        description, code, detail, extra = (
+            _PARAMETER_EXAMPLE if parameter_only else _PROBLEMS[status]
+        )
+        title = "Invalid parameter" if parameter_only else _TITLES[status]
         specs[status] = ResponseSpec(
             data_container=Problem,
             media_type=PROBLEM_MEDIA_TYPE,
@@ -184,7 +199,7 @@ def problems(*statuses: int, codes: dict[int, str] | None = None) -> dict[int, R
                     description,
                     {
                         "type": PROBLEM_TYPE_PREFIX + code,
-                        "title": _TITLES[status],
+                        "title": title,
                         "status": status,
                         "detail": detail,
                         "code": code,

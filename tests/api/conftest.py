@@ -1,15 +1,29 @@
-"""Fixtures for the API tests: an app on a temporary database and a test client."""
+"""Fixtures for the API tests: an app on a temporary database and a test client.
+
+Every response the ``client`` fixture receives is checked against the app's own OpenAPI
+document (documented status, media type and schema), so each test also checks the
+published contract.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
+from spies_api.openapi import openapi_document
+
+from .schema_check import ResponseChecker
+
+
+@pytest.fixture(scope="session")
+def checker() -> ResponseChecker:
+    return ResponseChecker(openapi_document())
 
 
 @pytest.fixture
@@ -29,6 +43,18 @@ def app(settings: Settings) -> Litestar:
 
 
 @pytest.fixture
-def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
+def client(app: Litestar, checker: ResponseChecker) -> Iterator[TestClient[Litestar]]:
+    def check(response: httpx.Response) -> None:
+        response.read()
+        request = response.request
+        checker.check(
+            request.method,
+            request.url.path,
+            response.status_code,
+            response.headers.get("content-type", ""),
+            response.content,
+        )
+
     with TestClient(app=app) as test_client:
+        test_client.event_hooks = {"request": [], "response": [check]}
         yield test_client

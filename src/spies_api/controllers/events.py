@@ -13,7 +13,7 @@ from litestar.response import ServerSentEvent
 
 from spies_api.controllers.params import MAX_INDEX, OPTIONAL_SEAT_TOKEN, After, Limit
 from spies_api.errors import InvalidParameterError
-from spies_api.examples import EVENTS_EXAMPLE, example, problems
+from spies_api.examples import EVENTS_EXAMPLE, PARAMETER_CODES, example, problems
 from spies_api.schemas import EventsPage
 from spies_api.service import GameService
 from spies_api.streaming import event_stream
@@ -76,9 +76,7 @@ class EventsController(Controller):
                 generate_examples=False,
                 examples=[example("One event", EVENTS_EXAMPLE)],
             ),
-            **problems(
-                400, 401, 403, 404, codes={400: "`invalid-parameter`", 404: "`game-not-found`"}
-            ),
+            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
         },
     )
     def list_events(
@@ -118,9 +116,7 @@ class EventsController(Controller):
                 data_container=None,
                 description="The game is over and every event was already sent.",
             ),
-            **problems(
-                400, 401, 403, 404, codes={400: "`invalid-parameter`", 404: "`game-not-found`"}
-            ),
+            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
         },
     )
     async def stream_events(

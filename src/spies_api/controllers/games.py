@@ -15,6 +15,7 @@ from spies_api.controllers.params import Limit, Offset
 from spies_api.examples import (
     CREATE_REQUEST_EXAMPLES,
     CREATED_EXAMPLE,
+    PARAMETER_CODES,
     SUMMARY_EXAMPLE,
     example,
     problems,
@@ -85,7 +86,7 @@ class GamesController(Controller):
                     )
                 ],
             ),
-            **problems(400),
+            **problems(400, codes={400: PARAMETER_CODES}),
         },
     )
     def list_games(
@@ -121,7 +122,7 @@ class GamesController(Controller):
                 generate_examples=False,
                 examples=[example("An active game", SUMMARY_EXAMPLE)],
             ),
-            **problems(404, codes={404: "`game-not-found`"}),
+            **problems(400, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
         },
     )
     def get_game(
@@ -157,9 +158,14 @@ class GamesController(Controller):
                 ],
             ),
             **problems(
+                400,
                 404,
                 409,
-                codes={404: "`game-not-found`", 409: "`game-not-finished`"},
+                codes={
+                    400: PARAMETER_CODES,
+                    404: "`game-not-found`",
+                    409: "`game-not-finished`",
+                },
             ),
         },
     )

@@ -16,6 +16,7 @@ from spies_api.examples import (
     COMMAND_REQUEST_EXAMPLES,
     COMMAND_RESPONSE_EXAMPLE,
     LEGAL_EXAMPLE,
+    PARAMETER_CODES,
     example,
     problems,
 )
@@ -92,7 +93,7 @@ class PlayController(Controller):
                 generate_examples=False,
                 examples=[example("Seat 0 of a Deck of Spies game", _VIEW_EXAMPLE)],
             ),
-            **problems(401, 403, 404, codes={404: "`game-not-found`"}),
+            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
         },
     )
     def get_view(
@@ -122,7 +123,7 @@ class PlayController(Controller):
                 generate_examples=False,
                 examples=[example("Two of seat 0's commands", LEGAL_EXAMPLE)],
             ),
-            **problems(401, 403, 404, codes={404: "`game-not-found`"}),
+            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
         },
     )
     def get_legal(
@@ -157,7 +158,16 @@ class PlayController(Controller):
                 generate_examples=False,
                 examples=[example("A counter", COMMAND_RESPONSE_EXAMPLE)],
             ),
-            **problems(400, 401, 403, 404, 409, 413, 422, codes={404: "`game-not-found`"}),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                409,
+                413,
+                422,
+                codes={404: "`game-not-found`", 409: "`version-conflict` (with `current_version`)"},
+            ),
         },
     )
     def post_command(
@@ -192,7 +202,7 @@ class PlayController(Controller):
                 generate_examples=False,
                 examples=[example("Seat 0 after event 9", _VIEW_EXAMPLE)],
             ),
-            **problems(400, 401, 403, 404, codes={400: "`invalid-parameter`"}),
+            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES}),
         },
     )
     def get_replay(
