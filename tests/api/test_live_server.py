@@ -1,0 +1,191 @@
+"""Over real sockets: the console script starts on a fresh machine, and a dropped event
+stream resumes from ``Last-Event-ID`` with nothing lost and nothing twice."""
+
+from __future__ import annotations
+
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+import uvicorn
+from litestar import Litestar
+
+from spies_api import Settings, create_app
+from spies_api.app import service_of
+from spies_core.registry import GAMES
+from spies_replay.engine import submit_command
+from spies_replay.store import EventStore
+
+from .helpers import Game, play_to_end
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_until_up(base: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/games", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.05)
+    raise AssertionError(f"the server at {base} did not come up")
+
+
+def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
+    db = tmp_path / "fresh" / "machine" / "spies.db"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "spies_api", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base)
+        assert db.exists()
+        created = httpx.post(f"{base}/games", json={"game": "deck-of-spies"}).json()
+        assert httpx.get(f"{base}/games/{created['id']}").json()["status"] == "active"
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=20)
+    assert b'"event": "game_created"' in stderr
+    assert created["seats"][0]["token"].encode() not in stderr
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[str, Litestar]]:
+    """The app served by uvicorn in a thread, on a free loopback port."""
+    settings = Settings(
+        db_path=tmp_path / "live.db",
+        sse_keepalive_seconds=0.1,
+        sse_poll_seconds=0.1,
+        log_json=True,
+    )
+    app = create_app(settings)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base)
+        yield base, app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
+    """Parse server-sent events as they arrive: ``{"id", "data"}`` or ``{"comment"}``."""
+    message: dict[str, Any] = {}
+    for line in response.iter_lines():
+        if not line:
+            if message:
+                yield message
+            message = {}
+        elif line.startswith(":"):
+            message["comment"] = line[1:].strip()
+        elif line.startswith("id: "):
+            message["id"] = int(line[4:])
+        elif line.startswith("data: "):
+            message["data"] = msgspec.json.decode(line[6:])
+
+
+def post_legal(http: httpx.Client, game: Game, seat: int = 0) -> dict[str, Any]:
+    legal = http.get(game.url("/legal"), headers=game.seats[seat]).json()
+    response = http.post(
+        game.url("/commands"), headers=game.seats[seat], json={"command": legal["commands"][0]}
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]) -> None:
+    base, app = live
+    service = service_of(app)
+    with httpx.Client(base_url=base, timeout=10.0) as http:
+        created = http.post("/games", json={"game": "deck-of-spies", "seed": "live"}).json()
+        tokens = [seat["token"] for seat in created["seats"]]
+        game = Game(
+            id=created["id"],
+            game="deck-of-spies",
+            seats={0: {"Authorization": f"Bearer {tokens[0]}"}},
+            tokens=tokens,
+        )
+        seen: list[int] = []
+        keepalives = 0
+        url = game.url("/events/stream")
+        with http.stream("GET", url, headers=game.seats[0]) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            incoming = messages(stream)
+            while not seen or seen[-1] < created["version"] or not keepalives:
+                message = next(incoming)
+                if "id" in message:
+                    seen.append(message["id"])
+                else:
+                    keepalives += 1
+            accepted = post_legal(http, game)  # delivered live, through the notifier
+            while seen[-1] < accepted["version"]:
+                message = next(incoming)
+                if "id" in message:
+                    assert message["data"]["seq"] == message["id"]
+                    seen.append(message["id"])
+        # the connection is gone; the server lets go of the stream
+        deadline = time.monotonic() + 5
+        while service.notifier.waiting(game.id) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert service.notifier.waiting(game.id) == 0
+
+        post_legal(http, game)  # meanwhile, through the API
+
+        marks: dict[str, Any] = {}
+
+        def append_elsewhere_then_finish() -> None:
+            time.sleep(0.3)  # the stream is connected and caught up
+            legal = http.get(game.url("/legal"), headers=game.seats[0]).json()
+            command = msgspec.convert(legal["commands"][0], GAMES["deck-of-spies"].command_type)
+            with EventStore(service.store.path) as other_process:  # no notifier: only polling
+                marks["elsewhere"] = submit_command(other_process, game.id, 0, command).version
+            time.sleep(0.6)
+            marks["api"] = time.monotonic()
+            play_to_end(http, game, random.Random(3))  # type: ignore[arg-type]
+
+        player = threading.Thread(target=append_elsewhere_then_finish)
+        player.start()
+        try:
+            resumed: list[int] = []
+            arrived: dict[int, float] = {}
+            headers = {**game.seats[0], "Last-Event-ID": str(seen[-1])}
+            with http.stream("GET", url, headers=headers) as stream:
+                for message in messages(stream):
+                    if "id" in message:
+                        resumed.append(message["id"])
+                        arrived[message["id"]] = time.monotonic()
+                        last = message["data"]
+        finally:
+            player.join()
+        final = http.get(game.url()).json()
+    assert final["status"] == "finished"
+    assert resumed == list(range(seen[-1] + 1, final["version"] + 1))
+    assert seen + resumed == list(range(1, final["version"] + 1))
+    assert last["type"] == "seed_revealed"
+    assert arrived[marks["elsewhere"]] < marks["api"]  # found by polling the log
