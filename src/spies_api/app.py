@@ -1,8 +1,8 @@
 """``create_app(settings)``: the Litestar application of the spies engine.
 
-It wires the controllers, the dependencies (the game service, the settings, the caller's
-seat), the one error table (problem details for every exception), the OpenAPI document and
-its interactive docs, the body-size limit and structlog. The database is opened, created and
+It wires the controllers, the game service (the one dependency, provided at the app layer),
+the one error table (problem details for every exception), the OpenAPI document and its
+interactive docs, the body-size limit and structlog. The database is opened, created and
 migrated at startup (or by the first request of a test client used without startup).
 """
 
@@ -16,7 +16,7 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 
 from spies_api.apidocs import TaggedUnionSchemaPlugin, openapi_config
 from spies_api.controllers import ROUTE_HANDLERS
-from spies_api.dependencies import ServiceHolder, caller_seat
+from spies_api.dependencies import ServiceHolder
 from spies_api.errors import to_problem
 from spies_api.logging import configure_logging
 from spies_api.settings import Settings
@@ -49,7 +49,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=ROUTE_HANDLERS,
         dependencies={
             "service": Provide(holder.get, sync_to_thread=False),
-            "seat": Provide(caller_seat, sync_to_thread=True),
         },
         on_startup=[open_store],
         on_shutdown=[close_store],

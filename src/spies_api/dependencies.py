@@ -1,19 +1,13 @@
-"""Dependencies provided at the app layer: the game service and the caller's seat."""
+"""The dependency provided at the app layer: the game service, opened once."""
 
 from __future__ import annotations
 
 import threading
-from typing import Any
 
-from litestar import Request
-from litestar.di import NamedDependency
-from litestar.params import FromPath
-
-from spies_api.auth import seat_for
 from spies_api.service import GameService
 from spies_api.settings import Settings
 
-__all__ = ["ServiceHolder", "caller_seat"]
+__all__ = ["ServiceHolder"]
 
 
 class ServiceHolder:
@@ -45,17 +39,3 @@ class ServiceHolder:
             if self._service is not None:
                 self._service.close()
                 self._service = None
-
-
-def caller_seat(
-    game_id: FromPath[str], request: Request[Any, Any, Any], service: NamedDependency[GameService]
-) -> int | None:
-    """The caller's seat in the game (``None``: a spectator); see :mod:`spies_api.auth`.
-
-    Raises:
-        GameNotFoundError: no such game (checked first, so an unknown game is 404).
-        UnauthorizedError: a malformed header or a token of no seat.
-        ForbiddenError: a token of another game.
-    """
-    service.record(game_id)
-    return seat_for(service.store, game_id, request.headers.get("authorization"))

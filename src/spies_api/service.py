@@ -25,6 +25,7 @@ from typing import Any, Final
 import msgspec
 import structlog
 
+from spies_api.auth import seat_for
 from spies_api.cache import CachedGame, KeyedLocks, StateCache
 from spies_api.errors import IdempotencyKeyReusedError, WrongGameCommandError
 from spies_api.notify import EventNotifier
@@ -158,6 +159,17 @@ class GameService:
         if entry is not None and entry.version == record.version:
             return entry
         return self._load(record.id, keep=keep)[1]
+
+    def caller(self, game_id: str, authorization: str | None) -> int | None:
+        """The caller's seat in the game (``None``: a spectator); see :mod:`spies_api.auth`.
+
+        Raises:
+            GameNotFoundError: no such game (checked first: an unknown game is 404).
+            UnauthorizedError: a malformed header or a token of no seat.
+            ForbiddenError: a token of another game.
+        """
+        self.store.get_game(game_id)
+        return seat_for(self.store, game_id, authorization)
 
     def record(self, game_id: str) -> GameRecord:
         """A game's record.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import anyio
-from litestar import Controller, Response, get
+from litestar import Controller, Request, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
@@ -82,12 +82,13 @@ class EventsController(Controller):
     def list_events(
         self,
         game_id: FromPath[str],
-        seat: NamedDependency[int | None],
+        request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
         after: After = 0,
         limit: Limit = None,
     ) -> EventsPage:
         """The event log."""
+        seat = service.caller(game_id, request.headers.get("authorization"))
         settings = service.settings
         size = settings.events_page_default if limit is None else limit
         return service.events(game_id, seat, after=after, limit=min(size, settings.events_page_max))
@@ -122,13 +123,15 @@ class EventsController(Controller):
     async def stream_events(
         self,
         game_id: FromPath[str],
-        seat: NamedDependency[int | None],
+        request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
         last_event_id: LastEventId = None,
         after: After = 0,
     ) -> Response[Any]:
         """The event log, live."""
         start = resume_point(last_event_id, after)
+        authorization = request.headers.get("authorization")
+        seat = await anyio.to_thread.run_sync(service.caller, game_id, authorization)
         record = await anyio.to_thread.run_sync(service.record, game_id)
         if record.status == GameStatus.FINISHED and start >= record.version:
             return Response(content=None, status_code=204)

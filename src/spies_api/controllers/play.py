@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, HeaderParameter, PathParameter
@@ -99,10 +99,11 @@ class PlayController(Controller):
     def get_view(
         self,
         game_id: FromPath[str],
-        seat: NamedDependency[int | None],
+        request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
     ) -> AnyView:
         """The caller's view."""
+        seat = service.caller(game_id, request.headers.get("authorization"))
         return service.view(game_id, seat)
 
     @get(
@@ -129,10 +130,11 @@ class PlayController(Controller):
     def get_legal(
         self,
         game_id: FromPath[str],
-        seat: NamedDependency[int | None],
+        request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
     ) -> LegalCommands:
         """The caller's legal commands."""
+        seat = service.caller(game_id, request.headers.get("authorization"))
         return service.legal(game_id, seat)
 
     @post(
@@ -174,11 +176,12 @@ class PlayController(Controller):
         self,
         game_id: FromPath[str],
         data: Annotated[CommandRequest, Body(examples=COMMAND_REQUEST_EXAMPLES)],
-        seat: NamedDependency[int | None],
+        request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[CommandResponse]:
         """Send a command."""
+        seat = service.caller(game_id, request.headers.get("authorization"))
         if seat is None:
             raise UnauthorizedError("a command needs a seat token: Authorization: Bearer <token>")
         reply = service.submit(game_id, seat, data, idempotency_key)
@@ -209,8 +212,9 @@ class PlayController(Controller):
         self,
         game_id: FromPath[str],
         seq: Annotated[int, PathParameter(description="The step: an event's seq.")],
-        seat: NamedDependency[int | None],
+        request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
     ) -> AnyView:
         """The caller's view after an event."""
+        seat = service.caller(game_id, request.headers.get("authorization"))
         return service.replay(game_id, seat, seq)

@@ -1,0 +1,387 @@
+"""API speed: commands/s and latency over loopback, against a minimal Litestar baseline.
+
+Starts two servers in subprocesses, one after the other, each with uvicorn (one worker) on
+loopback and a fresh SQLite file:
+
+- the API (``python -m spies_api``), with its default settings and JSON logging (to
+  /dev/null);
+- a baseline: a minimal Litestar app whose one JSON POST handler inserts the body into SQLite
+  (WAL, ``synchronous=NORMAL``, a connection per worker thread, ``sync_to_thread=True``),
+  which is the least a command has to do.
+
+Both are driven by the same client: ``--clients`` (32) asyncio tasks, each on its own
+keep-alive connection, posting the same request bodies: the commands of real games, taken
+from random playouts of every registered game and replayed on games created with the same
+seed (so every command is accepted). Games are created before the clock starts. It prints
+commands/s and p50/p99 latency of both and their ratio (target at least 0.6).
+
+Then it plays the longest registered game (the one whose random playouts have the most
+events) from start to end on ``--clients`` games at once, and prints the p50 latency of the
+last tenth of its commands divided by the p50 of the first tenth (target at most 1.2: a
+command's cost does not grow with the game's length).
+
+It prints and never asserts. Usage::
+
+    python bench/api.py [--clients 32] [--commands 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from spies_core.registry import GAMES
+from spies_replay.engine import create_game, submit_command
+from spies_replay.store import EventStore
+
+RATIO_TARGET = 0.6
+GROWTH_TARGET = 1.2
+WARMUP = 20
+"""Requests per client before the clock starts."""
+HOST = "127.0.0.1"
+
+# -- the baseline app ------------------------------------------------------------------------
+
+
+def baseline_app(db_path: str) -> Any:
+    """A minimal Litestar app: one JSON POST, one SQLite insert."""
+    from litestar import Litestar, post  # noqa: PLC0415  (only in the baseline process)
+
+    local = threading.local()
+    setup = sqlite3.connect(db_path)
+    setup.execute("PRAGMA journal_mode = WAL")
+    setup.execute("CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, body TEXT)")
+    setup.close()
+
+    def connection() -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(db_path, check_same_thread=False)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            local.conn = conn
+        return conn
+
+    @post("/items", sync_to_thread=True)
+    def insert(data: dict[str, Any]) -> dict[str, Any]:
+        conn = connection()
+        cursor = conn.execute("INSERT INTO items (body) VALUES (?)", (msgspec.json.encode(data),))
+        conn.commit()
+        return {"id": cursor.lastrowid}
+
+    return Litestar([insert], logging_config=None)
+
+
+def serve_baseline(db_path: str, port: int) -> None:
+    import uvicorn  # noqa: PLC0415
+
+    uvicorn.run(baseline_app(db_path), host=HOST, port=port, log_level="warning", access_log=False)
+
+
+# -- game scripts ----------------------------------------------------------------------------
+
+
+@dataclass
+class Script:
+    """One game's commands, recorded from a random playout with a fixed seed."""
+
+    game: str
+    players: int
+    seed: str
+    steps: list[tuple[int, bytes]] = field(default_factory=list)
+    """(seat, request body with expected_version) per command."""
+
+
+def record_script(
+    store: EventStore, game: str, players: int, seed: str, rng: random.Random
+) -> Script:
+    spec = GAMES[game]
+    created = create_game(store, game, players, None, seed=seed)
+    state, version = created.state, created.record.version
+    script = Script(game, players, seed)
+    while spec.outcome(state) is None:
+        seat = rng.choice(sorted(spec.to_act(state)))
+        command = rng.choice(spec.legal_commands(state, seat))
+        body = msgspec.json.encode({"command": command, "expected_version": version})
+        script.steps.append((seat, body))
+        result = submit_command(
+            store, created.record.id, seat, command, state=state, version=version
+        )
+        state, version = result.state, result.version
+    return script
+
+
+def record_scripts(workdir: Path, per_game: int) -> dict[str, list[Script]]:
+    scripts: dict[str, list[Script]] = {}
+    with EventStore(workdir / "scripts.db") as store:
+        for name, spec in GAMES.items():
+            scripts[name] = [
+                record_script(store, name, spec.min_players, f"bench-{name}-{i}", random.Random(i))
+                for i in range(per_game)
+            ]
+    return scripts
+
+
+# -- a lean HTTP/1.1 client ------------------------------------------------------------------
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection (enough for JSON request/response)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> Connection:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        return cls(reader, writer)
+
+    async def call(
+        self, method: str, path: str, body: bytes = b"", headers: bytes = b""
+    ) -> tuple[int, bytes]:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nhost: {HOST}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\n"
+        ).encode()
+        self.writer.write(head + headers + b"\r\n" + body)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(raw[9:12])
+        length = 0
+        for line in raw.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        data = await self.reader.readexactly(length) if length else b""
+        return status, data
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+# -- servers ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(args: list[str], port: int) -> Iterator[None]:
+    process = subprocess.Popen(
+        [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((HOST, port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError(f"server {args} did not start")
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def api_server(db: Path, port: int) -> Any:
+    return server(["-m", "spies_api", "--db", str(db), "--port", str(port)], port)
+
+
+def baseline_server(db: Path, port: int) -> Any:
+    return server([__file__, "--serve-baseline", str(db), str(port)], port)
+
+
+# -- load ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Work:
+    """What one client posts: (path, body, headers) per request."""
+
+    requests: list[tuple[str, bytes, bytes]] = field(default_factory=list)
+
+
+async def create_games(port: int, scripts: list[Script]) -> list[tuple[str, list[bytes]]]:
+    connection = await Connection.open(port)
+    created = []
+    try:
+        for script in scripts:
+            body = msgspec.json.encode(
+                {"game": script.game, "players": script.players, "seed": script.seed}
+            )
+            status, data = await connection.call("POST", "/games", body)
+            assert status == 201, data
+            game = msgspec.json.decode(data)
+            auth = [f"authorization: Bearer {s['token']}\r\n".encode() for s in game["seats"]]
+            created.append((game["id"], auth))
+    finally:
+        connection.close()
+    return created
+
+
+async def drive(port: int, work: list[Work]) -> tuple[float, list[list[float]]]:
+    """Run every client's requests; return the wall time and each client's latencies (s)."""
+    connections = [await Connection.open(port) for _ in work]
+    latencies: list[list[float]] = [[] for _ in work]
+    failures = 0
+
+    async def client(index: int) -> None:
+        nonlocal failures
+        connection = connections[index]
+        timings = latencies[index]
+        for path, body, headers in work[index].requests:
+            started = time.perf_counter()
+            status, _ = await connection.call("POST", path, body, headers)
+            timings.append(time.perf_counter() - started)
+            if status >= 300:
+                failures += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client(i) for i in range(len(work))))
+    elapsed = time.perf_counter() - started
+    for connection in connections:
+        connection.close()
+    if failures:
+        print(f"  warning: {failures} requests were refused", file=sys.stderr)
+    return elapsed, latencies
+
+
+def plan_games(
+    scripts: dict[str, list[Script]], clients: int, per_client: int
+) -> list[list[Script]]:
+    """Per client, games (in turn from every registered game) with ``per_client`` commands."""
+    pool = [script for group in zip(*scripts.values(), strict=False) for script in group]
+    plans: list[list[Script]] = []
+    turn = 0
+    for _ in range(clients):
+        plan: list[Script] = []
+        while sum(len(script.steps) for script in plan) < per_client:
+            plan.append(pool[turn % len(pool)])
+            turn += 1
+        plans.append(plan)
+    return plans
+
+
+async def api_work(port: int, plans: list[list[Script]], limit: int) -> list[Work]:
+    work = []
+    for plan in plans:
+        created = await create_games(port, plan)
+        requests = []
+        for script, (game_id, auth) in zip(plan, created, strict=True):
+            path = f"/games/{game_id}/commands"
+            requests += [(path, body, auth[seat]) for seat, body in script.steps]
+        work.append(Work(requests[:limit]))
+    return work
+
+
+def baseline_work(api: list[Work]) -> list[Work]:
+    return [Work([("/items", body, b"") for _, body, _ in w.requests]) for w in api]
+
+
+def summary(elapsed: float, latencies: list[list[float]]) -> tuple[int, float, float, float]:
+    flat = sorted(t for client in latencies for t in client)
+    count = len(flat)
+    p50 = flat[count // 2] * 1000
+    p99 = flat[min(count - 1, int(count * 0.99))] * 1000
+    return count, count / elapsed, p50, p99
+
+
+# -- main ------------------------------------------------------------------------------------
+
+
+def longest_game(scripts: dict[str, list[Script]]) -> str:
+    """The registered game whose random playouts have the most commands."""
+    return max(scripts, key=lambda name: statistics.mean(len(s.steps) for s in scripts[name]))
+
+
+def run(clients: int, commands: int) -> None:
+    per_client = max(1, commands // clients)
+    with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
+        workdir = Path(tmp)
+        print("recording game scripts from random playouts ...", flush=True)
+        scripts = record_scripts(workdir, per_game=4)
+        plans = plan_games(scripts, clients, per_client + WARMUP)
+
+        port = free_port()
+        with api_server(workdir / "api.db", port):
+            work = asyncio.run(api_work(port, plans, per_client + WARMUP))
+            warm = [Work(w.requests[:WARMUP]) for w in work]
+            rest = [Work(w.requests[WARMUP:]) for w in work]
+            asyncio.run(drive(port, warm))
+            api = summary(*asyncio.run(drive(port, rest)))
+
+            longest = longest_game(scripts)
+            script = max(scripts[longest], key=lambda s: len(s.steps))
+            growth_plans = [[script] for _ in range(clients)]
+            growth_work = asyncio.run(api_work(port, growth_plans, len(script.steps)))
+            _, by_client = asyncio.run(drive(port, growth_work))
+
+        port = free_port()
+        with baseline_server(workdir / "baseline.db", port):
+            base_work = baseline_work(rest)
+            asyncio.run(drive(port, baseline_work(warm)))
+            base = summary(*asyncio.run(drive(port, base_work)))
+
+    tenth = max(1, len(script.steps) // 10)
+    first = statistics.median(t for client in by_client for t in client[:tenth]) * 1000
+    last = statistics.median(t for client in by_client for t in client[-tenth:]) * 1000
+
+    print(
+        f"\nspies-engine API over loopback: {clients} clients, uvicorn (1 worker),"
+        f" Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+    )
+    print(f"{'':26}{'requests':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    for label, (count, rate, p50, p99) in (
+        ("baseline (POST + insert)", base),
+        ("API commands", api),
+    ):
+        print(f"  {label:24}{count:>9}{rate:>9.0f}{p50:>9.2f}{p99:>9.2f}")
+    ratio = api[1] / base[1]
+    print(f"  commands/s ÷ baseline req/s: {ratio:.2f} (target at least {RATIO_TARGET})")
+    print(
+        f"\nlongest registered game: {longest} ({script.players} players,"
+        f" {len(script.steps)} commands), {clients} games at once"
+    )
+    print(
+        f"  p50 latency, first {tenth} commands: {first:.2f} ms; last {tenth}: {last:.2f} ms;"
+        f" end ÷ start: {last / first:.2f} (target at most {GROWTH_TARGET})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--commands", type=int, default=20_000)
+    parser.add_argument("--serve-baseline", nargs=2, metavar=("DB", "PORT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_baseline:
+        serve_baseline(args.serve_baseline[0], int(args.serve_baseline[1]))
+        return
+    run(args.clients, args.commands)
+
+
+if __name__ == "__main__":
+    main()
