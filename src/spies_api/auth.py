@@ -9,19 +9,25 @@ events/stream, replay):
 - any other token, or a header that is not ``Bearer <token>``: 401 ``unauthorized``.
 
 A seat always acts as itself (commands carry no seat), so there is no other 403 case.
-Tokens are stored only as sha256 hashes; :meth:`~spies_replay.store.EventStore.check_token`
-compares them in constant time. Public endpoints (list, summary, export) ignore the header.
+Tokens are stored only as sha256 hashes. :meth:`~spies_replay.store.EventStore.check_token`
+compares them in constant time; so does :class:`SeatAuthenticator`, which remembers the
+hashes of tokens it has already verified (a seat's token never changes), so that a
+playing seat is recognised without a database read. Public endpoints (list, summary,
+export) ignore the header.
 """
 
 from __future__ import annotations
 
+import hmac
 import re
+import threading
+from collections import OrderedDict
 from typing import Final
 
 from spies_api.errors import ForbiddenError, UnauthorizedError
-from spies_replay.store import EventStore
+from spies_replay.store import EventStore, hash_token
 
-__all__ = ["bearer_token", "seat_for"]
+__all__ = ["SeatAuthenticator", "bearer_token"]
 
 # RFC 6750 b64token; seat tokens are url-safe base64 (secrets.token_urlsafe).
 _BEARER: Final = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]{1,512}=*) *")
@@ -41,19 +47,82 @@ def bearer_token(header: str | None) -> str | None:
     return match.group(1)
 
 
-def seat_for(store: EventStore, game_id: str, header: str | None) -> int | None:
-    """The caller's seat in ``game_id`` (``None``: a spectator); the game must exist.
+class SeatAuthenticator:
+    """Maps a bearer token to a seat of a game, remembering verified token hashes.
 
-    Raises:
-        UnauthorizedError: a malformed header or a token of no seat.
-        ForbiddenError: a token of a seat of another game.
+    Args:
+        store: the replay log, which holds the token hashes.
+        capacity: how many games' verified hashes are remembered (least recently used
+            games are forgotten, and looked up in the store again).
     """
-    token = bearer_token(header)
-    if token is None:
-        return None
-    seat = store.check_token(game_id, token)
-    if seat is not None:
-        return seat
-    if store.find_token(token) is not None:
-        raise ForbiddenError(f"this token is a seat of another game, not of game {game_id!r}")
-    raise UnauthorizedError(f"this token is not a seat of game {game_id!r}")
+
+    def __init__(self, store: EventStore, capacity: int) -> None:
+        self.store = store
+        self.capacity = capacity
+        self._verified: OrderedDict[str, dict[int, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _remembered(self, game_id: str, digest: str) -> int | None:
+        with self._lock:
+            seats = self._verified.get(game_id)
+            if seats is None:
+                return None
+            self._verified.move_to_end(game_id)
+            known = tuple(seats.items())
+        found: int | None = None
+        for seat, stored in known:
+            if hmac.compare_digest(stored, digest):  # no early exit, like check_token
+                found = seat
+        return found
+
+    def remember(self, game_id: str, seat: int, token: str) -> None:
+        """Remember a seat's token (the service calls this when it hands the token out)."""
+        self._remember(game_id, seat, hash_token(token))
+
+    def _remember(self, game_id: str, seat: int, digest: str) -> None:
+        with self._lock:
+            self._verified.setdefault(game_id, {})[seat] = digest
+            self._verified.move_to_end(game_id)
+            while len(self._verified) > self.capacity:
+                self._verified.popitem(last=False)
+
+    def remembered(self, game_id: str, header: str | None) -> int | None:
+        """The seat of a token verified before, or ``None`` (no header, or not remembered).
+
+        Raises:
+            UnauthorizedError: a malformed header.
+        """
+        token = bearer_token(header)
+        return None if token is None else self._remembered(game_id, hash_token(token))
+
+    def seat(self, game_id: str, header: str | None, *, known_game: bool = False) -> int | None:
+        """The caller's seat in ``game_id`` (``None``: a spectator).
+
+        Args:
+            game_id: the game.
+            header: the ``Authorization`` header, if any.
+            known_game: the caller knows the game exists (else it is looked up first, so an
+                unknown game is 404 whatever the token).
+
+        Raises:
+            GameNotFoundError: no such game.
+            UnauthorizedError: a malformed header or a token of no seat.
+            ForbiddenError: a token of a seat of another game.
+        """
+        token = bearer_token(header)
+        if token is not None:
+            digest = hash_token(token)
+            seat = self._remembered(game_id, digest)
+            if seat is not None:
+                return seat
+        if not known_game:
+            self.store.get_game(game_id)
+        if token is None:
+            return None
+        seat = self.store.check_token(game_id, token)
+        if seat is not None:
+            self._remember(game_id, seat, digest)
+            return seat
+        if self.store.find_token(token) is not None:
+            raise ForbiddenError(f"this token is a seat of another game, not of game {game_id!r}")
+        raise UnauthorizedError(f"this token is not a seat of game {game_id!r}")

@@ -99,22 +99,43 @@ class KeyedLocks:
         self._mutex = threading.Lock()
         self._slots: dict[str, _Slot] = {}
 
-    @contextmanager
-    def hold(self, key: str) -> Iterator[None]:
-        """Hold the lock of ``key`` for the duration of the ``with`` block."""
+    def acquire(self, key: str, *, blocking: bool = True) -> bool:
+        """Take the lock of ``key``; without ``blocking``, give up at once if it is held.
+
+        Returns:
+            Whether the lock was taken (then :meth:`release` it).
+        """
         with self._mutex:
             slot = self._slots.get(key)
             if slot is None:
                 slot = self._slots[key] = _Slot()
             slot.users += 1
+        if slot.lock.acquire(blocking):
+            return True
+        self._drop(key, slot)
+        return False
+
+    def release(self, key: str) -> None:
+        """Release the lock of ``key`` taken with :meth:`acquire`."""
+        with self._mutex:
+            slot = self._slots[key]
+        slot.lock.release()
+        self._drop(key, slot)
+
+    def _drop(self, key: str, slot: _Slot) -> None:
+        with self._mutex:
+            slot.users -= 1
+            if slot.users == 0:
+                del self._slots[key]
+
+    @contextmanager
+    def hold(self, key: str) -> Iterator[None]:
+        """Hold the lock of ``key`` for the duration of the ``with`` block."""
+        self.acquire(key)
         try:
-            with slot.lock:
-                yield
+            yield
         finally:
-            with self._mutex:
-                slot.users -= 1
-                if slot.users == 0:
-                    del self._slots[key]
+            self.release(key)
 
     def __len__(self) -> int:
         with self._mutex:

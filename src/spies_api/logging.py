@@ -15,10 +15,18 @@ import logging
 import sys
 from typing import Any, TextIO
 
+import msgspec
 import structlog
 from structlog.tracebacks import ExceptionDictTransformer
 
 __all__ = ["configure_logging"]
+
+_encoder = msgspec.json.Encoder(enc_hook=repr)
+
+
+def _json(value: Any, **_: Any) -> str:
+    """``json.dumps`` for structlog, by msgspec (anything unusual is written as its repr)."""
+    return _encoder.encode(value).decode()
 
 
 def configure_logging(
@@ -38,7 +46,7 @@ def configure_logging(
     if as_json:
         renderer = [
             structlog.processors.ExceptionRenderer(ExceptionDictTransformer(show_locals=False)),
-            structlog.processors.JSONRenderer(),
+            structlog.processors.JSONRenderer(serializer=_json),
         ]
     else:
         renderer = [

@@ -35,6 +35,9 @@ class Settings:
         games_page_default: games returned by ``GET /games`` without ``limit``.
         games_page_max: the largest ``limit`` accepted there.
         idempotency_key_max_length: the longest ``Idempotency-Key`` accepted.
+        inline_commands: run a command on the event loop when nothing can make it wait
+            (its seat known, its game cached, the game and the database free), else on a
+            worker thread; ``False``: always on a worker thread.
         log_json: ``True`` for JSON log lines, ``False`` for coloured console lines,
             ``None`` to choose by whether stderr is a terminal.
         configure_logging: whether :func:`~spies_api.create_app` configures structlog (an
@@ -52,6 +55,7 @@ class Settings:
     games_page_default: int = 20
     games_page_max: int = 100
     idempotency_key_max_length: int = 255
+    inline_commands: bool = True
     log_json: bool | None = None
     configure_logging: bool = True
 

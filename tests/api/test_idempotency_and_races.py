@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -216,3 +218,45 @@ def test_an_append_by_another_process_is_picked_up(
     assert fresh.status_code == 200, fresh.text
     view = client.get(game.url("/view"), headers=game.seats[0]).json()
     assert view["version"] == fresh.json()["version"]
+
+
+# -- where commands run ----------------------------------------------------------------------
+
+
+def test_a_command_waits_for_a_locked_database_without_blocking_reads(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    """Another process holds the write lock: the command waits on a worker thread, while
+    the event loop keeps answering."""
+    game = new_game(client)
+    legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+    holder = sqlite3.connect(service_of(app).store.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+
+    def command() -> Any:
+        return client.post(
+            game.url("/commands"), headers=game.seats[0], json={"command": legal["commands"][0]}
+        )
+
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(command)
+        time.sleep(0.2)
+        assert not pending.done()  # waiting for the lock ...
+        summary = client.get(game.url())  # ... while the loop still serves reads
+        assert summary.status_code == 200 and summary.json()["version"] == legal["version"]
+        holder.execute("COMMIT")
+        response = pending.result(timeout=10)
+    holder.close()
+    assert response.status_code == 200, response.text
+    assert client.get(game.url()).json()["version"] == response.json()["version"]
+
+
+def test_commands_can_be_kept_off_the_event_loop(tmp_path: Any) -> None:
+    settings = Settings(db_path=tmp_path / "threads.db", inline_commands=False, log_json=True)
+    app = create_app(settings)
+    with TestClient(app=app) as client:
+        assert service_of(app).inline_store is None
+        game = new_game(client, "black-spy", 3)
+        rng = random.Random(8)
+        for _ in range(10):
+            play_turn(client, game, rng)

@@ -63,7 +63,7 @@ def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
     finally:
         server.terminate()
         _, stderr = server.communicate(timeout=20)
-    assert b'"event": "game_created"' in stderr
+    assert b'"event":"game_created"' in stderr
     assert created["seats"][0]["token"].encode() not in stderr
 
 

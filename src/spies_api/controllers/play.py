@@ -11,7 +11,6 @@ from litestar.params import Body, FromPath, HeaderParameter, PathParameter
 
 from spies_api.body import StrictBody
 from spies_api.controllers.params import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN_REQUIRED
-from spies_api.errors import UnauthorizedError
 from spies_api.examples import (
     COMMAND_REQUEST_EXAMPLES,
     COMMAND_RESPONSE_EXAMPLE,
@@ -141,7 +140,6 @@ class PlayController(Controller):
         "/commands",
         dto=StrictBody[CommandRequest],
         return_dto=None,
-        sync_to_thread=True,
         status_code=200,
         operation_id="postCommand",
         summary="Send a command",
@@ -172,7 +170,7 @@ class PlayController(Controller):
             ),
         },
     )
-    def post_command(
+    async def post_command(
         self,
         game_id: FromPath[str],
         data: Annotated[CommandRequest, Body(examples=COMMAND_REQUEST_EXAMPLES)],
@@ -181,10 +179,8 @@ class PlayController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[CommandResponse]:
         """Send a command."""
-        seat = service.caller(game_id, request.headers.get("authorization"))
-        if seat is None:
-            raise UnauthorizedError("a command needs a seat token: Authorization: Bearer <token>")
-        reply = service.submit(game_id, seat, data, idempotency_key)
+        authorization = request.headers.get("authorization")
+        reply = await service.run_command(game_id, authorization, data, idempotency_key)
         headers = {"Idempotent-Replayed": "true"} if reply.replayed else None
         return Response(reply.body, headers=headers)
 
