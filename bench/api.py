@@ -1,23 +1,27 @@
 """API speed: commands/s and latency over loopback, against a minimal Litestar baseline.
 
-Starts two servers in subprocesses, one after the other, each with uvicorn (one worker) on
-loopback and a fresh SQLite file:
+Starts three servers in subprocesses, each with uvicorn (one worker) on loopback and a fresh
+SQLite file:
 
 - the API (``python -m spies_api``), with its default settings and JSON logging (to
   /dev/null);
-- a baseline: a minimal Litestar app whose one JSON POST handler inserts the body into SQLite
-  (WAL, ``synchronous=NORMAL``, a connection per worker thread, ``sync_to_thread=True``),
-  which is the least a command has to do.
+- the baseline: a minimal Litestar app whose one JSON POST handler inserts the body into
+  SQLite (WAL, ``synchronous=NORMAL``, a connection per thread) in a worker thread
+  (``sync_to_thread=True``, Litestar's idiom for blocking code), which is the least a
+  command has to do;
+- the same baseline with its handler on the event loop (``sync_to_thread=False``), shown
+  for comparison because the API runs most commands on the loop (see spies_api.service).
 
-Both are driven by the same client: ``--clients`` (32) asyncio tasks, each on its own
+All are driven by the same client: ``--clients`` (32) asyncio tasks, each on its own
 keep-alive connection, posting the same request bodies: the commands of real games, taken
 from random playouts of every registered game and replayed on games created with the same
-seed (so every command is accepted). Games are created before the clock starts. It prints
-commands/s and p50/p99 latency of both and their ratio (target at least 0.6).
+seed (so every command is accepted). Games are created before the clock starts. Rounds
+alternate between the servers; it prints each round, then the median round's commands/s
+and p50/p99 latency, and the ratio API ÷ baseline (target at least 0.6).
 
 Then it plays the longest registered game (the one whose random playouts have the most
-events) from start to end on ``--clients`` games at once, and prints the p50 latency of the
-last tenth of its commands divided by the p50 of the first tenth (target at most 1.2: a
+commands) from start to end on ``--clients`` games at once, and prints the p50 latency of
+the last tenth of its commands divided by the p50 of the first tenth (target at most 1.2: a
 command's cost does not grow with the game's length).
 
 It prints and never asserts. Usage::
@@ -60,8 +64,9 @@ HOST = "127.0.0.1"
 # -- the baseline app ------------------------------------------------------------------------
 
 
-def baseline_app(db_path: str) -> Any:
-    """A minimal Litestar app: one JSON POST, one SQLite insert."""
+def baseline_app(db_path: str, on_loop: bool = False) -> Any:
+    """A minimal Litestar app: one JSON POST, one SQLite insert (in a worker thread, or with
+    ``on_loop`` on the event loop)."""
     from litestar import Litestar, post  # noqa: PLC0415  (only in the baseline process)
 
     local = threading.local()
@@ -78,7 +83,7 @@ def baseline_app(db_path: str) -> Any:
             local.conn = conn
         return conn
 
-    @post("/items", sync_to_thread=True)
+    @post("/items", sync_to_thread=not on_loop)
     def insert(data: dict[str, Any]) -> dict[str, Any]:
         conn = connection()
         cursor = conn.execute("INSERT INTO items (body) VALUES (?)", (msgspec.json.encode(data),))
@@ -88,10 +93,11 @@ def baseline_app(db_path: str) -> Any:
     return Litestar([insert], logging_config=None)
 
 
-def serve_baseline(db_path: str, port: int) -> None:
+def serve_baseline(db_path: str, port: int, mode: str) -> None:
     import uvicorn  # noqa: PLC0415
 
-    uvicorn.run(baseline_app(db_path), host=HOST, port=port, log_level="warning", access_log=False)
+    app = baseline_app(db_path, on_loop=mode == "loop")
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
 
 
 # -- game scripts ----------------------------------------------------------------------------
@@ -210,8 +216,8 @@ def api_server(db: Path, port: int) -> Any:
     return server(["-m", "spies_api", "--db", str(db), "--port", str(port)], port)
 
 
-def baseline_server(db: Path, port: int) -> Any:
-    return server([__file__, "--serve-baseline", str(db), str(port)], port)
+def baseline_server(db: Path, port: int, mode: str) -> Any:
+    return server([__file__, "--serve-baseline", str(db), str(port), mode], port)
 
 
 # -- load ------------------------------------------------------------------------------------
@@ -324,41 +330,49 @@ def run(clients: int, commands: int, rounds: int) -> None:
         print("recording game scripts from random playouts ...", flush=True)
         scripts = record_scripts(workdir, per_game=4)
         plans = plan_games(scripts, clients, per_client + WARMUP)
-        api_port, base_port = free_port(), free_port()
-        results: list[tuple[Any, Any]] = []
+        api_port, base_port, loop_port = free_port(), free_port(), free_port()
+        results: list[tuple[Any, Any, Any]] = []
         with (
             api_server(workdir / "api.db", api_port),
-            baseline_server(workdir / "baseline.db", base_port),
+            baseline_server(workdir / "baseline.db", base_port, "thread"),
+            baseline_server(workdir / "loop.db", loop_port, "loop"),
         ):
-            # Rounds alternate between the two servers, so a busy neighbour on the machine
-            # slows both alike; the ratio is the median over the rounds.
+            # Rounds alternate between the servers, so a busy neighbour on the machine slows
+            # all alike; the ratio is the median over the rounds.
             for number in range(1, rounds + 1):
                 work = asyncio.run(api_work(api_port, plans, per_client + WARMUP))
                 warm = [Work(w.requests[:WARMUP]) for w in work]
                 rest = [Work(w.requests[WARMUP:]) for w in work]
-                asyncio.run(drive(base_port, baseline_work(warm)))
-                base = summary(*asyncio.run(drive(base_port, baseline_work(rest))))
+                measured = []
+                for port, phase in ((base_port, baseline_work), (loop_port, baseline_work)):
+                    asyncio.run(drive(port, phase(warm)))
+                    measured.append(summary(*asyncio.run(drive(port, phase(rest)))))
                 asyncio.run(drive(api_port, warm))
                 api = summary(*asyncio.run(drive(api_port, rest)))
-                results.append((base, api))
+                results.append((measured[0], measured[1], api))
                 print(
-                    f"  round {number}: baseline {base[1]:.0f} req/s, API {api[1]:.0f}"
-                    f" commands/s, ratio {api[1] / base[1]:.2f}",
+                    f"  round {number}: baseline {measured[0][1]:.0f} req/s (on the loop:"
+                    f" {measured[1][1]:.0f}), API {api[1]:.0f} commands/s,"
+                    f" ratio {api[1] / measured[0][1]:.2f}",
                     flush=True,
                 )
 
             longest = longest_game(scripts)
             script = max(scripts[longest], key=lambda s: len(s.steps))
-            growth_plans = [[script] for _ in range(clients)]
-            growth_work = asyncio.run(api_work(api_port, growth_plans, len(script.steps)))
-            _, by_client = asyncio.run(drive(api_port, growth_work))
+            tenth = max(1, len(script.steps) // 10)
+            growth: list[tuple[float, float]] = []
+            for _ in range(rounds):
+                plans = [[script] for _ in range(clients)]
+                growth_work = asyncio.run(api_work(api_port, plans, len(script.steps)))
+                _, by_client = asyncio.run(drive(api_port, growth_work))
+                first = statistics.median(t for client in by_client for t in client[:tenth])
+                last = statistics.median(t for client in by_client for t in client[-tenth:])
+                growth.append((first * 1000, last * 1000))
 
-    tenth = max(1, len(script.steps) // 10)
-    first = statistics.median(t for client in by_client for t in client[:tenth]) * 1000
-    last = statistics.median(t for client in by_client for t in client[-tenth:]) * 1000
-    ratios = [api[1] / base[1] for base, api in results]
+    first, last = sorted(growth, key=lambda pair: pair[1] / pair[0])[len(growth) // 2]
+    ratios = [api[1] / base[1] for base, _, api in results]
     middle = sorted(range(len(ratios)), key=ratios.__getitem__)[len(ratios) // 2]
-    base, api = results[middle]
+    base, on_loop, api = results[middle]
 
     print(
         f"\nspies-engine API over loopback: {clients} clients, uvicorn (1 worker),"
@@ -367,6 +381,7 @@ def run(clients: int, commands: int, rounds: int) -> None:
     print(f"{'':26}{'requests':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
     for label, (count, rate, p50, p99) in (
         ("baseline (POST + insert)", base),
+        ("  same, on the event loop", on_loop),
         ("API commands", api),
     ):
         print(f"  {label:24}{count:>9}{rate:>9.0f}{p50:>9.2f}{p99:>9.2f}")
@@ -374,13 +389,15 @@ def run(clients: int, commands: int, rounds: int) -> None:
         f"  commands/s ÷ baseline req/s: {ratios[middle]:.2f} (target at least {RATIO_TARGET});"
         f" rounds: {', '.join(f'{r:.2f}' for r in ratios)}"
     )
+    print(f"  commands/s ÷ on-the-loop baseline req/s: {api[1] / on_loop[1]:.2f}")
     print(
         f"\nlongest registered game: {longest} ({script.players} players,"
-        f" {len(script.steps)} commands), {clients} games at once"
+        f" {len(script.steps)} commands), {clients} games at once, the median of {rounds}"
     )
     print(
         f"  p50 latency, first {tenth} commands: {first:.2f} ms; last {tenth}: {last:.2f} ms;"
-        f" end ÷ start: {last / first:.2f} (target at most {GROWTH_TARGET})"
+        f" end ÷ start: {last / first:.2f} (target at most {GROWTH_TARGET});"
+        f" rounds: {', '.join(f'{b / a:.2f}' for a, b in growth)}"
     )
 
 
@@ -389,10 +406,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--commands", type=int, default=12_000, help="per round")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--serve-baseline", nargs=2, metavar=("DB", "PORT"), help=argparse.SUPPRESS)
+    parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
-        serve_baseline(args.serve_baseline[0], int(args.serve_baseline[1]))
+        serve_baseline(args.serve_baseline[0], int(args.serve_baseline[1]), args.serve_baseline[2])
         return
     run(args.clients, args.commands, args.rounds)
 
