@@ -8,13 +8,16 @@ Every error response is ``application/problem+json``::
 ``code`` is stable and is what clients branch on; ``detail`` is for people. A few problems
 carry more fields: ``current_version`` (409 ``version-conflict``) and ``errors`` (400 with the
 offending parameters). The table below is the only place where an exception becomes a status
-code; the core and the replay log know nothing about HTTP. Anything not in the table is a
-bug: it is logged with its traceback and answered with 500 ``internal-error``, never with
-the exception's text.
+code; the core and the replay log know nothing about HTTP. A database that another process
+keeps locked beyond the busy timeout is 503 ``database-busy`` (with ``Retry-After``).
+Anything else is a bug: it is logged with its traceback and answered with 500
+``internal-error``, never with the exception's text.
 """
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,6 +55,7 @@ PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
 PROBLEM_TYPE_PREFIX: Final = "urn:spies:problem:"
 
 _log = structlog.get_logger("spies_api")
+_BUSY: Final = re.compile(r"database is (locked|busy)")
 
 
 class ApiError(SpiesError):
@@ -157,6 +161,11 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             extra["expected_version"] = exc.expected_version
         if isinstance(exc, UnauthorizedError):
             headers["WWW-Authenticate"] = 'Bearer realm="spies"'
+    elif isinstance(exc, sqlite3.OperationalError) and _BUSY.search(str(exc)):
+        # Another process held the database's write lock for longer than the busy timeout.
+        status, title, code = 503, "Database busy", "database-busy"
+        detail = "the database is busy with another writer; retry shortly"
+        headers["Retry-After"] = "1"
     elif isinstance(exc, HTTPException) and exc.status_code < 500:
         status = exc.status_code
         code, title = _HTTP_CODES.get(status, (f"http-{status}", "Client error"))

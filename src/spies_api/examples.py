@@ -152,6 +152,12 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
         "seat 2 may not act now",
         {},
     ),
+    503: (
+        "Another process keeps the database locked",
+        "database-busy",
+        "the database is busy with another writer; retry shortly",
+        {},
+    ),
 }
 
 _TITLES: Final = {
@@ -162,6 +168,7 @@ _TITLES: Final = {
     409: "Version conflict",
     413: "Request body too large",
     422: "Command refused by the rules",
+    503: "Database busy",
 }
 
 _CODES: Final[dict[int, str]] = {
@@ -176,6 +183,7 @@ _CODES: Final[dict[int, str]] = {
         " `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`,"
         " `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`"
     ),
+    503: "`database-busy` (with `Retry-After`)",
 }
 
 

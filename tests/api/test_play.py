@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from typing import Any
 
 import msgspec
@@ -314,3 +315,18 @@ def test_replay_out_of_range_is_404(client: TestClient[Litestar], seq: str) -> N
 def test_replay_of_a_non_number_is_404(client: TestClient[Litestar], seq: str) -> None:
     game = new_game(client)
     assert client.get(game.url(f"/replay/{seq}")).status_code == 404
+
+
+def test_a_database_locked_too_long_is_503_not_500(
+    client: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(client)
+    command = first_legal(client, game)["commands"][0]
+
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr("spies_api.service.submit_command", locked)
+    response = client.post(game.url("/commands"), headers=game.seats[0], json={"command": command})
+    assert_problem(response, 503, "database-busy")
+    assert response.headers["retry-after"] == "1"

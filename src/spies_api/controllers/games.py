@@ -56,7 +56,7 @@ class GamesController(Controller):
                 generate_examples=False,
                 examples=[example("A new Deck of Spies game", CREATED_EXAMPLE)],
             ),
-            **problems(400, 413, 422),
+            **problems(400, 413, 422, 503),
         },
     )
     def create_game(

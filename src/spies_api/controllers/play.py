@@ -166,6 +166,7 @@ class PlayController(Controller):
                 409,
                 413,
                 422,
+                503,
                 codes={404: "`game-not-found`", 409: "`version-conflict` (with `current_version`)"},
             ),
         },
