@@ -27,7 +27,11 @@ def play(spec: GameSpec[Any, Any, Any, Any, Any], players: int, rng: Random) -> 
     state = fold(spec, start_game(spec, players, {}, rng))
     actions = 0
     outcome, to_act, legal, decide, evolve = (
-        spec.outcome, spec.to_act, spec.legal_commands, spec.decide, spec.evolve,
+        spec.outcome,
+        spec.to_act,
+        spec.legal_commands,
+        spec.decide,
+        spec.evolve,
     )
     while outcome(state) is None:
         seat = rng.choice(sorted(to_act(state)))
@@ -61,8 +65,10 @@ def main() -> None:
 
     base = baseline(min(args.seconds, 2.0))
     print(f"baseline (trivial game loop): {base:,.0f} actions/s")
-    print(f"{'game':<16}{'seats':>6}{'actions/s':>12}{'games/s':>10}{'target':>9}{'ratio':>7}"
-          f"{'x baseline':>11}")
+    print(
+        f"{'game':<16}{'seats':>6}{'actions/s':>12}{'games/s':>10}{'target':>9}{'ratio':>7}"
+        f"{'x baseline':>11}"
+    )
     for spec in GAMES.values():
         if args.game and spec.name != args.game:
             continue
@@ -80,8 +86,10 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             rate = actions / elapsed
             target = TARGETS.get(spec.name, 10_000)
-            print(f"{spec.name:<16}{players:>6}{rate:>12,.0f}{games / elapsed:>10,.1f}"
-                  f"{target:>9,}{rate / target:>7.2f}{rate / base:>11.3f}")
+            print(
+                f"{spec.name:<16}{players:>6}{rate:>12,.0f}{games / elapsed:>10,.1f}"
+                f"{target:>9,}{rate / target:>7.2f}{rate / base:>11.3f}"
+            )
 
 
 if __name__ == "__main__":
