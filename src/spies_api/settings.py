@@ -30,7 +30,8 @@ class Settings:
             least this often.
         sse_poll_seconds: an idle event stream also looks at the log this often, for events
             appended by another process sharing the database file.
-        events_page_default: events returned by ``GET /games/{id}/events`` without ``limit``.
+        events_page_default: events returned by ``GET /games/{id}/events`` without ``limit``
+            (more than any registered game's ``max_events``: one page holds a whole game).
         events_page_max: the largest ``limit`` accepted there.
         games_page_default: games returned by ``GET /games`` without ``limit``.
         games_page_max: the largest ``limit`` accepted there.
@@ -50,10 +51,10 @@ class Settings:
     snapshot_every: int = 128
     sse_keepalive_seconds: float = 15.0
     sse_poll_seconds: float = 1.0
-    events_page_default: int = 500
-    events_page_max: int = 2000
-    games_page_default: int = 20
-    games_page_max: int = 100
+    events_page_default: int = 5000
+    events_page_max: int = 10_000
+    games_page_default: int = 50
+    games_page_max: int = 200
     idempotency_key_max_length: int = 255
     inline_commands: bool = True
     log_json: bool | None = None

@@ -12,6 +12,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from spies_api import Settings
 from spies_api.app import service_of
 from spies_api.service import DEAL_HIDDEN, GameService, _public_options
 from spies_core.registry import GAMES
@@ -284,3 +285,8 @@ def test_a_spectator_stream_of_a_game_in_play_is_redacted(
         player.join()
     sent = [m["data"] for m in parse_sse(response.text) if "id" in m]
     assert sent[: len(expected)] == expected
+
+
+def test_one_page_of_events_holds_a_whole_game_by_default() -> None:
+    longest = max(spec.max_events for spec in GAMES.values())
+    assert Settings().events_page_default >= longest

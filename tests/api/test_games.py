@@ -151,7 +151,7 @@ def test_list_filters_by_game_and_status_and_pages(client: TestClient[Litestar])
 
     assert client.get("/games", params={"game": "nope"}).json()["total"] == 0
     capped = client.get("/games", params={"limit": 10**9}).json()
-    assert capped["limit"] == 100
+    assert capped["limit"] == 200
 
 
 @pytest.mark.parametrize(

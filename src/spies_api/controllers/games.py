@@ -82,7 +82,7 @@ class GamesController(Controller):
                 examples=[
                     example(
                         "One active game",
-                        {"games": [SUMMARY_EXAMPLE], "total": 1, "limit": 20, "offset": 0},
+                        {"games": [SUMMARY_EXAMPLE], "total": 1, "limit": 50, "offset": 0},
                     )
                 ],
             ),
