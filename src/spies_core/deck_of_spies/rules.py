@@ -607,27 +607,54 @@ def _pop_spy(state: State, spy: Card) -> State:
 
 
 def legal_commands(state: State, seat: Seat) -> list[Command]:
-    """Every command ``decide`` accepts now, cards in canonical order (§10.2)."""
+    """Every command ``decide`` accepts now, cards in canonical order (§10.2).
+
+    The hot path of every bot and of the conformance suite: it applies the tests of
+    :func:`is_legal_counter` and :func:`is_legal_recruit` to precomputed values of the
+    hand's subsets (the conformance suite checks both agree with ``decide``).
+    """
     if state.phase is not Phase.PLAYING or seat != 0:
         return []
     spy = state.spy_deck[0]
     hand = state.hand
-    if _total(hand) < value(spy):
+    v = value(spy)
+    values = [value(c) for c in hand]
+    if sum(values) < v:
         return [Assassinate(ace=ace) for ace in _owned_aces(state)]
     flags = state.flags
+    strict = flags.strict_necessity
+    ace_bonus = 0 if flags.ace_counts_in_necessity else 1
+    spy_suit = suit(spy)
+    in_suit = [suit(c) == spy_suit for c in hand]
+    ace = _ace_of(spy)
+    ace_at = hand.index(ace) if ace in hand else -1
     commands: list[Command] = []
-    for size in range(1, len(hand) + 1):
-        for used in combinations(hand, size):
-            counter = is_legal_counter(flags, used, spy)
-            recruit = is_legal_recruit(flags, used, spy)
-            if not (counter or recruit):
-                continue
-            retires = retire_options(flags, _without(hand, used))
-            if counter:
-                commands += [Counter(cards=used, retire=r) for r in retires]
-            if recruit:
-                commands += [Recruit(cards=used, retire=r) for r in retires]
+    for picked in _SUBSETS[len(hand)]:
+        total = sum(values[i] for i in picked)
+        if total < v:
+            continue
+        counter = not strict or total - min(values[i] for i in picked) < v
+        if ace_at in picked:
+            others = [values[i] for i in picked if i != ace_at]
+            recruit = bool(others) and (not strict or total - ace_bonus - min(others) < v)
+        else:
+            recruit = counter and all(in_suit[i] for i in picked)
+        if not (counter or recruit):
+            continue
+        used = tuple(hand[i] for i in picked)
+        retires = retire_options(flags, [hand[i] for i in range(len(hand)) if i not in picked])
+        if counter:
+            commands += [Counter(cards=used, retire=r) for r in retires]
+        if recruit:
+            commands += [Recruit(cards=used, retire=r) for r in retires]
     return commands
+
+
+_SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(c for size in range(1, n + 1) for c in combinations(range(n), size))
+    for n in range(HAND_SIZE + 1)
+)
+"""Index subsets of a hand of n cards, by size then lexicographically."""
 
 
 def to_act(state: State) -> frozenset[Seat]:

@@ -98,3 +98,40 @@ def test_retire_multiple_ranks_flag() -> None:
         len({value(c) for c in cmd.retire}) <= 1  # type: ignore[union-attr]
         for cmd in SPEC.legal_commands(default, 0)
     )
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [{}, {"strict_necessity": False}, {"ace_counts_in_necessity": False}],
+)
+def test_legal_list_matches_the_legality_predicates(flags: dict[str, bool]) -> None:
+    """§10.2: the fast legal-move generator agrees with is_legal_counter/is_legal_recruit
+    on every subset of the hand, over many random positions."""
+    from itertools import combinations
+
+    from spies_core.deck_of_spies.commands import Recruit
+    from spies_core.deck_of_spies.rules import is_legal_counter, is_legal_recruit
+
+    rng = Random(7)
+    for _ in range(60):
+        state = fold(SPEC, start_game(SPEC, 1, flags, rng))
+        while state.result is None:
+            spy = state.spy_deck[0]
+            listed = {
+                (type(c), c.cards)  # type: ignore[union-attr]
+                for c in SPEC.legal_commands(state, 0)
+                if isinstance(c, Counter | Recruit) and not c.retire
+            }
+            if sum(value(c) for c in state.hand) >= value(spy):
+                expected = {
+                    (kind, used)
+                    for size in range(1, len(state.hand) + 1)
+                    for used in combinations(state.hand, size)
+                    for kind, legal in (
+                        (Counter, is_legal_counter(state.flags, used, spy)),
+                        (Recruit, is_legal_recruit(state.flags, used, spy)),
+                    )
+                    if legal
+                }
+                assert listed == expected
+            state, _ = play(state, rng.choice(SPEC.legal_commands(state, 0)), rng.randrange(99))
