@@ -1,10 +1,12 @@
 """Examples and error responses for the OpenAPI document (documentation only).
 
-The example values are taken from a real Deck of Spies game (seed ``"demo"``) and shortened.
+The values come from a real Deck of Spies game (seed ``"readme-demo"``, the session of
+``docs/api.md``), as a seat and as a spectator saw them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from litestar.openapi import ResponseSpec
@@ -18,33 +20,44 @@ __all__ = [
     "PARAMETER_CODES",
     "CREATE_REQUEST_EXAMPLES",
     "GAME_ID",
+    "VIEW_EXAMPLE",
     "example",
     "problems",
 ]
 
-GAME_ID: Final = "k7qv3xw2m5tz4bna"
-HEAD_HASH: Final = "9c1e5f0b3a7d2e4c6b8a0f1e3d5c7b9a1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b"
-TOKEN: Final = "q3Xz0r8mS1vA6fJ2pK9tN4wB7cY5hL0dE3gU8iO1uR6"
-CREATED_AT: Final = "2026-11-29T17:00:00.000000Z"
+GAME_ID: Final = "p4o45j2v5srgh5il"
+HEAD_HASH: Final = "e162d97bde1a9b3a894a3c1bf307b5494e9b503ddc9105feb1e02276d09c325e"
+TOKEN: Final = "rMuZqATWCiASHaJ0ZqW9VMIhM90Hs2c4Rsh0UX1yH9w"
+CREATED_AT: Final = "2026-11-29T18:28:38.350886Z"
+PLAYED_AT: Final = "2026-11-29T18:28:41.785251Z"
+
+
+@dataclass
+class _Example(Example):
+    """An example rendered as given: Litestar drops ``None`` from the values it renders,
+    which would take the ``null`` fields out of an example."""
+
+    def to_schema(self) -> dict[str, Any]:
+        return {"summary": self.summary, "value": self.value}
 
 
 def example(summary: str, value: Any) -> Example:
     """An OpenAPI example (Litestar keys it by position)."""
-    return Example(summary=summary, value=value)
+    return _Example(summary=summary, value=value)
 
 
 CREATE_REQUEST_EXAMPLES: Final = [
-    example("A Deck of Spies game", {"game": "deck-of-spies"}),
+    example("A reproducible Deck of Spies game", {"game": "deck-of-spies", "seed": "readme-demo"}),
     example(
-        "A reproducible four-player Black Spy game",
-        {"game": "black-spy", "players": 4, "seed": "tuesday-club", "options": {}},
+        "A four-player Black Spy game with a secret seed",
+        {"game": "black-spy", "players": 4, "options": {}},
     ),
 ]
 
 COMMAND_REQUEST_EXAMPLES: Final = [
     example(
         "Counter the top spy (Deck of Spies)",
-        {"command": {"type": "counter", "cards": ["2H", "4S"]}, "expected_version": 9},
+        {"command": {"type": "counter", "cards": ["2C", "4C"]}, "expected_version": 4},
     ),
     example("Play a card (Black Spy)", {"command": {"type": "play_card", "card": "red-1"}}),
 ]
@@ -54,7 +67,7 @@ CREATED_EXAMPLE: Final = {
     "game": "deck-of-spies",
     "players": 1,
     "status": "active",
-    "version": 9,
+    "version": 4,
     "head_hash": HEAD_HASH,
     "created_at": CREATED_AT,
     "seats": [{"seat": 0, "token": TOKEN}],
@@ -65,57 +78,95 @@ SUMMARY_EXAMPLE: Final = {
     "game": "deck-of-spies",
     "players": 1,
     "status": "active",
-    "version": 9,
+    "version": 4,
     "head_hash": HEAD_HASH,
     "seats": [{"seat": 0}],
     "to_act": [0],
     "outcome": None,
     "options": {},
-    "seed_commitment": "2a4d…",
-    "seed_source": "server",
+    "seed_commitment": "a0f200b681fe30739a242ecac905f7f3d3a139a4c5bcb387a32570cf3b983e42",
+    "seed_source": "client",
     "rng": "hmac-sha256-fisher-yates/1",
     "created_at": CREATED_AT,
     "updated_at": CREATED_AT,
 }
 
+_SPY_RANKS: Final = ("5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+VIEW_EXAMPLE: Final = {
+    "game": "deck-of-spies",
+    "version": 4,
+    "seat": 0,
+    "phase": "playing",
+    "turn": 1,
+    "flags": {
+        "strict_necessity": True,
+        "ace_counts_in_necessity": True,
+        "retire_multiple_ranks": False,
+    },
+    "top_spy": "5S",
+    "spies_left": 36,
+    "unseen_spies": [
+        *(rank + suit for suit in "CDH" for rank in _SPY_RANKS),
+        *(rank + "S" for rank in _SPY_RANKS[1:]),
+    ],
+    "hand": ["2C", "4C", "2D", "AS", "2S"],
+    "hand_count": 5,
+    "hand_total": 11,
+    "draw_deck_count": 11,
+    "draw_deck_cards": ["AC", "3C", "AD", "3D", "4D", "AH", "2H", "3H", "4H", "3S", "4S"],
+    "draw_discard": [],
+    "spy_discard": [],
+    "spy_discard_count": 0,
+    "removed": [],
+    "owned_faces": 0,
+    "to_act": [0],
+    "result": None,
+}
+
 SPY_COUNTERED: Final = {
     "type": "spy_countered",
-    "spy": "5C",
-    "cards": ["2H", "4S"],
-    "seq": 10,
-    "recorded_at": "2026-11-29T17:00:05.000000Z",
+    "spy": "5S",
+    "cards": ["2C", "4C"],
+    "seq": 5,
+    "recorded_at": PLAYED_AT,
 }
 
 COMMAND_RESPONSE_EXAMPLE: Final = {
-    "version": 12,
+    "version": 7,
     "status": "active",
     "events": [
         SPY_COUNTERED,
         {
             "type": "cards_drawn",
-            "cards": ["7D", "QS"],
+            "cards": ["4H", "4S"],
             "count": 2,
-            "seq": 11,
-            "recorded_at": "2026-11-29T17:00:05.000000Z",
+            "seq": 6,
+            "recorded_at": PLAYED_AT,
         },
-        {"type": "spy_revealed", "spy": "6H", "seq": 12, "recorded_at": "2026-11-29T17:00:05Z"},
+        {"type": "spy_revealed", "spy": "7D", "turn": 2, "seq": 7, "recorded_at": PLAYED_AT},
     ],
     "outcome": None,
 }
 
 LEGAL_EXAMPLE: Final = {
-    "version": 9,
+    "version": 4,
     "seat": 0,
     "commands": [
-        {"type": "counter", "cards": ["2H", "4S"], "retire": []},
-        {"type": "recruit", "cards": ["9C"], "retire": []},
+        {"type": "counter", "cards": ["2C", "4C"], "retire": []},
+        {"type": "counter", "cards": ["2C", "4C"], "retire": ["2D", "2S"]},
+        {"type": "recruit", "cards": ["4C", "AS"], "retire": []},
     ],
 }
 
 EVENTS_EXAMPLE: Final = {
-    "events": [SPY_COUNTERED],
-    "next_after": 10,
-    "version": 12,
+    "events": [
+        SPY_COUNTERED,
+        {"type": "cards_drawn", "cards": None, "count": 2, "seq": 6, "recorded_at": PLAYED_AT},
+        {"type": "spy_revealed", "spy": "7D", "turn": 2, "seq": 7, "recorded_at": PLAYED_AT},
+    ],
+    "next_after": 7,
+    "version": 7,
     "status": "active",
 }
 
@@ -142,8 +193,8 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
     409: (
         "Stale expected_version, or the game is not finished",
         "version-conflict",
-        f"game {GAME_ID!r} is at version 12, not 9: another command was recorded first",
-        {"current_version": 12, "expected_version": 9},
+        f"game {GAME_ID!r} is at version 7, not 4: another command was recorded first",
+        {"current_version": 7, "expected_version": 4},
     ),
     413: ("Body over 64 KiB", "body-too-large", "Request Entity Too Large", {}),
     422: (

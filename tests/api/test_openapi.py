@@ -13,6 +13,8 @@ from litestar.testing import TestClient
 from spies_api.openapi import openapi_document, openapi_text
 from spies_core.registry import GAMES
 
+from .schema_check import validate
+
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 CONTRACT = {
@@ -145,3 +147,21 @@ def test_seat_tokens_are_a_bearer_security_scheme(document: dict[str, Any]) -> N
     assert commands["security"] == [{"seatToken": []}]
     view = document["paths"]["/games/{game_id}/view"]["get"]
     assert {} in view["security"]
+
+
+def test_every_json_example_matches_its_schema(document: dict[str, Any]) -> None:
+    checked = 0
+    for method, path, operation in operations(document):
+        for code, response in operation["responses"].items():
+            for media_type, content in (response.get("content") or {}).items():
+                if not media_type.endswith("json") or "ndjson" in media_type:
+                    continue
+                for name, item in content["examples"].items():
+                    validate(item["value"], content["schema"], document, f"{path} {code} {name}")
+                    checked += 1
+        if "requestBody" in operation:
+            schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            for value in schema["examples"]:
+                validate(value, schema, document, f"{method} {path} request")
+                checked += 1
+    assert checked > 40

@@ -22,8 +22,8 @@ from spies_replay.store import GameStatus
 __all__ = ["EventsController", "resume_point"]
 
 _STREAM_EXAMPLE = (
-    'id: 10\r\ndata: {"type":"spy_countered","spy":"5C","cards":["2H","4S"],"seq":10,'
-    '"recorded_at":"2026-11-29T17:00:05.000000Z"}\r\n\r\n: keep-alive\r\n\r\n'
+    'id: 5\r\ndata: {"type":"spy_countered","spy":"5S","cards":["2C","4C"],"seq":5,'
+    '"recorded_at":"2026-11-29T18:28:41.785251Z"}\r\n\r\n: keep-alive\r\n\r\n'
 )
 
 LastEventId = Annotated[

@@ -152,8 +152,11 @@ class GamesController(Controller):
                 examples=[
                     example(
                         "The first two lines",
-                        '{"format":"spies-replay/1","id":"k7qv3xw2m5tz4bna",...}\n'
-                        '{"seq":1,"type":"game_created","actor":null,"command":null,...}\n',
+                        '{"format":"spies-replay/1","id":"p4o45j2v5srgh5il",'
+                        '"game":"deck-of-spies","players":1,"options":{},"status":"finished",'
+                        '"version":127,...}\n'
+                        '{"seq":1,"type":"game_created","actor":null,"command":null,'
+                        '"event":{"type":"game_created","game":"deck-of-spies",...},...}\n',
                     )
                 ],
             ),

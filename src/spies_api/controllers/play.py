@@ -16,6 +16,7 @@ from spies_api.examples import (
     COMMAND_RESPONSE_EXAMPLE,
     LEGAL_EXAMPLE,
     PARAMETER_CODES,
+    VIEW_EXAMPLE,
     example,
     problems,
 )
@@ -23,34 +24,6 @@ from spies_api.schemas import AnyView, CommandRequest, CommandResponse, LegalCom
 from spies_api.service import GameService
 
 __all__ = ["PlayController"]
-
-_VIEW_EXAMPLE = {
-    "game": "deck-of-spies",
-    "version": 9,
-    "seat": 0,
-    "phase": "play",
-    "turn": 1,
-    "flags": {
-        "strict_necessity": True,
-        "ace_counts_in_necessity": True,
-        "retire_multiple_ranks": False,
-    },
-    "top_spy": "5C",
-    "spies_left": 36,
-    "unseen_spies": ["5D", "5H", "5S", "6C"],
-    "hand": ["2H", "4S", "7D", "9C", "KD"],
-    "hand_count": 5,
-    "hand_total": 36,
-    "draw_deck_count": 11,
-    "draw_deck_cards": ["AC", "AD"],
-    "draw_discard": [],
-    "spy_discard": [],
-    "spy_discard_count": 0,
-    "removed": [],
-    "owned_faces": 0,
-    "to_act": [0],
-    "result": None,
-}
 
 _VIEW_DESCRIPTION = (
     "The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a"
@@ -90,7 +63,7 @@ class PlayController(Controller):
                 data_container=AnyView,
                 description="The view now.",
                 generate_examples=False,
-                examples=[example("Seat 0 of a Deck of Spies game", _VIEW_EXAMPLE)],
+                examples=[example("Seat 0 of a Deck of Spies game", VIEW_EXAMPLE)],
             ),
             **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
         },
@@ -200,7 +173,7 @@ class PlayController(Controller):
                 data_container=AnyView,
                 description="The view at that step, `version` = `seq`.",
                 generate_examples=False,
-                examples=[example("Seat 0 after event 9", _VIEW_EXAMPLE)],
+                examples=[example("Seat 0 after event 4", VIEW_EXAMPLE)],
             ),
             **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES}),
         },
