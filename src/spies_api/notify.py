@@ -30,6 +30,8 @@ class EventNotifier:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[_Waiter]] = {}
+        self.closed = False
+        """Set by :meth:`close`: streams end (the server is shutting down)."""
 
     @contextmanager
     def subscribe(self, game_id: str) -> Iterator[asyncio.Event]:
@@ -59,6 +61,15 @@ class EventNotifier:
                 waiter.loop.call_soon_threadsafe(waiter.event.set)
             except RuntimeError:  # that loop has closed; its stream is gone
                 continue
+
+    def close(self) -> None:
+        """Wake every stream of every game for good: the server is shutting down, and a
+        stream of a game in progress would otherwise keep its connection open."""
+        self.closed = True
+        with self._lock:
+            games = list(self._waiters)
+        for game_id in games:
+            self.notify(game_id)
 
     def waiting(self, game_id: str) -> int:
         """How many streams wait on ``game_id`` (for tests and metrics)."""

@@ -6,7 +6,8 @@ Each event is one message::
     data: {"type":"spy_countered","spy":"5C","cards":["2H","3S"],"seq":7,"recorded_at":"..."}
 
 ``id`` is the event's seq, so a reconnecting client (``Last-Event-ID``, or ``?after=``)
-resumes exactly after the last event it received. Messages carry no ``event:`` line, so an
+resumes exactly after the last event it received (also after a server restart: a server
+shutting down ends its streams). Messages carry no ``event:`` line, so an
 ``EventSource``'s ``onmessage`` sees every event; the type is in the data. An idle stream
 sends a ``: keep-alive`` comment at least every ``Settings.sse_keepalive_seconds``. The
 stream ends after the game's final event (``seed_revealed``).
@@ -46,8 +47,9 @@ async def event_stream(
     keepalive = settings.sse_keepalive_seconds
     read = partial(service.events, game_id, seat, limit=settings.events_page_max)
     last_sent = time.monotonic()
-    with service.notifier.subscribe(game_id) as appended:
-        while True:
+    notifier = service.notifier
+    with notifier.subscribe(game_id) as appended:
+        while not notifier.closed:
             appended.clear()
             page = await anyio.to_thread.run_sync(partial(read, after=after))
             for event in page.events:

@@ -290,3 +290,22 @@ def test_a_spectator_stream_of_a_game_in_play_is_redacted(
 def test_one_page_of_events_holds_a_whole_game_by_default() -> None:
     longest = max(spec.max_events for spec in GAMES.values())
     assert Settings().events_page_default >= longest
+
+
+def test_streams_end_when_the_server_shuts_down(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    game = new_game(client, "black-spy", 3)
+
+    def shut_down_later() -> None:
+        time.sleep(0.3)
+        service_of(app).notifier.close()
+
+    closer = threading.Thread(target=shut_down_later)
+    closer.start()
+    try:
+        response = client.get(game.url("/events/stream"))  # returns: the stream ended
+    finally:
+        closer.join()
+    ids = [m["id"] for m in parse_sse(response.text) if "id" in m]
+    assert ids == list(range(1, game.created["version"] + 1))
