@@ -33,7 +33,7 @@ import time
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import anyio
 import msgspec
@@ -145,9 +145,11 @@ class GameService:
         self.inline_store = inline_store
         self.log = structlog.get_logger("spies_api").bind()
         """Bound once, with the logging configuration in force when the service opens."""
-        self.write_turn = threading.Lock()
-        """This process's writers take turns here, not in SQLite's busy handler (which
-        sleeps a millisecond or more between tries)."""
+        self.write_turn: _Turn = threading.Lock() if inline_store is not None else _NoTurn()
+        """With commands on the event loop, this process's writers take turns here rather
+        than in SQLite's busy handler (which sleeps a millisecond or more between tries), so
+        the loop rarely finds the database locked. Without them, there is no turn to take:
+        worker threads that queued on one lock would hand the GIL back and forth."""
 
     @classmethod
     def open(cls, settings: Settings) -> GameService:
@@ -585,6 +587,29 @@ class GameService:
             events=self._outgoing(spec, seat, result.events, finished=finished),
             outcome=result.outcome,
         )
+
+
+class _Turn(Protocol):
+    def acquire(self, blocking: bool = ...) -> bool: ...
+    def release(self) -> None: ...
+    def __enter__(self) -> bool: ...
+    def __exit__(self, *exc: Any) -> None: ...
+
+
+class _NoTurn:
+    """A lock that is always free."""
+
+    def acquire(self, blocking: bool = True) -> bool:
+        return True
+
+    def release(self) -> None:
+        return None
+
+    def __enter__(self) -> bool:
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 class _Deferred(Exception):  # noqa: N818  (a signal, not an error)
