@@ -51,12 +51,12 @@ from spies_core.black_spy.events import Event
 from spies_core.black_spy.options import Options
 from spies_core.black_spy.state import State, check_invariants
 from spies_core.black_spy.text import describe_event, render_view
-from spies_core.black_spy.view import View, redact, scramble, view
+from spies_core.black_spy.view import BlackSpyView, redact, scramble, view
 from spies_core.decider import GameSpec
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, View, Options]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, Options]] = GameSpec(
     name="black-spy",
     title="Black Spy",
     min_players=3,
@@ -65,7 +65,7 @@ SPEC: Final[GameSpec[State, Command, Event, View, Options]] = GameSpec(
     options_type=Options,
     command_type=Command,
     event_type=Event,
-    view_type=View,
+    view_type=BlackSpyView,
     state_type=State,
     initial_state=rules.initial_state,
     start=rules.start,

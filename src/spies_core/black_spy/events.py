@@ -16,7 +16,7 @@ from enum import StrEnum
 import msgspec
 
 from spies_core.black_spy.cards import Card
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 
 __all__ = [
     "BlackSpyCardPlayed",
@@ -61,7 +61,7 @@ class BlackSpyStarted(BaseEvent, frozen=True, kw_only=True, tag="black_spy_start
     recorded in the first ``black_spy_dealt``, where redaction hides them."""
 
     players: int
-    flags: Flags
+    flags: BlackSpyFlags
     dealer: int
     """The first dealer."""
     fixed_deal: bool = False

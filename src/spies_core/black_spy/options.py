@@ -21,7 +21,7 @@ __all__ = [
     "MODERN_THRESHOLDS",
     "UNSUPPORTED_VARIANTS",
     "Deal",
-    "Flags",
+    "BlackSpyFlags",
     "Options",
     "deal_hands",
     "good_spies",
@@ -49,7 +49,7 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """The hands of seats 0, 1, ...: together the 60 cards (six ``"black-7"``), equal sizes."""
 
 
-class Flags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class BlackSpyFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The rule flags that change play; recorded in the game's first event."""
 
     no_good_spies: bool = False
@@ -63,7 +63,7 @@ class Flags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     only black cards (Appendix A edge case)."""
 
 
-class Options(Flags, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Options(BlackSpyFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything ``POST /games`` accepts in ``options`` for ``black-spy``.
 
     The five variant flags below name variants of the modern rulebook (pp. 5-6) whose text
@@ -84,10 +84,10 @@ class Options(Flags, frozen=True, kw_only=True, forbid_unknown_fields=True):
     deal: Deal | None = None
     """Optional explicit first deal; without it the first dealer is drawn and the deck shuffled."""
 
-    def flags(self) -> Flags:
+    def flags(self) -> BlackSpyFlags:
         """The rule flags alone (what the first event records; the deal goes to its own
         events, where redaction hides the hands)."""
-        return Flags(no_good_spies=self.no_good_spies, classic=self.classic)
+        return BlackSpyFlags(no_good_spies=self.no_good_spies, classic=self.classic)
 
 
 UNSUPPORTED_VARIANTS: Final[dict[str, tuple[str, str]]] = {
@@ -100,17 +100,17 @@ UNSUPPORTED_VARIANTS: Final[dict[str, tuple[str, str]]] = {
 """Option name -> (spec section, variant name) of the refused variants."""
 
 
-def good_spies(flags: Flags) -> bool:
+def good_spies(flags: BlackSpyFlags) -> bool:
     """True when coloured 7s score -5 (§6.2); false under §8.1 and the classic preset."""
     return not (flags.no_good_spies or flags.classic)
 
 
-def moon_applies(flags: Flags) -> bool:
+def moon_applies(flags: BlackSpyFlags) -> bool:
     """True when shooting the moon (§6.4) is part of the rules: not in the classic preset."""
     return not flags.classic
 
 
-def threshold(flags: Flags, players: int) -> int:
+def threshold(flags: BlackSpyFlags, players: int) -> int:
     """The total that ends the game (§7.2; Appendix A: 200 for every count)."""
     return CLASSIC_THRESHOLD if flags.classic else MODERN_THRESHOLDS[players]
 

@@ -47,7 +47,7 @@ from spies_core.black_spy.events import (
 from spies_core.black_spy.options import (
     CLASSIC_THRESHOLD,
     MODERN_THRESHOLDS,
-    Flags,
+    BlackSpyFlags,
     Options,
     good_spies,
     moon_applies,
@@ -102,7 +102,7 @@ def players(state: State) -> int:
     return state.players
 
 
-def pass_direction(flags: Flags, players: int, deal: int) -> PassDirection:
+def pass_direction(flags: BlackSpyFlags, players: int, deal: int) -> PassDirection:
     """The pass direction of deal number ``deal`` (1 for the first) (§3.3, §10.1-10.3).
 
     3, 5 or 6 players alternate left, right; 4 players cycle left, right, across (S0 and S1,
@@ -129,7 +129,7 @@ def deal_cards(order: Sequence[Card], dealer: Seat, players: int) -> tuple[tuple
 
 
 def _dealt(
-    flags: Flags, players: int, deal: int, dealer: Seat, hands: tuple[tuple[Card, ...], ...]
+    flags: BlackSpyFlags, players: int, deal: int, dealer: Seat, hands: tuple[tuple[Card, ...], ...]
 ) -> BlackSpyDealt:
     return BlackSpyDealt(
         deal=deal,

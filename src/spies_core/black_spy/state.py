@@ -9,7 +9,7 @@ import msgspec
 
 from spies_core.black_spy.cards import DECK, Card, sort_key
 from spies_core.black_spy.events import PassDirection
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 
 __all__ = ["Phase", "State", "Trick", "check_invariants", "piles"]
 
@@ -42,7 +42,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
     phase: Phase = Phase.SETUP
     players: int = 0
-    flags: Flags = Flags()
+    flags: BlackSpyFlags = BlackSpyFlags()
     deal: int = 0
     """The current deal, 1 for the first; 0 before it."""
     dealer: int = 0

@@ -17,7 +17,7 @@ from spies_core.black_spy.events import (
     BlackSpyTrickWon,
     Event,
 )
-from spies_core.black_spy.view import PlayedCard, View
+from spies_core.black_spy.view import BlackSpyView, PlayedCard
 
 __all__ = ["describe_event", "render_view"]
 
@@ -89,7 +89,7 @@ def _trick(cards: Sequence[PlayedCard]) -> str:
     return " ".join(f"{p.card}({p.seat})" for p in cards) or "-"
 
 
-def render_view(v: View) -> str:
+def render_view(v: BlackSpyView) -> str:
     """A view as a few lines of text for a terminal."""
     who = "spectator" if v.seat is None else f"seat {v.seat}"
     lines = [

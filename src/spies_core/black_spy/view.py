@@ -28,11 +28,11 @@ from spies_core.black_spy.events import (
     Event,
     PassDirection,
 )
-from spies_core.black_spy.options import Flags, threshold
+from spies_core.black_spy.options import BlackSpyFlags, threshold
 from spies_core.black_spy.state import Phase, State
 from spies_core.decider import Seat
 
-__all__ = ["CompletedTrick", "PlayedCard", "View", "redact", "scramble", "view"]
+__all__ = ["CompletedTrick", "PlayedCard", "BlackSpyView", "redact", "scramble", "view"]
 
 
 class PlayedCard(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,7 +53,7 @@ class CompletedTrick(msgspec.Struct, frozen=True, kw_only=True):
     points: int
 
 
-class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="black-spy"):
+class BlackSpyView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="black-spy"):
     """A game of Black Spy as one seat (or a spectator) may see it."""
 
     version: int = 0
@@ -61,7 +61,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="bla
     seat: int | None
     """The viewer; ``None`` for a spectator."""
     players: int
-    flags: Flags
+    flags: BlackSpyFlags
     phase: Phase
     deal: int
     """The current deal, 1 for the first."""
@@ -105,7 +105,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="bla
     """The seats with the lowest total once the game is over (§7.3, §7.4)."""
 
 
-def view(state: State, seat: Seat | None) -> View:
+def view(state: State, seat: Seat | None) -> BlackSpyView:
     """What ``seat`` (or a spectator, ``None``) may see now."""
     n = state.players
     me = seat if seat is not None and 0 <= seat < n and state.hands else None
@@ -118,7 +118,7 @@ def view(state: State, seat: Seat | None) -> View:
         pile_sizes[t.winner] += len(t.cards)
         pile_points[t.winner] += t.points
     playing = state.phase is Phase.PLAYING and state.turn is not None
-    return View(
+    return BlackSpyView(
         seat=seat,
         players=n,
         flags=state.flags,

@@ -11,7 +11,7 @@ from enum import StrEnum
 import msgspec
 
 from spies_core.cards import Card
-from spies_core.deck_of_spies.options import Flags
+from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 
 __all__ = [
     "AceZone",
@@ -56,7 +56,7 @@ class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 class DeckOfSpiesStarted(BaseEvent, frozen=True, kw_only=True, tag="deck_of_spies_started"):
     """The table was laid out (§2, or an explicit deal); the flags of §12 are recorded here."""
 
-    flags: Flags
+    flags: DeckOfSpiesFlags
     spy_deck: tuple[Card, ...] | None
     """Spy deck, top first (hidden: only the top spy is ever visible, I-17)."""
     spy_deck_count: int

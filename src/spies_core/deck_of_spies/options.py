@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["Deal", "Flags", "Options"]
+__all__ = ["Deal", "DeckOfSpiesFlags", "Options"]
 
 
 class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -28,7 +28,7 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """Aces removed by earlier assassinations (only Aces)."""
 
 
-class Flags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DeckOfSpiesFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The rule flags of §12, recorded in the game's first event."""
 
     strict_necessity: bool = True
@@ -39,15 +39,15 @@ class Flags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """I-6: one retire may hold several same-rank groups (default: one rank only)."""
 
 
-class Options(Flags, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Options(DeckOfSpiesFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything ``POST /games`` accepts in ``options`` for ``deck-of-spies``."""
 
     deal: Deal | None = None
     """Optional explicit position; without it the setup of §2 is shuffled."""
 
-    def flags(self) -> Flags:
+    def flags(self) -> DeckOfSpiesFlags:
         """The rule flags alone (what the first event records)."""
-        return Flags(
+        return DeckOfSpiesFlags(
             strict_necessity=self.strict_necessity,
             ace_counts_in_necessity=self.ace_counts_in_necessity,
             retire_multiple_ranks=self.retire_multiple_ranks,

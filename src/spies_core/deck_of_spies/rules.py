@@ -39,7 +39,7 @@ from spies_core.deck_of_spies.events import (
     SpyRecruited,
     SpyRevealed,
 )
-from spies_core.deck_of_spies.options import Deal, Flags, Options
+from spies_core.deck_of_spies.options import Deal, DeckOfSpiesFlags, Options
 from spies_core.deck_of_spies.state import Phase, State, owned, owned_faces
 from spies_core.errors import (
     CorruptLogError,
@@ -125,7 +125,7 @@ def start(options: Options, players: int, rng: Rng) -> list[Event]:
     return events
 
 
-def _shuffled_setup(flags: Flags, rng: Rng) -> DeckOfSpiesStarted:
+def _shuffled_setup(flags: DeckOfSpiesFlags, rng: Rng) -> DeckOfSpiesStarted:
     """§2.1-2.3: four groups shuffled on their own; spies 5-7 on top of 8-10 on top of J-K."""
 
     def group(low: int, high: int) -> tuple[Card, ...]:
@@ -142,7 +142,7 @@ def _shuffled_setup(flags: Flags, rng: Rng) -> DeckOfSpiesStarted:
     )
 
 
-def _dealt_setup(flags: Flags, deal: Deal) -> DeckOfSpiesStarted:
+def _dealt_setup(flags: DeckOfSpiesFlags, deal: Deal) -> DeckOfSpiesStarted:
     """Check an explicit deal: each of the 52 cards in exactly one zone (issue 2)."""
     zones = {
         "spies": deal.spies,
@@ -251,10 +251,11 @@ def _owned_aces(state: State) -> tuple[Card, ...]:
 # -- legality (§4.2, §5.2-5.3, §7) -------------------------------------------------------
 
 
-def is_legal_counter(flags: Flags, cards: Sequence[Card], spy: Card) -> bool:
+def is_legal_counter(flags: DeckOfSpiesFlags, cards: Sequence[Card], spy: Card) -> bool:
     """§4.2: Σ(S) ≥ v and every card necessary, Σ(S) − min(S) < v (I-1, I-15).
 
-    >>> is_legal_counter(Flags(), ["3H", "4S"], "5C"), is_legal_counter(Flags(), ["7D", "AS"], "5C")
+    >>> flags = DeckOfSpiesFlags()
+    >>> is_legal_counter(flags, ["3H", "4S"], "5C"), is_legal_counter(flags, ["7D", "AS"], "5C")
     (True, False)
     """
     if not cards:
@@ -266,10 +267,10 @@ def is_legal_counter(flags: Flags, cards: Sequence[Card], spy: Card) -> bool:
     return not flags.strict_necessity or total - min(value(c) for c in cards) < v
 
 
-def is_legal_recruit(flags: Flags, cards: Sequence[Card], spy: Card) -> bool:
+def is_legal_recruit(flags: DeckOfSpiesFlags, cards: Sequence[Card], spy: Card) -> bool:
     """§5.2 plain recruit, or §5.3 with the spy's Ace as double agent (I-2, I-3, I-12).
 
-    >>> is_legal_recruit(Flags(), ["AC", "4C", "3D", "2H"], "9C")
+    >>> is_legal_recruit(DeckOfSpiesFlags(), ["AC", "4C", "3D", "2H"], "9C")
     True
     """
     if not cards:
@@ -292,7 +293,7 @@ def is_legal_recruit(flags: Flags, cards: Sequence[Card], spy: Card) -> bool:
     return tested - smallest < v
 
 
-def retire_options(flags: Flags, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+def retire_options(flags: DeckOfSpiesFlags, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """§7.1-7.2 (I-6): no retire, or two or more cards of one value (several values under
     ``retire_multiple_ranks``), in canonical order; the empty retire comes first."""
     by_value: dict[int, list[Card]] = {}
@@ -401,13 +402,13 @@ def _require_enough_in_hand(state: State, spy: Card) -> None:
         )
 
 
-def _check_counter(flags: Flags, used: list[Card], spy: Card) -> None:
+def _check_counter(flags: DeckOfSpiesFlags, used: list[Card], spy: Card) -> None:
     if is_legal_counter(flags, used, spy):
         return
     _explain_value(flags, used, used, spy)
 
 
-def _check_recruit(flags: Flags, used: list[Card], spy: Card) -> None:
+def _check_recruit(flags: DeckOfSpiesFlags, used: list[Card], spy: Card) -> None:
     if is_legal_recruit(flags, used, spy):
         return
     ace = _ace_of(spy)
@@ -427,7 +428,11 @@ def _check_recruit(flags: Flags, used: list[Card], spy: Card) -> None:
 
 
 def _explain_value(
-    flags: Flags, used: list[Card], tested: list[Card], spy: Card, ace_exempt: Card | None = None
+    flags: DeckOfSpiesFlags,
+    used: list[Card],
+    tested: list[Card],
+    spy: Card,
+    ace_exempt: Card | None = None,
 ) -> NoReturn:
     """Raise the error that says why a set fails §4.2 (or §5.3 for the non-Ace cards)."""
     v = value(spy)
@@ -448,7 +453,7 @@ def _explain_value(
     )
 
 
-def _check_retire(flags: Flags, retired: list[Card], spy: Card) -> None:
+def _check_retire(flags: DeckOfSpiesFlags, retired: list[Card], spy: Card) -> None:
     """§7.1-7.2: no retire, or two or more cards of one value (I-6)."""
     if not retired:
         return

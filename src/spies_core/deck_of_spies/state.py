@@ -8,7 +8,7 @@ import msgspec
 
 from spies_core.cards import ALL_CARDS, Card, is_ace, is_face
 from spies_core.deck_of_spies.events import Result
-from spies_core.deck_of_spies.options import Flags
+from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 
 __all__ = ["Phase", "State", "check_invariants", "owned", "owned_faces"]
 
@@ -28,7 +28,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Every card's zone (§1.4). Decks are top first; the other zones are sorted."""
 
     phase: Phase = Phase.SETUP
-    flags: Flags = Flags()
+    flags: DeckOfSpiesFlags = DeckOfSpiesFlags()
     spy_deck: tuple[Card, ...] = ()
     draw_deck: tuple[Card, ...] = ()
     hand: tuple[Card, ...] = ()

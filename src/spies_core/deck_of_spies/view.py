@@ -24,7 +24,7 @@ from spies_core.deck_of_spies.events import (
     Event,
     Result,
 )
-from spies_core.deck_of_spies.options import Flags
+from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 from spies_core.deck_of_spies.state import Phase, State, owned_faces
 
 __all__ = ["DeckOfSpiesView", "redact", "scramble", "view"]
@@ -44,7 +44,7 @@ class DeckOfSpiesView(
     phase: Phase
     turn: int
     """The turn in progress (1 to 36), or the last one once the game is over."""
-    flags: Flags
+    flags: DeckOfSpiesFlags
     top_spy: Card | None
     """The spy faced now (§3.1); ``null`` once the spy deck is empty."""
     spies_left: int

@@ -15,7 +15,7 @@ from spies_core.black_spy.events import (
     BlackSpyDealt,
     Event,
 )
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.state import Phase, State, Trick
 from spies_core.decider import GameSpec
 
@@ -77,7 +77,7 @@ def position(
     leader: int = 0,
     trick: str = "",
     first_trick: bool = False,
-    flags: Flags | None = None,
+    flags: BlackSpyFlags | None = None,
     totals: Sequence[int] | None = None,
 ) -> State:
     """A crafted trick-play position (not a whole deck: for rule tests only).
@@ -93,7 +93,7 @@ def position(
     return State(
         phase=Phase.PLAYING,
         players=n,
-        flags=flags or Flags(),
+        flags=flags or BlackSpyFlags(),
         deal=1,
         hands=tuple(cards(h) for h in hands),
         passes=((),) * n,
@@ -111,7 +111,7 @@ def last_trick_position(
     final: Sequence[str],
     *,
     leader: int,
-    flags: Flags | None = None,
+    flags: BlackSpyFlags | None = None,
     totals: Sequence[int] | None = None,
 ) -> State:
     """A consistent position before the last trick of a deal: the 60 cards each in one place.
@@ -140,7 +140,7 @@ def last_trick_position(
     return State(
         phase=Phase.PLAYING,
         players=n,
-        flags=flags or Flags(),
+        flags=flags or BlackSpyFlags(),
         deal=1,
         hands=tuple((c,) for c in final),
         passes=((),) * n,

@@ -10,7 +10,7 @@ import pytest
 
 from spies_core.black_spy.commands import Command, PassCards, PlayCard
 from spies_core.black_spy.events import BlackSpyCardPlayed, BlackSpyCardsPassed
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.state import State
 from spies_core.errors import GameOverError, NotYourTurnError, RuleError
 from tests.core.black_spy.helpers import (
@@ -126,12 +126,12 @@ def test_classic_leader_holding_only_black_may_lead_black() -> None:
     state = position(
         ["black-2 black-3", "blue-3 red-3", "blue-4 red-4"],
         first_trick=True,
-        flags=Flags(classic=True),
+        flags=BlackSpyFlags(classic=True),
     )
     assert SPEC.legal_commands(state, 0) == [PlayCard(card="black-2"), PlayCard(card="black-3")]
     apply(state, 0, PlayCard(card="black-2"))
     mixed = position(
-        ["black-2 red-2", "blue-3", "blue-4"], first_trick=True, flags=Flags(classic=True)
+        ["black-2 red-2", "blue-3", "blue-4"], first_trick=True, flags=BlackSpyFlags(classic=True)
     )
     assert refuse(mixed, 0, PlayCard(card="black-2")).code == "black-lead-first-trick"
 

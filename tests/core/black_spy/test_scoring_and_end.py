@@ -16,7 +16,7 @@ from spies_core.black_spy.events import (
     BlackSpyTrickWon,
     Event,
 )
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.scoring import score_deal
 from spies_core.black_spy.state import Phase, State
 from spies_core.decider import Outcome
@@ -84,7 +84,7 @@ def test_trick_points_add_up_to_the_deal_scores_without_a_moon() -> None:
             taken = [0] * 4
 
 
-def moon_position(flags: Flags | None = None) -> State:
+def moon_position(flags: BlackSpyFlags | None = None) -> State:
     """Seat 1 is about to take the black 11 and with it all 16 black cards; seat 1 holds
     the blue 7, seat 0 the red and green 7s, seat 2 the yellow 7 (spec vector 9)."""
     return last_trick_position(
@@ -118,7 +118,7 @@ def test_moon_pays_60_and_coloured_7s_still_count_for_everyone() -> None:
 
 def test_moon_under_no_good_spies_pays_the_round_total_80() -> None:
     """§8.1, §10.9: without good spies the shooter scores 0 and every other seat 80."""
-    _, events = finish_trick(moon_position(Flags(no_good_spies=True)), LAST)
+    _, events = finish_trick(moon_position(BlackSpyFlags(no_good_spies=True)), LAST)
     scored = scored_of(events)
     assert scored.scores == (80, 0, 80, 80)
     assert scored.moon == 1
@@ -127,7 +127,7 @@ def test_moon_under_no_good_spies_pays_the_round_total_80() -> None:
 
 def test_classic_has_no_moon_the_taker_of_all_black_scores_80() -> None:
     """Appendix A: shooting the moon is not part of the classic preset; coloured 7s score 0."""
-    _, events = finish_trick(moon_position(Flags(classic=True)), LAST)
+    _, events = finish_trick(moon_position(BlackSpyFlags(classic=True)), LAST)
     scored = scored_of(events)
     assert scored.scores == (0, 80, 0, 0)
     assert scored.moon is None

@@ -19,7 +19,7 @@ from spies_core.black_spy.cards import (
     sort_cards,
 )
 from spies_core.black_spy.events import BlackSpyCardsExchanged, BlackSpyDealt, BlackSpyStarted
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.rules import MAX_EVENTS, deal_cards
 from spies_core.decider import shuffled
 from spies_core.errors import InvalidOptionsError, RuleError
@@ -120,7 +120,7 @@ def test_explicit_deal_fixes_first_dealer_and_hands_only() -> None:
     assert isinstance(started, BlackSpyStarted) and started.fixed_deal and started.dealer == 2
     assert isinstance(dealt, BlackSpyDealt)
     assert dealt.hands == tuple(sort_cards(h) for h in hands)
-    assert started.flags == Flags()  # the deal itself is not in the first event
+    assert started.flags == BlackSpyFlags()  # the deal itself is not in the first event
     # Later deals: shuffled, dealt by the next seats.
     game = random_playout(4, seed=1, options=options)
     assert game.deals[0].hands == dealt.hands
@@ -202,9 +202,9 @@ def test_variants_without_rule_text_are_refused(option: str, section: str) -> No
 def test_flags_are_recorded_in_the_first_event() -> None:
     """Options are recorded in the game's first event (the deal's hands in its own)."""
     for options, flags in (
-        ({}, Flags()),
-        ({"no_good_spies": True}, Flags(no_good_spies=True)),
-        ({"classic": True}, Flags(classic=True)),
+        ({}, BlackSpyFlags()),
+        ({"no_good_spies": True}, BlackSpyFlags(no_good_spies=True)),
+        ({"classic": True}, BlackSpyFlags(classic=True)),
     ):
         started = start_game(SPEC, 3, options, Random(0))[0]
         assert isinstance(started, BlackSpyStarted) and started.flags == flags

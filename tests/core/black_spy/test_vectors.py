@@ -12,7 +12,7 @@ from spies_core.black_spy.events import (
     BlackSpyTrickWon,
     PassDirection,
 )
-from spies_core.black_spy.options import Flags
+from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.rules import pass_direction
 from spies_core.black_spy.scoring import legal_plays, score_deal, trick_points, trick_winner
 from spies_core.black_spy.state import State
@@ -154,7 +154,7 @@ def test_vector_9_moon_four_players() -> None:
 def test_vector_10_pass_cycle_four_and_five_players() -> None:
     """§3.3, §10.1: 4 players deals 1-6 left, right, across, left, right, across;
     5 players deals 1-3 left, right, left."""
-    flags = Flags()
+    flags = BlackSpyFlags()
     assert [pass_direction(flags, 4, d) for d in range(1, 7)] == [LEFT, RIGHT, ACROSS] * 2
     assert [pass_direction(flags, 5, d) for d in range(1, 4)] == [LEFT, RIGHT, LEFT]
     # Through the engine: the dealt events of real games carry the same cycle.

@@ -10,7 +10,7 @@ from spies_core import InvalidOptionsError, fold, start_game
 from spies_core.cards import ALL_CARDS, value
 from spies_core.deck_of_spies.commands import Counter
 from spies_core.deck_of_spies.events import CardsDrawn, DeckOfSpiesStarted, SpyRevealed
-from spies_core.deck_of_spies.options import Flags
+from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 from tests.core.deck_of_spies.position import SPEC, deal, moves, play, sets, start
 
 
@@ -42,7 +42,7 @@ def test_flags_are_recorded_in_the_first_event() -> None:
     options = {"strict_necessity": False, "retire_multiple_ranks": True}
     first = start_game(SPEC, 1, options, Random(0))[0]
     assert isinstance(first, DeckOfSpiesStarted)
-    assert first.flags == Flags(strict_necessity=False, retire_multiple_ranks=True)
+    assert first.flags == DeckOfSpiesFlags(strict_necessity=False, retire_multiple_ranks=True)
 
 
 @pytest.mark.parametrize(
