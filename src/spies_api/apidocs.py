@@ -57,6 +57,16 @@ over, its log is public and can be exported with the revealed seed, and
 `spies-replay import` / `verify` re-derive every shuffle from it.
 
 **Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`.
+
+**Limits.** Request bodies over 64 KiB: 413 `body-too-large`. Pages: `GET /games` returns 50
+games unless `limit` says otherwise, at most 200; `GET /games/{id}/events` returns 5000
+events (a whole game) unless `limit` says otherwise, at most 10000; a larger `limit` is
+lowered to the maximum (the answer's `limit` and `next_after` show it). Event streams: at
+most 64 open at once on one game, one more is 503 `too-many-streams` with `Retry-After`.
+Rate limit: off by default; a server started with `spies-api --rate-limit 6000/minute`
+(or `N/second`, `N/hour`, `N/day`) answers a client (by address) over that rate with 429
+`too-many-requests`, `Retry-After` and the `RateLimit-*` headers. These are the defaults
+of the server's settings; an operator may change them.
 """
 
 

@@ -2,8 +2,9 @@
 
 It wires the controllers, the game service (the one dependency, provided at the app layer),
 the one error table (problem details for every exception), the OpenAPI document and its
-interactive docs, the body-size limit and structlog. The database is opened, created and
-migrated at startup (or by the first request of a test client used without startup).
+interactive docs, the body-size limit, the optional per-client rate limit and structlog.
+The database is opened, created and migrated at startup (or by the first request of a test
+client used without startup).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.di import Provide
+from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
 from spies_api.apidocs import TaggedUnionSchemaPlugin, openapi_config
@@ -19,7 +21,7 @@ from spies_api.controllers import ROUTE_HANDLERS
 from spies_api.dependencies import ServiceHolder
 from spies_api.errors import to_problem
 from spies_api.logging import configure_logging
-from spies_api.settings import Settings
+from spies_api.settings import Settings, parse_rate
 
 __all__ = ["create_app"]
 
@@ -38,6 +40,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
     holder = ServiceHolder(settings)
+    middleware = []
+    if settings.rate_limit is not None:
+        # Litestar's fixed-window limit per client address; 429s become problem details
+        # with Retry-After (spies_api.errors). The docs pages are not counted.
+        limit = RateLimitConfig(rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema"])
+        middleware.append(limit.middleware)
 
     def open_store(_: Litestar) -> None:
         holder.get()
@@ -60,6 +68,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
+        middleware=middleware,
         logging_config=None,
         debug=False,
     )

@@ -3,8 +3,11 @@
 Usage::
 
     spies-api [--db PATH] [--host HOST] [--port PORT] [--access-log]
+              [--rate-limit RATE] [--max-streams-per-game N]
 
-Defaults: ``spies.db`` (created and migrated on first start), ``127.0.0.1``, ``8000``.
+Defaults: ``spies.db`` (created and migrated on first start), ``127.0.0.1``, ``8000``, no
+rate limit (``--rate-limit 6000/minute``: each client address may send that many requests
+per minute, then gets 429 with ``Retry-After``), 64 open event streams per game.
 Log lines are JSON on stderr (coloured text on a terminal). On SIGTERM or Ctrl+C, open
 event streams end at once and other requests get a few seconds to finish.
 """
@@ -19,7 +22,7 @@ import uvicorn
 from litestar import Litestar
 
 from spies_api.app import create_app, service_of
-from spies_api.settings import Settings
+from spies_api.settings import Settings, parse_rate
 
 __all__ = ["SHUTDOWN_GRACE_SECONDS", "main"]
 
@@ -34,7 +37,30 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--access-log", action="store_true", help="also log every request line (uvicorn)"
     )
+    parser.add_argument(
+        "--rate-limit",
+        type=_rate,
+        default=None,
+        metavar="RATE",
+        help="per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
+        " beyond it: 429 with Retry-After (default: no limit)",
+    )
+    parser.add_argument(
+        "--max-streams-per-game",
+        type=int,
+        default=Settings().max_streams_per_game,
+        metavar="N",
+        help="open event streams allowed on one game; one more is 503 (default: %(default)s)",
+    )
     return parser
+
+
+def _rate(text: str) -> str:
+    try:
+        parse_rate(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 class _Server(uvicorn.Server):
@@ -56,7 +82,14 @@ class _Server(uvicorn.Server):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the server until interrupted; return the exit status."""
     args = _parser().parse_args(argv)
-    app = create_app(Settings(db_path=args.db))
+    if args.max_streams_per_game < 1:
+        _parser().error("--max-streams-per-game must be at least 1")
+    settings = Settings(
+        db_path=args.db,
+        rate_limit=args.rate_limit,
+        max_streams_per_game=args.max_streams_per_game,
+    )
+    app = create_app(settings)
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -41,6 +41,7 @@ from spies_replay.errors import (
 __all__ = [
     "PROBLEM_MEDIA_TYPE",
     "ApiError",
+    "TooManyStreamsError",
     "ForbiddenError",
     "IdempotencyKeyReusedError",
     "InvalidParameterError",
@@ -100,6 +101,20 @@ class WrongGameCommandError(RuleError):
     default_code = "wrong-game-command"
 
 
+class TooManyStreamsError(ApiError):
+    """The game already has as many open event streams as the server allows (503).
+
+    Attributes:
+        retry_after: seconds after which a new stream may find a free slot.
+    """
+
+    default_code = "too-many-streams"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 @dataclass(frozen=True, slots=True)
 class _Rule:
     status: int
@@ -120,6 +135,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     InvalidOptionsError: _Rule(422, "Invalid game options"),
     UnknownGameError: _Rule(422, "Unknown game"),
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
+    TooManyStreamsError: _Rule(503, "Too many event streams"),
 }
 
 _HTTP_CODES: Final[dict[int, tuple[str, str]]] = {
@@ -161,6 +177,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             extra["expected_version"] = exc.expected_version
         if isinstance(exc, UnauthorizedError):
             headers["WWW-Authenticate"] = 'Bearer realm="spies"'
+        if isinstance(exc, TooManyStreamsError):
+            headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, sqlite3.OperationalError) and _BUSY.search(str(exc)):
         # Another process held the database's write lock for longer than the busy timeout.
         status, title, code = 503, "Database busy", "database-busy"
@@ -171,6 +189,10 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
         code, title = _HTTP_CODES.get(status, (f"http-{status}", "Client error"))
         detail = exc.detail or title
         headers.update(exc.headers or {})
+        if status == 429:  # Litestar's rate limit sends RateLimit-Reset; clients also know this
+            reset = headers.get("RateLimit-Reset", "1")
+            headers["Retry-After"] = str(max(1, int(reset))) if reset.isdigit() else "1"
+            detail = "too many requests from this client; retry after the Retry-After seconds"
         if isinstance(exc, ValidationException):
             errors = exc.extra if isinstance(exc.extra, list) else []
             from_body = any(

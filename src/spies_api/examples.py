@@ -197,6 +197,13 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
         {"current_version": 7, "expected_version": 4},
     ),
     413: ("Body over 64 KiB", "body-too-large", "Request Entity Too Large", {}),
+    429: (
+        "Over the per-client rate limit (only when the server runs with --rate-limit);"
+        " see the Retry-After header",
+        "too-many-requests",
+        "too many requests from this client; retry after the Retry-After seconds",
+        {},
+    ),
     422: (
         "Refused by the rules (the code names the rule)",
         "not-your-turn",
@@ -204,12 +211,21 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
         {},
     ),
     503: (
-        "Another process keeps the database locked",
+        "Unavailable for now; see the Retry-After header",
         "database-busy",
         "the database is busy with another writer; retry shortly",
         {},
     ),
 }
+
+_OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
+    "too-many-streams": (
+        "Too many event streams",
+        f"game {GAME_ID!r} already has 64 open event streams, the most this server allows;"
+        " close one or retry later",
+    ),
+}
+"""Examples of other codes of a status: code -> (title, detail)."""
 
 _TITLES: Final = {
     400: "Malformed request body",
@@ -219,6 +235,7 @@ _TITLES: Final = {
     409: "Version conflict",
     413: "Request body too large",
     422: "Command refused by the rules",
+    429: "Too many requests",
     503: "Database busy",
 }
 
@@ -229,6 +246,7 @@ _CODES: Final[dict[int, str]] = {
     404: "`game-not-found`, `seq-out-of-range`",
     409: "`version-conflict` (with `current_version`), `game-not-finished`",
     413: "`body-too-large`",
+    429: "`too-many-requests` (with `Retry-After`)",
     422: (
         "a rule's code (`not-your-turn`, `must-follow`, `unnecessary-card`, ...), `game-over`,"
         " `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`,"
@@ -238,16 +256,25 @@ _CODES: Final[dict[int, str]] = {
 }
 
 
-def problems(*statuses: int, codes: dict[int, str] | None = None) -> dict[int, ResponseSpec]:
-    """Problem-details responses for ``statuses``, each with its codes and an example."""
+def problems(
+    *statuses: int, codes: dict[int, str] | None = None, examples: dict[int, str] | None = None
+) -> dict[int, ResponseSpec]:
+    """Problem-details responses for ``statuses`` and 429, each with its codes and an example.
+
+    Every operation documents 429: a server run with a rate limit may answer it anywhere.
+    ``examples`` picks another code's example for a status (see ``_OTHER_EXAMPLES``).
+    """
     specs: dict[int, ResponseSpec] = {}
-    for status in statuses:
+    for status in sorted({*statuses, 429}):
         listed = (codes or {}).get(status, _CODES[status])
         parameter_only = status == 400 and "malformed-body" not in listed
         description, code, detail, extra = (
             _PARAMETER_EXAMPLE if parameter_only else _PROBLEMS[status]
         )
         title = "Invalid parameter" if parameter_only else _TITLES[status]
+        other = (examples or {}).get(status)
+        if other is not None:
+            code, (title, detail) = other, _OTHER_EXAMPLES[other]
         specs[status] = ResponseSpec(
             data_container=Problem,
             media_type=PROBLEM_MEDIA_TYPE,

@@ -4,6 +4,8 @@ Commands are applied in worker threads; event streams wait on the event loop. Af
 append, :meth:`EventNotifier.notify` sets every waiting stream's ``asyncio.Event`` through
 its loop's ``call_soon_threadsafe``. Only this process's appends are signalled; streams also
 poll the log (``Settings.sse_poll_seconds``) for appends by another process.
+
+:class:`StreamSlots` caps the open streams of each game.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["EventNotifier"]
+from spies_api.errors import TooManyStreamsError
+
+__all__ = ["EventNotifier", "StreamSlot", "StreamSlots"]
 
 
 class _Waiter:
@@ -75,3 +79,68 @@ class EventNotifier:
         """How many streams wait on ``game_id`` (for tests and metrics)."""
         with self._lock:
             return len(self._waiters.get(game_id, ()))
+
+
+class StreamSlot:
+    """One open stream's place in :class:`StreamSlots`; :meth:`release` gives it back once."""
+
+    __slots__ = ("_game_id", "_owner", "_released")
+
+    def __init__(self, owner: StreamSlots, game_id: str) -> None:
+        self._owner = owner
+        self._game_id = game_id
+        self._released = False
+
+    def release(self) -> None:
+        """Give the slot back (idempotent)."""
+        if not self._released:
+            self._released = True
+            self._owner._give_back(self._game_id)
+
+    def __del__(self) -> None:  # a stream dropped before it started still frees its slot
+        self.release()
+
+
+class StreamSlots:
+    """Counts the open event streams of each game, up to a cap (thread-safe).
+
+    Args:
+        per_game: the most streams one game may have open at once.
+        retry_after: the ``Retry-After`` seconds of a refusal.
+    """
+
+    def __init__(self, per_game: int, retry_after: int) -> None:
+        self.per_game = per_game
+        self.retry_after = retry_after
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def take(self, game_id: str) -> StreamSlot:
+        """A slot for one more stream of ``game_id``.
+
+        Raises:
+            TooManyStreamsError: the game has ``per_game`` open streams already.
+        """
+        with self._lock:
+            count = self._open.get(game_id, 0)
+            if count >= self.per_game:
+                raise TooManyStreamsError(
+                    f"game {game_id!r} already has {count} open event streams, the most this"
+                    " server allows; close one or retry later",
+                    retry_after=self.retry_after,
+                )
+            self._open[game_id] = count + 1
+        return StreamSlot(self, game_id)
+
+    def _give_back(self, game_id: str) -> None:
+        with self._lock:
+            count = self._open.get(game_id, 0) - 1
+            if count > 0:
+                self._open[game_id] = count
+            else:
+                self._open.pop(game_id, None)
+
+    def open(self, game_id: str) -> int:
+        """How many streams of ``game_id`` are open (tests, metrics)."""
+        with self._lock:
+            return self._open.get(game_id, 0)

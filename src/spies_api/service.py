@@ -46,7 +46,7 @@ from spies_api.errors import (
     UnauthorizedError,
     WrongGameCommandError,
 )
-from spies_api.notify import EventNotifier
+from spies_api.notify import EventNotifier, StreamSlots
 from spies_api.schemas import (
     COMMAND_TYPES_BY_GAME,
     CommandRequest,
@@ -139,6 +139,10 @@ class GameService:
         self.store = store
         self.settings = settings
         self.notifier = notifier if notifier is not None else EventNotifier()
+        self.streams = StreamSlots(
+            settings.max_streams_per_game, settings.stream_retry_after_seconds
+        )
+        """The open event streams of each game, capped (``Settings.max_streams_per_game``)."""
         self.cache = StateCache(settings.cache_size)
         self.locks = KeyedLocks()
         self.auth = SeatAuthenticator(store, settings.cache_size)

@@ -7,12 +7,37 @@ as new fields with defaults, so existing callers keep working.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final, Literal
 
-__all__ = ["Settings"]
+__all__ = ["RATE_UNITS", "RateUnit", "Settings", "parse_rate"]
 
 KIB = 1024
+
+RateUnit = Literal["second", "minute", "hour", "day"]
+RATE_UNITS: Final[tuple[RateUnit, ...]] = ("second", "minute", "hour", "day")
+_RATE: Final = re.compile(r"\s*([1-9][0-9]{0,8})\s*/\s*(second|minute|hour|day)\s*")
+
+
+def parse_rate(text: str) -> tuple[RateUnit, int]:
+    """Parse a rate limit such as ``100/second`` or ``6000/minute``.
+
+    Returns:
+        ``(unit, requests)``, as Litestar's ``RateLimitConfig.rate_limit`` takes it.
+
+    Raises:
+        ValueError: not ``N/second``, ``N/minute``, ``N/hour`` or ``N/day`` with ``N >= 1``.
+    """
+    match = _RATE.fullmatch(text)
+    if match is None:
+        raise ValueError(
+            f"rate limit {text!r} is not N/UNIT with N >= 1 and UNIT one of"
+            f" {', '.join(RATE_UNITS)} (e.g. 100/second, 6000/minute)"
+        )
+    unit = next(u for u in RATE_UNITS if u == match.group(2))
+    return unit, int(match.group(1))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +61,13 @@ class Settings:
         games_page_default: games returned by ``GET /games`` without ``limit``.
         games_page_max: the largest ``limit`` accepted there.
         idempotency_key_max_length: the longest ``Idempotency-Key`` accepted.
+        max_streams_per_game: open event streams allowed on one game at once (in this
+            process); one more is refused with 503 ``too-many-streams`` and ``Retry-After``.
+        stream_retry_after_seconds: the ``Retry-After`` of that refusal.
+        rate_limit: a per-client request rate, ``N/second``, ``N/minute``, ``N/hour`` or
+            ``N/day`` (Litestar's ``RateLimitConfig``, by client address, a fixed window);
+            beyond it requests get 429 ``too-many-requests`` with ``Retry-After``.
+            ``None`` (the default): no rate limit, so a local bot is never slowed down.
         inline_commands: run a command on the event loop when nothing can make it wait
             (its seat known, its game cached, the game and the database free), else on a
             worker thread; ``False``: always on a worker thread.
@@ -56,6 +88,9 @@ class Settings:
     games_page_default: int = 50
     games_page_max: int = 200
     idempotency_key_max_length: int = 255
+    max_streams_per_game: int = 64
+    stream_retry_after_seconds: int = 5
+    rate_limit: str | None = None
     inline_commands: bool = True
     log_json: bool | None = None
     configure_logging: bool = True
@@ -71,3 +106,7 @@ class Settings:
             raise ValueError("need 1 <= events_page_default <= events_page_max")
         if not 1 <= self.games_page_default <= self.games_page_max:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
+        if self.max_streams_per_game < 1 or self.stream_retry_after_seconds < 1:
+            raise ValueError("max_streams_per_game and stream_retry_after_seconds must be positive")
+        if self.rate_limit is not None:
+            parse_rate(self.rate_limit)

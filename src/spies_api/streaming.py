@@ -12,6 +12,12 @@ shutting down ends its streams). Messages carry no ``event:`` line, so an
 sends a ``: keep-alive`` comment at least every ``Settings.sse_keepalive_seconds``. The
 stream ends after the game's final event (``seed_revealed``).
 
+Each game has at most ``Settings.max_streams_per_game`` open streams in this process
+(:class:`~spies_api.notify.StreamSlots`); one more is refused before it starts, with 503
+``too-many-streams`` and ``Retry-After``. A slot is given back when its stream ends,
+however it ends (the game's end, the client leaving, a shutdown), or when a stream that
+never started is dropped.
+
 New events are noticed at once when this process appended them (:mod:`spies_api.notify`),
 and within ``Settings.sse_poll_seconds`` when another process did. The log is read in a
 worker thread, one page at a time, so a stream never holds more than a page in memory.
@@ -28,6 +34,7 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
+from spies_api.notify import StreamSlot
 from spies_api.service import GameService
 from spies_replay.store import GameStatus
 
@@ -40,33 +47,39 @@ _encoder: Final = msgspec.json.Encoder()
 
 
 async def event_stream(
-    service: GameService, game_id: str, seat: int | None, after: int
+    service: GameService, game_id: str, seat: int | None, after: int, slot: StreamSlot
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """Yield the events of ``game_id`` with ``seq > after`` as ``seat`` sees them, live."""
-    settings = service.settings
-    keepalive = settings.sse_keepalive_seconds
-    read = partial(service.events, game_id, seat, limit=settings.events_page_max)
-    last_sent = time.monotonic()
-    notifier = service.notifier
-    with notifier.subscribe(game_id) as appended:
-        while not notifier.closed:
-            appended.clear()
-            page = await anyio.to_thread.run_sync(partial(read, after=after))
-            for event in page.events:
-                yield ServerSentEventMessage(id=event.seq, data=_encoder.encode(event).decode())
-                if event.__struct_config__.tag == FINAL_EVENT:
+    """Yield the events of ``game_id`` with ``seq > after`` as ``seat`` sees them, live.
+
+    ``slot`` is released when the stream ends, however it ends.
+    """
+    try:
+        settings = service.settings
+        keepalive = settings.sse_keepalive_seconds
+        read = partial(service.events, game_id, seat, limit=settings.events_page_max)
+        last_sent = time.monotonic()
+        notifier = service.notifier
+        with notifier.subscribe(game_id) as appended:
+            while not notifier.closed:
+                appended.clear()
+                page = await anyio.to_thread.run_sync(partial(read, after=after))
+                for event in page.events:
+                    yield ServerSentEventMessage(id=event.seq, data=_encoder.encode(event).decode())
+                    if event.__struct_config__.tag == FINAL_EVENT:
+                        return
+                if page.events:
+                    last_sent = time.monotonic()
+                if page.next_after > after:
+                    after = page.next_after
+                    continue  # a full page: there may be more
+                if page.status == GameStatus.FINISHED and after >= page.version:
                     return
-            if page.events:
-                last_sent = time.monotonic()
-            if page.next_after > after:
-                after = page.next_after
-                continue  # a full page: there may be more
-            if page.status == GameStatus.FINISHED and after >= page.version:
-                return
-            wait = min(settings.sse_poll_seconds, keepalive - (time.monotonic() - last_sent))
-            if wait > 0:
-                with anyio.move_on_after(wait):
-                    await appended.wait()
-            if time.monotonic() - last_sent >= keepalive:
-                yield ServerSentEventMessage(comment="keep-alive", data=None)
-                last_sent = time.monotonic()
+                wait = min(settings.sse_poll_seconds, keepalive - (time.monotonic() - last_sent))
+                if wait > 0:
+                    with anyio.move_on_after(wait):
+                        await appended.wait()
+                if time.monotonic() - last_sent >= keepalive:
+                    yield ServerSentEventMessage(comment="keep-alive", data=None)
+                    last_sent = time.monotonic()
+    finally:
+        slot.release()

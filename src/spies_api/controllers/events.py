@@ -11,7 +11,7 @@ from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent
 
-from spies_api.controllers.params import MAX_INDEX, OPTIONAL_SEAT_TOKEN, After, Limit
+from spies_api.controllers.params import MAX_INDEX, OPTIONAL_SEAT_TOKEN, After, EventsLimit
 from spies_api.errors import InvalidParameterError
 from spies_api.examples import EVENTS_EXAMPLE, PARAMETER_CODES, example, problems
 from spies_api.schemas import EventsPage
@@ -85,7 +85,7 @@ class EventsController(Controller):
         request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
         after: After = 0,
-        limit: Limit = None,
+        limit: EventsLimit = None,
     ) -> EventsPage:
         """The event log."""
         seat = service.caller(game_id, request.headers.get("authorization"))
@@ -102,7 +102,9 @@ class EventsController(Controller):
             " per event with `id: <seq>` and `data: <event JSON>`; a `: keep-alive` comment at"
             " least every 15 s; the stream ends after the final event (`seed_revealed`)."
             " Resumes after `Last-Event-ID` (or `?after=`). 204 when a finished game has"
-            " nothing after that point (EventSource then stops reconnecting)."
+            " nothing after that point (EventSource then stops reconnecting). A game has at"
+            " most 64 open streams at once (server setting `max_streams_per_game`); one more"
+            " is 503 `too-many-streams` with `Retry-After`."
         ),
         security=OPTIONAL_SEAT_TOKEN,
         responses={
@@ -117,7 +119,19 @@ class EventsController(Controller):
                 data_container=None,
                 description="The game is over and every event was already sent.",
             ),
-            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES, 404: "`game-not-found`"}),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                503,
+                codes={
+                    400: PARAMETER_CODES,
+                    404: "`game-not-found`",
+                    503: "`too-many-streams` (with `Retry-After`)",
+                },
+                examples={503: "too-many-streams"},
+            ),
         },
     )
     async def stream_events(
@@ -135,7 +149,8 @@ class EventsController(Controller):
         record = await anyio.to_thread.run_sync(service.record, game_id)
         if record.status == GameStatus.FINISHED and start >= record.version:
             return Response(content=None, status_code=204)
+        slot = service.streams.take(game_id)
         return ServerSentEvent(
-            event_stream(service, game_id, seat, start),
+            event_stream(service, game_id, seat, start, slot),
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

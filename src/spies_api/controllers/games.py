@@ -11,7 +11,7 @@ from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from spies_api.body import StrictBody
-from spies_api.controllers.params import Limit, Offset
+from spies_api.controllers.params import GamesLimit, Offset
 from spies_api.examples import (
     CREATE_REQUEST_EXAMPLES,
     CREATED_EXAMPLE,
@@ -96,7 +96,7 @@ class GamesController(Controller):
             str | None, QueryParameter(description="Only games of this game id.")
         ] = None,
         status: FromQuery[GameStatus | None] = None,
-        limit: Limit = None,
+        limit: GamesLimit = None,
         offset: Offset = 0,
     ) -> GameList:
         """List games."""

@@ -6,7 +6,16 @@ from typing import Annotated, Final
 
 from litestar.params import QueryParameter
 
-__all__ = ["MAX_INDEX", "OPTIONAL_SEAT_TOKEN", "SEAT_TOKEN_REQUIRED", "After", "Limit", "Offset"]
+__all__ = [
+    "MAX_INDEX",
+    "OPTIONAL_SEAT_TOKEN",
+    "SEAT_TOKEN_REQUIRED",
+    "After",
+    "EventsLimit",
+    "GamesLimit",
+    "Limit",
+    "Offset",
+]
 
 MAX_INDEX: Final = 2**53 - 1
 """The largest seq or offset accepted (the largest integer a JSON number holds exactly)."""
@@ -23,6 +32,28 @@ Limit = Annotated[
     int | None,
     QueryParameter(
         ge=1, le=MAX_INDEX, description="At most this many items (capped by the server)."
+    ),
+]
+EventsLimit = Annotated[
+    int | None,
+    QueryParameter(
+        ge=1,
+        le=MAX_INDEX,
+        description=(
+            "At most this many events: 5000 (a whole game) when omitted; a larger value than"
+            " the server's maximum, 10000, is lowered to it."
+        ),
+    ),
+]
+GamesLimit = Annotated[
+    int | None,
+    QueryParameter(
+        ge=1,
+        le=MAX_INDEX,
+        description=(
+            "At most this many games: 50 when omitted; a larger value than the server's"
+            " maximum, 200, is lowered to it (the answer's `limit` shows the one applied)."
+        ),
     ),
 ]
 Offset = Annotated[int, QueryParameter(ge=0, le=MAX_INDEX, description="Items to skip.")]

@@ -1,0 +1,157 @@
+"""Shared fixtures of the attack tests: apps on temporary databases, servers on real
+sockets (in a thread, or as ``spies-api`` subprocesses), and snapshots of the whole log."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from litestar import Litestar
+
+from spies_api import Settings, create_app
+
+__all__ = [
+    "ServerProcess",
+    "free_port",
+    "log_snapshot",
+    "serve_in_thread",
+    "wait_until_up",
+]
+
+
+def free_port() -> int:
+    """A port the OS says is free on the loopback interface."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_until_up(base: str, timeout: float = 30.0) -> None:
+    """Poll ``GET /games`` until the server answers (no fixed sleeps)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/games", timeout=2.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.05)
+    raise AssertionError(f"the server at {base} did not come up within {timeout} s")
+
+
+@contextmanager
+def serve_in_thread(options: Settings) -> Iterator[tuple[str, Litestar]]:
+    """The app served by uvicorn in a thread on a free loopback port; stopped on exit."""
+    served = create_app(options)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(served, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base)
+        yield base, served
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
+
+
+class ServerProcess:
+    """``spies-api`` as a subprocess (the installed console script's code, ``-m spies_api``).
+
+    Args:
+        db: the database file.
+        log: where its stderr (JSON log lines) goes.
+        extra: more command-line arguments.
+    """
+
+    def __init__(self, db: Path, log: Path, *extra: str) -> None:
+        self.db = db
+        self.log = log
+        self.extra = extra
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        """Start on a fresh free port and wait until it answers."""
+        self.port = free_port()
+        with self.log.open("ab") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "spies_api", "--db", str(self.db), "--port", str(self.port)]
+                + list(self.extra),
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        try:
+            wait_until_up(self.base)
+        except AssertionError:
+            self.kill()
+            raise
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, no goodbye."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=30)
+        self.process = None
+
+    def stop(self) -> None:
+        """SIGTERM and wait (a graceful stop); SIGKILL if it does not stop."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+        self.process = None
+
+
+@pytest.fixture
+def servers() -> Iterator[list[ServerProcess]]:
+    """A list to put started servers in; every one is stopped at the end, whatever happens."""
+    started: list[ServerProcess] = []
+    try:
+        yield started
+    finally:
+        for server in started:
+            server.kill()
+
+
+def log_snapshot(db: Path | str) -> dict[str, Any]:
+    """Every stored row that a request could change: games, events, seats, idempotency."""
+    conn = sqlite3.connect(db)
+    try:
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in ("games", "events", "seats", "idempotency", "seeds")
+        }
+    finally:
+        conn.close()
+
+
+# The API tests' fixtures (an app on a temporary database, a test client whose every response
+# is checked against the OpenAPI document) serve the attack tests too.
+from tests.api.conftest import app, checker, client, settings  # noqa: E402, F401

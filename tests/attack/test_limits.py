@@ -1,0 +1,330 @@
+"""Limits: body size, page sizes, open event streams per game and the per-client rate limit.
+
+Each limit is answered with a problem document and its code, documented in the OpenAPI
+document, and leaves the log unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spies_api import Settings, create_app
+from spies_api.app import service_of
+from spies_api.cli import _parser
+from spies_api.openapi import openapi_document
+from spies_api.settings import parse_rate
+from tests.api.helpers import new_game, play_turn
+from tests.api.test_games import assert_problem
+
+from .conftest import log_snapshot, serve_in_thread
+from .figures import record
+
+GUARANTEE = "limits"
+KIB = 1024
+
+
+# -- body size ---------------------------------------------------------------------------------
+
+
+def padded(body: dict[str, Any], size: int) -> bytes:
+    """``body`` as JSON, padded with whitespace to exactly ``size`` bytes."""
+    encoded = msgspec.json.encode(body)
+    assert len(encoded) <= size
+    return encoded[:-1] + b" " * (size - len(encoded)) + b"}"
+
+
+def test_bodies_over_64_kib_are_413_and_change_nothing(
+    client: TestClient[Litestar], settings: Settings
+) -> None:
+    game = new_game(client, "black-spy", 3)
+    legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+    command = {"command": legal["commands"][0]}
+    before = log_snapshot(settings.db_path)
+    tried = 0
+    for url, body in (
+        ("/games", {"game": "black-spy", "players": 3}),
+        (game.url("/commands"), command),
+    ):
+        for size in (64 * KIB + 1, 65 * KIB, 1024 * KIB):
+            headers = {**game.seats[0], "content-type": "application/json"}
+            response = client.post(url, headers=headers, content=padded(body, size))
+            assert_problem(response, 413, "body-too-large")
+            tried += 1
+    assert log_snapshot(settings.db_path) == before
+    # exactly at the limit, the same bodies are read (and accepted)
+    at_limit = client.post(
+        game.url("/commands"), headers=game.seats[0], content=padded(command, 64 * KIB)
+    )
+    assert at_limit.status_code == 200, at_limit.text
+    created = client.post("/games", content=padded({"game": "black-spy", "players": 3}, 64 * KIB))
+    assert created.status_code == 201, created.text
+    record(
+        GUARANTEE,
+        "test_limits.py::test_bodies_over_64_kib_are_413_and_change_nothing",
+        oversized_bodies_refused=tried,
+    )
+
+
+def test_a_chunked_body_without_length_is_cut_off_at_64_kib(tmp_path: Path) -> None:
+    """Over a real socket, with no Content-Length: the server stops reading at the limit."""
+    settings = Settings(db_path=tmp_path / "chunked.db", log_json=True)
+    with serve_in_thread(settings) as (base, _app):
+        before = log_snapshot(settings.db_path)
+
+        def chunks() -> Iterator[bytes]:
+            yield b'{"game": "deck-of-spies", "seed": "'
+            for _ in range(200):  # 200 KiB, never announced
+                yield b"x" * KIB
+            yield b'"}'
+
+        response = httpx.post(f"{base}/games", content=chunks(), timeout=30)
+        assert response.status_code == 413, response.text
+        assert response.json()["code"] == "body-too-large"
+        assert log_snapshot(settings.db_path) == before
+
+
+# -- page sizes --------------------------------------------------------------------------------
+
+
+def test_page_sizes_are_capped_and_documented(tmp_path: Path) -> None:
+    settings = Settings(
+        db_path=tmp_path / "pages.db",
+        events_page_default=3,
+        events_page_max=5,
+        games_page_default=2,
+        games_page_max=4,
+        log_json=True,
+    )
+    with TestClient(app=create_app(settings)) as client:
+        games = [new_game(client, "black-spy", 3, seed=f"page-{i}") for i in range(6)]
+        rng = random.Random(0)
+        for _ in range(4):
+            play_turn(client, games[0], rng)
+        assert len(client.get(games[0].url("/events")).json()["events"]) == 3
+        capped = client.get(games[0].url("/events"), params={"limit": 10**9}).json()
+        assert len(capped["events"]) == 5 and capped["next_after"] == 5
+        listed = client.get("/games").json()
+        assert (len(listed["games"]), listed["limit"], listed["total"]) == (2, 2, 6)
+        listed = client.get("/games", params={"limit": 10**9}).json()
+        assert (len(listed["games"]), listed["limit"]) == (4, 4)
+        for bad in (0, -1):
+            assert_problem(client.get("/games", params={"limit": bad}), 400, "invalid-parameter")
+    # the defaults are what the document says
+    defaults = Settings()
+    document = openapi_document()
+    parameters = {
+        (path, parameter["name"]): parameter.get("description", "")
+        for path, item in document["paths"].items()
+        for operation in item.values()
+        for parameter in operation.get("parameters", [])
+    }
+    events_limit = parameters[("/games/{game_id}/events", "limit")]
+    games_limit = parameters[("/games", "limit")]
+    assert f"{defaults.events_page_default}" in events_limit
+    assert f"{defaults.events_page_max}" in events_limit
+    assert f"{defaults.games_page_default}" in games_limit
+    assert f"{defaults.games_page_max}" in games_limit
+
+
+# -- event streams per game --------------------------------------------------------------------
+
+
+class _Listener(threading.Thread):
+    """Holds an event stream open until told to stop."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.headers = headers or {}
+        self.status: int | None = None
+        self.opened = threading.Event()
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        with (
+            httpx.Client(timeout=30) as http,
+            http.stream("GET", self.url, headers=self.headers) as response,
+        ):
+            self.status = response.status_code
+            self.opened.set()
+            for _ in response.iter_lines():
+                if self.stop.is_set():
+                    break
+
+
+def _wait_for(condition: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.02)
+
+
+def test_open_streams_per_game_are_capped_with_503_and_retry_after(tmp_path: Path) -> None:
+    cap = 3
+    settings = Settings(
+        db_path=tmp_path / "streams.db",
+        max_streams_per_game=cap,
+        sse_keepalive_seconds=0.05,
+        sse_poll_seconds=0.05,
+        log_json=True,
+    )
+    with serve_in_thread(settings) as (base, app), httpx.Client(base_url=base, timeout=30) as http:
+        service = service_of(app)
+        created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
+        other = http.post("/games", json={"game": "black-spy", "players": 3}).json()
+        url = f"{base}/games/{created['id']}/events/stream"
+        listeners = [_Listener(url) for _ in range(cap)]
+        for listener in listeners:
+            listener.start()
+            assert listener.opened.wait(30) and listener.status == 200
+        _wait_for(lambda: service.streams.open(created["id"]) == cap)
+        refused = http.get(url)
+        assert refused.status_code == 503
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert refused.json()["code"] == "too-many-streams"
+        assert int(refused.headers["retry-after"]) >= 1
+        # another game is not affected, and a seat is no exception
+        with http.stream("GET", f"/games/{other['id']}/events/stream") as elsewhere:
+            assert elsewhere.status_code == 200
+        seat = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        assert http.get(url, headers=seat).status_code == 503
+        # a closed stream gives its slot back
+        listeners[0].stop.set()
+        listeners[0].join(timeout=30)
+        _wait_for(lambda: service.streams.open(created["id"]) < cap)
+        again = _Listener(url)
+        again.start()
+        assert again.opened.wait(30) and again.status == 200
+        for listener in [*listeners[1:], again]:
+            listener.stop.set()
+        for listener in [*listeners[1:], again]:
+            listener.join(timeout=30)
+        _wait_for(lambda: service.streams.open(created["id"]) == 0)
+    record(
+        GUARANTEE,
+        "test_limits.py::test_open_streams_per_game_are_capped_with_503_and_retry_after",
+        streams_opened=cap + 2,
+        streams_refused=2,
+    )
+
+
+def test_a_stream_dropped_before_it_starts_gives_its_slot_back(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    service = service_of(app)
+    game = new_game(client, "deck-of-spies")
+    slot = service.streams.take(game.id)
+    assert service.streams.open(game.id) == 1
+    del slot
+    assert service.streams.open(game.id) == 0
+
+
+# -- rate limit ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["5/second", "6000/minute", " 1 / hour ", "100/day"])
+def test_rates_parse(text: str) -> None:
+    unit, count = parse_rate(text)
+    assert count >= 1 and unit in text
+
+
+@pytest.mark.parametrize(
+    "text", ["", "0/second", "5", "5/week", "-1/minute", "1.5/second", "x/minute"]
+)
+def test_bad_rates_are_refused_by_the_settings_and_the_command_line(text: str) -> None:
+    with pytest.raises(ValueError):
+        Settings(rate_limit=text)
+    with pytest.raises(SystemExit) as exited:
+        _parser().parse_args(["--rate-limit", text])
+    assert exited.value.code == 2
+
+
+def test_the_rate_limit_is_off_by_default(client: TestClient[Litestar]) -> None:
+    """A bot at full speed is never slowed: hundreds of requests, no 429."""
+    game = new_game(client, "black-spy", 3)
+    rng = random.Random(4)
+    statuses = set()
+    requests = 0
+    for _ in range(60):
+        play_turn(client, game, rng)  # 3 requests each
+        statuses.add(client.get(game.url("/view")).status_code)
+        requests += 4
+    assert statuses == {200}
+    assert _parser().parse_args([]).rate_limit is None and Settings().rate_limit is None
+    record(
+        GUARANTEE,
+        "test_limits.py::test_the_rate_limit_is_off_by_default",
+        requests_unlimited=requests,
+    )
+
+
+def test_over_the_rate_limit_a_client_gets_429_with_retry_after(tmp_path: Path) -> None:
+    settings = Settings(db_path=tmp_path / "rate.db", rate_limit="5/minute", log_json=True)
+    with TestClient(app=create_app(settings)) as client:
+        created = client.post("/games", json={"game": "deck-of-spies"})
+        assert created.status_code == 201
+        assert created.headers["ratelimit-limit"] == "5"
+        game_id = created.json()["id"]
+        token = created.json()["seats"][0]["token"]
+        for _ in range(4):
+            assert client.get(f"/games/{game_id}").status_code == 200
+        before = log_snapshot(settings.db_path)
+        refused = [
+            client.get(f"/games/{game_id}"),
+            client.post("/games", json={"game": "deck-of-spies"}),
+            client.post(
+                f"/games/{game_id}/commands",
+                headers={"Authorization": f"Bearer {token}"},
+                json={"command": {"type": "counter", "cards": ["AS"]}},
+            ),
+        ]
+        for response in refused:
+            assert response.status_code == 429
+            assert response.headers["content-type"].startswith("application/problem+json")
+            problem = response.json()
+            assert problem["code"] == "too-many-requests" and problem["status"] == 429
+            assert 1 <= int(response.headers["retry-after"]) <= 60
+            assert response.headers["ratelimit-remaining"] == "0"
+        assert log_snapshot(settings.db_path) == before
+        # the docs are not counted
+        assert client.get("/schema/openapi.json").status_code == 200
+    record(
+        GUARANTEE,
+        "test_limits.py::test_over_the_rate_limit_a_client_gets_429_with_retry_after",
+        rate_limited_requests=len(refused),
+    )
+
+
+def test_every_limit_is_documented_on_its_operations() -> None:
+    document = openapi_document()
+    description = document["info"]["description"]
+    for words in (
+        "64 KiB",
+        "413",
+        "429",
+        "Retry-After",
+        "--rate-limit",
+        "too-many-streams",
+        "200",
+        "10000",
+    ):
+        assert words in description, words
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert "429" in operation["responses"], (method, path)
+    paths = document["paths"]
+    assert "413" in paths["/games"]["post"]["responses"]
+    assert "413" in paths["/games/{game_id}/commands"]["post"]["responses"]
+    stream = paths["/games/{game_id}/events/stream"]["get"]["responses"]["503"]
+    assert "too-many-streams" in stream["description"]
