@@ -331,7 +331,11 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
             ``assassination-not-allowed``, ``not-an-ace``, ``ace-not-available``).
     """
     if state.phase is Phase.OVER:
-        raise GameOverError(f"the game is over ({state.result}); no more commands")
+        spy_text = f" (spy {pretty(state.spy_deck[0])} was not stopped)" if state.spy_deck else ""
+        raise GameOverError(
+            f"the game is over ({state.result}){spy_text}; no more commands:"
+            f" {_command_text(command)} refused"
+        )
     if state.phase is not Phase.PLAYING:
         raise CorruptLogError("the game has not been set up")
     if seat != 0:
@@ -340,7 +344,7 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     match command:
         case Counter(cards=cards, retire=retire) | Recruit(cards=cards, retire=retire):
             used, retired = _parse_move(state, spy, cards, retire)
-            _require_enough_in_hand(state, spy)
+            _require_enough_in_hand(state, spy, used)
             if isinstance(command, Counter):
                 _check_counter(state.flags, used, spy)
                 action: Event = SpyCountered(spy=spy, cards=_sorted(used))
@@ -368,11 +372,30 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     return events
 
 
+def _command_text(command: Command) -> str:
+    match command:
+        case Counter(cards=cards, retire=retire) | Recruit(cards=cards, retire=retire):
+            shown = ", ".join(repr(c) for c in (*cards, *retire)) or "no cards"
+            return f"{command.__struct_config__.tag} with {shown}"
+        case Assassinate(ace=ace):
+            return f"assassinate with {ace!r}"
+        case _:
+            assert_never(command)
+
+
+def _parse(text: str, spy: Card) -> Card:
+    """:func:`spies_core.cards.parse_card`, its refusal naming the spy too (issue 2)."""
+    try:
+        return parse_card(text)
+    except RuleError as exc:
+        raise RuleError(f"{exc.message} (spy {pretty(spy)})", code=exc.code) from None
+
+
 def _parse_move(
     state: State, spy: Card, cards: Sequence[str], retire: Sequence[str]
 ) -> tuple[list[Card], list[Card]]:
-    used = [parse_card(c) for c in cards]
-    retired = [parse_card(c) for c in retire]
+    used = [_parse(c, spy) for c in cards]
+    retired = [_parse(c, spy) for c in retire]
     seen: set[Card] = set()
     for c in used + retired:
         if c in seen:
@@ -391,12 +414,13 @@ def _parse_move(
     return used, retired
 
 
-def _require_enough_in_hand(state: State, spy: Card) -> None:
+def _require_enough_in_hand(state: State, spy: Card, used: Sequence[Card]) -> None:
     """§3.2 / §6.1: with Σ(hand) < v the only move is to assassinate."""
     total = _total(state.hand)
     if total < value(spy):
         raise RuleError(
-            f"your hand ({_cards_text(state.hand)}) sums to {total}, less than the spy"
+            f"cannot use {', '.join(repr(c) for c in used)}: your hand"
+            f" ({_cards_text(state.hand)}) sums to {total}, less than the spy"
             f" {pretty(spy)}'s {value(spy)}: you must assassinate it (§3.2)",
             code="must-assassinate",
         )
@@ -477,16 +501,19 @@ def _check_retire(flags: DeckOfSpiesFlags, retired: list[Card], spy: Card) -> No
 
 def _assassinate(state: State, spy: Card, text: str, rng: Rng, events: list[Event]) -> State:
     """§6: only when forced; the chosen Ace leaves the game, the hand is discarded."""
-    ace = parse_card(text)
+    ace = _parse(text, spy)
     if not is_ace(ace):
         raise RuleError(
-            f"card {ace!r} is not an Ace; only an Ace can be sacrificed (§6.3)", code="not-an-ace"
+            f"card {ace!r} is not an Ace; only an Ace can be sacrificed to assassinate the spy"
+            f" {pretty(spy)} (§6.3)",
+            code="not-an-ace",
         )
     total = _total(state.hand)
     if total >= value(spy):
         raise RuleError(
-            f"your hand ({_cards_text(state.hand)}) sums to {total}, enough to counter the spy"
-            f" {pretty(spy)}: assassination is allowed only when forced (§3.2, I-4)",
+            f"cannot sacrifice {ace!r}: your hand ({_cards_text(state.hand)}) sums to {total},"
+            f" enough to counter the spy {pretty(spy)}: assassination is allowed only when"
+            " forced (§3.2, I-4)",
             code="assassination-not-allowed",
         )
     if ace in state.hand:
