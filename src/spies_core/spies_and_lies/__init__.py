@@ -30,7 +30,9 @@ Chance (recorded in events): the intel deck order, each side's first exhausted s
 the day-1 starter (``spies_and_lies_started``; ``options.deal`` may fix them), and each
 end-of-day exhausted draw (``spies_and_lies_day_ended``).
 
-Hidden information: the intel deck order (everyone); a side's hand and face-down soldiers
+Hidden information: the intel deck order (everyone); the day-1 starter until the mission
+phase of day 1 begins (everyone; §5.3.1: the Starting Player card is flipped then, and it is
+made public with ``intel_tokens_revealed``); a side's hand and face-down soldiers
 (the other side and spectators); in team play see :mod:`spies_core.spies_and_lies.view`.
 Every seat answers the intel phase (``mark_sergeant`` or ``confirm_intel``), so that the
 seats asked never reveal who deployed a Sergeant.

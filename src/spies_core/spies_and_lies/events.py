@@ -47,7 +47,8 @@ class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class SpiesAndLiesStarted(BaseEvent, frozen=True, kw_only=True, tag="spies_and_lies_started"):
-    """The setup of §4: options, the intel deck, the first exhausted soldiers, the day-1 starter."""
+    """The setup of §4: options, the intel deck, the first exhausted soldiers, the day-1 starter
+    (drawn here, made public only when the day-1 mission phase begins, §5.3.1)."""
 
     players: int
     options: SpiesAndLiesOptions
@@ -58,8 +59,10 @@ class SpiesAndLiesStarted(BaseEvent, frozen=True, kw_only=True, tag="spies_and_l
     """The face-down intel deck, top first (hidden from every viewer)."""
     exhausted: tuple[int, int]
     """Red's and blue's first exhausted soldier, drawn by the opponent (§4.9)."""
-    starting_side: int
-    """The side starting day 1 (§5.3.1)."""
+    starting_side: int | None
+    """The side starting day 1 (§5.3.1). The Starting Player card is flipped only when the
+    mission phase of day 1 begins, so this is hidden from every viewer; it becomes public with
+    :class:`IntelTokensRevealed`."""
 
 
 class SoldiersDeployed(BaseEvent, frozen=True, kw_only=True, tag="soldiers_deployed"):
@@ -97,6 +100,10 @@ class IntelTokensRevealed(BaseEvent, frozen=True, kw_only=True, tag="intel_token
 
     tokens: tuple[tuple[bool, ...], ...]
     """Per side (red, blue), per mission 1-4: an intel token lies on it."""
+    starting_side: int | None = None
+    """The side that starts this day's guess-turns (§5.3.1); on day 1 this is the coin flip
+    of the Starting Player card, public from here on. ``None`` only in logs written before
+    the field existed."""
 
 
 class DeceptionPlayed(BaseEvent, frozen=True, kw_only=True, tag="deception_played"):

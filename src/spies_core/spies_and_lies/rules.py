@@ -327,7 +327,9 @@ def _decide_intel(state: State, seat: int, command: MarkSergeant | ConfirmIntel)
         )
     events: list[Event] = [IntelMarked(seat=seat, side=seat % 2, sergeant_token=token)]
     if len(state.intel_marked) + 1 == state.players:
-        events.append(IntelTokensRevealed(tokens=_tokens(state, slot, seat, token)))
+        # The mission phase begins: on day 1 the Starting Player card is flipped now (§5.3.1).
+        tokens = _tokens(state, slot, seat, token)
+        events.append(IntelTokensRevealed(tokens=tokens, starting_side=state.starter))
     return events
 
 
@@ -528,6 +530,11 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901  (one case per ev
             team = _set_mission(team, slot, mission)
             return replace(state, intel_marked=marked, sides=_set_side(state, event.side, team))
         case IntelTokensRevealed():
+            if event.starting_side not in (None, state.starter):
+                raise CorruptLogError(
+                    f"intel_tokens_revealed names side {event.starting_side} as the starter of"
+                    f" day {state.day}, the log says side {state.starter}"
+                )
             sides = tuple(
                 replace(
                     team,
@@ -588,8 +595,10 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901  (one case per ev
 
 
 def _evolve_started(state: State, event: SpiesAndLiesStarted) -> State:
-    if state.phase is not Phase.SETUP or event.intel_deck is None:
-        raise CorruptLogError("spies_and_lies_started must come first, with its intel deck")
+    if state.phase is not Phase.SETUP or event.intel_deck is None or event.starting_side is None:
+        raise CorruptLogError(
+            "spies_and_lies_started must come first, with its intel deck and day-1 starter"
+        )
     sides = tuple(
         SideState(hand=tuple(r for r in _ALL_RANKS if r != rank), exhausted=(rank,))
         for rank in event.exhausted

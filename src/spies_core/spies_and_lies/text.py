@@ -49,10 +49,15 @@ def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
     match event:
         case SpiesAndLiesStarted():
             red, blue = event.exhausted
+            starter = (
+                "the day-1 starter is flipped when the mission phase begins"
+                if event.starting_side is None
+                else f"{SIDE_NAMES[event.starting_side]} starts day 1"
+            )
             return (
                 f"Spies & Lies for {event.players} seats, G={event.options.board_length}:"
                 f" old intel {_card(event.old_intel)}, exhausted red {_soldier(red)}, blue"
-                f" {_soldier(blue)}; {SIDE_NAMES[event.starting_side]} starts day 1"
+                f" {_soldier(blue)}; {starter}"
             )
         case SoldiersDeployed():
             what = "hidden" if event.soldiers is None else _soldiers(event.soldiers)
@@ -71,7 +76,10 @@ def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
                 f"{SIDE_NAMES[side]} " + "".join("T" if token else "." for token in row)
                 for side, row in enumerate(event.tokens)
             ]
-            return "intel tokens: " + ", ".join(rows)
+            starts = (
+                "" if event.starting_side is None else f"; {SIDE_NAMES[event.starting_side]} starts"
+            )
+            return "intel tokens: " + ", ".join(rows) + starts
         case DeceptionPlayed():
             return f"{SIDE_NAMES[event.side]} played a deception token on mission {event.mission}"
         case DeceptionDeclined():

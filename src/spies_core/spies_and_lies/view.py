@@ -11,6 +11,8 @@
   betray each other) until the day ends.
 - Intel tokens are shown once both sides' tokens are revealed (§5.2.4); a Sergeant mark is
   seen only by the seat that made it until then ([I-13]).
+- The day-1 starter is drawn at setup but hidden from everyone until the mission phase of
+  day 1 begins, when the Starting Player card is flipped (§5.3.1).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ __all__ = [
     "hand_visible",
     "redact",
     "scramble",
+    "starter_hidden",
     "view",
     "visible_missions",
 ]
@@ -129,7 +132,9 @@ class SpiesAndLiesView(
     """The target mission of the current guess-turn, 1-4."""
     guesser: int | None
     defender: int | None
-    starting_side: int
+    starting_side: int | None
+    """The side starting this day's guess-turns; ``None`` on day 1 until the Starting Player
+    card is flipped at the start of the mission phase (§5.3.1)."""
     to_act: tuple[int, ...]
     intel_marked: tuple[int, ...]
     double_agent: int
@@ -143,6 +148,12 @@ class SpiesAndLiesView(
     winner: int | None
     end_reason: EndReason | None
     draw: bool
+
+
+def starter_hidden(state: State) -> bool:
+    """The day-1 starter is not known yet: it is flipped when the mission phase of day 1
+    begins (§5.3.1); later days' starters follow from the alternation."""
+    return state.day == 1 and state.phase in (Phase.DEPLOY, Phase.INTEL)
 
 
 def visible_missions(state: State, side: int, viewer: int | None) -> range:
@@ -245,7 +256,7 @@ def view(state: State, seat: int | None) -> SpiesAndLiesView:
         mission=state.turn // 2 + 1 if in_mission else None,
         guesser=guesser,
         defender=defender,
-        starting_side=state.starter,
+        starting_side=None if starter_hidden(state) else state.starter,
         to_act=tuple(sorted(to_act(state))),
         intel_marked=state.intel_marked,
         double_agent=state.double_agent,
@@ -265,7 +276,12 @@ def redact(event: Event, seat: int | None) -> Event | None:
     """``event`` as ``seat`` (or a spectator) may see it; nothing is dropped."""
     match event:
         case SpiesAndLiesStarted():
-            return replace(event, intel_deck=None, options=replace(event.options, deal=None))
+            return replace(
+                event,
+                intel_deck=None,
+                starting_side=None,
+                options=replace(event.options, deal=None),
+            )
         case SoldiersDeployed():
             if seat == event.seat:
                 return event
@@ -279,12 +295,13 @@ def redact(event: Event, seat: int | None) -> Event | None:
 
 def scramble(state: State, viewer: int | None, rng: Random) -> State:
     """A state equal in all ``viewer`` may see, with the hidden parts redrawn: the intel deck
-    order, and each side's hidden soldiers reassigned among its hand and hidden missions in
+    order, the day-1 starter before it is flipped, and each side's hidden soldiers reassigned among its hand and hidden missions in
     a way consistent with everything public (ordering rule, intel tokens, revealed cards)."""
     if state.phase is Phase.SETUP:
         return state
     sides = tuple(_scramble_side(state, side, viewer, rng) for side in range(2))
-    return replace(state, intel_deck=shuffled(rng, state.intel_deck), sides=sides)
+    starter = rng.randrange(2) if starter_hidden(state) else state.starter
+    return replace(state, intel_deck=shuffled(rng, state.intel_deck), sides=sides, starter=starter)
 
 
 def _scramble_side(state: State, side: int, viewer: int | None, rng: Random) -> SideState:

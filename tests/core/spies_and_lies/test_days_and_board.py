@@ -30,7 +30,7 @@ def test_intel_tokens_follow_the_card_and_the_sergeant_lies_freely() -> None:
     assert all(m.intel is None for m in view(game.state, RED).sides[BLUE].missions)
     events = game.act(BLUE, MarkSergeant(token=False))
     assert events[-1] == IntelTokensRevealed(
-        tokens=((False, True, True, False), (False, True, True, False))
+        tokens=((False, True, True, False), (False, True, True, False)), starting_side=RED
     )
     assert game.state.phase is Phase.MISSION
     red, blue = view(game.state, None).sides
