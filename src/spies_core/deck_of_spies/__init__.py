@@ -32,7 +32,17 @@ from spies_core.deck_of_spies.state import State, check_invariants
 __all__ = ["SPEC"]
 
 MAX_EVENTS = 36 * 8 + 4
-"""A turn writes at most 7 events (action, retire, draw, reshuffle, draw, spy, end)."""
+"""An upper bound on the events of one game (292), explicit deals included.
+
+Setup writes at most 5 events before the first turn (started, draw, reshuffle, draw,
+spy); a turn at most 5 (action, draw, reshuffle, draw, next spy) plus one retire or one
+draw-deck shuffle (§6.3); the game one end. A retire sends at least 2 of the 52 cards to
+the spy discard for good, so there are at most 26 retires, and at most 4 draw-deck
+shuffles (one per Ace). An explicit deal may hold more than 36 spies, but at most 51 can
+be faced (a hand card lies outside the spy deck), so a game has at most
+``5 + 5 * 51 + 26 + 4 + 1 = 291`` events; 292 (the bound first derived from 36 turns of at
+most 8 events) remains a true bound.
+"""
 
 SPEC: GameSpec[State, Command, Event, view.DeckOfSpiesView, Options] = GameSpec(
     name="deck-of-spies",

@@ -5,11 +5,25 @@ from __future__ import annotations
 
 from random import Random
 
+import msgspec
 import pytest
 
-from spies_core.deck_of_spies.commands import Assassinate, Command, Counter
+from spies_core import fold, start_game
+from spies_core.cards import ALL_CARDS, RANKS, Suit, card, is_ace, is_face, value
+from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
+from spies_core.deck_of_spies.events import (
+    AceZone,
+    CardsDrawn,
+    DeckOfSpiesEnded,
+    DeckOfSpiesStarted,
+    DiscardReshuffled,
+    DrawDeckShuffled,
+    Result,
+    SpyAssassinated,
+)
+from spies_core.deck_of_spies.state import Phase, owned_faces
 from spies_core.errors import RuleError
-from tests.core.deck_of_spies.position import SPEC, deal, start
+from tests.core.deck_of_spies.position import SPEC, deal, play, start
 
 W1 = deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D")
 
@@ -55,3 +69,241 @@ def test_issue_2_command_after_the_end_names_the_card_and_the_spy() -> None:
         SPEC.decide(over, 0, Counter(cards=("3C",)), Random(0))
     assert caught.value.code == "game-over"
     assert "3C" in caught.value.message and "10♥" in caught.value.message
+
+
+# --- rules that had no test of their own -------------------------------------------------
+
+
+def test_s1_2_card_values() -> None:
+    """§1.2: A = 1, 2-10 their number, J = 11, Q = 12, K = 13; §1.3: J, Q, K are the faces."""
+    assert [value(card(r, Suit.HEARTS)) for r in RANKS] == list(range(1, 14))
+    assert [c for c in ALL_CARDS if is_face(c)] == [
+        card(r, s) for s in Suit for r in ("J", "Q", "K")
+    ]
+    assert [c for c in ALL_CARDS if is_ace(c)] == ["AC", "AD", "AH", "AS"]
+
+
+@pytest.mark.parametrize("flags", [{}, {"retire_multiple_ranks": True}])
+def test_s2_5_and_s10_4_a_normal_end_comes_after_turn_36(flags: dict[str, bool]) -> None:
+    """§2.5, §9.1, §10.4: a game not lost for want of an Ace ends after exactly 36 turns;
+    face cards owned + in the spy discard + in the spy deck are always 12; at most the four
+    Aces are removed."""
+    ends = set()
+    for seed in range(40):
+        rng = Random(seed)
+        state = fold(SPEC, start_game(SPEC, 1, flags, rng))
+        while state.phase is Phase.PLAYING:
+            faces = owned_faces(state) + sum(is_face(c) for c in state.spy_discard + state.spy_deck)
+            assert faces == 12
+            assert len(state.removed) <= 4
+            state, _ = play(state, rng.choice(SPEC.legal_commands(state, 0)), rng.randrange(99))
+        ends.add(state.result)
+        if state.result is Result.LOST_NO_ACE:
+            assert state.spy_deck and state.turn <= 36
+        else:
+            assert state.turn == 36 and not state.spy_deck
+    assert Result.LOST in ends and Result.LOST_NO_ACE in ends
+
+
+def test_s3_2_at_least_one_counter_exists_when_the_hand_reaches_the_spy() -> None:
+    """§3.2: Σ(hand) ≥ v always leaves a legal counter, so the player is never stuck; and
+    recruiting is never required (W2's recruit set is also a legal counter)."""
+    rng = Random(3)
+    for _ in range(300):
+        cards = list(ALL_CARDS)
+        rng.shuffle(cards)
+        spy = next(c for c in cards if value(c) >= 5)
+        hand = [c for c in cards if c != spy][: rng.randint(1, 5)]
+        if sum(map(value, hand)) < value(spy):
+            continue
+        state, _ = start(deal(spy, " ".join(hand)))
+        assert any(isinstance(c, Counter) for c in SPEC.legal_commands(state, 0))
+    state, _ = start(deal("7H", "3H 5H 2S 4D AC", draw="9C 9D"))
+    state, _ = play(state, Counter(cards=("3H", "5H")))
+    assert "7H" in state.spy_discard and "7H" not in state.draw_discard
+
+
+def test_s3_3_an_assassination_carries_no_retire() -> None:
+    """§3.3, §6.6, I-7: retiring exists only with a counter or recruit: ``assassinate``
+    has no ``retire`` field, and a body that sends one is refused."""
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert(
+            {"type": "assassinate", "ace": "AS", "retire": ["2C", "2H"]}, SPEC.command_type
+        )
+    assert msgspec.convert({"type": "assassinate", "ace": "AS"}, SPEC.command_type) == (
+        Assassinate(ace="AS")
+    )
+
+
+def test_s3_2_and_s7_5_mode_test_on_the_whole_hand_before_retiring() -> None:
+    """§3.2, §7.5: 8♦ 2♣ 2♥ against 10♥ sums to 12: the player must counter (the 2s
+    count), may not assassinate, and cannot retire the pair it needs."""
+    state, _ = start(deal("10H", "8D 2C 2H", draw="AS 9C 9D"))
+    commands = SPEC.legal_commands(state, 0)
+    assert {(type(c), c.cards, c.retire) for c in commands} == {  # type: ignore[union-attr]
+        (Counter, ("2C", "8D"), ()),
+        (Counter, ("8D", "2H"), ()),
+    }
+    with pytest.raises(RuleError) as caught:
+        SPEC.decide(state, 0, Assassinate(ace="AS"), Random(0))
+    assert caught.value.code == "assassination-not-allowed"
+    with pytest.raises(RuleError) as caught:
+        SPEC.decide(state, 0, Counter(cards=("8D",), retire=("2C", "2H")), Random(0))
+    assert caught.value.code == "insufficient-value"
+
+
+def test_i12_double_agent_gone_once_retired_or_removed() -> None:
+    """§5.3, I-12, W10: once A♣ is retired (or removed), clubs have no double agent: 4♣ 3♦
+    2♥ cannot recruit 9♣; another suit's Ace converts nothing."""
+    for zone in ("spy_discard", "removed"):
+        state, _ = start(deal("9C", "4C 3D 2H AD", **{zone: "AC"}))  # type: ignore[arg-type]
+        assert not [c for c in SPEC.legal_commands(state, 0) if isinstance(c, Recruit)]
+        with pytest.raises(RuleError) as caught:
+            SPEC.decide(state, 0, Recruit(cards=("4C", "3D", "2H")), Random(0))
+        assert caught.value.code == "wrong-suit"
+
+
+def test_s6_3_a_draw_deck_ace_shuffles_the_draw_deck_alone() -> None:
+    """§6.3, I-18: the Ace taken from the draw deck is removed and the draw deck, and only
+    it, is shuffled: the draw discard stays out of it (its cards plus the hand stay face up
+    on the discard until a refill needs them)."""
+    state, _ = start(
+        deal("QD", "2C 2H 3S 3D", draw="AS 4C 4D 4H 4S 5C 6C", discard="7C 7D", removed="AC")
+    )
+    after, events = play(state, Assassinate(ace="AS"))
+    assassinated, shuffled = events[0], events[1]
+    assert isinstance(assassinated, SpyAssassinated)
+    assert assassinated.ace_zone is AceZone.DRAW_DECK
+    assert isinstance(shuffled, DrawDeckShuffled) and shuffled.order is not None
+    assert sorted(shuffled.order) == sorted(["4C", "4D", "4H", "4S", "5C", "6C"])
+    assert not any(isinstance(e, DiscardReshuffled) for e in events)
+    assert set(after.draw_discard) == {"7C", "7D", "2C", "2H", "3S", "3D"}
+    assert len(after.hand) == 5 and len(after.draw_deck) == 1  # I-5: refilled
+    assert "AS" in after.removed and "QD" in after.spy_discard
+
+
+@pytest.mark.parametrize("ace", ["AD", "AH"])
+def test_s6_3_a_hand_or_discard_ace_shuffles_nothing(ace: str) -> None:
+    """§6.3-6.5: an Ace from the hand or the draw discard: no shuffle; the whole rest of
+    the hand goes face up to the draw discard; the spy to the spy discard."""
+    state, _ = start(deal("QD", "2C 2H 3S AD 3D", draw="4C 4D 4H 4S 5C 6C", discard="AH"))
+    draw_before = state.draw_deck
+    after, events = play(state, Assassinate(ace=ace))
+    assert not any(isinstance(e, DrawDeckShuffled | DiscardReshuffled) for e in events)
+    kept = {"2C", "2H", "3S", "3D", "AD", "AH"} - {ace}
+    assert set(after.draw_discard) == kept
+    assert after.hand == tuple(sorted(draw_before[:5], key=ALL_CARDS.index))
+    assert ace in after.removed and "QD" in after.spy_discard
+
+
+def test_s7_4_the_recruited_spy_cannot_be_retired_the_same_turn() -> None:
+    """§7.4: the recruited spy goes to the draw discard, not the hand, so it cannot join a
+    retire of its rank in the same turn."""
+    state, _ = start(deal("7H", "3H 4H 7D 2C 5S", draw="9C 9D"))
+    with pytest.raises(RuleError) as caught:
+        SPEC.decide(state, 0, Recruit(cards=("3H", "4H"), retire=("7D", "7H")), Random(0))
+    assert caught.value.code == "card-not-in-hand" and "7H" in caught.value.message
+    after, _ = play(state, Recruit(cards=("3H", "4H")))
+    assert "7H" in after.draw_discard
+
+
+def test_s8_2_no_reshuffle_when_the_draw_deck_just_runs_out() -> None:
+    """§8.2, I-10: the reshuffle is lazy: when the refill takes the draw deck's last card
+    nothing is reshuffled; the next refill that needs a card reshuffles the discard, the
+    cards just used included."""
+    state, _ = start(deal("5C", "2D 3H 4S 7D AS", draw="9H 9S", discard="8C", spies_after="6C 6D"))
+    state, events = play(state, Counter(cards=("2D", "3H")))
+    assert not any(isinstance(e, DiscardReshuffled) for e in events)
+    assert state.draw_deck == () and set(state.draw_discard) == {"8C", "2D", "3H"}
+    state, events = play(state, Counter(cards=("7D",)))
+    reshuffled = [e for e in events if isinstance(e, DiscardReshuffled)]
+    assert len(reshuffled) == 1 and reshuffled[0].order is not None
+    assert set(reshuffled[0].order) == {"8C", "2D", "3H", "7D"}
+
+
+def test_s8_4_and_w15_small_hand_assassinates_with_the_hand_ace_only() -> None:
+    """§8.4, W15: a hand kept below 5 for want of cards plays on; if it cannot reach the
+    spy, the assassination's Ace can only come from the hand when no other Ace is owned."""
+    state, _ = start(deal("9C", "AD 2C 3H", removed="AC AH AS", spies_after="6C"))
+    assert len(state.hand) == 3 and state.draw_deck == () and state.draw_discard == ()
+    commands = SPEC.legal_commands(state, 0)
+    assert commands == [Assassinate(ace="AD")]
+    after, _ = play(state, Assassinate(ace="AD"))
+    assert set(after.hand) == {"2C", "3H"} and after.draw_discard == ()
+
+
+def test_i20_no_refill_after_the_last_spy() -> None:
+    """§9.1, I-20: the turn of the 36th (last) spy ends the game without a refill."""
+    state, _ = start(deal("5C", "KC 5D 2C 3C", draw="JH QS QH", spies_after=""))
+    state, events = play(state, Counter(cards=("5D",)))
+    assert not any(isinstance(e, CardsDrawn | DiscardReshuffled) for e in events)
+    assert isinstance(events[-1], DeckOfSpiesEnded) and state.phase is Phase.OVER
+    assert set(state.hand) == {"KC", "2C", "3C"} and len(state.draw_deck) == 3
+
+
+# --- views (§10.1, I-17) -------------------------------------------------------------------
+
+
+def test_s10_1_player_view_shows_what_the_player_knows() -> None:
+    """§10.1: the top spy, the spies still to come (which, not their order), the spy and draw
+    discards, the hand, and the draw deck's composition but not its order."""
+    state, _ = start(
+        deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D", discard="AC 6H", spy_discard="KS")
+    )
+    v = SPEC.view(state, 0)
+    assert v.top_spy == "5C" and v.spies_left == len(state.spy_deck)
+    assert v.unseen_spies == tuple(sorted(state.spy_deck[1:], key=ALL_CARDS.index))
+    assert v.hand == state.hand and v.hand_total == 17
+    assert v.draw_deck_cards == ("9D", "9H", "9S") and v.draw_deck_count == 3
+    assert v.draw_discard == ("AC", "6H") and v.spy_discard == ("KS",)
+    assert v.owned_faces == 0 and v.to_act == (0,)
+
+
+def test_s10_1_spectator_view_hides_the_hand_and_face_down_cards() -> None:
+    """A spectator sees the table, not the hand, the draw deck's cards or face-down cards
+    it never saw (a dealt spy discard, retired cards)."""
+    state, _ = start(deal("9C", "9D 2C 2H 3C 3H", draw="8C 8D 8H", spy_discard="KS"))
+    state, _ = play(state, Counter(cards=("9D",), retire=("2C", "2H")))
+    v = SPEC.view(state, None)
+    assert v.hand is None and v.hand_total is None and v.draw_deck_cards is None
+    assert v.owned_faces is None and v.hand_count == 5
+    assert v.spy_discard == ("9C",) and v.spy_discard_count == 4
+    assert SPEC.view(state, 0).spy_discard == ("2C", "9C", "2H", "KS")
+
+
+def test_i17_views_ignore_the_order_below_the_top_spy_and_of_the_draw_deck() -> None:
+    """I-17, §10.1: two positions that differ only in the order of the spies below the top
+    and of the draw deck look the same to the player and to a spectator."""
+    below = ["6C", "7D", "8H", "JS", "KD"]
+    rest = {"2D", "3H", "4S", "7D", "AS", "9H", "9S", "9D", "5C", *below}
+    others = [c for c in ALL_CARDS if c not in rest]
+    a = {"spies": ["5C", *below], "draw": ["9H", "9S", "9D"], "hand": ["2D", "3H", "4S", "AS"]}
+    b = {"spies": ["5C", *reversed(below)], "draw": ["9D", "9H", "9S"], "hand": a["hand"]}
+    views = []
+    for d in (a, b):
+        state, _ = start({"deal": {**d, "spy_discard": others, "discard": []}})
+        views.append((SPEC.view(state, 0), SPEC.view(state, None)))
+    assert views[0] == views[1]
+
+
+def test_i17_events_never_carry_a_deck_order() -> None:
+    """I-17, §10.1: redacted for the player or a spectator, no event carries the spy deck
+    or a draw deck order; drawn cards come in canonical order."""
+    for seed in range(10):
+        events = start_game(SPEC, 1, {}, Random(seed))
+        state = fold(SPEC, events)
+        rng = Random(seed)
+        while state.phase is Phase.PLAYING:
+            new = SPEC.decide(state, 0, rng.choice(SPEC.legal_commands(state, 0)), rng)
+            for e in new:
+                state = SPEC.evolve(state, e)
+            events += new
+        for event in events:
+            for viewer in (0, None):
+                seen = SPEC.redact(event, viewer)
+                if isinstance(seen, DeckOfSpiesStarted):
+                    assert seen.spy_deck is None and seen.draw_deck is None
+                if isinstance(seen, DiscardReshuffled | DrawDeckShuffled):
+                    assert seen.order is None
+                if isinstance(seen, CardsDrawn) and seen.cards is not None:
+                    assert list(seen.cards) == sorted(seen.cards, key=ALL_CARDS.index)
