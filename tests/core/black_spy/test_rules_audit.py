@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from random import Random
+from typing import Any
+
+import pytest
+
+from spies_core.black_spy.cards import DECK
 from spies_core.black_spy.commands import PassCards, PlayCard
 from spies_core.black_spy.events import (
     BlackSpyCardPlayed,
     BlackSpyCardsExchanged,
+    BlackSpyDealScored,
+    BlackSpyDealt,
+    BlackSpyGameEnded,
     BlackSpyTrickWon,
 )
 from spies_core.black_spy.state import Phase, State
@@ -119,3 +130,114 @@ def test_s3_4_receiver_of_the_red_1_sees_it_only_after_every_pass() -> None:
     exchanged = events[-1]
     assert isinstance(exchanged, BlackSpyCardsExchanged) and exchanged.leader == receiver
     assert "red-1" in (SPEC.view(state, receiver).received or ())
+
+
+# --- an independent model of §2-§7 and Appendix A, written from the spec alone -----------
+
+_BLACK_VALUES = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 10, 8: 2, 9: 3, 10: 4, 11: 5}
+
+
+def _colour(card: str) -> str:
+    return card.split("-")[0]
+
+
+def _rank(card: str) -> int:
+    return int(card.split("-")[1])
+
+
+def _value(card: str, good_spies: bool) -> int:
+    """§6.2; §8.1 and Appendix A: coloured 7s score 0."""
+    if _colour(card) == "black":
+        return _BLACK_VALUES[_rank(card)]
+    return -5 if good_spies and _rank(card) == 7 else 0
+
+
+def _model_legal(hand: Sequence[str], trick: Sequence[str], first_trick: bool) -> set[str]:
+    """§9 ``legal_moves`` (with Appendix A's all-black leader edge case)."""
+    if not trick:
+        coloured = {c for c in hand if _colour(c) != "black"}
+        return coloured if first_trick and coloured else set(hand)
+    led = trick[0]
+    follow = {c for c in hand if _colour(c) == _colour(led) or _rank(c) == _rank(led)}
+    return follow or set(hand)
+
+
+def _model_winner(trick: Sequence[str]) -> int:
+    """§9 ``trick_winner``: led colour only, highest rank, earliest on ties."""
+    led = _colour(trick[0])
+    return min((-_rank(c), i) for i, c in enumerate(trick) if _colour(c) == led)[1]
+
+
+def _model_scores(piles: list[list[str]], good_spies: bool, moon: bool) -> list[int]:
+    """§9 ``deal_score`` (§6.4, §10.9, §10.10)."""
+    scores = [sum(_value(c, good_spies) for c in pile) for pile in piles]
+    blacks = [sum(_colour(c) == "black" for c in pile) for pile in piles]
+    if moon and 16 in blacks:
+        shooter = blacks.index(16)
+        total = 60 if good_spies else 80
+        goods = [sum(_value(c, good_spies) for c in p if _colour(c) != "black") for p in piles]
+        return [g + (0 if s == shooter else total) for s, g in enumerate(goods)]
+    return scores
+
+
+def _check_deal_event(event: object, model: dict[str, Any], state: State) -> None:
+    n, classic = state.players, model["classic"]
+    if isinstance(event, BlackSpyDealt):
+        if event.deal > 1:
+            assert event.dealer == (model["dealer"] + 1) % n  # §2.4
+        model["dealer"] = event.dealer
+        cycle = [1] if classic else [1, -1, 2] if n == 4 else [1, -1]  # §3.3, App. A
+        assert event.direction.offset == cycle[(event.deal - 1) % len(cycle)]
+        assert Counter(c for h in event.hands if h for c in h) == Counter(DECK)  # §2.3
+        assert {len(h or ()) for h in event.hands} == {60 // n}
+        model["piles"] = [[] for _ in range(n)]
+    elif isinstance(event, BlackSpyCardsExchanged):
+        holder = next(s for s in range(n) if "red-1" in state.hands[s])
+        assert event.leader == ((model["dealer"] + 1) % n if classic else holder)  # §4.1
+    elif isinstance(event, BlackSpyTrickWon):
+        assert event.winner == (model["leader"] + _model_winner(event.cards)) % n
+        assert event.points == sum(_value(c, model["good"]) for c in event.cards)
+        model["piles"][event.winner] += event.cards
+    elif isinstance(event, BlackSpyDealScored):
+        expected = _model_scores(model["piles"], model["good"], moon=not classic)
+        assert list(event.scores) == expected
+        model["totals"] = [t + s for t, s in zip(model["totals"], expected, strict=True)]
+        assert list(event.totals) == model["totals"]
+    elif isinstance(event, BlackSpyGameEnded):
+        limit = 200 if classic else {3: 200, 4: 150, 5: 120, 6: 100}[n]  # §7.2, App. A
+        assert event.threshold == limit and max(event.totals) >= limit
+        low = min(event.totals)
+        assert event.winners == tuple(s for s, t in enumerate(event.totals) if t == low)
+
+
+@pytest.mark.parametrize("options", [{}, {"no_good_spies": True}, {"classic": True}])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_s2_to_s7_playouts_match_an_independent_model(
+    players: int, options: dict[str, bool]
+) -> None:
+    """§2-§7, §8.1, Appendix A: in random games every legal list, exchange, first leader,
+    trick winner, trick's points, deal score, total, dealer, pass direction and the end
+    equal those of a model built from the spec's §9 pseudocode alone."""
+    for seed in range(3):
+        rng = Random(seed)
+        state, _ = start(players, options, seed)
+        classic = bool(options.get("classic"))
+        model: dict[str, Any] = {
+            "classic": classic,
+            "good": not options,
+            "dealer": state.dealer,
+            "totals": [0] * players,
+            "piles": [[] for _ in range(players)],
+        }
+        while SPEC.outcome(state) is None:
+            seat = rng.choice(sorted(SPEC.to_act(state)))
+            if state.phase is Phase.PLAYING:
+                first = not state.tricks
+                expected = _model_legal(state.hands[seat], state.trick, first)
+                assert legal_cards(state, seat) == expected
+            model["leader"] = state.leader
+            command = rng.choice(SPEC.legal_commands(state, seat))
+            events = SPEC.decide(state, seat, command, rng)
+            for event in events:
+                state = SPEC.evolve(state, event)
+                _check_deal_event(event, model, state)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from random import Random
 
 import msgspec
@@ -18,10 +19,12 @@ from spies_core.deck_of_spies.events import (
     DeckOfSpiesStarted,
     DiscardReshuffled,
     DrawDeckShuffled,
+    Event,
     Result,
     SpyAssassinated,
 )
-from spies_core.deck_of_spies.state import Phase, owned_faces
+from spies_core.deck_of_spies.options import DeckOfSpiesFlags
+from spies_core.deck_of_spies.state import Phase, State, owned_faces
 from spies_core.errors import RuleError
 from tests.core.deck_of_spies.position import SPEC, deal, play, start
 
@@ -307,3 +310,201 @@ def test_i17_events_never_carry_a_deck_order() -> None:
                     assert seen.order is None
                 if isinstance(seen, CardsDrawn) and seen.cards is not None:
                     assert list(seen.cards) == sorted(seen.cards, key=ALL_CARDS.index)
+
+
+# --- independent models (§10.2 and §3-§9), written from the spec alone ------------------
+
+
+def _model_total(cards: tuple[str, ...]) -> int:
+    return sum(map(value, cards))
+
+
+def _model_counter(flags: DeckOfSpiesFlags, s: tuple[str, ...], v: int) -> bool:
+    """§4.2 (I-1, I-15): each card's necessity tested one by one, not through min(S)."""
+    if _model_total(s) < v:
+        return False
+    return not flags.strict_necessity or all(_model_total(s) - value(c) < v for c in s)
+
+
+def _model_recruit(flags: DeckOfSpiesFlags, s: tuple[str, ...], spy: str) -> bool:
+    """§5.2 plain, §5.3 with the spy's own Ace (I-2, I-3, I-12)."""
+    v, ace = value(spy), "A" + spy[-1]
+    if _model_total(s) < v:
+        return False
+    if ace not in s:
+        return all(c[-1] == spy[-1] for c in s) and _model_counter(flags, s, v)
+    others = [c for c in s if c != ace]
+    base = _model_total(s) - (0 if flags.ace_counts_in_necessity else 1)
+    return bool(others) and (not flags.strict_necessity or all(base - value(c) < v for c in others))
+
+
+def _model_retires(flags: DeckOfSpiesFlags, rest: list[str]) -> set[tuple[str, ...]]:
+    """§7.1-7.2 (I-6): none, or groups of two or more cards of one value."""
+    found: set[tuple[str, ...]] = {()}
+    for size in range(2, len(rest) + 1):
+        for r in combinations(rest, size):
+            ranks = [value(c) for c in r]
+            groups_ok = all(ranks.count(x) >= 2 for x in ranks)
+            if groups_ok and (flags.retire_multiple_ranks or len(set(ranks)) == 1):
+                found.add(tuple(sorted(r)))
+    return found
+
+
+def _model_moves(
+    flags: DeckOfSpiesFlags, hand: tuple[str, ...], spy: str, aces: list[str]
+) -> set[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """§10.2 by brute force over every subset of the hand; §3.2/§6.1 on the whole hand."""
+    if _model_total(hand) < value(spy):
+        return {("assassinate", (a,), ()) for a in aces}
+    moves = set()
+    for size in range(1, len(hand) + 1):
+        for s in combinations(hand, size):
+            rest = [c for c in hand if c not in s]
+            for kind, ok in (
+                ("counter", _model_counter(flags, s, value(spy))),
+                ("recruit", _model_recruit(flags, s, spy)),
+            ):
+                if ok:
+                    moves |= {(kind, tuple(sorted(s)), r) for r in _model_retires(flags, rest)}
+    return moves
+
+
+def _as_move(command: Command) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    if isinstance(command, Assassinate):
+        return ("assassinate", (command.ace,), ())
+    kind = "counter" if isinstance(command, Counter) else "recruit"
+    return (kind, tuple(sorted(command.cards)), tuple(sorted(command.retire)))
+
+
+def test_s10_2_legal_commands_equal_an_independent_enumeration() -> None:
+    """§10.2, §3.2, §4.2, §5.2-5.3, §6.1-6.2, §7 and the flags I-2, I-6, I-15: over random
+    positions (hands of 0-5 cards, any spy of value 5 or more, random flags) the legal list
+    is exactly the brute-force set, with no duplicate; ``decide`` accepts every listed
+    command and refuses every other counter, recruit and assassination of the hand."""
+    rng = Random(11)
+    for trial in range(1500):
+        flags = DeckOfSpiesFlags(
+            strict_necessity=rng.random() < 0.8,
+            ace_counts_in_necessity=rng.random() < 0.5,
+            retire_multiple_ranks=rng.random() < 0.5,
+        )
+        cards = list(ALL_CARDS)
+        rng.shuffle(cards)
+        spy = next(c for c in cards if value(c) >= 5)
+        cards.remove(spy)
+        size = rng.randint(0, 5)
+        hand = tuple(sorted(cards[:size], key=ALL_CARDS.index))
+        draw = tuple(cards[size : size + 4])
+        discard = tuple(sorted(cards[size + 4 : size + 7], key=ALL_CARDS.index))
+        state = State(
+            phase=Phase.PLAYING,
+            flags=flags,
+            spy_deck=(spy, *cards[size + 7 :]),
+            draw_deck=draw,
+            hand=hand,
+            draw_discard=discard,
+            turn=1,
+        )
+        aces = sorted((c for c in hand + draw + discard if is_ace(c)), key=ALL_CARDS.index)
+        expected = _model_moves(flags, hand, spy, aces)
+        listed = [_as_move(c) for c in SPEC.legal_commands(state, 0)]
+        assert len(listed) == len(set(listed)) and set(listed) == expected, (spy, hand, flags)
+        if trial % 15:
+            continue
+        for size_used in range(len(hand) + 1):
+            for used in combinations(hand, size_used):
+                rest = [c for c in hand if c not in used]
+                for r in [(), *combinations(rest, 2), *combinations(rest, 3)]:
+                    for kind in (Counter, Recruit):
+                        command = kind(cards=used, retire=r)
+                        try:
+                            SPEC.decide(state, 0, command, Random(0))
+                            accepted = True
+                        except RuleError:
+                            accepted = False
+                        assert accepted == (_as_move(command) in expected), command
+        for ace in ("AC", "AD", "AH", "AS"):
+            try:
+                SPEC.decide(state, 0, Assassinate(ace=ace), Random(0))
+                accepted = True
+            except RuleError:
+                accepted = False
+            assert accepted == (("assassinate", (ace,), ()) in expected)
+
+
+def _model_turn(state: State, command: Command, events: list[Event]) -> tuple[list[str], ...]:
+    """One turn by §4.3, §5.4, §6.3-6.6, §7 and §8 (I-5, I-9, I-10, I-20); the orders of the
+    shuffles are read from the events, everything else follows from the spec."""
+    spies, draw, hand = list(state.spy_deck), list(state.draw_deck), list(state.hand)
+    discard, spy_discard, removed = list(state.draw_discard), list(state.spy_discard), []
+    orders = iter(e.order for e in events if isinstance(e, DiscardReshuffled | DrawDeckShuffled))
+    spy = spies.pop(0)
+    if isinstance(command, Assassinate):
+        ace = command.ace
+        for zone in (hand, draw, discard):
+            if ace in zone:
+                zone.remove(ace)
+                if zone is draw and draw:  # §6.3: the draw deck alone is shuffled
+                    order = next(orders)
+                    assert order is not None and sorted(order) == sorted(draw)
+                    draw = list(order)
+                break
+        removed.append(ace)
+        spy_discard.append(spy)
+        discard += hand
+        hand = []
+    else:
+        for c in (*command.cards, *command.retire):
+            hand.remove(c)
+        discard += command.cards
+        (discard if isinstance(command, Recruit) else spy_discard).append(spy)
+        spy_discard += command.retire
+    if spies:  # I-20: no refill after the last spy
+        while len(hand) < 5:
+            if not draw:
+                if not discard:
+                    break  # I-9
+                order = next(orders)  # I-10: lazy, just-used cards included
+                assert order is not None and sorted(order) == sorted(discard)
+                draw, discard = list(order), []
+            hand.append(draw.pop(0))
+    assert next(orders, None) is None, "a shuffle the spec does not call for"
+    return spies, draw, sorted(hand), sorted(discard), sorted(spy_discard), removed
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {},
+        {"strict_necessity": False},
+        {"ace_counts_in_necessity": False},
+        {"retire_multiple_ranks": True},
+    ],
+)
+def test_s3_to_s9_turns_match_an_independent_model(flags: dict[str, bool]) -> None:
+    """§3-§9: random games where every turn's zones equal an independent model's, and every
+    end is the one §9 gives: 36 turns then ≥ 7 owned faces to win (§9.2), or a forced
+    assassination with no owned Ace (§6.2, §9.3) scored with the faces owned (I-14)."""
+    for seed in range(60):
+        rng = Random(seed)
+        state = fold(SPEC, start_game(SPEC, 1, flags, rng))
+        while state.phase is Phase.PLAYING:
+            command = rng.choice(SPEC.legal_commands(state, 0))
+            events = SPEC.decide(state, 0, command, rng)
+            spies, draw, hand, discard, spy_discard, removed = _model_turn(state, command, events)
+            before_removed = list(state.removed)
+            for event in events:
+                state = SPEC.evolve(state, event)
+            assert list(state.spy_deck) == spies and list(state.draw_deck) == draw
+            assert sorted(state.hand) == hand and sorted(state.draw_discard) == discard
+            assert sorted(state.spy_discard) == spy_discard
+            assert sorted(state.removed) == sorted(before_removed + removed)
+        owned = state.hand + state.draw_deck + state.draw_discard
+        faces = sum(map(is_face, owned))
+        assert state.final_owned_faces == faces
+        if state.spy_deck:
+            assert sum(map(value, state.hand)) < value(state.spy_deck[0])
+            assert not any(map(is_ace, owned)) and state.result is Result.LOST_NO_ACE
+        else:
+            assert state.turn == 36
+            assert state.result is (Result.WON if faces >= 7 else Result.LOST)
