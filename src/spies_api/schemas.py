@@ -43,6 +43,7 @@ __all__ = [
     "Problem",
     "PublicSeat",
     "SeatToken",
+    "StreamMessage",
     "event_out",
 ]
 
@@ -217,6 +218,16 @@ class EventsPage(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     """The game's version when the page was read."""
     status: GameStatus
+
+
+class StreamMessage(msgspec.Struct, frozen=True, kw_only=True):
+    """One message of ``GET /games/{id}/events/stream`` (``text/event-stream``), as an
+    ``EventSource`` hands it over; keep-alive comments carry no message."""
+
+    id: str
+    """The event's seq: send it back as ``Last-Event-ID`` to resume after it."""
+    data: str
+    """One event as JSON, exactly as in ``GET /games/{id}/events`` (see ``AnyEvent``)."""
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,7 +14,7 @@ from litestar.response import ServerSentEvent
 from spies_api.controllers.params import MAX_INDEX, OPTIONAL_SEAT_TOKEN, After, EventsLimit
 from spies_api.errors import InvalidParameterError
 from spies_api.examples import EVENTS_EXAMPLE, PARAMETER_CODES, example, problems
-from spies_api.schemas import EventsPage
+from spies_api.schemas import EventsPage, StreamMessage
 from spies_api.service import GameService
 from spies_api.streaming import event_stream
 from spies_replay.store import GameStatus
@@ -30,6 +30,7 @@ LastEventId = Annotated[
     str | None,
     HeaderParameter(
         name="Last-Event-ID",
+        pattern=r"^\s*[0-9]{0,16}\s*$",
         description="Resume after this seq (sent by EventSource on reconnection).",
     ),
 ]
@@ -109,9 +110,12 @@ class EventsController(Controller):
         security=OPTIONAL_SEAT_TOKEN,
         responses={
             200: ResponseSpec(
-                data_container=str,
+                data_container=StreamMessage,
                 media_type="text/event-stream",
-                description="Server-sent events.",
+                description=(
+                    "Server-sent events; the schema is that of each message: `id` is the"
+                    " seq, `data` one event as JSON, as in `GET /games/{id}/events`."
+                ),
                 generate_examples=False,
                 examples=[example("An event, then a keep-alive", _STREAM_EXAMPLE)],
             ),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Response, get, post, route
+from litestar.enums import HttpMethod
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
@@ -105,6 +106,17 @@ class GamesController(Controller):
         return service.list_games(
             game=game, status=status, limit=min(size, settings.games_page_max), offset=offset
         )
+
+    @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False, sync_to_thread=False)
+    def allow(self) -> Response[None]:
+        """``OPTIONS /games``: ``Allow`` lists both methods.
+
+        Litestar's automatic OPTIONS handler of a path served by two handlers lists only the
+        methods of the first one it saw (``OPTIONS, POST``); this one is exact. It is named
+        to sort first: the controller's handlers are registered in name order, and once a
+        path has an OPTIONS handler Litestar adds no automatic one.
+        """
+        return Response(content=None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
 
     @get(
         "/{game_id:str}",

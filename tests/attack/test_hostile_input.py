@@ -1,0 +1,547 @@
+"""Hostile input: a property-based run of the whole OpenAPI document against the app
+(schemathesis), then the attacks a person would try by hand.
+
+The schemathesis run generates requests for every operation from the committed document,
+valid ones and invalid ones (wrong types, missing and extra fields, odd strings), and checks
+each response: no server error, a documented status and media type, a body and headers
+that match the documented schema, and invalid requests refused. So that requests reach real
+games and not only 404s, most cases get the id of a real game (active or finished, of every
+registered game) and some a real seat token of it; some commands are replaced by a legal one,
+so the games move on while they are attacked. The run is reproducible (fixed seed,
+deterministic generation) and bounded (``SPIES_SCHEMATHESIS_EXAMPLES`` examples per
+operation, default 150).
+
+The hand-made attacks (malformed and oversized bodies, wrong types, unknown fields, unknown
+games, cards and commands, replayed and forged tokens, another game's or another seat's
+token) each get a 4xx problem document with its code, and leave the log unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+import schemathesis
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from litestar import Litestar
+from litestar.testing import TestClient
+from schemathesis.config import SchemathesisConfig
+from schemathesis.generation.meta import CoveragePhaseData, CoverageScenario
+
+from spies_api import Settings, create_app
+from spies_api.app import service_of
+from spies_api.openapi import openapi_document
+from spies_api.schemas import CreateGameRequest
+from spies_core.registry import GAMES
+from spies_replay.store import hash_token
+from tests.api.helpers import Game, new_game, play_to_end, play_turn
+from tests.api.test_games import assert_problem
+
+from .conftest import log_snapshot
+from .figures import record
+
+GUARANTEE = "hostile-input"
+EXAMPLES = int(os.environ.get("SPIES_SCHEMATHESIS_EXAMPLES", "150"))
+
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "seed": 20261129,
+        "max-stream-events": 4,
+        "request-timeout": 10,
+        "generation": {"max-examples": EXAMPLES, "deterministic": True},
+    }
+)
+schema = schemathesis.openapi.from_dict(openapi_document(), config=CONFIG)
+
+# Every response: no 5xx, documented status, media type, headers and body; and a request that
+# does not match the document is refused. (``positive_data_acceptance`` is left out on
+# purpose: the document says "an object" for a game's options and "a string" for a card,
+# which the rules then refuse with 422, as the contract wants.)
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+    schemathesis.checks.response_headers_conformance,
+    schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.negative_data_rejection,
+    schemathesis.checks.missing_required_header,
+    schemathesis.checks.unsupported_method,
+    schemathesis.checks.allow_header_conformance,
+]
+
+_tried = itertools.count()
+_statuses: dict[int, int] = {}
+_by_hand: list[str] = []
+
+
+class Arena:
+    """Real games of every registered game (active and finished) to aim requests at."""
+
+    def __init__(self, app: Litestar) -> None:
+        self.app = app
+        service = service_of(app)
+        self.games: list[tuple[str, list[str]]] = []
+        rng = random.Random(5)
+        for name, spec in GAMES.items():
+            for players in sorted({spec.min_players, spec.max_players}):
+                created = service.create(CreateGameRequest(game=name, players=players))
+                self.games.append((created.id, [seat.token for seat in created.seats]))
+        with TestClient(app=app) as client:  # one finished game: its log is public
+            game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
+            play_to_end(client, game, rng)
+            self.games.append((game.id, game.tokens))
+
+    def aim(self, case: Any) -> None:
+        """Point some cases at real games, seats and legal commands (deterministically)."""
+        if "game_id" not in (case.path_parameters or {}):
+            return
+        digest = zlib.crc32(
+            repr(
+                (case.operation.label, case.path_parameters, case.query, case.headers, case.body)
+            ).encode()
+        )
+        if digest % 5 == 0:
+            return  # keep the generated id: unknown games are attacked too
+        game_id, tokens = self.games[(digest >> 3) % len(self.games)]
+        case.path_parameters = {**case.path_parameters, "game_id": game_id}
+        choice = (digest >> 8) % 4
+        if _drops_a_header(case):
+            choice = 3  # the case is about the missing header: leave the headers alone
+        headers = dict(case.headers or {})
+        if choice in (0, 1):
+            headers["Authorization"] = f"Bearer {tokens[(digest >> 12) % len(tokens)]}"
+        elif choice == 2:
+            other = self.games[((digest >> 3) + 1) % len(self.games)][1][0]
+            headers["Authorization"] = f"Bearer {other}"
+        case.headers = headers
+        if case.operation.path.endswith("/commands") and choice == 0 and (digest >> 16) % 2 == 0:
+            self._legal_body(case, game_id, tokens)
+
+    def _legal_body(self, case: Any, game_id: str, tokens: list[str]) -> None:
+        service = service_of(self.app)
+        summary = service.summary(game_id)
+        if not summary.to_act:
+            return
+        seat = summary.to_act[0]
+        legal = service.legal(game_id, seat).commands
+        if legal:
+            case.headers = {**case.headers, "Authorization": f"Bearer {tokens[seat]}"}
+            case.body = {"command": msgspec.to_builtins(legal[0])}
+
+
+def _drops_a_header(case: Any) -> bool:
+    data = getattr(getattr(case.meta, "phase", None), "data", None)
+    return (
+        isinstance(data, CoveragePhaseData) and data.scenario == CoverageScenario.MISSING_PARAMETER
+    )
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Arena:
+    settings = Settings(
+        db_path=tmp_path_factory.mktemp("schemathesis") / "spies.db",
+        sse_keepalive_seconds=0.05,
+        sse_poll_seconds=0.05,
+        log_json=True,
+    )
+    return Arena(create_app(settings))
+
+
+@schema.parametrize()
+@hypothesis_settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
+def test_the_whole_document_against_the_app(case: Any, arena: Arena) -> None:
+    arena.aim(case)
+    # A stream of a game in play never ends: schemathesis keeps what arrived in this time.
+    timeout = 0.3 if case.operation.path.endswith("/stream") else 10
+    response = case.call_and_validate(app=arena.app, checks=CHECKS, timeout=timeout)
+    next(_tried)
+    _statuses[response.status_code] = _statuses.get(response.status_code, 0) + 1
+
+
+def test_schemathesis_figures() -> None:
+    """Record how many requests the run above tried (it runs first in this module)."""
+    tried = next(_tried)
+    if tried == 0:
+        pytest.skip("the schemathesis run was not selected")
+    assert 500 not in _statuses
+    record(
+        GUARANTEE,
+        "test_hostile_input.py::test_the_whole_document_against_the_app",
+        requests_tried=tried,
+        operations=sum(len(item) for item in openapi_document()["paths"].values()),
+        examples_per_operation=EXAMPLES,
+        statuses={str(k): v for k, v in sorted(_statuses.items())},
+    )
+
+
+# -- by hand ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def board(client: TestClient[Litestar], settings: Settings) -> Iterator[dict[str, Any]]:
+    """Two Black Spy games in play and a finished Deck of Spies game; the log must not change
+    while they are attacked."""
+    target = new_game(client, "black-spy", 3, seed="target")
+    other = new_game(client, "black-spy", 3, seed="other")
+    play_turn(client, target, random.Random(1))
+    finished = new_game(client, "deck-of-spies", seed="finished")
+    play_to_end(client, finished, random.Random(2))
+    before = log_snapshot(settings.db_path)
+    yield {"target": target, "other": other, "finished": finished, "attacks": _by_hand}
+    assert log_snapshot(settings.db_path) == before, "an attack changed the log"
+    record(
+        GUARANTEE,
+        "test_hostile_input.py::test_* (by hand, log unchanged)",
+        requests_tried=len(_by_hand),
+    )
+
+
+def _seat_to_act(client: TestClient[Litestar], game: Game) -> tuple[int, int]:
+    """A seat to act and one that is not."""
+    to_act = client.get(game.url()).json()["to_act"]
+    idle = next(seat for seat in game.seats if seat not in to_act)
+    return to_act[0], idle
+
+
+def _attack(
+    board: dict[str, Any],
+    client: TestClient[Litestar],
+    method: str,
+    url: str,
+    status: int,
+    code: str,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    board["attacks"].append(url)
+    response = client.request(method, url, **kwargs)
+    return assert_problem(response, status, code)
+
+
+MALFORMED_COMMAND_BODIES = [
+    b"",
+    b"not json",
+    b'{"command": {"type": "play_card", "card": "red-1"}',  # truncated
+    b"null",
+    b"[]",
+    b'"play_card"',
+    b'{"command": null}',
+    b'{"command": {"type": "play_card", "card": 5}}',  # wrong type
+    b'{"command": {"type": "play_card", "card": ["red-1"]}}',
+    b'{"command": {"type": "pass_cards", "cards": "red-1"}}',
+    b'{"command": {"type": "play_card", "card": "red-1"}, "expected_version": "4"}',
+    b'{"command": {"type": "play_card", "card": "red-1"}, "expected_version": 4.5}',
+    b'{"command": {"type": "play_card", "card": "red-1"}, "expected_version": true}',
+    b'{"command": {"type": "play_card", "card": "red-1", "seat": 1}}',  # unknown field
+    b'{"command": {"type": "play_card", "card": "red-1"}, "seat": 1}',
+    b'{"command": {"type": "play_card", "card": "red-1"}, "version": 1}',
+    b'{"command": {"type": "resign"}}',  # unknown command
+    b'{"command": {"type": "PLAY_CARD", "card": "red-1"}}',
+    b'{"command": {"card": "red-1"}}',
+    b'{"cmd": {"type": "play_card", "card": "red-1"}}',
+    b"\xff\xfe{}",
+    b'{"command": {"type": "play_card", "card": "\\ud800"}}',
+]
+
+
+@pytest.mark.parametrize("body", MALFORMED_COMMAND_BODIES)
+def test_malformed_commands_are_400_malformed_body(
+    client: TestClient[Litestar], board: dict[str, Any], body: bytes
+) -> None:
+    target: Game = board["target"]
+    seat, _ = _seat_to_act(client, target)
+    headers = {**target.seats[seat], "content-type": "application/json"}
+    _attack(
+        board,
+        client,
+        "POST",
+        target.url("/commands"),
+        400,
+        "malformed-body",
+        headers=headers,
+        content=body,
+    )
+
+
+MALFORMED_CREATE_BODIES = [
+    b"{}",
+    b'{"game": 5}',
+    b'{"game": "black-spy", "players": "3"}',
+    b'{"game": "black-spy", "players": 3.0}',
+    b'{"game": "black-spy", "seed": 7}',
+    b'{"game": "black-spy", "options": []}',
+    b'{"game": "black-spy", "token": "x"}',
+    b'{"game": "black-spy", "seats": [{"seat": 0, "token": "mine"}]}',
+]
+
+
+@pytest.mark.parametrize("body", MALFORMED_CREATE_BODIES)
+def test_malformed_creations_are_400(
+    client: TestClient[Litestar], board: dict[str, Any], body: bytes
+) -> None:
+    _attack(board, client, "POST", "/games", 400, "malformed-body", content=body)
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"game": "chess"}, "unknown-game"),
+        ({"game": "DECK-OF-SPIES"}, "unknown-game"),
+        ({"game": "black-spy", "players": 9}, "invalid-players"),
+        ({"game": "black-spy", "players": -1}, "invalid-players"),
+        ({"game": "black-spy", "options": {"jokers": True}}, "unknown-option"),
+        ({"game": "black-spy", "options": {"mole": True}}, "unsupported-variant"),
+        (
+            {"game": "black-spy", "options": {"deal": {"dealer": 0, "hands": [["red-1"]]}}},
+            "invalid-deal",
+        ),
+        ({"game": "deck-of-spies", "seed": ""}, "invalid-seed"),
+    ],
+)
+def test_unknown_games_and_bad_options_are_422(
+    client: TestClient[Litestar], board: dict[str, Any], body: dict[str, Any], code: str
+) -> None:
+    _attack(board, client, "POST", "/games", 422, code, json=body)
+
+
+def test_oversized_bodies_are_413(client: TestClient[Litestar], board: dict[str, Any]) -> None:
+    target: Game = board["target"]
+    seat, _ = _seat_to_act(client, target)
+    huge = b'{"command": {"type": "pass_cards", "cards": [' + b'"red-1",' * 20_000 + b'"red-1"]}}'
+    _attack(
+        board,
+        client,
+        "POST",
+        target.url("/commands"),
+        413,
+        "body-too-large",
+        headers=target.seats[seat],
+        content=huge,
+    )
+    _attack(
+        board,
+        client,
+        "POST",
+        "/games",
+        413,
+        "body-too-large",
+        content=b'{"game": "' + b"x" * 70_000 + b'"}',
+    )
+
+
+def test_unknown_cards_and_other_games_commands_are_422(
+    client: TestClient[Litestar], board: dict[str, Any]
+) -> None:
+    target: Game = board["target"]
+    seat, _ = _seat_to_act(client, target)
+    url, headers = target.url("/commands"), target.seats[seat]
+    legal = client.get(target.url("/legal"), headers=headers).json()["commands"][0]
+    field = "cards" if "cards" in legal else "card"
+    for card in ("purple-3", "red-12", "black-0", "blue-", "AS", "10H", "", "🂡"):
+        value = [card] * len(legal["cards"]) if field == "cards" else card
+        body = {"command": {**legal, field: value}}
+        problem = _attack(
+            board, client, "POST", url, 422, "unknown-card", headers=headers, json=body
+        )
+        assert repr(card) in problem["detail"]
+    _attack(
+        board,
+        client,
+        "POST",
+        url,
+        422,
+        "wrong-game-command",
+        headers=headers,
+        json={"command": {"type": "guess", "rank": 3}},
+    )
+    _attack(
+        board,
+        client,
+        "POST",
+        url,
+        422,
+        "wrong-game-command",
+        headers=headers,
+        json={"command": {"type": "counter", "cards": ["AS"]}},
+    )
+
+
+def test_unknown_game_ids_are_404(client: TestClient[Litestar], board: dict[str, Any]) -> None:
+    target: Game = board["target"]
+    for game_id in ("nope", "a" * 16, target.id.upper(), target.id + "x", "%2e%2e"):
+        for suffix in ("", "/view", "/legal", "/events", "/replay/1", "/export"):
+            _attack(
+                board,
+                client,
+                "GET",
+                f"/games/{game_id}{suffix}",
+                404,
+                "game-not-found",
+                headers=target.seats[0],
+            )
+        _attack(
+            board,
+            client,
+            "POST",
+            f"/games/{game_id}/commands",
+            404,
+            "game-not-found",
+            headers=target.seats[0],
+            json={"command": {"type": "play_card", "card": "red-1"}},
+        )
+
+
+def test_forged_tokens_are_401_and_another_games_token_is_403(
+    client: TestClient[Litestar], board: dict[str, Any], settings: Settings
+) -> None:
+    target: Game = board["target"]
+    other: Game = board["other"]
+    seat, _ = _seat_to_act(client, target)
+    token = target.tokens[seat]
+    flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
+    forged = [
+        "Bearer " + flipped,  # one character off
+        "Bearer " + token[:-1],  # truncated
+        "Bearer " + token + "x",
+        "Bearer " + hash_token(token),  # the stored hash is not the token
+        "Bearer " + "A" * 43,
+        "Bearer",
+        "Bearer ",
+        "Basic " + token,
+        "Token " + token,
+        "Bearer " + token + " " + token,
+        token,
+        "Bearer " + token.lower() if token.lower() != token else "Bearer x",
+    ]
+    body = {
+        "command": client.get(target.url("/legal"), headers=target.seats[seat]).json()["commands"][
+            0
+        ]
+    }
+    for header in forged:
+        for method, suffix, kwargs in (
+            ("POST", "/commands", {"json": body}),
+            ("GET", "/view", {}),
+            ("GET", "/legal", {}),
+            ("GET", "/events", {}),
+            ("GET", "/replay/1", {}),
+        ):
+            problem = _attack(
+                board,
+                client,
+                method,
+                target.url(suffix),
+                401,
+                "unauthorized",
+                headers={"Authorization": header},
+                **kwargs,
+            )
+            assert token not in problem["detail"]
+    # a real token, of another game
+    for suffix in ("/view", "/legal", "/events"):
+        _attack(board, client, "GET", target.url(suffix), 403, "forbidden", headers=other.seats[0])
+    _attack(
+        board,
+        client,
+        "POST",
+        target.url("/commands"),
+        403,
+        "forbidden",
+        headers=other.seats[seat],
+        json=body,
+    )
+    # no token at all: a spectator may look but not act
+    _attack(board, client, "POST", target.url("/commands"), 401, "unauthorized", json=body)
+
+
+def test_another_seats_token_acts_only_as_that_seat(
+    client: TestClient[Litestar], board: dict[str, Any]
+) -> None:
+    """A seat's token is the seat: the idle seat cannot play the acting seat's command."""
+    target: Game = board["target"]
+    seat, idle = _seat_to_act(client, target)
+    command = client.get(target.url("/legal"), headers=target.seats[seat]).json()["commands"][0]
+    board["attacks"].append("another seat")
+    response = client.post(
+        target.url("/commands"), headers=target.seats[idle], json={"command": command}
+    )
+    problem = assert_problem(response, 422, response.json().get("code", ""))
+    assert problem["code"] in {"not-your-turn", "already-passed"}, problem
+    view = client.get(target.url("/view"), headers=target.seats[idle]).json()
+    assert view["seat"] == idle  # and sees only its own hand
+    legal = client.get(target.url("/legal"), headers=target.seats[idle]).json()
+    assert legal["commands"] == [] and legal["seat"] == idle
+
+
+def test_replayed_requests_append_nothing(
+    client: TestClient[Litestar], settings: Settings, board: dict[str, Any]
+) -> None:
+    """A captured command sent again: with its version, 409; with its Idempotency-Key, the
+    stored answer; in a finished game, game-over. The log does not change."""
+    target: Game = board["target"]
+    finished: Game = board["finished"]
+    version = client.get(target.url()).json()["version"]
+    # the request that produced the current version, replayed at its own expected_version
+    last = client.get(target.url("/events"), params={"after": version - 1}).json()["events"]
+    assert last
+    seat, _ = _seat_to_act(client, target)
+    command = client.get(target.url("/legal"), headers=target.seats[seat]).json()["commands"][0]
+    stale = {"command": command, "expected_version": version - 1}
+    problem = _attack(
+        board,
+        client,
+        "POST",
+        target.url("/commands"),
+        409,
+        "version-conflict",
+        headers=target.seats[seat],
+        json=stale,
+    )
+    assert problem["current_version"] == version
+    finished_version = client.get(finished.url()).json()["version"]
+    _attack(
+        board,
+        client,
+        "POST",
+        finished.url("/commands"),
+        422,
+        "game-over",
+        headers=finished.seats[0],
+        json={"command": {"type": "counter", "cards": ["AS"]}},
+    )
+    _attack(board, client, "GET", target.url(f"/replay/{version + 1}"), 404, "seq-out-of-range")
+    assert client.get(finished.url()).json()["version"] == finished_version
+
+
+def test_an_idempotent_replay_returns_the_stored_answer_and_appends_nothing(
+    client: TestClient[Litestar], settings: Settings
+) -> None:
+    game = new_game(client, "black-spy", 3, seed="replayed")
+    seat = client.get(game.url()).json()["to_act"][0]
+    command = client.get(game.url("/legal"), headers=game.seats[seat]).json()["commands"][0]
+    headers = {**game.seats[seat], "Idempotency-Key": "captured"}
+    first = client.post(game.url("/commands"), headers=headers, json={"command": command})
+    assert first.status_code == 200
+    before = log_snapshot(settings.db_path)
+    for _ in range(5):
+        again = client.post(game.url("/commands"), headers=headers, json={"command": command})
+        assert again.status_code == 200 and again.json() == first.json()
+        assert again.headers["idempotent-replayed"] == "true"
+    assert log_snapshot(settings.db_path) == before
+
+
+def test_options_lists_exactly_the_documented_methods(app: Litestar) -> None:
+    """Litestar's own OPTIONS handler listed only POST on /games (fixed in GamesController)."""
+    document = openapi_document()
+    with TestClient(app=app) as client:
+        for template, item in document["paths"].items():
+            path = template.replace("{game_id}", "g").replace("{seq}", "1")
+            response = client.options(path)
+            allowed = {method.strip() for method in response.headers["allow"].split(",")}
+            assert allowed == {m.upper() for m in item} | {"OPTIONS"}, (template, allowed)
