@@ -461,7 +461,18 @@ class GameService:
         if not self.locks.acquire(game_id, blocking=not inline):
             raise _Deferred
         try:
-            reply = self._submit_locked(game_id, seat, request, idempotency_key, fields, inline)
+            try:
+                reply = self._submit_locked(game_id, seat, request, idempotency_key, fields, inline)
+            except VersionConflictError:
+                # The same key may have been used meanwhile (by another process): a retry
+                # racing its first attempt gets that attempt's answer, not a conflict.
+                stored = None
+                if idempotency_key is not None:
+                    store = self.inline_store if inline and self.inline_store else self.store
+                    stored = store.get_idempotency(game_id, idempotency_key)
+                if stored is None:
+                    raise
+                reply = self._stored_reply(stored, self._fingerprint(seat, request))
         except SpiesError as exc:
             self.log.info(
                 "command_rejected",

@@ -459,7 +459,9 @@ class EventStore:
             GameNotFoundError: no such game.
             VersionConflictError: the game is not at ``expected_version``.
             GameFinishedError: the game has finished; its log is closed.
-            IdempotencyKeyExistsError: the key was used before (nothing is written).
+            IdempotencyKeyExistsError: the key was used before (nothing is written); checked
+                first, inside the write transaction, so a retry racing its own first
+                attempt gets that attempt's answer rather than a conflict.
         """
         _check_batch(events, outcome)
         recorded_at = utc_now()
@@ -470,6 +472,16 @@ class EventStore:
             if found is None:
                 raise GameNotFoundError(game_id)
             version, head_hash, status = found
+            if idempotency is not None:
+                # A concurrent writer (another process) may have used the key since the
+                # caller looked: its answer, not a version conflict, is the right reply.
+                row = conn.execute(
+                    "SELECT request_fingerprint, response, created_at FROM idempotency"
+                    " WHERE game_id = ? AND key = ?",
+                    (game_id, idempotency.key),
+                ).fetchone()
+                if row is not None:
+                    raise IdempotencyKeyExistsError(_idempotency(game_id, idempotency.key, row))
             if version != expected_version:
                 raise VersionConflictError(game_id, expected_version, version)
             if status == GameStatus.FINISHED and events:

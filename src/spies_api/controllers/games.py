@@ -6,8 +6,8 @@ import re
 from typing import Annotated
 
 from litestar import Controller, Response, get, post, route
-from litestar.enums import HttpMethod
 from litestar.di import NamedDependency
+from litestar.enums import HttpMethod
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
