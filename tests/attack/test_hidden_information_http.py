@@ -1,0 +1,451 @@
+"""Hidden information over HTTP, generic over the registry (the core-level twin is
+``tests/core/test_hidden_information.py``, which scrambles states with ``spec.scramble``).
+
+(a) **The API adds nothing.** For random playouts of every game and seat count, at every
+    step, for every seat and the spectator: the view, the legal list, the new events, a
+    replay and the acting seat's command answer are exactly the core's ``view`` /
+    ``legal_commands`` / ``redact`` of the server's state at that version; the event stream
+    sends the same redacted events.
+(b) **Twin deals.** Two games created with explicit ``options.deal``s that differ only in
+    what one viewer cannot see (another seat's cards, the bottom of a deck, the order of the
+    intel deck) and the same seed give that viewer identical answers (ids, hashes, times and
+    commitments aside) for as long as its view is the same in both.
+(c) **No secret leaves before the end.** No answer before the end holds the seed (as hex or
+    as the client's string), the explicit deal, or any hidden list the log holds for the
+    game (a deck order, another seat's hand) that the caller may not see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spies_api import Settings
+from spies_api.app import service_of
+from spies_core.black_spy.cards import DECK as BLACK_SPY_DECK
+from spies_core.cards import ALL_CARDS, value
+from spies_core.decider import fold
+from spies_core.registry import GAMES
+from spies_core.spies_and_lies.options import DEFAULT_INTEL_CARDS
+from spies_replay.engine import redact_for
+from spies_replay.meta import is_meta
+from tests.api.helpers import Game, new_game
+
+from .conftest import serve_in_thread
+from .figures import record
+
+GUARANTEE = "hidden-information"
+_encoder = msgspec.json.Encoder()
+
+
+def as_json(value: Any) -> Any:
+    return msgspec.json.decode(_encoder.encode(value))
+
+
+def seat_counts() -> list[Any]:
+    return [
+        pytest.param(name, players, id=f"{name}-{players}p")
+        for name, spec in GAMES.items()
+        for players in range(spec.min_players, spec.max_players + 1)
+        if not (name == "spies-and-lies" and players == 3)  # not offered (invalid-players)
+    ]
+
+
+class Server:
+    """What the server holds for a game: the stored events and the folded state."""
+
+    def __init__(self, app: Litestar, game: Game) -> None:
+        self.service = service_of(app)
+        self.game = game
+        self.spec = GAMES[game.game]
+
+    def state(self) -> tuple[int, Any]:
+        _, entry = self.service._current(self.game.id)
+        return entry.version, entry.state
+
+    def stored(self, after: int = 0) -> list[Any]:
+        return self.service.store.read_events(self.game.id, after=after)
+
+    def sent(self, viewer: int | None, after: int = 0, upto: int | None = None) -> list[Any]:
+        """The stored events as ``viewer`` should get them while the game is on."""
+        out = []
+        for stored in self.stored(after):
+            if upto is not None and stored.seq > upto:
+                break
+            event = redact_for(self.spec, stored.event, viewer)
+            if event is None:
+                continue
+            item = as_json(event)
+            if item.get("type") == "game_created" and "deal" in item.get("options", {}):
+                item["options"]["deal"] = "hidden until the game ends"
+            out.append({**item, "seq": stored.seq, "recorded_at": stored.recorded_at})
+        return out
+
+    def state_at(self, seq: int) -> Any:
+        events = [s.event for s in self.stored() if s.seq <= seq and not is_meta(s.event)]
+        return fold(self.spec, events)
+
+    def secrets(self, viewer: int | None) -> set[str]:
+        """JSON texts the viewer must not find before the end: the seed, and every hidden
+        list of the stored events that redaction takes from it (a deck order, another
+        seat's hand), of eight items or more, so that a few cards which later turn face up
+        (drawn cards that are then played) do not count; eight cards in a given order do not
+        turn up by chance."""
+        found = set()
+        seed = self.service.store.get_seed(self.game.id)
+        assert seed is not None
+        found.add(seed.hex())
+        for stored in self.stored():
+            if is_meta(stored.event):
+                continue
+            shown = redact_for(self.spec, stored.event, viewer)
+            whole = msgspec.structs.asdict(stored.event)
+            seen = {} if shown is None else msgspec.structs.asdict(shown)
+            for name, hidden in whole.items():
+                if (
+                    isinstance(hidden, (list, tuple))
+                    and len(hidden) >= 8
+                    and seen.get(name) != hidden
+                ):
+                    found.add(_encoder.encode(hidden).decode())
+        return found
+
+
+# -- (a) the API adds nothing ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def plain(app: Litestar) -> Iterator[TestClient[Litestar]]:
+    """A test client without the OpenAPI check of every answer (tests/api makes it): these
+    playouts send tens of thousands of requests, and compare each answer with the core."""
+    with TestClient(app=app) as test_client:
+        yield test_client
+
+
+def check_step(
+    client: TestClient[Litestar], server: Server, before: int, texts: dict[Any, list[str]]
+) -> int:
+    """Every viewer's answers at the current version against the core; returns checks made."""
+    game, spec = server.game, server.spec
+    version, state = server.state()
+    viewers: list[int | None] = [*range(len(game.seats)), None]
+    checks = 0
+    for viewer in viewers:
+        headers = game.seats[viewer] if viewer is not None else None
+        view = client.get(game.url("/view"), headers=headers)
+        expected = as_json(msgspec.structs.replace(spec.view(state, viewer), version=version))
+        assert view.json() == expected, f"view of {viewer} at {version}"
+        legal = client.get(game.url("/legal"), headers=headers)
+        commands = [] if viewer is None else as_json(spec.legal_commands(state, viewer))
+        assert legal.json() == {"version": version, "seat": viewer, "commands": commands}
+        events = client.get(game.url("/events"), params={"after": before}, headers=headers)
+        assert events.json()["events"] == server.sent(viewer, after=before), f"events for {viewer}"
+        texts[viewer] += [view.text, legal.text, events.text]
+        checks += 3
+    return checks
+
+
+def check_replays(
+    client: TestClient[Litestar], server: Server, rng: random.Random, texts: dict[Any, list[str]]
+) -> int:
+    version, _ = server.state()
+    at = rng.randrange(version + 1)
+    state = server.state_at(at)
+    for viewer in [*range(len(server.game.seats)), None]:
+        headers = server.game.seats[viewer] if viewer is not None else None
+        replay = client.get(server.game.url(f"/replay/{at}"), headers=headers)
+        expected = as_json(msgspec.structs.replace(server.spec.view(state, viewer), version=at))
+        assert replay.json() == expected, f"replay {at} for {viewer}"
+        texts[viewer].append(replay.text)
+    return len(server.game.seats) + 1
+
+
+@pytest.mark.parametrize(("name", "players"), seat_counts())
+def test_every_answer_is_the_cores_view_of_the_servers_state(
+    plain: TestClient[Litestar], app: Litestar, name: str, players: int
+) -> None:
+    client = plain
+    rng = random.Random(f"{name}-{players}")
+    secret_seed = f"s3cr3t-seed-{name}-{players}"
+    game = new_game(client, name, players, seed=secret_seed)
+    server = Server(app, game)
+    texts: dict[Any, list[str]] = {viewer: [] for viewer in [*range(players), None]}
+    checks = steps = 0
+    before = 0
+    for _ in range(GAMES[name].max_events):
+        if client.get(game.url()).json()["status"] != "active":
+            break
+        checks += check_step(client, server, before, texts)
+        if steps % 10 == 0:
+            checks += check_replays(client, server, rng, texts)
+        version, state = server.state()
+        seat = rng.choice(sorted(server.spec.to_act(state)))
+        command = rng.choice(
+            client.get(game.url("/legal"), headers=game.seats[seat]).json()["commands"]
+        )
+        response = client.post(
+            game.url("/commands"),
+            headers=game.seats[seat],
+            json={"command": command, "expected_version": version},
+        )
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        if answer["status"] == "active":  # the acting seat's answer: its redaction, no more
+            assert answer["events"] == server.sent(seat, after=version), "command answer"
+            texts[seat].append(response.text)
+            checks += 1
+        before = version
+        steps += 1
+    else:
+        raise AssertionError("the game did not end")
+    # (c) nothing secret in anything a viewer got before the end
+    for viewer, seen in texts.items():
+        joined = "\n".join(seen)
+        assert secret_seed not in joined
+        for secret in server.secrets(viewer):
+            assert secret not in joined, (
+                f"viewer {viewer} got a hidden list or the seed: {secret[:80]}"
+            )
+    record(
+        GUARANTEE,
+        f"test_hidden_information_http.py::test_every_answer_is_the_cores_view_of_the_servers_state[{name}-{players}p]",
+        steps=steps,
+        answers_compared=checks,
+        viewers=players + 1,
+    )
+
+
+def _messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
+    message: dict[str, Any] = {}
+    for line in response.iter_lines():
+        if not line:
+            if message:
+                yield message
+            message = {}
+        elif line.startswith("id: "):
+            message["id"] = int(line[4:])
+        elif line.startswith("data: "):
+            message["data"] = msgspec.json.decode(line[6:])
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) -> None:
+    settings = Settings(
+        db_path=tmp_path / "stream.db",
+        sse_keepalive_seconds=0.05,
+        sse_poll_seconds=0.05,
+        log_json=True,
+    )
+    spec = GAMES[name]
+    rng = random.Random(name)
+    with serve_in_thread(settings) as (base, app), httpx.Client(base_url=base, timeout=30) as http:
+        created = http.post(
+            "/games", json={"game": name, "players": spec.max_players, "seed": f"stream-{name}"}
+        ).json()
+        tokens = [seat["token"] for seat in created["seats"]]
+        game = Game(
+            created["id"],
+            name,
+            {s: {"Authorization": f"Bearer {t}"} for s, t in enumerate(tokens)},
+            tokens,
+        )
+        server = Server(app, game)
+        compared = 0
+        for _ in range(4):
+            for _ in range(rng.randrange(1, 12)):
+                summary = http.get(game.url()).json()
+                if summary["status"] != "active":
+                    break
+                seat = rng.choice(summary["to_act"])
+                legal = http.get(game.url("/legal"), headers=game.seats[seat]).json()
+                http.post(
+                    game.url("/commands"),
+                    headers=game.seats[seat],
+                    json={"command": rng.choice(legal["commands"])},
+                )
+            version, _ = server.state()
+            if http.get(game.url()).json()["status"] != "active":
+                break
+            for viewer in [*range(len(tokens)), None]:
+                headers = game.seats[viewer] if viewer is not None else {}
+                got = []
+                with http.stream("GET", game.url("/events/stream"), headers=headers) as stream:
+                    for message in _messages(stream):
+                        if "id" in message:
+                            got.append(message["data"])
+                            if message["id"] >= version:
+                                break
+                assert got == server.sent(viewer, upto=version), f"stream of {viewer}"
+                compared += 1
+    record(
+        GUARANTEE,
+        f"test_hidden_information_http.py::test_the_stream_sends_each_viewer_its_redaction[{name}]",
+        streams_compared=compared,
+    )
+
+
+# -- (b) twin deals --------------------------------------------------------------------------------
+
+
+def _deck_of_spies_twins(players: int, viewer: int | None, rng: random.Random) -> tuple[Any, Any]:
+    """The same table but for the two bottom spies (and, for a spectator, the two bottom draw
+    cards), whose order nobody sees (the seat sees which cards are left, not their order)."""
+
+    def band(low: int, high: int) -> list[str]:
+        cards = [c for c in ALL_CARDS if low <= value(c) <= high]
+        rng.shuffle(cards)
+        return cards
+
+    spies = band(5, 7) + band(8, 10) + band(11, 13)
+    draw = band(1, 4)
+    twin_spies, twin_draw = list(spies), list(draw)
+    twin_spies[-2:] = twin_spies[-1], twin_spies[-2]
+    if viewer is None:  # the seat sees its cards soon after the draw deck runs out
+        twin_draw[-2:] = twin_draw[-1], twin_draw[-2]
+    return {"spies": spies, "draw": draw}, {"spies": twin_spies, "draw": twin_draw}
+
+
+def _black_spy_twins(players: int, viewer: int | None, rng: random.Random) -> tuple[Any, Any]:
+    """The same deal but for one card exchanged between two hands the viewer does not hold."""
+    cards = list(BLACK_SPY_DECK)
+    rng.shuffle(cards)
+    size = len(cards) // players
+    hands = [sorted(cards[i * size : (i + 1) * size]) for i in range(players)]
+    a, b = [seat for seat in range(players) if seat != viewer][:2]
+    twin = [list(hand) for hand in hands]
+    card_a = next(c for c in hands[a] if c not in hands[b])
+    card_b = next(c for c in hands[b] if c not in hands[a])
+    twin[a][twin[a].index(card_a)] = card_b
+    twin[b][twin[b].index(card_b)] = card_a
+    dealer = rng.randrange(players)
+    return {"dealer": dealer, "hands": hands}, {"dealer": dealer, "hands": twin}
+
+
+def _spies_and_lies_twins(players: int, viewer: int | None, rng: random.Random) -> tuple[Any, Any]:
+    """The same setup but for the order of the two bottom intel cards (nobody sees it)."""
+    intel = [list(card) for card in DEFAULT_INTEL_CARDS]
+    while True:
+        rng.shuffle(intel)
+        if intel[-1] != intel[-2]:
+            break
+    twin = [*intel[:-2], intel[-1], intel[-2]]
+    fixed = {
+        "exhausted": [rng.randrange(1, 11), rng.randrange(1, 11)],
+        "starting": rng.randrange(2),
+    }
+    return {"intel": intel, **fixed}, {"intel": twin, **fixed}
+
+
+TWINS: dict[str, Callable[[int, int | None, random.Random], tuple[Any, Any]]] = {
+    "deck-of-spies": _deck_of_spies_twins,
+    "black-spy": _black_spy_twins,
+    "spies-and-lies": _spies_and_lies_twins,
+}
+
+_VOLATILE = {
+    "id",
+    "recorded_at",
+    "created_at",
+    "updated_at",
+    "head_hash",
+    "seed_commitment",
+    "deal_commitment",
+}
+
+
+def _stable(value: Any) -> Any:
+    """An answer without what differs between any two games (ids, times, hashes)."""
+    if isinstance(value, dict):
+        return {k: _stable(v) for k, v in value.items() if k not in _VOLATILE}
+    if isinstance(value, list):
+        return [_stable(v) for v in value]
+    return value
+
+
+def test_every_registered_game_has_twin_deals() -> None:
+    assert set(TWINS) == set(GAMES)
+
+
+def twin_cases() -> list[Any]:
+    cases = []
+    for name, spec in GAMES.items():
+        players = spec.max_players
+        for viewer in [*range(players), None]:
+            cases.append(
+                pytest.param(name, players, viewer, id=f"{name}-{players}p-viewer-{viewer}")
+            )
+    return cases
+
+
+@pytest.mark.parametrize(("name", "players", "viewer"), twin_cases())
+def test_twin_deals_look_the_same_to_a_viewer_who_cannot_tell_them_apart(
+    client: TestClient[Litestar], name: str, players: int, viewer: int | None
+) -> None:
+    rng = random.Random(f"twins-{name}-{viewer}")
+    deal, twin_deal = TWINS[name](players, viewer, rng)
+    seed = f"twin-seed-{name}"
+    worlds = [
+        new_game(client, name, players, seed=seed, options={"deal": d}) for d in (deal, twin_deal)
+    ]
+    headers = worlds[0].seats[viewer] if viewer is not None else None
+
+    def answers(game: Game) -> dict[str, Any]:
+        auth = game.seats[viewer] if viewer is not None else None
+        return {
+            "summary": _stable(client.get(game.url()).json()),
+            "view": _stable(client.get(game.url("/view"), headers=auth).json()),
+            "legal": _stable(client.get(game.url("/legal"), headers=auth).json()),
+            "events": _stable(client.get(game.url("/events"), headers=auth).json()),
+        }
+
+    steps = 0
+    texts: list[str] = []
+    for _ in range(GAMES[name].max_events):
+        seen = [answers(world) for world in worlds]
+        if seen[0]["summary"]["status"] == "active":  # once over, everything is public
+            texts.append(_encoder.encode(seen).decode())
+        if seen[0]["view"] != seen[1]["view"] or seen[0]["summary"]["status"] != "active":
+            break  # the viewer can now tell the worlds apart (or the game is over)
+        assert seen[0] == seen[1], f"viewer {viewer} tells the twins apart at step {steps}"
+        to_act = seen[0]["summary"]["to_act"]
+        seat = rng.choice(to_act)
+        legal = [
+            client.get(w.url("/legal"), headers=w.seats[seat]).json()["commands"] for w in worlds
+        ]
+        common = [command for command in legal[0] if command in legal[1]]
+        if not common:
+            break  # the acting seat's hands differ: the worlds part here
+        command = rng.choice(common)
+        results = [
+            client.post(w.url("/commands"), headers=w.seats[seat], json={"command": command})
+            for w in worlds
+        ]
+        assert [r.status_code for r in results] == [200, 200]
+        if seat == viewer:
+            after = [_stable(r.json()) for r in results]
+            views = [client.get(w.url("/view"), headers=headers).json() for w in worlds]
+            if _stable(views[0]) == _stable(views[1]):
+                assert after[0] == after[1], "the viewer's own command answers differ"
+        steps += 1
+    assert steps >= 3, f"the twins parted too early ({steps} steps) to show anything"
+    # (c) the deal itself never shows: its orders, and every hand but the viewer's own
+    joined = "\n".join(texts)
+    for options in (deal, twin_deal):
+        for key, part in options.items():
+            if not isinstance(part, list) or len(part) < 6:
+                continue  # a pair of public facts (the first exhausted soldiers)
+            hidden = [h for i, h in enumerate(part) if i != viewer] if key == "hands" else [part]
+            for secret in hidden:
+                assert _encoder.encode(secret).decode() not in joined, f"the deal's {key} leaked"
+    record(
+        GUARANTEE,
+        f"test_hidden_information_http.py::test_twin_deals_look_the_same_to_a_viewer_who_cannot_tell_them_apart[{name}-{players}p-viewer-{viewer}]",
+        steps_indistinguishable=steps,
+    )
