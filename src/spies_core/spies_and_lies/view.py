@@ -295,8 +295,9 @@ def redact(event: Event, seat: int | None) -> Event | None:
 
 def scramble(state: State, viewer: int | None, rng: Random) -> State:
     """A state equal in all ``viewer`` may see, with the hidden parts redrawn: the intel deck
-    order, the day-1 starter before it is flipped, and each side's hidden soldiers reassigned among its hand and hidden missions in
-    a way consistent with everything public (ordering rule, intel tokens, revealed cards)."""
+    order, the day-1 starter before it is flipped, and each side's hidden soldiers reassigned
+    among its hand and hidden missions in a way consistent with everything public (ordering
+    rule, intel tokens, revealed cards)."""
     if state.phase is Phase.SETUP:
         return state
     sides = tuple(_scramble_side(state, side, viewer, rng) for side in range(2))

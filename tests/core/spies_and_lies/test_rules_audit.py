@@ -698,7 +698,12 @@ def test_s12_2_nothing_happens_after_day_3_but_the_result() -> None:
 
 def test_i20_team_points_and_round_effects_belong_to_the_whole_team() -> None:
     """§14.1, [I-20]: one marker per team; a round effect started under one teammate's
-    mission (the Scout under Mission 1) counts for the other teammate's guesses too."""
+    mission (the Scout under Mission 1) counts for the other teammate's guesses too.
+
+    The marker is shared by the spec; that round effects (Scout, Spy, Miner, Bomb pending,
+    double damage) are the team's too is the engine's reading of [I-20] ("resources are
+    shared per team", §3 keeps the flags per colour). §14.1 lists only deck, marker, tokens
+    and exhausted soldiers, so a per-teammate reading is possible: see RULES_AUDIT.md, A-2."""
     game = Game(players=4, starting=BLUE, exhausted=(1, 1))
     game.day((2, 3, 5, 6), (2, 3, 5, 6))
     game.turn(guess=9)  # seat 1 guesses seat 0's Scout wrong
