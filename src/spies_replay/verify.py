@@ -1,7 +1,10 @@
 """Verification of a game's log: the hash chain, the fold, and a re-run of every command.
 
-:func:`verify_log` checks one log, from the database or from an export file, in one pass and
-stops at the first problem, which it names by seq and by a stable code:
+:func:`verify_log` checks one log, from the database or from an export file, and stops at the
+first problem, which it names by seq and by a stable code. The hash chain is walked over the
+whole log first, so an edit that breaks it is named at its own seq even when a later check
+would read ahead (the revealed seed and deal sit in the last row); then one pass decodes,
+re-derives and folds:
 
 1. **Chain.** Seqs run 1, 2, 3, … with no gap (``missing-event``) and in order
    (``out-of-order``: a seq that exists but not in its place, or twice); every row's hash
@@ -10,18 +13,25 @@ stops at the first problem, which it names by seq and by a stable code:
    ``missing-event``, ``unexpected-event``).
 2. **Decode and fold.** Every payload decodes as the game's event (``undecodable-event``),
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
-   agrees with the game's record (``header-mismatch``), ``seed_revealed`` comes last
-   (``event-after-end``), every event folds (``fold-failed``), ``check_invariants`` holds
-   after every batch (``invariant-broken``), and the final state's outcome matches the status,
-   the stored outcome and the presence of ``seed_revealed``.
+   agrees with the game's record, its creation time included (``header-mismatch``),
+   ``seed_revealed`` comes last (``event-after-end``), every event folds (``fold-failed``),
+   ``check_invariants`` holds after every batch (``invariant-broken``), and the final state's
+   outcome matches the status, the stored outcome and the presence of ``seed_revealed``.
 3. **Re-derivation.** The game is re-run: ``start(options, players, FairRng(seed, 0))`` must
    give exactly the logged setup events, and each stored command, decided by its seat with
    ``FairRng(seed, nonce=seq_before)``, exactly the logged batch (``rederivation-mismatch``,
    ``command-refused``). This proves every shuffle and deal, and that every event followed
    from a legal command. For a finished game it uses the seed revealed in the log (after
-   checking it against the commitment: ``seed-mismatch``): anyone can do this. For a game in
+   checking it against the commitment: ``seed-mismatch``, and the revealed deal against its
+   commitment: ``deal-mismatch``, both named at the reveal; a finished game without a reveal
+   is ``seed-not-revealed`` at the seq where it should be): anyone can do this. For a game in
    progress it can only run on the server's own database, from the ``seeds`` table, as an
    operator audit; :attr:`VerifyReport.rederived` says which.
+
+What no verifier can see: an attacker who can write the file and recomputes every hash
+can swap two simultaneous commands of different seats (another valid history) or change
+a ``recorded_at``; the head hash a client saw earlier (in every summary) is the anchor for
+that. ``tests/attack/test_tampering.py`` tries every edit, deletion, insertion and swap.
 
 Snapshots are a cache, not part of the log: :func:`verify_game` compares them with the fold
 and reports disagreements as warnings.
@@ -188,6 +198,9 @@ class _Verifier:
         self.revealed_at: int | None = None
         self.seed: bytes | None = None
         self.deal: Any = None
+        self.deal_seq: int | None = None
+        """The seq of the ``seed_revealed`` row the deal was read from (``None``: the
+        operator's deal); a deal that does not match its commitment is reported there."""
         self.rederived = Rederivation.NOT_CHECKED
         self.batch: list[EventRow] = []
         """The rows of the current batch (the setup, or one command's events)."""
@@ -282,9 +295,12 @@ class _Verifier:
         spec = self.codec.spec
         self.state = spec.initial_state()
         self.seqs = frozenset(row.seq for row in rows)
-        self._choose_seed(rows, operator_seed, operator_deal)
+        # The whole chain first: an edit that breaks it is named at its own seq, before any
+        # check that reads ahead (the revealed seed and deal sit in the last row).
         for index, row in enumerate(rows):
             self._chain(row, index + 1)
+        self._choose_seed(rows, operator_seed, operator_deal)
+        for row in rows:
             self._row(row)
             if row.seq in self.capture:
                 self.states[row.seq] = self.state
@@ -311,6 +327,7 @@ class _Verifier:
             if revealed is not None and _commits(revealed, created):
                 self.seed, self.rederived = revealed, Rederivation.REVEALED_SEED
                 self.deal = _revealed_deal(self.codec, last)
+                self.deal_seq = last.seq
                 if operator_seed is not None and operator_seed != revealed:
                     self.warnings.append("the seeds table disagrees with the revealed seed")
                 return
@@ -360,7 +377,9 @@ class _Verifier:
         if event.deal_commitment is not None or self.deal is not None:
             if self.deal is None or event.deal_commitment != deal_commitment(self.seed, self.deal):
                 raise _fail(
-                    1, "deal-mismatch", "the revealed deal does not match the deal commitment"
+                    self.deal_seq or 1,
+                    "deal-mismatch",
+                    "the revealed deal does not match the deal commitment",
                 )
             options["deal"] = self.deal
         try:
@@ -455,7 +474,9 @@ class _Verifier:
         outcome = self.codec.spec.outcome(self.state)
         if outcome is not None and self.revealed_at is None:
             raise _fail(
-                last, "seed-not-revealed", "the game has ended but its seed is not revealed"
+                last + 1,
+                "seed-not-revealed",
+                f"the game ended at seq {last} but no seed_revealed follows it",
             )
         if outcome is None and self.revealed_at is not None:
             raise _fail(self.revealed_at, "premature-reveal", "seed revealed before the end")
@@ -500,6 +521,7 @@ def _check_created(record: GameRecord, event: Any) -> None:
             ("seed_commitment", event.seed_commitment, record.seed_commitment),
             ("seed_source", str(event.seed_source), str(record.seed_source)),
             ("rng", event.rng, record.rng),
+            ("created_at", event.created_at, record.created_at),
             ("options", *options),
         )
         if logged != stored

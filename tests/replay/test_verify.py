@@ -217,7 +217,7 @@ def test_a_deleted_last_event_is_caught(
         " WHERE id = ?",
         (finished,),
     )
-    assert_bad(store, finished, version - 1, "seed-not-revealed")
+    assert_bad(store, finished, version, "seed-not-revealed")  # where the reveal should be
 
 
 def _shift(conn: sqlite3.Connection, game_id: str, from_seq: int, by: int) -> None:
