@@ -216,7 +216,7 @@ def test_every_tamper_is_reported_at_its_seq(
     record(
         GUARANTEE,
         f"test_tampering.py::test_every_tamper_is_reported_at_its_seq[{log}-{tamper}]",
-        events=len(rows),
+        seqs_tampered_with=len(rows),
         tampers_tried=tried,
         detected_at_first_changed_seq=figures["exact"],
         detected_later_rechained=figures["later"],
