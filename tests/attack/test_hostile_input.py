@@ -91,7 +91,10 @@ class Arena:
         rng = random.Random(5)
         for name, spec in GAMES.items():
             for players in sorted({spec.min_players, spec.max_players}):
-                created = service.create(CreateGameRequest(game=name, players=players))
+                request = CreateGameRequest(
+                    game=name, players=players, seed=f"arena-{name}-{players}"
+                )
+                created = service.create(request)
                 self.games.append((created.id, [seat.token for seat in created.seats]))
         with TestClient(app=app) as client:  # one finished game: its log is public
             game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
