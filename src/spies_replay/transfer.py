@@ -18,14 +18,12 @@ exported: in a game in progress the seed and the hidden cards are still secret.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, Final
+from typing import IO, Final
 
 import msgspec
 
-from spies_core.decider import Outcome
 from spies_replay.codec import CHAIN_VERSION
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
-from spies_replay.meta import SeedSource
 from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
 from spies_replay.verify import VerifyReport, verify_log
 
@@ -39,23 +37,10 @@ __all__ = [
 ]
 
 
-class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
-    """Line 1 of an export: the format and the game's record."""
+class ExportHeader(GameRecord, frozen=True, kw_only=True):
+    """Line 1 of an export: the game's record and the format."""
 
     format: str
-    id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    status: GameStatus
-    version: int
-    head_hash: str
-    seed_commitment: str
-    seed_source: SeedSource
-    rng: str
-    outcome: Outcome | None
-    created_at: str
-    updated_at: str
 
 
 class ExportedEvent(msgspec.Struct, frozen=True, kw_only=True):
