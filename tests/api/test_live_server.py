@@ -24,26 +24,9 @@ from spies_api.app import service_of
 from spies_core.registry import GAMES
 from spies_replay.engine import submit_command
 from spies_replay.store import EventStore
+from tests.support.servers import free_port, wait_until_up
 
 from .helpers import Game, play_to_end
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_until_up(base: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/games", timeout=1.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise AssertionError(f"the server at {base} did not come up")
 
 
 def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:

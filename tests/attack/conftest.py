@@ -10,18 +10,17 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import uvicorn
 from litestar import Litestar
 
 from spies_api import Settings, create_app
+from tests.support.servers import free_port, wait_until_up
 
 __all__ = [
     "ServerProcess",
@@ -30,26 +29,6 @@ __all__ = [
     "serve_in_thread",
     "wait_until_up",
 ]
-
-
-def free_port() -> int:
-    """A port the OS says is free on the loopback interface."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_until_up(base: str, timeout: float = 30.0) -> None:
-    """Poll ``GET /games`` until the server answers (no fixed sleeps)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/games", timeout=2.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise AssertionError(f"the server at {base} did not come up within {timeout} s")
 
 
 @contextmanager
