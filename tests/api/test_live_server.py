@@ -4,7 +4,6 @@ stream resumes from ``Last-Event-ID`` with nothing lost and nothing twice."""
 from __future__ import annotations
 
 import random
-import socket
 import subprocess
 import sys
 import threading
@@ -16,15 +15,14 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-import uvicorn
 from litestar import Litestar
 
-from spies_api import Settings, create_app
+from spies_api import Settings
 from spies_api.app import service_of
 from spies_core.registry import GAMES
 from spies_replay.engine import submit_command
 from spies_replay.store import EventStore
-from tests.support.servers import free_port, wait_until_up
+from tests.support.servers import free_port, serve_in_thread, wait_until_up
 
 from .helpers import Game, play_to_end
 
@@ -73,21 +71,8 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Litestar]]:
         sse_poll_seconds=0.1,
         log_json=True,
     )
-    app = create_app(settings)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base)
-        yield base, app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    with serve_in_thread(settings) as served:
+        yield served
 
 
 def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:

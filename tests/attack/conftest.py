@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from litestar import Litestar
 
-from spies_api import Settings, create_app
-from tests.support.servers import free_port, wait_until_up
+from tests.support.servers import free_port, serve_in_thread, wait_until_up
 
 __all__ = [
     "ServerProcess",
@@ -29,26 +23,6 @@ __all__ = [
     "serve_in_thread",
     "wait_until_up",
 ]
-
-
-@contextmanager
-def serve_in_thread(options: Settings) -> Iterator[tuple[str, Litestar]]:
-    """The app served by uvicorn in a thread on a free loopback port; stopped on exit."""
-    served = create_app(options)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(served, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base)
-        yield base, served
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
 
 
 class ServerProcess:

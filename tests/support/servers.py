@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
+import uvicorn
+from litestar import Litestar
 
-__all__ = ["free_port", "wait_until_up"]
+from spies_api import Settings, create_app
+
+__all__ = ["free_port", "serve_in_thread", "wait_until_up"]
 
 
 def free_port() -> int:
@@ -28,3 +35,23 @@ def wait_until_up(base: str, timeout: float = 30.0) -> None:
         except httpx.TransportError:
             time.sleep(0.05)
     raise AssertionError(f"the server at {base} did not come up within {timeout} s")
+
+
+@contextmanager
+def serve_in_thread(options: Settings) -> Iterator[tuple[str, Litestar]]:
+    """The app served by uvicorn in a thread on a free loopback port; stopped on exit."""
+    served = create_app(options)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(served, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base)
+        yield base, served
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
