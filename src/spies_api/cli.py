@@ -2,65 +2,73 @@
 
 Usage::
 
-    spies-api [--db PATH] [--host HOST] [--port PORT] [--access-log]
+    spies-api [--db PATH] [--host HOST] [--port PORT] [--[no-]access-log]
               [--rate-limit RATE] [--max-streams-per-game N]
 
-Defaults: ``spies.db`` (created and migrated on first start), ``127.0.0.1``, ``8000``, no
-rate limit (``--rate-limit 6000/minute``: each client address may send that many requests
-per minute, then gets 429 with ``Retry-After``), 64 open event streams per game.
-Log lines are JSON on stderr (coloured text on a terminal). On SIGTERM or Ctrl+C, open
-event streams end at once and other requests get a few seconds to finish.
+Every option can also be set in the environment: ``SPIES_DB``, ``SPIES_HOST``,
+``SPIES_PORT``, ``SPIES_ACCESS_LOG``, ``SPIES_RATE_LIMIT``, ``SPIES_MAX_STREAMS_PER_GAME``;
+the command line wins. Defaults: ``spies.db`` (created and migrated on first start; its
+directory must exist), ``127.0.0.1``, ``8000``, no rate limit (``--rate-limit 6000/minute``:
+each client address may send that many requests per minute, then gets 429 with
+``Retry-After``), 64 open event streams per game.
+
+Before serving, the settings are checked, the database is opened and the port is bound; a
+problem with any of them is one line on stderr (``spies-api: error: ...``) and exit status 2.
+The first log line (``api_starting``) names the database in use. Log lines are JSON on stderr
+(coloured text on a terminal). On SIGTERM or Ctrl+C, open event streams end at once and other
+requests get a few seconds to finish.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import os
+import socket
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import FrameType
 
+import structlog
 import uvicorn
 from litestar import Litestar
 
 from spies_api.app import create_app, service_of
-from spies_api.settings import Settings, parse_rate
+from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
+from spies_core.errors import SpiesError
 
-__all__ = ["SHUTDOWN_GRACE_SECONDS", "main"]
+__all__ = ["EXIT_USAGE", "SHUTDOWN_GRACE_SECONDS", "main"]
 
 SHUTDOWN_GRACE_SECONDS = 3
+EXIT_USAGE = 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="spies-api", description="Serve the spies engine API.")
-    parser.add_argument("--db", default="spies.db", metavar="PATH", help="database (spies.db)")
-    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (127.0.0.1)")
-    parser.add_argument("--port", default=8000, type=int, help="port to bind (8000)")
-    parser.add_argument(
-        "--access-log", action="store_true", help="also log every request line (uvicorn)"
+    defaults = Settings()
+    parser = argparse.ArgumentParser(
+        prog="spies-api",
+        description="Serve the spies engine API.",
+        epilog="Each option can also be set in the environment variable named after it"
+        " (SPIES_DB, SPIES_PORT, ...); the command line wins. A bad value, a database that"
+        " cannot be opened or a port that cannot be bound: one line on stderr, exit status 2.",
     )
-    parser.add_argument(
-        "--rate-limit",
-        type=_rate,
-        default=None,
-        metavar="RATE",
-        help="per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
-        " beyond it: 429 with Retry-After (default: no limit)",
-    )
-    parser.add_argument(
-        "--max-streams-per-game",
-        type=int,
-        default=Settings().max_streams_per_game,
-        metavar="N",
-        help="open event streams allowed on one game; one more is 503 (default: %(default)s)",
-    )
+    for option in OPTIONS:
+        default = getattr(defaults, option.field)
+        shown = "no limit" if default is None else default
+        text = f"{option.help} (env {option.env}; default {shown})"
+        if option.is_switch:
+            parser.add_argument(
+                option.flag,
+                dest=option.field,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=text,
+            )
+        else:
+            parser.add_argument(
+                option.flag, dest=option.field, metavar=option.metavar, default=None, help=text
+            )
     return parser
-
-
-def _rate(text: str) -> str:
-    try:
-        parse_rate(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
 
 
 class _Server(uvicorn.Server):
@@ -79,25 +87,68 @@ class _Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the server until interrupted; return the exit status."""
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket now, so a taken port is refused before anything starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"spies-api: error: {message}\n")
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    """Run the server until interrupted; return the exit status.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+        environ: the environment to read ``SPIES_*`` settings from (default ``os.environ``).
+    """
     args = _parser().parse_args(argv)
-    if args.max_streams_per_game < 1:
-        _parser().error("--max-streams-per-game must be at least 1")
-    settings = Settings(
-        db_path=args.db,
-        rate_limit=args.rate_limit,
-        max_streams_per_game=args.max_streams_per_game,
-    )
+    try:
+        settings = settings_from(vars(args), os.environ if environ is None else environ)
+    except SettingsError as exc:
+        return _fail(str(exc))
     app = create_app(settings)
+    try:
+        service_of(app)  # open (create, migrate) the database before anything is served
+    except SpiesError as exc:
+        return _fail(str(exc))
+    try:
+        sock = _listen(settings.host, settings.port)
+    except OSError as exc:
+        app.state.service_holder.close()
+        reason = (exc.strerror or str(exc)).lower()
+        return _fail(
+            f"cannot listen on {settings.host}:{settings.port}: {reason}"
+            " (choose another --port or --host)"
+        )
+    structlog.get_logger("spies_api").info(
+        "api_starting",
+        database=str(Path(settings.db_path).resolve()),
+        host=settings.host,
+        port=settings.port,
+        rate_limit=settings.rate_limit,
+        max_streams_per_game=settings.max_streams_per_game,
+    )
     config = uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
-        access_log=args.access_log,
+        host=settings.host,
+        port=settings.port,
+        access_log=settings.access_log,
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,  # a backstop for slow clients
     )
-    _Server(config, app).run()
+    with sock:
+        _Server(config, app).run(sockets=[sock])
     return 0
 
 

@@ -32,7 +32,6 @@ import threading
 import time
 from collections.abc import Iterable
 from functools import partial
-from pathlib import Path
 from typing import Any, Final, Protocol
 
 import anyio
@@ -64,6 +63,7 @@ from spies_api.schemas import (
 from spies_api.settings import Settings
 from spies_core.decider import GameSpec
 from spies_core.errors import SpiesError
+from spies_replay.backends import open_store
 from spies_replay.engine import (
     CommandResult,
     IdempotencyRequest,
@@ -158,13 +158,12 @@ class GameService:
     @classmethod
     def open(cls, settings: Settings) -> GameService:
         """Open (create and migrate, if needed) the database of ``settings``."""
-        path = Path(settings.db_path)
-        if path.parent != Path():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        store = EventStore(path, snapshot_every=settings.snapshot_every)
+        store = open_store(settings.db_path, snapshot_every=settings.snapshot_every)
         inline = None
         if settings.inline_commands:
-            inline = EventStore(path, snapshot_every=settings.snapshot_every, busy_timeout=0.0)
+            inline = open_store(
+                settings.db_path, snapshot_every=settings.snapshot_every, busy_timeout=0.0
+            )
         return cls(store, settings, inline_store=inline)
 
     def close(self) -> None:

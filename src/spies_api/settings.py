@@ -3,16 +3,35 @@
 Every field has a default that suits a server started with ``spies-api``; tests pass a
 temporary database and short SSE intervals. New limits (rate limits, quotas, ...) are added
 as new fields with defaults, so existing callers keep working.
+
+The fields a person sets are :data:`OPTIONS`: each is a ``spies-api`` option (``--port``) and
+an environment variable (``SPIES_PORT``); :func:`settings_from` reads both, the command line
+winning, and refuses a bad value with one :class:`SettingsError` line that names where the
+value came from and what is expected.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-__all__ = ["RATE_UNITS", "RateUnit", "Settings", "parse_rate"]
+__all__ = [
+    "ENV_PREFIX",
+    "OPTIONS",
+    "RATE_UNITS",
+    "Option",
+    "RateUnit",
+    "Settings",
+    "SettingsError",
+    "parse_rate",
+    "settings_from",
+]
+
+ENV_PREFIX: Final = "SPIES_"
+MAX_PORT: Final = 65535
 
 KIB = 1024
 
@@ -45,7 +64,11 @@ class Settings:
     """How the API runs.
 
     Attributes:
-        db_path: the SQLite file of the replay log; created and migrated on first start.
+        db_path: the SQLite file of the replay log; created and migrated on first start (its
+            directory must exist).
+        host: the interface ``spies-api`` binds.
+        port: the port ``spies-api`` binds, 1 to 65535.
+        access_log: ``spies-api`` also logs every request line (uvicorn's access log).
         max_body_bytes: request bodies above this size get 413 ``body-too-large``.
         cache_size: how many games' folded states are kept in memory (least recently used
             ones are dropped and re-folded from the log when needed).
@@ -78,6 +101,9 @@ class Settings:
     """
 
     db_path: Path | str = Path("spies.db")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    access_log: bool = False
     max_body_bytes: int = 64 * KIB
     cache_size: int = 1024
     snapshot_every: int = 128
@@ -96,6 +122,10 @@ class Settings:
     configure_logging: bool = True
 
     def __post_init__(self) -> None:
+        if not str(self.db_path) or not self.host:
+            raise ValueError("db_path and host must not be empty")
+        if not 1 <= self.port <= MAX_PORT:
+            raise ValueError(f"port must be 1 to {MAX_PORT}, not {self.port}")
         if self.max_body_bytes < 1 or self.cache_size < 1 or self.snapshot_every < 1:
             raise ValueError("max_body_bytes, cache_size and snapshot_every must be positive")
         if not 0 < self.sse_keepalive_seconds <= 15:
@@ -110,3 +140,140 @@ class Settings:
             raise ValueError("max_streams_per_game and stream_retry_after_seconds must be positive")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message is one line naming its source."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A setting a person sets, as a ``spies-api`` option and an environment variable.
+
+    Attributes:
+        field: the :class:`Settings` field.
+        flag: the command-line option, e.g. ``--port``.
+        metavar: the value's name in ``--help``.
+        help: what it does, for ``--help``.
+        parse: text to value; raises ``ValueError`` whose message says what is expected.
+    """
+
+    field: str
+    flag: str
+    metavar: str
+    help: str
+    parse: Callable[[str], Any]
+
+    @property
+    def env(self) -> str:
+        """The environment variable, e.g. ``SPIES_PORT`` for ``--port``."""
+        return ENV_PREFIX + self.flag.removeprefix("--").upper().replace("-", "_")
+
+    @property
+    def is_switch(self) -> bool:
+        """An on/off option (``--access-log`` / ``--no-access-log``)."""
+        return self.parse is _switch
+
+
+def _text(text: str) -> str:
+    if not text.strip():
+        raise ValueError("expected a value, got an empty one")
+    return text
+
+
+def _port(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= MAX_PORT:
+        raise ValueError(f"expected a port number from 1 to {MAX_PORT}")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise ValueError("expected a whole number, at least 1")
+    return int(text)
+
+
+def _rate(text: str) -> str:
+    try:
+        parse_rate(text)
+    except ValueError:
+        raise ValueError(
+            f"expected N/UNIT with N >= 1 and UNIT one of {', '.join(RATE_UNITS)}"
+            " (e.g. 100/second, 6000/minute)"
+        ) from None
+    return text.strip()
+
+
+_SWITCH: Final = {"1": True, "true": True, "yes": True, "on": True} | {
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+
+
+def _switch(text: str) -> bool:
+    value = _SWITCH.get(text.strip().lower())
+    if value is None:
+        raise ValueError("expected 1, true, yes or on, or 0, false, no or off")
+    return value
+
+
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option("db_path", "--db", "PATH", "the SQLite database file; its directory must exist", _text),
+    Option("host", "--host", "HOST", "the interface to bind", _text),
+    Option("port", "--port", "PORT", f"the port to bind, 1 to {MAX_PORT}", _port),
+    Option(
+        "rate_limit",
+        "--rate-limit",
+        "RATE",
+        "per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
+        " beyond it: 429 with Retry-After (default: no limit)",
+        _rate,
+    ),
+    Option(
+        "max_streams_per_game",
+        "--max-streams-per-game",
+        "N",
+        "open event streams allowed on one game; one more is 503",
+        _positive,
+    ),
+    Option("access_log", "--access-log", "", "also log every request line (uvicorn)", _switch),
+)
+"""Every setting of ``spies-api``, in ``--help`` order."""
+
+
+def settings_from(
+    given: Mapping[str, object], environ: Mapping[str, str], base: Settings | None = None
+) -> Settings:
+    """The settings from the command line and the environment, the command line winning.
+
+    Args:
+        given: values from the command line by :attr:`Option.field`: text as typed, a bool
+            for a switch, or ``None`` (absent) for an option not given.
+        environ: the environment (``SPIES_DB``, ``SPIES_PORT``, ...).
+        base: the settings the others are laid on (default: :class:`Settings` ``()``).
+
+    Raises:
+        SettingsError: a value that cannot be used, e.g. ``--port '99999': expected a port
+            number from 1 to 65535``.
+    """
+    values: dict[str, Any] = {}
+    for option in OPTIONS:
+        raw = given.get(option.field)
+        source = option.flag
+        if raw is None and option.env in environ:
+            raw, source = environ[option.env], option.env
+        if raw is None or isinstance(raw, bool):
+            if raw is not None:
+                values[option.field] = raw
+            continue
+        try:
+            values[option.field] = option.parse(str(raw))
+        except ValueError as exc:
+            shown = f"{source}={raw!r}" if source == option.env else f"{source} {raw!r}"
+            raise SettingsError(f"{shown}: {exc}") from None
+    try:
+        return replace(base if base is not None else Settings(), **values)
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from None

@@ -12,6 +12,7 @@ Public API, by module:
 
 - :mod:`spies_replay.engine`: :func:`create_game`, :func:`submit_command`,
   :func:`load_state`, :func:`view_at`, :func:`redact_for`.
+- :mod:`spies_replay.backends`: :func:`open_store` (a database location to an open store).
 - :mod:`spies_replay.store`: :class:`EventStore` (``append``, ``get_game``, ``list_games``,
   ``read_events``, ``check_token``, ``get_idempotency``, ...), :class:`GameRecord`,
   :class:`StoredEvent`.
@@ -26,6 +27,7 @@ given to :class:`EventStore`).
 
 from __future__ import annotations
 
+from spies_replay.backends import open_store
 from spies_replay.engine import (
     CommandResult,
     CreatedGame,
@@ -47,6 +49,7 @@ from spies_replay.errors import (
     InvalidExportError,
     ReplayError,
     SeqOutOfRangeError,
+    StoreUnavailableError,
     TamperedLogError,
     VersionConflictError,
 )
@@ -86,6 +89,7 @@ __all__ = [
     "SeedRevealed",
     "SeedSource",
     "SeqOutOfRangeError",
+    "StoreUnavailableError",
     "StoredEvent",
     "TamperedLogError",
     "VerifyReport",
@@ -97,6 +101,7 @@ __all__ = [
     "import_game",
     "is_meta",
     "load_state",
+    "open_store",
     "redact_for",
     "submit_command",
     "verify_all",

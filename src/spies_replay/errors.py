@@ -15,6 +15,8 @@
   spies-replay export.
 - :class:`TamperedLogError` ``tampered-log``: a log that fails verification (names the first
   bad seq and the problem code).
+- :class:`StoreUnavailableError` ``store-unavailable``: a database location that cannot be
+  opened (no such directory, a directory, not a database, unreadable); one line, no driver text.
 - :class:`ReplayError` with ``code="invalid-seat"``, ``"seed-missing"`` or
   ``"schema-too-new"`` for the rarer cases.
 
@@ -41,6 +43,7 @@ __all__ = [
     "InvalidExportError",
     "ReplayError",
     "SeqOutOfRangeError",
+    "StoreUnavailableError",
     "TamperedLogError",
     "VersionConflictError",
 ]
@@ -128,7 +131,10 @@ class SeqOutOfRangeError(ReplayError, ValueError):
     default_code = "seq-out-of-range"
 
     def __init__(self, game_id: str, seq: int, version: int) -> None:
-        super().__init__(f"game {game_id!r} has events 1 to {version}; there is no seq {seq}")
+        super().__init__(
+            f"game {game_id!r} has steps 0 (before the first event) to {version};"
+            f" there is no step {seq}"
+        )
         self.game_id = game_id
         self.seq = seq
         self.version = version
@@ -175,3 +181,17 @@ class TamperedLogError(ReplayError):
         self.game_id = game_id
         self.seq = seq
         self.reason = reason
+
+
+class StoreUnavailableError(ReplayError):
+    """A database location that cannot be opened as a store; the message is one line.
+
+    Attributes:
+        location: the location as given (a file path).
+    """
+
+    default_code = "store-unavailable"
+
+    def __init__(self, location: str, reason: str) -> None:
+        super().__init__(f"cannot use the database {location}: {reason}")
+        self.location = location
