@@ -113,7 +113,10 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         argv: the arguments (default ``sys.argv[1:]``).
         environ: the environment to read ``SPIES_*`` settings from (default ``os.environ``).
     """
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit_:  # --help, or a usage error argparse has reported
+        return int(exit_.code or 0)
     try:
         settings = settings_from(vars(args), os.environ if environ is None else environ)
     except SettingsError as exc:

@@ -17,20 +17,29 @@ events are redacted for that viewer too; once it is over its log is public (it c
 exported with the revealed seed), so events are shown in full, while the view stays the
 viewer's. ``export`` refuses games in progress.
 
-``step`` reads one command per line, from a terminal or a pipe: ``n``/``next`` (or an empty
-line), ``b``/``back``, ``j SEQ``/``jump SEQ`` (or just ``SEQ``), ``f``/``first``,
+A game has steps 0 (before the first event) to its version; ``show`` starts at the last,
+``step`` at 0. On a terminal ``step`` reads single keys (:data:`STEP_KEYS`): ``n``, space,
+Enter or the right arrow for the next step, ``b`` or the left arrow for the one before, ``f``
+or Home for step 0, ``l`` or End for the last, a digit or ``j`` to type a step number, ``q``
+or Esc to quit, ``h`` for help. From a pipe it reads one command per line: ``n``/``next`` (or
+an empty line), ``b``/``back``, ``j SEQ``/``jump SEQ`` (or just ``SEQ``), ``f``/``first``,
 ``l``/``last``, ``q``/``quit`` (or end of input), ``h``/``help``.
+
+Every error is one line on stderr (``spies-replay: error: ...``), never a traceback. A closed
+output pipe (``spies-replay export GAME | head``) is a normal end, exit status 0.
 
 Exit status: 0 when all is well; 1 when ``verify`` finds a problem (naming the game and the
 first bad seq) or ``import`` refuses a file (tampered or not an export); 2 on usage errors,
-which include an unknown game id, a seq or seat the game does not have, a missing database
-file, exporting a game in progress and importing a game id that is already stored.
+which include an unknown game id, a seq or seat the game does not have, a database that
+cannot be used (missing, a directory, not a database), a file that cannot be written,
+exporting a game in progress and importing a game id that is already stored.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -42,6 +51,7 @@ import structlog
 
 from spies_core.decider import GameSpec
 from spies_core.errors import SpiesError, UnknownGameError
+from spies_replay.backends import open_store
 from spies_replay.engine import ViewAt, redact_for, view_at
 from spies_replay.errors import (
     GameExistsError,
@@ -49,8 +59,10 @@ from spies_replay.errors import (
     GameNotFoundError,
     InvalidExportError,
     SeqOutOfRangeError,
+    StoreUnavailableError,
     TamperedLogError,
 )
+from spies_replay.keys import KEYS_HELP, STEP_KEYS, STEP_LINE_HELP, read_commands
 from spies_replay.meta import MetaEvent, describe_meta, is_meta
 from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
 from spies_replay.transfer import export_lines, import_game
@@ -71,8 +83,6 @@ _REDERIVED_TEXT = {
     ),
     Rederivation.NOT_CHECKED: "shuffles not re-derived (no seed available)",
 }
-
-_STEP_HELP = "n/next (or Enter), b/back, j SEQ/jump SEQ (or SEQ), f/first, l/last, q/quit, h/help"
 
 _json = msgspec.json.Encoder()
 
@@ -117,14 +127,32 @@ def _parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", parents=[common], help="list games")
     listing.add_argument("--game", help="only games of this game id")
     listing.add_argument("--status", choices=[str(s) for s in GameStatus])
-    listing.add_argument("--limit", type=int, default=1000)
-    listing.add_argument("--offset", type=int, default=0)
+    listing.add_argument(
+        "--limit", type=_count(1), default=1000, metavar="N", help="at most N games (1000)"
+    )
+    listing.add_argument(
+        "--offset", type=_count(0), default=0, metavar="N", help="skip the first N games (0)"
+    )
 
-    for name, text in (("show", "show a game at a step"), ("step", "step through a game")):
-        sub = commands.add_parser(name, parents=[common], help=text)
+    show = commands.add_parser("show", parents=[common], help="show a game at a step")
+    step = commands.add_parser(
+        "step",
+        parents=[common],
+        help="step through a game",
+        description="Step through a game, from step 0 (before the first event) to the last.\n\n"
+        "Keys on a terminal (no Enter needed):\n"
+        + "".join(f"  {keys:<32}{action}\n" for keys, action in STEP_KEYS)
+        + f"\nFrom a pipe, one command a line: {STEP_LINE_HELP}.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for sub, start in ((show, "the last"), (step, "0, before the first event")):
         sub.add_argument("game_id", metavar="GAME")
-        sub.add_argument("--at", type=int, metavar="SEQ", help="the step (default: the last)")
-        sub.add_argument("--as", dest="seat", type=int, metavar="SEAT", help="view as this seat")
+        sub.add_argument(
+            "--at", type=_count(None), metavar="SEQ", help=f"the step to start at (default {start})"
+        )
+        sub.add_argument(
+            "--as", dest="seat", type=_count(None), metavar="SEAT", help="view as this seat"
+        )
 
     verify = commands.add_parser("verify", parents=[common], help="verify one game or all")
     which = verify.add_mutually_exclusive_group()
@@ -138,6 +166,21 @@ def _parser() -> argparse.ArgumentParser:
     importing = commands.add_parser("import", parents=[common], help="verify and import a file")
     importing.add_argument("file", metavar="FILE", help="an export (- for stdin)")
     return parser
+
+
+def _count(least: int | None) -> Callable[[str], int]:
+    """An argparse type: a whole number, at least ``least`` (any, when ``None``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if least is not None and value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least}, not {value}")
+        return value
+
+    return parse
 
 
 def main(
@@ -176,20 +219,22 @@ def main(
         "import": _import,
     }
     try:
-        if args.command != "import" and not db.exists():
-            raise UsageError(f"no database at {db}")
-        with EventStore(db, games=games) as store:
+        with open_store(db, create=args.command == "import", games=games) as store:
             return handlers[args.command](store, args, out, stdin)
+    except BrokenPipeError:
+        # The reader went away (``| head``): a normal end. Point stdout at /dev/null so the
+        # interpreter's final flush does not fail again.
+        if stdout is sys.__stdout__:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+        return EXIT_OK
     except (UsageError, GameNotFoundError, SeqOutOfRangeError, UnknownGameError) as exc:
         return _error(out, str(exc), EXIT_USAGE)
-    except (GameNotFinishedError, GameExistsError) as exc:
+    except (GameNotFinishedError, GameExistsError, StoreUnavailableError) as exc:
         return _error(out, str(exc), EXIT_USAGE)
     except (TamperedLogError, InvalidExportError) as exc:
         return _error(out, f"import refused: {exc}", EXIT_PROBLEM)
     except SpiesError as exc:
-        if exc.code == "invalid-seat":
-            return _error(out, str(exc), EXIT_USAGE)
-        raise
+        return _error(out, str(exc), EXIT_USAGE if exc.code == "invalid-seat" else EXIT_PROBLEM)
 
 
 def _error(out: _Out, message: str, status: int) -> int:
@@ -323,50 +368,48 @@ def _show(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO)
 
 def _step(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
     record = store.get_game(args.game_id)
-    seq = 1 if args.at is None else args.at
+    seq = 0 if args.at is None else args.at
     shown = _screen(store, args.game_id, seq, args.seat)
-    _display(store, shown, out)
     interactive = stdin.isatty()
-    for line in _lines(stdin, out if interactive else None):
-        word, _, rest = line.strip().lower().partition(" ")
-        target: int | None
-        if word in ("", "n", "next"):
-            target = seq + 1
-        elif word in ("b", "back", "p", "prev"):
-            target = seq - 1
-        elif word in ("f", "first"):
-            target = 1
-        elif word in ("l", "last"):
-            target = record.version
-        elif word in ("j", "jump") and rest.strip().lstrip("-").isdigit():
-            target = int(rest)
-        elif word.isdigit():
-            target = int(word)
-        elif word in ("q", "quit", "exit"):
-            break
-        elif word in ("h", "help", "?"):
-            out.note(_STEP_HELP)
-            continue
-        else:
-            out.note(f"unknown command {line.strip()!r}; {_STEP_HELP}")
-            continue
-        if not 0 <= target <= record.version:
-            out.note(f"no step {target}: the game has steps 0 to {record.version}")
-            continue
-        seq = target
-        _display(store, _screen(store, args.game_id, seq, args.seat), out)
+    help_text = KEYS_HELP if interactive else STEP_LINE_HELP
+    _display(store, shown, out)
+    if interactive:
+        out.note(help_text)
+    try:
+        for line in read_commands(stdin, out.stdout):
+            word, _, rest = line.lower().partition(" ")
+            target: int | None
+            if word in ("", "n", "next"):
+                target = seq + 1
+            elif word in ("b", "back", "p", "prev"):
+                target = seq - 1
+            elif word in ("f", "first"):
+                target = 0
+            elif word in ("l", "last"):
+                target = record.version
+            elif word in ("j", "jump") and rest.strip().lstrip("-").isdigit():
+                target = int(rest)
+            elif word.isdigit():
+                target = int(word)
+            elif word in ("q", "quit", "exit"):
+                break
+            elif word in ("h", "help", "?"):
+                out.note(help_text)
+                continue
+            else:
+                out.note(f"unknown command {line!r}; {help_text}")
+                continue
+            if not 0 <= target <= record.version:
+                out.note(
+                    f"no step {target}: the game has steps 0 (before the first event)"
+                    f" to {record.version}"
+                )
+                continue
+            seq = target
+            _display(store, _screen(store, args.game_id, seq, args.seat), out)
+    except KeyboardInterrupt:  # Ctrl+C on a terminal: quit like q
+        out.line()
     return EXIT_OK
-
-
-def _lines(stdin: TextIO, prompt_to: _Out | None) -> Iterator[str]:
-    while True:
-        if prompt_to is not None:
-            prompt_to.stdout.write("step> ")
-            prompt_to.stdout.flush()
-        line = stdin.readline()
-        if not line:
-            return
-        yield line
 
 
 # -- verify ----------------------------------------------------------------------------------
@@ -411,7 +454,11 @@ def _export(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextI
             out.stdout.write(line.decode())
         return EXIT_OK
     count = 0
-    with open(args.output, "wb") as file:
+    try:
+        file = open(args.output, "wb")  # noqa: SIM115  (closed below)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {(exc.strerror or '').lower()}") from exc
+    with file:
         file.write(first)
         for line in lines:
             file.write(line)
@@ -431,7 +478,7 @@ def _open_input(name: str, stdin: TextIO) -> Iterator[IO[Any]]:
     try:
         file = open(name, "rb")  # noqa: SIM115  (closed below)
     except OSError as exc:
-        raise UsageError(f"cannot read {name}: {exc.strerror}") from exc
+        raise UsageError(f"cannot read {name}: {(exc.strerror or '').lower()}") from exc
     with file:
         yield file
 

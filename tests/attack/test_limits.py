@@ -22,6 +22,7 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
+from spies_api.cli import main as cli_main
 from spies_api.openapi import openapi_document
 from spies_api.settings import parse_rate
 from tests.api.helpers import new_game, play_turn
@@ -245,9 +246,7 @@ def test_rates_parse(text: str) -> None:
 def test_bad_rates_are_refused_by_the_settings_and_the_command_line(text: str) -> None:
     with pytest.raises(ValueError):
         Settings(rate_limit=text)
-    with pytest.raises(SystemExit) as exited:
-        _parser().parse_args(["--rate-limit", text])
-    assert exited.value.code == 2
+    assert cli_main(["--rate-limit", text], environ={}) == 2
 
 
 def test_the_rate_limit_is_off_by_default(client: TestClient[Litestar]) -> None:

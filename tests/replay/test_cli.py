@@ -75,7 +75,7 @@ def test_a_missing_database_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["--db", str(tmp_path / "none.db"), "list"], games=GAMES) == 2
-    assert "no database" in capsys.readouterr().err
+    assert "cannot use the database" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
 
 
@@ -145,8 +145,8 @@ def test_show_of_a_finished_game_shows_its_events_in_full(run: Run, finished: st
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--at", "99"], "no seq 99"),
-        (["--at", "-1"], "no seq -1"),
+        (["--at", "99"], "no step 99"),
+        (["--at", "-1"], "no step -1"),
         (["--as", "5"], "no seat 5"),
     ],
 )
@@ -174,7 +174,7 @@ def _steps(out: str) -> list[int]:
 def test_step_reads_commands_from_a_pipe(run: Run, active: str) -> None:
     script = "n\n\nb\nj 8\n2\nl\nf\nq\nn\n"
     assert run("step", active, stdin=script) == 0
-    assert _steps(run.out) == [1, 2, 3, 2, 8, 2, 11, 1]
+    assert _steps(run.out) == [0, 1, 2, 1, 8, 2, 11, 0]
     assert "step>" not in run.out
 
 
@@ -186,7 +186,7 @@ def test_step_stops_at_the_end_of_input_and_refuses_bad_steps(run: Run, active: 
 
 def test_step_json_prints_one_object_per_step(run: Run, active: str) -> None:
     assert run("step", active, "--json", stdin="n\nn\n") == 0
-    assert [msgspec.json.decode(line)["seq"] for line in run.out.splitlines()] == [1, 2, 3]
+    assert [msgspec.json.decode(line)["seq"] for line in run.out.splitlines()] == [0, 1, 2]
 
 
 # -- verify ----------------------------------------------------------------------------------
