@@ -151,10 +151,17 @@ def parse_options(spec: GameSpec[Any, Any, Any, Any, O], raw: object) -> O:
         InvalidOptionsError: unknown option (``unknown-option``) or wrong type
             (``invalid-options``).
     """
+    known = [field.encode_name for field in msgspec.structs.fields(spec.options_type)]
+    if isinstance(raw, dict) and (unknown := [key for key in raw if key not in known]):
+        raise InvalidOptionsError(
+            f"unknown option {unknown[0]!r} for {spec.name}; its options are"
+            f" {', '.join(known) or 'none'}",
+            code="unknown-option",
+        )
     try:
         return msgspec.convert(raw if raw is not None else {}, spec.options_type)
     except msgspec.ValidationError as exc:
-        text = str(exc)
+        text = str(exc)  # a nested unknown field, e.g. inside ``deal``
         code = "unknown-option" if text.startswith("Object contains unknown field") else None
         raise InvalidOptionsError(f"invalid options for {spec.name}: {text}", code=code) from exc
 
@@ -172,10 +179,13 @@ def start_game(
     """
     count = spec.min_players if players is None else players
     if not spec.min_players <= count <= spec.max_players:
+        allowed = (
+            f"{spec.min_players} player{'' if spec.min_players == 1 else 's'}"
+            if spec.min_players == spec.max_players
+            else f"{spec.min_players} to {spec.max_players} players"
+        )
         raise InvalidOptionsError(
-            f"{spec.name} is played by {spec.min_players} to {spec.max_players} players,"
-            f" not {count}",
-            code="invalid-players",
+            f"{spec.name} is played by {allowed}, not {count}", code="invalid-players"
         )
     return spec.start(parse_options(spec, raw_options), count, rng)
 

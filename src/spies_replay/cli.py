@@ -289,7 +289,8 @@ def _list(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO)
             f"{record.version:>8}  {record.head_hash[:16]}"
         )
     shown = len(page.games)
-    out.line(f"{page.total} games" if shown == page.total else f"{shown} of {page.total} games")
+    total = f"{page.total} game{'' if page.total == 1 else 's'}"
+    out.line(total if shown == page.total else f"{shown} of {total}")
     return EXIT_OK
 
 
@@ -423,7 +424,8 @@ def _verify(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextI
     else:
         for report in reports:
             _verify_line(report, out)
-        out.line(f"{len(reports)} games verified, {len(failed)} with problems")
+        games = f"{len(reports)} game{'' if len(reports) == 1 else 's'}"
+        out.line(f"{games} verified, {len(failed)} with problems")
     return EXIT_PROBLEM if failed else EXIT_OK
 
 

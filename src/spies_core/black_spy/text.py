@@ -101,7 +101,7 @@ def render_view(v: BlackSpyView) -> str:
         "hands:  " + "  ".join(f"{s}:{k}" for s, k in enumerate(v.hand_sizes)),
         "piles:  "
         + "  ".join(
-            f"{s}:{k} cards/{p} pts"
+            f"{s}:{k} card{'' if k == 1 else 's'}/{p} pt{'' if p in (1, -1) else 's'}"
             for s, (k, p) in enumerate(zip(v.pile_sizes, v.pile_points, strict=True))
         ),
     ]

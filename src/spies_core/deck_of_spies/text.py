@@ -23,6 +23,10 @@ from spies_core.deck_of_spies.view import DeckOfSpiesView
 __all__ = ["describe_event", "render_view"]
 
 
+def _count(count: int, noun: str = "card") -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _cards(cards: tuple[Card, ...] | None, count: int | None = None) -> str:
     if cards is None:
         return f"{count} hidden card{'s' if count != 1 else ''}"
@@ -45,9 +49,9 @@ def describe_event(event: Event) -> str:  # noqa: C901 (one case per event)
         case CardsDrawn(cards=cards, count=count):
             return f"drew {_cards(cards, count)}"
         case DiscardReshuffled(count=count):
-            return f"draw discard ({count} cards) shuffled into a new draw deck"
+            return f"draw discard ({_count(count)}) shuffled into a new draw deck"
         case DrawDeckShuffled(count=count):
-            return f"draw deck ({count} cards) shuffled"
+            return f"draw deck ({_count(count)}) shuffled"
         case SpyCountered(spy=spy, cards=cards):
             return f"counter {_cards(cards)} against {pretty(spy)}"
         case SpyRecruited(spy=spy, cards=cards, double_agent=ace):
@@ -73,13 +77,13 @@ def render_view(view: DeckOfSpiesView) -> str:
     lines = [
         f"Deck of Spies, turn {view.turn}, {view.phase.value} (as {who}, version {view.version})",
         f"  spy:          {pretty(view.top_spy) if view.top_spy else '-'}"
-        f"   ({view.spies_left} left; to come: {_cards(view.unseen_spies)})",
+        f"   ({view.spies_left} left; still to come, in a hidden order: {_cards(view.unseen_spies)})",
         f"  hand:         {_cards(view.hand, view.hand_count)}"
         + (f"   (total {view.hand_total})" if view.hand_total is not None else ""),
-        f"  draw deck:    {view.draw_deck_count} cards"
+        f"  draw deck:    {_count(view.draw_deck_count)}"
         + (f" ({_cards(view.draw_deck_cards)})" if view.draw_deck_cards is not None else ""),
         f"  draw discard: {_cards(view.draw_discard)}",
-        f"  spy discard:  {view.spy_discard_count} cards ({_cards(view.spy_discard)})",
+        f"  spy discard:  {_count(view.spy_discard_count)} ({_cards(view.spy_discard)})",
         f"  removed:      {_cards(view.removed)}",
     ]
     if view.owned_faces is not None:
