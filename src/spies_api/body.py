@@ -19,6 +19,8 @@ from litestar.dto import AbstractDTO, DTOFieldDefinition
 from litestar.typing import FieldDefinition
 
 from spies_api.errors import MalformedBodyError
+from spies_api.hints import explain_body
+from spies_core.errors import SpiesError
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
@@ -50,7 +52,18 @@ class StrictBody(AbstractDTO[T]):
         try:
             return self._decoder.decode(value)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise MalformedBodyError(f"invalid request body: {exc}") from exc
+            hint = explain_body(self.model_type, value, str(exc), self._game)
+            raise MalformedBodyError(f"invalid request body: {hint}") from exc
+
+    def _game(self) -> str | None:
+        """The game of the request's ``{game_id}``, if any (to list its command types)."""
+        game_id = self.asgi_connection.path_params.get("game_id")
+        if game_id is None:
+            return None
+        try:
+            return str(self.asgi_connection.app.state.service_holder.get().record(game_id).game)
+        except SpiesError:
+            return None
 
     def decode_builtins(self, value: dict[str, Any]) -> Any:
         """Convert already parsed data strictly (not used for JSON bodies)."""

@@ -25,6 +25,7 @@ import structlog
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsException
 
+from spies_api.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
 from spies_core.errors import (
     InvalidOptionsError,
     RuleError,
@@ -200,7 +201,13 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             )
             code = "malformed-body" if from_body else "invalid-parameter"
             title = "Malformed request body" if from_body else "Invalid parameter"
-            extra["errors"] = errors
+            if from_body:  # a bad body is a MalformedBodyError: this one is missing
+                detail = EMPTY_BODY
+            else:
+                detail = explain_parameters(errors) or detail
+                extra["errors"] = errors
+        elif status in (404, 405):
+            detail = NO_PATH if status == 404 else NO_METHOD
     else:
         status = 500
         code, title = _HTTP_CODES[500]

@@ -198,6 +198,8 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     seat: int | None
     commands: list[AnyCommand]
+    note: str | None = None
+    """Why ``commands`` is empty (a spectator, a seat not to act, a finished game)."""
 
 
 class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):

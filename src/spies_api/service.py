@@ -45,6 +45,7 @@ from spies_api.errors import (
     UnauthorizedError,
     WrongGameCommandError,
 )
+from spies_api.hints import SPECTATOR_LEGAL_NOTE
 from spies_api.notify import EventNotifier, StreamSlots
 from spies_api.schemas import (
     COMMAND_TYPES_BY_GAME,
@@ -321,10 +322,19 @@ class GameService:
             GameNotFoundError: no such game.
         """
         record, entry = self._current(game_id)
+        spec = self.store.spec(record.game)
         commands: list[Any] = []
         if seat is not None and not entry.finished:
-            commands = list(self.store.spec(record.game).legal_commands(entry.state, seat))
-        return LegalCommands(version=entry.version, seat=seat, commands=commands)
+            commands = list(spec.legal_commands(entry.state, seat))
+        note = None
+        if entry.finished:
+            note = "the game is over"
+        elif seat is None:
+            note = SPECTATOR_LEGAL_NOTE
+        elif not commands:
+            to_act = ", ".join(map(str, sorted(spec.to_act(entry.state)))) or "none"
+            note = f"seat {seat} may not act now; seats to act: {to_act}"
+        return LegalCommands(version=entry.version, seat=seat, commands=commands, note=note)
 
     def replay(self, game_id: str, seat: int | None, seq: int) -> Any:
         """The caller's view as it was after event ``seq``.

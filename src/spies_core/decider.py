@@ -151,7 +151,8 @@ def parse_options(spec: GameSpec[Any, Any, Any, Any, O], raw: object) -> O:
         InvalidOptionsError: unknown option (``unknown-option``) or wrong type
             (``invalid-options``).
     """
-    known = [field.encode_name for field in msgspec.structs.fields(spec.options_type)]
+    options_type: Any = spec.options_type
+    known = [field.encode_name for field in msgspec.structs.fields(options_type)]
     if isinstance(raw, dict) and (unknown := [key for key in raw if key not in known]):
         raise InvalidOptionsError(
             f"unknown option {unknown[0]!r} for {spec.name}; its options are"

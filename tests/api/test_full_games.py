@@ -51,7 +51,12 @@ def test_a_game_played_over_http_ends_and_its_export_verifies(
     assert summary["seats"] == [{"seat": seat} for seat in range(players)]
     for seat in range(players):  # nothing is legal any more, for anyone
         legal = client.get(created.url("/legal"), headers=created.seats[seat]).json()
-        assert legal == {"version": summary["version"], "seat": seat, "commands": []}
+        assert legal == {
+            "version": summary["version"],
+            "seat": seat,
+            "commands": [],
+            "note": "the game is over",
+        }
 
     events = client.get(created.url("/events"), params={"limit": 100_000}).json()
     assert [event["seq"] for event in events["events"]] == list(range(1, summary["version"] + 1))

@@ -149,7 +149,8 @@ def test_list_filters_by_game_and_status_and_pages(client: TestClient[Litestar])
     assert page["limit"] == 2 and page["offset"] == 1 and len(page["games"]) == 2
     assert page["games"][0]["id"] == spies[1].id and page["total"] == 4
 
-    assert client.get("/games", params={"game": "nope"}).json()["total"] == 0
+    unknown = client.get("/games", params={"game": "nope"})
+    assert unknown.status_code == 400 and "deck-of-spies" in unknown.json()["detail"]
     capped = client.get("/games", params={"limit": 10**9}).json()
     assert capped["limit"] == 200
 

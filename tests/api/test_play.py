@@ -68,7 +68,13 @@ def test_legal_lists_postable_commands_and_is_empty_for_spectators(
 ) -> None:
     game = new_game(client, "black-spy", 3)
     spectator = client.get(game.url("/legal")).json()
-    assert spectator == {"version": game.created["version"], "seat": None, "commands": []}
+    assert spectator == {
+        "version": game.created["version"],
+        "seat": None,
+        "commands": [],
+        "note": spectator["note"],
+    }
+    assert "Authorization: Bearer" in spectator["note"]
     legal = first_legal(client, game, 1)
     assert legal["seat"] == 1 and legal["commands"]
     assert all(command["type"] == "pass_cards" for command in legal["commands"])

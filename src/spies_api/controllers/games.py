@@ -13,6 +13,7 @@ from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from spies_api.body import StrictBody
 from spies_api.controllers.params import GamesLimit, Offset
+from spies_api.errors import InvalidParameterError
 from spies_api.examples import (
     CREATE_REQUEST_EXAMPLES,
     CREATED_EXAMPLE,
@@ -23,6 +24,7 @@ from spies_api.examples import (
 )
 from spies_api.schemas import CreateGameRequest, GameCreatedResponse, GameList, GameSummary
 from spies_api.service import GameService
+from spies_core.registry import GAMES
 from spies_replay.store import GameStatus
 
 __all__ = ["EXPORT_MEDIA_TYPE", "GamesController"]
@@ -101,6 +103,10 @@ class GamesController(Controller):
         offset: Offset = 0,
     ) -> GameList:
         """List games."""
+        if game is not None and game not in GAMES:
+            raise InvalidParameterError(
+                f"query parameter game: unknown game {game!r}; known games: {', '.join(GAMES)}"
+            )
         settings = service.settings
         size = settings.games_page_default if limit is None else limit
         return service.list_games(

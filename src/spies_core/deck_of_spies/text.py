@@ -77,7 +77,8 @@ def render_view(view: DeckOfSpiesView) -> str:
     lines = [
         f"Deck of Spies, turn {view.turn}, {view.phase.value} (as {who}, version {view.version})",
         f"  spy:          {pretty(view.top_spy) if view.top_spy else '-'}"
-        f"   ({view.spies_left} left; still to come, in a hidden order: {_cards(view.unseen_spies)})",
+        f"   ({view.spies_left} left; still to come, in a hidden order:"
+        f" {_cards(view.unseen_spies)})",
         f"  hand:         {_cards(view.hand, view.hand_count)}"
         + (f"   (total {view.hand_total})" if view.hand_total is not None else ""),
         f"  draw deck:    {_count(view.draw_deck_count)}"
