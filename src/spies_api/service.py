@@ -45,7 +45,7 @@ from spies_api.errors import (
     UnauthorizedError,
     WrongGameCommandError,
 )
-from spies_api.hints import SPECTATOR_LEGAL_NOTE
+from spies_api.hints import SPECTATOR_LEGAL_NOTE, command_types
 from spies_api.notify import EventNotifier, StreamSlots
 from spies_api.schemas import (
     COMMAND_TYPES_BY_GAME,
@@ -546,8 +546,8 @@ class GameService:
         command = request.command
         if type(command) not in COMMAND_TYPES_BY_GAME.get(entry.game, frozenset()):
             raise WrongGameCommandError(
-                f"{fields['command']!r} is not a command of {entry.game}; see GET /games/"
-                f"{game_id}/legal"
+                f"{fields['command']!r} is not a command of {entry.game}; its command types are"
+                f" {', '.join(command_types(entry.game))}; see GET /games/{game_id}/legal"
             )
         expected = request.expected_version
         differs = not entry.finished and expected is not None and expected != entry.version

@@ -1,0 +1,326 @@
+"""Every ``code`` the API can answer, with its status and meaning: the table of ``docs/api.md``.
+
+Each entry names the exception class that carries the code, so its status is not written here
+but computed by the one error table (:func:`spies_api.errors.problem_for`). A test checks
+that the catalogue holds every code the source raises (less :data:`NOT_ANSWERED`, the codes
+that never reach an HTTP client) and that ``docs/api.md`` holds :func:`markdown_table`
+exactly. ``python -m spies_api.error_codes`` prints the table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Final
+
+from litestar.exceptions import HTTPException
+
+from spies_api.errors import (
+    ForbiddenError,
+    IdempotencyKeyReusedError,
+    InvalidParameterError,
+    MalformedBodyError,
+    TooManyStreamsError,
+    UnauthorizedError,
+    WrongGameCommandError,
+    problem_for,
+)
+from spies_core.errors import (
+    GameOverError,
+    InvalidOptionsError,
+    NotYourTurnError,
+    RuleError,
+    SpiesError,
+    UnknownGameError,
+)
+from spies_replay.errors import (
+    GameNotFinishedError,
+    GameNotFoundError,
+    SeqOutOfRangeError,
+    VersionConflictError,
+)
+
+__all__ = ["ERROR_CODES", "NOT_ANSWERED", "ErrorCode", "markdown_table", "status_of"]
+
+HTTP_INTERNAL_ERROR: Final = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    """One code of the API.
+
+    Attributes:
+        code: the stable ``code`` of the problem document.
+        source: the exception class that carries it, or the HTTP status Litestar raises
+            (a route, method or media type error), or ``"database-busy"``.
+        meaning: what it means, and what to do.
+    """
+
+    code: str
+    source: type[SpiesError] | int | str
+    meaning: str
+
+
+def status_of(entry: ErrorCode) -> int:
+    """The HTTP status the API answers with this code (from the one error table)."""
+    if entry.source == HTTP_INTERNAL_ERROR:  # problem_for would log a sample bug
+        return HTTP_INTERNAL_ERROR
+    status, problem, _ = problem_for(_sample(entry))
+    assert problem["code"] == entry.code, (problem["code"], entry.code)
+    return status
+
+
+def _sample(entry: ErrorCode) -> BaseException:
+    source: Any = entry.source
+    if isinstance(source, int):
+        return HTTPException(status_code=source)
+    if isinstance(source, str):
+        return sqlite3.OperationalError("database is locked")
+    if source is TooManyStreamsError:
+        return TooManyStreamsError("a sample", retry_after=1)
+    if source is VersionConflictError:
+        return VersionConflictError("g", 1, 2)
+    if source is SeqOutOfRangeError:
+        return SeqOutOfRangeError("g", 9, 1)
+    if source in (GameNotFoundError, GameNotFinishedError):
+        return source("g")  # type: ignore[no-any-return]
+    return source("a sample", code=entry.code)  # type: ignore[no-any-return]
+
+
+ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
+    # -- the request ------------------------------------------------------------------------
+    ErrorCode(
+        "malformed-body",
+        MalformedBodyError,
+        "The body is empty, not JSON, has a wrong type, a missing or unknown field, or a"
+        " command of an unknown type; `detail` shows the shape to send.",
+    ),
+    ErrorCode(
+        "invalid-parameter",
+        InvalidParameterError,
+        "A query parameter or header that cannot be used; `errors` lists them and `detail`"
+        " says what each takes.",
+    ),
+    ErrorCode(
+        "unauthorized",
+        UnauthorizedError,
+        "A command without a seat token, a malformed `Authorization` header, or a token of"
+        " no seat: send `Authorization: Bearer <token>` from `POST /games`.",
+    ),
+    ErrorCode("forbidden", ForbiddenError, "A seat token of another game."),
+    ErrorCode(
+        "bad-request", 400, "A request refused before it reaches the API (a malformed request)."
+    ),
+    ErrorCode("not-found", 404, "No such path (see `/schema` for the paths)."),
+    ErrorCode("method-not-allowed", 405, "The path does not take this method."),
+    ErrorCode("not-acceptable", 406, "The `Accept` header asks for a type the API cannot send."),
+    ErrorCode("body-too-large", 413, "The body is over the size limit (64 KiB by default)."),
+    ErrorCode("unsupported-media-type", 415, "A body of a media type the API cannot read."),
+    ErrorCode(
+        "too-many-requests",
+        429,
+        "Over the per-client rate limit (`--rate-limit`); retry after `Retry-After` seconds.",
+    ),
+    # -- games and the log ------------------------------------------------------------------
+    ErrorCode("game-not-found", GameNotFoundError, "No game with that id."),
+    ErrorCode(
+        "seq-out-of-range",
+        SeqOutOfRangeError,
+        "A step outside 0 (before the first event) to the game's version.",
+    ),
+    ErrorCode(
+        "version-conflict",
+        VersionConflictError,
+        "`expected_version` is not the game's version (another command was recorded first);"
+        " the problem carries `current_version`: fetch `/legal` again and resend.",
+    ),
+    ErrorCode(
+        "game-not-finished",
+        GameNotFinishedError,
+        "Export of a game in progress (its seed and hidden cards are still secret).",
+    ),
+    ErrorCode(
+        "idempotency-key-reused",
+        IdempotencyKeyReusedError,
+        "An `Idempotency-Key` sent again with another body or by another seat.",
+    ),
+    # -- creating a game --------------------------------------------------------------------
+    ErrorCode(
+        "unknown-game",
+        UnknownGameError,
+        "Not a registered game; the detail lists them (`deck-of-spies`, `black-spy`,"
+        " `spies-and-lies`).",
+    ),
+    ErrorCode(
+        "unknown-option",
+        InvalidOptionsError,
+        "An option the game does not have; the detail lists its options.",
+    ),
+    ErrorCode(
+        "invalid-options", InvalidOptionsError, "An option of the wrong type or out of range."
+    ),
+    ErrorCode(
+        "invalid-players",
+        InvalidOptionsError,
+        "A number of players the game is not played by.",
+    ),
+    ErrorCode(
+        "invalid-deal",
+        InvalidOptionsError,
+        "An explicit `options.deal` that is not a complete, valid deal for the game.",
+    ),
+    ErrorCode(
+        "invalid-seed", InvalidOptionsError, "A `seed` that cannot be used (an empty string)."
+    ),
+    ErrorCode(
+        "unsupported-variant",
+        InvalidOptionsError,
+        "A rules variant the engine does not support (Black Spy).",
+    ),
+    # -- commands: any game -----------------------------------------------------------------
+    ErrorCode(
+        "wrong-game-command",
+        WrongGameCommandError,
+        "A well-formed command of another game; `GET /games/{id}/legal` lists this game's.",
+    ),
+    ErrorCode("not-your-turn", NotYourTurnError, "The seat may not act now."),
+    ErrorCode("game-over", GameOverError, "The game has ended; no command is accepted."),
+    ErrorCode("illegal-command", RuleError, "A command the rules do not allow now."),
+    ErrorCode("unknown-card", RuleError, "A card that does not exist in the game's deck."),
+    ErrorCode("card-not-in-hand", RuleError, "A card that is not in the seat's hand."),
+    # -- commands: Deck of Spies ------------------------------------------------------------
+    ErrorCode("duplicate-card", RuleError, "A card given twice, or both used and retired."),
+    ErrorCode(
+        "insufficient-value",
+        RuleError,
+        "No cards named, or cards that sum to less than the spy's value.",
+    ),
+    ErrorCode(
+        "unnecessary-card",
+        RuleError,
+        "A card the counter does not need: without it the cards still beat the spy.",
+    ),
+    ErrorCode(
+        "wrong-suit",
+        RuleError,
+        "A recruit with a card not of the spy's suit (and no double agent).",
+    ),
+    ErrorCode(
+        "must-assassinate",
+        RuleError,
+        "The hand cannot counter the spy: the only way on is to assassinate it.",
+    ),
+    ErrorCode("not-an-ace", RuleError, "Only an Ace can be sacrificed to assassinate a spy."),
+    ErrorCode("ace-not-available", RuleError, "That Ace is discarded or removed, not owned."),
+    ErrorCode(
+        "assassination-not-allowed",
+        RuleError,
+        "Assassination is allowed only when the hand cannot counter the spy.",
+    ),
+    ErrorCode("retire-single-card", RuleError, "A retire needs two or more cards of one value."),
+    ErrorCode("retire-mixed-ranks", RuleError, "One retire is cards of one value only."),
+    # -- commands: Black Spy ----------------------------------------------------------------
+    ErrorCode("wrong-pass-count", RuleError, "A pass must be exactly three cards."),
+    ErrorCode("already-passed", NotYourTurnError, "The seat has passed already this deal."),
+    ErrorCode("passing-not-over", NotYourTurnError, "Cards are played once every seat passed."),
+    ErrorCode(
+        "must-follow",
+        RuleError,
+        "The seat holds cards of the led colour or rank and must play one.",
+    ),
+    ErrorCode(
+        "black-lead-first-trick", RuleError, "The first trick may not be led with a black card."
+    ),
+    # -- commands: Stratego Spies & Lies ----------------------------------------------------
+    ErrorCode("not-started", RuleError, "The game has not started."),
+    ErrorCode("not-deploy-phase", RuleError, "Soldiers are deployed only in the deploy phase."),
+    ErrorCode(
+        "wrong-soldier-count", RuleError, "A deploy of the wrong number of soldiers for the seat."
+    ),
+    ErrorCode("invalid-rank", RuleError, "A soldier rank that is not 1 to 10."),
+    ErrorCode("duplicate-soldier", RuleError, "The same soldier deployed twice."),
+    ErrorCode("soldier-exhausted", RuleError, "The soldier is exhausted on this day."),
+    ErrorCode("soldier-not-in-hand", RuleError, "The soldier is not in the side's hand."),
+    ErrorCode(
+        "deployment-out-of-order",
+        RuleError,
+        "The deployment breaks the order the missions must read in.",
+    ),
+    ErrorCode(
+        "deployment-not-completable",
+        RuleError,
+        "The remaining soldiers could not complete the deployment.",
+    ),
+    ErrorCode(
+        "not-intel-phase",
+        RuleError,
+        "`mark_sergeant` and `confirm_intel` only in the intel phase.",
+    ),
+    ErrorCode("no-sergeant-deployed", RuleError, "No Sergeant to mark; send `confirm_intel`."),
+    ErrorCode(
+        "sergeant-choice-required",
+        RuleError,
+        "The Sergeant is deployed: choose its mission before confirming intel.",
+    ),
+    ErrorCode("not-guess-step", RuleError, "A guess outside the guess step."),
+    ErrorCode(
+        "no-deception-token",
+        NotYourTurnError,
+        "The side holds no deception token for that mission.",
+    ),
+    ErrorCode("outside-deception-window", NotYourTurnError, "No deception window is open now."),
+    ErrorCode("choice-not-offered", RuleError, "A Marshal or Captain choice not offered now."),
+    ErrorCode(
+        "borrow-not-exhausted",
+        RuleError,
+        "The borrowed soldier is not among the defender's exhausted soldiers.",
+    ),
+    # -- the server -------------------------------------------------------------------------
+    ErrorCode(
+        "too-many-streams",
+        TooManyStreamsError,
+        "The game has as many open event streams as allowed; retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "database-busy",
+        "database-busy",
+        "Another process keeps the database locked; retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "internal-error",
+        HTTP_INTERNAL_ERROR,
+        "A bug; it is logged with its traceback, and the answer never carries its text.",
+    ),
+)
+"""Every code the API can answer, grouped as in ``docs/api.md``."""
+
+NOT_ANSWERED: Final = frozenset(
+    {
+        "corrupt-log",  # a bug or a tampered log: answered as internal-error
+        "game-exists",  # import and explicit ids, spies-replay only
+        "idempotency-key-exists",  # internal; answered as the stored response or -reused
+        "invalid-export",  # spies-replay import only
+        "invalid-seat",  # spies-replay --as only (the API takes seats from tokens)
+        "orphan-events",  # a verify problem code, spies-replay only
+        "ok",  # a log field, not an error
+        "replay-error",  # the base class's code
+        "schema-too-new",  # at start-up, before anything is served
+        "seed-missing",  # verify and export of a log without its seed, spies-replay only
+        "store-unavailable",  # at start-up, before anything is served
+        "tampered-log",  # spies-replay import only
+        "unknown-bot",  # the bots, not the API
+        "unavailable",  # a framework 503; none is raised (the API's own 503s have codes)
+    }
+)
+"""Codes in the source that never reach an HTTP client, and why."""
+
+
+def markdown_table() -> str:
+    """The table of ``docs/api.md``: code, status, meaning."""
+    lines = ["| code | status | meaning |", "|------|-------:|---------|"]
+    lines += [f"| `{entry.code}` | {status_of(entry)} | {entry.meaning} |" for entry in ERROR_CODES]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(markdown_table(), end="")

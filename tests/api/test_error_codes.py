@@ -1,0 +1,72 @@
+"""The error-code table of ``docs/api.md`` cannot drift from the code.
+
+The table is generated from :mod:`spies_api.error_codes` (statuses computed by the one error
+table); these tests check that it lists every code the source raises, and that the document
+holds it exactly.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from spies_api.error_codes import ERROR_CODES, NOT_ANSWERED, markdown_table, status_of
+from spies_api.errors import _HTTP_CODES
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "api.md"
+
+
+def codes_in_the_source() -> set[str]:
+    """Every literal error code: ``code="..."`` arguments and ``default_code = "..."``."""
+    found: set[str] = set()
+    for path in (ROOT / "src").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                found |= {
+                    keyword.value.value
+                    for keyword in node.keywords
+                    if keyword.arg == "code"
+                    and isinstance(keyword.value, ast.Constant)
+                    and isinstance(keyword.value.value, str)
+                }
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                if any(getattr(target, "id", None) == "default_code" for target in node.targets):
+                    found.add(node.value.value)
+    return found
+
+
+def test_the_table_lists_every_code_the_source_raises() -> None:
+    listed = {entry.code for entry in ERROR_CODES}
+    raised = codes_in_the_source() | {code for code, _ in _HTTP_CODES.values()}
+    assert raised - NOT_ANSWERED - listed == set(), "codes missing from ERROR_CODES"
+    assert listed - raised - {"database-busy"} == set(), "codes the source never raises"
+    assert listed.isdisjoint(NOT_ANSWERED)
+    assert len(listed) == len(ERROR_CODES), "a code listed twice"
+
+
+def test_the_statuses_come_from_the_error_table() -> None:
+    statuses = {entry.code: status_of(entry) for entry in ERROR_CODES}
+    assert statuses["invalid-seed"] == 422
+    assert statuses["malformed-body"] == 400 and statuses["game-not-found"] == 404
+    assert statuses["version-conflict"] == 409 and statuses["database-busy"] == 503
+    assert all(400 <= status <= 503 for status in statuses.values())
+
+
+def test_docs_api_md_holds_the_generated_table() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    match = re.search(r"<!-- error-codes:begin -->\n(.*?)<!-- error-codes:end -->", text, re.S)
+    assert match is not None, "docs/api.md has no error-codes markers"
+    assert match.group(1) == markdown_table(), (
+        "docs/api.md's error table differs from the code; regenerate it with"
+        " python -m spies_api.error_codes"
+    )
+    assert "`invalid-seed` | 422" in match.group(1)
+
+
+def test_docs_api_md_is_the_reference_and_names_no_outside_path() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "draft" not in text.lower() and "DESIGN.md" not in text
+    assert "ARCHITECTURE.md" in text
+    assert not re.search(r"\]\(\.\./\.\./|/work/|shared/", text)
