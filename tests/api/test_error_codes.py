@@ -31,9 +31,12 @@ def codes_in_the_source() -> set[str]:
                     and isinstance(keyword.value, ast.Constant)
                     and isinstance(keyword.value.value, str)
                 }
-            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
-                if any(getattr(target, "id", None) == "default_code" for target in node.targets):
-                    found.add(node.value.value)
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Constant)
+                and any(getattr(target, "id", None) == "default_code" for target in node.targets)
+            ):
+                found.add(node.value.value)
     return found
 
 
