@@ -36,6 +36,7 @@ from litestar import Litestar
 from spies_api.app import create_app, service_of
 from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_core.errors import SpiesError
+from spies_replay.backends import open_store
 
 __all__ = ["EXIT_USAGE", "SHUTDOWN_GRACE_SECONDS", "main"]
 
@@ -121,20 +122,23 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         settings = settings_from(vars(args), os.environ if environ is None else environ)
     except SettingsError as exc:
         return _fail(str(exc))
-    app = create_app(settings)
     try:
-        service_of(app)  # open (create, migrate) the database before anything is served
+        open_store(settings.db_path).close()  # refuse a bad database before anything starts
+        sock = _listen(settings.host, settings.port)
     except SpiesError as exc:
         return _fail(str(exc))
-    try:
-        sock = _listen(settings.host, settings.port)
     except OSError as exc:
-        app.state.service_holder.close()
         reason = (exc.strerror or str(exc)).lower()
         return _fail(
             f"cannot listen on {settings.host}:{settings.port}: {reason}"
             " (choose another --port or --host)"
         )
+    app = create_app(settings)
+    try:
+        service_of(app)  # open the database for the app before anything is served
+    except SpiesError as exc:
+        sock.close()
+        return _fail(str(exc))
     structlog.get_logger("spies_api").info(
         "api_starting",
         database=str(Path(settings.db_path).resolve()),
