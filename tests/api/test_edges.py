@@ -146,10 +146,14 @@ def test_legal_without_a_token_says_a_spectator_has_no_commands_and_how_to_send_
 
 def test_legal_of_a_seat_not_to_act_says_who_acts(client: TestClient[Litestar]) -> None:
     game = new_game(client, "black-spy", 3, seed="edges")
-    seats = {
-        seat: client.get(game.url("/legal"), headers=game.seats[seat]).json() for seat in (0, 1, 2)
-    }
-    waiting = [legal for legal in seats.values() if not legal["commands"]]
+    for seat in range(3):  # everyone passes; then one seat leads and two wait
+        legal = client.get(game.url("/legal"), headers=game.seats[seat]).json()
+        body = {"command": legal["commands"][0]}
+        posted = client.post(game.url("/commands"), json=body, headers=game.seats[seat])
+        assert posted.status_code == 200, posted.text
+    answers = [client.get(game.url("/legal"), headers=game.seats[seat]).json() for seat in range(3)]
+    waiting = [legal for legal in answers if not legal["commands"]]
+    assert len(waiting) == 2
     for legal in waiting:
         assert f"seat {legal['seat']} may not act now; seats to act:" in legal["note"]
 
