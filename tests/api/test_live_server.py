@@ -28,7 +28,7 @@ from .helpers import Game, play_to_end
 
 
 def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
-    db = tmp_path / "fresh" / "machine" / "spies.db"
+    db = tmp_path / "spies.db"  # a fresh file; its directory must exist
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "spies_api", "--db", str(db), "--port", str(port)],
