@@ -55,7 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     for option in OPTIONS:
         default = getattr(defaults, option.field)
-        shown = "no limit" if default is None else default
+        shown: object = default
+        if default is None:
+            shown = "no limit"
+        elif isinstance(default, bool):
+            shown = "on" if default else "off"
         text = f"{option.help} (env {option.env}; default {shown})"
         if option.is_switch:
             parser.add_argument(

@@ -228,7 +228,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "--rate-limit",
         "RATE",
         "per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
-        " beyond it: 429 with Retry-After (default: no limit)",
+        " beyond it: 429 with Retry-After",
         _rate,
     ),
     Option(
