@@ -486,6 +486,8 @@ def _open_input(name: str, stdin: TextIO) -> Iterator[IO[Any]]:
 
 
 def _import(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextIO) -> int:
+    if args.file == "-" and stdin.isatty():
+        out.note("reading an export from the terminal; end it with Ctrl+D")
     with _open_input(args.file, stdin) as source:
         report = import_game(store, source)
     if out.json:

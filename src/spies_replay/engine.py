@@ -428,8 +428,9 @@ def view_at(
     loaded = load_state(store, game_id, at=at)
     record = loaded.record
     if seat is not None and not 0 <= seat < record.players:
+        seats = "only seat 0" if record.players == 1 else f"seats 0 to {record.players - 1}"
         raise ReplayError(
-            f"game {game_id!r} has seats 0 to {record.players - 1}; there is no seat {seat}",
+            f"game {game_id!r} has {seats}; there is no seat {seat}",
             code="invalid-seat",
         )
     spec = store.spec(record.game)

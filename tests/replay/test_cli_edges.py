@@ -144,6 +144,13 @@ def test_bad_values_name_what_is_expected(
     assert message in run.err
 
 
+def test_a_one_seat_game_says_only_seat_0(run: Run, tmp_path: Path) -> None:
+    db = str(tmp_path / "golden.db")
+    assert run("--db", db, "import", str(GOLDEN / "deck-of-spies.jsonl"), games=None) == 0
+    assert run("--db", db, "show", "deck-of-spies", "--as", "1", games=None) == 2
+    assert "has only seat 0; there is no seat 1" in run.err
+
+
 def test_a_step_out_of_range_says_step_0_exists(run: Run, db_path: Path, game: str) -> None:
     line = run.one_error("--db", str(db_path), "show", game, "--at", "-1")
     assert "has steps 0 (before the first event) to" in line and "no step -1" in line
