@@ -158,7 +158,12 @@ class GameService:
 
     @classmethod
     def open(cls, settings: Settings) -> GameService:
-        """Open (create and migrate, if needed) the database of ``settings``."""
+        """Open (create and migrate, if needed) the database of ``settings``.
+
+        Raises:
+            StoreUnavailableError: the database cannot be used (its directory is missing,
+                it is a directory or not a database, ...); the message is one line.
+        """
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every)
         inline = None
         if settings.inline_commands:
