@@ -7,6 +7,7 @@ and environment variable. Any ``Traceback`` in the output fails the test.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,14 +27,23 @@ from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_replay.cli import main as replay_main
 from tests.support.servers import free_port, wait_until_up
 
-GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden" / "deck-of-spies.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "fixtures" / "golden" / "deck-of-spies.jsonl"
 BIN = Path(sys.executable).parent
 
 
+SCRIPTS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+"""Every console script of the project: name to ``module:function``."""
+
+
 def script(name: str) -> list[str]:
-    """The installed console script, or its module when the scripts are not installed here."""
+    """The installed console script, or its entry point when it is not installed here."""
     path = BIN / name
-    return [str(path)] if path.exists() else [sys.executable, "-m", name.replace("-", "_")]
+    if path.exists():
+        return [str(path)]
+    module, function = SCRIPTS[name].split(":")
+    code = f"import sys; from {module} import {function}; sys.exit({function}())"
+    return [sys.executable, "-c", code]
 
 
 def run(
@@ -116,8 +127,9 @@ def in_process(
     return subprocess.CompletedProcess(args, status, captured.out, captured.err)
 
 
-# The cases run in a real process; the others run ``main`` in this one, which is the same
-# code after the interpreter starts (an exception escaping it fails the test as well).
+# ``main`` in this process is the same code as the script after the interpreter starts (an
+# exception escaping it fails the test as well); a representative set also runs as real
+# processes (slow: each starts an interpreter).
 API_IN_A_PROCESS = (0, 1, 2, 6, 12, 20, 25, 26)
 REPLAY_IN_A_PROCESS = (0, 1, 3, 4, 7, 13, 17, 19)
 
@@ -127,19 +139,27 @@ def test_spies_api_refuses_bad_settings_in_one_line(
     places: dict[str, Path], index: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args, env, message = api_cases(places)[index]
-    if index in API_IN_A_PROCESS:
-        done = run("spies-api", *args, env=env)
-    else:
-        done = in_process(api_main, capsys, *args, environ=env)
-    line = assert_one_line(done, "spies-api")
+    line = assert_one_line(in_process(api_main, capsys, *args, environ=env), "spies-api")
     assert message in line, line
     assert not (places["root"] / "no").exists()  # a missing directory is never created
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", API_IN_A_PROCESS)
+def test_the_spies_api_script_refuses_bad_settings_in_one_line(
+    places: dict[str, Path], index: int
+) -> None:
+    args, env, message = api_cases(places)[index]
+    line = assert_one_line(run("spies-api", *args, env=env), "spies-api")
+    assert message in line, line
+    assert not (places["root"] / "no").exists()
 
 
 def test_every_api_case_is_run(places: dict[str, Path]) -> None:
     assert len(api_cases(places)) == 28
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line_before_any_start_up_line(places: dict[str, Path]) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -172,6 +192,7 @@ def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path, int]]:
         process.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_the_start_up_log_names_the_database_from_the_environment(
     server: tuple[subprocess.Popen[str], Path, int],
 ) -> None:
@@ -188,6 +209,7 @@ def test_the_start_up_log_names_the_database_from_the_environment(
     assert "Traceback" not in rest and process.returncode in (0, -signal.SIGTERM)
 
 
+@pytest.mark.slow
 def test_spies_api_help_names_every_environment_variable() -> None:
     done = run("spies-api", "--help")
     assert done.returncode == 0
@@ -246,8 +268,7 @@ def test_settings_refuse_a_port_out_of_range() -> None:
 @pytest.fixture(scope="module")
 def replay_db(places: dict[str, Path]) -> Path:
     db = places["root"] / "replay.db"
-    done = run("spies-replay", "--db", str(db), "import", str(GOLDEN))
-    assert done.returncode == 0, done.stderr
+    assert replay_main(["--db", str(db), "import", str(GOLDEN)], stdout=io.StringIO()) == 0
     return db
 
 
@@ -284,19 +305,26 @@ def test_spies_replay_refuses_bad_input_in_one_line(
     places: dict[str, Path], replay_db: Path, index: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args, status, message = replay_cases(places, replay_db)[index]
-    if index in REPLAY_IN_A_PROCESS:
-        done = run("spies-replay", *args)
-    else:
-        done = in_process(replay_main, capsys, *args)
-    line = assert_one_line(done, "spies-replay", status)
+    line = assert_one_line(in_process(replay_main, capsys, *args), "spies-replay", status)
     assert message in line, line
     assert not (places["root"] / "no").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", REPLAY_IN_A_PROCESS)
+def test_the_spies_replay_script_refuses_bad_input_in_one_line(
+    places: dict[str, Path], replay_db: Path, index: int
+) -> None:
+    args, status, message = replay_cases(places, replay_db)[index]
+    line = assert_one_line(run("spies-replay", *args), "spies-replay", status)
+    assert message in line, line
 
 
 def test_every_replay_case_is_run(places: dict[str, Path], replay_db: Path) -> None:
     assert len(replay_cases(places, replay_db)) == 21
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_spies_replay_normally(replay_db: Path) -> None:
     process = subprocess.Popen(
         [*script("spies-replay"), "--db", str(replay_db), "export", "deck-of-spies"],
@@ -308,3 +336,20 @@ def test_a_closed_pipe_ends_spies_replay_normally(replay_db: Path) -> None:
     process.stdout.close()  # | head -1
     errors = process.stderr.read().decode()
     assert process.wait(timeout=30) == 0 and "Traceback" not in errors and errors == ""
+
+
+# -- every console script -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_every_console_script_answers_a_bad_option_in_one_line(name: str) -> None:
+    done = run(name, "--no-such-option")
+    assert "Traceback" not in done.stdout + done.stderr and done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"{name}: error: ")
+    helped = run(name, "--help")
+    assert helped.returncode == 0 and "Traceback" not in helped.stdout + helped.stderr
+
+
+def test_the_console_scripts_include_the_server_and_the_replay_tool() -> None:
+    assert {"spies-api", "spies-replay"} <= set(SCRIPTS)
