@@ -9,7 +9,6 @@ back as it was when the reading ends; a digit or ``j`` starts a step number, end
 from __future__ import annotations
 
 import os
-import termios
 from collections.abc import Iterator
 from typing import Final, TextIO
 
@@ -89,6 +88,8 @@ def read_commands(stdin: TextIO, prompt: TextIO) -> Iterator[str]:
         while line := stdin.readline():
             yield line.strip()
         return
+    import termios  # here, not above: POSIX only, and pipes work everywhere
+
     fd = stdin.fileno()
     saved = termios.tcgetattr(fd)
     mode = termios.tcgetattr(fd)
