@@ -43,7 +43,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import IO, Any, TextIO
 
 import msgspec
@@ -209,7 +208,7 @@ def main(
         return int(exit_.code or 0)
     _configure_logging(stderr)
     out = _Out(stdout, stderr, bool(getattr(args, "json", False)))
-    db = Path(getattr(args, "db", "spies.db"))
+    db: str = getattr(args, "db", "spies.db")
     handlers: dict[str, Callable[[EventStore, argparse.Namespace, _Out, TextIO], int]] = {
         "list": _list,
         "show": _show,

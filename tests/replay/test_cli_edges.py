@@ -98,6 +98,12 @@ def test_a_database_under_a_file_is_one_line(run: Run, tmp_path: Path) -> None:
     assert line.endswith("is not a directory")
 
 
+def test_a_url_is_not_taken_for_a_path(run: Run) -> None:
+    line = run.one_error("--db", "postgresql://localhost/spies", "list")
+    assert line.endswith("not a file path; games are stored in a SQLite file such as spies.db")
+    assert not Path("postgresql:").exists()
+
+
 def test_open_store_raises_one_typed_error(tmp_path: Path) -> None:
     for location, reason in [
         (tmp_path, "a directory"),
