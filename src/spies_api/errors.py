@@ -5,9 +5,10 @@ Every error response is ``application/problem+json``::
     {"type": "urn:spies:problem:not-your-turn", "title": "Command refused by the rules",
      "status": 422, "detail": "seat 1 may not act now ...", "code": "not-your-turn"}
 
-``code`` is stable and is what clients branch on; ``detail`` is for people. A few problems
-carry more fields: ``current_version`` (409 ``version-conflict``) and ``errors`` (400 with the
-offending parameters). The table below is the only place where an exception becomes a status
+``code`` is stable and is what clients branch on; ``detail`` is for people and says what to
+send instead (:mod:`spies_api.hints`); every code is listed in :mod:`spies_api.error_codes`.
+A few problems carry more fields: ``current_version`` (409 ``version-conflict``) and
+``errors`` (400 with the offending parameters). The table below is the only place where an exception becomes a status
 code; the core and the replay log know nothing about HTTP. A database that another process
 keeps locked beyond the busy timeout is 503 ``database-busy`` (with ``Retry-After``).
 Anything else is a bug: it is logged with its traceback and answered with 500
