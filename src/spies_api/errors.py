@@ -9,10 +9,10 @@ Every error response is ``application/problem+json``::
 send instead (:mod:`spies_api.hints`); every code is listed in :mod:`spies_api.error_codes`.
 A few problems carry more fields: ``current_version`` (409 ``version-conflict``) and
 ``errors`` (400 with the offending parameters). The table below is the only place where an
-exception becomes a status code; the core and the replay log know nothing about HTTP. A database that another process
-keeps locked beyond the busy timeout is 503 ``database-busy`` (with ``Retry-After``).
-Anything else is a bug: it is logged with its traceback and answered with 500
-``internal-error``, never with the exception's text.
+exception becomes a status code; the core and the replay log know nothing about HTTP. A
+database that another process keeps locked beyond the busy timeout is 503 ``database-busy``
+(with ``Retry-After``). Anything else is a bug: it is logged with its traceback and answered
+with 500 ``internal-error``, never with the exception's text.
 """
 
 from __future__ import annotations
