@@ -28,18 +28,25 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
 
-GAMES = ("deck-of-spies", "black-spy", "spies-and-lies")
-"""Game ids; each has ``docs/rules/<id>.md`` and packages named ``<id>`` with underscores."""
+GAMES = tuple(sorted(path.stem for path in RULES.glob("*.md")))
+"""Game ids: one reference ``docs/rules/<id>.md`` each; their packages are ``<id>`` with
+underscores for hyphens."""
 
 GAME_ROOTS = ("src/spies_core", "src/spies_bots", "tests/core", "tests/bots")
 """Folders whose ``<game package>/`` subfolders belong to that game."""
 
-_NAMES = {
-    "deck-of-spies": r"Deck of Spies|deck[-_]of[-_]spies",
-    "black-spy": r"Black Spy|black[-_]spy(?![-_]\w)",
-    "spies-and-lies": r"Spies (?:&|and) Lies|spies[-_]and[-_]lies",
-}
-_NAME = re.compile("|".join(f"(?P<{g.replace('-', '_')}>{p})" for g, p in _NAMES.items()))
+
+def _name_pattern(game: str) -> str:
+    """How a text names a game: its title ("Black Spy", "Spies & Lies") or its id in any
+    spelling (``black-spy``, ``black_spy``, ``docs/rules/black-spy.md``)."""
+    words = game.split("-")
+    small = {"of": "of", "and": "(?:&|and)"}
+    title = " ".join(small.get(w, re.escape(w.capitalize())) for w in words)
+    spelled = "[-_]".join(map(re.escape, words))
+    return rf"{title}|(?i:{spelled})(?![-_]\w)"
+
+
+_NAME = re.compile("|".join(f"(?P<{g.replace('-', '_')}>{_name_pattern(g)})" for g in GAMES))
 _NAME_WINDOW = 160
 """How far back (in characters, within one paragraph) a game's name still names a citation."""
 
