@@ -28,7 +28,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
 
-GAMES = tuple(sorted(path.stem for path in RULES.glob("*.md")))
+GAMES = tuple(
+    sorted(p.stem for p in RULES.glob("*.md") if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", p.stem))
+)
 """Game ids: one reference ``docs/rules/<id>.md`` each; their packages are ``<id>`` with
 underscores for hyphens."""
 
