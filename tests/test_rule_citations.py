@@ -1,5 +1,7 @@
 """Every rule citation in ``src/`` and ``tests/`` names a rule its game's reference has.
 
+The references' own cross-references (``docs/rules/<game>.md`` citing itself) must resolve too.
+
 The rule references are ``docs/rules/<game>.md``. A citation is a section (``§5``, ``§5.2``,
 ``§5.3.1``, a range ``§8.2-8.6``), an interpretation (``I-6``, ``[I-9]``), an unverified fact
 (``U-1``), a worked example (``W7``, ``E3``, ``T11``) or a test vector (``test vector 9``).
@@ -9,7 +11,8 @@ Which game a citation belongs to:
 - a game named just before it, on the same paragraph (``Black Spy §5.2``,
   ``docs/rules/black-spy.md §5.2``, ``Spies & Lies [I-9]``), whatever the file;
 - otherwise the game whose package holds the file: ``src/spies_core/<game>/``,
-  ``src/spies_bots/<game>/``, ``tests/core/<game>/`` and ``tests/bots/<game>/``;
+  ``src/spies_bots/<game>/``, ``tests/core/<game>/`` and ``tests/bots/<game>/`` (and the game
+  of ``docs/rules/<game>.md``);
 - otherwise none, and a section or interpretation cited there must name its game.
 
 Worked-example, test-vector and ``U-n`` ids are checked only where the game is known and its
@@ -100,7 +103,9 @@ def load_references() -> dict[str, frozenset[str]]:
 
 
 def file_game(path: str) -> str | None:
-    """The game whose package holds ``path`` (relative, with ``/``), if any."""
+    """The game whose package (or reference) holds ``path`` (relative, with ``/``), if any."""
+    if path.startswith("docs/rules/") and path.removeprefix("docs/rules/")[:-3] in GAMES:
+        return path.removeprefix("docs/rules/")[:-3]
     for root in GAME_ROOTS:
         if path.startswith(root + "/"):
             package = path[len(root) + 1 :].split("/", 1)[0]
@@ -169,8 +174,10 @@ def find_problems(path: str, text: str, references: dict[str, frozenset[str]]) -
 
 def _source_files() -> Iterator[Path]:
     """The Python and Markdown files of ``src/`` and ``tests/``, this one excepted (its
-    examples cite missing rules on purpose)."""
+    examples cite missing rules on purpose), and the references themselves (a reference's
+    own cross-references must resolve too)."""
     this = Path(__file__).resolve()
+    yield from (RULES / f"{game}.md" for game in GAMES)
     for top in ("src", "tests"):
         for file in sorted((ROOT / top).rglob("*")):
             skipped = "__pycache__" in file.parts or file.parent.name.endswith(".egg-info")
@@ -189,7 +196,7 @@ def references() -> dict[str, frozenset[str]]:
 def test_every_citation_names_a_rule_of_its_games_reference(
     references: dict[str, frozenset[str]],
 ) -> None:
-    """The repository's citations, checked against ``docs/rules/``."""
+    """The citations of ``src/``, ``tests/`` and the references, against ``docs/rules/``."""
     problems = [
         str(problem)
         for file in _source_files()
@@ -231,6 +238,7 @@ def test_the_references_define_the_ids_the_code_relies_on(
         ("src/spies_api/x.py", "Deck of Spies §10.14", ["deck-of-spies.md has no §10.14"]),
         ("src/spies_api/x.py", "T1 = TypeVar('T1')", []),
         ("src/spies_core/deck_of_spies/x.py", "unlike Black Spy §10.14", []),
+        ("docs/rules/black-spy.md", "see §10.16", ["black-spy.md has no §10.16"]),
     ],
 )
 def test_the_checker_reports_what_the_reference_lacks(
