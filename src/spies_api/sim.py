@@ -45,10 +45,11 @@ import sqlite3
 import statistics
 import sys
 import time
-from collections import Counter
+from array import array
+from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 from typing import Any, NoReturn, TextIO
@@ -65,7 +66,7 @@ from spies_replay.engine import create_game, seed_from_client, submit_command
 from spies_replay.errors import ReplayError
 from spies_replay.store import EventStore
 
-__all__ = ["GameResult", "Run", "main", "play_game", "summarise", "wilson"]
+__all__ = ["GameResult", "Run", "Tally", "main", "play_game", "wilson"]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -141,7 +142,7 @@ class GameResult:
     commands: int
     events: int
     sides: tuple[int | None, ...]
-    times: tuple[tuple[float, ...], ...]
+    times: tuple[array[float], ...]
     """Per seat, the seconds of each of its decisions."""
     moves: tuple[tuple[int, Any], ...] | None = None
     """``(seat, command)`` in order, kept only when the game is to be recorded."""
@@ -165,7 +166,7 @@ def play_game(run: Run, index: int, *, keep_moves: bool = False) -> GameResult:
         options=run.options,
         clock=time.perf_counter,
     )
-    times: list[list[float]] = [[] for _ in run.bots]
+    times = tuple(array("d") for _ in run.bots)
     for decision in match.decisions:
         assert decision.seconds is not None
         times[decision.seat].append(decision.seconds)
@@ -179,7 +180,7 @@ def play_game(run: Run, index: int, *, keep_moves: bool = False) -> GameResult:
         commands=len(match.decisions),
         events=match.events,
         sides=match.sides,
-        times=tuple(tuple(t) for t in times),
+        times=times,
         moves=match.commands if keep_moves else None,
     )
 
@@ -197,12 +198,12 @@ def _results(run: Run, keep_moves: bool) -> Iterator[GameResult]:
     size = max(1, min(64, run.games // (run.jobs * 8)))
     bounds = [(start, min(start + size, run.games)) for start in range(0, run.games, size)]
     with ProcessPoolExecutor(max_workers=run.jobs) as pool:
-        futures: list[Future[list[GameResult]]] = [
+        futures: deque[Future[list[GameResult]]] = deque(
             pool.submit(_play_chunk, run, start, stop, keep_moves) for start, stop in bounds
-        ]
+        )
         try:
-            for future in futures:
-                yield from future.result()
+            while futures:  # in game order, each chunk's results dropped once consumed
+                yield from futures.popleft().result()
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -290,77 +291,96 @@ def _timing(times: Sequence[float]) -> dict[str, Any]:
     return {"median_ms": statistics.median(times) * 1000, "worst_ms": max(times) * 1000}
 
 
-def summarise(run: Run, results: Sequence[GameResult], seconds: float) -> dict[str, Any]:
-    """The report of a run, as the JSON object ``--json`` prints.
+class Tally:
+    """The running totals of a run, fed one game at a time; :meth:`report` is the report."""
 
-    Everything but the values under ``timing`` keys depends only on the run's game, seats,
-    options, seed and number of games.
-    """
-    players = len(run.bots)
-    seats = [_Record() for _ in range(players)]
-    scores: list[list[int]] = [[] for _ in range(players)]
-    times: list[list[float]] = [[] for _ in range(players)]
-    reasons: Counter[str] = Counter()
-    sides: tuple[int | None, ...] = results[0].sides if results else ()
-    for result in results:
-        reasons[result.reason] += 1
+    def __init__(self, run: Run) -> None:
+        players = len(run.bots)
+        self.run = run
+        self.games = 0
+        self.seats = [_Record() for _ in range(players)]
+        self.scores: list[list[int]] = [[] for _ in range(players)]
+        self.times = [array("d") for _ in range(players)]
+        self.reasons: Counter[str] = Counter()
+        self.commands: list[int] = []
+        self.events: list[int] = []
+        self.teams: dict[int, tuple[list[int], _Record]] | None = None
+
+    def add(self, result: GameResult) -> None:
+        """Count one game."""
+        players = len(self.run.bots)
+        if self.teams is None:
+            self.teams = _teams(result.sides)
+        self.games += 1
+        self.reasons[result.reason] += 1
+        self.commands.append(result.commands)
+        self.events.append(result.events)
         for seat in range(players):
-            seats[seat].add(seat in result.winners, result.draw, result.reason)
-            times[seat].extend(result.times[seat])
+            self.seats[seat].add(seat in result.winners, result.draw, result.reason)
+            self.times[seat].extend(result.times[seat])
         if len(result.scores) == players:
             for seat, score in enumerate(result.scores):
-                scores[seat].append(score)
-    teams: list[dict[str, Any]] = []
+                self.scores[seat].append(score)
+        for group, record in self.teams.values():
+            won = any(seat in result.winners for seat in group)
+            record.add(won, result.draw, result.reason)
+
+    def report(self, seconds: float) -> dict[str, Any]:
+        """The report, as the JSON object ``--json`` prints.
+
+        Everything but the values under ``timing`` keys depends only on the run's game,
+        seats, options, seed and number of games.
+        """
+        run, games = self.run, self.games
+        by_bot: dict[str, array[float]] = {}
+        for seat, bot in enumerate(run.bots):
+            by_bot.setdefault(bot, array("d")).extend(self.times[seat])
+        return {
+            "game": run.game,
+            "players": len(run.bots),
+            "seats": list(run.bots),
+            "games": games,
+            "seed": run.seed,
+            "options": run.options,
+            "per_seat": [
+                {"seat": seat, "bot": bot}
+                | self.seats[seat].report()
+                | {
+                    "score": _spread(self.scores[seat]),
+                    "decisions": len(self.times[seat]),
+                    "timing": _timing(self.times[seat]),
+                }
+                for seat, bot in enumerate(run.bots)
+            ],
+            "teams": [
+                {"side": side, "seats": group, "bots": [run.bots[s] for s in group]}
+                | record.report()
+                for side, (group, record) in sorted((self.teams or {}).items())
+            ],
+            "reasons": dict(sorted(self.reasons.items())),
+            "length": {"commands": _spread(self.commands), "events": _spread(self.events)},
+            "bots": {
+                bot: {"decisions": len(spent), "timing": _timing(spent)}
+                for bot, spent in by_bot.items()
+            },
+            "timing": {
+                "seconds": seconds,
+                "games_per_second": games / seconds if seconds > 0 else None,
+                "jobs": run.jobs,
+            },
+            "record": None if run.record is None else str(run.record),
+        }
+
+
+def _teams(sides: Sequence[int | None]) -> dict[int, tuple[list[int], _Record]]:
+    """Seats grouped by side, when some side has several seats (a team game); else none."""
     members: dict[int, list[int]] = {}
     for seat, side in enumerate(sides):
         if side is not None:
             members.setdefault(side, []).append(seat)
-    if any(len(group) > 1 for group in members.values()):
-        for side, group in sorted(members.items()):
-            team = _Record()
-            for result in results:
-                team.add(any(s in result.winners for s in group), result.draw, result.reason)
-            teams.append(
-                {"side": side, "seats": group, "bots": [run.bots[s] for s in group]} | team.report()
-            )
-    by_bot: dict[str, list[float]] = {}
-    for seat, bot in enumerate(run.bots):
-        by_bot.setdefault(bot, []).extend(times[seat])
-    games = len(results)
-    return {
-        "game": run.game,
-        "players": players,
-        "seats": list(run.bots),
-        "games": games,
-        "seed": run.seed,
-        "options": run.options,
-        "per_seat": [
-            {"seat": seat, "bot": run.bots[seat]}
-            | seats[seat].report()
-            | {
-                "score": _spread(scores[seat]),
-                "decisions": len(times[seat]),
-                "timing": _timing(times[seat]),
-            }
-            for seat in range(players)
-        ],
-        "teams": teams,
-        "reasons": dict(sorted(reasons.items())),
-        "length": {
-            "commands": _spread([r.commands for r in results]),
-            "events": _spread([r.events for r in results]),
-        },
-        "bots": {
-            bot: {"decisions": len(spent), "timing": _timing(spent)}
-            for bot, spent in by_bot.items()
-        },
-        "timing": {
-            "seconds": seconds,
-            "games_per_second": games / seconds if seconds > 0 else None,
-            "jobs": run.jobs,
-        },
-        "record": None if run.record is None else str(run.record),
-    }
+    if not any(len(group) > 1 for group in members.values()):
+        return {}
+    return {side: (group, _Record()) for side, group in members.items()}
 
 
 # -- text ------------------------------------------------------------------------------------
@@ -570,14 +590,14 @@ def main(
     except SpiesError as exc:
         return _error(stdout, stderr, as_json, exc, EXIT_USAGE)
     progress = _Progress(stderr, run.games)
-    results: list[GameResult] = []
+    tally = Tally(run)
     start = time.perf_counter()
     try:
         for result in _results(run, keep_moves=store is not None):
             if store is not None:
                 _record(store, run, result)
-            results.append(replace(result, moves=None))
-            progress.update(len(results))
+            tally.add(result)
+            progress.update(tally.games)
     except KeyboardInterrupt:
         progress.close()
         stderr.write("spies-sim: interrupted\n")
@@ -590,7 +610,7 @@ def main(
             store.close()
     seconds = time.perf_counter() - start
     progress.close()
-    report = summarise(run, results, seconds)
+    report = tally.report(seconds)
     if as_json:
         stdout.write(_json.encode(report).decode() + "\n")
     else:
