@@ -244,7 +244,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(slots=True)
@@ -387,7 +389,12 @@ def _teams(sides: Sequence[int | None]) -> dict[int, tuple[list[int], _Record]]:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return f"{_percent(x)}%"
+
+
+def _percent(x: float) -> str:
+    """A share as a percentage, with a second decimal below 1% so that small bounds show."""
+    return f"{100 * x:.2f}" if 0 < x < 0.01 else f"{100 * x:.1f}"
 
 
 def _ms(value: float | None) -> str:
@@ -409,7 +416,7 @@ def _render(report: dict[str, Any]) -> list[str]:
     for seat in report["per_seat"]:
         low, high = seat["ci95"]
         score = "-" if seat["score"] is None else f"{seat['score']['mean']:.2f}"
-        ci = f"{100 * low:.1f}-{100 * high:.1f}%"
+        ci = f"{_percent(low)}-{_percent(high)}%"
         lines.append(
             f"{seat['seat']:>4}  {seat['bot']:<10}{seat['wins']:>7,}{seat['draws']:>7,}"
             f"{seat['losses']:>8,}{_pct(seat['win_rate']):>10}"
@@ -425,15 +432,16 @@ def _render(report: dict[str, Any]) -> list[str]:
             lines.append(
                 f"{team['side']:>4}  {who:<28}{team['wins']:>7,}{team['draws']:>7,}"
                 f"{team['losses']:>8,}{_pct(team['win_rate']):>10}"
-                f"  {100 * low:.1f}-{100 * high:.1f}%"
+                f"  {_percent(low)}-{_percent(high)}%"
             )
     games = report["games"]
     reasons = ", ".join(f"{r} {n:,} ({_pct(n / games)})" for r, n in report["reasons"].items())
     lines += ["", f"ended by: {reasons}"]
     if len(report["reasons"]) > 1:
         for seat in report["per_seat"]:
-            won = ", ".join(f"{r} {n:,}" for r, n in seat["won_by"].items()) or "-"
-            lines.append(f"  seat {seat['seat']} won by: {won}")
+            if seat["won_by"]:
+                won = ", ".join(f"{r} {n:,}" for r, n in seat["won_by"].items())
+                lines.append(f"  seat {seat['seat']} won by: {won}")
     commands, events = report["length"]["commands"], report["length"]["events"]
     lines.append(
         f"length: {commands['mean']:.1f} commands (min {commands['min']:,}, max"

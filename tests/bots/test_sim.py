@@ -135,8 +135,8 @@ def test_draws_count_half_in_the_interval() -> None:
     assert wilson(5, 10) == wilson(5.0, 10)
     low, high = wilson(2.5, 5)
     assert low < 0.5 < high
-    assert wilson(10, 10)[1] == pytest.approx(1.0)
-    assert wilson(0, 10)[0] == pytest.approx(0.0)
+    assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0
+    assert 0 < wilson(1, 10)[0] < 0.1 < wilson(1, 10)[1]
 
 
 # -- determinism -----------------------------------------------------------------------------
