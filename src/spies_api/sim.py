@@ -400,7 +400,7 @@ def _percent(x: float) -> str:
 def _ms(value: float | None) -> str:
     if value is None:
         return "-"
-    return f"{value:.3f}" if value < 1 else f"{value:.1f}"
+    return f"{value:.3g}" if value < 1 else f"{value:.1f}"
 
 
 def _render(report: dict[str, Any]) -> list[str]:
