@@ -11,14 +11,20 @@ median decision by the median time the core took to list the legal commands at t
 decisions, so that figures from different machines can be compared. Figures are printed,
 never asserted.
 
-Usage: python bench/bots.py [--games N] [--bot NAME] [--game ID] [--seed S]
+Times are wall-clock (``time.perf_counter``) by default; on a loaded machine (the load
+average is printed) ``--clock cpu`` times the CPU this process spent instead
+(``time.process_time``), which other processes do not inflate.
+
+Usage: python bench/bots.py [--games N] [--bot NAME] [--game ID] [--seed S] [--clock wall|cpu]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
+from collections.abc import Callable
 from random import Random
 
 from spies_bots import BOTS, policy_for
@@ -27,6 +33,8 @@ from spies_core import GAMES, InvalidOptionsError, start_game
 
 MEDIAN_TARGET_MS = 50.0
 WORST_TARGET_MS = 250.0
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def seat_counts(game: str) -> list[int]:
@@ -42,7 +50,9 @@ def seat_counts(game: str) -> list[int]:
     return counts
 
 
-def measure(bot: str, game: str, players: int, games: int, seed: str) -> list[Decision]:
+def measure(
+    bot: str, game: str, players: int, games: int, seed: str, clock: Callable[[], float]
+) -> list[Decision]:
     """Play ``games`` seeded games, ``bot`` at seat 0; return the bot's timed decisions."""
     spec = GAMES[game]
     policies = [policy_for(bot, game), *[policy_for("random", game)] * (players - 1)]
@@ -54,7 +64,7 @@ def measure(bot: str, game: str, players: int, games: int, seed: str) -> list[De
             policies,
             seed=label.encode(),
             rngs=[Random(f"{label}:{seat}") for seat in range(players)],
-            clock=time.perf_counter,
+            clock=clock,
         )
         decisions += [d for d in match.decisions if d.seat == 0]
     return decisions
@@ -80,11 +90,15 @@ def main() -> None:
     parser.add_argument("--bot", choices=sorted(BOTS), help="only this bot")
     parser.add_argument("--game", choices=sorted(GAMES), help="only this game")
     parser.add_argument("--seed", default="bench", help="the seed of the games")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="what to time")
     args = parser.parse_args()
+    clock = CLOCKS[args.clock]
 
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"targets: median <= {MEDIAN_TARGET_MS:.0f} ms, worst <= {WORST_TARGET_MS:.0f} ms;"
-        f" {args.games} games per row, the bot at seat 0, random elsewhere, one core"
+        f" {args.games} games per row, the bot at seat 0, random elsewhere, one core;"
+        f" {args.clock} clock; load average {load} on {os.cpu_count()} cores"
     )
     print(
         f"{'bot':<10}{'game':<16}{'seats':>6}  {'phase':<10}{'decisions':>10}"
@@ -98,7 +112,7 @@ def main() -> None:
             if args.game and game != args.game:
                 continue
             for players in seat_counts(game):
-                decisions = measure(bot.name, game, players, args.games, args.seed)
+                decisions = measure(bot.name, game, players, args.games, args.seed, clock)
                 if not decisions:
                     continue
                 print(row(bot.name, game, players, "all", decisions))
