@@ -14,9 +14,11 @@ import pytest
 
 from spies_api.sim import main, wilson
 from spies_bots import BOTS, BotSpec
+from spies_bots.match import play_match
 from spies_bots.random_bot import choose
 from spies_core import GAMES, InvalidOptionsError, start_game
 from spies_core.rng import seed_commitment
+from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
 from spies_replay.store import EventStore
 
 
@@ -92,26 +94,35 @@ def test_json_report_per_seat(game: str, players: int) -> None:
         seat["decisions"] for seat in report["per_seat"]
     )
     assert report["timing"]["games_per_second"] > 0
-    sides = {tuple(team["seats"]) for team in report["teams"]}
-    assert all(len(team) > 1 for team in sides) and len({s for t in sides for s in t}) == len(
-        [s for t in sides for s in t]
+    groups = _sides(game, players)
+    shared = [group for group in groups.values() if len(group) > 1]
+    if shared:  # a team game: one row per side, as its seats fared
+        assert [team["seats"] for team in report["teams"]] == list(groups.values())
+        for team in report["teams"]:
+            seat = report["per_seat"][team["seats"][0]]
+            assert (team["wins"], team["draws"], team["losses"]) == (
+                seat["wins"],
+                seat["draws"],
+                seat["losses"],
+            )
+    else:
+        assert report["teams"] == []
+
+
+def _sides(game: str, players: int) -> dict[int, list[int]]:
+    """Seats by the ``side`` their views give (none for games without sides)."""
+    spec = GAMES[game]
+    match = play_match(
+        spec,
+        [choose] * players,
+        seed=b"sides",
+        rngs=[Random(seat) for seat in range(players)],
     )
-
-
-def test_teams_are_reported_when_seats_share_a_side() -> None:
-    games = [g for g in GAMES if any(n > 2 for n in _seat_counts(g))]
-    teams = {
-        game: sim(
-            game, "--seats", _seats(game, players), "--games", "2", "--jobs", "1", "--json"
-        ).json()["teams"]
-        for game in games
-        for players in _seat_counts(game)
-    }
-    reported = [t for per_game in teams.values() for t in per_game]
-    for team in reported:
-        assert team["wins"] + team["draws"] + team["losses"] == 2
-    if "spies-and-lies" in GAMES:  # its 4-seat game is played in teams of two
-        assert reported
+    groups: dict[int, list[int]] = {}
+    for seat, side in enumerate(match.sides):
+        if side is not None:
+            groups.setdefault(side, []).append(seat)
+    return dict(sorted(groups.items()))
 
 
 def test_text_report() -> None:
@@ -230,11 +241,9 @@ def test_a_record_path_that_cannot_be_written(where: str, tmp_path: Path) -> Non
 def test_errors_as_json() -> None:
     result = sim("no-such-game", "--seats", "random", "--json")
     assert result.status == 2
-    assert result.json() == {
-        "error": result.json()["error"],
-        "code": "unknown-game",
-        "exit": 2,
-    }
+    error = result.json()
+    assert error == {"error": error["error"], "code": "unknown-game", "exit": 2}
+    assert "unknown game 'no-such-game'" in error["error"]
 
 
 # -- recording -------------------------------------------------------------------------------
@@ -271,6 +280,37 @@ def test_recorded_games_verify_and_carry_their_seeds(tmp_path: Path) -> None:
         text=True,
     )
     assert shown.returncode == 0, shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [(g, n) for g in GAMES for n in _seat_counts(g)], ids=str
+)
+def test_bots_see_what_the_server_serves_at_every_step(
+    game: str, players: int, tmp_path: Path
+) -> None:
+    """A game played in memory and the same game recorded by the engine agree step by step:
+    the same deal, the same version, and at every decision the view the API would serve."""
+    spec = GAMES[game]
+    seen: list[tuple[Any, list[Any]]] = []
+
+    def watching(view: Any, legal: Any, rng: Random) -> Any:
+        seen.append((view, list(legal)))
+        return choose(view, legal, rng)
+
+    rngs = [Random(seat) for seat in range(players)]
+    match = play_match(spec, [watching] * players, seed=seed_from_client("views"), rngs=rngs)
+    with EventStore(tmp_path / "views.db") as store:
+        created = create_game(store, game, players, None, seed="views")
+        game_id, state, version = created.record.id, created.state, created.record.version
+        outcome = None
+        for (seat, command), (view, legal) in zip(match.commands, seen, strict=True):
+            served = view_at(store, game_id, seat=seat)
+            assert served.view == view
+            assert spec.legal_commands(served.state, seat) == legal
+            result = submit_command(store, game_id, seat, command, state=state, version=version)
+            state, version, outcome = result.state, result.version, result.outcome
+    assert outcome == match.outcome
+    assert version == 1 + match.events + 1  # game_created, the game, seed_revealed
 
 
 def test_the_console_script_is_quiet_when_piped(tmp_path: Path) -> None:
