@@ -40,15 +40,16 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
+import signal
 import sqlite3
 import statistics
 import sys
 import time
 from array import array
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -185,28 +186,35 @@ def play_game(run: Run, index: int, *, keep_moves: bool = False) -> GameResult:
     )
 
 
-def _play_chunk(run: Run, start: int, stop: int, keep_moves: bool) -> list[GameResult]:
+def _play_chunk(task: tuple[Run, int, int, bool]) -> list[GameResult]:
+    run, start, stop, keep_moves = task
     return [play_game(run, i, keep_moves=keep_moves) for i in range(start, stop)]
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl+C to the parent, which stops them all."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _results(run: Run, keep_moves: bool) -> Iterator[GameResult]:
-    """Every game's result, in game order, played on ``run.jobs`` processes."""
+    """Every game's result, in game order, played on ``run.jobs`` processes.
+
+    Games are dealt out in chunks of consecutive indices; which process plays a chunk does
+    not matter, since a game's result depends on its index alone.
+    """
     if run.jobs == 1:
         for index in range(run.games):
             yield play_game(run, index, keep_moves=keep_moves)
         return
     size = max(1, min(64, run.games // (run.jobs * 8)))
-    bounds = [(start, min(start + size, run.games)) for start in range(0, run.games, size)]
-    with ProcessPoolExecutor(max_workers=run.jobs) as pool:
-        futures: deque[Future[list[GameResult]]] = deque(
-            pool.submit(_play_chunk, run, start, stop, keep_moves) for start, stop in bounds
-        )
-        try:
-            while futures:  # in game order, each chunk's results dropped once consumed
-                yield from futures.popleft().result()
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    tasks = [
+        (run, start, min(start + size, run.games), keep_moves)
+        for start in range(0, run.games, size)
+    ]
+    # Leaving the block (done, an error, Ctrl+C) terminates the workers.
+    with multiprocessing.Pool(run.jobs, initializer=_ignore_interrupts) as pool:
+        for chunk in pool.imap(_play_chunk, tasks):
+            yield from chunk
 
 
 def _record(store: EventStore, run: Run, result: GameResult) -> None:
