@@ -29,7 +29,8 @@ process alone writes, in game order (SQLite has one writer). ``spies-replay --db
 Exit status: 0 when the games were played; 2 on bad input (an unknown game or bot, a bot that
 does not play the game, a wrong number of seats, options the game refuses, ``--games`` or
 ``--jobs`` below 1, a ``--record`` path that cannot be written), reported as one line on
-stderr before anything is played or written; 1 when recording fails midway.
+stderr before anything is played or written; 1 when a game fails midway (a bot returns a
+command that is not legal, or recording fails); 130 on Ctrl+C.
 
 This tool lives in ``spies_api`` because it needs both the bots (``spies_bots``) and the
 replay log (``spies_replay``): ``spies_bots`` stays pure and ``spies_replay`` never imports the
