@@ -11,7 +11,8 @@
 - The registry's shape: names, descriptions, ``random`` everywhere, and a rule-based and a
   strong bot for every game.
 
-``SPIES_BOT_TEST_GAMES`` sets the playouts per bot, game and seat count (default 2).
+``SPIES_BOT_TEST_GAMES`` sets the playouts per bot and game (default 2), spread over the
+game's seat counts (at least one each), the seat under test changing from game to game.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from spies_core.rng import FairRng
 
 AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
-GAMES_PER_CASE = int(os.environ.get("SPIES_BOT_TEST_GAMES", "2"))
+GAMES_PER_BOT = int(os.environ.get("SPIES_BOT_TEST_GAMES", "2"))
 
 STANDARD_BOTS = ("random", "greedy", "expert")
 """Every game has at least these: random, a fast rule-based bot and a strong one."""
@@ -121,9 +122,11 @@ def test_bots_choose_legal_commands_from_their_view_alone(
 ) -> None:
     spec = GAMES[game]
     policy = policy_for(bot, game)
+    counts = _seat_counts(spec)
+    first = counts.index(players)  # each seat count starts at another seat
     checked = sum(
-        _playout(spec, players, policy, under_test=index % players, game=index)
-        for index in range(GAMES_PER_CASE)
+        _playout(spec, players, policy, under_test=(first + index) % players, game=index)
+        for index in range(max(1, -(-GAMES_PER_BOT // len(counts))))
     )
     assert checked > 0
 
