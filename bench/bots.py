@@ -11,11 +11,11 @@ median decision by the median time the core took to list the legal commands at t
 decisions, so that figures from different machines can be compared. Figures are printed,
 never asserted.
 
-Times are wall-clock (``time.perf_counter``) by default; on a loaded machine (the load
-average is printed) ``--clock cpu`` times the CPU this process spent instead
-(``time.process_time``), which other processes do not inflate.
+Times are the CPU this process spent (``time.process_time``) by default: on an idle core
+that is the wall-clock latency, and on a shared machine other processes do not inflate it.
+``--clock wall`` times wall-clock (``time.perf_counter``) instead; the load average is printed.
 
-Usage: python bench/bots.py [--games N] [--bot NAME] [--game ID] [--seed S] [--clock wall|cpu]
+Usage: python bench/bots.py [--games N] [--bot NAME] [--game ID] [--seed S] [--clock cpu|wall]
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--bot", choices=sorted(BOTS), help="only this bot")
     parser.add_argument("--game", choices=sorted(GAMES), help="only this game")
     parser.add_argument("--seed", default="bench", help="the seed of the games")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="what to time")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="what to time")
     args = parser.parse_args()
     clock = CLOCKS[args.clock]
 
