@@ -2,7 +2,7 @@
 
 For every registered bot, every game it plays and every seat count the game allows, a fixed
 number of seeded games is played in this process (no worker processes), the bot at seat 0
-and ``random`` at the other seats, each decision timed with ``time.perf_counter``
+and ``random`` at the other seats, each decision timed
 (:func:`spies_bots.match.play_match`). Prints the median and worst time of the bot's
 decisions, over the whole game and per phase (the view's ``phase``, for games whose view has
 one), against the targets (median at most 50 ms, worst at most 250 ms, so that a server that
