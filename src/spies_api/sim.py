@@ -12,7 +12,9 @@ It prints per seat the wins, draws and losses, the win rate counting a draw half
 Wilson 95% confidence interval, the score, why the games ended, the mean game length, the
 decision time per seat and per bot, and games per second; per team too when seats share a
 side (Spies & Lies with 4 seats). ``--json`` prints the same as one JSON object, every
-measured time under a ``timing`` key.
+measured time under a ``timing`` key. A decision's time is the CPU its process spent in the
+bot (``time.process_time``), which other processes on a busy machine do not inflate; games
+per second are by the wall clock.
 
 Seeds: game ``i`` of a run with seed ``S`` is played from the client seed ``"S:i"``, taken as
 the server takes a client's seed (its UTF-8 bytes), with the server's nonces; the bot of
@@ -166,7 +168,7 @@ def play_game(run: Run, index: int, *, keep_moves: bool = False) -> GameResult:
         seed=seed_from_client(game_seed(run.seed, index)),
         rngs=rngs,
         options=run.options,
-        clock=time.perf_counter,
+        clock=time.process_time,
     )
     times = tuple(array("d") for _ in run.bots)
     for decision in match.decisions:
