@@ -153,6 +153,7 @@ def test_draws_count_half_in_the_interval() -> None:
 # -- determinism -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # worker processes or subprocesses
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_same_seed_gives_the_same_results_for_any_jobs(game: str) -> None:
     args = [game, "--seats", _seats(game), "--games", "6", "--seed", "fixed", "--json"]
@@ -249,6 +250,7 @@ def test_errors_as_json() -> None:
 # -- recording -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # worker processes or subprocesses
 def test_recorded_games_verify_and_carry_their_seeds(tmp_path: Path) -> None:
     db = tmp_path / "sim.db"
     expected = set()
@@ -313,6 +315,7 @@ def test_bots_see_what_the_server_serves_at_every_step(
     assert version == 1 + match.events + 1  # game_created, the game, seed_revealed
 
 
+@pytest.mark.slow  # worker processes or subprocesses
 def test_the_console_script_is_quiet_when_piped(tmp_path: Path) -> None:
     game = next(iter(GAMES))
     script = Path(sys.executable).with_name("spies-sim")
