@@ -54,8 +54,12 @@ def _seat_counts(spec: AnySpec) -> list[int]:
     return counts
 
 
+FAST_BOTS = ("random", "greedy")
+"""Bots that decide in microseconds; the others search and take seconds per game."""
+
+
 def _marks(bot: str) -> list[pytest.MarkDecorator]:
-    return [] if bot == "random" else [pytest.mark.slow]
+    return [] if bot in FAST_BOTS else [pytest.mark.slow]
 
 
 def _cases() -> list[Any]:
