@@ -134,6 +134,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     document.title = `${ui?.title ?? summary.game} · spies`;
     status.textContent = statusText(summary, seat, new Set(tokens.keys()));
     root.dataset["version"] = String(view.version);
+    root.dataset["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
     root.dataset["busy"] = String(busy);
     root.dataset["gameStatus"] = summary.status;
     const focused = document.activeElement?.getAttribute("data-key") ?? null;

@@ -118,7 +118,11 @@ export function movesArea(hint: string | null, ...buttons: HTMLElement[]): HTMLE
     "section",
     { class: "moves", "aria-label": "Your moves", "data-testid": "moves" },
     h("h3", {}, "Your moves"),
-    hint === null ? null : h("p", { class: "hint" }, hint),
+    hint !== null
+      ? h("p", { class: "hint" }, hint)
+      : buttons.length === 0
+        ? h("p", { class: "hint" }, "No move for you now.")
+        : null,
     h("div", { class: "move-list" }, ...buttons),
   );
 }
