@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_pla
 
 from spies_api import Settings
 from tests.support.servers import serve_in_thread
+from tests.web.helpers import DESKTOP
 
 CHROMIUM = Path(os.environ.get("SPIES_CHROMIUM", "/usr/bin/chromium"))
 ARGS = [
@@ -27,9 +28,6 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 740}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 @pytest.fixture(scope="session")

@@ -9,9 +9,10 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page
 
-from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS
-
 APP = "#app"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 740}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def create_game(base: str, game: str, players: int, seed: str) -> dict[str, Any]:

@@ -85,9 +85,11 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
   );
 
   slider.addEventListener("input", () => step(Number(slider.value)));
-  root.addEventListener("keydown", (event) => {
+  // Arrows, Home and End step through the game wherever the focus is, except in a control
+  // that has its own use for them (the slider steps by itself, as a range input does).
+  document.addEventListener("keydown", (event) => {
     const target = event.target;
-    if (target === slider || target instanceof HTMLSelectElement || target instanceof HTMLInputElement) return;
+    if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement) return;
     const moves: Record<string, number> = { ArrowLeft: seq - 1, ArrowRight: seq + 1, Home: 0, End: game.version };
     const to = moves[event.key];
     if (to !== undefined) {
