@@ -57,6 +57,13 @@ def test_a_whole_deck_of_spies_game_by_clicking_legal_moves(page: Page, base: st
     page.locator(f"[data-command='{json.dumps(first, separators=(',', ':'))}']").focus()
     page.keyboard.press("Enter")
     wait_past(page, before)
+    # The focus stays on the moves: the keyboard alone plays on.
+    for _ in range(3):
+        focused = page.evaluate("document.activeElement.getAttribute('data-testid')")
+        assert focused == "command"
+        before = version(page)
+        page.keyboard.press("Enter")
+        wait_past(page, before)
 
     shot = False
     for _ in range(300):

@@ -137,7 +137,6 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     root.dataset["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
     root.dataset["busy"] = String(busy);
     root.dataset["gameStatus"] = summary.status;
-    const focused = document.activeElement?.getAttribute("data-key") ?? null;
     const table = drawTable({
       view,
       summary,
@@ -154,12 +153,27 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
         void send(command);
       },
     });
+    const hadFocus = tableHost.contains(document.activeElement) || document.activeElement === document.body;
     fill(tableHost, table);
-    if (focused !== null) {
-      const again = tableHost.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
-      again?.focus();
-    }
+    if (focusKey !== null && hadFocus) keepFocus(focusKey);
     drawOutcome(summary);
+  }
+
+  // The table is drawn anew on every change: the focus goes back to the same control, or,
+  // when the move that had it was played, to the first move now legal.
+  let focusKey: string | null = null;
+  tableHost.addEventListener("focusin", (event) => {
+    const target = event.target;
+    focusKey = target instanceof HTMLElement ? target.getAttribute("data-key") : null;
+  });
+
+  function keepFocus(key: string): void {
+    const same = tableHost.querySelector<HTMLButtonElement>(`[data-key="${CSS.escape(key)}"]`);
+    if (same !== null && !same.disabled) {
+      same.focus();
+    } else if (key.startsWith("command:") && !busy) {
+      tableHost.querySelector<HTMLButtonElement>("[data-testid=command]:not(:disabled)")?.focus();
+    }
   }
 
   function drawOutcome(game: Summary): void {

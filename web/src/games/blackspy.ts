@@ -86,7 +86,7 @@ function handCards(ctx: TableContext<BlackSpyView>, hand: readonly string[]): HT
     if (play !== undefined) {
       return commandButton(ctx, play, describe(play), blackSpyCard(card));
     }
-    if (passing) return selectableCard(ctx, i, blackSpyCard(card), blackSpyName(card));
+    if (passing) return selectableCard(ctx, i, card, blackSpyCard(card), blackSpyName(card));
     return h("span", { class: "hand-card idle" }, blackSpyCard(card));
   });
 }

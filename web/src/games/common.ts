@@ -72,6 +72,7 @@ export function commandButton<V>(
 export function selectableCard<V>(
   ctx: TableContext<V>,
   index: number,
+  card: string | number,
   face: SVGElement,
   name: string,
 ): HTMLButtonElement {
@@ -81,7 +82,7 @@ export function selectableCard<V>(
     {
       type: "button",
       class: `hand-card${selected ? " selected" : ""}`,
-      "data-card": face.getAttribute("aria-label") ?? name,
+      "data-card": card,
       "data-index": index,
       "data-key": `card:${index}`,
       "aria-pressed": selected ? "true" : "false",

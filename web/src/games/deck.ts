@@ -143,7 +143,7 @@ function table(ctx: TableContext<DeckView>): HTMLElement {
       h(
         "div",
         { class: "hand", "data-testid": "hand", role: "group", "aria-label": "your hand" },
-        ...hand.map((card, i) => selectableCard(ctx, i, standardCard(card), standardName(card))),
+        ...hand.map((card, i) => selectableCard(ctx, i, card, standardCard(card), standardName(card))),
         hand.length === 0 ? h("p", { class: "empty" }, `${view.hand_count} cards`) : null,
       ),
     ),

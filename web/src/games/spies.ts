@@ -273,7 +273,7 @@ function table(ctx: TableContext<SpiesView>): HTMLElement {
         { class: "hand", "data-testid": "hand", role: "group", "aria-label": "your hand" },
         ...hand.map((rank, i) =>
           deploying
-            ? selectableCard(ctx, i, soldierCard(rank, colour), soldierName(rank))
+            ? selectableCard(ctx, i, rank, soldierCard(rank, colour), soldierName(rank))
             : h("span", { class: "hand-card idle" }, soldierCard(rank, colour)),
         ),
       ),
