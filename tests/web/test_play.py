@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from tests.web.helpers import (
     as_seat,
     click_a_move,
     commands,
+    create_game,
     play_moves,
     screenshots,
     summary,
@@ -147,8 +149,6 @@ def test_spies_and_lies_deploy_by_selection_then_guesses(page: Page, base: str) 
 
 
 def test_a_private_seat_link_is_stored_and_leaves_the_address_bar(page: Page, base: str) -> None:
-    from tests.web.helpers import create_game
-
     created = create_game(base, "spies-and-lies", 2, "web-link-1")
     token = created["seats"][1]["token"]
     page.goto(f"{base}/play/{created['id']}#token={token}")
@@ -162,3 +162,23 @@ def test_a_private_seat_link_is_stored_and_leaves_the_address_bar(page: Page, ba
     as_seat(page, 1)
     click_a_move(page)
     assert summary(base, created["id"])["to_act"] == [0]
+
+
+def test_the_stream_moves_the_table_live(page: Page, base: str) -> None:
+    created = create_game(base, "black-spy", 3, "web-live-1")
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    page.goto(f"{base}/play/{game_id}#token={tokens[1]}")
+    wait_loaded(page)
+    seen = version(page)
+
+    # Another client plays seat 0; this page (seat 1, streaming with its token) follows.
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    legal = httpx.get(f"{base}/games/{game_id}/legal", headers=headers).json()
+    answer = httpx.post(
+        f"{base}/games/{game_id}/commands", headers=headers, json={"command": legal["commands"][0]}
+    )
+    assert answer.status_code == 200
+    wait_past(page, seen)
+    expect(page.get_by_test_id("log")).to_contain_text("seat 0 passes three cards to seat 1.")
+    expect(page.locator(".seat-list li").first).to_contain_text("passed")
