@@ -2,7 +2,8 @@
 
 It wires the controllers, the game service (the one dependency, provided at the app layer),
 the one error table (problem details for every exception), the OpenAPI document and its
-interactive docs, the body-size limit, the optional per-client rate limit and structlog.
+interactive docs, the web client (:mod:`spies_api.webapp`), the body-size limit, the optional
+per-client rate limit and structlog.
 The database is opened, created and migrated at startup (or by the first request of a test
 client used without startup).
 """
@@ -22,6 +23,7 @@ from spies_api.dependencies import ServiceHolder
 from spies_api.errors import to_problem
 from spies_api.logging import configure_logging
 from spies_api.settings import Settings, parse_rate
+from spies_api.webapp import WEB_ROUTE_HANDLERS
 
 __all__ = ["create_app"]
 
@@ -54,7 +56,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         holder.close()
 
     app = Litestar(
-        route_handlers=ROUTE_HANDLERS,
+        route_handlers=[*ROUTE_HANDLERS, *WEB_ROUTE_HANDLERS],
         dependencies={
             "service": Provide(holder.get, sync_to_thread=False),
         },
