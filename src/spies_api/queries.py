@@ -17,13 +17,13 @@ from spies_api.schemas import (
     GameList,
     GameSummary,
     LegalCommands,
-    PublicSeat,
     event_out,
 )
+from spies_api.seats import public_seats
 from spies_api.states import GameStates
 from spies_core.decider import GameSpec
 from spies_replay.engine import redact_for, view_at
-from spies_replay.meta import GameCreated
+from spies_replay.meta import GameCreated, SeatState
 from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
 from spies_replay.transfer import export_lines
 
@@ -76,8 +76,11 @@ class GameQueries:
         self.store = store
         self.states = states
 
-    def summary_of(self, record: GameRecord, *, keep: bool) -> GameSummary:
-        """The public summary of a game's record (its state read from the cache)."""
+    def summary_of(
+        self, record: GameRecord, *, keep: bool, seats: list[SeatState] | None = None
+    ) -> GameSummary:
+        """The public summary of a game's record (its state read from the cache; ``seats``
+        when the caller read them already)."""
         states = self.states
         finished = record.status == GameStatus.FINISHED
         to_act: list[int] = []
@@ -91,6 +94,9 @@ class GameQueries:
                     finished = entry.finished
             if not finished:
                 to_act = sorted(self.store.spec(record.game).to_act(entry.state))
+        if seats is None:
+            seats = self.store.seat_states(record.id, record.players)
+        rematch_of, rematch = self.store.rematch_links(record.id)
         return GameSummary(
             id=record.id,
             game=record.game,
@@ -98,7 +104,7 @@ class GameQueries:
             status=record.status,
             version=record.version,
             head_hash=record.head_hash,
-            seats=self.public_seats(record),
+            seats=public_seats(seats),
             to_act=to_act,
             outcome=record.outcome,
             options=public_options(record.options, finished),
@@ -107,11 +113,9 @@ class GameQueries:
             rng=record.rng,
             created_at=record.created_at,
             updated_at=record.updated_at,
+            rematch=rematch,
+            rematch_of=rematch_of,
         )
-
-    def public_seats(self, record: GameRecord) -> list[PublicSeat]:
-        """The summary's ``seats``."""
-        return [PublicSeat(seat=seat) for seat in range(record.players)]
 
     def summary(self, game_id: str) -> GameSummary:
         """The public summary of a game.
@@ -122,12 +126,25 @@ class GameQueries:
         return self.summary_of(self.store.get_game(game_id), keep=True)
 
     def list_games(
-        self, *, game: str | None, status: GameStatus | None, limit: int, offset: int
+        self,
+        *,
+        game: str | None,
+        status: GameStatus | None,
+        limit: int,
+        offset: int,
+        open_seats: bool | None = None,
     ) -> GameList:
-        """A page of public summaries, oldest first (listing does not fill the cache)."""
-        page = self.store.list_games(game=game, status=status, limit=limit, offset=offset)
+        """A page of public summaries, oldest first (listing does not fill the cache);
+        ``open_seats=True`` lists the games in progress with an open seat (the lobby)."""
+        page = self.store.list_games(
+            game=game, status=status, limit=limit, offset=offset, open_seats=open_seats
+        )
+        seats = self.store.seat_states_of([record.id for record in page.games])
         return GameList(
-            games=[self.summary_of(record, keep=False) for record in page.games],
+            games=[
+                self.summary_of(record, keep=False, seats=seats.get(record.id))
+                for record in page.games
+            ],
             total=page.total,
             limit=page.limit,
             offset=page.offset,

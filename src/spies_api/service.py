@@ -5,6 +5,7 @@ It wires the parts, each in its own module, over one :class:`EventStore`:
 - :mod:`spies_api.states`: the folded states of recently used games, cached;
 - :mod:`spies_api.queries`: reads (summaries, views, legal commands, the log, exports);
 - :mod:`spies_api.pipeline`: the command pipeline (authenticate, decide, append, answer);
+- :mod:`spies_api.seats`: seat holders, joins, hand-overs to bots, rematches;
 - :mod:`spies_api.placement`: the policy that runs a command on the event loop or on a
   worker thread.
 
@@ -15,14 +16,16 @@ state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import structlog
 
 from spies_api.auth import SeatAuthenticator
-from spies_api.cache import CachedGame, KeyedLocks, StateCache
+from spies_api.cache import KeyedLocks, StateCache
 from spies_api.notify import EventNotifier, StreamSlots
 from spies_api.pipeline import CommandPipeline, CommandReply
 from spies_api.placement import Placement, write_turn
@@ -37,6 +40,7 @@ from spies_api.schemas import (
     LegalCommands,
     SeatToken,
 )
+from spies_api.seats import SeatService
 from spies_api.settings import Settings
 from spies_api.states import GameStates
 from spies_replay.engine import create_game
@@ -85,6 +89,11 @@ class GameService:
             store, inline_store, self.states, self.locks, self.auth, self.write_turn, self.appended
         )
         self.placement = Placement(inline_store is not None)
+        self.seats = SeatService(
+            store, self.cache, self.locks, self.auth, self.write_turn, self.appended
+        )
+        self.append_listeners: list[Callable[[str], None]] = []
+        """Called with the game id after every append (the bot runner listens here)."""
 
     @classmethod
     def open(cls, settings: Settings) -> GameService:
@@ -105,8 +114,10 @@ class GameService:
             self.inline_store.close()
 
     def appended(self, game_id: str) -> None:
-        """Called after every append to ``game_id``: wakes its streams."""
+        """Called after every append to ``game_id``: wakes its streams and the listeners."""
         self.notifier.notify(game_id)
+        for listener in self.append_listeners:
+            listener(game_id)
 
     # -- who is calling --------------------------------------------------------------------
 
@@ -138,15 +149,18 @@ class GameService:
             UnknownGameError: not a registered game.
             InvalidOptionsError: bad ``players``, ``options`` or ``seed``.
         """
+        holders = self.seats.holders(request.game, request.players, request.seats)
         with self.write_turn:
             created = create_game(
-                self.store, request.game, request.players, request.options, request.seed
+                self.store,
+                request.game,
+                request.players,
+                request.options,
+                request.seed,
+                seats=holders,
             )
         record = created.record
-        for seat, token in enumerate(created.tokens):
-            self.auth.remember(record.id, seat, token)
-        finished = record.status == GameStatus.FINISHED
-        self.cache.put(record.id, CachedGame(record.game, record.version, created.state, finished))
+        self.seats.created(created)
         self.log.info("game_created", game_id=record.id, game=record.game, players=record.players)
         return GameCreatedResponse(
             id=record.id,
@@ -156,7 +170,16 @@ class GameService:
             version=record.version,
             head_hash=record.head_hash,
             created_at=record.created_at,
-            seats=[SeatToken(seat=seat, token=token) for seat, token in enumerate(created.tokens)],
+            seats=[
+                SeatToken(
+                    seat=held.seat,
+                    type=held.type,
+                    name=held.name,
+                    bot=held.bot,
+                    token=msgspec.UNSET if token is None else token,
+                )
+                for held, token in zip(created.seats, created.tokens, strict=True)
+            ],
         )
 
     # -- reads (spies_api.queries) ---------------------------------------------------------
@@ -166,10 +189,18 @@ class GameService:
         return self.queries.summary(game_id)
 
     def list_games(
-        self, *, game: str | None, status: GameStatus | None, limit: int, offset: int
+        self,
+        *,
+        game: str | None,
+        status: GameStatus | None,
+        limit: int,
+        offset: int,
+        open_seats: bool | None = None,
     ) -> GameList:
         """A page of public summaries (see :meth:`GameQueries.list_games`)."""
-        return self.queries.list_games(game=game, status=status, limit=limit, offset=offset)
+        return self.queries.list_games(
+            game=game, status=status, limit=limit, offset=offset, open_seats=open_seats
+        )
 
     def view(self, game_id: str, seat: int | None) -> Any:
         """The caller's view now (see :meth:`GameQueries.view`)."""
