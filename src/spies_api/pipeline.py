@@ -266,6 +266,7 @@ class CommandPipeline:
                     state=entry.state,
                     version=entry.version,
                     idempotency=idempotency,
+                    bot=bot,
                 )
                 break
             except VersionConflictError as exc:  # another process appended meanwhile
