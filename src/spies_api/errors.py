@@ -53,6 +53,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidSeatsError",
     "MalformedBodyError",
+    "RematchTooEarlyError",
     "SeatsClosedError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -135,6 +136,12 @@ class InvalidNameError(ApiError):
     default_code = "invalid-name"
 
 
+class RematchTooEarlyError(ApiError):
+    """A rematch of a game in progress (409 ``game-not-finished``)."""
+
+    default_code = "game-not-finished"
+
+
 class SeatsClosedError(ApiError):
     """A seat change in a finished game (409 ``game-over``)."""
 
@@ -167,6 +174,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     NoOpenSeatError: _Rule(409, "No open seat"),
     SeatNotHeldError: _Rule(409, "Seat not handed to a bot"),
     SeatsClosedError: _Rule(409, "Game over"),
+    RematchTooEarlyError: _Rule(409, "Game not finished"),
     InvalidSeatsError: _Rule(422, "Invalid seats"),
     InvalidNameError: _Rule(422, "Invalid name"),
     UnknownBotError: _Rule(422, "Unknown bot"),

@@ -28,6 +28,7 @@ from spies_api.errors import (
     ForbiddenError,
     InvalidNameError,
     InvalidSeatsError,
+    RematchTooEarlyError,
     SeatsClosedError,
     UnauthorizedError,
 )
@@ -46,7 +47,6 @@ from spies_bots import BOTS, policy_for
 from spies_replay.engine import CreatedGame, create_game, new_game_id
 from spies_replay.errors import (
     GameFinishedError,
-    GameNotFinishedError,
     NoOpenSeatError,
     RematchExistsError,
     SeatNotFoundError,
@@ -320,7 +320,7 @@ class SeatService:
         Raises:
             GameNotFoundError: no such game.
             UnauthorizedError, ForbiddenError: no token of a seat of this game.
-            GameNotFinishedError: the game is in progress.
+            RematchTooEarlyError: the game is in progress (``game-not-finished``).
         """
         token = bearer_token(authorization)
         record = self.store.get_game(game_id)
@@ -328,7 +328,9 @@ class SeatService:
         if seat is None or token is None:
             raise UnauthorizedError("a rematch needs a seat token: Authorization: Bearer <token>")
         if record.status != GameStatus.FINISHED:
-            raise GameNotFinishedError(game_id)
+            raise RematchTooEarlyError(
+                f"game {game_id!r} is still in progress; a rematch follows a finished game"
+            )
         next_id = self.store.rematch_of(game_id)
         if next_id is None:
             try:

@@ -121,7 +121,7 @@ class GamesController(Controller):
         open_seats: Annotated[
             bool | None,
             QueryParameter(
-                query="open",
+                name="open",
                 description=(
                     "`true`: only games in progress with an open seat (the lobby); `false`:"
                     " only the others."
