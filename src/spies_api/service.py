@@ -224,6 +224,10 @@ class GameService:
 
     _outgoing = staticmethod(outgoing)
 
+    def _current(self, game_id: str) -> tuple[GameRecord, Any]:
+        """The game's record and cached state (tests that compare with the server's state)."""
+        return self.states.current(game_id)
+
     # -- commands (spies_api.pipeline, placed by spies_api.placement) -----------------------
 
     async def run_command(
