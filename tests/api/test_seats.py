@@ -205,6 +205,28 @@ def test_the_lobby_lists_games_with_an_open_seat(client: TestClient[Litestar]) -
     assert client.get("/games").json()["total"] == 2
 
 
+def race_joins(bases: list[str], game_id: str, count: int) -> list[httpx.Response]:
+    """``count`` threads, spread over ``bases``, join seat 1 of ``game_id`` at once."""
+    start = threading.Barrier(count)
+    answers: list[httpx.Response] = []
+    lock = threading.Lock()
+
+    def join(base: str, who: int) -> None:
+        start.wait()
+        response = httpx.post(
+            f"{base}/games/{game_id}/seats/1/join", json={"name": f"p{who}"}, timeout=30
+        )
+        with lock:
+            answers.append(response)
+
+    threads = [threading.Thread(target=join, args=(bases[n % len(bases)], n)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
 def test_racing_joins_across_two_servers_on_one_file_have_one_winner(tmp_path: Path) -> None:
     """Two servers (two services, each with its own locks and connections, as two processes
     would have) on one database; sixteen threads join the same seat at once."""
@@ -215,26 +237,7 @@ def test_racing_joins_across_two_servers_on_one_file_have_one_winner(tmp_path: P
                 f"{first}/games",
                 json={"game": "black-spy", "players": 3, "seats": [{"type": "open"}] * 3},
             ).json()
-            start = threading.Barrier(16)
-            answers: list[httpx.Response] = []
-            lock = threading.Lock()
-
-            def join(base: str, who: int, game_id: str = created["id"]) -> None:
-                start.wait()
-                response = httpx.post(
-                    f"{base}/games/{game_id}/seats/1/join", json={"name": f"p{who}"}, timeout=30
-                )
-                with lock:
-                    answers.append(response)
-
-            threads = [
-                threading.Thread(target=join, args=(first if n % 2 else second, n))
-                for n in range(16)
-            ]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            answers = race_joins([first, second], created["id"], 16)
             codes = sorted(r.status_code for r in answers)
             assert codes == [200] + [409] * 15, (round_, codes)
             assert {r.json()["code"] for r in answers if r.status_code == 409} == {"seat-taken"}
