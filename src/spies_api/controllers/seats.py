@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final
 
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, Request, Response, delete, get, post, route
 from litestar.di import NamedDependency
+from litestar.enums import HttpMethod
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, PathParameter
 
@@ -60,6 +61,17 @@ class SeatsController(Controller):
 
     path = "/games/{game_id:str}"
     tags = ["seats"]
+
+    @route(
+        "/seats/{seat:int}/bot",
+        http_method=HttpMethod.OPTIONS,
+        include_in_schema=False,
+        sync_to_thread=False,
+    )
+    def allow_bot(self) -> Response[None]:
+        """``OPTIONS /games/{id}/seats/{seat}/bot``: ``Allow`` lists both methods (Litestar's
+        automatic answer lists only the first handler's; see ``GamesController.allow``)."""
+        return Response(content=None, status_code=204, headers={"Allow": "DELETE, OPTIONS, POST"})
 
     @post(
         "/seats/{seat:int}/join",
