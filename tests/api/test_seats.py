@@ -401,3 +401,22 @@ def test_exports_carry_seat_events_and_import_and_verify(
         assert report.ok
         assert [s.name for s in other.seat_states(game_id)] == ["Ada", "Grace"]
         assert all(r.ok for r in verify_all(other))
+
+
+def test_seats_of_a_finished_game_do_not_change(client: TestClient[Litestar]) -> None:
+    created = create(
+        client,
+        {
+            "game": "spies-and-lies",
+            "seats": [{"type": "creator"}, {"type": "bot", "bot": "random"}],
+        },
+    )
+    game_id, token = created["id"], created["seats"][0]["token"]
+    play_out_with_bots(client, game_id, {0: token})
+    version = client.get(f"/games/{game_id}").json()["version"]
+    url = f"/games/{game_id}/seats/0/bot"
+    assert_problem(client.delete(url, headers=bearer(token)), 409, "game-over")
+    assert_problem(
+        client.post(url, json={"bot": "random"}, headers=bearer(token)), 409, "game-over"
+    )
+    assert client.get(f"/games/{game_id}").json()["version"] == version
