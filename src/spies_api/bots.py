@@ -47,7 +47,7 @@ SWEEP_SECONDS: Final = 1.0
 """How often the log is swept for games waiting on a bot."""
 BOT_TIMEOUT_SECONDS: Final = 10.0
 """How long a bot may think about one command."""
-_BOT_THREADS: Final = 4
+_BOT_THREADS: Final = 16
 
 
 def bot_rng(seed: bytes, seat: int, version: int) -> Random:
