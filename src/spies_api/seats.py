@@ -79,8 +79,10 @@ def check_name(name: str) -> str:
         InvalidNameError: empty, too long, or with a control character.
     """
     if not 1 <= len(name) <= NAME_MAX or not name.isprintable() or not name.strip():
+        shown = name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…"
         raise InvalidNameError(
-            f"a name is 1 to {NAME_MAX} printable characters, not blank; got {len(name)} characters"
+            f"a name is 1 to {NAME_MAX} printable characters and not blank; {shown!r}"
+            f" ({len(name)} characters) is not"
         )
     return name
 
