@@ -15,6 +15,10 @@
   spies-replay export.
 - :class:`TamperedLogError` ``tampered-log``: a log that fails verification (names the first
   bad seq and the problem code).
+- :class:`SeatNotFoundError` ``seat-not-found``, :class:`SeatTakenError` ``seat-taken``,
+  :class:`NoOpenSeatError` ``no-open-seat``, :class:`SeatNotHeldError` ``seat-not-handed``:
+  seat changes that do not fit the seats as the store's transaction found them.
+- :class:`RematchExistsError` ``rematch-exists``: a finished game already has its rematch.
 - :class:`ReplayError` with ``code="invalid-seat"``, ``"seed-missing"`` or
   ``"schema-too-new"`` for the rarer cases.
 
@@ -39,7 +43,12 @@ __all__ = [
     "GameNotFoundError",
     "IdempotencyKeyExistsError",
     "InvalidExportError",
+    "NoOpenSeatError",
+    "RematchExistsError",
     "ReplayError",
+    "SeatNotFoundError",
+    "SeatNotHeldError",
+    "SeatTakenError",
     "SeqOutOfRangeError",
     "TamperedLogError",
     "VersionConflictError",
@@ -175,3 +184,42 @@ class TamperedLogError(ReplayError):
         self.game_id = game_id
         self.seq = seq
         self.reason = reason
+
+
+class SeatNotFoundError(ReplayError, LookupError):
+    """The game has no seat of that number."""
+
+    default_code = "seat-not-found"
+
+
+class SeatTakenError(ReplayError):
+    """The seat is not open (or no longer: another join got there first)."""
+
+    default_code = "seat-taken"
+
+
+class NoOpenSeatError(ReplayError):
+    """The game has no open seat left."""
+
+    default_code = "no-open-seat"
+
+
+class SeatNotHeldError(ReplayError):
+    """A seat change that does not fit its holder: taking back a seat no bot plays for it,
+    or handing over a seat that is a bot's from the start."""
+
+    default_code = "seat-not-handed"
+
+
+class RematchExistsError(ReplayError):
+    """The finished game already has a rematch (another caller created it first).
+
+    Attributes:
+        next_id: the id of that rematch.
+    """
+
+    default_code = "rematch-exists"
+
+    def __init__(self, game_id: str, next_id: str) -> None:
+        super().__init__(f"game {game_id!r} already has a rematch, {next_id!r}")
+        self.next_id = next_id
