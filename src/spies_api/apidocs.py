@@ -1,7 +1,9 @@
 """The OpenAPI configuration of the app and the tagged-union schema plugin.
 
 The app serves its document at ``/schema/openapi.json`` and interactive docs at ``/schema``
-(Swagger UI; also ``/schema/redoc`` and ``/schema/elements``). The committed copy,
+(Swagger UI, also at ``/schema/swagger``), whose scripts and style sheets come from the
+package (``/assets/docs/``, see :mod:`spies_api.webapp`), never from a CDN. Only Swagger UI
+is shipped (Redoc's bundle loads its logo from its CDN whatever the options). The committed copy,
 ``openapi/openapi.json``, is written by :mod:`spies_api.openapi`.
 
 Litestar renders a union of msgspec Structs as a plain ``oneOf``. The
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import RedocRenderPlugin, StoplightRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import (
     Components,
     Discriminator,
@@ -30,10 +32,15 @@ from litestar.openapi.spec import (
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
+from spies_api.webapp import DOCS_ASSETS
+
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
 
 __all__ = ["SEAT_TOKEN", "TaggedUnionSchemaPlugin", "openapi_config"]
+
+_NO_FAVICON = "<link rel='icon' href='data:,'>"
+"""Litestar's default favicon is on a CDN; the docs must load nothing from another host."""
 
 SEAT_TOKEN = "seatToken"
 """The name of the bearer security scheme."""
@@ -143,9 +150,13 @@ def openapi_config() -> OpenAPIConfig:
         description=DESCRIPTION,
         path="/schema",
         render_plugins=[
-            SwaggerRenderPlugin(path=["/", "/swagger"]),
-            RedocRenderPlugin(path="/redoc"),
-            StoplightRenderPlugin(path="/elements"),
+            SwaggerRenderPlugin(
+                path=["/", "/swagger"],
+                js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+                css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+                standalone_preset_js_url=f"{DOCS_ASSETS}/swagger-ui-standalone-preset.js",
+                favicon=_NO_FAVICON,
+            ),
         ],
         components=Components(
             security_schemes={

@@ -1,14 +1,18 @@
 """``create_app(settings)``: the Litestar application of the spies engine.
 
 It wires the controllers, the game service (the one dependency, provided at the app layer),
+the bot runner (a background task of the lifespan that plays bot seats, :mod:`spies_api.bots`),
 the one error table (problem details for every exception), the OpenAPI document and its
-interactive docs, the body-size limit, the optional per-client rate limit and structlog.
+interactive docs, the web client (:mod:`spies_api.webapp`), the body-size limit, the optional
+per-client rate limit and structlog.
 The database is opened, created and migrated at startup (or by the first request of a test
 client used without startup).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from litestar import Litestar
@@ -17,11 +21,13 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
 from spies_api.apidocs import TaggedUnionSchemaPlugin, openapi_config
+from spies_api.bots import BotRunner
 from spies_api.controllers import ROUTE_HANDLERS
 from spies_api.dependencies import ServiceHolder
 from spies_api.errors import to_problem
 from spies_api.logging import configure_logging
 from spies_api.settings import Settings, parse_rate
+from spies_api.webapp import WEB_ROUTE_HANDLERS
 
 __all__ = ["create_app"]
 
@@ -53,13 +59,25 @@ def create_app(settings: Settings | None = None) -> Litestar:
     def close_store(_: Litestar) -> None:
         holder.close()
 
+    bot_tasks: list[asyncio.Task[None]] = []
+
+    def start_bots(_: Litestar) -> None:
+        bot_tasks.append(asyncio.get_running_loop().create_task(BotRunner(holder.get()).run()))
+
+    async def stop_bots(_: Litestar) -> None:
+        while bot_tasks:
+            task = bot_tasks.pop()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     app = Litestar(
-        route_handlers=ROUTE_HANDLERS,
+        route_handlers=[*ROUTE_HANDLERS, *WEB_ROUTE_HANDLERS],
         dependencies={
             "service": Provide(holder.get, sync_to_thread=False),
         },
-        on_startup=[open_store],
-        on_shutdown=[close_store],
+        on_startup=[open_store, start_bots],
+        on_shutdown=[close_store, stop_bots],  # run in reverse: the bots stop first
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(exception_to_problem_detail_map={Exception: to_problem})

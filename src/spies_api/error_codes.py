@@ -18,13 +18,17 @@ from litestar.exceptions import HTTPException
 from spies_api.errors import (
     ForbiddenError,
     IdempotencyKeyReusedError,
+    InvalidNameError,
     InvalidParameterError,
+    InvalidSeatsError,
     MalformedBodyError,
+    SeatsClosedError,
     TooManyStreamsError,
     UnauthorizedError,
     WrongGameCommandError,
     problem_for,
 )
+from spies_bots import UnknownBotError
 from spies_core.errors import (
     GameOverError,
     InvalidOptionsError,
@@ -36,6 +40,10 @@ from spies_core.errors import (
 from spies_replay.errors import (
     GameNotFinishedError,
     GameNotFoundError,
+    NoOpenSeatError,
+    SeatNotFoundError,
+    SeatNotHeldError,
+    SeatTakenError,
     SeqOutOfRangeError,
     VersionConflictError,
 )
@@ -108,6 +116,7 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         " no seat: send `Authorization: Bearer <token>` from `POST /games`.",
     ),
     ErrorCode("forbidden", ForbiddenError, "A seat token of another game."),
+    ErrorCode("not-your-seat", ForbiddenError, "A seat's own action with another seat's token."),
     ErrorCode(
         "bad-request", 400, "A request refused before it reaches the API (a malformed request)."
     ),
@@ -137,7 +146,29 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(
         "game-not-finished",
         GameNotFinishedError,
-        "Export of a game in progress (its seed and hidden cards are still secret).",
+        "Export or rematch of a game in progress (its seed and hidden cards are still secret).",
+    ),
+    # -- seats ------------------------------------------------------------------------------
+    ErrorCode("seat-not-found", SeatNotFoundError, "The game has no seat of that number."),
+    ErrorCode("seat-taken", SeatTakenError, "The seat is not open (another join got there first)."),
+    ErrorCode("no-open-seat", NoOpenSeatError, "The game has no open seat left."),
+    ErrorCode(
+        "seat-not-handed",
+        SeatNotHeldError,
+        "Taking back a seat no bot plays for it, or handing over a seat that is a bot's from"
+        " the start.",
+    ),
+    ErrorCode("game-over", SeatsClosedError, "A seat change in a finished game."),
+    ErrorCode(
+        "invalid-seats",
+        InvalidSeatsError,
+        "A create request's `seats` that is not one entry per seat.",
+    ),
+    ErrorCode(
+        "invalid-name", InvalidNameError, "A display name that is not 1 to 40 printable characters."
+    ),
+    ErrorCode(
+        "unknown-bot", UnknownBotError, "No bot of that name, or it does not play that game."
     ),
     ErrorCode(
         "idempotency-key-reused",
@@ -308,7 +339,10 @@ NOT_ANSWERED: Final = frozenset(
         "seed-missing",  # verify and export of a log without its seed, spies-replay only
         "store-unavailable",  # at start-up, before anything is served
         "tampered-log",  # spies-replay import only
-        "unknown-bot",  # the bots, not the API
+        "illegal-bot-command",  # a bot's bug, in spies-sim and the bot tests
+        "record-diverged",  # spies-sim only
+        "rematch-exists",  # internal: the caller gets the existing rematch
+        "usage",  # spies-sim only
         "unavailable",  # a framework 503; none is raised (the API's own 503s have codes)
     }
 )

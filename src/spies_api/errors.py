@@ -27,6 +27,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsException
 
 from spies_api.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
+from spies_bots import UnknownBotError
 from spies_core.errors import (
     InvalidOptionsError,
     RuleError,
@@ -36,6 +37,10 @@ from spies_core.errors import (
 from spies_replay.errors import (
     GameNotFinishedError,
     GameNotFoundError,
+    NoOpenSeatError,
+    SeatNotFoundError,
+    SeatNotHeldError,
+    SeatTakenError,
     SeqOutOfRangeError,
     VersionConflictError,
 )
@@ -46,8 +51,12 @@ __all__ = [
     "TooManyStreamsError",
     "ForbiddenError",
     "IdempotencyKeyReusedError",
+    "InvalidNameError",
     "InvalidParameterError",
+    "InvalidSeatsError",
     "MalformedBodyError",
+    "RematchTooEarlyError",
+    "SeatsClosedError",
     "UnauthorizedError",
     "WrongGameCommandError",
     "problem_for",
@@ -117,6 +126,30 @@ class TooManyStreamsError(ApiError):
         self.retry_after = retry_after
 
 
+class InvalidSeatsError(ApiError):
+    """A create request's ``seats`` that is not one entry per seat (422)."""
+
+    default_code = "invalid-seats"
+
+
+class InvalidNameError(ApiError):
+    """A display name that is not 1 to 40 printable characters (422)."""
+
+    default_code = "invalid-name"
+
+
+class RematchTooEarlyError(ApiError):
+    """A rematch of a game in progress (409 ``game-not-finished``)."""
+
+    default_code = "game-not-finished"
+
+
+class SeatsClosedError(ApiError):
+    """A seat change in a finished game (409 ``game-over``)."""
+
+    default_code = "game-over"
+
+
 @dataclass(frozen=True, slots=True)
 class _Rule:
     status: int
@@ -138,6 +171,15 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     UnknownGameError: _Rule(422, "Unknown game"),
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
     TooManyStreamsError: _Rule(503, "Too many event streams"),
+    SeatNotFoundError: _Rule(404, "No such seat"),
+    SeatTakenError: _Rule(409, "Seat taken"),
+    NoOpenSeatError: _Rule(409, "No open seat"),
+    SeatNotHeldError: _Rule(409, "Seat not handed to a bot"),
+    SeatsClosedError: _Rule(409, "Game over"),
+    RematchTooEarlyError: _Rule(409, "Game not finished"),
+    InvalidSeatsError: _Rule(422, "Invalid seats"),
+    InvalidNameError: _Rule(422, "Invalid name"),
+    UnknownBotError: _Rule(422, "Unknown bot"),
 }
 
 _HTTP_CODES: Final[dict[int, tuple[str, str]]] = {

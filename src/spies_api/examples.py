@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 GAME_ID: Final = "p4o45j2v5srgh5il"
+BLACK_SPY_ID: Final = "x7gk2mqhz3nwa5rc"
+NEXT_ID: Final = "b2rj6v4fqk7dx3ye"
 HEAD_HASH: Final = "e162d97bde1a9b3a894a3c1bf307b5494e9b503ddc9105feb1e02276d09c325e"
 TOKEN: Final = "rMuZqATWCiASHaJ0ZqW9VMIhM90Hs2c4Rsh0UX1yH9w"
 CREATED_AT: Final = "2026-11-29T18:28:38.350886Z"
@@ -54,6 +56,56 @@ CREATE_REQUEST_EXAMPLES: Final = [
     ),
 ]
 
+SEATED_CREATE_EXAMPLE: Final = {
+    "game": "black-spy",
+    "players": 4,
+    "seats": [
+        {"type": "creator", "name": "Ada"},
+        {"type": "open"},
+        {"type": "bot", "bot": "random"},
+        {"type": "bot", "bot": "random"},
+    ],
+}
+CREATE_REQUEST_EXAMPLES.append(
+    example("Black Spy with one creator seat, one open seat and two bots", SEATED_CREATE_EXAMPLE)
+)
+
+SEATED_CREATED_EXAMPLE: Final = {
+    "id": BLACK_SPY_ID,
+    "game": "black-spy",
+    "players": 4,
+    "status": "active",
+    "version": 3,
+    "head_hash": HEAD_HASH,
+    "created_at": CREATED_AT,
+    "seats": [
+        {"seat": 0, "type": "creator", "name": "Ada", "bot": None, "token": TOKEN},
+        {"seat": 1, "type": "open", "name": None, "bot": None},
+        {"seat": 2, "type": "bot", "name": None, "bot": "random"},
+        {"seat": 3, "type": "bot", "name": None, "bot": "random"},
+    ],
+}
+
+JOIN_REQUEST_EXAMPLES: Final = [example("Join as Grace", {"name": "Grace"})]
+JOINED_EXAMPLE: Final = {"seat": 1, "token": "Xq3v0yL2dC7mJd9oQ4mJr8r1y5e6Z0w2uY1oC9pT3hA"}
+BOT_REQUEST_EXAMPLES: Final = [example("Hand the seat to the random bot", {"bot": "random"})]
+HANDED_SEAT_EXAMPLE: Final = {"seat": 1, "type": "joined", "name": "Grace", "bot": "random"}
+TAKEN_BACK_EXAMPLE: Final = {"seat": 1, "type": "joined", "name": "Grace", "bot": None}
+REMATCH_EXAMPLE: Final = {
+    "id": NEXT_ID,
+    "seat": 0,
+    "token": "1hQ3mZ5s0bN8yW2cE4rT6uI9oP7aS1dF3gH5jK7lZ9x",
+}
+BOTS_EXAMPLE: Final = {
+    "bots": [
+        {
+            "name": "random",
+            "games": ["deck-of-spies", "black-spy", "spies-and-lies"],
+            "description": "plays a uniformly random legal command",
+        }
+    ]
+}
+
 COMMAND_REQUEST_EXAMPLES: Final = [
     example(
         "Counter the top spy (Deck of Spies)",
@@ -70,7 +122,7 @@ CREATED_EXAMPLE: Final = {
     "version": 4,
     "head_hash": HEAD_HASH,
     "created_at": CREATED_AT,
-    "seats": [{"seat": 0, "token": TOKEN}],
+    "seats": [{"seat": 0, "type": "creator", "name": None, "bot": None, "token": TOKEN}],
 }
 
 SUMMARY_EXAMPLE: Final = {
@@ -80,7 +132,7 @@ SUMMARY_EXAMPLE: Final = {
     "status": "active",
     "version": 4,
     "head_hash": HEAD_HASH,
-    "seats": [{"seat": 0}],
+    "seats": [{"seat": 0, "type": "creator", "name": None, "bot": None}],
     "to_act": [0],
     "outcome": None,
     "options": {},
@@ -89,6 +141,8 @@ SUMMARY_EXAMPLE: Final = {
     "rng": "hmac-sha256-fisher-yates/1",
     "created_at": CREATED_AT,
     "updated_at": CREATED_AT,
+    "rematch": None,
+    "rematch_of": None,
 }
 
 _SPY_RANKS: Final = ("5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -219,6 +273,22 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
 }
 
 _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
+    "seat-taken": ("Seat taken", f"seat 1 of game {BLACK_SPY_ID!r} is joined, not open"),
+    "no-open-seat": ("No open seat", f"game {BLACK_SPY_ID!r} has no open seat left"),
+    "seat-not-found": (
+        "No such seat",
+        f"game {BLACK_SPY_ID!r} has seats 0 to 3; there is no seat 7",
+    ),
+    "seat-not-handed": (
+        "Seat not handed to a bot",
+        f"no bot plays seat 0 of game {BLACK_SPY_ID!r}",
+    ),
+    "not-your-seat": ("Forbidden", "this token is seat 0's, not seat 2's"),
+    "unknown-bot": (
+        "Unknown bot",
+        "unknown bot 'wizard'; known bots: random, greedy, expert",
+    ),
+    "game-not-finished": ("Game not finished", f"game {BLACK_SPY_ID!r} is still in progress"),
     "too-many-streams": (
         "Too many event streams",
         f"game {GAME_ID!r} already has 64 open event streams, the most this server allows;"
@@ -226,6 +296,17 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     ),
 }
 """Examples of other codes of a status: code -> (title, detail)."""
+
+_OTHER_DESCRIPTIONS: Final[dict[str, str]] = {
+    "seat-taken": "The seat is not open, or the game is over",
+    "no-open-seat": "No open seat left, or the game is over",
+    "seat-not-found": "Unknown game or seat",
+    "seat-not-handed": "No bot plays the seat, or the game is over",
+    "not-your-seat": "A token of another seat or game",
+    "unknown-bot": "Unknown bot, or a bad name or seats list",
+    "game-not-finished": "The game is still in progress",
+}
+"""The response description that goes with an example of another code."""
 
 _TITLES: Final = {
     400: "Malformed request body",
@@ -275,6 +356,7 @@ def problems(
         other = (examples or {}).get(status)
         if other is not None:
             code, (title, detail) = other, _OTHER_EXAMPLES[other]
+            description, extra = _OTHER_DESCRIPTIONS.get(other, description), {}
         specs[status] = ResponseSpec(
             data_container=Problem,
             media_type=PROBLEM_MEDIA_TYPE,

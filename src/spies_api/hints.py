@@ -14,7 +14,13 @@ from typing import Any, Final
 
 import msgspec
 
-from spies_api.schemas import COMMAND_TYPES_BY_GAME, CommandRequest, CreateGameRequest
+from spies_api.schemas import (
+    COMMAND_TYPES_BY_GAME,
+    BotRequest,
+    CommandRequest,
+    CreateGameRequest,
+    JoinRequest,
+)
 from spies_replay.store import GameStatus
 
 __all__ = [
@@ -30,18 +36,24 @@ __all__ = [
 ]
 
 COMMAND_SHAPE: Final = '{"command": {"type": "...", ...}, "expected_version": N}'
-CREATE_SHAPE: Final = '{"game": "deck-of-spies", "players": N, "options": {...}, "seed": "..."}'
+CREATE_SHAPE: Final = (
+    '{"game": "deck-of-spies", "players": N, "options": {...}, "seed": "...", "seats": [...]}'
+)
+JOIN_SHAPE: Final = '{"name": "..."}'
+BOT_SHAPE: Final = '{"bot": "random"}'
 
 BODY_SHAPES: Final[dict[type[Any], str]] = {
     CommandRequest: COMMAND_SHAPE,
     CreateGameRequest: CREATE_SHAPE,
+    JoinRequest: JOIN_SHAPE,
+    BotRequest: BOT_SHAPE,
 }
 """The shape of each request body, as shown in a hint."""
 
 EMPTY_BODY: Final = (
-    f"the request body is empty; POST /games takes {CREATE_SHAPE} (only game is required)"
-    f" and POST /games/{{id}}/commands takes {COMMAND_SHAPE} (any item of GET"
-    " /games/{id}/legal as command)"
+    f"the request body is empty; POST /games takes {CREATE_SHAPE} (only game is required),"
+    f" POST /games/{{id}}/commands takes {COMMAND_SHAPE} (any item of GET /games/{{id}}/legal"
+    f" as command), the joins take {JOIN_SHAPE} and a bot seat takes {BOT_SHAPE}"
 )
 
 NO_PATH: Final = "no such path; the API's paths are listed at /schema"

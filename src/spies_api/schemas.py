@@ -5,7 +5,7 @@ a newly registered game appears in the API and its OpenAPI document with no chan
 
 - :data:`AnyCommand`: every registered game's commands, one union tagged by ``type`` (the
   tags are unique across games; a core test checks).
-- :data:`AnyEvent`: every game event and the two log events (``game_created``,
+- :data:`AnyEvent`: every game event and the log events (``game_created``, the seat events,
   ``seed_revealed``) as sent to clients: the event's own fields plus ``seq`` and
   ``recorded_at``, tagged by ``type``. Each is a subclass of the core's event Struct built by
   :func:`_event_out_type`, so the published schema is exactly what is encoded.
@@ -24,7 +24,7 @@ import msgspec
 
 from spies_core.decider import Outcome
 from spies_core.registry import GAMES
-from spies_replay.meta import GameCreated, SeedRevealed
+from spies_replay.meta import META_EVENTS, SeatType
 from spies_replay.store import GameStatus
 
 __all__ = [
@@ -32,16 +32,26 @@ __all__ = [
     "AnyCommand",
     "AnyEvent",
     "AnyView",
+    "AnySeatRequest",
+    "BotInfo",
+    "BotList",
+    "BotRequest",
+    "BotSeatRequest",
     "CommandRequest",
+    "CreatorSeatRequest",
     "CommandResponse",
     "CreateGameRequest",
     "EventsPage",
     "GameCreatedResponse",
     "GameList",
     "GameSummary",
+    "JoinRequest",
+    "JoinedSeat",
     "LegalCommands",
+    "OpenSeatRequest",
     "Problem",
     "PublicSeat",
+    "RematchResponse",
     "SeatToken",
     "StreamMessage",
     "event_out",
@@ -79,9 +89,9 @@ def _event_out_type(event_type: type[msgspec.Struct]) -> type[msgspec.Struct]:
 
 
 _EVENT_TYPES: Final[tuple[type[msgspec.Struct], ...]] = (
-    GameCreated,
+    META_EVENTS[0],
     *(event for spec in GAMES.values() for event in _members(spec.event_type)),
-    SeedRevealed,
+    *META_EVENTS[1:],
 )
 _EVENT_OUT: Final[dict[type[msgspec.Struct], type[msgspec.Struct]]] = {
     event: _event_out_type(event) for event in _EVENT_TYPES
@@ -106,6 +116,36 @@ def event_out(event: msgspec.Struct, seq: int, recorded_at: str) -> msgspec.Stru
 # -- requests --------------------------------------------------------------------------------
 
 
+class CreatorSeatRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="creator"
+):
+    """A seat of the creator (the default): the create answer carries its token."""
+
+    name: str | None = None
+    """A display name (1 to 40 printable characters), public."""
+
+
+class OpenSeatRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="open"
+):
+    """An open seat: anyone may join it with a name (``POST /games/{id}/seats/{seat}/join``)."""
+
+
+class BotSeatRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="bot"
+):
+    """A seat the server plays with a registered bot (``GET /bots``)."""
+
+    bot: str
+    """A bot's name, e.g. ``random``; it must play this game."""
+
+
+if TYPE_CHECKING:
+    AnySeatRequest = Any
+else:
+    AnySeatRequest = Union[CreatorSeatRequest, OpenSeatRequest, BotSeatRequest]  # noqa: UP007
+
+
 class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Body of ``POST /games``."""
 
@@ -117,6 +157,23 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     """The game's options (validated by the game; an unknown option is 422)."""
     seed: str | None = None
     """A seed string, to make the game reproducible; omitted: a secret random seed."""
+    seats: list[AnySeatRequest] | None = None
+    """One entry per seat, tagged by ``type``: ``creator`` (the default), ``open`` or
+    ``bot``; omitted: every seat the creator's."""
+
+
+class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/join`` and ``POST /games/{id}/seats/{seat}/join``."""
+
+    name: str
+    """A display name: 1 to 40 printable characters, public (never a secret)."""
+
+
+class BotRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/seats/{seat}/bot``."""
+
+    bot: str
+    """A registered bot's name that plays this game (``GET /bots``)."""
 
 
 class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -132,16 +189,58 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
 
 class SeatToken(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat and its secret bearer token (returned once, at creation)."""
+    """A seat and, for a creator seat, its secret bearer token (returned once, at creation)."""
+
+    seat: int
+    type: SeatType = SeatType.CREATOR
+    name: str | None = None
+    bot: str | None = None
+    token: str | msgspec.UnsetType = msgspec.UNSET
+    """Only for a creator seat: the bearer token of the seat."""
+
+
+class PublicSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat of a game, as anyone may see it: who holds it, and whether a bot plays it."""
+
+    seat: int
+    type: SeatType = SeatType.CREATOR
+    """``creator``, ``open`` (anyone may join it), ``joined`` or ``bot``."""
+    name: str | None = None
+    """The holder's display name, if any."""
+    bot: str | None = None
+    """The bot that plays the seat now (a ``bot`` seat, or a seat handed to a bot)."""
+
+
+class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to a join: the seat taken and its secret bearer token (once)."""
 
     seat: int
     token: str
 
 
-class PublicSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat of a game, as anyone may see it."""
+class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games/{id}/rematch``: the caller's seat in the next game."""
 
+    id: str
+    """The next game's id."""
     seat: int
+    token: str
+    """The bearer token of that seat (the same on every call by the same seat)."""
+
+
+class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A registered bot."""
+
+    name: str
+    games: list[str]
+    """The game ids it plays."""
+    description: str
+
+
+class BotList(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``GET /bots``."""
+
+    bots: list[BotInfo]
 
 
 class GameCreatedResponse(msgspec.Struct, frozen=True, kw_only=True):
@@ -180,6 +279,10 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     rng: str
     created_at: str
     updated_at: str
+    rematch: str | None = None
+    """Once the game is over: the id of its rematch, when one was asked for."""
+    rematch_of: str | None = None
+    """The finished game this one is the rematch of, if any."""
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):

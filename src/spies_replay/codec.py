@@ -13,6 +13,9 @@ UTF-8, no whitespace, object keys sorted at every depth) of the object::
     {"actor": <seat or null>, "command": <command object or null>, "event": <payload object>,
      "recorded_at": "<ISO 8601 UTC>", "seq": <n>, "type": "<tag>"}
 
+plus ``"bot": "<name>"`` on the first row of a command a bot chose (the key is absent
+otherwise, so the hashes of every other row are what they always were).
+
 where ``event`` and ``command`` are the stored JSON texts parsed as plain JSON. The hash
 therefore covers who acted, what they asked for, what followed, when, and where in the log;
 it does not depend on how the stored JSON text happens to be spaced or ordered. Binding
@@ -24,12 +27,12 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, Union
 
 import msgspec
 
 from spies_core.decider import GameSpec
-from spies_replay.meta import GameCreated, SeedRevealed
+from spies_replay.meta import META_EVENTS
 
 __all__ = [
     "CHAIN_VERSION",
@@ -83,22 +86,24 @@ def canonical_bytes(
     command: str | None,
     payload: str,
     recorded_at: str,
+    bot: str | None = None,
 ) -> bytes:
     """The canonical bytes of one stored event (see the module docstring).
 
     Raises:
         msgspec.DecodeError: ``payload`` or ``command`` is not JSON.
     """
-    return _canonical_encoder.encode(
-        {
-            "actor": actor,
-            "command": None if command is None else _plain_decode(command),
-            "event": _plain_decode(payload),
-            "recorded_at": recorded_at,
-            "seq": seq,
-            "type": type,
-        }
-    )
+    fields: dict[str, Any] = {
+        "actor": actor,
+        "command": None if command is None else _plain_decode(command),
+        "event": _plain_decode(payload),
+        "recorded_at": recorded_at,
+        "seq": seq,
+        "type": type,
+    }
+    if bot is not None:
+        fields["bot"] = bot
+    return _canonical_encoder.encode(fields)
 
 
 def chain_hash(previous: str, canonical: bytes) -> str:
@@ -127,7 +132,7 @@ class GameCodec:
     def __init__(self, spec: AnySpec) -> None:
         self.spec = spec
         self.event: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
-            spec.event_type | GameCreated | SeedRevealed
+            Union[(spec.event_type, *META_EVENTS)]  # noqa: UP007
         )
         self.game_events: msgspec.json.Decoder[list[Any]] = msgspec.json.Decoder(
             list[spec.event_type]  # type: ignore[name-defined]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,15 @@ from spies_replay.errors import (
     SeqOutOfRangeError,
     VersionConflictError,
 )
-from spies_replay.meta import GameCreated, SeedRevealed, SeedSource, is_meta
+from spies_replay.meta import (
+    GameCreated,
+    SeatClaimed,
+    SeatState,
+    SeatType,
+    SeedRevealed,
+    SeedSource,
+    is_meta,
+)
 from spies_replay.store import (
     EventStore,
     GameRecord,
@@ -73,15 +81,18 @@ class CreatedGame:
 
     Attributes:
         record: the game's record.
-        tokens: the seat tokens in plain text, by seat; returned once, stored only hashed.
+        tokens: the seat tokens in plain text, by seat (``None``: a seat with no token, open
+            or a bot's); returned once, stored only hashed.
         state: the state after setup.
         events: the stored events (``game_created`` and the setup events).
+        seats: each seat's holder.
     """
 
     record: GameRecord
-    tokens: tuple[str, ...]
+    tokens: tuple[str | None, ...]
     state: Any
     events: list[StoredEvent]
+    seats: tuple[SeatState, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +192,9 @@ def create_game(
     seed: str | None = None,
     *,
     game_id: str | None = None,
+    seats: Sequence[SeatState] | None = None,
+    tokens: Mapping[int, str] | None = None,
+    rematch_of: str | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -192,6 +206,11 @@ def create_game(
         seed: a client-given seed string (UTF-8 bytes; recorded ``seed_source="client"``);
             ``None`` draws a secret one.
         game_id: an explicit id (tests, tools); default a random one.
+        seats: each seat's holder, in seat order (default: every seat the creator's).
+        tokens: the seats that get a token and those tokens (default: a new random token
+            for each creator seat).
+        rematch_of: the finished game this one is the rematch of: the link is written with
+            the game, and each seat given a token is recorded as claimed (``seat_claimed``).
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -200,6 +219,7 @@ def create_game(
         UnknownGameError: ``game`` is not registered. Nothing is written.
         InvalidOptionsError: from :func:`spies_core.start_game`. Nothing is written.
         GameExistsError: an explicit ``game_id`` is taken.
+        RematchExistsError: ``rematch_of`` already has its rematch. Nothing is written.
     """
     spec = store.spec(game)
     if seed is None:
@@ -212,6 +232,9 @@ def create_game(
         raise InvalidOptionsError(f"options must be a JSON object, not {raw_options!r}")
     public_options, deal = split_deal(msgspec.to_builtins(raw_options))
     count = spec.min_players if players is None else players
+    holders = [SeatState(seat=seat) for seat in range(count)] if seats is None else list(seats)
+    if len(holders) != count or any(s.seat != i for i, s in enumerate(holders)):
+        raise ValueError(f"seats must list seats 0 to {count - 1} in order, one each")
     state = spec.initial_state()
     for event in setup:
         state = spec.evolve(state, event)
@@ -227,12 +250,18 @@ def create_game(
             rng=ALGORITHM,
             created_at=created_at,
             deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
+            seats=None if seats is None else holders,
+            rematch_of=rematch_of,
         ),
         *setup,
     ]
+    if tokens is None:
+        tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
+    if rematch_of is not None:
+        events.extend(SeatClaimed(seat=seat) for seat in sorted(tokens))
     if outcome is not None:
         events.append(SeedRevealed(seed=seed_bytes.hex(), deal=deal))
-    tokens = tuple(secrets.token_urlsafe(32) for _ in range(count))
+    plain = tuple(tokens.get(seat) for seat in range(count))
     for attempt in range(5):
         new_id = game_id or new_game_id()
         rows = seal(genesis_hash(new_id), 1, events, recorded_at=created_at)
@@ -256,10 +285,12 @@ def create_game(
             store.insert_game(
                 record,
                 seed=seed_bytes,
-                token_hashes=[hash_token(token) for token in tokens],
+                token_hashes=[None if token is None else hash_token(token) for token in plain],
                 rows=rows,
                 snapshots=snapshots,
                 deal=deal,
+                seats=holders,
+                rematch_of=rematch_of,
             )
         except GameExistsError:
             if game_id is not None or attempt == 4:
@@ -276,7 +307,9 @@ def create_game(
             )
             for row, event in zip(rows, events, strict=True)
         ]
-        return CreatedGame(record=record, tokens=tokens, state=state, events=stored)
+        return CreatedGame(
+            record=record, tokens=plain, state=state, events=stored, seats=tuple(holders)
+        )
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -289,6 +322,7 @@ def submit_command(
     state: Any = None,
     version: int | None = None,
     idempotency: IdempotencyRequest | None = None,
+    bot: str | None = None,
 ) -> CommandResult:
     """Decide a command and append its events atomically.
 
@@ -306,6 +340,7 @@ def submit_command(
         version: the version the caller expects (its ``expected_version``); ``None`` takes
             whatever the head is.
         idempotency: a response to store under a key, in the same transaction.
+        bot: the bot that chose the command (recorded with it), or ``None``: a person.
 
     Returns:
         The stored events, the new state and version, and the outcome if the game ended.
@@ -364,6 +399,7 @@ def submit_command(
         outcome=outcome,
         state=new_state,
         idempotency=pending,
+        bot=bot,
     )
     new_version = stored[-1].seq if stored else version
     return CommandResult(events=stored, state=new_state, version=new_version, outcome=outcome)

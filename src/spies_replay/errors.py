@@ -17,6 +17,10 @@
   bad seq and the problem code).
 - :class:`StoreUnavailableError` ``store-unavailable``: a database location that cannot be
   opened (no such directory, a directory, not a database, unreadable); one line, no driver text.
+- :class:`SeatNotFoundError` ``seat-not-found``, :class:`SeatTakenError` ``seat-taken``,
+  :class:`NoOpenSeatError` ``no-open-seat``, :class:`SeatNotHeldError` ``seat-not-handed``:
+  seat changes that do not fit the seats as the store's transaction found them.
+- :class:`RematchExistsError` ``rematch-exists``: a finished game already has its rematch.
 - :class:`ReplayError` with ``code="invalid-seat"``, ``"seed-missing"`` or
   ``"schema-too-new"`` for the rarer cases.
 
@@ -41,7 +45,12 @@ __all__ = [
     "GameNotFoundError",
     "IdempotencyKeyExistsError",
     "InvalidExportError",
+    "NoOpenSeatError",
+    "RematchExistsError",
     "ReplayError",
+    "SeatNotFoundError",
+    "SeatNotHeldError",
+    "SeatTakenError",
     "SeqOutOfRangeError",
     "StoreUnavailableError",
     "TamperedLogError",
@@ -181,6 +190,45 @@ class TamperedLogError(ReplayError):
         self.game_id = game_id
         self.seq = seq
         self.reason = reason
+
+
+class SeatNotFoundError(ReplayError, LookupError):
+    """The game has no seat of that number."""
+
+    default_code = "seat-not-found"
+
+
+class SeatTakenError(ReplayError):
+    """The seat is not open (or no longer: another join got there first)."""
+
+    default_code = "seat-taken"
+
+
+class NoOpenSeatError(ReplayError):
+    """The game has no open seat left."""
+
+    default_code = "no-open-seat"
+
+
+class SeatNotHeldError(ReplayError):
+    """A seat change that does not fit its holder: taking back a seat no bot plays for it,
+    or handing over a seat that is a bot's from the start."""
+
+    default_code = "seat-not-handed"
+
+
+class RematchExistsError(ReplayError):
+    """The finished game already has a rematch (another caller created it first).
+
+    Attributes:
+        next_id: the id of that rematch.
+    """
+
+    default_code = "rematch-exists"
+
+    def __init__(self, game_id: str, next_id: str) -> None:
+        super().__init__(f"game {game_id!r} already has a rematch, {next_id!r}")
+        self.next_id = next_id
 
 
 class StoreUnavailableError(ReplayError):

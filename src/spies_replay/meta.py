@@ -1,14 +1,20 @@
-"""Log-level ("meta") events: the first and the last event of every game's log.
+"""Log-level ("meta") events: the first and the last event of every game's log, and who
+holds its seats.
 
 They are tagged like game events (``tag_field="type"``) and live in the same ``events`` table
 and hash chain, but they belong to the log, not to a game: every viewer may see them, and the
-fold skips them. Their tags, ``game_created`` and ``seed_revealed``, are reserved; no game may
-use them.
+fold skips them. Their tags (:data:`META_TYPES`) are reserved; no game may use them. None
+carries a token or a hidden card.
 
 - seq 1 is always :class:`GameCreated`: what was created and the commitment to the secret
   seed. The game's setup events (from ``start``) follow at seq 2 and on.
 - :class:`SeedRevealed` is the final event of a finished game, appended in the same
   transaction as the command whose events made ``outcome(state)`` non-``None``.
+- Seats: ``game_created`` lists each seat's holder (:class:`SeatState`; ``null`` in logs
+  written before seats had holders: every seat is the creator's). :class:`SeatJoined` (an
+  open seat claimed by a person), :class:`SeatClaimed` (a rematch seat taken by the holder
+  of that seat in the previous game), :class:`SeatHandedToBot` and :class:`SeatTakenBack`
+  record every change, each in the transaction that makes it; :func:`seat_table` folds them.
 """
 
 from __future__ import annotations
@@ -19,13 +25,24 @@ from typing import Any, Final
 import msgspec
 
 __all__ = [
+    "META_EVENTS",
     "META_TYPES",
     "GameCreated",
     "MetaEvent",
+    "SeatClaimed",
+    "SeatEvent",
+    "SeatHandedToBot",
+    "SeatJoined",
+    "SeatState",
+    "SeatTakenBack",
+    "SeatType",
     "SeedRevealed",
     "SeedSource",
     "describe_meta",
     "is_meta",
+    "apply_seat_event",
+    "initial_seats",
+    "seat_table",
 ]
 
 
@@ -36,6 +53,30 @@ class SeedSource(StrEnum):
     """Drawn with ``secrets.token_bytes(32)``: nobody knew it before the game ended."""
     CLIENT = "client"
     """Given by the client at creation, which makes the game reproducible (puzzles, tests)."""
+
+
+class SeatType(StrEnum):
+    """Who holds a seat."""
+
+    CREATOR = "creator"
+    """The game's creator (the create answer carried its token)."""
+    OPEN = "open"
+    """Nobody yet: anyone may join it with a name."""
+    JOINED = "joined"
+    """A person who joined an open seat."""
+    BOT = "bot"
+    """A bot from the start: the server plays it, and nobody holds a token."""
+
+
+class SeatState(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's holder: public, never a secret."""
+
+    seat: int
+    type: SeatType = SeatType.CREATOR
+    name: str | None = None
+    """The display name its holder gave (1 to 40 printable characters), if any."""
+    bot: str | None = None
+    """The bot that plays the seat now (a registered bot name), or ``None``: a person."""
 
 
 class MetaEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -63,6 +104,36 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     deal_commitment: str | None = None
     """With ``options.deal``: ``sha256(seed || canonical JSON of the deal)`` as hex. The
     deal itself is revealed with the seed in :class:`SeedRevealed`."""
+    seats: list[SeatState] | None = None
+    """Each seat's holder at creation; ``None``: every seat is the creator's."""
+    rematch_of: str | None = None
+    """The finished game this one is the rematch of, if any."""
+
+
+class SeatEvent(MetaEvent, frozen=True, kw_only=True):
+    """Base of the events that change one seat's holder."""
+
+    seat: int
+
+
+class SeatJoined(SeatEvent, frozen=True, kw_only=True, tag="seat_joined"):
+    """A person joined an open seat (it is ``joined`` from now on)."""
+
+    name: str
+
+
+class SeatClaimed(SeatEvent, frozen=True, kw_only=True, tag="seat_claimed"):
+    """The holder of this seat in the previous game took it in this rematch."""
+
+
+class SeatHandedToBot(SeatEvent, frozen=True, kw_only=True, tag="seat_handed_to_bot"):
+    """The seat's holder handed it to a bot: the server plays it until it is taken back."""
+
+    bot: str
+
+
+class SeatTakenBack(SeatEvent, frozen=True, kw_only=True, tag="seat_taken_back"):
+    """The seat's holder took it back from its bot."""
 
 
 class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
@@ -74,8 +145,83 @@ class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
     """The ``options.deal`` the game was created with, ``null`` when it had none."""
 
 
-META_TYPES: Final[frozenset[str]] = frozenset({"game_created", "seed_revealed"})
+META_EVENTS: Final[tuple[type[MetaEvent], ...]] = (
+    GameCreated,
+    SeatJoined,
+    SeatClaimed,
+    SeatHandedToBot,
+    SeatTakenBack,
+    SeedRevealed,
+)
+"""Every meta event type."""
+
+META_TYPES: Final[frozenset[str]] = frozenset(
+    str(event.__struct_config__.tag) for event in META_EVENTS
+)
 """The reserved tags of the meta events."""
+
+SEAT_EVENTS: Final = (SeatJoined, SeatClaimed, SeatHandedToBot, SeatTakenBack)
+"""The meta events that change a seat."""
+
+
+def initial_seats(created: GameCreated) -> list[SeatState]:
+    """The seats at creation: as listed, or every seat the creator's (older logs)."""
+    if created.seats is not None:
+        return list(created.seats)
+    return [SeatState(seat=seat) for seat in range(created.players)]
+
+
+def apply_seat_event(seats: list[SeatState], event: MetaEvent) -> list[SeatState]:
+    """The seats after one seat event (other events change nothing).
+
+    Raises:
+        ValueError: the event names no seat of the game, or does not fit its holder (joining
+            a seat that is not open, taking back a seat no bot plays).
+    """
+    if not isinstance(event, SeatEvent):
+        return seats
+    if not 0 <= event.seat < len(seats):
+        raise ValueError(f"{event_type_name(event)} names seat {event.seat}: no such seat")
+    current = seats[event.seat]
+    match event:
+        case SeatJoined(name=name):
+            if current.type != SeatType.OPEN:
+                raise ValueError(f"seat {event.seat} is {current.type}, not open: nobody joins it")
+            changed = msgspec.structs.replace(current, type=SeatType.JOINED, name=name)
+        case SeatClaimed():
+            if current.type not in (SeatType.CREATOR, SeatType.JOINED):
+                raise ValueError(f"seat {event.seat} is {current.type}: nobody claims it")
+            changed = current
+        case SeatHandedToBot(bot=bot):
+            if current.type not in (SeatType.CREATOR, SeatType.JOINED):
+                raise ValueError(f"seat {event.seat} is {current.type}: it has no holder")
+            changed = msgspec.structs.replace(current, bot=bot)
+        case SeatTakenBack():
+            if current.bot is None or current.type == SeatType.BOT:
+                raise ValueError(f"seat {event.seat} is not played by a bot its holder set")
+            changed = msgspec.structs.replace(current, bot=None)
+        case _:  # pragma: no cover  (SEAT_EVENTS is closed)
+            raise AssertionError(event)
+    return [*seats[: event.seat], changed, *seats[event.seat + 1 :]]
+
+
+def seat_table(events: list[MetaEvent]) -> list[SeatState]:
+    """The seats after a log's meta events (``game_created`` first).
+
+    Raises:
+        ValueError: the first event is not ``game_created``, or a seat event does not fit.
+    """
+    if not events or not isinstance(events[0], GameCreated):
+        raise ValueError("a seat table starts from game_created")
+    seats = initial_seats(events[0])
+    for event in events[1:]:
+        seats = apply_seat_event(seats, event)
+    return seats
+
+
+def event_type_name(event: MetaEvent) -> str:
+    """The tag of a meta event."""
+    return str(event.__struct_config__.tag)
 
 
 def is_meta(event: object) -> bool:
@@ -98,4 +244,12 @@ def describe_meta(event: MetaEvent) -> str:
         )
     if isinstance(event, SeedRevealed):
         return f"seed revealed: {event.seed}"
+    if isinstance(event, SeatJoined):
+        return f"seat {event.seat} joined by {event.name}"
+    if isinstance(event, SeatClaimed):
+        return f"seat {event.seat} claimed by its holder from the previous game"
+    if isinstance(event, SeatHandedToBot):
+        return f"seat {event.seat} handed to bot {event.bot}"
+    if isinstance(event, SeatTakenBack):
+        return f"seat {event.seat} taken back from its bot"
     raise TypeError(f"not a meta event: {event!r}")

@@ -25,6 +25,13 @@ Tables (all SQLite ``STRICT``):
 - ``idempotency``: ``(game_id, key)`` primary key, ``request_fingerprint``, ``response``
   (JSON), ``created_at``; written in the transaction of the append it belongs to.
 - ``snapshots``: ``(game_id, seq)`` primary key, ``state`` (JSON); a pure cache.
+- ``seat_states`` (migration 3): ``(game_id, seat)`` primary key, ``type`` (``creator``,
+  ``open``, ``joined``, ``bot``), ``name``, ``bot``: each seat's holder as the log's seat
+  events leave it. A seat has a ``seats`` row (a token hash) exactly when a person holds
+  its token: open and bot seats have none.
+- ``rematches`` (migration 3): ``game_id`` (primary key: one rematch per game),
+  ``next_id`` (unique).
+- ``events.bot`` (migration 3): the bot that chose the command of the batch (first row).
 """
 
 from __future__ import annotations
@@ -135,6 +142,31 @@ def m001_initial(db: Database) -> None:
 def m002_secret_deal(db: Database) -> None:
     """``seeds.deal``: an explicit deal is secret until the end, like the seed."""
     db.execute("ALTER TABLE seeds ADD COLUMN deal TEXT")
+
+
+@migrations()
+def m003_seats(db: Database) -> None:
+    """Seat holders, rematch links, and the bot that chose a command.
+
+    ``seat_states`` is the seats of each game as its log's seat events leave them (kept in
+    the transaction of each event, so a join is decided against the current holders);
+    ``rematches`` links a finished game to its rematch (one each); ``events.bot`` names the
+    bot that chose the batch's command (first row only; covered by the hash when set).
+    """
+    db.table("seat_states").create(
+        {"game_id": str, "seat": int, "type": str, "name": str, "bot": str},
+        pk=("game_id", "seat"),
+        not_null={"type"},
+        strict=True,
+    )
+    db.execute(
+        "INSERT INTO seat_states (game_id, seat, type) SELECT game_id, seat, 'creator' FROM seats"
+    )
+    db.table("rematches").create(
+        {"game_id": str, "next_id": str}, pk="game_id", not_null={"next_id"}, strict=True
+    )
+    db.execute("CREATE UNIQUE INDEX rematches_next ON rematches (next_id)")
+    db.execute("ALTER TABLE events ADD COLUMN bot TEXT")
 
 
 def schema_version(db: Database) -> int:

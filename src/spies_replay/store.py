@@ -49,10 +49,20 @@ from spies_replay.errors import (
     GameFinishedError,
     GameNotFoundError,
     IdempotencyKeyExistsError,
+    RematchExistsError,
     ReplayError,
+    SeatTakenError,
     VersionConflictError,
 )
-from spies_replay.meta import META_TYPES, SeedRevealed, SeedSource
+from spies_replay.meta import (
+    META_TYPES,
+    SeatEvent,
+    SeatState,
+    SeatType,
+    SeedRevealed,
+    SeedSource,
+    apply_seat_event,
+)
 from spies_replay.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
 
 __all__ = [
@@ -63,6 +73,8 @@ __all__ = [
     "GameStatus",
     "IdempotencyRecord",
     "PendingIdempotency",
+    "SeatChange",
+    "SeatChoice",
     "StoredEvent",
     "hash_token",
     "seal",
@@ -79,7 +91,7 @@ _GAME_COLUMNS: Final = (
     "id, game, players, options, status, version, head_hash, seed_commitment, seed_source,"
     " rng, outcome, created_at, updated_at"
 )
-_EVENT_COLUMNS: Final = "seq, type, payload, recorded_at, actor, command, hash"
+_EVENT_COLUMNS: Final = "seq, type, payload, recorded_at, actor, command, hash, bot"
 _META_SQL: Final = ", ".join(f"'{tag}'" for tag in sorted(META_TYPES))
 
 
@@ -123,6 +135,8 @@ class EventRow(msgspec.Struct, frozen=True, kw_only=True):
     command: str | None
     """The command that produced this row's batch, on the batch's first row only."""
     hash: str
+    bot: str | None = None
+    """The bot that chose that command, on the batch's first row only (``None``: a person)."""
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,6 +149,8 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     actor: int | None
     recorded_at: str
     hash: str
+    bot: str | None = None
+    """The bot that chose the command of this batch (first row only), or ``None``."""
 
 
 class GamePage(msgspec.Struct, frozen=True, kw_only=True):
@@ -192,11 +208,12 @@ def seal(
     recorded_at: str,
     actor: int | None = None,
     command: msgspec.Struct | None = None,
+    bot: str | None = None,
 ) -> list[EventRow]:
     """Turn one batch of events into rows, chaining their hashes from ``previous_hash``.
 
-    ``actor`` and ``command`` go on the batch's first row only (NULL on the others), which
-    is how a reader finds where one command's events begin. For a new game,
+    ``actor``, ``command`` and ``bot`` go on the batch's first row only (NULL on the
+    others), which is how a reader finds where one command's events begin. For a new game,
     ``previous_hash`` is :func:`~spies_replay.codec.genesis_hash` of its id.
     """
     rows: list[EventRow] = []
@@ -208,6 +225,7 @@ def seal(
         payload = encode(event)
         row_actor = actor if index == 0 else None
         row_command = command_text if index == 0 else None
+        row_bot = bot if index == 0 else None
         digest = chain_hash(
             previous,
             canonical_bytes(
@@ -217,6 +235,7 @@ def seal(
                 command=row_command,
                 payload=payload,
                 recorded_at=recorded_at,
+                bot=row_bot,
             ),
         )
         rows.append(
@@ -228,6 +247,7 @@ def seal(
                 actor=row_actor,
                 command=row_command,
                 hash=digest,
+                bot=row_bot,
             )
         )
         previous = digest
@@ -375,19 +395,23 @@ class EventStore:
         record: GameRecord,
         *,
         seed: bytes,
-        token_hashes: Sequence[str],
+        token_hashes: Sequence[str | None],
         rows: Sequence[EventRow],
         snapshots: Sequence[tuple[int, object]] = (),
         deal: object = None,
+        seats: Sequence[SeatState] = (),
+        rematch_of: str | None = None,
     ) -> None:
-        """Write a new game: its row, seed, secret deal, seat token hashes and first events,
-        atomically.
+        """Write a new game: its row, seed, secret deal, seat token hashes and holders, first
+        events, and its link from the game it is a rematch of, atomically.
 
         ``record.version`` and ``record.head_hash`` must describe ``rows`` (made with
         :func:`seal`). Used by :func:`spies_replay.engine.create_game` and by import.
+        ``token_hashes[seat]`` is ``None`` for a seat nobody holds a token of (open, bot).
 
         Raises:
             GameExistsError: the id is taken.
+            RematchExistsError: ``rematch_of`` already has a rematch (nothing is written).
         """
         with self._write() as conn:
             try:
@@ -407,17 +431,47 @@ class EventStore:
             )
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                [(record.id, seat, digest) for seat, digest in enumerate(token_hashes)],
+                [
+                    (record.id, seat, digest)
+                    for seat, digest in enumerate(token_hashes)
+                    if digest is not None
+                ],
             )
+            conn.execute("DELETE FROM seat_states WHERE game_id = ?", (record.id,))
+            conn.executemany(
+                "INSERT INTO seat_states (game_id, seat, type, name, bot) VALUES (?, ?, ?, ?, ?)",
+                [(record.id, s.seat, str(s.type), s.name, s.bot) for s in seats],
+            )
+            if rematch_of is not None:
+                try:
+                    conn.execute(
+                        "INSERT INTO rematches (game_id, next_id) VALUES (?, ?)",
+                        (rematch_of, record.id),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    found = conn.execute(
+                        "SELECT next_id FROM rematches WHERE game_id = ?", (rematch_of,)
+                    ).fetchone()
+                    raise RematchExistsError(rematch_of, found[0] if found else "?") from exc
             self._insert_rows(conn, record.id, rows)
             self._insert_snapshots(conn, record.id, snapshots)
 
     @staticmethod
     def _insert_rows(conn: sqlite3.Connection, game_id: str, rows: Sequence[EventRow]) -> None:
         conn.executemany(
-            f"INSERT INTO events (game_id, {_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO events (game_id, {_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.hash)
+                (
+                    game_id,
+                    r.seq,
+                    r.type,
+                    r.payload,
+                    r.recorded_at,
+                    r.actor,
+                    r.command,
+                    r.hash,
+                    r.bot,
+                )
                 for r in rows
             ],
         )
@@ -442,6 +496,7 @@ class EventStore:
         outcome: Outcome | None = None,
         state: object = None,
         idempotency: PendingIdempotency | None = None,
+        bot: str | None = None,
     ) -> list[StoredEvent]:
         """Append one command's events after ``expected_version``, all or none.
 
@@ -493,6 +548,7 @@ class EventStore:
                 recorded_at=recorded_at,
                 actor=actor,
                 command=command,
+                bot=bot,
             )
             try:
                 self._insert_rows(conn, game_id, rows)
@@ -506,6 +562,7 @@ class EventStore:
                     actor=row.actor,
                     recorded_at=row.recorded_at,
                     hash=row.hash,
+                    bot=row.bot,
                 )
                 for row, event in zip(rows, events, strict=True)
             ]
@@ -598,10 +655,18 @@ class EventStore:
         status: GameStatus | str | None = None,
         limit: int = 50,
         offset: int = 0,
+        open_seats: bool | None = None,
     ) -> GamePage:
-        """A page of game records, oldest first, filtered by game id and status."""
+        """A page of game records, oldest first, filtered by game id, status, and whether
+        the game is in progress with an open seat (``open_seats``: the lobby)."""
         where: list[str] = []
         params: list[object] = []
+        if open_seats is not None:
+            where.append(
+                ("" if open_seats else "NOT ")
+                + "(status = 'active' AND EXISTS (SELECT 1 FROM seat_states s"
+                " WHERE s.game_id = games.id AND s.type = 'open'))"
+            )
         if game is not None:
             where.append("game = ?")
             params.append(game)
@@ -635,6 +700,7 @@ class EventStore:
                 actor=r[4],
                 command=r[5],
                 hash=r[6],
+                bot=r[7],
             )
             for r in rows
         ]
@@ -675,7 +741,13 @@ class EventStore:
         decode = self.codec(record.game).event.decode
         return [
             StoredEvent(
-                seq=r[0], type=r[1], event=decode(r[2]), actor=r[4], recorded_at=r[3], hash=r[6]
+                seq=r[0],
+                type=r[1],
+                event=decode(r[2]),
+                actor=r[4],
+                recorded_at=r[3],
+                hash=r[6],
+                bot=r[7],
             )
             for r in rows
         ]
@@ -752,6 +824,123 @@ class EventStore:
         ).fetchone()
         return None if row is None else _idempotency(game_id, key, row)
 
+    # -- seats -----------------------------------------------------------------------------
+
+    def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]:
+        """Each seat's holder, by seat (a game stored without holders: the creator's)."""
+        return _seat_states(self.db.conn, game_id, players)
+
+    def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]:
+        """The holders of several games at once (a page of summaries), by game id."""
+        found: dict[str, list[SeatState]] = {}
+        for start in range(0, len(game_ids), 500):
+            chunk = list(game_ids[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            rows = self.db.conn.execute(
+                f"SELECT game_id, seat, type, name, bot FROM seat_states WHERE game_id IN ({marks})"
+                " ORDER BY game_id, seat",
+                chunk,
+            ).fetchall()
+            for row in rows:
+                found.setdefault(row[0], []).append(_seat_state(row[1:]))
+        return found
+
+    def change_seat(
+        self, game_id: str, choose: SeatChoice, *, token_hash: str | None = None
+    ) -> SeatChange:
+        """Decide and record one seat change in one write transaction.
+
+        ``choose(seats, token_hashes)`` is called inside the transaction with the seats as
+        they are now (and the hashes of the seat tokens held, by seat); it returns the seat
+        event to append (:data:`spies_replay.meta.SEAT_EVENTS`), or ``None`` to change
+        nothing, or raises to refuse. The event is appended to the log (hash-chained, the
+        version goes up), ``seat_states`` follows it, and with ``token_hash`` the event's
+        seat gets that token. Racing changes are decided one after the other, across
+        processes: exactly one of two joins of a seat finds it open.
+
+        Raises:
+            GameNotFoundError: no such game.
+            GameFinishedError: the game is over.
+            SeatTakenError: the seat already has a token (a writer that skipped ``choose``).
+            Whatever ``choose`` raises. Nothing is written.
+        """
+        with self._write() as conn:
+            found = conn.execute(
+                "SELECT version, head_hash, status, players FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if found is None:
+                raise GameNotFoundError(game_id)
+            version, head_hash, status, players = found
+            if status == GameStatus.FINISHED:
+                raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
+            seats = _seat_states(conn, game_id, players)
+            tokens = dict(
+                conn.execute(
+                    "SELECT seat, token_hash FROM seats WHERE game_id = ?", (game_id,)
+                ).fetchall()
+            )
+            event = choose(seats, tokens)
+            if event is None:
+                return SeatChange(seats=seats, event=None, version=version)
+            changed = apply_seat_event(seats, event)
+            seat = changed[event.seat]
+            if token_hash is not None:
+                try:
+                    conn.execute(
+                        "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
+                        (game_id, seat.seat, token_hash),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise SeatTakenError(f"seat {seat.seat} of game {game_id!r} is taken") from exc
+            conn.execute(
+                "INSERT OR REPLACE INTO seat_states (game_id, seat, type, name, bot)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, seat.seat, str(seat.type), seat.name, seat.bot),
+            )
+            recorded_at = utc_now()
+            rows = seal(head_hash, version + 1, [event], recorded_at=recorded_at)
+            self._insert_rows(conn, game_id, rows)
+            conn.execute(
+                "UPDATE games SET version = ?, head_hash = ?, updated_at = ? WHERE id = ?",
+                (rows[-1].seq, rows[-1].hash, recorded_at, game_id),
+            )
+        stored = StoredEvent(
+            seq=rows[0].seq,
+            type=rows[0].type,
+            event=event,
+            actor=None,
+            recorded_at=recorded_at,
+            hash=rows[0].hash,
+        )
+        return SeatChange(seats=changed, event=stored, version=rows[-1].seq)
+
+    def rematch_of(self, game_id: str) -> str | None:
+        """The id of a finished game's rematch, if it has one."""
+        row = self.db.conn.execute(
+            "SELECT next_id FROM rematches WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def rematch_links(self, game_id: str) -> tuple[str | None, str | None]:
+        """``(rematch_of, rematch)``: the game this one is the rematch of, and its own
+        rematch, each ``None`` when there is none."""
+        with self.reading() as conn:
+            before = conn.execute(
+                "SELECT game_id FROM rematches WHERE next_id = ?", (game_id,)
+            ).fetchone()
+            after = conn.execute(
+                "SELECT next_id FROM rematches WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        return (None if before is None else before[0], None if after is None else after[0])
+
+    def games_with_bots(self) -> list[str]:
+        """The ids of the games in progress that a bot plays a seat of."""
+        rows = self.db.conn.execute(
+            "SELECT DISTINCT g.id FROM games g JOIN seat_states s ON s.game_id = g.id"
+            " WHERE g.status = 'active' AND s.bot IS NOT NULL ORDER BY g.id"
+        ).fetchall()
+        return [row[0] for row in rows]
+
     def orphan_game_ids(self) -> list[str]:
         """Game ids that have events but no ``games`` row (a sign of tampering)."""
         rows = self.db.conn.execute(
@@ -759,6 +948,42 @@ class EventStore:
             " ORDER BY game_id"
         ).fetchall()
         return [row[0] for row in rows]
+
+
+SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
+"""Decides a seat change from the seats and the held token hashes (see ``change_seat``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """What :meth:`EventStore.change_seat` did.
+
+    Attributes:
+        seats: the seats after it.
+        event: the appended seat event, or ``None`` when nothing changed.
+        version: the game's version after it.
+    """
+
+    seats: list[SeatState]
+    event: StoredEvent | None
+    version: int
+
+
+def _seat_state(row: Sequence[Any]) -> SeatState:
+    return SeatState(seat=row[0], type=SeatType(row[1]), name=row[2], bot=row[3])
+
+
+def _seat_states(conn: sqlite3.Connection, game_id: str, players: int | None) -> list[SeatState]:
+    rows = conn.execute(
+        "SELECT seat, type, name, bot FROM seat_states WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    ).fetchall()
+    if rows:
+        return [_seat_state(row) for row in rows]
+    if players is None:
+        found = conn.execute("SELECT players FROM games WHERE id = ?", (game_id,)).fetchone()
+        players = 0 if found is None else found[0]
+    return [SeatState(seat=seat) for seat in range(players)]
 
 
 def _check_batch(events: Sequence[msgspec.Struct], outcome: Outcome | None) -> None:

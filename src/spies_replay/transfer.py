@@ -7,7 +7,8 @@ Format ``spies-replay/1``, UTF-8, one JSON object per line:
   "created_at", "updated_at"}`` (the game's record);
 - then one line per event, in seq order: ``{"seq", "type", "actor", "command", "event",
   "recorded_at", "hash"}``, where ``event`` is the payload object and ``command`` the
-  command object (or ``null``), exactly as stored.
+  command object (or ``null``), exactly as stored, and ``"bot"`` (the bot that chose the
+  command) on the lines of commands a bot chose.
 
 Seq 1 is ``game_created`` (with the seed commitment) and the last line is ``seed_revealed``,
 so the file alone lets anyone recompute the hash chain (:mod:`spies_replay.codec`) and
@@ -24,6 +25,7 @@ import msgspec
 
 from spies_replay.codec import CHAIN_VERSION
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
+from spies_replay.meta import META_TYPES, seat_table
 from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
 from spies_replay.verify import VerifyReport, verify_log
 
@@ -43,7 +45,7 @@ class ExportHeader(GameRecord, frozen=True, kw_only=True):
     format: str
 
 
-class ExportedEvent(msgspec.Struct, frozen=True, kw_only=True):
+class ExportedEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One event line of an export, its JSON texts embedded as they are stored."""
 
     seq: int
@@ -54,6 +56,8 @@ class ExportedEvent(msgspec.Struct, frozen=True, kw_only=True):
     event: msgspec.Raw
     recorded_at: str
     hash: str
+    bot: str | None = None
+    """The bot that chose the command (absent: a person, or not a command's first row)."""
 
 
 _NULL: Final = msgspec.Raw(b"null")
@@ -83,6 +87,7 @@ def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
             event=msgspec.Raw(row.payload.encode()),
             recorded_at=row.recorded_at,
             hash=row.hash,
+            bot=row.bot,
         )
         yield _encoder.encode(line) + b"\n"
 
@@ -135,6 +140,7 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
                 actor=item.actor,
                 command=_text_or_none(item.command),
                 hash=item.hash,
+                bot=item.bot,
             )
         )
     if record is None:
@@ -175,6 +181,8 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> VerifyReport
         raise TamperedLogError(record.id, problem.seq, problem.code, problem.message)
     revealed = msgspec.json.decode(rows[-1].payload)
     seed = bytes.fromhex(revealed["seed"])
+    codec = store.codec(record.game)
+    meta = [codec.event.decode(row.payload) for row in rows if row.type in META_TYPES]
     store.insert_game(
         record,
         seed=seed,
@@ -182,5 +190,6 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> VerifyReport
         token_hashes=[],
         rows=rows,
         snapshots=sorted(result.states.items()),
+        seats=seat_table(meta),
     )
     return result.report

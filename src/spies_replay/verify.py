@@ -13,7 +13,10 @@ re-derives and folds:
    ``missing-event``, ``unexpected-event``).
 2. **Decode and fold.** Every payload decodes as the game's event (``undecodable-event``),
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
-   agrees with the game's record, its creation time included (``header-mismatch``),
+   agrees with the game's record, its creation time included (``header-mismatch``), seat
+   events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
+   come between batches, a command marked as a bot's comes from a seat that bot plays then
+   (``bot-mismatch``),
    ``seed_revealed`` comes last (``event-after-end``), every event folds (``fold-failed``),
    ``check_invariants`` holds after every batch (``invariant-broken``), and the final state's
    outcome matches the status, the stored outcome and the presence of ``seed_revealed``.
@@ -62,7 +65,14 @@ from spies_replay.codec import (
     genesis_hash,
 )
 from spies_replay.errors import GameNotFoundError
-from spies_replay.meta import GameCreated, SeedRevealed
+from spies_replay.meta import (
+    GameCreated,
+    SeatEvent,
+    SeatState,
+    SeedRevealed,
+    apply_seat_event,
+    initial_seats,
+)
 from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
 
 __all__ = [
@@ -195,6 +205,8 @@ class _Verifier:
         self.states: dict[int, Any] = {}
         self.warnings: list[str] = []
         self.created: GameCreated | None = None
+        self.seats: list[SeatState] = []
+        """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
         self.seed: bytes | None = None
         self.deal: Any = None
@@ -249,6 +261,7 @@ class _Verifier:
                 command=row.command,
                 payload=row.payload,
                 recorded_at=row.recorded_at,
+                bot=row.bot,
             )
         except msgspec.DecodeError as exc:
             raise _fail(row.seq, "malformed-row", f"payload or command is not JSON: {exc}") from exc
@@ -358,6 +371,8 @@ class _Verifier:
             raise _fail(seq, "misplaced-meta-event", "game_created after seq 1")
         elif isinstance(event, SeedRevealed):
             self._revealed(row, event)
+        elif isinstance(event, SeatEvent):
+            self._seat_event(row, event)
         else:
             if row.command is not None:
                 self._start_batch(row)
@@ -369,6 +384,11 @@ class _Verifier:
         if row.command is not None or row.actor is not None:
             raise _fail(1, "misplaced-command", "game_created carries a command")
         self.created = event
+        self.seats = initial_seats(event)
+        if len(self.seats) != event.players or any(
+            seat.seat != index for index, seat in enumerate(self.seats)
+        ):
+            raise _fail(1, "header-mismatch", "game_created lists seats that are not the game's")
         if self.seed is None:
             return
         if event.rng != ALGORITHM:
@@ -400,6 +420,19 @@ class _Verifier:
             raise _fail(seq, "seed-mismatch", "the revealed seed does not match the commitment")
         self.revealed_at = seq
 
+    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
+        assert self.codec is not None
+        seq = row.seq
+        if row.command is not None or row.actor is not None or row.bot is not None:
+            raise _fail(seq, "misplaced-command", f"{row.type} carries a command")
+        self._end_batch(seq)
+        if self.codec.spec.outcome(self.state) is not None:
+            raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
+        try:
+            self.seats = apply_seat_event(self.seats, event)
+        except ValueError as exc:
+            raise _fail(seq, "seat-event-invalid", str(exc)) from exc
+
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None
         spec, seq = self.codec.spec, row.seq
@@ -408,6 +441,15 @@ class _Verifier:
             raise _fail(seq, "event-after-end", "a command follows the end of the game")
         if row.actor is None:
             raise _fail(seq, "missing-actor", "a command without the seat that sent it")
+        if row.bot is not None:
+            holder = self.seats[row.actor] if 0 <= row.actor < len(self.seats) else None
+            if holder is None or holder.bot != row.bot:
+                raise _fail(
+                    seq,
+                    "bot-mismatch",
+                    f"a command marked as bot {row.bot!r}'s, but no such bot plays seat"
+                    f" {row.actor} here",
+                )
         try:
             command = self.codec.command.decode(row.command)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

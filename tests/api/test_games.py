@@ -181,7 +181,8 @@ def test_summary_has_the_contract_fields_and_no_secret(client: TestClient[Litest
         assert name in summary
     assert summary["id"] == created.id and summary["game"] == "spies-and-lies"
     assert summary["status"] == "active" and summary["outcome"] is None
-    assert summary["seats"] == [{"seat": 0}, {"seat": 1}]
+    assert [seat["seat"] for seat in summary["seats"]] == [0, 1]
+    assert {seat["type"] for seat in summary["seats"]} == {"creator"}
     assert summary["version"] == created.created["version"]
     assert summary["head_hash"] == created.created["head_hash"]
     text = client.get(created.url()).text + client.get("/games").text

@@ -332,7 +332,7 @@ def test_a_database_locked_too_long_is_503_not_500(
     def locked(*args: Any, **kwargs: Any) -> Any:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr("spies_api.service.submit_command", locked)
+    monkeypatch.setattr("spies_api.pipeline.submit_command", locked)
     response = client.post(game.url("/commands"), headers=game.seats[0], json={"command": command})
     assert_problem(response, 503, "database-busy")
     assert response.headers["retry-after"] == "1"

@@ -413,7 +413,7 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
         applied = conn.execute(
             "SELECT name FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
         ).fetchall()
-    assert applied == [("m001_initial",), ("m002_secret_deal",)]
+    assert applied == [("m001_initial",), ("m002_secret_deal",), ("m003_seats",)]
     assert len(applied) == SCHEMA_VERSION
 
 

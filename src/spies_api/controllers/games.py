@@ -18,6 +18,7 @@ from spies_api.examples import (
     CREATE_REQUEST_EXAMPLES,
     CREATED_EXAMPLE,
     PARAMETER_CODES,
+    SEATED_CREATED_EXAMPLE,
     SUMMARY_EXAMPLE,
     example,
     problems,
@@ -50,16 +51,31 @@ class GamesController(Controller):
         description=(
             "Creates a game of a registered game id with `players` seats (default: the game's"
             " minimum), validated `options` and an optional `seed` (a reproducible game)."
-            " Returns one secret bearer token per seat, once; only their hashes are kept."
+            " `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be"
+            " joined) or `bot` (played by the server). Returns one secret bearer token per"
+            " creator seat, once; only their hashes are kept."
         ),
         responses={
             201: ResponseSpec(
                 data_container=GameCreatedResponse,
                 description="The game, its version and one secret token per seat.",
                 generate_examples=False,
-                examples=[example("A new Deck of Spies game", CREATED_EXAMPLE)],
+                examples=[
+                    example("A new Deck of Spies game", CREATED_EXAMPLE),
+                    example("Black Spy with open and bot seats", SEATED_CREATED_EXAMPLE),
+                ],
             ),
-            **problems(400, 413, 422, 503),
+            **problems(
+                400,
+                413,
+                422,
+                503,
+                codes={
+                    422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
+                    " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
+                    " per seat), `unknown-bot`, `invalid-name`"
+                },
+            ),
         },
     )
     def create_game(
@@ -76,7 +92,10 @@ class GamesController(Controller):
         sync_to_thread=True,
         operation_id="listGames",
         summary="List games",
-        description="Public summaries, oldest first, filtered by game id and status.",
+        description=(
+            "Public summaries, oldest first, filtered by game id and status. `open=true` is"
+            " the lobby: the games in progress with an open seat to join."
+        ),
         responses={
             200: ResponseSpec(
                 data_container=GameList,
@@ -101,6 +120,16 @@ class GamesController(Controller):
         status: FromQuery[GameStatus | None] = None,
         limit: GamesLimit = None,
         offset: Offset = 0,
+        open_seats: Annotated[
+            bool | None,
+            QueryParameter(
+                name="open",
+                description=(
+                    "`true`: only games in progress with an open seat (the lobby); `false`:"
+                    " only the others."
+                ),
+            ),
+        ] = None,
     ) -> GameList:
         """List games."""
         if game is not None and game not in GAMES:
@@ -110,7 +139,11 @@ class GamesController(Controller):
         settings = service.settings
         size = settings.games_page_default if limit is None else limit
         return service.list_games(
-            game=game, status=status, limit=min(size, settings.games_page_max), offset=offset
+            game=game,
+            status=status,
+            limit=min(size, settings.games_page_max),
+            offset=offset,
+            open_seats=open_seats,
         )
 
     @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False, sync_to_thread=False)

@@ -1,5 +1,5 @@
 """Black Spy (Alan R. Moon, 1981; modern edition Z-Man 2012 / ABACUSSPIELE 2016), as
-specified in ``rules/black-spy.md``: a trick-taking game for 3-6 players where the lowest
+specified in ``docs/rules/black-spy.md``: a trick-taking game for 3-6 players where the lowest
 total wins.
 
 Rules summary (modern edition, §1-7):

@@ -1,6 +1,6 @@
 """Deck of Spies (James Newman, 2021): a solo deck builder for one standard 52-card deck.
 
-Rules (``rules/deck-of-spies.md``): 36 enemy spies come one per turn, 5-7 first, then 8-10,
+Rules (``docs/rules/deck-of-spies.md``): 36 enemy spies come one per turn, 5-7 first, then 8-10,
 then the face cards. Each turn the player counters the top spy (cards reaching its value,
 each necessary, §4), recruits it (cards of its suit, or with the spy's Ace as double agent,
 §5) and may retire two or more cards of one value (§7); a hand that cannot reach the spy's

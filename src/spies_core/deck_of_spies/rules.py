@@ -1,6 +1,6 @@
 """The rules of Deck of Spies as pure functions: setup, legality, decide, evolve, outcome.
 
-Section numbers (§) and interpretations (I-n) refer to ``rules/deck-of-spies.md``.
+Section numbers (§) and interpretations (I-n) refer to ``docs/rules/deck-of-spies.md``.
 """
 
 from __future__ import annotations

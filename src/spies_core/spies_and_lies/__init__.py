@@ -1,4 +1,4 @@
-"""Stratego Spies & Lies (game id ``spies-and-lies``), as ``rules/spies-and-lies.md`` specifies.
+"""Stratego Spies & Lies (game id ``spies-and-lies``); rules in ``docs/rules/spies-and-lies.md``.
 
 Rules in brief (§2-§12, §14): two sides, red and blue, each hold soldiers of rank 1-10. On
 each of at most three days they secretly deploy four soldiers under missions 1-4 in

@@ -1,6 +1,6 @@
 """The Decider of Spies & Lies: start, decide, evolve, legal commands and the rest.
 
-Rule numbers refer to ``rules/spies-and-lies.md``. Where the spec marks an interpretation
+Rule numbers refer to ``docs/rules/spies-and-lies.md``. Where it marks an interpretation
 [I-n], the code implementing it names it.
 """
 

@@ -1,4 +1,4 @@
-"""The worked examples W1-W18 of rules/deck-of-spies.md §11, each as its own test.
+"""The worked examples W1-W18 of docs/rules/deck-of-spies.md §11, each as its own test.
 
 Each test lays out the example's position with ``options.deal`` and checks the exact legal
 sets and the effect the spec gives.

@@ -1,4 +1,4 @@
-"""The worked examples E1-E7 of rules/spies-and-lies.md §17 (from the seed rulebook), each as
+"""The worked examples E1-E7 of docs/rules/spies-and-lies.md §17 (from the rulebook), each as
 its own test."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Rules that had no test of their own before the rules audit (``RULES_AUDIT.md``), one test
-per normative statement, named after its rule number in ``rules/spies-and-lies.md``."""
+per normative statement, named after its rule number in ``docs/rules/spies-and-lies.md``."""
 
 from __future__ import annotations
 

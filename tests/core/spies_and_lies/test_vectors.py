@@ -1,4 +1,4 @@
-"""The test vectors T1-T11 of rules/spies-and-lies.md §17 (G = 3), each as its own test, with
+"""The test vectors T1-T11 of docs/rules/spies-and-lies.md §17 (G = 3), each as its own test, with
 the neighbouring cases the vector's rule implies."""
 
 from __future__ import annotations

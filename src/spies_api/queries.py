@@ -1,0 +1,219 @@
+"""Reads: summaries, the lobby, views, legal commands, replays, the log and exports.
+
+Hidden information: a game in progress leaves only through ``spec.view`` and
+:func:`spies_replay.redact_for`; once it is over, its log is public (it can be exported with
+the revealed seed), so events are sent whole. No function here returns a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+import msgspec
+
+from spies_api.hints import SPECTATOR_LEGAL_NOTE
+from spies_api.schemas import (
+    EventsPage,
+    GameList,
+    GameSummary,
+    LegalCommands,
+    event_out,
+)
+from spies_api.seats import public_seats
+from spies_api.states import GameStates
+from spies_core.decider import GameSpec
+from spies_replay.engine import redact_for, view_at
+from spies_replay.meta import GameCreated, SeatState
+from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
+from spies_replay.transfer import export_lines
+
+__all__ = ["DEAL_HIDDEN", "GameQueries", "outgoing", "public_options"]
+
+AnySpec = GameSpec[Any, Any, Any, Any, Any]
+
+DEAL_HIDDEN: Final = "hidden until the game ends"
+"""What ``options.deal`` reads as while a game is in progress."""
+
+
+def public_options(options: dict[str, Any], finished: bool) -> dict[str, Any]:
+    """Creation options as anyone may see them: an explicit deal only once the game is over.
+
+    The replay log keeps ``deal`` out of the public record since its migration 2; this
+    guards games stored before that.
+    """
+    if finished or "deal" not in options:
+        return options
+    return {**options, "deal": DEAL_HIDDEN}
+
+
+def outgoing(
+    spec: AnySpec, seat: int | None, events: Iterable[StoredEvent], *, finished: bool
+) -> list[Any]:
+    """Stored events as sent to ``seat``: redacted while the game is in progress."""
+    sent: list[Any] = []
+    for stored in events:
+        event = stored.event
+        if not finished:
+            event = redact_for(spec, event, seat)
+            if event is None:
+                continue
+            if isinstance(event, GameCreated) and "deal" in event.options:
+                options = public_options(event.options, finished=False)
+                event = msgspec.structs.replace(event, options=options)
+        sent.append(event_out(event, stored.seq, stored.recorded_at))
+    return sent
+
+
+class GameQueries:
+    """Everything that reads a game and changes nothing.
+
+    Args:
+        store: the replay log.
+        states: the cached folded states.
+    """
+
+    def __init__(self, store: EventStore, states: GameStates) -> None:
+        self.store = store
+        self.states = states
+
+    def summary_of(
+        self, record: GameRecord, *, keep: bool, seats: list[SeatState] | None = None
+    ) -> GameSummary:
+        """The public summary of a game's record (its state read from the cache; ``seats``
+        when the caller read them already)."""
+        states = self.states
+        finished = record.status == GameStatus.FINISHED
+        to_act: list[int] = []
+        if not finished:
+            entry = states.state_of(record, keep=keep)
+            if entry.version != record.version:  # a command landed meanwhile: use the newer pair
+                record = self.store.get_game(record.id)
+                finished = record.status == GameStatus.FINISHED
+                if entry.version != record.version:
+                    record, entry = states.load(record.id, keep=keep)
+                    finished = entry.finished
+            if not finished:
+                to_act = sorted(self.store.spec(record.game).to_act(entry.state))
+        if seats is None:
+            seats = self.store.seat_states(record.id, record.players)
+        rematch_of, rematch = self.store.rematch_links(record.id)
+        return GameSummary(
+            id=record.id,
+            game=record.game,
+            players=record.players,
+            status=record.status,
+            version=record.version,
+            head_hash=record.head_hash,
+            seats=public_seats(seats),
+            to_act=to_act,
+            outcome=record.outcome,
+            options=public_options(record.options, finished),
+            seed_commitment=record.seed_commitment,
+            seed_source=str(record.seed_source),
+            rng=record.rng,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            rematch=rematch,
+            rematch_of=rematch_of,
+        )
+
+    def summary(self, game_id: str) -> GameSummary:
+        """The public summary of a game.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return self.summary_of(self.store.get_game(game_id), keep=True)
+
+    def list_games(
+        self,
+        *,
+        game: str | None,
+        status: GameStatus | None,
+        limit: int,
+        offset: int,
+        open_seats: bool | None = None,
+    ) -> GameList:
+        """A page of public summaries, oldest first (listing does not fill the cache);
+        ``open_seats=True`` lists the games in progress with an open seat (the lobby)."""
+        page = self.store.list_games(
+            game=game, status=status, limit=limit, offset=offset, open_seats=open_seats
+        )
+        seats = self.store.seat_states_of([record.id for record in page.games])
+        return GameList(
+            games=[
+                self.summary_of(record, keep=False, seats=seats.get(record.id))
+                for record in page.games
+            ],
+            total=page.total,
+            limit=page.limit,
+            offset=page.offset,
+        )
+
+    def view(self, game_id: str, seat: int | None) -> Any:
+        """The caller's view now, with ``version`` filled in.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record, entry = self.states.current(game_id)
+        view = self.store.spec(record.game).view(entry.state, seat)
+        return msgspec.structs.replace(view, version=entry.version)
+
+    def legal(self, game_id: str, seat: int | None) -> LegalCommands:
+        """The commands ``seat`` may send now (none for a spectator or a seat not to act).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record, entry = self.states.current(game_id)
+        spec = self.store.spec(record.game)
+        commands: list[Any] = []
+        if seat is not None and not entry.finished:
+            commands = list(spec.legal_commands(entry.state, seat))
+        note = None
+        if entry.finished:
+            note = "the game is over"
+        elif seat is None:
+            note = SPECTATOR_LEGAL_NOTE
+        elif not commands:
+            to_act = ", ".join(map(str, sorted(spec.to_act(entry.state)))) or "none"
+            note = f"seat {seat} may not act now; seats to act: {to_act}"
+        return LegalCommands(version=entry.version, seat=seat, commands=commands, note=note)
+
+    def replay(self, game_id: str, seat: int | None, seq: int) -> Any:
+        """The caller's view as it was after event ``seq``.
+
+        Raises:
+            GameNotFoundError: no such game.
+            SeqOutOfRangeError: ``seq`` is not in ``0 .. version``.
+        """
+        return view_at(self.store, game_id, at=seq, seat=seat).view
+
+    def events(self, game_id: str, seat: int | None, *, after: int, limit: int) -> EventsPage:
+        """Up to ``limit`` events with ``seq > after``, as ``seat`` may see them.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        with self.store.reading():  # the status and the rows from one snapshot of the file
+            record = self.store.get_game(game_id)
+            stored = self.store.read_events(game_id, after=after, limit=limit)
+        finished = record.status == GameStatus.FINISHED
+        spec = self.store.spec(record.game)
+        return EventsPage(
+            events=outgoing(spec, seat, stored, finished=finished),
+            next_after=stored[-1].seq if stored else after,
+            version=record.version,
+            status=record.status,
+        )
+
+    def export(self, game_id: str) -> bytes:
+        """A finished game's log as ``spies-replay/1`` JSON Lines (what ``import`` reads).
+
+        Raises:
+            GameNotFoundError: no such game.
+            GameNotFinishedError: the game is in progress.
+        """
+        return b"".join(export_lines(self.store, game_id))

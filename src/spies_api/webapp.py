@@ -1,0 +1,85 @@
+"""The web client, served from the package: its pages and its assets.
+
+The client is built from ``web/`` (TypeScript, types generated from the OpenAPI document) into
+``spies_api/static/``, which ships in the wheel, so a server needs no Node. Its pages are one
+``index.html`` whose script routes by path:
+
+- ``/``: the lobby;
+- ``/play/{id}``: a game, as the seat whose token the browser holds or a spectator
+  (``/play/{id}#token=...`` is a private seat link: the fragment never reaches the server);
+- ``/replay/{id}``: the replay viewer.
+
+``/assets/web/`` holds the client's script and style sheet, ``/assets/docs/`` the scripts of
+the interactive API docs at ``/schema`` (so that nothing loads from another host). None of
+these paths is under an API path, and none is in the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from litestar import Response, get
+from litestar.datastructures import CacheControlHeader
+from litestar.enums import MediaType
+from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
+
+__all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]
+
+STATIC_DIR: Final = Path(__file__).with_name("static")
+"""The built client and the docs' assets (written by ``web/build.mjs``)."""
+
+ASSETS_PATH: Final = "/assets"
+DOCS_ASSETS: Final = f"{ASSETS_PATH}/docs"
+"""Where the interactive API docs load their scripts and style sheets from."""
+
+# Assets keep their names from build to build, so browsers revalidate them each time.
+_REVALIDATE: Final = CacheControlHeader(no_cache=True)
+
+
+@cache
+def _index_html() -> bytes:
+    return (STATIC_DIR / "web" / "index.html").read_bytes()
+
+
+def _index() -> Response[bytes]:
+    return Response(
+        _index_html(),
+        media_type=MediaType.HTML,
+        headers={_REVALIDATE.HEADER_NAME: _REVALIDATE.to_header()},
+    )
+
+
+@get("/", include_in_schema=False, sync_to_thread=False)
+def lobby_page() -> Response[bytes]:
+    """The lobby."""
+    return _index()
+
+
+@get("/play/{game_id:str}", include_in_schema=False, sync_to_thread=False)
+def play_page() -> Response[bytes]:
+    """A game's table."""
+    return _index()
+
+
+@get("/replay/{game_id:str}", include_in_schema=False, sync_to_thread=False)
+def replay_page() -> Response[bytes]:
+    """A game's replay viewer."""
+    return _index()
+
+
+WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
+    lobby_page,
+    play_page,
+    replay_page,
+    create_static_files_router(
+        path=ASSETS_PATH,
+        directories=[STATIC_DIR],
+        name="assets",
+        cache_control=_REVALIDATE,
+        include_in_schema=False,
+    ),
+]
+"""The pages and the assets, for ``Litestar(route_handlers=...)``."""

@@ -1,0 +1,55 @@
+"""The ``slow`` marker, set here by path so the fast loop ``pytest -m "not slow"`` stays
+under a minute on two cores (CONTRIBUTING.md). The full suite still runs everything.
+
+A test module or a single test belongs here when it takes seconds on its own: real servers
+and subprocesses, crashes and races, hostile-input runs, long random playouts. Mark a new
+slow test in its own file with ``@pytest.mark.slow`` instead when only it is slow.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+SLOW: tuple[str, ...] = (
+    # real servers, subprocesses, crashes, races, hostile input, long playouts over HTTP
+    "tests/attack/",
+    "tests/api/test_live_server.py",
+    "tests/replay/test_store.py::test_concurrent_writers_from_processes_exactly_one_wins",
+    # the generic suites' random playouts of every game (SPIES_CONFORMANCE_GAMES and
+    # SPIES_HIDDEN_INFO_GAMES make them shorter)
+    "tests/core/test_conformance.py::test_random_playouts",
+    "tests/core/test_hidden_information.py::test_views_legal_lists_and_redacted_events_ignore_hidden_state",
+    # each game's long random games
+    "tests/core/black_spy/test_playouts.py::test_random_games_to_the_end",
+    "tests/core/black_spy/test_playouts.py::test_same_seed_same_game",
+    "tests/core/spies_and_lies/test_playouts.py::test_random_games_run_to_the_end_with_every_check",
+    # whole games over HTTP
+    "tests/api/test_full_games.py::test_a_game_played_over_http_ends_and_its_export_verifies",
+    "tests/api/test_events.py::test_once_over_the_log_is_public",
+    "tests/api/test_events.py::test_a_spectator_stream_of_a_game_in_play_is_redacted",
+)
+"""Paths (relative to the repository, ``/``-separated) whose tests are slow: a folder ends
+with ``/``; a module may be followed by ``::`` and a test's name (without parameters)."""
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    path = item.path.resolve()
+    if not path.is_relative_to(_ROOT):
+        return False
+    relative = path.relative_to(_ROOT).as_posix()
+    name = f"{relative}::{getattr(item, 'originalname', item.name)}"
+    return any(
+        relative.startswith(slow) if slow.endswith("/") else slow in (relative, name)
+        for slow in SLOW
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test under a path of ``SLOW`` as ``slow``."""
+    for item in items:
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)

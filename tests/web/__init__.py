@@ -1,0 +1,1 @@
+"""Tests of the web client: its routes and assets, and real games in headless Chromium."""

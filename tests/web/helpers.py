@@ -1,0 +1,108 @@
+"""Driving the web client as a person would: clicks on cards and legal moves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page
+
+APP = "#app"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 740}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def create_game(base: str, game: str, players: int, seed: str) -> dict[str, Any]:
+    """A game created over the API (as another client would), with its tokens."""
+    answer = httpx.post(f"{base}/games", json={"game": game, "players": players, "seed": seed})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def summary(base: str, game_id: str) -> dict[str, Any]:
+    answer = httpx.get(f"{base}/games/{game_id}")
+    assert answer.status_code == 200
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute(APP, "data-version") or -1)
+
+
+def wait_loaded(page: Page) -> None:
+    """Until the table shows a view and no command is on its way."""
+    page.wait_for_selector(f"{APP}[data-version][data-busy='false']", state="attached")
+
+
+def wait_past(page: Page, seen: int) -> None:
+    """Until the table shows a version after ``seen``."""
+    page.wait_for_function(
+        "seen => { const app = document.getElementById('app');"
+        " return Number(app.dataset.version) > seen && app.dataset.busy === 'false'; }",
+        arg=seen,
+    )
+
+
+def commands(page: Page) -> list[dict[str, Any]]:
+    """The legal moves the page shows now (its automation hooks)."""
+    return [
+        json.loads(button.get_attribute("data-command") or "null")
+        for button in page.query_selector_all("[data-testid='command']")
+    ]
+
+
+def as_seat(page: Page, seat: int) -> None:
+    """Plays as ``seat`` (one of the seats whose token the page holds)."""
+    if page.input_value("[data-testid='seat-select']") == str(seat):
+        return
+    page.select_option("[data-testid='seat-select']", str(seat))
+    page.wait_for_selector(f"{APP}[data-seat='{seat}'][data-busy='false']", state="attached")
+
+
+def click_a_move(page: Page) -> None:
+    """Makes one move: the first legal move shown, or cards selected until one shows up."""
+    wait_loaded(page)
+    before = version(page)
+    buttons = page.locator("[data-testid='command']:not([disabled])")
+    if buttons.count() == 0:
+        cards = page.locator("[data-testid='hand'] button.hand-card[aria-pressed='false']")
+        while buttons.count() == 0:
+            assert cards.count() > 0, "no legal move appeared for any selection"
+            cards.first.click()
+    buttons.first.click()
+    wait_past(page, before)
+
+
+def play_moves(page: Page, base: str, game_id: str, moves: int) -> int:
+    """Up to ``moves`` moves, each by a seat to act (switched to on the page); the count."""
+    made = 0
+    while made < moves:
+        to_act = summary(base, game_id)["to_act"]
+        if not to_act:
+            break
+        as_seat(page, to_act[0])
+        click_a_move(page)
+        made += 1
+    return made
+
+
+def screenshots(page: Page, name: str) -> list[Path]:
+    """The page at a desktop and a phone width, under build/screenshots/."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    taken = []
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => done(null)))")
+        path = SCREENSHOTS / f"{name}-{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        taken.append(path)
+        if label == "phone":
+            overflow = page.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= PHONE["width"], f"{name}: the page is {overflow} px wide at 375 px"
+    page.set_viewport_size(DESKTOP)
+    return taken

@@ -1,0 +1,102 @@
+"""The replay viewer: every seq by slider, buttons and keys; the viewer; the head hash; export."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.web.helpers import create_game, summary, wait_loaded
+
+
+def finish_over_the_api(base: str, game: str, players: int, seed: str) -> dict[str, object]:
+    """A game played to its end by another client (the first legal command of a seat to act)."""
+    created = create_game(base, game, players, seed)
+    game_id = created["id"]
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    for _ in range(2000):
+        state = summary(base, game_id)
+        if state["status"] == "finished":
+            return created
+        seat = state["to_act"][0]
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        legal = httpx.get(f"{base}/games/{game_id}/legal", headers=headers).json()
+        answer = httpx.post(
+            f"{base}/games/{game_id}/commands",
+            headers=headers,
+            json={"command": legal["commands"][0]},
+        )
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the game did not end")
+
+
+def step_shown(page: Page, seq: int) -> None:
+    page.wait_for_selector(f"#app[data-seq='{seq}']", state="attached")
+
+
+def test_step_change_viewer_and_download_the_export(page: Page, base: str) -> None:
+    created = finish_over_the_api(base, "deck-of-spies", 1, "web-replay-1")
+    game_id = str(created["id"])
+    token = created["seats"][0]["token"]  # type: ignore[index]
+    final = summary(base, game_id)
+    last = final["version"]
+
+    page.goto(f"{base}/play/{game_id}#token={token}")  # the browser now holds seat 0
+    wait_loaded(page)
+    expect(page.get_by_test_id("status")).to_contain_text("Game over")
+    page.goto(f"{base}/replay/{game_id}")
+    step_shown(page, last)
+    expect(page.get_by_test_id("head-hash")).to_have_text(final["head_hash"])
+    expect(page.get_by_test_id("replay-seq")).to_have_text(f"Step {last} of {last}")
+
+    slider = page.get_by_test_id("replay-slider")
+    slider.focus()
+    page.keyboard.press("Home")
+    step_shown(page, 0)
+    page.keyboard.press("ArrowRight")
+    step_shown(page, 1)
+    expect(page.get_by_test_id("replay-event")).to_contain_text("Game created")
+    page.get_by_test_id("replay-last").focus()
+    page.keyboard.press("End")
+    step_shown(page, last)
+    page.keyboard.press("Home")
+    step_shown(page, 0)
+    for seq in range(1, 4):
+        page.get_by_test_id("replay-next").click()
+        step_shown(page, seq)
+    page.get_by_test_id("replay-prev").click()
+    step_shown(page, 2)
+    expect(page.get_by_test_id("replay-event")).to_contain_text("spy deck holds 36 spies")
+
+    # After the first draw, seat 0 sees its five cards; a spectator sees none of them.
+    page.get_by_test_id("replay-next").click()
+    step_shown(page, 3)
+    hand = page.get_by_test_id("hand")
+    expect(hand.locator("svg.card")).to_have_count(5)
+    page.select_option("[data-testid='viewer-select']", "spectator")
+    expect(hand.locator("svg.card")).to_have_count(0)
+    expect(hand).to_contain_text("5 cards")
+
+    with page.expect_download() as download:
+        page.get_by_test_id("export").click()
+    saved = download.value
+    assert saved.suggested_filename == f"{game_id}.jsonl"
+    exported = httpx.get(f"{base}/games/{game_id}/export").content
+    with open(saved.path(), "rb") as file:
+        assert file.read() == exported
+
+
+def test_a_game_in_progress_shows_each_viewer_its_own_view(page: Page, base: str) -> None:
+    created = create_game(base, "black-spy", 3, "web-replay-2")
+    game_id = created["id"]
+    page.goto(f"{base}/play/{game_id}#token={created['seats'][2]['token']}")
+    wait_loaded(page)
+    page.goto(f"{base}/replay/{game_id}")
+    step_shown(page, 3)
+    expect(page.get_by_test_id("viewer-select").locator("option")).to_have_text(
+        ["seat 2", "spectator"]
+    )
+    hand = page.get_by_test_id("hand")
+    expect(hand.locator("svg.card")).to_have_count(20)
+    expect(page.get_by_test_id("export")).to_be_disabled()
+    page.select_option("[data-testid='viewer-select']", "spectator")
+    expect(hand.locator("svg.card")).to_have_count(0)

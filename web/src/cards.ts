@@ -1,0 +1,215 @@
+/**
+ * Card faces drawn as SVG in code, and their accessible names: the 52-card deck (Deck of
+ * Spies, "7H"), the 60 Black Spy cards ("red-7") and the Spies & Lies soldiers (rank 1-10).
+ */
+
+import { s } from "./dom";
+
+const SUITS: Record<string, { name: string; colour: string; path: string }> = {
+  C: {
+    name: "clubs",
+    colour: "#1b1b1b",
+    path:
+      "M50 8a19 19 0 0 1 17 27a19 19 0 1 1-6 34l7 23H32l7-23a19 19 0 1 1-6-34A19 19 0 0 1 50 8z",
+  },
+  D: { name: "diamonds", colour: "#c8102e", path: "M50 4L90 50L50 96L10 50z" },
+  H: {
+    name: "hearts",
+    colour: "#c8102e",
+    path:
+      "M50 90C22 66 6 50 6 31C6 17 16 7 29 7c9 0 17 5 21 13c4-8 12-13 21-13c13 0 23 10 23 24c0 19-16 35-44 59z",
+  },
+  S: {
+    name: "spades",
+    colour: "#1b1b1b",
+    path:
+      "M50 6C75 32 94 45 94 63c0 13-10 21-22 21c-8 0-14-4-17-9l5 19H40l5-19c-3 5-9 9-17 9C16 84 6 76 6 63C6 45 25 32 50 6z",
+  },
+};
+
+const RANK_NAMES: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
+function standardParts(card: string): { rank: string; suit: string } {
+  return { rank: card.slice(0, -1), suit: card.slice(-1) };
+}
+
+/** "7 of hearts", "ace of spades". */
+export function standardName(card: string): string {
+  const { rank, suit } = standardParts(card);
+  return `${RANK_NAMES[rank] ?? rank} of ${SUITS[suit]?.name ?? suit}`;
+}
+
+/** The value of a standard card (A 1, J 11, Q 12, K 13). */
+export function standardValue(card: string): number {
+  const rank = standardParts(card).rank;
+  return { A: 1, J: 11, Q: 12, K: 13 }[rank] ?? Number(rank);
+}
+
+function frame(label: string, extra: string): SVGElement {
+  return s("svg", {
+    viewBox: "0 0 100 140",
+    class: `card ${extra}`,
+    role: "img",
+    "aria-label": label,
+  });
+}
+
+function pip(suit: string, x: number, y: number, size: number): SVGElement {
+  const info = SUITS[suit];
+  const scale = size / 100;
+  return s("path", {
+    d: info?.path ?? "",
+    fill: info?.colour ?? "#000",
+    transform: `translate(${x - size / 2} ${y - size / 2}) scale(${scale})`,
+  });
+}
+
+/** A face of the 52-card deck. */
+export function standardCard(card: string): SVGElement {
+  const { rank, suit } = standardParts(card);
+  const colour = SUITS[suit]?.colour ?? "#000";
+  const face = rank === "J" || rank === "Q" || rank === "K";
+  const svg = frame(standardName(card), face ? "face-card" : "");
+  svg.append(
+    s("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-paper" }),
+    s("text", { x: 10, y: 28, fill: colour, class: "card-rank" }, rank),
+    pip(suit, 17, 42, 16),
+  );
+  if (face) {
+    svg.append(
+      s("rect", { x: 24, y: 30, width: 52, height: 80, rx: 6, fill: colour, opacity: 0.12 }),
+      s("text", { x: 50, y: 84, fill: colour, class: "card-big", "text-anchor": "middle" }, rank),
+      pip(suit, 50, 100, 14),
+    );
+  } else {
+    svg.append(pip(suit, 56, 82, rank === "A" ? 52 : 40));
+  }
+  svg.append(
+    s("text", { x: 90, y: 130, fill: colour, class: "card-rank", "text-anchor": "end" }, rank),
+  );
+  return svg;
+}
+
+/** A face-down card (a deck, an opponent's hand, a hidden soldier). */
+export function cardBack(label: string, tone = "blue"): SVGElement {
+  const svg = frame(label, `card-back back-${tone}`);
+  svg.append(
+    s("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "back-paper" }),
+    s("rect", { x: 10, y: 10, width: 80, height: 120, rx: 5, class: "back-inner" }),
+    s("circle", { cx: 50, cy: 70, r: 18, class: "back-emblem" }),
+  );
+  return svg;
+}
+
+const BLACK_SPY_COLOURS: Record<string, string> = {
+  blue: "#1f5fbf",
+  yellow: "#d9a400",
+  red: "#c8102e",
+  green: "#23804a",
+  black: "#1b1b1b",
+};
+
+const BLACK_SPY_NAMES = [
+  "",
+  "Informer",
+  "Interrogator",
+  "Infiltrator",
+  "Saboteur",
+  "Assassin",
+  "Agent",
+  "Spy",
+  "Double Agent",
+  "Code Breaker",
+  "Deputy Director",
+  "Director",
+];
+
+/** "red 3". */
+export function blackSpyName(card: string): string {
+  const [colour, rank] = card.split("-");
+  return `${colour ?? card} ${rank ?? ""}`.trim();
+}
+
+/** The rank of a Black Spy card id. */
+export function blackSpyRank(card: string): number {
+  return Number(card.split("-")[1]);
+}
+
+/** A Black Spy card: its colour, rank and name; the black 7 is the black spy. */
+export function blackSpyCard(card: string): SVGElement {
+  const [colourName = "black", rankText = "?"] = card.split("-");
+  const colour = BLACK_SPY_COLOURS[colourName] ?? "#444";
+  const rank = Number(rankText);
+  const svg = frame(blackSpyName(card), `bs-card bs-${colourName}`);
+  svg.append(
+    s("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-paper" }),
+    s("rect", { x: 8, y: 8, width: 84, height: 124, rx: 6, fill: colour }),
+    s("text", { x: 15, y: 30, class: "bs-corner" }, rankText),
+    s("circle", { cx: 50, cy: 70, r: 27, fill: "#fff", opacity: 0.92 }),
+    s("text", { x: 50, y: 81, class: "bs-rank", fill: colour, "text-anchor": "middle" }, rankText),
+    s(
+      "text",
+      { x: 50, y: 121, class: "bs-name", "text-anchor": "middle" },
+      BLACK_SPY_NAMES[rank] ?? "",
+    ),
+  );
+  if (rank === 7) {
+    // The spies: a hat over the rank (the black ones score 10, the coloured ones -5).
+    svg.append(
+      s("path", { d: "M30 47h40l-7-11H37z", fill: colourName === "black" ? "#ddd" : "#111" }),
+    );
+  }
+  if (card === "red-1") {
+    svg.append(
+      s("path", {
+        d: "M80 14l3 7 7 .6-5.4 4.6 1.7 7-6.3-3.8-6.3 3.8 1.7-7-5.4-4.6 7-.6z",
+        fill: "#fff",
+      }),
+    );
+  }
+  return svg;
+}
+
+export const SOLDIER_NAMES = [
+  "",
+  "Spy",
+  "Scout",
+  "Miner",
+  "Sergeant",
+  "Lieutenant",
+  "Captain",
+  "Bomb",
+  "Colonel",
+  "General",
+  "Marshal",
+];
+
+/** "3 Miner". */
+export function soldierName(rank: number): string {
+  return `${rank} ${SOLDIER_NAMES[rank] ?? ""}`.trim();
+}
+
+const SIDE_COLOURS: Record<string, string> = { red: "#b3261e", blue: "#1f4fa8" };
+
+/** A Spies & Lies soldier of a side's colour. */
+export function soldierCard(rank: number, colour: string, state = ""): SVGElement {
+  const tint = SIDE_COLOURS[colour] ?? "#555";
+  const svg = frame(`${colour} ${soldierName(rank)}`, `soldier ${state}`);
+  svg.append(
+    s("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-paper" }),
+    s("rect", { x: 8, y: 8, width: 84, height: 30, rx: 5, fill: tint }),
+    s("text", { x: 50, y: 31, class: "soldier-rank", "text-anchor": "middle" }, rank),
+    s("path", {
+      // A helmet and shoulders.
+      d: "M30 112c0-18 9-28 20-28s20 10 20 28zM36 76c0-14 6-22 14-22s14 8 14 22z",
+      fill: tint,
+      opacity: 0.85,
+    }),
+    s(
+      "text",
+      { x: 50, y: 130, class: "soldier-name", "text-anchor": "middle" },
+      SOLDIER_NAMES[rank] ?? "",
+    ),
+  );
+  return svg;
+}

@@ -1,0 +1,289 @@
+/** `/play/{id}`: a game's table, as the seat whose token this browser holds or a spectator. */
+
+import {
+  api,
+  auth,
+  type Command,
+  type GameEvent,
+  problemText,
+  type Summary,
+  type View,
+} from "./api/client";
+import { fill, h } from "./dom";
+import { listWords, seatName } from "./games/common";
+import { drawTable, gameUi, narrate } from "./games/index";
+import { follow } from "./stream";
+import { chooseSeat, chosenSeat, keepToken, tokensOf } from "./tokens";
+
+/** "Game over (flag-captured): seat 1 wins." */
+export function outcomeText(summary: Summary): string {
+  const outcome = summary.outcome;
+  if (outcome === null) return "Game over.";
+  const winners = outcome.winners.map(seatName);
+  const who = outcome.draw
+    ? "a draw"
+    : winners.length === 0
+      ? "no winner"
+      : `${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}`;
+  return `Game over (${outcome.reason}): ${who}.`;
+}
+
+function statusText(summary: Summary, seat: number | null, held: ReadonlySet<number>): string {
+  if (summary.status === "finished") return outcomeText(summary);
+  const toAct = summary.to_act;
+  if (seat !== null && toAct.includes(seat)) return `Your turn (${seatName(seat)}).`;
+  const mine = toAct.filter((s) => held.has(s));
+  const waiting = `Waiting for ${listWords(toAct.map(seatName))}.`;
+  return mine.length > 0
+    ? `${waiting} You hold ${listWords(mine.map(seatName))}: switch seats to play.`
+    : waiting;
+}
+
+/** Takes a `#token=` seat link: stores the token, then clears it from the address bar. */
+async function adoptLinkToken(gameId: string): Promise<string | null> {
+  const match = /(?:^#|&)token=([A-Za-z0-9_\-.~+/=]+)/.exec(location.hash);
+  if (match === null) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  const token = match[1] ?? "";
+  const { data, error } = await api.GET("/games/{game_id}/view", {
+    params: { path: { game_id: gameId } },
+    headers: auth(token),
+  });
+  if (data === undefined || data.seat === null || data.seat === undefined) {
+    return `This seat link is not valid: ${problemText(error)}`;
+  }
+  keepToken(gameId, data.seat, token);
+  chooseSeat(gameId, data.seat);
+  return null;
+}
+
+export async function playPage(root: HTMLElement, gameId: string): Promise<void> {
+  const linkProblem = await adoptLinkToken(gameId);
+  let tokens = tokensOf(gameId);
+  const remembered = chosenSeat(gameId);
+  let seat: number | null =
+    remembered !== undefined && (remembered === null || tokens.has(remembered))
+      ? remembered
+      : ([...tokens.keys()].sort((a, b) => a - b)[0] ?? null);
+
+  let summary: Summary | null = null;
+  let view: View | null = null;
+  let legal: Command[] = [];
+  let selection: number[] = [];
+  let busy = false;
+  let stream: AbortController | null = null;
+
+  const title = h("h1", {}, "Game");
+  const status = h("p", { class: "status", "data-testid": "status", role: "status" }, "Loading…");
+  const alert = h("p", { class: "error", "data-testid": "error", role: "alert" }, linkProblem ?? "");
+  const seatSelect = h("select", { id: "seat-select", "data-testid": "seat-select" });
+  const outcome = h("section", { class: "outcome", "data-testid": "outcome", hidden: true });
+  const tableHost = h("div", { class: "table-host" });
+  const log = h("ol", {
+    class: "log",
+    "data-testid": "log",
+    role: "log",
+    "aria-live": "polite",
+    "aria-label": "What happened",
+  });
+  const links = h("details", { class: "seat-links" });
+
+  fill(
+    root,
+    h(
+      "header",
+      { class: "page-head" },
+      h("nav", {}, h("a", { href: "/" }, "Lobby"), " · ", h("a", { href: `/replay/${gameId}` }, "Replay")),
+      title,
+      h("p", { class: "seat-bar" }, h("label", { for: "seat-select" }, "Play as "), seatSelect),
+      status,
+      alert,
+    ),
+    outcome,
+    h("main", { class: "play-main" }, tableHost, h("aside", { class: "log-box" }, h("h2", {}, "Log"), log)),
+    links,
+  );
+
+  function drawSeats(): void {
+    tokens = tokensOf(gameId);
+    const seats = [...tokens.keys()].sort((a, b) => a - b);
+    fill(
+      seatSelect,
+      ...seats.map((s) => h("option", { value: s, selected: s === seat }, seatName(s))),
+      h("option", { value: "spectator", selected: seat === null }, "spectator"),
+    );
+    fill(
+      links,
+      h("summary", {}, "Private seat links (anyone with a link plays that seat)"),
+      h(
+        "ul",
+        {},
+        ...seats.map((s) => {
+          const href = `${location.origin}/play/${gameId}#token=${tokens.get(s) ?? ""}`;
+          return h("li", {}, `${seatName(s)}: `, h("input", { readonly: true, value: href, "aria-label": `link of ${seatName(s)}` }));
+        }),
+      ),
+    );
+    links.hidden = seats.length === 0;
+  }
+
+  function render(): void {
+    if (summary === null || view === null) return;
+    const ui = gameUi(summary.game);
+    title.textContent = `${ui?.title ?? summary.game} · ${gameId}`;
+    document.title = `${ui?.title ?? summary.game} · spies`;
+    status.textContent = statusText(summary, seat, new Set(tokens.keys()));
+    root.dataset["version"] = String(view.version);
+    root.dataset["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
+    root.dataset["busy"] = String(busy);
+    root.dataset["gameStatus"] = summary.status;
+    const table = drawTable({
+      view,
+      summary,
+      legal,
+      selection,
+      live: !busy && seat !== null && summary.status === "active",
+      toggle(index) {
+        selection = selection.includes(index)
+          ? selection.filter((i) => i !== index)
+          : [...selection, index];
+        render();
+      },
+      send(command) {
+        void send(command);
+      },
+    });
+    const hadFocus = tableHost.contains(document.activeElement) || document.activeElement === document.body;
+    fill(tableHost, table);
+    if (focusKey !== null && hadFocus) keepFocus(focusKey);
+    drawOutcome(summary);
+  }
+
+  // The table is drawn anew on every change: the focus goes back to the same control, or,
+  // when the move that had it was played, to the first move now legal.
+  let focusKey: string | null = null;
+  tableHost.addEventListener("focusin", (event) => {
+    const target = event.target;
+    focusKey = target instanceof HTMLElement ? target.getAttribute("data-key") : null;
+  });
+
+  function keepFocus(key: string): void {
+    const same = tableHost.querySelector<HTMLButtonElement>(`[data-key="${CSS.escape(key)}"]`);
+    if (same !== null && !same.disabled) {
+      same.focus();
+    } else if (key.startsWith("command:") && !busy) {
+      tableHost.querySelector<HTMLButtonElement>("[data-testid=command]:not(:disabled)")?.focus();
+    }
+  }
+
+  function drawOutcome(game: Summary): void {
+    outcome.hidden = game.status !== "finished";
+    if (game.status !== "finished") return;
+    const scores = game.outcome?.scores ?? [];
+    const ui = gameUi(game.game);
+    fill(
+      outcome,
+      h("h2", {}, outcomeText(game)),
+      scores.length === 0
+        ? null
+        : h(
+            "p",
+            {},
+            `Scores (${ui?.scoreLabel ?? "points"}): `,
+            scores.map((score, s) => `${seatName(s)} ${score}`).join(", "),
+          ),
+      h("p", {}, h("a", { href: `/replay/${gameId}` }, "Replay this game"), " · ", h("a", { href: "/" }, "Back to the lobby")),
+    );
+  }
+
+  let wanted = 0;
+  let loading = false;
+  function refresh(): void {
+    wanted += 1;
+    if (!loading) void load();
+  }
+
+  async function load(): Promise<void> {
+    loading = true;
+    try {
+      while (wanted > 0) {
+        wanted = 0;
+        const asSeat = seat;
+        const token = asSeat === null ? undefined : tokens.get(asSeat);
+        const path = { params: { path: { game_id: gameId } } };
+        const [s, v, l] = await Promise.all([
+          api.GET("/games/{game_id}", path),
+          api.GET("/games/{game_id}/view", { ...path, headers: auth(token) }),
+          token === undefined
+            ? Promise.resolve(null)
+            : api.GET("/games/{game_id}/legal", { ...path, headers: auth(token) }),
+        ]);
+        if (asSeat !== seat) continue; // the seat changed meanwhile: load again
+        if (s.data === undefined || v.data === undefined) {
+          alert.textContent = problemText(s.error ?? v.error);
+          continue;
+        }
+        if (view === null || view.version !== v.data.version || view.seat !== v.data.seat) selection = [];
+        summary = s.data;
+        view = v.data;
+        legal = l?.data?.commands ?? [];
+        render();
+      }
+    } finally {
+      loading = false;
+    }
+  }
+
+  async function send(command: Command): Promise<void> {
+    const token = seat === null ? undefined : tokens.get(seat);
+    if (token === undefined || view === null) return;
+    busy = true;
+    alert.textContent = "";
+    render();
+    const { error } = await api.POST("/games/{game_id}/commands", {
+      params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+      headers: auth(token),
+      body: { command, expected_version: view.version },
+    });
+    busy = false;
+    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    selection = [];
+    refresh();
+  }
+
+  function startStream(): void {
+    stream?.abort();
+    stream = new AbortController();
+    log.replaceChildren();
+    const token = seat === null ? undefined : tokens.get(seat);
+    let kind = summary?.game;
+    void follow(
+      gameId,
+      token,
+      0,
+      (events: GameEvent[]) => {
+        for (const event of events) {
+          if (event.type === "game_created") kind = String(event["game"]);
+          const line = narrate(kind === undefined ? undefined : gameUi(kind), event);
+          log.append(h("li", { "data-seq": event.seq }, h("span", { class: "seq" }, `#${event.seq} `), line));
+        }
+        log.scrollTop = log.scrollHeight;
+        refresh();
+      },
+      stream.signal,
+    );
+  }
+
+  seatSelect.addEventListener("change", () => {
+    seat = seatSelect.value === "spectator" ? null : Number(seatSelect.value);
+    chooseSeat(gameId, seat);
+    view = null;
+    selection = [];
+    refresh();
+    startStream();
+  });
+
+  drawSeats();
+  refresh();
+  startStream();
+}
