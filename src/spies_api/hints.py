@@ -17,9 +17,12 @@ import msgspec
 from spies_api.schemas import (
     COMMAND_TYPES_BY_GAME,
     BotRequest,
+    BotSeatRequest,
     CommandRequest,
     CreateGameRequest,
+    CreatorSeatRequest,
     JoinRequest,
+    OpenSeatRequest,
 )
 from spies_replay.store import GameStatus
 
@@ -137,6 +140,8 @@ def explain_body(
         hint = _explain_command(value, game_of)
         if hint is not None:
             return hint
+    if model_type is CreateGameRequest and (hint := _explain_seats(value)) is not None:
+        return hint
     unknown = [key for key in value if key not in fields]
     if unknown:
         return (
@@ -168,6 +173,26 @@ def _explain_command(value: dict[str, Any], game_of: Callable[[], str | None]) -
         f"unknown command type {kind!r}{_closest(str(kind), types)}; the command types{of} are"
         f" {', '.join(types)}; GET /games/{{id}}/legal lists the commands you may send now"
     )
+
+
+_SEAT_TYPES: Final = sorted(
+    _tag(cls) for cls in (CreatorSeatRequest, OpenSeatRequest, BotSeatRequest)
+)
+
+
+def _explain_seats(value: dict[str, Any]) -> str | None:
+    seats = value.get("seats")
+    if not isinstance(seats, list):
+        return None
+    for index, seat in enumerate(seats):
+        kind = seat.get("type") if isinstance(seat, dict) else None
+        if isinstance(seat, dict) and kind not in _SEAT_TYPES:
+            return (
+                f"seats[{index}] has the type {kind!r}{_closest(str(kind), _SEAT_TYPES)}; a seat"
+                f' is one of {", ".join(_SEAT_TYPES)}, e.g. {{"type": "bot", "bot":'
+                ' "random"}'
+            )
+    return None
 
 
 def explain_parameters(errors: list[Any]) -> str | None:

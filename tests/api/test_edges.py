@@ -177,6 +177,29 @@ def test_an_unknown_field_at_creation_suggests_the_right_one(client: TestClient[
     assert "game, players, options, seed" in detail
 
 
+def test_an_unknown_seat_type_lists_the_seat_types(client: TestClient[Litestar]) -> None:
+    body = {"game": "black-spy", "players": 3, "seats": [{"type": "creator"}, {"type": "Bot"}]}
+    detail = problem(client.post("/games", json=body), 400, "malformed-body")
+    assert "seats[1] has the type 'Bot' (did you mean 'bot'?)" in detail
+    assert "bot, creator, open" in detail
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b'{"nmae": "Ann"}', "unknown field 'nmae' (did you mean 'name'?)"),
+        (b'"Ann"', 'must be a JSON object, not a string: {"name": "..."}'),
+    ],
+)
+def test_a_join_body_shows_its_shape(
+    client: TestClient[Litestar], body: bytes, expected: str
+) -> None:
+    seats = [{"type": "creator"}, {"type": "open"}, {"type": "open"}]
+    created = client.post("/games", json={"game": "black-spy", "players": 3, "seats": seats})
+    response = client.post(f"/games/{created.json()['id']}/join", content=body)
+    assert expected in problem(response, 400, "malformed-body")
+
+
 def test_a_one_player_game_says_1_player(client: TestClient[Litestar]) -> None:
     response = client.post("/games", json={"game": "deck-of-spies", "players": 2})
     assert problem(response, 422, "invalid-players") == (
