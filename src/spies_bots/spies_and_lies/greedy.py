@@ -17,7 +17,6 @@ steps, §7). The bot reads the opponent as a guesser who knows what is public:
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
 from random import Random
@@ -242,17 +241,21 @@ def _guesser_table(
     """For every intel-token pattern and ranks already turned up, the guess of a guesser who
     knows only that (the best chance times stake, as :func:`guess_scores`) and the chance of
     each rank, for the next mission."""
-    counts: dict[tuple[Flags, Row], Counter[int]] = defaultdict(Counter)
+    counts: dict[tuple[Flags, Row], dict[int, int]] = {}
     for row in legal_deployments(ranks):
         for flags in _flag_variants(row, card):
             for index in range(MISSIONS):
-                counts[flags, row[:index]][row[index]] += 1
+                key = (flags, row[:index])
+                counter = counts.get(key)
+                if counter is None:
+                    counter = counts[key] = {}
+                rank = row[index]
+                counter[rank] = counter.get(rank, 0) + 1
     table = {}
     for key, counter in counts.items():
         total = sum(counter.values())
-        chances = {rank: count / total for rank, count in counter.items()}
-        guess = max(chances, key=lambda r: (chances[r] * (correct + values[r]), -r))
-        table[key] = (guess, chances)
+        guess = max(counter, key=lambda r: (counter[r] * (correct + values[r]), -r))
+        table[key] = (guess, {rank: count / total for rank, count in counter.items()})
     return table
 
 
@@ -285,24 +288,34 @@ def _best_flags_value(
     return max(_row_value(row, f, table, values, correct) for f in _flag_variants(row, card))
 
 
+@lru_cache(maxsize=256)
+def _all_scores(
+    ranks: tuple[int, ...],
+    values: tuple[float, ...],
+    correct: float,
+    deck: tuple[tuple[tuple[int, ...], int], ...],
+) -> dict[Row, float]:
+    total = sum(count for _, count in deck)
+    scores = dict.fromkeys(legal_deployments(ranks), 0.0)
+    for card, count in deck:
+        table = _guesser_table(ranks, card, values, correct)
+        weight = count / total
+        for row in scores:
+            scores[row] += weight * _best_flags_value(row, card, table, values, correct)
+    return scores
+
+
 def deployment_scores(view: SpiesAndLiesView, rows: Sequence[Row]) -> list[float]:
     """The worth of each full deployment in ``rows`` to the viewer's side, averaged over the
     intel cards that may come (§5.2), against a guesser reading it from what is public."""
     assert view.side is not None
     side = view.sides[view.side]
-    ranks = pool(side.exhausted)
     board = Board(view, view.side)
     values = _values(board, side.exhausted)
     correct = round(Board(view, 1 - view.side).points(2), 2)
-    deck = intel_left(view)
-    total = sum(deck.values())
-    scores = [0.0] * len(rows)
-    for card, count in deck.items():
-        table = _guesser_table(ranks, card, values, correct)
-        weight = count / total
-        for at, row in enumerate(rows):
-            scores[at] += weight * _best_flags_value(row, card, table, values, correct)
-    return scores
+    deck = tuple(sorted(intel_left(view).items()))
+    scores = _all_scores(pool(side.exhausted), values, correct, deck)
+    return [scores[row] for row in rows]
 
 
 # --------------------------------------------------------------------------------------

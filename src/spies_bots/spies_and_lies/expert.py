@@ -1,0 +1,128 @@
+"""The ``expert`` bot of Spies & Lies: determinised Monte-Carlo over the greedy bot.
+
+For a decision with several sensible answers, the bot draws worlds consistent with its view
+(:func:`.belief.determinise`: the opponent's hidden soldiers among the deployments its ranks,
+tokens and revealed cards allow, the intel deck among the cards not yet seen), plays each
+candidate in every world through the rules core, lets :mod:`.greedy` play every seat to the
+end of the day (the end of the game on the last day), and keeps the candidate with the best
+mean result. The same worlds and the same dice serve every candidate, so that candidates
+differ by their own effect and not by luck.
+
+The work is budgeted by counts, never by a clock: at most :data:`ROLLOUTS` playouts per
+decision, over the greedy bot's best few candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+from typing import Any, Final
+
+from spies_core.spies_and_lies.commands import (
+    ChooseCaptain,
+    ChooseMarshal,
+    Command,
+    Deceive,
+    DeclineDeception,
+    Deploy,
+    Guess,
+    MarkSergeant,
+)
+from spies_core.spies_and_lies.options import DAYS
+from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
+from spies_core.spies_and_lies.state import Phase, State, to_act
+from spies_core.spies_and_lies.view import SpiesAndLiesView, view
+
+from spies_bots.spies_and_lies import greedy
+from spies_bots.spies_and_lies.belief import determinise
+
+__all__ = ["ROLLOUTS", "choose", "evaluate"]
+
+ROLLOUTS: Final = 40
+"""Playouts per decision, shared among the candidates."""
+MIN_WORLDS: Final = 4
+"""Worlds per candidate at least, however many candidates there are."""
+DEPLOY_CANDIDATES: Final = 4
+"""The greedy bot's best deployments that are played out."""
+GUESS_CANDIDATES: Final = 4
+"""The likeliest-scoring guesses that are played out."""
+_STEP_CAP: Final = 200
+"""A bound on the commands of one playout (a day takes about 20)."""
+
+
+def evaluate(state: State, side: int) -> float:
+    """The worth of ``state`` to ``side``, in steps of the Double Agent toward its enemy's
+    flag: a finished game counts as beyond the flag, won or lost (§12)."""
+    gate = state.options.board_length
+    if state.phase is Phase.OVER:
+        if state.winner is None:
+            return 0.0
+        return (gate + 3.0) * (1 if state.winner == side else -1)
+    position = state.double_agent if side == 0 else -state.double_agent
+    ours, theirs = state.sides[side], state.sides[1 - side]
+    unit = greedy.point_value(min(state.day + 1, DAYS))
+    return (
+        position
+        + unit * (ours.tower - theirs.tower)
+        + unit * 2.0 * (ours.deception_tokens - theirs.deception_tokens)
+    )
+
+
+def _play(state: State, seat: int, command: Command, rng: Random) -> State:
+    for event in decide(state, seat, command, rng):
+        state = evolve(state, event)
+    return state
+
+
+def playout(state: State, seat: int, command: Command, rng: Random) -> float:
+    """Play ``command`` for ``seat`` in ``state``, then the greedy bot for every seat to the
+    end of the day (or game); the worth of the end to ``seat``'s side."""
+    day = state.day
+    state = _play(state, seat, command, rng)
+    for _ in range(_STEP_CAP):
+        if state.phase is Phase.OVER or state.day != day:
+            break
+        acting = sorted(to_act(state))
+        mover = acting[0]
+        legal = legal_commands(state, mover)
+        state = _play(state, mover, greedy.choose(view(state, mover), legal, rng), rng)
+    return evaluate(state, seat % 2)
+
+
+def _candidates(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) -> list[Command]:
+    """The commands worth playing out, best-looking first."""
+    first = legal[0]
+    match first:
+        case Deploy():
+            deploys = [c for c in legal if isinstance(c, Deploy)]
+            return [c for _, c in greedy.deploy_candidates(view_, deploys)[:DEPLOY_CANDIDATES]]
+        case Guess():
+            scored = greedy.guess_scores(view_)
+            return [Guess(rank=rank) for _, rank, _ in scored[:GUESS_CANDIDATES]]
+        case MarkSergeant() | Deceive() | DeclineDeception() | ChooseMarshal() | ChooseCaptain():
+            best = greedy.decide(view_, legal, rng)
+            return [best, *(c for c in legal if c != best)]
+    return [first]
+
+
+def decide_expert(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) -> Command:
+    """The candidate with the best mean playout over worlds drawn from ``view_``."""
+    candidates = [c for c in _candidates(view_, legal, rng) if c in legal] or [legal[0]]
+    if len(candidates) == 1:
+        return candidates[0]
+    assert view_.seat is not None
+    worlds = max(MIN_WORLDS, ROLLOUTS // len(candidates))
+    totals = [0.0] * len(candidates)
+    for _ in range(worlds):
+        world = determinise(view_, rng)
+        seed = rng.getrandbits(64)
+        for at, command in enumerate(candidates):
+            totals[at] += playout(world, view_.seat, command, Random(seed))
+    best = max(range(len(candidates)), key=lambda at: (totals[at], -at))
+    return candidates[best]
+
+
+def choose(view_: Any, legal: Sequence[Any], rng: Random) -> Any:
+    """The ``expert`` policy: :func:`decide_expert`, kept to ``legal``."""
+    command = decide_expert(view_, legal, rng)
+    return command if command in legal else legal[0]
