@@ -71,12 +71,9 @@ def public_row(
     :data:`UNKNOWN` when not revealed. With ``seen`` the ranks the viewer may see face down
     count as known; otherwise only the ranks turned face up, as the opponent knows them.
     """
-    known = tuple(
-        (m.rank or 0) if (m.face_up or seen) else 0 for m in missions
-    )
+    known = tuple((m.rank or 0) if (m.face_up or seen) else 0 for m in missions)
     tokens = tuple(
-        int(m.intel) if out and m.deployed and m.intel is not None else UNKNOWN
-        for m in missions
+        int(m.intel) if out and m.deployed and m.intel is not None else UNKNOWN for m in missions
     )
     return known, tokens
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any, Final
 
+from spies_bots.spies_and_lies import greedy
+from spies_bots.spies_and_lies.belief import determinise
 from spies_core.spies_and_lies.commands import (
     ChooseCaptain,
     ChooseMarshal,
@@ -32,9 +34,6 @@ from spies_core.spies_and_lies.options import DAYS
 from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
 from spies_core.spies_and_lies.state import Phase, State, to_act
 from spies_core.spies_and_lies.view import SpiesAndLiesView, view
-
-from spies_bots.spies_and_lies import greedy
-from spies_bots.spies_and_lies.belief import determinise
 
 __all__ = ["ROLLOUTS", "choose", "evaluate"]
 

@@ -22,6 +22,14 @@ from functools import lru_cache
 from random import Random
 from typing import Any, Final
 
+from spies_bots.spies_and_lies.belief import (
+    Row,
+    consistent_rows,
+    intel_left,
+    marginal,
+    pool,
+    public_row,
+)
 from spies_core.spies_and_lies.commands import (
     ChooseCaptain,
     ChooseMarshal,
@@ -52,22 +60,12 @@ from spies_core.spies_and_lies.state import (
 )
 from spies_core.spies_and_lies.view import SideView, SpiesAndLiesView
 
-from spies_bots.spies_and_lies.belief import (
-    Row,
-    consistent_rows,
-    intel_left,
-    marginal,
-    pool,
-    public_row,
-)
-
 __all__ = [
     "Board",
     "activation_value",
     "choose",
     "guess_scores",
     "point_value",
-    "position_value",
 ]
 
 CAPTURE: Final = 10.0
@@ -422,9 +420,9 @@ def _deceive(view: SpiesAndLiesView) -> bool:
     assert view.mission is not None
     rank = side.missions[view.mission - 1].rank
     attacker = view.sides[1 - _own_side(view)]
-    if rank is not None and _forced(rank, attacker.effects):
-        if not view.deception_pays_on_forced_retreat:
-            return False
+    forced = rank is not None and _forced(rank, attacker.effects)
+    if forced and not view.deception_pays_on_forced_retreat:
+        return False
     miss = miss_chance(view)
     if side.deception_tokens >= defences_left(view):
         return miss > 0
