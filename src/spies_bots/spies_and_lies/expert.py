@@ -35,16 +35,21 @@ from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
 from spies_core.spies_and_lies.state import Phase, State, to_act
 from spies_core.spies_and_lies.view import SpiesAndLiesView, view
 
-__all__ = ["ROLLOUTS", "choose", "evaluate"]
+__all__ = ["ROLLOUTS", "choose", "evaluate", "playout", "wild_chance"]
 
 ROLLOUTS: Final = 40
 """Playouts per decision, shared among the candidates."""
 MIN_WORLDS: Final = 4
 """Worlds per candidate at least, however many candidates there are."""
-DEPLOY_CANDIDATES: Final = 4
+DEPLOY_CANDIDATES: Final = 3
 """The greedy bot's best deployments that are played out."""
+DEPLOY_ROLLOUTS: Final = 15
+"""Playouts for a deployment, which start a whole day and cost the most."""
 GUESS_CANDIDATES: Final = 4
 """The likeliest-scoring guesses that are played out."""
+_WILD_PRIOR: Final = 0.3
+_WILD_FINDS: Final = 0.15
+_TAME_FINDS: Final = 0.35
 _STEP_CAP: Final = 200
 """A bound on the commands of one playout (a day takes about 20)."""
 
@@ -73,19 +78,40 @@ def _play(state: State, seat: int, command: Command, rng: Random) -> State:
     return state
 
 
-def playout(state: State, seat: int, command: Command, rng: Random) -> float:
+def playout(state: State, seat: int, command: Command, rng: Random, wild: bool = False) -> float:
     """Play ``command`` for ``seat`` in ``state``, then the greedy bot for every seat to the
-    end of the day (or game); the worth of the end to ``seat``'s side."""
+    end of the day (or game); the worth of the end to ``seat``'s side. With ``wild`` the
+    opponent's seats play uniformly at random instead."""
     day = state.day
+    side = seat % 2
     state = _play(state, seat, command, rng)
     for _ in range(_STEP_CAP):
         if state.phase is Phase.OVER or state.day != day:
             break
-        acting = sorted(to_act(state))
-        mover = acting[0]
+        mover = min(to_act(state))
         legal = legal_commands(state, mover)
-        state = _play(state, mover, greedy.choose(view(state, mover), legal, rng), rng)
-    return evaluate(state, seat % 2)
+        if wild and mover % 2 != side:
+            answer = legal[rng.randrange(len(legal))]
+        else:
+            answer = greedy.choose(view(state, mover), legal, rng)
+        state = _play(state, mover, answer, rng)
+    return evaluate(state, side)
+
+
+def wild_chance(view_: SpiesAndLiesView) -> float:
+    """The chance that the opponent guesses at random rather than as the greedy bot does,
+    from how often it has found the viewer's soldiers so far (a card it finds, or forces,
+    retreats; about 15% of them against a random guesser, 35% against the greedy one)."""
+    assert view_.side is not None
+    side = view_.side
+    revealed = [m for m in view_.sides[side].missions if m.face_up]
+    for record in view_.history:
+        revealed.extend(record.missions[side])
+    found = sum(m.retreated for m in revealed)
+    missed = len(revealed) - found
+    wild = _WILD_PRIOR * _WILD_FINDS**found * (1 - _WILD_FINDS) ** missed
+    tame = (1 - _WILD_PRIOR) * _TAME_FINDS**found * (1 - _TAME_FINDS) ** missed
+    return wild / (wild + tame)
 
 
 def _candidates(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) -> list[Command]:
@@ -107,16 +133,19 @@ def _candidates(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) 
 def decide_expert(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) -> Command:
     """The candidate with the best mean playout over worlds drawn from ``view_``."""
     candidates = [c for c in _candidates(view_, legal, rng) if c in legal] or [legal[0]]
-    if len(candidates) == 1:
+    budget = DEPLOY_ROLLOUTS if isinstance(candidates[0], Deploy) else ROLLOUTS
+    if len(candidates) == 1 or not budget:
         return candidates[0]
     assert view_.seat is not None
-    worlds = max(MIN_WORLDS, ROLLOUTS // len(candidates))
+    worlds = max(MIN_WORLDS, budget // len(candidates))
     totals = [0.0] * len(candidates)
+    wild = wild_chance(view_)
     for _ in range(worlds):
         world = determinise(view_, rng)
         seed = rng.getrandbits(64)
+        opponent = rng.random() < wild
         for at, command in enumerate(candidates):
-            totals[at] += playout(world, view_.seat, command, Random(seed))
+            totals[at] += playout(world, view_.seat, command, Random(seed), opponent)
     best = max(range(len(candidates)), key=lambda at: (totals[at], -at))
     return candidates[best]
 

@@ -98,14 +98,27 @@ class Board:
 
     __slots__ = ("day", "gate", "position", "rival", "tokens", "tower")
 
-    def __init__(self, view: SpiesAndLiesView, side: int) -> None:
-        self.day = view.day
-        self.gate = view.board_length
-        self.position = view.double_agent if side == 0 else -view.double_agent
-        """The Double Agent toward ``side``'s enemy flag."""
-        self.tower = view.sides[side].tower
-        self.rival = view.sides[1 - side].tower
-        self.tokens = view.sides[side].deception_tokens
+    def __init__(self, day: int, gate: int, position: int, tower: int, rival: int, tokens: int):
+        self.day = day
+        self.gate = gate
+        self.position = position
+        """The Double Agent toward the side's enemy flag."""
+        self.tower = tower
+        self.rival = rival
+        self.tokens = tokens
+
+    @classmethod
+    def of(cls, view: SpiesAndLiesView, side: int) -> Board:
+        """The board as ``side`` sees it in ``view``."""
+        position = view.double_agent if side == 0 else -view.double_agent
+        ours, theirs = view.sides[side], view.sides[1 - side]
+        return cls(
+            view.day, view.board_length, position, ours.tower, theirs.tower, ours.deception_tokens
+        )
+
+    def key(self) -> tuple[int, ...]:
+        """The numbers the board is made of."""
+        return (self.day, self.gate, self.position, self.tower, self.rival, self.tokens)
 
     def value(self, position: int, tower: int, rival: int) -> float:
         """The worth to the side of a position and markers, in steps."""
@@ -170,8 +183,14 @@ def activation_value(rank: int, board: Board, exhausted: Sequence[int] = ()) -> 
     return value
 
 
-def _values(board: Board, exhausted: Sequence[int]) -> tuple[float, ...]:
+def _values(board: Board, exhausted: tuple[int, ...]) -> tuple[float, ...]:
     """Activation values by rank (index 0 unused), rounded so that tables are shared."""
+    return _values_of(board.key(), exhausted)
+
+
+@lru_cache(maxsize=4096)
+def _values_of(key: tuple[int, ...], exhausted: tuple[int, ...]) -> tuple[float, ...]:
+    board = Board(*key)
     return (0.0, *(round(activation_value(r, board, exhausted), 2) for r in range(1, 11)))
 
 
@@ -197,17 +216,19 @@ def guess_scores(view: SpiesAndLiesView) -> list[tuple[float, int, float]]:
     index = view.mission - 1
     known, tokens = public_row(defender.missions, out=True)
     rows = consistent_rows(pool(defender.exhausted), known, tokens, view.current_intel or ())
-    mine = Board(view, guesser)
-    theirs = Board(view, 1 - guesser)
+    mine = Board.of(view, guesser)
+    theirs = Board.of(view, 1 - guesser)
+    values = _values(theirs, defender.exhausted)
     correct = mine.points(4 if SoldierEffect.SCOUT in attacker.effects else 2)
     deceived = defender.missions[index].deception
     pays = view.deception_pays_on_forced_retreat
+    bonus = theirs.points(_DECEPTION_POINTS) if deceived else 0.0
     scored = []
     for rank, chance in marginal(rows, index):
         forced = _forced(rank, attacker.effects)
-        denied = 0.0 if forced else activation_value(rank, theirs, defender.exhausted)
-        if deceived and (pays or not forced):
-            denied += theirs.points(_DECEPTION_POINTS)
+        denied = 0.0 if forced else values[rank]
+        if pays or not forced:
+            denied += bonus
         scored.append((chance * (correct + denied), rank, chance))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return scored
@@ -308,9 +329,9 @@ def deployment_scores(view: SpiesAndLiesView, rows: Sequence[Row]) -> list[float
     intel cards that may come (§5.2), against a guesser reading it from what is public."""
     assert view.side is not None
     side = view.sides[view.side]
-    board = Board(view, view.side)
+    board = Board.of(view, view.side)
     values = _values(board, side.exhausted)
-    correct = round(Board(view, 1 - view.side).points(2), 2)
+    correct = round(Board.of(view, 1 - view.side).points(2), 2)
     deck = tuple(sorted(intel_left(view).items()))
     scores = _all_scores(pool(side.exhausted), values, correct, deck)
     return [scores[row] for row in rows]
@@ -379,9 +400,9 @@ def _mark(view: SpiesAndLiesView, rng: Random) -> MarkSergeant:
     side = _own(view)
     card = view.current_intel or ()
     row = _own_row(view, rng)
-    board = Board(view, _own_side(view))
+    board = Board.of(view, _own_side(view))
     values = _values(board, side.exhausted)
-    correct = round(Board(view, 1 - _own_side(view)).points(2), 2)
+    correct = round(Board.of(view, 1 - _own_side(view)).points(2), 2)
     table = _guesser_table(pool(side.exhausted), card, values, correct)
     best = max(
         _flag_variants(row, card),
@@ -431,7 +452,7 @@ def _deceive(view: SpiesAndLiesView) -> bool:
 
 def _captain(view: SpiesAndLiesView, legal: Sequence[ChooseCaptain]) -> ChooseCaptain:
     side = _own(view)
-    board = Board(view, _own_side(view))
+    board = Board.of(view, _own_side(view))
 
     def worth(command: ChooseCaptain) -> float:
         if command.borrow is None:
@@ -442,7 +463,7 @@ def _captain(view: SpiesAndLiesView, legal: Sequence[ChooseCaptain]) -> ChooseCa
 
 
 def _marshal(view: SpiesAndLiesView) -> ChooseMarshal:
-    board = Board(view, _own_side(view))
+    board = Board.of(view, _own_side(view))
     best = max(MarshalOption, key=lambda option: (board.marshal(option), option))
     return ChooseMarshal(option=best)
 
