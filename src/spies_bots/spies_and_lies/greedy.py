@@ -42,7 +42,7 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.deployment import legal_deployments
-from spies_core.spies_and_lies.options import DAYS
+from spies_core.spies_and_lies.options import DAYS, ReserveRule
 from spies_core.spies_and_lies.state import (
     BOMB,
     CAPTAIN,
@@ -80,6 +80,7 @@ _BOMB_STEPS: Final = 0.3
 _TOKEN_POINTS: Final = 2.0
 """Rough worth of a deception token held: +4 when the guess misses, about half the time."""
 _DECEPTION_POINTS: Final = 4
+_MAX_TOKENS: Final = 2
 _ALWAYS_DECEIVE: Final = 0.75
 """Chance of a miss from which a deception token is played even when tokens are scarce."""
 _DEPLOY_SLACK: Final = 0.15
@@ -106,15 +107,18 @@ class Board:
         self.tower = tower
         self.rival = rival
         self.tokens = tokens
+        """Deception tokens held, or the most one may hold when no token can be gained."""
 
     @classmethod
     def of(cls, view: SpiesAndLiesView, side: int) -> Board:
         """The board as ``side`` sees it in ``view``."""
         position = view.double_agent if side == 0 else -view.double_agent
         ours, theirs = view.sides[side], view.sides[1 - side]
-        return cls(
-            view.day, view.board_length, position, ours.tower, theirs.tower, ours.deception_tokens
-        )
+        tokens = ours.deception_tokens
+        per_side = view.reserve_rule is ReserveRule.PER_SIDE
+        if not view.deception_reserve or (per_side and ours.reserve_taken):
+            tokens = _MAX_TOKENS  # a Spy would gain no token ([I-9], [U-6])
+        return cls(view.day, view.board_length, position, ours.tower, theirs.tower, tokens)
 
     def key(self) -> tuple[int, ...]:
         """The numbers the board is made of."""
@@ -178,7 +182,7 @@ def activation_value(rank: int, board: Board, exhausted: Sequence[int] = ()) -> 
         return max([board.points(_POINTS[CAPTAIN]), *borrowed])
     value = board.points(_POINTS[rank], carry=rank == COLONEL)
     value += unit * _EFFECT_POINTS.get(rank, 0.0)
-    if rank == SPY and board.tokens < 2:
+    if rank == SPY and board.tokens < _MAX_TOKENS:
         value += unit * _TOKEN_POINTS
     return value
 
