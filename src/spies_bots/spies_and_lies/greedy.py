@@ -257,13 +257,12 @@ def _flag_variants(row: Row, card: tuple[int, ...]) -> list[Flags]:
     return variants
 
 
-@lru_cache(maxsize=512)
-def _guesser_table(
-    ranks: tuple[int, ...], card: tuple[int, ...], values: tuple[float, ...], correct: float
-) -> dict[tuple[Flags, Row], tuple[int, dict[int, float]]]:
-    """For every intel-token pattern and ranks already turned up, the guess of a guesser who
-    knows only that (the best chance times stake, as :func:`guess_scores`) and the chance of
-    each rank, for the next mission."""
+@lru_cache(maxsize=256)
+def _pattern_counts(
+    ranks: tuple[int, ...], card: tuple[int, ...]
+) -> tuple[tuple[tuple[Flags, Row], dict[int, float]], ...]:
+    """For every intel-token pattern and ranks already turned up, the chance of each rank at
+    the next mission when every legal deployment of ``ranks`` is as likely."""
     counts: dict[tuple[Flags, Row], dict[int, int]] = {}
     for row in legal_deployments(ranks):
         for flags in _flag_variants(row, card):
@@ -274,11 +273,23 @@ def _guesser_table(
                     counter = counts[key] = {}
                 rank = row[index]
                 counter[rank] = counter.get(rank, 0) + 1
-    table = {}
+    found = []
     for key, counter in counts.items():
         total = sum(counter.values())
-        guess = max(counter, key=lambda r: (counter[r] * (correct + values[r]), -r))
-        table[key] = (guess, {rank: count / total for rank, count in counter.items()})
+        found.append((key, {rank: count / total for rank, count in counter.items()}))
+    return tuple(found)
+
+
+@lru_cache(maxsize=512)
+def _guesser_table(
+    ranks: tuple[int, ...], card: tuple[int, ...], values: tuple[float, ...], correct: float
+) -> dict[tuple[Flags, Row], tuple[int, dict[int, float]]]:
+    """:func:`_pattern_counts` with the guess of a guesser who knows only that: the best
+    chance times stake, as :func:`guess_scores`."""
+    table = {}
+    for key, chances in _pattern_counts(ranks, card):
+        guess = max(chances, key=lambda r: (chances[r] * (correct + values[r]), -r))
+        table[key] = (guess, chances)
     return table
 
 
@@ -485,7 +496,8 @@ def decide(view: SpiesAndLiesView, legal: Sequence[Command], rng: Random) -> Com
         case Deceive() | DeclineDeception():
             return Deceive() if _deceive(view) else DeclineDeception()
         case Guess():
-            return Guess(rank=guess_scores(view)[0][1])
+            scored = guess_scores(view)
+            return Guess(rank=scored[0][1]) if scored else first
         case ChooseMarshal():
             return _marshal(view)
         case ChooseCaptain():
