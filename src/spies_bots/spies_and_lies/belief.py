@@ -16,7 +16,7 @@ of that state is the view it was built from.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from random import Random
 
@@ -35,6 +35,7 @@ from spies_core.spies_and_lies.state import (
 from spies_core.spies_and_lies.view import MissionView, SideView, SpiesAndLiesView
 
 __all__ = [
+    "Prior",
     "Row",
     "consistent_rows",
     "determinise",
@@ -47,6 +48,10 @@ __all__ = [
 
 Row = tuple[int, ...]
 """Four ranks, under missions 1-4."""
+
+Prior = Callable[[int, tuple[Row, ...]], Sequence[float] | None]
+"""``prior(side, rows)``: how likely each of ``side``'s consistent deployments ``rows`` is
+(any positive weights), or ``None`` for all alike."""
 
 UNKNOWN = -1
 """An intel token not (yet) seen, in the ``tokens`` of :func:`consistent_rows`."""
@@ -126,7 +131,9 @@ def intel_left(view: SpiesAndLiesView) -> Counter[tuple[int, ...]]:
     return +left
 
 
-def _sample_row(side: SideView, view: SpiesAndLiesView, rng: Random) -> Row | None:
+def _sample_row(
+    side: SideView, view: SpiesAndLiesView, rng: Random, prior: Prior | None
+) -> Row | None:
     """A deployment consistent with what ``view`` shows of ``side``, or ``None`` when every
     deployed soldier is visible."""
     missions = side.missions
@@ -134,11 +141,16 @@ def _sample_row(side: SideView, view: SpiesAndLiesView, rng: Random) -> Row | No
         return None
     known, tokens = public_row(missions, tokens_out(view), seen=True)
     rows = consistent_rows(pool(side.exhausted), known, tokens, view.current_intel or ())
-    return rows[rng.randrange(len(rows))]
+    weights = prior(side.side, rows) if prior is not None and len(rows) > 1 else None
+    if weights is None:
+        return rows[rng.randrange(len(rows))]
+    return rng.choices(rows, weights)[0]
 
 
-def _side_state(side: SideView, view: SpiesAndLiesView, rng: Random) -> SideState:
-    row = _sample_row(side, view, rng)
+def _side_state(
+    side: SideView, view: SpiesAndLiesView, rng: Random, prior: Prior | None
+) -> SideState:
+    row = _sample_row(side, view, rng, prior)
     out = tokens_out(view)
     missions = []
     for index, seen in enumerate(side.missions):
@@ -200,11 +212,12 @@ def _history(view: SpiesAndLiesView) -> tuple[tuple[tuple[Mission, ...], ...], .
     )
 
 
-def determinise(view: SpiesAndLiesView, rng: Random) -> State:
+def determinise(view: SpiesAndLiesView, rng: Random, prior: Prior | None = None) -> State:
     """A whole state that shows ``view`` to its seat, its hidden parts drawn with ``rng``.
 
-    Hidden soldiers are drawn uniformly among the deployments consistent with the view, the
-    intel deck from the cards not yet seen, and the day-1 starter while it is hidden.
+    Hidden soldiers are drawn among the deployments consistent with the view, as ``prior``
+    weighs them (uniformly without one), the intel deck from the cards not yet seen, and the
+    day-1 starter while it is hidden.
     """
     deck = [card for card, count in sorted(intel_left(view).items()) for _ in range(count)]
     options = SpiesAndLiesOptions(
@@ -220,7 +233,7 @@ def determinise(view: SpiesAndLiesView, rng: Random) -> State:
         phase=view.phase,
         day=view.day,
         starter=rng.randrange(2) if starter is None else starter,
-        sides=tuple(_side_state(side, view, rng) for side in view.sides),
+        sides=tuple(_side_state(side, view, rng, prior) for side in view.sides),
         intel_deck=shuffled(rng, deck)[: view.intel_deck_size],
         old_intel=view.old_intel,
         current_intel=view.current_intel,

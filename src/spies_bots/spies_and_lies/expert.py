@@ -14,12 +14,13 @@ decision, over the greedy bot's best few candidates.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from random import Random
 from typing import Any, Final
 
 from spies_bots.spies_and_lies import greedy
-from spies_bots.spies_and_lies.belief import determinise
+from spies_bots.spies_and_lies.belief import Prior, Row, determinise
 from spies_core.spies_and_lies.commands import (
     ChooseCaptain,
     ChooseMarshal,
@@ -47,6 +48,9 @@ DEPLOY_ROLLOUTS: Final = 15
 """Playouts for a deployment, which start a whole day and cost the most."""
 GUESS_CANDIDATES: Final = 4
 """The likeliest-scoring guesses that are played out."""
+_PRIOR_SPREAD: Final = 0.1
+"""How far below the best a deployment's worth may lie and still look likely (steps)."""
+_PRIOR_ROWS: Final = 400
 _WILD_PRIOR: Final = 0.3
 _WILD_FINDS: Final = 0.15
 _TAME_FINDS: Final = 0.35
@@ -114,6 +118,23 @@ def wild_chance(view_: SpiesAndLiesView) -> float:
     return wild / (wild + tame)
 
 
+def _prior(view_: SpiesAndLiesView, wild: float) -> Prior:
+    """The opponent's deployments weighed as likely as the greedy bot would choose them,
+    blended with all alike by the chance that it plays at random."""
+    rival = 1 - view_.side if view_.side is not None else -1
+
+    def weigh(side: int, rows: tuple[Row, ...]) -> list[float] | None:
+        if side != rival or len(rows) > _PRIOR_ROWS:
+            return None
+        scores = greedy.deployment_scores(view_, rows, side)
+        top = max(scores)
+        tame = [math.exp((score - top) / _PRIOR_SPREAD) for score in scores]
+        total = sum(tame)
+        return [wild / len(rows) + (1 - wild) * weight / total for weight in tame]
+
+    return weigh
+
+
 def _candidates(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) -> list[Command]:
     """The commands worth playing out, best-looking first."""
     first = legal[0]
@@ -140,8 +161,9 @@ def decide_expert(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random
     worlds = max(MIN_WORLDS, budget // len(candidates))
     totals = [0.0] * len(candidates)
     wild = wild_chance(view_)
+    prior = _prior(view_, wild)
     for _ in range(worlds):
-        world = determinise(view_, rng)
+        world = determinise(view_, rng, prior)
         seed = rng.getrandbits(64)
         opponent = rng.random() < wild
         for at, command in enumerate(candidates):

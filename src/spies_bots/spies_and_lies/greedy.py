@@ -339,16 +339,24 @@ def _all_scores(
     return scores
 
 
-def deployment_scores(view: SpiesAndLiesView, rows: Sequence[Row]) -> list[float]:
-    """The worth of each full deployment in ``rows`` to the viewer's side, averaged over the
-    intel cards that may come (§5.2), against a guesser reading it from what is public."""
-    assert view.side is not None
-    side = view.sides[view.side]
-    board = Board.of(view, view.side)
-    values = _values(board, side.exhausted)
-    correct = round(Board.of(view, 1 - view.side).points(2), 2)
-    deck = tuple(sorted(intel_left(view).items()))
-    scores = _all_scores(pool(side.exhausted), values, correct, deck)
+def deployment_scores(
+    view: SpiesAndLiesView, rows: Sequence[Row], side: int | None = None
+) -> list[float]:
+    """The worth of each full deployment in ``rows`` to ``side`` (the viewer's by default),
+    averaged over the intel cards it could not see when deploying (§5.2), against a guesser
+    reading it from what is public."""
+    if side is None:
+        assert view.side is not None
+        side = view.side
+    team = view.sides[side]
+    board = Board.of(view, side)
+    values = _values(board, team.exhausted)
+    correct = round(Board.of(view, 1 - side).points(2), 2)
+    left = intel_left(view)
+    if view.current_intel is not None:
+        left[tuple(view.current_intel)] += 1
+    deck = tuple(sorted(left.items()))
+    scores = _all_scores(pool(team.exhausted), values, correct, deck)
     return [scores[row] for row in rows]
 
 
