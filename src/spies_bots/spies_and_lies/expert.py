@@ -20,7 +20,15 @@ from random import Random
 from typing import Any, Final
 
 from spies_bots.spies_and_lies import greedy
-from spies_bots.spies_and_lies.belief import Prior, Row, determinise
+from spies_bots.spies_and_lies.belief import (
+    Prior,
+    Row,
+    consistent_rows,
+    determinise,
+    pool,
+    public_row,
+    tokens_out,
+)
 from spies_core.spies_and_lies.commands import (
     ChooseCaptain,
     ChooseMarshal,
@@ -31,6 +39,7 @@ from spies_core.spies_and_lies.commands import (
     Guess,
     MarkSergeant,
 )
+from spies_core.spies_and_lies.deployment import legal_deployments
 from spies_core.spies_and_lies.options import DAYS
 from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
 from spies_core.spies_and_lies.state import Phase, State, to_act
@@ -48,9 +57,10 @@ DEPLOY_ROLLOUTS: Final = 15
 """Playouts for a deployment, which start a whole day and cost the most."""
 GUESS_CANDIDATES: Final = 4
 """The likeliest-scoring guesses that are played out."""
-_PRIOR_SPREAD: Final = 0.1
+_PRIOR_SPREAD: Final = 0.15
 """How far below the best a deployment's worth may lie and still look likely (steps)."""
-_PRIOR_ROWS: Final = 400
+_PRIOR_FLOOR: Final = 0.1
+"""The share of the greedy bot's deployment weights spread over all deployments alike."""
 _WILD_PRIOR: Final = 0.3
 _WILD_FINDS: Final = 0.15
 _TAME_FINDS: Final = 0.35
@@ -118,19 +128,45 @@ def wild_chance(view_: SpiesAndLiesView) -> float:
     return wild / (wild + tame)
 
 
+def _tame_weights(view_: SpiesAndLiesView, side: int) -> dict[Row, float]:
+    """How likely the greedy bot would have deployed each legal deployment of ``side``'s
+    pool today (summing to 1): near-best ones alike, worse ones fading, a floor for all."""
+    rows = legal_deployments(pool(view_.sides[side].exhausted))
+    scores = greedy.deployment_scores(view_, rows, side)
+    top = max(scores)
+    tame = [math.exp((score - top) / _PRIOR_SPREAD) for score in scores]
+    total = sum(tame)
+    floor = _PRIOR_FLOOR / len(rows)
+    return {
+        row: floor + (1 - _PRIOR_FLOOR) * weight / total
+        for row, weight in zip(rows, tame, strict=True)
+    }
+
+
 def _prior(view_: SpiesAndLiesView, wild: float) -> Prior:
     """The opponent's deployments weighed as likely as the greedy bot would choose them,
-    blended with all alike by the chance that it plays at random."""
-    rival = 1 - view_.side if view_.side is not None else -1
+    blended with all alike by the chance that it plays at random.
 
-    def weigh(side: int, rows: tuple[Row, ...]) -> list[float] | None:
-        if side != rival or len(rows) > _PRIOR_ROWS:
+    What is public of the opponent's deployment today (its tokens and revealed cards) is
+    evidence too: it updates ``wild`` by how likely it is under either way of deploying.
+    """
+    assert view_.side is not None
+    rival = 1 - view_.side
+    side = view_.sides[rival]
+    if not any(m.deployed for m in side.missions):
+        return lambda _side, _rows: None
+    tame = _tame_weights(view_, rival)
+    known, tokens = public_row(side.missions, tokens_out(view_))
+    seen = consistent_rows(pool(side.exhausted), known, tokens, view_.current_intel or ())
+    tame_mass = sum(tame[row] for row in seen)
+    wild_mass = len(seen) / len(tame)
+    wild = wild * wild_mass / (wild * wild_mass + (1 - wild) * tame_mass)
+
+    def weigh(of: int, rows: tuple[Row, ...]) -> list[float] | None:
+        if of != rival:
             return None
-        scores = greedy.deployment_scores(view_, rows, side)
-        top = max(scores)
-        tame = [math.exp((score - top) / _PRIOR_SPREAD) for score in scores]
-        total = sum(tame)
-        return [wild / len(rows) + (1 - wild) * weight / total for weight in tame]
+        total = sum(tame[row] for row in rows)
+        return [wild / len(rows) + (1 - wild) * tame[row] / total for row in rows]
 
     return weigh
 
