@@ -45,7 +45,7 @@ from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
 from spies_core.spies_and_lies.state import Phase, State, to_act
 from spies_core.spies_and_lies.view import SpiesAndLiesView, view
 
-__all__ = ["ROLLOUTS", "choose", "evaluate", "playout", "wild_chance"]
+__all__ = ["ROLLOUTS", "choose", "evaluate", "opponent_prior", "playout", "wild_chance"]
 
 ROLLOUTS: Final = 40
 """Playouts per decision, shared among the candidates."""
@@ -143,7 +143,7 @@ def _tame_weights(view_: SpiesAndLiesView, side: int) -> dict[Row, float]:
     }
 
 
-def _prior(view_: SpiesAndLiesView, wild: float) -> Prior:
+def opponent_prior(view_: SpiesAndLiesView, wild: float) -> Prior:
     """The opponent's deployments weighed as likely as the greedy bot would choose them,
     blended with all alike by the chance that it plays at random.
 
@@ -197,7 +197,7 @@ def decide_expert(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random
     worlds = max(MIN_WORLDS, budget // len(candidates))
     totals = [0.0] * len(candidates)
     wild = wild_chance(view_)
-    prior = _prior(view_, wild)
+    prior = opponent_prior(view_, wild)
     for _ in range(worlds):
         world = determinise(view_, rng, prior)
         seed = rng.getrandbits(64)

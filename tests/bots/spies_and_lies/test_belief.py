@@ -15,6 +15,7 @@ from spies_bots.spies_and_lies.belief import (
     public_row,
     tokens_out,
 )
+from spies_bots.spies_and_lies.expert import opponent_prior, wild_chance
 from spies_core.decider import fold, start_game
 from spies_core.spies_and_lies import SPEC
 from spies_core.spies_and_lies.state import Phase, State
@@ -92,3 +93,34 @@ def test_the_truth_is_always_among_the_consistent_deployments(players: int) -> N
             rows = consistent_rows(pool(side.exhausted), known, tokens, seen.current_intel or ())
             truth = tuple(m.rank for m in state.sides[rival].missions)
             assert truth in rows
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_world_drawn_with_the_experts_prior_shows_the_seat_its_own_view(players: int) -> None:
+    """The expert weighs the opponent's deployments; the worlds it draws still agree with
+    everything the seat sees."""
+    for seed in range(3):
+        for _, seat, seen in _views(players, {}, seed):
+            prior = opponent_prior(seen, wild_chance(seen))
+            world = determinise(seen, random.Random(seed * 53 + seat), prior)
+            SPEC.check_invariants(world)
+            assert SPEC.view(world, seat) == seen
+
+
+def test_a_skewed_prior_draws_the_deployments_it_favours() -> None:
+    """With a prior that favours one consistent deployment, that one is drawn most."""
+    seat, seen = next((s, v) for _, s, v in _views(2, {}, 11) if v.phase is Phase.INTEL)
+    rival = seen.sides[1 - seat]
+    known, tokens = public_row(rival.missions, tokens_out(seen))
+    rows = consistent_rows(pool(rival.exhausted), known, tokens, seen.current_intel or ())
+    favourite = rows[-1]
+
+    def prior(side: int, options: tuple[tuple[int, ...], ...]) -> list[float]:
+        return [1e4 if row == favourite else 1.0 for row in options]
+
+    drawn = []
+    for draw in range(60):
+        world = determinise(seen, random.Random(draw), prior)
+        drawn.append(tuple(m.rank for m in world.sides[1 - seat].missions))
+    assert len(rows) > 1
+    assert drawn.count(favourite) > len(drawn) // 2
