@@ -8,6 +8,11 @@ end of the day (the end of the game on the last day), and keeps the candidate wi
 mean result. The same worlds and the same dice serve every candidate, so that candidates
 differ by their own effect and not by luck.
 
+The opponent is read from the view: how often it has found the bot's soldiers, and how well
+its tokens and revealed cards today fit the deployments the greedy bot would choose, weigh a
+random opponent against a greedy one. That weight picks who plays the opponent's seats in a
+playout and how likely each of its possible deployments is drawn.
+
 The work is budgeted by counts, never by a clock: at most :data:`ROLLOUTS` playouts per
 decision, over the greedy bot's best few candidates.
 """
@@ -62,8 +67,11 @@ _PRIOR_SPREAD: Final = 0.15
 _PRIOR_FLOOR: Final = 0.1
 """The share of the greedy bot's deployment weights spread over all deployments alike."""
 _WILD_PRIOR: Final = 0.3
+"""The chance, before any evidence, that the opponent plays at random."""
 _WILD_FINDS: Final = 0.15
+"""The share of one's revealed soldiers that retreat against a random guesser."""
 _TAME_FINDS: Final = 0.35
+"""The same against the greedy guesser."""
 _STEP_CAP: Final = 200
 """A bound on the commands of one playout (a day takes about 20)."""
 
