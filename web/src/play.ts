@@ -6,20 +6,24 @@ import {
   type Command,
   type GameEvent,
   problemText,
+  type Schemas,
   type Summary,
   type View,
 } from "./api/client";
 import { fill, h } from "./dom";
 import { listWords, seatName } from "./games/common";
 import { drawTable, gameUi, narrate } from "./games/index";
+import { joinLink, seatKind, seatLabel } from "./names";
 import { follow } from "./stream";
 import { chooseSeat, chosenSeat, keepToken, tokensOf } from "./tokens";
 
-/** "Game over (flag-captured): seat 1 wins." */
+type BotInfo = Schemas["BotInfo"];
+
+/** "Game over (flag-captured): seat 1 (Grace) wins." */
 export function outcomeText(summary: Summary): string {
   const outcome = summary.outcome;
   if (outcome === null) return "Game over.";
-  const winners = outcome.winners.map(seatName);
+  const winners = outcome.winners.map((s) => seatLabel(summary, s));
   const who = outcome.draw
     ? "a draw"
     : winners.length === 0
@@ -31,9 +35,14 @@ export function outcomeText(summary: Summary): string {
 function statusText(summary: Summary, seat: number | null, held: ReadonlySet<number>): string {
   if (summary.status === "finished") return outcomeText(summary);
   const toAct = summary.to_act;
-  if (seat !== null && toAct.includes(seat)) return `Your turn (${seatName(seat)}).`;
+  const handed = summary.seats.find((s) => s.seat === seat)?.bot;
+  if (seat !== null && toAct.includes(seat)) {
+    return handed === null || handed === undefined
+      ? `Your turn (${seatName(seat)}).`
+      : `Bot ${handed} plays your turn (${seatName(seat)}).`;
+  }
   const mine = toAct.filter((s) => held.has(s));
-  const waiting = `Waiting for ${listWords(toAct.map(seatName))}.`;
+  const waiting = `Waiting for ${listWords(toAct.map((s) => seatLabel(summary, s)))}.`;
   return mine.length > 0
     ? `${waiting} You hold ${listWords(mine.map(seatName))}: switch seats to play.`
     : waiting;
@@ -72,6 +81,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   let selection: number[] = [];
   let busy = false;
   let stream: AbortController | null = null;
+  let bots: BotInfo[] = [];
 
   const title = h("h1", {}, "Game");
   const status = h("p", { class: "status", "data-testid": "status", role: "status" }, "Loading…");
@@ -87,6 +97,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     "aria-label": "What happened",
   });
   const links = h("details", { class: "seat-links" });
+  const seatsBox = h("section", { class: "seats-box", "aria-labelledby": "seats-title", "data-testid": "seats" });
 
   fill(
     root,
@@ -100,7 +111,12 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
       alert,
     ),
     outcome,
-    h("main", { class: "play-main" }, tableHost, h("aside", { class: "log-box" }, h("h2", {}, "Log"), log)),
+    h(
+      "main",
+      { class: "play-main" },
+      tableHost,
+      h("aside", { class: "log-box" }, seatsBox, h("h2", {}, "Log"), log),
+    ),
     links,
   );
 
@@ -137,12 +153,13 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     root.dataset["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
     root.dataset["busy"] = String(busy);
     root.dataset["gameStatus"] = summary.status;
+    const mine = summary.seats.find((s) => s.seat === seat);
     const table = drawTable({
       view,
       summary,
       legal,
       selection,
-      live: !busy && seat !== null && summary.status === "active",
+      live: !busy && seat !== null && summary.status === "active" && (mine?.bot ?? null) === null,
       toggle(index) {
         selection = selection.includes(index)
           ? selection.filter((i) => i !== index)
@@ -157,6 +174,94 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     fill(tableHost, table);
     if (focusKey !== null && hadFocus) keepFocus(focusKey);
     drawOutcome(summary);
+    drawSeatsBox(summary);
+  }
+
+  /** The seats: who holds each, and for this page's seat the hand-over to a bot and back. */
+  function drawSeatsBox(game: Summary): void {
+    const hadFocus = seatsBox.contains(document.activeElement) ? document.activeElement?.getAttribute("data-testid") : null;
+    const rows = game.seats.map((held) => {
+      const own = tokens.has(held.seat);
+      const controls: HTMLElement[] = [];
+      if (held.type === "open" && game.status === "active") {
+        controls.push(
+          h("input", { readonly: true, value: joinLink(gameId, held.seat), "aria-label": `share link of ${seatName(held.seat)}`, "data-testid": `share-${held.seat}` }),
+        );
+      }
+      if (own && held.seat === seat && game.status === "active") {
+        if (held.bot === null || held.bot === undefined) {
+          const choices = bots.filter((bot) => bot.games.includes(game.game));
+          if (choices.length > 0) {
+            const pick = h(
+              "select",
+              { "aria-label": "Bot to play my seat", "data-testid": "bot-select" },
+              ...choices.map((bot) => h("option", { value: bot.name, title: bot.description }, bot.name)),
+            );
+            controls.push(
+              pick,
+              h("button", { type: "button", "data-testid": "hand-to-bot", onclick: () => void handOver(held.seat, pick.value) }, "Let the bot play my seat"),
+            );
+          }
+        } else {
+          controls.push(h("button", { type: "button", "data-testid": "take-back", onclick: () => void takeBack(held.seat) }, "Take my seat back"));
+        }
+      }
+      return h(
+        "li",
+        { "data-seat-row": held.seat, "data-seat-type": held.type ?? "creator", class: held.seat === seat ? "mine" : null },
+        h("strong", {}, seatName(held.seat)),
+        held.name === null || held.name === undefined ? null : ` ${held.name}`,
+        h("span", { class: "seat-kind" }, ` (${seatKind(held)}${own ? ", yours" : ""})`),
+        controls.length > 0 ? h("span", { class: "seat-controls" }, ...controls) : null,
+      );
+    });
+    fill(seatsBox, h("h2", { id: "seats-title" }, "Seats"), h("ul", { class: "seat-rows" }, ...rows));
+    if (hadFocus !== null && hadFocus !== undefined) {
+      const again = seatsBox.querySelector<HTMLElement>(`[data-testid="${hadFocus}"]`) ??
+        seatsBox.querySelector<HTMLElement>("[data-testid=hand-to-bot], [data-testid=take-back]");
+      again?.focus();
+    }
+  }
+
+  async function handOver(atSeat: number, bot: string): Promise<void> {
+    alert.textContent = "";
+    const { error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
+      params: { path: { game_id: gameId, seat: atSeat } },
+      headers: auth(tokens.get(atSeat)),
+      body: { bot },
+    });
+    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    refresh();
+  }
+
+  async function takeBack(atSeat: number): Promise<void> {
+    alert.textContent = "";
+    const { error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
+      params: { path: { game_id: gameId, seat: atSeat } },
+      headers: auth(tokens.get(atSeat)),
+    });
+    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    refresh();
+  }
+
+  /** Every seat this browser holds moves to the next game (the first call creates it). */
+  async function rematch(): Promise<void> {
+    const held = [...tokens.entries()].sort(([a], [b]) => (a === seat ? -1 : b === seat ? 1 : a - b));
+    let next: string | null = null;
+    for (const [atSeat, token] of held) {
+      const { data, error } = await api.POST("/games/{game_id}/rematch", {
+        params: { path: { game_id: gameId } },
+        headers: auth(token),
+      });
+      if (data === undefined) {
+        alert.textContent = `No rematch for ${seatName(atSeat)}: ${problemText(error)}`;
+        continue;
+      }
+      keepToken(data.id, data.seat, data.token);
+      if (next === null) chooseSeat(data.id, data.seat);
+      next = data.id;
+    }
+    if (next !== null) location.assign(`/play/${next}`);
   }
 
   // The table is drawn anew on every change: the focus goes back to the same control, or,
@@ -192,6 +297,19 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
             `Scores (${ui?.scoreLabel ?? "points"}): `,
             scores.map((score, s) => `${seatName(s)} ${score}`).join(", "),
           ),
+      tokens.size > 0
+        ? h(
+            "p",
+            {},
+            h(
+              "button",
+              { type: "button", class: "rematch", "data-testid": "rematch", onclick: () => void rematch() },
+              game.rematch === null || game.rematch === undefined ? "Rematch" : "Join the rematch",
+            ),
+          )
+        : game.rematch === null || game.rematch === undefined
+          ? null
+          : h("p", {}, h("a", { href: `/play/${game.rematch}` }, "Watch the rematch")),
       h("p", {}, h("a", { href: `/replay/${gameId}` }, "Replay this game"), " · ", h("a", { href: "/" }, "Back to the lobby")),
     );
   }
@@ -286,4 +404,8 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   drawSeats();
   refresh();
   startStream();
+  void api.GET("/bots").then(({ data }) => {
+    bots = data?.bots ?? [];
+    if (summary !== null) drawSeatsBox(summary);
+  });
 }
