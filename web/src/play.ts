@@ -352,19 +352,44 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     }
   }
 
+  /**
+   * Sends a command chosen on the view at `view.version`. When the game moved meanwhile (a
+   * bot's move in a simultaneous phase, a seat joined), the command is sent again at the new
+   * version if it is still legal there; otherwise the person chooses again.
+   */
   async function send(command: Command): Promise<void> {
     const token = seat === null ? undefined : tokens.get(seat);
     if (token === undefined || view === null) return;
     busy = true;
     alert.textContent = "";
     render();
-    const { error } = await api.POST("/games/{game_id}/commands", {
-      params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
-      headers: auth(token),
-      body: { command, expected_version: view.version },
-    });
+    let version = view.version;
+    let problem: string | null = null;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const { error } = await api.POST("/games/{game_id}/commands", {
+        params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+        headers: auth(token),
+        body: { command, expected_version: version },
+      });
+      if (error === undefined) {
+        problem = null;
+        break;
+      }
+      problem = `Refused: ${problemText(error)}`;
+      if (error.code !== "version-conflict") break;
+      const now = await api.GET("/games/{game_id}/legal", {
+        params: { path: { game_id: gameId } },
+        headers: auth(token),
+      });
+      const wanted = JSON.stringify(command);
+      if (now.data === undefined || !now.data.commands.some((c) => JSON.stringify(c) === wanted)) {
+        problem = "The table moved before your move arrived: choose again.";
+        break;
+      }
+      version = now.data.version;
+    }
     busy = false;
-    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    if (problem !== null) alert.textContent = problem;
     selection = [];
     refresh();
   }
