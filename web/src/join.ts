@@ -4,7 +4,7 @@ import { api, problemText, type Summary } from "./api/client";
 import { fill, h } from "./dom";
 import { seatName } from "./games/common";
 import { gameUi } from "./games/index";
-import { keepName, myName, seatKind } from "./names";
+import { keepName, myName, seatKind, seatLine } from "./names";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 /** A person's message for a refused join (the problem's code picks it). */
@@ -74,7 +74,7 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
   const submit = h("button", { type: "submit", "data-testid": "join" }, `Take ${seatName(seat)}`);
   const others = game.seats
     .filter((s) => s.seat !== seat)
-    .map((s) => h("li", {}, `${seatName(s.seat)}: ${s.name ?? "-"} (${seatKind(s)})`));
+    .map((s) => h("li", {}, `${seatName(s.seat)}: ${seatLine(s)}`));
   const form = h(
     "form",
     { class: "create join", "aria-labelledby": "join-title" },

@@ -101,7 +101,12 @@ function created(host: HTMLElement, gameId: string, open: readonly number[], min
   host.querySelector("input")?.focus();
 }
 
-function createForm(nameInput: HTMLInputElement, bots: readonly BotInfo[], after: HTMLElement): HTMLFormElement {
+function createForm(
+  nameInput: HTMLInputElement,
+  bots: readonly BotInfo[],
+  after: HTMLElement,
+  onCreated: () => void,
+): HTMLFormElement {
   const game = h("select", { id: "new-game", name: "game", "data-testid": "new-game" }, ...GAMES.map((g) => h("option", { value: g.id }, g.title)));
   const players = h("input", { type: "number", id: "new-players", name: "players", "data-testid": "new-players" });
   const options = h("fieldset", { class: "options" });
@@ -178,6 +183,7 @@ function createForm(nameInput: HTMLInputElement, bots: readonly BotInfo[], after
       const open = data.seats.filter((held) => held.type === "open").map((held) => held.seat);
       if (open.length > 0) {
         created(after, data.id, open, mine);
+        onCreated();
       } else {
         location.assign(`/play/${data.id}`);
       }
@@ -355,6 +361,10 @@ export function lobbyPage(root: HTMLElement): void {
   void listOpen(openList, nameInput, joinAlert);
   void (async () => {
     const { data } = await api.GET("/bots");
-    side.insertBefore(createForm(nameInput, data?.bots ?? [], after), after);
+    const reload = (): void => {
+      void listGames(list, status.value);
+      void listOpen(openList, nameInput, joinAlert);
+    };
+    side.insertBefore(createForm(nameInput, data?.bots ?? [], after, reload), after);
   })();
 }

@@ -39,3 +39,8 @@ export function openSeats(summary: Summary): number[] {
 export function joinLink(gameId: string, seat: number): string {
   return `${location.origin}/join/${gameId}/${seat}`;
 }
+
+/** "Ada (creator)", "bot random", "open". */
+export function seatLine(seat: PublicSeat): string {
+  return seat.name === null || seat.name === undefined ? seatKind(seat) : `${seat.name} (${seatKind(seat)})`;
+}
