@@ -71,6 +71,12 @@ def test_a_whole_game_against_bots_from_the_lobby_then_a_rematch(
     page.wait_for_function(MY_TURN_OR_OVER)
     expect(page.get_by_test_id("status")).to_have_text(f"Your turn (seat {me}).")
 
+    # The finished game's seats can no longer be joined.
+    page.goto(f"{base}/join/{game_id}/{bot}")
+    expect(page.get_by_test_id("join-error")).to_have_text(
+        "This game is over: its seats can no longer be joined."
+    )
+
 
 def test_two_browsers_join_one_game_by_link_and_play(
     open_context: Callable[[], Watched], base: str

@@ -48,6 +48,20 @@ function statusText(summary: Summary, seat: number | null, held: ReadonlySet<num
     : waiting;
 }
 
+/**
+ * The cards a selection's indices point into: a selection is kept while they stay the same
+ * (another seat's move, a bot's pass in the same phase, leaves it as the person built it).
+ */
+function handKey(view: View): string {
+  switch (view.game) {
+    case "deck-of-spies":
+    case "black-spy":
+      return JSON.stringify(view.hand);
+    case "spies-and-lies":
+      return JSON.stringify(view.sides.find((side) => side.side === view.side)?.hand ?? null);
+  }
+}
+
 /** Takes a `#token=` seat link: stores the token, then clears it from the address bar. */
 async function adoptLinkToken(gameId: string): Promise<string | null> {
   const match = /(?:^#|&)token=([A-Za-z0-9_\-.~+/=]+)/.exec(location.hash);
@@ -341,7 +355,11 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
           alert.textContent = problemText(s.error ?? v.error);
           continue;
         }
-        if (view === null || view.version !== v.data.version || view.seat !== v.data.seat) selection = [];
+        if (s.data.version !== v.data.version || (l?.data !== undefined && l.data.version !== v.data.version)) {
+          wanted += 1; // a move landed between the three answers: ask again for one version
+          continue;
+        }
+        if (view === null || view.seat !== v.data.seat || handKey(view) !== handKey(v.data)) selection = [];
         summary = s.data;
         view = v.data;
         legal = l?.data?.commands ?? [];
