@@ -212,7 +212,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
               ...choices.map((bot) => h("option", { value: bot.name, title: bot.description }, bot.name)),
             );
             controls.push(
-              pick,
+              h("label", {}, "Bot ", pick),
               h("button", { type: "button", "data-testid": "hand-to-bot", onclick: () => void handOver(held.seat, pick.value) }, "Let the bot play my seat"),
             );
           }
