@@ -7,6 +7,7 @@ The client is built from ``web/`` (TypeScript, types generated from the OpenAPI 
 - ``/``: the lobby;
 - ``/play/{id}``: a game, as the seat whose token the browser holds or a spectator
   (``/play/{id}#token=...`` is a private seat link: the fragment never reaches the server);
+- ``/join/{id}/{seat}``: claims an open seat after asking for a display name;
 - ``/replay/{id}``: the replay viewer.
 
 ``/assets/web/`` holds the client's script and style sheet, ``/assets/docs/`` the scripts of
@@ -64,6 +65,12 @@ def play_page() -> Response[bytes]:
     return _index()
 
 
+@get("/join/{game_id:str}/{seat:str}", include_in_schema=False, sync_to_thread=False)
+def join_page() -> Response[bytes]:
+    """An open seat's share link: asks for a display name, then claims the seat."""
+    return _index()
+
+
 @get("/replay/{game_id:str}", include_in_schema=False, sync_to_thread=False)
 def replay_page() -> Response[bytes]:
     """A game's replay viewer."""
@@ -73,6 +80,7 @@ def replay_page() -> Response[bytes]:
 WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
     lobby_page,
     play_page,
+    join_page,
     replay_page,
     create_static_files_router(
         path=ASSETS_PATH,

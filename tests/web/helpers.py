@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +107,64 @@ def screenshots(page: Page, name: str) -> list[Path]:
             assert overflow <= PHONE["width"], f"{name}: the page is {overflow} px wide at 375 px"
     page.set_viewport_size(DESKTOP)
     return taken
+
+
+def create_in_lobby(
+    page: Page,
+    base: str,
+    game: str,
+    seats: list[str],
+    *,
+    name: str = "",
+    seed: str = "",
+    options: dict[str, str] | None = None,
+) -> str:
+    """Creates a game in the lobby's form, each seat ``creator``, ``open`` or ``bot:NAME``.
+
+    Returns the new game's id; the page is on its table, or on the lobby's share links when
+    a seat is open.
+    """
+    page.goto(f"{base}/")
+    if name:
+        page.fill("[data-testid='my-name']", name)
+    page.select_option("[data-testid='new-game']", game)
+    if page.is_enabled("[data-testid='new-players']"):
+        page.fill("[data-testid='new-players']", str(len(seats)))
+    for key, value in (options or {}).items():
+        page.fill(f"#option-{key}", value)
+    for seat, choice in enumerate(seats):
+        page.select_option(f"[data-testid='seat-type-{seat}']", choice)
+    if seed:
+        page.fill("[data-testid='new-seed']", seed)
+    page.click("[data-testid='create']")
+    if "open" in seats:
+        link = page.get_by_test_id("to-table")
+        link.wait_for()
+        href = link.get_attribute("href") or ""
+        return href.rsplit("/", 1)[1]
+    page.wait_for_url(re.compile(r"/play/[a-z0-9]+$"))
+    wait_loaded(page)
+    return page.url.rsplit("/", 1)[1]
+
+
+MY_TURN_OR_OVER = """() => {
+  const app = document.getElementById('app');
+  const status = document.querySelector('[data-testid=status]').textContent;
+  return app.dataset.busy === 'false'
+    && (app.dataset.gameStatus === 'finished' || status.startsWith('Your turn'));
+}"""
+
+
+def play_to_the_end(page: Page, limit: int = 2000) -> int:
+    """Clicks a legal move each time the page's seat is to act, until the game ends.
+
+    Returns the moves made (the other seats are bots, playing on the server).
+    """
+    made = 0
+    while made < limit:
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if page.get_attribute(APP, "data-game-status") == "finished":
+            return made
+        click_a_move(page)
+        made += 1
+    raise AssertionError(f"the game did not end in {limit} moves")

@@ -84,6 +84,14 @@ def test_a_whole_deck_of_spies_game_by_clicking_legal_moves(page: Page, base: st
     expect(page.get_by_test_id("log")).to_contain_text("The seed is revealed")
     assert page.get_by_test_id("command").count() == 0
 
+    # The rematch: a new game with the same options, this browser in the same seat.
+    page.get_by_test_id("rematch").click()
+    page.wait_for_url(re.compile(r"/play/(?!" + game_id + r")[a-z0-9]+$"))
+    wait_loaded(page)
+    next_id = page.url.rsplit("/", 1)[1]
+    assert summary(base, next_id)["rematch_of"] == game_id
+    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 0).")
+
 
 def _card_id(name: str | None) -> str:
     """'7 of hearts' -> '7H' (the notation of the API)."""

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Page, Response
 
 from tests.web.helpers import click_a_move, create_game, summary, wait_loaded
@@ -63,14 +64,37 @@ def first_legal(base: str, game_id: str, token: str) -> dict[str, Any]:
     return command
 
 
-def test_a_seat_page_never_holds_another_seats_hidden_cards(page: Page, base: str) -> None:
-    created = create_game(base, "black-spy", 3, "web-privacy-1")
-    game_id = created["id"]
-    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+@pytest.mark.parametrize("seated", ["by-link", "joined"])
+def test_a_seat_page_never_holds_another_seats_hidden_cards(
+    page: Page, base: str, seated: str
+) -> None:
     answers: list[Response] = []
-    page.on("response", lambda answer: answers.append(answer))
-
-    page.goto(f"{base}/play/{game_id}#token={tokens[ME]}")
+    # The join page's answers (the summary, the seat's token) are gone with the page once it
+    # goes to the table, and hold no card: every answer of the table is checked.
+    page.on("response", lambda answer: None if "/join/" in page.url else answers.append(answer))
+    if seated == "by-link":
+        created = create_game(base, "black-spy", 3, "web-privacy-1")
+        game_id = created["id"]
+        tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+        page.goto(f"{base}/play/{game_id}#token={tokens[ME]}")
+    else:
+        # Seat ME is open: this page joins it by its share link, with a display name.
+        seats = [{"type": "creator"}, {"type": "open"}, {"type": "creator"}]
+        answer = httpx.post(
+            f"{base}/games",
+            json={"game": "black-spy", "players": 3, "seed": "web-privacy-2", "seats": seats},
+        )
+        assert answer.status_code == 201, answer.text
+        game_id = answer.json()["id"]
+        tokens = {seat["seat"]: seat["token"] for seat in answer.json()["seats"] if "token" in seat}
+        assert set(tokens) == {0, 2}
+        page.goto(f"{base}/join/{game_id}/{ME}")
+        page.get_by_label("Your display name").fill("Grace")
+        page.get_by_test_id("join").click()
+        page.wait_for_url(f"{base}/play/{game_id}")
+        held = page.evaluate(f"JSON.parse(localStorage.getItem('spies:tokens:{game_id}'))")
+        assert list(held) == [str(ME)]
+        tokens[ME] = held[str(ME)]
     wait_loaded(page)
     check(page, answers, hidden_from_me(base, game_id, tokens))
 

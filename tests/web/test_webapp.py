@@ -21,7 +21,7 @@ def client(tmp_path: Path) -> Iterator[TestClient[Litestar]]:
         yield test_client
 
 
-@pytest.mark.parametrize("path", ["/", "/play/abc123", "/replay/abc123"])
+@pytest.mark.parametrize("path", ["/", "/play/abc123", "/join/abc123/1", "/replay/abc123"])
 def test_every_page_is_the_client(client: TestClient[Litestar], path: str) -> None:
     page = client.get(path)
     assert page.status_code == 200
@@ -54,7 +54,10 @@ def test_the_api_docs_load_only_local_assets(client: TestClient[Litestar]) -> No
 
 def test_no_page_of_the_client_is_in_the_api_document() -> None:
     paths = openapi_document()["paths"]
-    assert not [p for p in paths if not p.startswith("/games")]
+    assert paths
+    pages = ("/play/", "/join/", "/replay/", "/assets/", "/schema")
+    assert not [p for p in paths if p == "/" or p.startswith(pages)]
+    assert not [p for p in paths if not p.startswith(("/games", "/bots"))]
 
 
 def test_an_api_path_is_not_shadowed(client: TestClient[Litestar]) -> None:

@@ -1,10 +1,12 @@
 /** `/`: the lobby: the games on this server, and a form to create one. */
 
-import { api, problemText, type Summary } from "./api/client";
+import { api, problemText, type Schemas, type Summary } from "./api/client";
 import { fill, h } from "./dom";
-import type { OptionField } from "./games/common";
+import { type OptionField, seatName } from "./games/common";
 import { GAMES, gameUi } from "./games/index";
-import { keepToken, tokensOf } from "./tokens";
+import { joinProblem } from "./join";
+import { joinLink, keepName, myName, openSeats, seatKind } from "./names";
+import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 const PAGE = 50;
 
@@ -47,10 +49,68 @@ function readOption(form: HTMLFormElement, field: OptionField): unknown {
   return input instanceof HTMLSelectElement ? input.value : undefined;
 }
 
-function createForm(): HTMLFormElement {
+type BotInfo = Schemas["BotInfo"];
+type SeatRequest = NonNullable<Schemas["CreateGameRequest"]["seats"]>[number];
+
+/** The choice of one seat in the form: "creator", "open" or "bot:NAME". */
+function seatChoice(seat: number, bots: readonly BotInfo[], initial: string): HTMLElement {
+  const id = `seat-type-${seat}`;
+  return h(
+    "label",
+    { class: "seat-choice" },
+    `${seatName(seat)} `,
+    h(
+      "select",
+      { id, name: id, "data-testid": id },
+      h("option", { value: "creator", selected: initial === "creator" }, "me"),
+      h("option", { value: "open", selected: initial === "open" }, "open (share a link)"),
+      ...bots.map((bot) =>
+        h("option", { value: `bot:${bot.name}`, selected: initial === `bot:${bot.name}`, title: bot.description }, `bot: ${bot.name}`),
+      ),
+    ),
+  );
+}
+
+function seatRequest(choice: string, name: string | null): SeatRequest {
+  if (choice === "open") return { type: "open" };
+  if (choice.startsWith("bot:")) return { type: "bot", bot: choice.slice(4) };
+  return { type: "creator", name };
+}
+
+/** After a creation with open seats: the links to share, and the way to the table. */
+function created(host: HTMLElement, gameId: string, open: readonly number[], mine: boolean): void {
+  fill(
+    host,
+    h("h2", { id: "created-title" }, "Game created"),
+    h("p", {}, "Send each open seat's link to the person who should take it:"),
+    h(
+      "ul",
+      { class: "share-links", "data-testid": "share-links" },
+      ...open.map((seat) =>
+        h(
+          "li",
+          {},
+          h("label", { for: `share-${seat}` }, `${seatName(seat)} `),
+          h("input", { id: `share-${seat}`, readonly: true, value: joinLink(gameId, seat), "data-testid": `share-${seat}` }),
+        ),
+      ),
+    ),
+    h("p", {}, h("a", { href: `/play/${gameId}`, "data-testid": "to-table" }, mine ? "Go to the table" : "Watch the table")),
+  );
+  host.hidden = false;
+  host.querySelector("input")?.focus();
+}
+
+function createForm(
+  nameInput: HTMLInputElement,
+  bots: readonly BotInfo[],
+  after: HTMLElement,
+  onCreated: () => void,
+): HTMLFormElement {
   const game = h("select", { id: "new-game", name: "game", "data-testid": "new-game" }, ...GAMES.map((g) => h("option", { value: g.id }, g.title)));
   const players = h("input", { type: "number", id: "new-players", name: "players", "data-testid": "new-players" });
   const options = h("fieldset", { class: "options" });
+  const seats = h("fieldset", { class: "options seats", "data-testid": "seats" });
   const seed = h("input", { type: "text", id: "new-seed", name: "seed", placeholder: "optional: a reproducible game", "data-testid": "new-seed" });
   const problem = h("p", { class: "error", role: "alert" });
   const form = h(
@@ -62,12 +122,21 @@ function createForm(): HTMLFormElement {
     h("label", { for: "new-players" }, " Seats "),
     players,
     options,
+    seats,
     h("label", { for: "new-seed" }, "Seed "),
     seed,
-    h("p", { class: "hint" }, "You hold every seat's token; share a seat's private link from the game page."),
-    h("button", { type: "submit", "data-testid": "create" }, "Create and play"),
+    h("p", { class: "hint" }, "You hold the token of every seat marked \"me\"; an open seat waits for its link."),
+    h("button", { type: "submit", "data-testid": "create" }, "Create"),
     problem,
   );
+  const gameBots = (): BotInfo[] => bots.filter((bot) => bot.games.includes(game.value));
+  const showSeats = (): void => {
+    const before = [...seats.querySelectorAll("select")].map((select) => select.value);
+    const count = Math.max(0, Math.min(64, Number(players.value) || 0));
+    const choices = gameBots();
+    const rows = Array.from({ length: count }, (_, seat) => seatChoice(seat, choices, before[seat] ?? "creator"));
+    fill(seats, h("legend", {}, "Who plays each seat"), ...rows);
+  };
   const showOptions = (): void => {
     const ui = gameUi(game.value);
     if (ui === undefined) return;
@@ -76,8 +145,11 @@ function createForm(): HTMLFormElement {
     players.value = String(ui.minPlayers);
     players.disabled = ui.minPlayers === ui.maxPlayers;
     fill(options, h("legend", {}, "Options"), ...ui.options.map(optionInput));
+    fill(seats);
+    showSeats();
   };
   game.addEventListener("change", showOptions);
+  players.addEventListener("input", showSeats);
   showOptions();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -85,12 +157,16 @@ function createForm(): HTMLFormElement {
     if (ui === undefined) return;
     const chosen: Record<string, unknown> = {};
     for (const field of ui.options) chosen[field.key] = readOption(form, field);
+    const name = nameInput.value.trim();
+    if (name !== "") keepName(name);
+    const seatRequests = [...seats.querySelectorAll("select")].map((select) => seatRequest(select.value, name === "" ? null : name));
     void (async () => {
       const { data, error } = await api.POST("/games", {
         body: {
           game: ui.id,
           players: Number(players.value),
           options: chosen,
+          seats: seatRequests,
           seed: seed.value.trim() === "" ? null : seed.value.trim(),
         },
       });
@@ -98,11 +174,94 @@ function createForm(): HTMLFormElement {
         problem.textContent = problemText(error);
         return;
       }
-      for (const held of data.seats) keepToken(data.id, held.seat, held.token);
-      location.assign(`/play/${data.id}`);
+      let mine = false;
+      for (const held of data.seats) {
+        if (held.token === undefined) continue; // an open or a bot seat: no token to hold
+        keepToken(data.id, held.seat, held.token);
+        mine = true;
+      }
+      const open = data.seats.filter((held) => held.type === "open").map((held) => held.seat);
+      if (open.length > 0) {
+        created(after, data.id, open, mine);
+        onCreated();
+      } else {
+        location.assign(`/play/${data.id}`);
+      }
     })();
   });
   return form;
+}
+
+/** Takes the first open seat of a game with the name typed in the lobby, then plays it. */
+async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
+  const name = nameInput.value.trim();
+  if (name === "") {
+    problem.textContent = "Type your display name first.";
+    nameInput.focus();
+    return;
+  }
+  keepName(name);
+  const { data, error } = await api.POST("/games/{game_id}/join", {
+    params: { path: { game_id: gameId } },
+    body: { name },
+  });
+  if (data === undefined) {
+    problem.textContent = joinProblem(error);
+    return;
+  }
+  keepToken(gameId, data.seat, data.token);
+  chooseSeat(gameId, data.seat);
+  location.assign(`/play/${gameId}`);
+}
+
+function openRow(game: Summary, nameInput: HTMLInputElement, problem: HTMLElement): HTMLElement {
+  const title = gameUi(game.game)?.title ?? game.game;
+  const open = openSeats(game);
+  const holders = game.seats
+    .filter((s) => s.type !== "open")
+    .map((s) => `${seatName(s.seat)}: ${s.name ?? seatKind(s)}`);
+  return h(
+    "tr",
+    { "data-open-game": game.id },
+    h("td", {}, title),
+    h("td", {}, h("code", {}, game.id)),
+    h("td", {}, holders.join(", ") || "-"),
+    h(
+      "td",
+      {},
+      ...open.flatMap((seat, i) => [i > 0 ? " " : null, h("a", { href: `/join/${game.id}/${seat}` }, `join ${seatName(seat)}`)]),
+    ),
+    h(
+      "td",
+      {},
+      h(
+        "button",
+        { type: "button", "data-testid": "join-first", onclick: () => void joinFirst(game.id, nameInput, problem) },
+        "Join the first open seat",
+      ),
+    ),
+  );
+}
+
+async function listOpen(host: HTMLElement, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
+  const { data, error } = await api.GET("/games", { params: { query: { open: true, limit: PAGE } } });
+  if (data === undefined) {
+    fill(host, h("p", { class: "error", role: "alert" }, problemText(error)));
+    return;
+  }
+  const games = [...data.games].reverse();
+  fill(
+    host,
+    games.length === 0
+      ? h("p", { class: "empty" }, "No game waits for a player.")
+      : h(
+          "table",
+          { class: "games", "data-testid": "open-games" },
+          h("caption", {}, `${data.total} game(s) with an open seat`),
+          h("thead", {}, h("tr", {}, ...["Game", "Id", "Seated", "Open seats", ""].map((c) => h("th", {}, c)))),
+          h("tbody", {}, ...games.map((game) => openRow(game, nameInput, problem))),
+        ),
+  );
 }
 
 function gameRow(game: Summary): HTMLElement {
@@ -158,14 +317,26 @@ async function listGames(host: HTMLElement, status: string): Promise<void> {
 export function lobbyPage(root: HTMLElement): void {
   document.title = "Spies: lobby";
   const list = h("div", { class: "game-list" }, "Loading…");
+  const openList = h("div", { class: "game-list" }, "Loading…");
+  const joinAlert = h("p", { class: "error", role: "alert", "data-testid": "lobby-error" });
+  const nameInput = h("input", {
+    type: "text",
+    id: "my-name",
+    maxlength: 40,
+    autocomplete: "nickname",
+    value: myName(),
+    "data-testid": "my-name",
+  });
+  const after = h("section", { class: "created", "aria-labelledby": "created-title", "data-testid": "created", hidden: true });
   const status = h(
     "select",
     { id: "list-status", "aria-label": "Show games" },
-    h("option", { value: "all" }, "all games"),
     h("option", { value: "active" }, "in progress"),
     h("option", { value: "finished" }, "finished"),
+    h("option", { value: "all" }, "all games"),
   );
   status.addEventListener("change", () => void listGames(list, status.value));
+  const side = h("div", { class: "lobby-side" }, h("p", { class: "my-name" }, h("label", { for: "my-name" }, "Your display name "), nameInput), after);
   fill(
     root,
     h(
@@ -177,9 +348,23 @@ export function lobbyPage(root: HTMLElement): void {
     h(
       "main",
       { class: "lobby" },
-      createForm(),
-      h("section", { class: "list", "aria-labelledby": "list-title" }, h("h2", { id: "list-title" }, "Games"), status, list),
+      side,
+      h(
+        "div",
+        { class: "lobby-lists" },
+        h("section", { class: "list", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open seats"), joinAlert, openList),
+        h("section", { class: "list", "aria-labelledby": "list-title" }, h("h2", { id: "list-title" }, "Games"), status, list),
+      ),
     ),
   );
-  void listGames(list, "all");
+  void listGames(list, "active");
+  void listOpen(openList, nameInput, joinAlert);
+  void (async () => {
+    const { data } = await api.GET("/bots");
+    const reload = (): void => {
+      void listGames(list, status.value);
+      void listOpen(openList, nameInput, joinAlert);
+    };
+    side.insertBefore(createForm(nameInput, data?.bots ?? [], after, reload), after);
+  })();
 }

@@ -6,20 +6,24 @@ import {
   type Command,
   type GameEvent,
   problemText,
+  type Schemas,
   type Summary,
   type View,
 } from "./api/client";
 import { fill, h } from "./dom";
 import { listWords, seatName } from "./games/common";
 import { drawTable, gameUi, narrate } from "./games/index";
+import { joinLink, seatKind, seatLabel } from "./names";
 import { follow } from "./stream";
 import { chooseSeat, chosenSeat, keepToken, tokensOf } from "./tokens";
 
-/** "Game over (flag-captured): seat 1 wins." */
+type BotInfo = Schemas["BotInfo"];
+
+/** "Game over (flag-captured): seat 1 (Grace) wins." */
 export function outcomeText(summary: Summary): string {
   const outcome = summary.outcome;
   if (outcome === null) return "Game over.";
-  const winners = outcome.winners.map(seatName);
+  const winners = outcome.winners.map((s) => seatLabel(summary, s));
   const who = outcome.draw
     ? "a draw"
     : winners.length === 0
@@ -31,12 +35,31 @@ export function outcomeText(summary: Summary): string {
 function statusText(summary: Summary, seat: number | null, held: ReadonlySet<number>): string {
   if (summary.status === "finished") return outcomeText(summary);
   const toAct = summary.to_act;
-  if (seat !== null && toAct.includes(seat)) return `Your turn (${seatName(seat)}).`;
+  const handed = summary.seats.find((s) => s.seat === seat)?.bot;
+  if (seat !== null && toAct.includes(seat)) {
+    return handed === null || handed === undefined
+      ? `Your turn (${seatName(seat)}).`
+      : `Bot ${handed} plays your turn (${seatName(seat)}).`;
+  }
   const mine = toAct.filter((s) => held.has(s));
-  const waiting = `Waiting for ${listWords(toAct.map(seatName))}.`;
+  const waiting = `Waiting for ${listWords(toAct.map((s) => seatLabel(summary, s)))}.`;
   return mine.length > 0
     ? `${waiting} You hold ${listWords(mine.map(seatName))}: switch seats to play.`
     : waiting;
+}
+
+/**
+ * The cards a selection's indices point into: a selection is kept while they stay the same
+ * (another seat's move, a bot's pass in the same phase, leaves it as the person built it).
+ */
+function handKey(view: View): string {
+  switch (view.game) {
+    case "deck-of-spies":
+    case "black-spy":
+      return JSON.stringify(view.hand);
+    case "spies-and-lies":
+      return JSON.stringify(view.sides.find((side) => side.side === view.side)?.hand ?? null);
+  }
 }
 
 /** Takes a `#token=` seat link: stores the token, then clears it from the address bar. */
@@ -72,6 +95,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   let selection: number[] = [];
   let busy = false;
   let stream: AbortController | null = null;
+  let bots: BotInfo[] = [];
 
   const title = h("h1", {}, "Game");
   const status = h("p", { class: "status", "data-testid": "status", role: "status" }, "Loading…");
@@ -87,6 +111,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     "aria-label": "What happened",
   });
   const links = h("details", { class: "seat-links" });
+  const seatsBox = h("section", { class: "seats-box", "aria-labelledby": "seats-title", "data-testid": "seats" });
 
   fill(
     root,
@@ -100,7 +125,12 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
       alert,
     ),
     outcome,
-    h("main", { class: "play-main" }, tableHost, h("aside", { class: "log-box" }, h("h2", {}, "Log"), log)),
+    h(
+      "main",
+      { class: "play-main" },
+      tableHost,
+      h("aside", { class: "log-box" }, seatsBox, h("h2", {}, "Log"), log),
+    ),
     links,
   );
 
@@ -137,12 +167,13 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     root.dataset["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
     root.dataset["busy"] = String(busy);
     root.dataset["gameStatus"] = summary.status;
+    const mine = summary.seats.find((s) => s.seat === seat);
     const table = drawTable({
       view,
       summary,
       legal,
       selection,
-      live: !busy && seat !== null && summary.status === "active",
+      live: !busy && seat !== null && summary.status === "active" && (mine?.bot ?? null) === null,
       toggle(index) {
         selection = selection.includes(index)
           ? selection.filter((i) => i !== index)
@@ -157,6 +188,94 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     fill(tableHost, table);
     if (focusKey !== null && hadFocus) keepFocus(focusKey);
     drawOutcome(summary);
+    drawSeatsBox(summary);
+  }
+
+  /** The seats: who holds each, and for this page's seat the hand-over to a bot and back. */
+  function drawSeatsBox(game: Summary): void {
+    const hadFocus = seatsBox.contains(document.activeElement) ? document.activeElement?.getAttribute("data-testid") : null;
+    const rows = game.seats.map((held) => {
+      const own = tokens.has(held.seat);
+      const controls: HTMLElement[] = [];
+      if (held.type === "open" && game.status === "active") {
+        controls.push(
+          h("input", { readonly: true, value: joinLink(gameId, held.seat), "aria-label": `share link of ${seatName(held.seat)}`, "data-testid": `share-${held.seat}` }),
+        );
+      }
+      if (own && held.seat === seat && game.status === "active") {
+        if (held.bot === null || held.bot === undefined) {
+          const choices = bots.filter((bot) => bot.games.includes(game.game));
+          if (choices.length > 0) {
+            const pick = h(
+              "select",
+              { "aria-label": "Bot to play my seat", "data-testid": "bot-select" },
+              ...choices.map((bot) => h("option", { value: bot.name, title: bot.description }, bot.name)),
+            );
+            controls.push(
+              h("label", {}, "Bot ", pick),
+              h("button", { type: "button", "data-testid": "hand-to-bot", onclick: () => void handOver(held.seat, pick.value) }, "Let the bot play my seat"),
+            );
+          }
+        } else {
+          controls.push(h("button", { type: "button", "data-testid": "take-back", onclick: () => void takeBack(held.seat) }, "Take my seat back"));
+        }
+      }
+      return h(
+        "li",
+        { "data-seat-row": held.seat, "data-seat-type": held.type ?? "creator", class: held.seat === seat ? "mine" : null },
+        h("strong", {}, seatName(held.seat)),
+        held.name === null || held.name === undefined ? null : ` ${held.name}`,
+        h("span", { class: "seat-kind" }, ` (${seatKind(held)}${own ? ", yours" : ""})`),
+        controls.length > 0 ? h("span", { class: "seat-controls" }, ...controls) : null,
+      );
+    });
+    fill(seatsBox, h("h2", { id: "seats-title" }, "Seats"), h("ul", { class: "seat-rows" }, ...rows));
+    if (hadFocus !== null && hadFocus !== undefined) {
+      const again = seatsBox.querySelector<HTMLElement>(`[data-testid="${hadFocus}"]`) ??
+        seatsBox.querySelector<HTMLElement>("[data-testid=hand-to-bot], [data-testid=take-back]");
+      again?.focus();
+    }
+  }
+
+  async function handOver(atSeat: number, bot: string): Promise<void> {
+    alert.textContent = "";
+    const { error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
+      params: { path: { game_id: gameId, seat: atSeat } },
+      headers: auth(tokens.get(atSeat)),
+      body: { bot },
+    });
+    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    refresh();
+  }
+
+  async function takeBack(atSeat: number): Promise<void> {
+    alert.textContent = "";
+    const { error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
+      params: { path: { game_id: gameId, seat: atSeat } },
+      headers: auth(tokens.get(atSeat)),
+    });
+    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    refresh();
+  }
+
+  /** Every seat this browser holds moves to the next game (the first call creates it). */
+  async function rematch(): Promise<void> {
+    const held = [...tokens.entries()].sort(([a], [b]) => (a === seat ? -1 : b === seat ? 1 : a - b));
+    let next: string | null = null;
+    for (const [atSeat, token] of held) {
+      const { data, error } = await api.POST("/games/{game_id}/rematch", {
+        params: { path: { game_id: gameId } },
+        headers: auth(token),
+      });
+      if (data === undefined) {
+        alert.textContent = `No rematch for ${seatName(atSeat)}: ${problemText(error)}`;
+        continue;
+      }
+      keepToken(data.id, data.seat, data.token);
+      if (next === null) chooseSeat(data.id, data.seat);
+      next = data.id;
+    }
+    if (next !== null) location.assign(`/play/${next}`);
   }
 
   // The table is drawn anew on every change: the focus goes back to the same control, or,
@@ -192,6 +311,19 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
             `Scores (${ui?.scoreLabel ?? "points"}): `,
             scores.map((score, s) => `${seatName(s)} ${score}`).join(", "),
           ),
+      tokens.size > 0
+        ? h(
+            "p",
+            {},
+            h(
+              "button",
+              { type: "button", class: "rematch", "data-testid": "rematch", onclick: () => void rematch() },
+              game.rematch === null || game.rematch === undefined ? "Rematch" : "Join the rematch",
+            ),
+          )
+        : game.rematch === null || game.rematch === undefined
+          ? null
+          : h("p", {}, h("a", { href: `/play/${game.rematch}` }, "Watch the rematch")),
       h("p", {}, h("a", { href: `/replay/${gameId}` }, "Replay this game"), " · ", h("a", { href: "/" }, "Back to the lobby")),
     );
   }
@@ -223,7 +355,11 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
           alert.textContent = problemText(s.error ?? v.error);
           continue;
         }
-        if (view === null || view.version !== v.data.version || view.seat !== v.data.seat) selection = [];
+        if (s.data.version !== v.data.version || (l?.data !== undefined && l.data.version !== v.data.version)) {
+          wanted += 1; // a move landed between the three answers: ask again for one version
+          continue;
+        }
+        if (view === null || view.seat !== v.data.seat || handKey(view) !== handKey(v.data)) selection = [];
         summary = s.data;
         view = v.data;
         legal = l?.data?.commands ?? [];
@@ -234,19 +370,44 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     }
   }
 
+  /**
+   * Sends a command chosen on the view at `view.version`. When the game moved meanwhile (a
+   * bot's move in a simultaneous phase, a seat joined), the command is sent again at the new
+   * version if it is still legal there; otherwise the person chooses again.
+   */
   async function send(command: Command): Promise<void> {
     const token = seat === null ? undefined : tokens.get(seat);
     if (token === undefined || view === null) return;
     busy = true;
     alert.textContent = "";
     render();
-    const { error } = await api.POST("/games/{game_id}/commands", {
-      params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
-      headers: auth(token),
-      body: { command, expected_version: view.version },
-    });
+    let version = view.version;
+    let problem: string | null = null;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const { error } = await api.POST("/games/{game_id}/commands", {
+        params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+        headers: auth(token),
+        body: { command, expected_version: version },
+      });
+      if (error === undefined) {
+        problem = null;
+        break;
+      }
+      problem = `Refused: ${problemText(error)}`;
+      if (error.code !== "version-conflict") break;
+      const now = await api.GET("/games/{game_id}/legal", {
+        params: { path: { game_id: gameId } },
+        headers: auth(token),
+      });
+      const wanted = JSON.stringify(command);
+      if (now.data === undefined || !now.data.commands.some((c) => JSON.stringify(c) === wanted)) {
+        problem = "The table moved before your move arrived: choose again.";
+        break;
+      }
+      version = now.data.version;
+    }
     busy = false;
-    if (error !== undefined) alert.textContent = `Refused: ${problemText(error)}`;
+    if (problem !== null) alert.textContent = problem;
     selection = [];
     refresh();
   }
@@ -286,4 +447,8 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   drawSeats();
   refresh();
   startStream();
+  void api.GET("/bots").then(({ data }) => {
+    bots = data?.bots ?? [];
+    if (summary !== null) drawSeatsBox(summary);
+  });
 }

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bots
+         * @description Every registered bot: its name (for a `bot` seat or a hand-over), the games it plays and how it plays.
+         */
+        get: operations["listBots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games": {
         parameters: {
             query?: never;
@@ -13,13 +33,13 @@ export interface paths {
         };
         /**
          * List games
-         * @description Public summaries, oldest first, filtered by game id and status.
+         * @description Public summaries, oldest first, filtered by game id and status. `open=true` is the lobby: the games in progress with an open seat to join.
          */
         get: operations["listGames"];
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` and an optional `seed` (a reproducible game). Returns one secret bearer token per seat, once; only their hashes are kept.
+         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept.
          */
         post: operations["createGame"];
         delete?: never;
@@ -128,6 +148,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the first open seat
+         * @description Takes the game's first open seat with a display name and returns it with its secret bearer token, once; 409 `no-open-seat` when none is left.
+         */
+        post: operations["joinGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/legal": {
         parameters: {
             query?: never;
@@ -148,6 +188,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's seat in the rematch
+         * @description With a seat token of a finished game: the same seat in the next game, which has the same options, a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer.
+         */
+        post: operations["rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/replay/{seq}": {
         parameters: {
             query?: never;
@@ -162,6 +222,50 @@ export interface paths {
         get: operations["getReplay"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/seats/{seat}/bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the seat to a bot
+         * @description With the seat's own token: a registered bot (`GET /bots`) plays the seat on the server from now on, until `DELETE` on the same path takes it back. Recorded in the log as `seat_handed_to_bot`; the bot's commands are recorded as the seat's, marked with the bot's name. Handing a seat to the bot that already plays it changes nothing.
+         */
+        post: operations["handSeatToBot"];
+        /**
+         * Take the seat back from its bot
+         * @description With the seat's own token: the seat's bot stops playing it. Recorded in the log as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat.
+         */
+        delete: operations["takeSeatBack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/seats/{seat}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an open seat
+         * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`.
+         */
+        post: operations["joinSeat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -358,6 +462,34 @@ export interface components {
             version: number;
             winners: number[];
         };
+        /** BotInfo */
+        BotInfo: {
+            description: string;
+            games: string[];
+            name: string;
+        };
+        /** BotList */
+        BotList: {
+            bots: components["schemas"]["BotInfo"][];
+        };
+        /**
+         * BotRequest
+         * @example {
+         *       "bot": "random"
+         *     }
+         */
+        BotRequest: {
+            bot: string;
+        };
+        /** BotSeatRequest */
+        BotSeatRequest: {
+            bot: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bot";
+        };
         /** CaptainChosen */
         CaptainChosen: {
             borrow?: number | null;
@@ -438,7 +570,7 @@ export interface components {
         };
         /** CommandResponse */
         CommandResponse: {
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["SpyRevealed"] | components["schemas"]["CardsDrawn"] | components["schemas"]["DiscardReshuffled"] | components["schemas"]["DrawDeckShuffled"] | components["schemas"]["SpyCountered"] | components["schemas"]["SpyRecruited"] | components["schemas"]["CardsRetired"] | components["schemas"]["SpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SoldiersDeployed"] | components["schemas"]["IntelCardTurned"] | components["schemas"]["IntelMarked"] | components["schemas"]["IntelTokensRevealed"] | components["schemas"]["DeceptionPlayed"] | components["schemas"]["DeceptionDeclined"] | components["schemas"]["SoldierRevealed"] | components["schemas"]["InfiltrationPointsGained"] | components["schemas"]["InfiltrationPointsLost"] | components["schemas"]["DeceptionTokenGained"] | components["schemas"]["SoldierEffectStarted"] | components["schemas"]["DoubleDamageEarned"] | components["schemas"]["MarshalChosen"] | components["schemas"]["CaptainChosen"] | components["schemas"]["DoubleAgentMoved"] | components["schemas"]["FlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["SpyRevealed"] | components["schemas"]["CardsDrawn"] | components["schemas"]["DiscardReshuffled"] | components["schemas"]["DrawDeckShuffled"] | components["schemas"]["SpyCountered"] | components["schemas"]["SpyRecruited"] | components["schemas"]["CardsRetired"] | components["schemas"]["SpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SoldiersDeployed"] | components["schemas"]["IntelCardTurned"] | components["schemas"]["IntelMarked"] | components["schemas"]["IntelTokensRevealed"] | components["schemas"]["DeceptionPlayed"] | components["schemas"]["DeceptionDeclined"] | components["schemas"]["SoldierRevealed"] | components["schemas"]["InfiltrationPointsGained"] | components["schemas"]["InfiltrationPointsLost"] | components["schemas"]["DeceptionTokenGained"] | components["schemas"]["SoldierEffectStarted"] | components["schemas"]["DoubleDamageEarned"] | components["schemas"]["MarshalChosen"] | components["schemas"]["CaptainChosen"] | components["schemas"]["DoubleAgentMoved"] | components["schemas"]["FlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
             outcome?: components["schemas"]["Outcome"] | null;
             status: components["schemas"]["GameStatus"];
             version: number;
@@ -480,6 +612,27 @@ export interface components {
          *       "options": {},
          *       "players": 4
          *     }
+         * @example {
+         *       "game": "black-spy",
+         *       "players": 4,
+         *       "seats": [
+         *         {
+         *           "name": "Ada",
+         *           "type": "creator"
+         *         },
+         *         {
+         *           "type": "open"
+         *         },
+         *         {
+         *           "bot": "random",
+         *           "type": "bot"
+         *         },
+         *         {
+         *           "bot": "random",
+         *           "type": "bot"
+         *         }
+         *       ]
+         *     }
          */
         CreateGameRequest: {
             game: string;
@@ -487,7 +640,17 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             players?: number | null;
+            seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
             seed?: string | null;
+        };
+        /** CreatorSeatRequest */
+        CreatorSeatRequest: {
+            name?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "creator";
         };
         /** DayRecord */
         DayRecord: {
@@ -700,7 +863,7 @@ export interface components {
         EndReason: "flag-captured" | "territory" | "infiltration";
         /** EventsPage */
         EventsPage: {
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["SpyRevealed"] | components["schemas"]["CardsDrawn"] | components["schemas"]["DiscardReshuffled"] | components["schemas"]["DrawDeckShuffled"] | components["schemas"]["SpyCountered"] | components["schemas"]["SpyRecruited"] | components["schemas"]["CardsRetired"] | components["schemas"]["SpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SoldiersDeployed"] | components["schemas"]["IntelCardTurned"] | components["schemas"]["IntelMarked"] | components["schemas"]["IntelTokensRevealed"] | components["schemas"]["DeceptionPlayed"] | components["schemas"]["DeceptionDeclined"] | components["schemas"]["SoldierRevealed"] | components["schemas"]["InfiltrationPointsGained"] | components["schemas"]["InfiltrationPointsLost"] | components["schemas"]["DeceptionTokenGained"] | components["schemas"]["SoldierEffectStarted"] | components["schemas"]["DoubleDamageEarned"] | components["schemas"]["MarshalChosen"] | components["schemas"]["CaptainChosen"] | components["schemas"]["DoubleAgentMoved"] | components["schemas"]["FlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["SpyRevealed"] | components["schemas"]["CardsDrawn"] | components["schemas"]["DiscardReshuffled"] | components["schemas"]["DrawDeckShuffled"] | components["schemas"]["SpyCountered"] | components["schemas"]["SpyRecruited"] | components["schemas"]["CardsRetired"] | components["schemas"]["SpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SoldiersDeployed"] | components["schemas"]["IntelCardTurned"] | components["schemas"]["IntelMarked"] | components["schemas"]["IntelTokensRevealed"] | components["schemas"]["DeceptionPlayed"] | components["schemas"]["DeceptionDeclined"] | components["schemas"]["SoldierRevealed"] | components["schemas"]["InfiltrationPointsGained"] | components["schemas"]["InfiltrationPointsLost"] | components["schemas"]["DeceptionTokenGained"] | components["schemas"]["SoldierEffectStarted"] | components["schemas"]["DoubleDamageEarned"] | components["schemas"]["MarshalChosen"] | components["schemas"]["CaptainChosen"] | components["schemas"]["DoubleAgentMoved"] | components["schemas"]["FlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
             next_after: number;
             status: components["schemas"]["GameStatus"];
             version: number;
@@ -733,7 +896,9 @@ export interface components {
             };
             players: number;
             recorded_at: string;
+            rematch_of?: string | null;
             rng: string;
+            seats?: components["schemas"]["SeatState"][] | null;
             seed_commitment: string;
             seed_source: components["schemas"]["SeedSource"];
             seq: number;
@@ -778,6 +943,8 @@ export interface components {
             };
             outcome: components["schemas"]["Outcome"] | null;
             players: number;
+            rematch?: string | null;
+            rematch_of?: string | null;
             rng: string;
             seats: components["schemas"]["PublicSeat"][];
             seed_commitment: string;
@@ -864,6 +1031,20 @@ export interface components {
              */
             type: "intel_tokens_revealed";
         };
+        /**
+         * JoinRequest
+         * @example {
+         *       "name": "Grace"
+         *     }
+         */
+        JoinRequest: {
+            name: string;
+        };
+        /** JoinedSeat */
+        JoinedSeat: {
+            seat: number;
+            token: string;
+        };
         /** LegalCommands */
         LegalCommands: {
             commands: (components["schemas"]["Counter"] | components["schemas"]["Recruit"] | components["schemas"]["Assassinate"] | components["schemas"]["PassCards"] | components["schemas"]["PlayCard"] | components["schemas"]["Deploy"] | components["schemas"]["MarkSergeant"] | components["schemas"]["ConfirmIntel"] | components["schemas"]["Deceive"] | components["schemas"]["DeclineDeception"] | components["schemas"]["Guess"] | components["schemas"]["ChooseMarshal"] | components["schemas"]["ChooseCaptain"])[];
@@ -915,6 +1096,14 @@ export interface components {
          * @enum {string}
          */
         MoveCause: "infiltration" | "lieutenant" | "general";
+        /** OpenSeatRequest */
+        OpenSeatRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "open";
+        };
         /** Outcome */
         Outcome: {
             /** @default false */
@@ -974,7 +1163,10 @@ export interface components {
         };
         /** PublicSeat */
         PublicSeat: {
+            bot?: string | null;
+            name?: string | null;
             seat: number;
+            type?: components["schemas"]["SeatType"];
         };
         /** Recruit */
         Recruit: {
@@ -986,6 +1178,12 @@ export interface components {
              * @enum {string}
              */
             type: "recruit";
+        };
+        /** RematchResponse */
+        RematchResponse: {
+            id: string;
+            seat: number;
+            token: string;
         };
         /**
          * ReserveRule
@@ -1000,11 +1198,74 @@ export interface components {
          * @enum {string}
          */
         Result: "won" | "lost" | "lost_no_ace";
+        /** SeatClaimed */
+        SeatClaimed: {
+            recorded_at: string;
+            seat: number;
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_claimed";
+        };
+        /** SeatHandedToBot */
+        SeatHandedToBot: {
+            bot: string;
+            recorded_at: string;
+            seat: number;
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_handed_to_bot";
+        };
+        /** SeatJoined */
+        SeatJoined: {
+            name: string;
+            recorded_at: string;
+            seat: number;
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_joined";
+        };
+        /** SeatState */
+        SeatState: {
+            bot?: string | null;
+            name?: string | null;
+            seat: number;
+            type?: components["schemas"]["SeatType"];
+        };
+        /** SeatTakenBack */
+        SeatTakenBack: {
+            recorded_at: string;
+            seat: number;
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_taken_back";
+        };
         /** SeatToken */
         SeatToken: {
+            bot?: string | null;
+            name?: string | null;
             seat: number;
-            token: string;
+            token?: string;
+            type?: components["schemas"]["SeatType"];
         };
+        /**
+         * SeatType
+         * @description Who holds a seat.
+         * @default creator
+         * @enum {string}
+         */
+        SeatType: "creator" | "open" | "joined" | "bot";
         /** SeedRevealed */
         SeedRevealed: {
             deal?: unknown;
@@ -1314,6 +1575,35 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotList"];
+                };
+            };
+            /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listGames: {
         parameters: {
             query?: {
@@ -1324,6 +1614,8 @@ export interface operations {
                 limit?: number | null;
                 /** @description Items to skip. */
                 offset?: number;
+                /** @description `true`: only games in progress with an open seat (the lobby); `false`: only the others. */
+                open?: boolean | null;
             };
             header?: never;
             path?: never;
@@ -1400,7 +1692,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: a rule's code (`not-your-turn`, `must-follow`, `unnecessary-card`, ...), `game-over`, `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`. */
+            /** @description Refused by the rules (the code names the rule). Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `unknown-bot`, `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1807,6 +2099,95 @@ export interface operations {
             };
         };
     };
+    joinGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat taken and its token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedSeat"];
+                };
+            };
+            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or step. Codes: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No open seat left, or the game is over. Codes: `no-open-seat`, `game-over`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown bot, or a bad name or seats list. Codes: `invalid-name`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getLegalCommands: {
         parameters: {
             query?: never;
@@ -1865,6 +2246,100 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next game's id, and the caller's seat and token in it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchResponse"];
+                };
+            };
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Token of another game. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or step. Codes: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is still in progress. Codes: `game-not-finished`, `seat-taken`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused by the rules (the code names the rule). Codes: `invalid-options` (the game's options are no longer valid). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1934,6 +2409,293 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    handSeatToBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                /** @description A seat number, from 0. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSeat"];
+                };
+            };
+            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `game-over`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown bot, or a bad name or seats list. Codes: `unknown-bot`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    takeSeatBack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                /** @description A seat number, from 0. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSeat"];
+                };
+            };
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `game-over`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    joinSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                /** @description A seat number, from 0. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat and its token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedSeat"];
+                };
+            };
+            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The seat is not open, or the game is over. Codes: `seat-taken`, `game-over`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown bot, or a bad name or seats list. Codes: `invalid-name`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

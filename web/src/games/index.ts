@@ -2,7 +2,7 @@
 
 import type { GameEvent, View } from "../api/client";
 import { blackSpy } from "./blackspy";
-import type { BlackSpyView, DeckView, GameUi, SpiesView, TableContext } from "./common";
+import { type BlackSpyView, type DeckView, type GameUi, type SpiesView, seatName, type TableContext } from "./common";
 import { deckOfSpies } from "./deck";
 import { spiesAndLies } from "./spies";
 
@@ -37,6 +37,14 @@ export function narrate(ui: AnyGameUi | undefined, event: GameEvent): string {
   switch (event.type) {
     case "game_created":
       return `Game created: ${String(event["game"])}, ${String(event["players"])} seat(s); seed commitment ${String(event["seed_commitment"]).slice(0, 12)}…`;
+    case "seat_joined":
+      return `${seatName(Number(event["seat"]))} is taken by ${String(event["name"])}.`;
+    case "seat_handed_to_bot":
+      return `${seatName(Number(event["seat"]))} is handed to bot ${String(event["bot"])}.`;
+    case "seat_taken_back":
+      return `${seatName(Number(event["seat"]))} is taken back from its bot.`;
+    case "seat_claimed":
+      return `${seatName(Number(event["seat"]))} is claimed for the rematch.`;
     case "seed_revealed":
       return `The seed is revealed (${String(event["seed"]).slice(0, 16)}…): every shuffle can now be checked.`;
     default:
