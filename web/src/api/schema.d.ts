@@ -1048,6 +1048,7 @@ export interface components {
         /** LegalCommands */
         LegalCommands: {
             commands: (components["schemas"]["Counter"] | components["schemas"]["Recruit"] | components["schemas"]["Assassinate"] | components["schemas"]["PassCards"] | components["schemas"]["PlayCard"] | components["schemas"]["Deploy"] | components["schemas"]["MarkSergeant"] | components["schemas"]["ConfirmIntel"] | components["schemas"]["Deceive"] | components["schemas"]["DeclineDeception"] | components["schemas"]["Guess"] | components["schemas"]["ChooseMarshal"] | components["schemas"]["ChooseCaptain"])[];
+            note?: string | null;
             seat: number | null;
             version: number;
         };
