@@ -21,13 +21,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
-from typing import Final
+from typing import Final, assert_never
 
 from spies_core.cards import ALL_CARDS, Card, sort_key, suit, value
+from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 
 __all__ = [
     "ASSASSINATE",
+    "CARDS",
     "CARD_INDEX",
     "COUNTER",
     "LOST",
@@ -42,6 +44,7 @@ __all__ = [
     "assassination_ace",
     "greedy_move",
     "legal_moves",
+    "model_move",
     "new_table",
     "play_out",
     "retire_options",
@@ -60,7 +63,7 @@ LOST: Final = 2
 LOST_NO_ACE: Final = 3
 
 Move = tuple[int, tuple[int, ...], tuple[int, ...]]
-"""``(kind, used, retired)``: cards in canonical order; an assassination uses its Ace."""
+"""``(kind, used, retired)``: cards as ascending ints; an assassination uses its Ace."""
 
 Shuffle = Callable[[list[int]], None]
 """Shuffles a list in place, as :func:`spies_core.decider.shuffled` orders a tuple."""
@@ -88,7 +91,6 @@ RETIRE_WEIGHT: Final = 2
 FACE_RECRUIT: Final = 100
 """The greedy's score for recruiting a face card (§13.2)."""
 
-_POPCOUNT: Final[tuple[int, ...]] = tuple(bin(m).count("1") for m in range(32))
 _SUBSETS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(c for size in range(1, n + 1) for c in combinations(range(n), size))
     for n in range(HAND_SIZE + 1)
@@ -260,6 +262,28 @@ def legal_moves(t: Table) -> list[Move]:
     return moves
 
 
+def model_move(command: Command) -> Move:
+    """The model's move for a command."""
+    ix = CARD_INDEX
+    match command:
+        case Counter(cards=cards, retire=retire):
+            return (
+                COUNTER,
+                tuple(sorted(ix[c] for c in cards)),
+                tuple(sorted(ix[c] for c in retire)),
+            )
+        case Recruit(cards=cards, retire=retire):
+            return (
+                RECRUIT,
+                tuple(sorted(ix[c] for c in cards)),
+                tuple(sorted(ix[c] for c in retire)),
+            )
+        case Assassinate(ace=ace):
+            return (ASSASSINATE, (ix[ace],), ())
+        case _:
+            assert_never(command)
+
+
 # -- one turn (§3-§9) ------------------------------------------------------------------------
 
 
@@ -378,7 +402,7 @@ _Option = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 may play, legal unless a card of ``off_suit`` (a mask) is not of the spy's suit."""
 
 _options_cache: dict[tuple[int | bool, ...], tuple[_Option, ...]] = {}
-_CACHE_LIMIT: Final = 100_000
+_CACHE_LIMIT: Final = 40_000
 
 
 def greedy_move(t: Table) -> Move:
@@ -455,6 +479,11 @@ def _greedy_options(key: tuple[int | bool, ...]) -> tuple[_Option, ...]:
         totals[mask] = totals[others] + card_value
         lows[mask] = min(lows[others], card_value)
     ace_bit = 1 << ace_at if ace_at >= 0 else 0
+    by_rank: dict[int, list[int]] = {}
+    for i, card_value in enumerate(values):
+        if 2 <= card_value <= 10:
+            by_rank.setdefault(card_value, []).append(i)
+    groups = [g for g in by_rank.values() if len(g) >= 2]
     ranked: list[tuple[int, int, _Option]] = []
     for order, (mask, picked) in enumerate(_MASKED_SUBSETS[n]):
         total = totals[mask]
@@ -470,14 +499,14 @@ def _greedy_options(key: tuple[int | bool, ...]) -> tuple[_Option, ...]:
             needs = mask
         if not (counter or recruit):
             continue
-        rest = [i for i in range(n) if not mask >> i & 1]
-        kept = ACE_WEIGHT * sum(1 for i in rest if values[i] == 1)
+        rest = ((1 << n) - 1) ^ mask
+        kept = ACE_WEIGHT * sum(1 for i in range(n) if rest >> i & 1 and values[i] == 1)
         if counter:
-            retired = _retire_choice(values, rest, int(cap), bool(multi))
+            retired = _retire_choice(groups, rest, int(cap), bool(multi))
             score = kept + RETIRE_WEIGHT * len(retired)
             ranked.append((-score, 2 * order, (COUNTER, 0, picked, retired)))
         if recruit:
-            retired = _retire_choice(values, rest, int(cap) + 1, bool(multi))
+            retired = _retire_choice(groups, rest, int(cap) + 1, bool(multi))
             score = recruit_base + kept + RETIRE_WEIGHT * len(retired)
             ranked.append((-score, 2 * order + 1, (RECRUIT, needs, picked, retired)))
     ranked.sort()
@@ -494,34 +523,29 @@ def _greedy_options(key: tuple[int | bool, ...]) -> tuple[_Option, ...]:
     return result
 
 
-def _retire_choice(
-    values: Sequence[int], rest: list[int], cap: int, multi: bool
-) -> tuple[int, ...]:
-    """The greedy's retire from the hand indices ``rest`` (values ascending): the most
-    cards of ranks 2 to 10, at most ``cap``, in one same-rank group (or several, under
-    ``retire_multiple_ranks``); of those, the lowest cards."""
-    groups: dict[int, list[int]] = {}
-    for i in rest:
-        if 2 <= values[i] <= 10:
-            groups.setdefault(values[i], []).append(i)
-    sizes = [[0, *range(2, len(g) + 1)] for g in groups.values() if len(g) >= 2]
+def _retire_choice(groups: list[list[int]], rest: int, cap: int, multi: bool) -> tuple[int, ...]:
+    """The greedy's retire from the hand cards in the mask ``rest``: the most cards, at
+    most ``cap``, of one same-rank group of ``groups`` (or several, under
+    ``retire_multiple_ranks``); of those, the lowest cards. ``groups`` lists the hand's
+    indices of each rank 2 to 10 held twice or more, lowest rank first."""
+    left = [[i for i in g if rest >> i & 1] for g in groups]
+    left = [g for g in left if len(g) >= 2]
+    if not left or cap < 2:
+        return ()
     if not multi:
-        choices = [
-            tuple(size if j == k else 0 for j in range(len(sizes)))
-            for k, options in enumerate(sizes)
-            for size in options
-        ]
-    else:
-        choices = list(itertools.product(*sizes))
-    members = [g for g in groups.values() if len(g) >= 2]
-    best: tuple[int, ...] = ()
-    for choice in choices:
-        if sum(choice) > cap:
+        best: list[int] = []
+        for g in left:
+            if min(len(g), cap) > len(best):
+                best = g[:cap]
+        return tuple(best)
+    chosen: tuple[int, ...] = ()
+    for sizes in itertools.product(*([0, *range(2, len(g) + 1)] for g in left)):
+        if sum(sizes) > cap:
             continue
-        retired = tuple(i for g, size in zip(members, choice, strict=True) for i in g[:size])
-        if len(retired) > len(best) or (len(retired) == len(best) and retired < best):
-            best = retired
-    return best
+        retired = tuple(i for g, size in zip(left, sizes, strict=True) for i in g[:size])
+        if len(retired) > len(chosen) or (len(retired) == len(chosen) and retired < chosen):
+            chosen = retired
+    return chosen
 
 
 def play_out(t: Table, shuffle: Shuffle) -> None:

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from spies_bots.deck_of_spies import greedy, model
-from spies_bots.deck_of_spies.expert import model_move
 from spies_core import fold, get_game, start_game
 from spies_core.cards import ALL_CARDS, Card, is_face, sort_key
 from spies_core.decider import shuffled
@@ -135,15 +134,15 @@ def _play(options: dict[str, Any], seed: int, mixed: bool) -> int:
         if state.result is not None:
             return turns
         legal = SPEC.legal_commands(state, 0)
-        assert model.legal_moves(table) == [model_move(c) for c in legal]
+        assert model.legal_moves(table) == [model.model_move(c) for c in legal]
         choice = greedy.choose(SPEC.view(state, 0), legal, Random(0))
-        assert model.greedy_move(table) == model_move(choice), f"seed {seed}, turn {turns}"
+        assert model.greedy_move(table) == model.model_move(choice), f"seed {seed}, turn {turns}"
         if mixed and chooser.random() < 0.5:
             choice = legal[chooser.randrange(len(legal))]
         turn_seed = seed * 1000 + turns
         for event in SPEC.decide(state, 0, choice, Random(turn_seed)):
             state = SPEC.evolve(state, event)
-        model.apply(table, model_move(choice), _shuffle(Random(turn_seed)))
+        model.apply(table, model.model_move(choice), _shuffle(Random(turn_seed)))
         turns += 1
 
 
