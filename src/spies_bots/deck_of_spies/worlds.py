@@ -4,7 +4,8 @@ The player's view (§10.1) shows every card's zone except the order of the two d
 draw deck's composition is known but not its order, and the spies below the top are known
 as a set but not in order. A sampled world shuffles the draw deck, and the unseen spies
 within their value bands (5-7 above 8-10 above J-K, §2.2; the bands are public, I-17).
-Nothing else is guessed, so a world never moves a card the view shows elsewhere.
+Nothing else is guessed, so a world never moves a card the view shows elsewhere. (An
+explicit deal may stack the spies in any order; the bands are then only a prior.)
 """
 
 from __future__ import annotations
