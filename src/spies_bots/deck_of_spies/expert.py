@@ -34,7 +34,7 @@ __all__ = ["choose"]
 
 CANDIDATES: Final = 4
 """How many of the greedy's best moves are played out."""
-TURN_BUDGET: Final = 4000
+TURN_BUDGET: Final = 6000
 """At most this many simulated turns per decision (a rollout of a world plays every turn
 left); the search then stops."""
 MAX_WORLDS: Final = 400
