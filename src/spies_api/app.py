@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "service": Provide(holder.get, sync_to_thread=False),
         },
         on_startup=[open_store, start_bots],
-        on_shutdown=[close_store, stop_bots],  # run in reverse: the bots stop first
+        on_shutdown=[stop_bots, close_store],  # in this order: the bots stop first
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(exception_to_problem_detail_map={Exception: to_problem})

@@ -13,7 +13,10 @@ appends by other processes). For each such game, one task at a time:
 3. submit it through the command pipeline as a command of that seat, marked with the bot's
    name, at the version it was chosen for (anything appended meanwhile sends it back to 1).
 
-Games are played concurrently, so a slow bot holds up only its own game. A bot that fails
+Games are played concurrently, so a slow bot holds up only its own game. When the task is
+cancelled (the app shutting down), it waits for its store calls already running on worker
+threads before it ends: a cancelled ``await`` abandons its thread, and the store must not be
+closed under a thread that is using it. A bot that fails
 (raises, returns a refused command, or runs out of time) logs one ``bot_failed`` line and
 leaves the game waiting: nothing is appended, and the bot is not asked again at that
 version (a seat taken back, or any other change, moves the game on).
@@ -24,10 +27,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import anyio
 import msgspec
@@ -48,6 +53,14 @@ SWEEP_SECONDS: Final = 1.0
 BOT_TIMEOUT_SECONDS: Final = 10.0
 """How long a bot may think about one command."""
 _BOT_THREADS: Final = 16
+_DRAIN_SECONDS: Final = 30.0
+"""At shutdown, how long to wait for store calls still running on worker threads."""
+
+T = TypeVar("T")
+
+
+class _Stopped(Exception):  # noqa: N818  (a signal, not an error)
+    """The runner is stopping: a store call that has not started yet does not start."""
 
 
 def bot_rng(seed: bytes, seat: int, version: int) -> Random:
@@ -97,6 +110,34 @@ class BotRunner:
         self._failed: set[tuple[str, int, int]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
+        self._running = threading.Condition()
+        self._in_threads = 0
+        self._stopping = False
+
+    # -- store calls on worker threads -----------------------------------------------------
+
+    async def _in_thread(self, func: Callable[[], T]) -> T:
+        """Run ``func`` on a worker thread, counted so that :meth:`_drain` can wait for it."""
+
+        def counted() -> T:
+            with self._running:
+                if self._stopping:
+                    raise _Stopped
+                self._in_threads += 1
+            try:
+                return func()
+            finally:
+                with self._running:
+                    self._in_threads -= 1
+                    self._running.notify_all()
+
+        return await anyio.to_thread.run_sync(counted)
+
+    def _drain(self) -> None:
+        """Stop new store calls and wait for those running (blocks: shutdown only)."""
+        with self._running:
+            self._stopping = True
+            self._running.wait_for(lambda: self._in_threads == 0, timeout=_DRAIN_SECONDS)
 
     # -- waking up -------------------------------------------------------------------------
 
@@ -142,10 +183,11 @@ class BotRunner:
             self.service.append_listeners.remove(self.poke)
             executor.shutdown(wait=False, cancel_futures=True)
             self._loop = None
+            self._drain()
 
     async def _sweep(self) -> None:
         try:
-            found = await anyio.to_thread.run_sync(self.service.store.games_with_bots)
+            found = await self._in_thread(self.service.store.games_with_bots)
         except Exception as exc:  # noqa: BLE001  (a busy or closed database: sweep again later)
             self.log.warning("bot_sweep_failed", error_type=type(exc).__name__)
             return
@@ -154,7 +196,7 @@ class BotRunner:
     async def _play(self, game_id: str, executor: ThreadPoolExecutor) -> None:
         try:
             while True:
-                turn = await anyio.to_thread.run_sync(self.plan, game_id)
+                turn = await self._in_thread(lambda: self.plan(game_id))
                 if turn is None:
                     return
                 await self._move(turn, executor)
@@ -203,7 +245,7 @@ class BotRunner:
             return
         request = CommandRequest(command=command, expected_version=turn.version)
         try:
-            await anyio.to_thread.run_sync(
+            await self._in_thread(
                 lambda: self.service.pipeline.submit(turn.game_id, turn.seat, request, bot=turn.bot)
             )
         except (VersionConflictError, GameFinishedError):
