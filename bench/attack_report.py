@@ -5,8 +5,8 @@ Usage::
     pytest tests/attack            # writes build/attack-figures.json
     python bench/attack_report.py  # prints the table (Markdown)
 
-Each row is one guarantee of issue 7, the tests that prove it and the figures they recorded
-(summed over the tests and their parameters).
+Each row is one guarantee under bad input, load or faults, the tests that prove it and the
+figures they recorded (summed over the tests and their parameters).
 """
 
 from __future__ import annotations

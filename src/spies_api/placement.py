@@ -8,8 +8,8 @@ cached, and the game and the write turn are free (the inline store has no busy t
 database locked by another process raises at once, having written nothing). Anything else (a
 first token, a cache miss, a busy game or database) raises :class:`Deferred` before changing
 anything, and the command runs again on a worker thread, which waits as long as it must. On
-the loop a command needs no thread hop and no hand-over of the GIL at each SQLite call, which
-about doubles the commands per second; games never wait for one another except for the
+the loop a command needs no thread hop and no hand-over of the GIL at each SQLite call (the
+README's Speed section has the figures); games never wait for one another except for the
 append itself, which SQLite serialises anyway.
 """
 
