@@ -3,7 +3,9 @@ under a minute on two cores (CONTRIBUTING.md). The full suite still runs everyth
 
 A test module or a single test belongs here when it takes seconds on its own: real servers
 and subprocesses, crashes and races, hostile-input runs, long random playouts. Mark a new
-slow test in its own file with ``@pytest.mark.slow`` instead when only it is slow.
+slow test in its own file with ``@pytest.mark.slow`` instead when only it is slow. Every test
+that drives a browser (it uses the ``browser`` fixture of ``tests/web/conftest.py``, often
+through ``page``) is slow too, wherever it is: it needs Chromium and seconds per page.
 """
 
 from __future__ import annotations
@@ -31,12 +33,20 @@ SLOW: tuple[str, ...] = (
     "tests/api/test_full_games.py::test_a_game_played_over_http_ends_and_its_export_verifies",
     "tests/api/test_events.py::test_once_over_the_log_is_public",
     "tests/api/test_events.py::test_a_spectator_stream_of_a_game_in_play_is_redacted",
+    # seats and bots on real servers
+    "tests/api/test_seats.py::test_racing_joins_across_two_servers_on_one_file_have_one_winner",
+    "tests/api/test_bots_on_server.py::test_an_all_bot_game_is_watched_over_the_stream_to_the_end",
 )
 """Paths (relative to the repository, ``/``-separated) whose tests are slow: a folder ends
 with ``/``; a module may be followed by ``::`` and a test's name (without parameters)."""
 
+BROWSER_FIXTURE = "browser"
+"""A test that uses this fixture (directly or through another) drives Chromium: slow."""
+
 
 def _is_slow(item: pytest.Item) -> bool:
+    if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+        return True
     path = item.path.resolve()
     if not path.is_relative_to(_ROOT):
         return False
@@ -49,7 +59,7 @@ def _is_slow(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test under a path of ``SLOW`` as ``slow``."""
+    """Mark every test under a path of ``SLOW``, and every browser test, as ``slow``."""
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
