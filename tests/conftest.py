@@ -33,9 +33,13 @@ SLOW: tuple[str, ...] = (
     "tests/api/test_full_games.py::test_a_game_played_over_http_ends_and_its_export_verifies",
     "tests/api/test_events.py::test_once_over_the_log_is_public",
     "tests/api/test_events.py::test_a_spectator_stream_of_a_game_in_play_is_redacted",
-    # seats and bots on real servers
+    # seats and bots on real servers, and a whole game against bots over HTTP
     "tests/api/test_seats.py::test_racing_joins_across_two_servers_on_one_file_have_one_winner",
     "tests/api/test_bots_on_server.py::test_an_all_bot_game_is_watched_over_the_stream_to_the_end",
+    "tests/api/test_bots_on_server.py::test_a_human_plays_black_spy_against_three_bots_over_http",
+    # the searching bots' whole games (tests/bots/test_generic.py marks its own)
+    "tests/bots/deck_of_spies/test_dos_policies.py::test_expert_plays_legal_commands",
+    "tests/bots/deck_of_spies/test_dos_policies.py::test_expert_is_deterministic_given_its_rng",
 )
 """Paths (relative to the repository, ``/``-separated) whose tests are slow: a folder ends
 with ``/``; a module may be followed by ``::`` and a test's name (without parameters)."""
