@@ -53,6 +53,7 @@ import msgspec
 
 from spies_core.registry import GAMES
 from spies_replay.engine import create_game, submit_command
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 
 RATIO_TARGET = 0.6
@@ -135,7 +136,7 @@ def record_script(
 
 def record_scripts(workdir: Path, per_game: int) -> dict[str, list[Script]]:
     scripts: dict[str, list[Script]] = {}
-    with EventStore(workdir / "scripts.db") as store:
+    with SQLiteEventStore(workdir / "scripts.db") as store:
         for name, spec in GAMES.items():
             scripts[name] = [
                 record_script(store, name, spec.min_players, f"bench-{name}-{i}", random.Random(i))

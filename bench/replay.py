@@ -38,6 +38,7 @@ from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
 from spies_replay.engine import create_game, load_state, submit_command, view_at
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 
 FOLD_TARGET = 150_000
@@ -268,7 +269,7 @@ def main() -> None:
     games = {**GAMES, "tally": TALLY}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        with EventStore(path, games=games, snapshot_every=128) as store:
+        with SQLiteEventStore(path, games=games, snapshot_every=128) as store:
             start = time.perf_counter()
             game_id = build(store, args.events)
             built = time.perf_counter() - start
@@ -310,7 +311,7 @@ def main() -> None:
         )
 
         def cold(seq: int) -> object:
-            with EventStore(path, games=games) as fresh:
+            with SQLiteEventStore(path, games=games) as fresh:
                 return show(fresh, game_id, seq)
 
         cold_ms = timings_ms(cold, seqs[:50])
@@ -321,7 +322,7 @@ def main() -> None:
         )
 
         print(f"\nfold of real game events ({args.games} random playouts per registered game):")
-        with EventStore(Path(tmp) / "games.db", snapshot_every=10**9) as real:
+        with SQLiteEventStore(Path(tmp) / "games.db", snapshot_every=10**9) as real:
             for spec in GAMES.values():
                 ids = playouts(real, spec, args.games)
                 total = sum(real.get_game(i).version - 2 for i in ids)

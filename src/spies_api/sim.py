@@ -46,7 +46,6 @@ import math
 import multiprocessing
 import os
 import signal
-import sqlite3
 import statistics
 import sys
 import time
@@ -66,6 +65,7 @@ from spies_core.decider import start_game
 from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.registry import get_game
 from spies_core.rng import FairRng
+from spies_replay.backends import open_store
 from spies_replay.engine import create_game, seed_from_client, submit_command
 from spies_replay.errors import ReplayError
 from spies_replay.store import EventStore
@@ -621,7 +621,7 @@ def main(
         progress.close()
         stderr.write("spies-sim: interrupted\n")
         return 130
-    except (SpiesError, sqlite3.Error) as exc:
+    except SpiesError as exc:
         progress.close()
         return _error(stdout, stderr, as_json, exc, EXIT_FAILED)
     finally:
@@ -641,8 +641,8 @@ def _open_store(path: Path | None) -> EventStore | None:
     if path is None:
         return None
     try:
-        return EventStore(path)
-    except (sqlite3.Error, ReplayError) as exc:
+        return open_store(path)
+    except ReplayError as exc:
         raise UsageError(f"--record {path}: {exc}") from None
 
 

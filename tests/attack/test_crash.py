@@ -32,7 +32,7 @@ import msgspec
 from spies_api.schemas import event_out
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 
 from .conftest import ServerProcess
 from .figures import record
@@ -100,7 +100,7 @@ def play(base: str, game: dict[str, Any], ledger: Ledger, rng: random.Random, ta
 def stored_view(db: Path, ack: Ack) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
     """The acknowledged command's events as the log now holds them, redacted as the answer
     was, and the (seq, command) of the rows from its first seq to one past its last."""
-    with EventStore(db) as store:
+    with SQLiteEventStore(db) as store:
         record_ = store.get_game(ack.game_id)
         spec = GAMES[record_.game]
         stored = store.read_events(ack.game_id, after=ack.before)

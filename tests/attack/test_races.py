@@ -30,7 +30,7 @@ from spies_core.registry import GAMES
 from spies_replay.cli import main as replay_cli
 from spies_replay.engine import CommandResult, IdempotencyRequest, create_game, submit_command
 from spies_replay.errors import IdempotencyKeyExistsError
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 from tests.api.helpers import new_game
 
 from .conftest import ServerProcess
@@ -263,7 +263,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
     own first attempt had succeeded."""
     db = tmp_path / "window.db"
     spec = GAMES["black-spy"]
-    first = EventStore(db)
+    first = SQLiteEventStore(db)
     created = create_game(first, "black-spy", 3, seed="window")
     state, version = created.state, created.record.version
     command = spec.legal_commands(state, 0)[0]
@@ -286,7 +286,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
         return spec.decide(*args)
 
     racing = dataclasses.replace(spec, decide=decide_while_a_appends)
-    second = EventStore(db, games={**GAMES, "black-spy": racing})
+    second = SQLiteEventStore(db, games={**GAMES, "black-spy": racing})
     try:
         with pytest.raises(IdempotencyKeyExistsError) as raised:
             submit_command(

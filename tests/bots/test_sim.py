@@ -19,7 +19,7 @@ from spies_bots.random_bot import choose
 from spies_core import GAMES, InvalidOptionsError, start_game
 from spies_core.rng import seed_commitment
 from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 
 
 def _seat_counts(game: str) -> list[int]:
@@ -264,7 +264,7 @@ def test_recorded_games_verify_and_carry_their_seeds(tmp_path: Path) -> None:
             assert result.status == 0, result.err
             assert result.json()["record"] == str(db)
             expected |= {seed_commitment(f"{seed}:{i}".encode()) for i in range(3)}
-    with EventStore(db) as store:
+    with SQLiteEventStore(db) as store:
         records = store.list_games(limit=1000).games
         game_ids = [record.id for record in records]
     assert {record.seed_commitment for record in records} == expected
@@ -301,7 +301,7 @@ def test_bots_see_what_the_server_serves_at_every_step(
 
     rngs = [Random(seat) for seat in range(players)]
     match = play_match(spec, [watching] * players, seed=seed_from_client("views"), rngs=rngs)
-    with EventStore(tmp_path / "views.db") as store:
+    with SQLiteEventStore(tmp_path / "views.db") as store:
         created = create_game(store, game, players, None, seed="views")
         game_id, state, version = created.record.id, created.state, created.record.version
         outcome = None

@@ -32,6 +32,7 @@ from spies_replay.errors import (
 )
 from spies_replay.meta import GameCreated, SeedRevealed, SeedSource
 from spies_replay.schema import SCHEMA_VERSION
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, GameStatus, PendingIdempotency
 
 from .conftest import finish, new_game, play
@@ -182,10 +183,10 @@ _CHILD = """
 import sys, time
 from replay.countergame import GAMES, CounterBumped
 from spies_replay.errors import VersionConflictError
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 
 path, game_id, version, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-with EventStore(path, games=GAMES) as store:
+with SQLiteEventStore(path, games=GAMES) as store:
     time.sleep(max(0.0, start_at - time.time()))
     try:
         store.append(game_id, version, [CounterBumped(seat=0, by=1, total=1)])
@@ -406,8 +407,8 @@ def test_view_at_respects_the_viewer(store: EventStore) -> None:
 
 
 def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
-    EventStore(db_path, games=GAMES).close()
-    EventStore(db_path, games=GAMES).close()
+    SQLiteEventStore(db_path, games=GAMES).close()
+    SQLiteEventStore(db_path, games=GAMES).close()
     with raw(db_path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         applied = conn.execute(
@@ -418,14 +419,14 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
 
 
 def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
-    EventStore(db_path, games=GAMES).close()
+    SQLiteEventStore(db_path, games=GAMES).close()
     with raw(db_path) as conn:
         conn.execute(
             "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
             " VALUES ('spies_replay', 'm999_future', 'later')"
         )
     with pytest.raises(ReplayError) as caught:
-        EventStore(db_path, games=GAMES)
+        SQLiteEventStore(db_path, games=GAMES)
     assert caught.value.code == "schema-too-new"
 
 
