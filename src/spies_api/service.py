@@ -42,7 +42,7 @@ from spies_api.schemas import (
 from spies_api.seats import SeatService
 from spies_api.settings import Settings
 from spies_api.states import GameStates
-from spies_replay.backends import open_store
+from spies_replay.backends import SyncMode, open_store
 from spies_replay.engine import create_game
 from spies_replay.store import EventStore, GameRecord, GameStatus
 
@@ -103,11 +103,16 @@ class GameService:
             StoreUnavailableError: the database cannot be used (its directory is missing,
                 it is a directory or not a database, ...); the message is one line.
         """
-        store = open_store(settings.db_path, snapshot_every=settings.snapshot_every)
+        sync: SyncMode = "full" if settings.sync == "full" else "normal"
+        store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         inline = None
         if settings.inline_commands:
             inline = open_store(
-                settings.db_path, snapshot_every=settings.snapshot_every, busy_timeout=0.0
+                settings.db_path,
+                snapshot_every=settings.snapshot_every,
+                busy_timeout=0.0,
+                sync=sync,
+                pool_size=2,
             )
         return cls(store, settings, inline_store=inline)
 

@@ -21,7 +21,7 @@ from spies_replay.errors import StoreUnavailableError
 from spies_replay.sqlite_store import SQLiteEventStore, SyncMode
 from spies_replay.store import EventStore
 
-__all__ = ["is_postgres_url", "open_store", "redact"]
+__all__ = ["SyncMode", "is_postgres_url", "open_store", "redact"]
 
 _POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
 

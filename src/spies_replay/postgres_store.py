@@ -268,7 +268,8 @@ class PostgresEventStore(SqlEventStore):
     @contextmanager
     def _write(self) -> Iterator[Transaction]:
         with self._borrowed() as conn, conn.transaction():
-            conn.execute(f"SET LOCAL lock_timeout = {int(self.lock_timeout * 1000)}")
+            # 0 would mean "wait forever" to PostgreSQL: the shortest wait is 1 ms
+            conn.execute(f"SET LOCAL lock_timeout = {max(1, int(self.lock_timeout * 1000))}")
             with self._pinned(_Tx(conn)) as tx:
                 yield tx
 

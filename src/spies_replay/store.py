@@ -142,6 +142,7 @@ class EventStore(Protocol):
         deal: object = None,
         seats: Sequence[SeatState] = (),
         rematch_of: str | None = None,
+        idempotency: Sequence[IdempotencyRecord] = (),
     ) -> None: ...
     def append(
         self,
@@ -187,6 +188,8 @@ class EventStore(Protocol):
     def check_token(self, game_id: str, token: str) -> int | None: ...
     def find_token(self, token: str) -> tuple[str, int] | None: ...
     def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None: ...
+    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]: ...
+    def token_hashes(self, game_id: str) -> dict[int, str]: ...
     def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]: ...
     def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]: ...
     def change_seat(
@@ -369,6 +372,7 @@ class SqlEventStore:
         deal: object = None,
         seats: Sequence[SeatState] = (),
         rematch_of: str | None = None,
+        idempotency: Sequence[IdempotencyRecord] = (),
     ) -> None:
         """Write a new game: its row, seed, secret deal, seat token hashes and holders, first
         events, and its link from the game it is a rematch of, atomically.
@@ -376,6 +380,7 @@ class SqlEventStore:
         ``record.version`` and ``record.head_hash`` must describe ``rows`` (made with
         :func:`seal`). Used by :func:`spies_replay.engine.create_game` and by import.
         ``token_hashes[seat]`` is ``None`` for a seat nobody holds a token of (open, bot).
+        ``idempotency`` carries a copied game's idempotency records.
 
         Raises:
             GameExistsError: the id is taken.
@@ -421,6 +426,15 @@ class SqlEventStore:
                     raise RematchExistsError(rematch_of, found[0] if found else "?")
             self._insert_rows(conn, record.id, rows)
             self._insert_snapshots(conn, record.id, snapshots)
+            conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
+            conn.executemany(
+                "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
+                " created_at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (record.id, r.key, r.request_fingerprint, encode(r.response), r.created_at)
+                    for r in idempotency
+                ],
+            )
 
     @staticmethod
     def _insert_rows(conn: Transaction, game_id: str, rows: Sequence[EventRow]) -> None:
@@ -800,6 +814,22 @@ class SqlEventStore:
             (game_id, key),
         )
         return None if row is None else _idempotency(game_id, key, row)
+
+    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]:
+        """Every idempotency record of a game, by key (for copying a store)."""
+        rows = self._all(
+            "SELECT key, request_fingerprint, response, created_at FROM idempotency"
+            " WHERE game_id = ? ORDER BY key",
+            (game_id,),
+        )
+        return [_idempotency(game_id, row[0], row[1:]) for row in rows]
+
+    def token_hashes(self, game_id: str) -> dict[int, str]:
+        """The sha256 of each seat token held, by seat (for copying a store; never a token)."""
+        rows = self._all(
+            "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return {row[0]: row[1] for row in rows}
 
     # -- seats -----------------------------------------------------------------------------
 
