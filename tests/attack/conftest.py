@@ -29,12 +29,12 @@ class ServerProcess:
     """``spies-api`` as a subprocess (the installed console script's code, ``-m spies_api``).
 
     Args:
-        db: the database file.
+        db: the database: a file, or a ``postgresql://`` URL.
         log: where its stderr (JSON log lines) goes.
         extra: more command-line arguments.
     """
 
-    def __init__(self, db: Path, log: Path, *extra: str) -> None:
+    def __init__(self, db: Path | str, log: Path, *extra: str) -> None:
         self.db = db
         self.log = log
         self.extra = extra
