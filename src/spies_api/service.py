@@ -94,6 +94,8 @@ class GameService:
         )
         self.append_listeners: list[Callable[[str], None]] = []
         """Called with the game id after every append (the bot runner listens here)."""
+        self._unwatch = store.watch(self.notifier.notify)
+        """Stops the wake-ups of this process's streams by other processes' appends."""
 
     @classmethod
     def open(cls, settings: Settings) -> GameService:
@@ -118,6 +120,7 @@ class GameService:
 
     def close(self) -> None:
         """Close the database connections."""
+        self._unwatch()
         self.store.close()
         if self.inline_store is not None:
             self.inline_store.close()

@@ -25,11 +25,12 @@ lock so that one process migrates while the others wait.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, Final
 
 import psycopg
+import structlog
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -44,6 +45,8 @@ __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "PostgresEventStore"]
 NOTIFY_CHANNEL: Final = "spies_events"
 """The channel every append notifies with its game id (a wake-up; the table is the truth)."""
 
+_LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
+_log = structlog.get_logger("spies_replay.postgres_store")
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
 
 MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
@@ -284,6 +287,37 @@ class PostgresEventStore(SqlEventStore):
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             with self._pinned(_Tx(conn)) as tx:
                 yield tx
+
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``on_append(game_id)`` for every append any process commits (``LISTEN``).
+
+        A daemon thread holds one connection of its own (outside the pool) listening on
+        :data:`NOTIFY_CHANNEL`, and reconnects after a failure; a notification missed
+        meanwhile only delays a reader until its next poll. Returns the function that stops
+        the thread.
+        """
+        stop = threading.Event()
+
+        def listen() -> None:
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                        conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                        while not stop.is_set():
+                            for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
+                                on_append(note.payload)
+                except psycopg.Error as exc:
+                    _log.warning("listen_lost", error=" ".join(str(exc).split()))
+                    stop.wait(1.0)
+
+        thread = threading.Thread(target=listen, name="spies-store-listen", daemon=True)
+        thread.start()
+
+        def unwatch() -> None:
+            stop.set()
+            thread.join(timeout=_LISTEN_POLL_SECONDS + 5.0)
+
+        return unwatch
 
     def _appended(self, conn: Transaction, game_id: str) -> None:
         conn.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, game_id))

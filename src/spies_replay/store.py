@@ -32,7 +32,7 @@ chain: :mod:`spies_replay.codec`.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Final, Protocol
 
@@ -126,6 +126,7 @@ class EventStore(Protocol):
     snapshot_every: int
 
     def close(self) -> None: ...
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]: ...
     def __enter__(self) -> EventStore: ...
     def __exit__(self, *exc: object) -> None: ...
     def reading(self) -> AbstractContextManager[Any]: ...
@@ -321,6 +322,13 @@ class SqlEventStore:
     def close(self) -> None:
         """Close the store's connections; using it afterwards raises a ``ReplayError``."""
         raise NotImplementedError
+
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``on_append(game_id)`` after appends by other processes, when the backend
+        can tell (a wake-up only: the log stays the truth); returns the function that stops
+        watching. This default tells nothing: readers poll."""
+        del on_append
+        return _nothing
 
     def __enter__(self) -> SqlEventStore:
         return self
@@ -958,6 +966,10 @@ class SqlEventStore:
             " ORDER BY game_id"
         )
         return [row[0] for row in rows]
+
+
+def _nothing() -> None:
+    pass
 
 
 def _seat_state(row: Sequence[Any]) -> SeatState:
