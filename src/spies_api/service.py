@@ -42,7 +42,7 @@ from spies_api.schemas import (
 from spies_api.seats import SeatService
 from spies_api.settings import Settings
 from spies_api.states import GameStates
-from spies_replay.backends import SyncMode, open_store
+from spies_replay.backends import SyncMode, is_postgres_url, open_store
 from spies_replay.engine import create_game
 from spies_replay.store import EventStore, GameRecord, GameStatus
 
@@ -108,13 +108,14 @@ class GameService:
         sync: SyncMode = "full" if settings.sync == "full" else "normal"
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         inline = None
-        if settings.inline_commands:
+        # On the event loop only with an in-process database: a server round trip would
+        # hold up every other request of this process.
+        if settings.inline_commands and not is_postgres_url(settings.db_path):
             inline = open_store(
                 settings.db_path,
                 snapshot_every=settings.snapshot_every,
                 busy_timeout=0.0,
                 sync=sync,
-                pool_size=2,
             )
         return cls(store, settings, inline_store=inline)
 

@@ -98,7 +98,8 @@ class Settings:
             ``None`` (the default): no rate limit, so a local bot is never slowed down.
         inline_commands: run a command on the event loop when nothing can make it wait
             (its seat known, its game cached, the game and the database free), else on a
-            worker thread; ``False``: always on a worker thread.
+            worker thread; ``False``: always on a worker thread. With PostgreSQL commands
+            always run on worker threads (a server round trip would hold up the loop).
         log_json: ``True`` for JSON log lines, ``False`` for coloured console lines,
             ``None`` to choose by whether stderr is a terminal.
         configure_logging: whether :func:`~spies_api.create_app` configures structlog (an

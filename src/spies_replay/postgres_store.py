@@ -253,11 +253,12 @@ class PostgresEventStore(SqlEventStore):
 
     @contextmanager
     def _pinned(self, tx: _Tx) -> Iterator[_Tx]:
+        outer: _Tx | None = getattr(self._local, "tx", None)
         self._local.tx = tx
         try:
             yield tx
         finally:
-            self._local.tx = None
+            self._local.tx = outer
 
     @contextmanager
     def _connection(self) -> Iterator[Transaction]:
