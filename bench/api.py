@@ -24,9 +24,15 @@ commands) from start to end on ``--clients`` games at once, and prints the p50 l
 the last tenth of its commands divided by the p50 of the first tenth (target at most 1.2: a
 command's cost does not grow with the game's length).
 
+With ``--db`` (a SQLite file path, ``sqlite`` for a fresh temporary file, or a
+``postgresql://`` URL; repeatable) it measures the API alone instead, on each database with
+each count of ``--workers`` (``spies-api`` processes sharing the database, each on its own
+port; the clients are spread over them), and prints commands/s and p50/p99 side by side.
+
 It prints and never asserts. Usage::
 
     python bench/api.py [--clients 32] [--commands 12000] [--rounds 3]
+    python bench/api.py --db sqlite --db postgresql://... --workers 1,2,4
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +58,9 @@ from typing import Any
 import msgspec
 
 from spies_core.registry import GAMES
+from spies_replay.backends import redact
 from spies_replay.engine import create_game, submit_command
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 
 RATIO_TARGET = 0.6
@@ -135,7 +143,7 @@ def record_script(
 
 def record_scripts(workdir: Path, per_game: int) -> dict[str, list[Script]]:
     scripts: dict[str, list[Script]] = {}
-    with EventStore(workdir / "scripts.db") as store:
+    with SQLiteEventStore(workdir / "scripts.db") as store:
         for name, spec in GAMES.items():
             scripts[name] = [
                 record_script(store, name, spec.min_players, f"bench-{name}-{i}", random.Random(i))
@@ -212,7 +220,7 @@ def server(args: list[str], port: int) -> Iterator[None]:
         process.wait(timeout=30)
 
 
-def api_server(db: Path, port: int) -> Any:
+def api_server(db: Path | str, port: int) -> Any:
     return server(["-m", "spies_api", "--db", str(db), "--port", str(port)], port)
 
 
@@ -248,9 +256,12 @@ async def create_games(port: int, scripts: list[Script]) -> list[tuple[str, list
     return created
 
 
-async def drive(port: int, work: list[Work]) -> tuple[float, list[list[float]]]:
-    """Run every client's requests; return the wall time and each client's latencies (s)."""
-    connections = [await Connection.open(port) for _ in work]
+async def drive(port: int | list[int], work: list[Work]) -> tuple[float, list[list[float]]]:
+    """Run every client's requests; return the wall time and each client's latencies (s).
+
+    With several ports, client ``i`` talks to ``port[i % len(port)]``."""
+    ports = [port] if isinstance(port, int) else port
+    connections = [await Connection.open(ports[i % len(ports)]) for i in range(len(work))]
     latencies: list[list[float]] = [[] for _ in work]
     failures = 0
 
@@ -291,10 +302,11 @@ def plan_games(
     return plans
 
 
-async def api_work(port: int, plans: list[list[Script]], limit: int) -> list[Work]:
+async def api_work(port: int | list[int], plans: list[list[Script]], limit: int) -> list[Work]:
+    ports = [port] if isinstance(port, int) else port
     work = []
-    for plan in plans:
-        created = await create_games(port, plan)
+    for index, plan in enumerate(plans):
+        created = await create_games(ports[index % len(ports)], plan)
         requests = []
         for script, (game_id, auth) in zip(plan, created, strict=True):
             path = f"/games/{game_id}/commands"
@@ -401,15 +413,71 @@ def run(clients: int, commands: int, rounds: int) -> None:
     )
 
 
+def run_scaling(
+    clients: int, commands: int, rounds: int, databases: list[str], workers: list[int]
+) -> None:
+    """The API alone on each database with each number of worker processes."""
+    per_client = max(1, commands // clients)
+    rows: list[tuple[str, int, tuple[int, float, float, float]]] = []
+    with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
+        workdir = Path(tmp)
+        print("recording game scripts from random playouts ...", flush=True)
+        scripts = record_scripts(workdir, per_game=4)
+        plans = plan_games(scripts, clients, per_client + WARMUP)
+        for number, database in enumerate(databases):
+            label = "sqlite" if database == "sqlite" else redact(database)
+            for count in workers:
+                db: str | Path = database
+                if database == "sqlite":
+                    db = workdir / f"api-{number}-{count}.db"
+                ports = [free_port() for _ in range(count)]
+                measured = []
+                with ExitStack() as stack:
+                    for port in ports:
+                        stack.enter_context(api_server(db, port))
+                    for _ in range(rounds):
+                        work = asyncio.run(api_work(ports, plans, per_client + WARMUP))
+                        asyncio.run(drive(ports, [Work(w.requests[:WARMUP]) for w in work]))
+                        rest = [Work(w.requests[WARMUP:]) for w in work]
+                        measured.append(summary(*asyncio.run(drive(ports, rest))))
+                middle = sorted(measured, key=lambda row: row[1])[len(measured) // 2]
+                rows.append((label, count, middle))
+                print(
+                    f"  {label} x{count}: {middle[1]:.0f} commands/s, p50 {middle[2]:.2f} ms,"
+                    f" p99 {middle[3]:.2f} ms",
+                    flush=True,
+                )
+    print(
+        f"\nspies-engine API, {clients} clients over loopback, Python {sys.version.split()[0]},"
+        f" {os.cpu_count()} CPUs (client included); the median of {rounds} rounds"
+    )
+    print(f"  {'database':40}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}")
+    for label, count, (_, rate, p50, p99) in rows:
+        print(f"  {label[:40]:40}{count:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--commands", type=int, default=12_000, help="per round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--db",
+        action="append",
+        metavar="DB",
+        help="measure the API alone on this database (a file, sqlite, or a postgresql:// URL)",
+    )
+    parser.add_argument(
+        "--workers", default="1", metavar="N[,N...]", help="spies-api processes per database"
+    )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
         serve_baseline(args.serve_baseline[0], int(args.serve_baseline[1]), args.serve_baseline[2])
+        return
+    if args.db:
+        workers = [int(n) for n in args.workers.split(",")]
+        run_scaling(args.clients, args.commands, args.rounds, args.db, workers)
         return
     run(args.clients, args.commands, args.rounds)
 

@@ -1,4 +1,4 @@
-"""Replay-log speed: fold a 10,000-event game from SQLite, and show any step of it.
+"""Replay-log speed: fold a 10,000-event game from the store, and show any step of it.
 
 Builds a synthetic game of about 10,000 events in a temporary database through the store
 (``create_game`` and ``submit_command``, one transaction per command, snapshots on), then
@@ -14,7 +14,10 @@ prints:
 - the same fold rate over random playouts of every registered game (real game events),
   since the fold's speed depends on the game's ``evolve``.
 
-It prints and never asserts. Usage: python bench/replay.py [--events N] [--shows N]
+``--db`` runs it all on another database (a SQLite file or a ``postgresql://`` URL; default a
+fresh temporary SQLite file).
+
+It prints and never asserts. Usage: python bench/replay.py [--events N] [--shows N] [--db DB]
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from msgspec.structs import replace
 from spies_core.decider import GameSpec, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
+from spies_replay.backends import open_store, redact
 from spies_replay.codec import codec_for
 from spies_replay.engine import create_game, load_state, submit_command, view_at
 from spies_replay.store import EventStore
@@ -207,12 +211,9 @@ def fold_row_by_row(store: EventStore, game_id: str) -> Any:
     decode = msgspec.json.Decoder(codec_for(store.spec(record.game)).spec.event_type).decode
     spec = store.spec(record.game)
     state = spec.initial_state()
-    for (payload,) in store.db.conn.execute(
-        "SELECT payload FROM events WHERE game_id = ? AND type NOT IN"
-        " ('game_created', 'seed_revealed') ORDER BY seq",
-        (game_id,),
-    ):
-        state = spec.evolve(state, decode(payload))
+    for row in store.read_rows(game_id):
+        if row.type not in ("game_created", "seed_revealed"):
+            state = spec.evolve(state, decode(row.payload))
     return state
 
 
@@ -264,11 +265,13 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000, help="size of the synthetic game")
     parser.add_argument("--shows", type=int, default=500, help="random seqs to show")
     parser.add_argument("--games", type=int, default=20, help="playouts per registered game")
+    parser.add_argument("--db", metavar="DB", help="a SQLite file or a postgresql:// URL")
     args = parser.parse_args()
     games = {**GAMES, "tally": TALLY}
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.db"
-        with EventStore(path, games=games, snapshot_every=128) as store:
+        path: Path | str = args.db or Path(tmp) / "bench.db"
+        print(f"database: {redact(path)}")
+        with open_store(path, games=games, snapshot_every=128) as store:
             start = time.perf_counter()
             game_id = build(store, args.events)
             built = time.perf_counter() - start
@@ -310,7 +313,7 @@ def main() -> None:
         )
 
         def cold(seq: int) -> object:
-            with EventStore(path, games=games) as fresh:
+            with open_store(path, games=games) as fresh:
                 return show(fresh, game_id, seq)
 
         cold_ms = timings_ms(cold, seqs[:50])
@@ -321,7 +324,8 @@ def main() -> None:
         )
 
         print(f"\nfold of real game events ({args.games} random playouts per registered game):")
-        with EventStore(Path(tmp) / "games.db", snapshot_every=10**9) as real:
+        real_db = args.db or Path(tmp) / "games.db"
+        with open_store(real_db, games=games, snapshot_every=10**9) as real:
             for spec in GAMES.values():
                 ids = playouts(real, spec, args.games)
                 total = sum(real.get_game(i).version - 2 for i in ids)

@@ -92,7 +92,7 @@ def api_cases(places: dict[str, Path]) -> list[tuple[list[str], dict[str, str], 
         (["--db", str(text)], {}, "it is not a SQLite database"),
         (["--db", str(text / "x.db")], {}, "is not a directory"),
         (["--db", ""], {}, "--db '': expected a value"),
-        (["--db", "postgresql://db/spies"], {}, "not a file path"),
+        (["--db", "postgresql://spies:pw@127.0.0.1:1/spies"], {}, "cannot be reached"),
         ([*db, "--port", "99999"], {}, "--port '99999': expected a port number from 1 to 65535"),
         ([*db, "--port", "0"], {}, "--port '0'"),
         ([*db, "--port", "-1"], {}, "--port '-1'"),
@@ -233,6 +233,7 @@ def test_every_option_has_its_variable() -> None:
     names = {option.env for option in OPTIONS}
     assert names == {
         "SPIES_DB",
+        "SPIES_SYNC",
         "SPIES_HOST",
         "SPIES_PORT",
         "SPIES_RATE_LIMIT",

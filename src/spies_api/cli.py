@@ -36,7 +36,7 @@ from litestar import Litestar
 from spies_api.app import create_app, service_of
 from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_core.errors import SpiesError
-from spies_replay.backends import open_store
+from spies_replay.backends import is_postgres_url, open_store, redact
 
 __all__ = ["EXIT_USAGE", "SHUTDOWN_GRACE_SECONDS", "main"]
 
@@ -145,7 +145,11 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         return _fail(str(exc))
     structlog.get_logger("spies_api").info(
         "api_starting",
-        database=str(Path(settings.db_path).resolve()),
+        database=(
+            redact(settings.db_path)
+            if is_postgres_url(settings.db_path)
+            else str(Path(settings.db_path).resolve())
+        ),
         host=settings.host,
         port=settings.port,
         rate_limit=settings.rate_limit,

@@ -9,7 +9,6 @@ exactly. ``python -m spies_api.error_codes`` prints the table.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -45,6 +44,7 @@ from spies_replay.errors import (
     SeatNotHeldError,
     SeatTakenError,
     SeqOutOfRangeError,
+    StoreBusyError,
     VersionConflictError,
 )
 
@@ -83,7 +83,7 @@ def _sample(entry: ErrorCode) -> BaseException:
     if isinstance(source, int):
         return HTTPException(status_code=source)
     if isinstance(source, str):
-        return sqlite3.OperationalError("database is locked")
+        return StoreBusyError("spies.db")
     if source is TooManyStreamsError:
         return TooManyStreamsError("a sample", retry_after=1)
     if source is VersionConflictError:
@@ -338,6 +338,7 @@ NOT_ANSWERED: Final = frozenset(
         "schema-too-new",  # at start-up, before anything is served
         "seed-missing",  # verify and export of a log without its seed, spies-replay only
         "store-unavailable",  # at start-up, before anything is served
+        "store-closed",  # at shutdown, after the store is closed: answered as internal-error
         "tampered-log",  # spies-replay import only
         "illegal-bot-command",  # a bot's bug, in spies-sim and the bot tests
         "record-diverged",  # spies-sim only

@@ -17,8 +17,6 @@ with 500 ``internal-error``, never with the exception's text.
 
 from __future__ import annotations
 
-import re
-import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -42,6 +40,7 @@ from spies_replay.errors import (
     SeatNotHeldError,
     SeatTakenError,
     SeqOutOfRangeError,
+    StoreBusyError,
     VersionConflictError,
 )
 
@@ -67,7 +66,6 @@ PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
 PROBLEM_TYPE_PREFIX: Final = "urn:spies:problem:"
 
 _log = structlog.get_logger("spies_api")
-_BUSY: Final = re.compile(r"database is (locked|busy)")
 
 
 class ApiError(SpiesError):
@@ -223,7 +221,7 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             headers["WWW-Authenticate"] = 'Bearer realm="spies"'
         if isinstance(exc, TooManyStreamsError):
             headers["Retry-After"] = str(exc.retry_after)
-    elif isinstance(exc, sqlite3.OperationalError) and _BUSY.search(str(exc)):
+    elif isinstance(exc, StoreBusyError):
         # Another process held the database's write lock for longer than the busy timeout.
         status, title, code = 503, "Database busy", "database-busy"
         detail = "the database is busy with another writer; retry shortly"

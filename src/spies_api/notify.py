@@ -2,10 +2,13 @@
 
 Commands are applied in worker threads; event streams wait on the event loop. After an
 append, :meth:`EventNotifier.notify` sets every waiting stream's ``asyncio.Event`` through
-its loop's ``call_soon_threadsafe``. Only this process's appends are signalled; streams also
-poll the log (``Settings.sse_poll_seconds``) for appends by another process.
+its loop's ``call_soon_threadsafe``. On PostgreSQL, appends by other processes are signalled
+too (the store's LISTEN/NOTIFY wake-up, :meth:`~spies_replay.store.EventStore.watch`); on
+SQLite only this process's are. Either way streams also poll the log
+(``Settings.sse_poll_seconds``), so a missed wake-up only delays an event.
 
-:class:`StreamSlots` caps the open streams of each game.
+Stream caps (:class:`StreamSlots`) and rate limits are per process: N processes allow N times
+the configured numbers.
 """
 
 from __future__ import annotations

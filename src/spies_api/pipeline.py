@@ -13,7 +13,6 @@ having changed nothing; :mod:`spies_api.placement` then runs the command on a wo
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -34,6 +33,7 @@ from spies_replay.engine import CommandResult, IdempotencyRequest, submit_comman
 from spies_replay.errors import (
     GameFinishedError,
     IdempotencyKeyExistsError,
+    StoreBusyError,
     VersionConflictError,
 )
 from spies_replay.store import EventStore, GameStatus, IdempotencyRecord
@@ -278,7 +278,7 @@ class CommandPipeline:
                 entry = self._entry_for_command(game_id, inline)
             except IdempotencyKeyExistsError as exc:  # another process, same key, meanwhile
                 return self._stored_reply(exc.record, fingerprint)
-            except sqlite3.OperationalError as exc:  # "database is locked": nothing written
+            except StoreBusyError as exc:  # another writer held the database: nothing written
                 if inline:
                     raise Deferred from exc
                 raise

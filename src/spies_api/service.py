@@ -42,7 +42,7 @@ from spies_api.schemas import (
 from spies_api.seats import SeatService
 from spies_api.settings import Settings
 from spies_api.states import GameStates
-from spies_replay.backends import open_store
+from spies_replay.backends import SyncMode, is_postgres_url, open_store
 from spies_replay.engine import create_game
 from spies_replay.store import EventStore, GameRecord, GameStatus
 
@@ -94,6 +94,8 @@ class GameService:
         )
         self.append_listeners: list[Callable[[str], None]] = []
         """Called with the game id after every append (the bot runner listens here)."""
+        self._unwatch = store.watch(self.notifier.notify)
+        """Stops the wake-ups of this process's streams by other processes' appends."""
 
     @classmethod
     def open(cls, settings: Settings) -> GameService:
@@ -103,16 +105,23 @@ class GameService:
             StoreUnavailableError: the database cannot be used (its directory is missing,
                 it is a directory or not a database, ...); the message is one line.
         """
-        store = open_store(settings.db_path, snapshot_every=settings.snapshot_every)
+        sync: SyncMode = "full" if settings.sync == "full" else "normal"
+        store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         inline = None
-        if settings.inline_commands:
+        # On the event loop only with an in-process database: a server round trip would
+        # hold up every other request of this process.
+        if settings.inline_commands and not is_postgres_url(settings.db_path):
             inline = open_store(
-                settings.db_path, snapshot_every=settings.snapshot_every, busy_timeout=0.0
+                settings.db_path,
+                snapshot_every=settings.snapshot_every,
+                busy_timeout=0.0,
+                sync=sync,
             )
         return cls(store, settings, inline_store=inline)
 
     def close(self) -> None:
         """Close the database connections."""
+        self._unwatch()
         self.store.close()
         if self.inline_store is not None:
             self.inline_store.close()

@@ -64,8 +64,13 @@ class Settings:
     """How the API runs.
 
     Attributes:
-        db_path: the SQLite file of the replay log; created and migrated on first start (its
-            directory must exist).
+        db_path: the replay log: a SQLite file, created and migrated on first start (its
+            directory must exist), or a ``postgresql://`` URL of an existing database
+            (its tables are created and migrated on first start).
+        sync: SQLite's durability, ``normal`` (a committed command survives a crash of the
+            process; the last ones may be lost on power failure) or ``full`` (they survive
+            that too, at the cost of a sync per commit). PostgreSQL keeps
+            ``synchronous_commit`` on whatever this says.
         host: the interface ``spies-api`` binds.
         port: the port ``spies-api`` binds, 1 to 65535.
         access_log: ``spies-api`` also logs every request line (uvicorn's access log).
@@ -93,7 +98,8 @@ class Settings:
             ``None`` (the default): no rate limit, so a local bot is never slowed down.
         inline_commands: run a command on the event loop when nothing can make it wait
             (its seat known, its game cached, the game and the database free), else on a
-            worker thread; ``False``: always on a worker thread.
+            worker thread; ``False``: always on a worker thread. With PostgreSQL commands
+            always run on worker threads (a server round trip would hold up the loop).
         log_json: ``True`` for JSON log lines, ``False`` for coloured console lines,
             ``None`` to choose by whether stderr is a terminal.
         configure_logging: whether :func:`~spies_api.create_app` configures structlog (an
@@ -101,6 +107,7 @@ class Settings:
     """
 
     db_path: Path | str = Path("spies.db")
+    sync: str = "normal"
     host: str = "127.0.0.1"
     port: int = 8000
     access_log: bool = False
@@ -124,6 +131,8 @@ class Settings:
     def __post_init__(self) -> None:
         if not str(self.db_path) or not self.host:
             raise ValueError("db_path and host must not be empty")
+        if self.sync not in ("normal", "full"):
+            raise ValueError(f"sync must be normal or full, not {self.sync!r}")
         if not 1 <= self.port <= MAX_PORT:
             raise ValueError(f"port must be 1 to {MAX_PORT}, not {self.port}")
         if self.max_body_bytes < 1 or self.cache_size < 1 or self.snapshot_every < 1:
@@ -212,6 +221,13 @@ _SWITCH: Final = {"1": True, "true": True, "yes": True, "on": True} | {
 }
 
 
+def _sync(text: str) -> str:
+    value = text.strip().lower()
+    if value not in ("normal", "full"):
+        raise ValueError("expected normal or full")
+    return value
+
+
 def _switch(text: str) -> bool:
     value = _SWITCH.get(text.strip().lower())
     if value is None:
@@ -220,7 +236,21 @@ def _switch(text: str) -> bool:
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
-    Option("db_path", "--db", "PATH", "the SQLite database file; its directory must exist", _text),
+    Option(
+        "db_path",
+        "--db",
+        "DB",
+        "a SQLite file (its directory must exist) or a postgresql:// URL",
+        _text,
+    ),
+    Option(
+        "sync",
+        "--sync",
+        "MODE",
+        "SQLite durability: normal (a crash of the process loses nothing committed) or full"
+        " (nor does a power failure; slower)",
+        _sync,
+    ),
     Option("host", "--host", "HOST", "the interface to bind", _text),
     Option("port", "--port", "PORT", f"the port to bind, 1 to {MAX_PORT}", _port),
     Option(

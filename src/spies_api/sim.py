@@ -46,7 +46,6 @@ import math
 import multiprocessing
 import os
 import signal
-import sqlite3
 import statistics
 import sys
 import time
@@ -66,6 +65,7 @@ from spies_core.decider import start_game
 from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.registry import get_game
 from spies_core.rng import FairRng
+from spies_replay.backends import is_postgres_url, open_store, redact
 from spies_replay.engine import create_game, seed_from_client, submit_command
 from spies_replay.errors import ReplayError
 from spies_replay.store import EventStore
@@ -131,7 +131,8 @@ class Run:
     seed: str
     jobs: int
     options: dict[str, Any]
-    record: Path | None = None
+    record: str | None = None
+    """A SQLite file path or a ``postgresql://`` URL."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +382,7 @@ class Tally:
                 "games_per_second": games / seconds if seconds > 0 else None,
                 "jobs": run.jobs,
             },
-            "record": None if run.record is None else str(run.record),
+            "record": None if run.record is None else redact(run.record),
         }
 
 
@@ -545,9 +546,9 @@ def _validate(args: argparse.Namespace) -> Run:
     jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
-    record = None if args.record is None else Path(args.record)
-    if record is not None:
-        _check_writable(record)
+    record: str | None = args.record
+    if record is not None and not is_postgres_url(record):
+        _check_writable(Path(record))
     assert isinstance(options, dict)
     return Run(
         game=spec.name,
@@ -621,7 +622,7 @@ def main(
         progress.close()
         stderr.write("spies-sim: interrupted\n")
         return 130
-    except (SpiesError, sqlite3.Error) as exc:
+    except SpiesError as exc:
         progress.close()
         return _error(stdout, stderr, as_json, exc, EXIT_FAILED)
     finally:
@@ -637,13 +638,13 @@ def main(
     return EXIT_OK
 
 
-def _open_store(path: Path | None) -> EventStore | None:
-    if path is None:
+def _open_store(location: str | None) -> EventStore | None:
+    if location is None:
         return None
     try:
-        return EventStore(path)
-    except (sqlite3.Error, ReplayError) as exc:
-        raise UsageError(f"--record {path}: {exc}") from None
+        return open_store(location)
+    except ReplayError as exc:
+        raise UsageError(f"--record: {exc}") from None
 
 
 def _error(

@@ -1,10 +1,11 @@
 """Where a store comes from: :func:`open_store` turns a database location into an open store.
 
-A location is a SQLite file path (``spies.db``). Every reason a location cannot be used (no
-such directory, a directory, not a database, unreadable) is one
-:class:`~spies_replay.errors.StoreUnavailableError` with a one-line reason, so the console
-scripts and the API never match a driver's error text. Another backend is added here, chosen
-by the location's form, behind the same function.
+A location is a SQLite file path (``spies.db``: :mod:`spies_replay.sqlite_store`) or a
+PostgreSQL URL (``postgresql://user:password@host:5432/spies``:
+:mod:`spies_replay.postgres_store`). Every reason a location cannot be used (no such
+directory, a directory, not a database, unreadable, a malformed URL, an unreachable server,
+a refused login) is one :class:`~spies_replay.errors.StoreUnavailableError` with a one-line
+reason, so the console scripts and the API never match a driver's error text.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from typing import Any, Final
 
 from spies_core.decider import GameSpec
 from spies_replay.errors import StoreUnavailableError
+from spies_replay.sqlite_store import SQLiteEventStore, SyncMode
 from spies_replay.store import EventStore
 
-__all__ = ["open_store"]
+__all__ = ["SyncMode", "is_postgres_url", "open_store", "redact"]
+
+_POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
 
 AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
@@ -44,30 +48,53 @@ def open_store(
     games: Mapping[str, AnySpec] | None = None,
     snapshot_every: int = 128,
     busy_timeout: float = 10.0,
+    sync: SyncMode = "normal",
+    pool_size: int = 8,
 ) -> EventStore:
     """Open the store at ``db``, creating and migrating it when needed.
 
     Args:
-        db: the database location: a SQLite file path.
-        create: create the file when it does not exist (its directory must exist); ``False``
-            refuses a missing file (tools that only read).
+        db: the database location: a SQLite file path or a ``postgresql://`` URL.
+        create: create the SQLite file when it does not exist (its directory must exist);
+            ``False`` refuses a missing file (tools that only read). A PostgreSQL database
+            must exist; its tables are created and migrated.
         games: the games the store decodes (default: the registry).
-        snapshot_every: see :class:`~spies_replay.store.EventStore`.
-        busy_timeout: see :class:`~spies_replay.store.EventStore`.
+        snapshot_every: see :class:`~spies_replay.store.SqlEventStore`.
+        busy_timeout: seconds a writer waits for another's lock (SQLite's busy timeout;
+            PostgreSQL's lock timeout).
+        sync: SQLite's ``PRAGMA synchronous`` (``normal`` or ``full``); PostgreSQL keeps
+            ``synchronous_commit`` on.
+        pool_size: the most PostgreSQL connections the store keeps open.
 
     Raises:
         StoreUnavailableError: the location cannot be used; the message says why in one line.
     """
     location = str(db)
+    if is_postgres_url(location):
+        from spies_replay.postgres_store import PostgresEventStore
+
+        return PostgresEventStore(
+            location,
+            games=games,
+            snapshot_every=snapshot_every,
+            lock_timeout=busy_timeout,
+            pool_size=pool_size,
+        )
     if "://" in location:
         raise StoreUnavailableError(
-            location, "not a file path; games are stored in a SQLite file such as spies.db"
+            redact(location),
+            "not a file path nor a postgresql:// URL; games are stored in a SQLite file"
+            " such as spies.db or in PostgreSQL",
         )
     path = Path(db)
     _check_path(location, path, create=create)
     try:
-        return EventStore(
-            path, games=games, snapshot_every=snapshot_every, busy_timeout=busy_timeout
+        return SQLiteEventStore(
+            path,
+            games=games,
+            snapshot_every=snapshot_every,
+            busy_timeout=busy_timeout,
+            sync=sync,
         )
     except sqlite3.DatabaseError as exc:
         code = getattr(exc, "sqlite_errorcode", None)
@@ -76,6 +103,22 @@ def open_store(
         raise StoreUnavailableError(location, reason or f"SQLite refused it ({name})") from exc
     except OSError as exc:
         raise StoreUnavailableError(location, (exc.strerror or str(exc)).lower()) from exc
+
+
+def is_postgres_url(location: str | Path) -> bool:
+    """Whether a location names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return str(location).startswith(_POSTGRES_SCHEMES)
+
+
+def redact(location: str | Path) -> str:
+    """A location fit for logs and messages: a URL's password replaced by ``***``."""
+    text = str(location)
+    scheme, sep, rest = text.partition("://")
+    if not sep or "@" not in rest:
+        return text
+    credentials, at, host = rest.rpartition("@")
+    user, colon, _password = credentials.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}{at}{host}"
 
 
 def _check_path(location: str, path: Path, *, create: bool) -> None:

@@ -8,8 +8,11 @@ Usage::
     spies-replay [--db PATH] [--json] verify [GAME | --all]
     spies-replay [--db PATH] [--json] export GAME [-o FILE]
     spies-replay [--db PATH] [--json] import FILE
+    spies-replay [--json] copy --from SRC --to DST
 
-``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand.
+``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand. A database is a
+SQLite file path or a ``postgresql://`` URL. ``copy`` moves every game, in progress or not,
+between any two databases with its hashes intact (:mod:`spies_replay.copying`).
 
 Hidden information: ``show`` and ``step`` print what one viewer could see at that step:
 a spectator by default, or the seat given with ``--as``. While a game is in progress its
@@ -51,6 +54,7 @@ import structlog
 from spies_core.decider import GameSpec
 from spies_core.errors import SpiesError, UnknownGameError
 from spies_replay.backends import open_store
+from spies_replay.copying import CopyOutcome, copy_store
 from spies_replay.engine import ViewAt, redact_for, view_at
 from spies_replay.errors import (
     GameExistsError,
@@ -111,7 +115,10 @@ class _Out:
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--db", metavar="PATH", default=argparse.SUPPRESS, help="database file (spies.db)"
+        "--db",
+        metavar="DB",
+        default=argparse.SUPPRESS,
+        help="a SQLite file or a postgresql:// URL (spies.db)",
     )
     common.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
@@ -164,6 +171,12 @@ def _parser() -> argparse.ArgumentParser:
 
     importing = commands.add_parser("import", parents=[common], help="verify and import a file")
     importing.add_argument("file", metavar="FILE", help="an export (- for stdin)")
+
+    copying = commands.add_parser(
+        "copy", parents=[common], help="copy every game to another database, hashes intact"
+    )
+    copying.add_argument("--from", dest="source", required=True, metavar="SRC")
+    copying.add_argument("--to", dest="target", required=True, metavar="DST")
     return parser
 
 
@@ -218,6 +231,8 @@ def main(
         "import": _import,
     }
     try:
+        if args.command == "copy":
+            return _copy(args, out, games)
         with open_store(db, create=args.command == "import", games=games) as store:
             return handlers[args.command](store, args, out, stdin)
     except BrokenPipeError:
@@ -497,6 +512,32 @@ def _import(store: EventStore, args: argparse.Namespace, out: _Out, stdin: TextI
             f" {(report.head_hash or '')[:16]}; {_REDERIVED_TEXT[report.rederived]}"
         )
     return EXIT_OK
+
+
+# -- copy ------------------------------------------------------------------------------------
+
+
+def _copy(args: argparse.Namespace, out: _Out, games: Mapping[str, AnySpec] | None) -> int:
+    with (
+        open_store(args.source, create=False, games=games) as source,
+        open_store(args.target, games=games) as target,
+    ):
+        copied = copy_store(source, target)
+    different = [game for game in copied if game.outcome is CopyOutcome.DIFFERENT]
+    if out.json:
+        out.data({"ok": not different, "games": copied})
+    else:
+        for game in copied:
+            out.line(
+                f"{game.outcome:<13} {game.game_id}: {game.events} events,"
+                f" head {game.head_hash[:16]}"
+            )
+        done = sum(game.outcome is CopyOutcome.COPIED for game in copied)
+        out.line(
+            f"{done} copied, {len(copied) - done - len(different)} already there,"
+            f" {len(different)} different (left alone)"
+        )
+    return EXIT_PROBLEM if different else EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

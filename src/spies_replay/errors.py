@@ -16,7 +16,11 @@
 - :class:`TamperedLogError` ``tampered-log``: a log that fails verification (names the first
   bad seq and the problem code).
 - :class:`StoreUnavailableError` ``store-unavailable``: a database location that cannot be
-  opened (no such directory, a directory, not a database, unreadable); one line, no driver text.
+  opened (no such directory, a directory, not a database, unreadable, an unreachable server,
+  a refused login); one line, no driver text.
+- :class:`StoreBusyError` ``database-busy``: another writer held the database longer than the
+  store waits; nothing was written, retry.
+- :class:`StoreClosedError` ``store-closed``: a store used after :meth:`close`.
 - :class:`SeatNotFoundError` ``seat-not-found``, :class:`SeatTakenError` ``seat-taken``,
   :class:`NoOpenSeatError` ``no-open-seat``, :class:`SeatNotHeldError` ``seat-not-handed``:
   seat changes that do not fit the seats as the store's transaction found them.
@@ -35,8 +39,8 @@ from typing import TYPE_CHECKING
 
 from spies_core.errors import GameOverError, SpiesError
 
-if TYPE_CHECKING:
-    from spies_replay.store import IdempotencyRecord
+if TYPE_CHECKING:  # records imports nothing of this package's stores: no cycle
+    from spies_replay.records import IdempotencyRecord
 
 __all__ = [
     "GameExistsError",
@@ -52,6 +56,8 @@ __all__ = [
     "SeatNotHeldError",
     "SeatTakenError",
     "SeqOutOfRangeError",
+    "StoreBusyError",
+    "StoreClosedError",
     "StoreUnavailableError",
     "TamperedLogError",
     "VersionConflictError",
@@ -116,7 +122,7 @@ class IdempotencyKeyExistsError(ReplayError):
     stored ``response`` (same request) or refuses (a different request under the same key).
 
     Attributes:
-        record: the stored :class:`spies_replay.store.IdempotencyRecord`.
+        record: the stored :class:`spies_replay.records.IdempotencyRecord`.
     """
 
     default_code = "idempotency-key-exists"
@@ -235,11 +241,35 @@ class StoreUnavailableError(ReplayError):
     """A database location that cannot be opened as a store; the message is one line.
 
     Attributes:
-        location: the location as given (a file path).
+        location: the location as given (a file path, or a URL without its password).
     """
 
     default_code = "store-unavailable"
 
     def __init__(self, location: str, reason: str) -> None:
         super().__init__(f"cannot use the database {location}: {reason}")
+        self.location = location
+
+
+class StoreBusyError(ReplayError):
+    """Another writer held the database longer than the store waits; nothing was written.
+
+    Attributes:
+        location: the store's location.
+    """
+
+    default_code = "database-busy"
+
+    def __init__(self, location: str) -> None:
+        super().__init__(f"the database {location} is busy with another writer; retry shortly")
+        self.location = location
+
+
+class StoreClosedError(ReplayError):
+    """A store used after it was closed (a thread outliving the store's owner)."""
+
+    default_code = "store-closed"
+
+    def __init__(self, location: str) -> None:
+        super().__init__(f"the store {location} is closed")
         self.location = location

@@ -1,37 +1,43 @@
-"""The append-only SQLite event store: one file, WAL mode, sqlite-utils.
+"""The event store's contract, and the SQL every backend shares.
 
-:class:`EventStore` is the persistence half of the replay log; :mod:`spies_replay.engine`
-puts the rules on top of it (create a game, submit a command, load a state). The store knows
-games only through their :class:`~spies_core.decider.GameSpec` (to decode events, commands
-and snapshots); it never names one.
+:class:`EventStore` is the protocol the engine (:mod:`spies_replay.engine`), the API and the
+replay tool use; they never name a backend nor see a driver's error. A store is opened by
+:func:`spies_replay.backends.open_store` from a location: a SQLite file
+(:mod:`spies_replay.sqlite_store`, the default) or a ``postgresql://`` URL
+(:mod:`spies_replay.postgres_store`). The records it reads and writes are in
+:mod:`spies_replay.records`.
 
-Concurrency: the unique ``(game_id, seq)`` key is the optimistic-concurrency guard. Writers
-take SQLite's write lock up front (``BEGIN IMMEDIATE``), compare ``games.version`` with the
-caller's ``expected_version`` and raise :class:`~spies_replay.errors.VersionConflictError`
-when another writer got there first. Every write of one command (its events, the game row,
-an idempotency record, a snapshot) is one transaction. Each thread gets its own connection;
-several processes can share the file (WAL, ``busy_timeout``).
+:class:`SqlEventStore` is the behaviour both backends share, written once over a DB-API
+connection with ``?`` placeholders; a backend supplies its connections, its transactions
+and its migrations. The guarantees, on every backend:
 
-Schema: :mod:`spies_replay.schema`. Hash chain: :mod:`spies_replay.codec`.
+- the ``(game_id, seq)`` primary key is the optimistic-concurrency guard: an append compares
+  the game's version with the caller's ``expected_version`` inside a write transaction that
+  holds the game's row (SQLite: the database's write lock; PostgreSQL: ``FOR UPDATE``), and
+  raises :class:`~spies_replay.errors.VersionConflictError` when another writer got there
+  first;
+- every write of one command (its events, the game row, its idempotency record, a snapshot,
+  a seat token) is one transaction: seat tokens and idempotency records live in the store
+  because they guard appends and must commit or vanish with them;
+- the database itself refuses to update or delete an event, or to insert one over a taken
+  seq; the rows are sealed in one hash chain per game (:func:`seal`), whose last hash is the
+  game's ``head_hash``;
+- the seed and a secret deal are kept apart from the events (their own table) until the
+  final event reveals them.
+
+Schema: :mod:`spies_replay.schema` (SQLite) and :mod:`spies_replay.postgres_store`. Hash
+chain: :mod:`spies_replay.codec`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import sqlite3
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from enum import StrEnum
-from pathlib import Path
-from typing import Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Final, Protocol
 
 import msgspec
 import structlog
-from sqlite_utils import Database
 
 from spies_core.decider import GameSpec, Outcome
 from spies_core.errors import UnknownGameError
@@ -56,14 +62,25 @@ from spies_replay.errors import (
 )
 from spies_replay.meta import (
     META_TYPES,
-    SeatEvent,
     SeatState,
     SeatType,
     SeedRevealed,
     SeedSource,
     apply_seat_event,
 )
-from spies_replay.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
+from spies_replay.records import (
+    EventRow,
+    GamePage,
+    GameRecord,
+    GameStatus,
+    IdempotencyRecord,
+    PendingIdempotency,
+    SeatChange,
+    SeatChoice,
+    StoredEvent,
+    hash_token,
+    utc_now,
+)
 
 __all__ = [
     "EventRow",
@@ -75,7 +92,9 @@ __all__ = [
     "PendingIdempotency",
     "SeatChange",
     "SeatChoice",
+    "SqlEventStore",
     "StoredEvent",
+    "Transaction",
     "hash_token",
     "seal",
     "utc_now",
@@ -95,109 +114,108 @@ _EVENT_COLUMNS: Final = "seq, type, payload, recorded_at, actor, command, hash, 
 _META_SQL: Final = ", ".join(f"'{tag}'" for tag in sorted(META_TYPES))
 
 
-class GameStatus(StrEnum):
-    """Where a game stands."""
+class EventStore(Protocol):
+    """What the engine, the API and the replay tool need of a store, on any backend.
 
-    ACTIVE = "active"
-    """Commands are accepted; the seed is secret."""
-    FINISHED = "finished"
-    """``outcome(state)`` is set and the seed is revealed in the final event."""
-
-
-class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
-    """A game's row: its public summary (the seed is never part of it)."""
-
-    id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    status: GameStatus
-    version: int
-    """The seq of the last event (0 for none)."""
-    head_hash: str
-    """The hash of the last event: the whole log's fingerprint."""
-    seed_commitment: str
-    seed_source: SeedSource
-    rng: str
-    outcome: Outcome | None
-    created_at: str
-    updated_at: str
-
-
-class EventRow(msgspec.Struct, frozen=True, kw_only=True):
-    """One row of ``events`` as stored: the JSON texts undecoded (verify, export)."""
-
-    seq: int
-    type: str
-    payload: str
-    recorded_at: str
-    actor: int | None
-    command: str | None
-    """The command that produced this row's batch, on the batch's first row only."""
-    hash: str
-    bot: str | None = None
-    """The bot that chose that command, on the batch's first row only (``None``: a person)."""
-
-
-class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """A decoded event with its place in the log."""
-
-    seq: int
-    type: str
-    event: Any
-    """A game event Struct, or a :class:`~spies_replay.meta.MetaEvent`."""
-    actor: int | None
-    recorded_at: str
-    hash: str
-    bot: str | None = None
-    """The bot that chose the command of this batch (first row only), or ``None``."""
-
-
-class GamePage(msgspec.Struct, frozen=True, kw_only=True):
-    """One page of :meth:`EventStore.list_games`."""
-
-    games: list[GameRecord]
-    total: int
-    """How many games match the filters, over all pages."""
-    limit: int
-    offset: int
-
-
-class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
-    """A stored response to a command sent with an idempotency key."""
-
-    game_id: str
-    key: str
-    request_fingerprint: str
-    response: Any
-    """The JSON value the caller stored (decoded)."""
-    created_at: str
-
-
-@dataclass(frozen=True, slots=True)
-class PendingIdempotency:
-    """An idempotency record to write in the same transaction as an append.
-
-    Attributes:
-        key: the client's key.
-        fingerprint: the caller's digest of the request (to tell a retry from a reuse).
-        response: called inside the transaction with the stored events; returns the JSON
-            value to keep (the response the caller is about to send).
+    Every method is described on :class:`SqlEventStore`, which both backends share.
     """
 
-    key: str
-    fingerprint: str
-    response: Callable[[list[StoredEvent]], object]
+    location: str
+    """Where the store is: a file path, or a URL without its password."""
+    games: Mapping[str, AnySpec]
+    snapshot_every: int
+
+    def close(self) -> None: ...
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]: ...
+    def __enter__(self) -> EventStore: ...
+    def __exit__(self, *exc: object) -> None: ...
+    def reading(self) -> AbstractContextManager[Any]: ...
+    def spec(self, game: str) -> AnySpec: ...
+    def codec(self, game: str) -> GameCodec: ...
+    def insert_game(
+        self,
+        record: GameRecord,
+        *,
+        seed: bytes,
+        token_hashes: Sequence[str | None],
+        rows: Sequence[EventRow],
+        snapshots: Sequence[tuple[int, object]] = (),
+        deal: object = None,
+        seats: Sequence[SeatState] = (),
+        rematch_of: str | None = None,
+        idempotency: Sequence[IdempotencyRecord] = (),
+    ) -> None: ...
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[msgspec.Struct],
+        *,
+        actor: int | None = None,
+        command: msgspec.Struct | None = None,
+        outcome: Outcome | None = None,
+        state: object = None,
+        idempotency: PendingIdempotency | None = None,
+        bot: str | None = None,
+    ) -> list[StoredEvent]: ...
+    def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None: ...
+    def drop_snapshots(self, game_id: str) -> None: ...
+    def get_game(self, game_id: str) -> GameRecord: ...
+    def version_of(self, game_id: str) -> int: ...
+    def game_ids(self) -> list[str]: ...
+    def list_games(
+        self,
+        *,
+        game: str | None = None,
+        status: GameStatus | str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        open_seats: bool | None = None,
+    ) -> GamePage: ...
+    def read_rows(
+        self, game_id: str, *, after: int = 0, upto: int | None = None
+    ) -> list[EventRow]: ...
+    def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], bytes | None]: ...
+    def read_events(
+        self, game_id: str, *, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]: ...
+    def read_game_payloads(
+        self, game_id: str, *, after: int, upto: int
+    ) -> list[tuple[int, str]]: ...
+    def latest_snapshot(self, game_id: str, at: int) -> tuple[int, str] | None: ...
+    def snapshots(self, game_id: str) -> list[tuple[int, str]]: ...
+    def get_seed(self, game_id: str) -> bytes | None: ...
+    def get_deal(self, game_id: str) -> Any: ...
+    def check_token(self, game_id: str, token: str) -> int | None: ...
+    def find_token(self, token: str) -> tuple[str, int] | None: ...
+    def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None: ...
+    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]: ...
+    def token_hashes(self, game_id: str) -> dict[int, str]: ...
+    def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]: ...
+    def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]: ...
+    def change_seat(
+        self, game_id: str, choose: SeatChoice, *, token_hash: str | None = None
+    ) -> SeatChange: ...
+    def rematch_of(self, game_id: str) -> str | None: ...
+    def rematch_links(self, game_id: str) -> tuple[str | None, str | None]: ...
+    def games_with_bots(self) -> list[str]: ...
+    def orphan_game_ids(self) -> list[str]: ...
 
 
-def utc_now() -> str:
-    """The current time as ISO 8601 UTC with microseconds, e.g. ``2026-11-29T17:00:00.000000Z``."""
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+class Cursor(Protocol):
+    """The part of a DB-API cursor the shared SQL uses."""
+
+    @property
+    def rowcount(self) -> int: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
 
 
-def hash_token(token: str) -> str:
-    """How a seat token is stored: its sha256, hex."""
-    return hashlib.sha256(token.encode()).hexdigest()
+class Transaction(Protocol):
+    """A connection inside a transaction, taking ``?`` placeholders."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]], /) -> Any: ...
 
 
 def seal(
@@ -254,123 +272,84 @@ def seal(
     return rows
 
 
-class EventStore:
-    """The replay log in one SQLite file.
+class SqlEventStore:
+    """The store's behaviour over SQL, shared by every backend.
+
+    A backend sets :attr:`location`, :attr:`games` and :attr:`snapshot_every`, and supplies
+    :meth:`_write` (a write transaction), :meth:`reading` (a read transaction over one
+    consistent snapshot; reentrant), :meth:`_connection` (the connection for one statement
+    outside a transaction: the current transaction's when there is one), and :meth:`close`.
+    Its SQL dialect differs in :attr:`lock_row` (what locks a selected game row for the
+    rest of the transaction) and in the driver errors it names in :attr:`driver_errors`
+    and :attr:`conflict_errors`.
 
     Args:
-        path: the database file (created, and migrated, when needed).
         games: the games this store can decode, by id; default the registry
             (:data:`spies_core.registry.GAMES`). Tests pass their own.
         snapshot_every: a snapshot of the folded state is kept whenever an append crosses a
             multiple of this many events, so loading any seq folds at most about that many.
-        busy_timeout: seconds a writer waits for another process's write lock.
     """
 
+    lock_row: ClassVar[str] = ""
+    """Appended to the SELECT of a game's row in a write transaction (``" FOR UPDATE"``)."""
+    driver_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    """The driver's base error, caught where a failed write is only a missed cache."""
+    conflict_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    """What the driver raises for an event inserted over a taken seq."""
+
+    location: str
+
     def __init__(
-        self,
-        path: str | Path,
-        *,
-        games: Mapping[str, AnySpec] | None = None,
-        snapshot_every: int = 128,
-        busy_timeout: float = 10.0,
+        self, *, games: Mapping[str, AnySpec] | None = None, snapshot_every: int = 128
     ) -> None:
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, not {snapshot_every}")
-        self.path = Path(path)
         self.games: Mapping[str, AnySpec] = GAMES if games is None else games
         self.snapshot_every = snapshot_every
-        self.busy_timeout = busy_timeout
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._connections: list[Database] = []
-        self.db  # noqa: B018  (open, set WAL and migrate now, so errors surface here)
 
-    # -- connections and transactions -------------------------------------------------
+    # -- what a backend supplies -----------------------------------------------------------
 
-    @property
-    def db(self) -> Database:
-        """This thread's sqlite-utils :class:`~sqlite_utils.Database` (opened on first use)."""
-        db: Database | None = getattr(self._local, "db", None)
-        if db is None:
-            db = self._open()
-            self._local.db = db
-            with self._lock:
-                self._connections.append(db)
-        return db
+    def _write(self) -> AbstractContextManager[Transaction]:
+        raise NotImplementedError
 
-    def _open(self) -> Database:
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, check_same_thread=False)
-        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        db = Database(conn, execute_plugins=False)
-        try:
-            db.enable_wal()
-            conn.execute("PRAGMA synchronous = NORMAL")
-            self._migrate(db)
-        except BaseException:
-            conn.close()
-            raise
-        return db
+    def reading(self) -> AbstractContextManager[Any]:
+        """A read transaction: every query inside sees one consistent snapshot."""
+        raise NotImplementedError
 
-    @staticmethod
-    def _migrate(db: Database) -> None:
-        applied = {migration.name for migration in migrations.applied(db)}
-        unknown = applied - MIGRATION_NAMES
-        if unknown:
-            raise ReplayError(
-                f"the database has migrations this spies_replay does not know"
-                f" ({', '.join(sorted(unknown))}); upgrade spies-engine",
-                code="schema-too-new",
-            )
-        if len(applied) == SCHEMA_VERSION:
-            return
-        conn = db.conn
-        conn.execute("BEGIN IMMEDIATE")  # one process migrates; the others wait, then see it
-        try:
-            migrations.apply(db)
-        except BaseException:
-            conn.rollback()
-            raise
-        conn.execute("COMMIT")
+    def _connection(self) -> AbstractContextManager[Transaction]:
+        raise NotImplementedError
 
     def close(self) -> None:
-        """Close every connection this store opened (in any thread)."""
-        with self._lock:
-            for db in self._connections:
-                db.close()
-            self._connections.clear()
-            self._local = threading.local()
+        """Close the store's connections; using it afterwards raises a ``ReplayError``."""
+        raise NotImplementedError
 
-    def __enter__(self) -> EventStore:
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``on_append(game_id)`` after appends by other processes, when the backend
+        can tell (a wake-up only: the log stays the truth); returns the function that stops
+        watching. This default tells nothing: readers poll."""
+        del on_append
+        return _nothing
+
+    def __enter__(self) -> SqlEventStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self.db.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            if conn.in_transaction:
-                conn.rollback()
-            raise
-        conn.execute("COMMIT")
+    @property
+    def _cache_errors(self) -> tuple[type[Exception], ...]:
+        return (ReplayError, *self.driver_errors)
 
-    @contextmanager
-    def reading(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction: every query inside sees one consistent snapshot of the file."""
-        conn = self.db.conn
-        if conn.in_transaction:
-            yield conn
-            return
-        conn.execute("BEGIN")
-        try:
-            yield conn
-        finally:
-            if conn.in_transaction:
-                conn.rollback()
+    def _appended(self, conn: Transaction, game_id: str) -> None:
+        """Called inside the write transaction of an append or a seat change that added rows."""
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self._connection() as conn:
+            return conn.execute(sql, params).fetchone()
 
     # -- games --------------------------------------------------------------------------
 
@@ -401,6 +380,7 @@ class EventStore:
         deal: object = None,
         seats: Sequence[SeatState] = (),
         rematch_of: str | None = None,
+        idempotency: Sequence[IdempotencyRecord] = (),
     ) -> None:
         """Write a new game: its row, seed, secret deal, seat token hashes and holders, first
         events, and its link from the game it is a rematch of, atomically.
@@ -408,20 +388,20 @@ class EventStore:
         ``record.version`` and ``record.head_hash`` must describe ``rows`` (made with
         :func:`seal`). Used by :func:`spies_replay.engine.create_game` and by import.
         ``token_hashes[seat]`` is ``None`` for a seat nobody holds a token of (open, bot).
+        ``idempotency`` carries a copied game's idempotency records.
 
         Raises:
             GameExistsError: the id is taken.
             RematchExistsError: ``rematch_of`` already has a rematch (nothing is written).
         """
         with self._write() as conn:
-            try:
-                conn.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES"
-                    " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    _record_values(record),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise GameExistsError(record.id) from exc
+            inserted = conn.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES"
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                _record_values(record),
+            )
+            if inserted.rowcount != 1:
+                raise GameExistsError(record.id)
             # A cache for an id that was stored before (and removed by hand) must not leak in.
             conn.execute("DELETE FROM snapshots WHERE game_id = ?", (record.id,))
             conn.execute("DELETE FROM seeds WHERE game_id = ?", (record.id,))
@@ -443,21 +423,31 @@ class EventStore:
                 [(record.id, s.seat, str(s.type), s.name, s.bot) for s in seats],
             )
             if rematch_of is not None:
-                try:
-                    conn.execute(
-                        "INSERT INTO rematches (game_id, next_id) VALUES (?, ?)",
-                        (rematch_of, record.id),
-                    )
-                except sqlite3.IntegrityError as exc:
+                linked = conn.execute(
+                    "INSERT INTO rematches (game_id, next_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (rematch_of, record.id),
+                )
+                if linked.rowcount != 1:
                     found = conn.execute(
                         "SELECT next_id FROM rematches WHERE game_id = ?", (rematch_of,)
                     ).fetchone()
-                    raise RematchExistsError(rematch_of, found[0] if found else "?") from exc
+                    raise RematchExistsError(rematch_of, found[0] if found else "?")
             self._insert_rows(conn, record.id, rows)
             self._insert_snapshots(conn, record.id, snapshots)
+            conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
+            conn.executemany(
+                "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
+                " created_at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (record.id, r.key, r.request_fingerprint, encode(r.response), r.created_at)
+                    for r in idempotency
+                ],
+            )
 
     @staticmethod
-    def _insert_rows(conn: sqlite3.Connection, game_id: str, rows: Sequence[EventRow]) -> None:
+    def _insert_rows(conn: Transaction, game_id: str, rows: Sequence[EventRow]) -> None:
+        if not rows:
+            return
         conn.executemany(
             f"INSERT INTO events (game_id, {_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -478,10 +468,13 @@ class EventStore:
 
     @staticmethod
     def _insert_snapshots(
-        conn: sqlite3.Connection, game_id: str, snapshots: Sequence[tuple[int, object]]
+        conn: Transaction, game_id: str, snapshots: Sequence[tuple[int, object]]
     ) -> None:
+        if not snapshots:
+            return
         conn.executemany(
-            "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+            "INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
             [(game_id, seq, encode(state)) for seq, state in snapshots],
         )
 
@@ -522,7 +515,8 @@ class EventStore:
         recorded_at = utc_now()
         with self._write() as conn:
             found = conn.execute(
-                "SELECT version, head_hash, status FROM games WHERE id = ?", (game_id,)
+                "SELECT version, head_hash, status FROM games WHERE id = ?" + self.lock_row,
+                (game_id,),
             ).fetchone()
             if found is None:
                 raise GameNotFoundError(game_id)
@@ -552,7 +546,7 @@ class EventStore:
             )
             try:
                 self._insert_rows(conn, game_id, rows)
-            except sqlite3.IntegrityError as exc:  # a writer that ignored the lock protocol
+            except self.conflict_errors as exc:  # a writer that ignored the lock protocol
                 raise VersionConflictError(game_id, expected_version, version + 1) from exc
             stored = [
                 StoredEvent(
@@ -569,6 +563,7 @@ class EventStore:
             if idempotency is not None:
                 self._insert_idempotency(conn, game_id, idempotency, stored, recorded_at)
             if rows:
+                self._appended(conn, game_id)
                 new_version = rows[-1].seq
                 conn.execute(
                     "UPDATE games SET version = ?, head_hash = ?, updated_at = ?, status = ?,"
@@ -589,26 +584,25 @@ class EventStore:
 
     @staticmethod
     def _insert_idempotency(
-        conn: sqlite3.Connection,
+        conn: Transaction,
         game_id: str,
         pending: PendingIdempotency,
         stored: list[StoredEvent],
         created_at: str,
     ) -> None:
         response = encode(pending.response(stored))
-        try:
-            conn.execute(
-                "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
-                " created_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, pending.key, pending.fingerprint, response, created_at),
-            )
-        except sqlite3.IntegrityError as exc:
+        inserted = conn.execute(
+            "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
+            " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (game_id, pending.key, pending.fingerprint, response, created_at),
+        )
+        if inserted.rowcount != 1:
             row = conn.execute(
                 "SELECT request_fingerprint, response, created_at FROM idempotency"
                 " WHERE game_id = ? AND key = ?",
                 (game_id, pending.key),
             ).fetchone()
-            raise IdempotencyKeyExistsError(_idempotency(game_id, pending.key, row)) from exc
+            raise IdempotencyKeyExistsError(_idempotency(game_id, pending.key, row))
 
     def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None:
         """Keep folded states as snapshots (a cache: failures to write are logged, not raised)."""
@@ -617,7 +611,7 @@ class EventStore:
         try:
             with self._write() as conn:
                 self._insert_snapshots(conn, game_id, snapshots)
-        except sqlite3.Error as exc:  # a read-only file, a busy database: the cache can wait
+        except self._cache_errors as exc:  # read-only, busy: the cache can wait
             _log.warning("snapshot_not_saved", game_id=game_id, error=str(exc))
 
     def drop_snapshots(self, game_id: str) -> None:
@@ -625,7 +619,7 @@ class EventStore:
         try:
             with self._write() as conn:
                 conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
-        except sqlite3.Error as exc:
+        except self._cache_errors as exc:
             _log.warning("snapshots_not_dropped", game_id=game_id, error=str(exc))
 
     # -- reads ---------------------------------------------------------------------------
@@ -636,16 +630,25 @@ class EventStore:
         Raises:
             GameNotFoundError: no such game.
         """
-        row = self.db.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
+        row = self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFoundError(game_id)
         return _record(row)
 
+    def version_of(self, game_id: str) -> int:
+        """A game's version now (one indexed read; for checking a cached state is current).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        row = self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFoundError(game_id)
+        return int(row[0])
+
     def game_ids(self) -> list[str]:
         """Every stored game id, in creation order."""
-        rows = self.db.conn.execute("SELECT id FROM games ORDER BY created_at, id").fetchall()
+        rows = self._all("SELECT id FROM games ORDER BY created_at, id")
         return [row[0] for row in rows]
 
     def list_games(
@@ -690,7 +693,7 @@ class EventStore:
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        rows = self.db.conn.execute(sql + " ORDER BY seq", params).fetchall()
+        rows = self._all(sql + " ORDER BY seq", params)
         return [
             EventRow(
                 seq=r[0],
@@ -754,48 +757,44 @@ class EventStore:
 
     def read_game_payloads(self, game_id: str, *, after: int, upto: int) -> list[tuple[int, str]]:
         """``(seq, payload)`` of the game events (meta left out) with ``after < seq <= upto``."""
-        return self.db.conn.execute(
+        return self._all(
             "SELECT seq, payload FROM events WHERE game_id = ? AND seq > ? AND seq <= ?"
             f" AND type NOT IN ({_META_SQL}) ORDER BY seq",
             (game_id, after, upto),
-        ).fetchall()
+        )
 
     def latest_snapshot(self, game_id: str, at: int) -> tuple[int, str] | None:
         """The snapshot with the greatest ``seq <= at``, as ``(seq, state JSON)``."""
-        row = self.db.conn.execute(
+        row = self._one(
             "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ?"
             " ORDER BY seq DESC LIMIT 1",
             (game_id, at),
-        ).fetchone()
+        )
         return None if row is None else (row[0], row[1])
 
     def snapshots(self, game_id: str) -> list[tuple[int, str]]:
         """Every snapshot of a game, as ``(seq, state JSON)`` in seq order."""
-        rows = self.db.conn.execute(
+        rows = self._all(
             "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
+        )
         return [(row[0], row[1]) for row in rows]
 
     def get_seed(self, game_id: str) -> bytes | None:
         """The game's secret seed (server-side use only: deciding, auditing), or ``None``."""
-        row = self.db.conn.execute(
-            "SELECT seed FROM seeds WHERE game_id = ?", (game_id,)
-        ).fetchone()
+        row = self._one("SELECT seed FROM seeds WHERE game_id = ?", (game_id,))
         return None if row is None else bytes.fromhex(row[0])
 
     def get_deal(self, game_id: str) -> Any:
         """The game's secret ``options.deal`` (server-side use only), or ``None``."""
-        row = self.db.conn.execute(
-            "SELECT deal FROM seeds WHERE game_id = ?", (game_id,)
-        ).fetchone()
+        row = self._one("SELECT deal FROM seeds WHERE game_id = ?", (game_id,))
         return None if row is None or row[0] is None else msgspec.json.decode(row[0])
 
     def check_token(self, game_id: str, token: str) -> int | None:
         """The seat a token belongs to, or ``None``; compares sha256 hashes in constant time."""
         digest = hash_token(token)
-        rows = self.db.conn.execute(
+        rows = self._all(
             "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall()
+        )
         found: int | None = None
         for seat, stored in rows:
             if hmac.compare_digest(stored, digest):  # no early exit: same time for every seat
@@ -810,25 +809,42 @@ class EventStore:
         token. There is no index on ``seats.token_hash``: this scans the seats, and is meant
         for the rare path where :meth:`check_token` already failed.
         """
-        row = self.db.conn.execute(
+        row = self._one(
             "SELECT game_id, seat FROM seats WHERE token_hash = ? LIMIT 1", (hash_token(token),)
-        ).fetchone()
+        )
         return None if row is None else (row[0], row[1])
 
     def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None:
         """The record stored under an idempotency key, if any."""
-        row = self.db.conn.execute(
+        row = self._one(
             "SELECT request_fingerprint, response, created_at FROM idempotency"
             " WHERE game_id = ? AND key = ?",
             (game_id, key),
-        ).fetchone()
+        )
         return None if row is None else _idempotency(game_id, key, row)
+
+    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]:
+        """Every idempotency record of a game, by key (for copying a store)."""
+        rows = self._all(
+            "SELECT key, request_fingerprint, response, created_at FROM idempotency"
+            " WHERE game_id = ? ORDER BY key",
+            (game_id,),
+        )
+        return [_idempotency(game_id, row[0], row[1:]) for row in rows]
+
+    def token_hashes(self, game_id: str) -> dict[int, str]:
+        """The sha256 of each seat token held, by seat (for copying a store; never a token)."""
+        rows = self._all(
+            "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return {row[0]: row[1] for row in rows}
 
     # -- seats -----------------------------------------------------------------------------
 
     def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]:
         """Each seat's holder, by seat (a game stored without holders: the creator's)."""
-        return _seat_states(self.db.conn, game_id, players)
+        with self.reading() as conn:
+            return _seat_states(conn, game_id, players)
 
     def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]:
         """The holders of several games at once (a page of summaries), by game id."""
@@ -836,11 +852,11 @@ class EventStore:
         for start in range(0, len(game_ids), 500):
             chunk = list(game_ids[start : start + 500])
             marks = ", ".join("?" * len(chunk))
-            rows = self.db.conn.execute(
+            rows = self._all(
                 f"SELECT game_id, seat, type, name, bot FROM seat_states WHERE game_id IN ({marks})"
                 " ORDER BY game_id, seat",
                 chunk,
-            ).fetchall()
+            )
             for row in rows:
                 found.setdefault(row[0], []).append(_seat_state(row[1:]))
         return found
@@ -866,7 +882,9 @@ class EventStore:
         """
         with self._write() as conn:
             found = conn.execute(
-                "SELECT version, head_hash, status, players FROM games WHERE id = ?", (game_id,)
+                "SELECT version, head_hash, status, players FROM games WHERE id = ?"
+                + self.lock_row,
+                (game_id,),
             ).fetchone()
             if found is None:
                 raise GameNotFoundError(game_id)
@@ -885,21 +903,23 @@ class EventStore:
             changed = apply_seat_event(seats, event)
             seat = changed[event.seat]
             if token_hash is not None:
-                try:
-                    conn.execute(
-                        "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                        (game_id, seat.seat, token_hash),
-                    )
-                except sqlite3.IntegrityError as exc:
-                    raise SeatTakenError(f"seat {seat.seat} of game {game_id!r} is taken") from exc
+                held = conn.execute(
+                    "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (game_id, seat.seat, token_hash),
+                )
+                if held.rowcount != 1:
+                    raise SeatTakenError(f"seat {seat.seat} of game {game_id!r} is taken")
             conn.execute(
-                "INSERT OR REPLACE INTO seat_states (game_id, seat, type, name, bot)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seat_states (game_id, seat, type, name, bot) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,"
+                " name = excluded.name, bot = excluded.bot",
                 (game_id, seat.seat, str(seat.type), seat.name, seat.bot),
             )
             recorded_at = utc_now()
             rows = seal(head_hash, version + 1, [event], recorded_at=recorded_at)
             self._insert_rows(conn, game_id, rows)
+            self._appended(conn, game_id)
             conn.execute(
                 "UPDATE games SET version = ?, head_hash = ?, updated_at = ? WHERE id = ?",
                 (rows[-1].seq, rows[-1].hash, recorded_at, game_id),
@@ -916,9 +936,7 @@ class EventStore:
 
     def rematch_of(self, game_id: str) -> str | None:
         """The id of a finished game's rematch, if it has one."""
-        row = self.db.conn.execute(
-            "SELECT next_id FROM rematches WHERE game_id = ?", (game_id,)
-        ).fetchone()
+        row = self._one("SELECT next_id FROM rematches WHERE game_id = ?", (game_id,))
         return None if row is None else str(row[0])
 
     def rematch_links(self, game_id: str) -> tuple[str | None, str | None]:
@@ -935,45 +953,30 @@ class EventStore:
 
     def games_with_bots(self) -> list[str]:
         """The ids of the games in progress that a bot plays a seat of."""
-        rows = self.db.conn.execute(
+        rows = self._all(
             "SELECT DISTINCT g.id FROM games g JOIN seat_states s ON s.game_id = g.id"
             " WHERE g.status = 'active' AND s.bot IS NOT NULL ORDER BY g.id"
-        ).fetchall()
+        )
         return [row[0] for row in rows]
 
     def orphan_game_ids(self) -> list[str]:
         """Game ids that have events but no ``games`` row (a sign of tampering)."""
-        rows = self.db.conn.execute(
+        rows = self._all(
             "SELECT DISTINCT game_id FROM events WHERE game_id NOT IN (SELECT id FROM games)"
             " ORDER BY game_id"
-        ).fetchall()
+        )
         return [row[0] for row in rows]
 
 
-SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
-"""Decides a seat change from the seats and the held token hashes (see ``change_seat``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatChange:
-    """What :meth:`EventStore.change_seat` did.
-
-    Attributes:
-        seats: the seats after it.
-        event: the appended seat event, or ``None`` when nothing changed.
-        version: the game's version after it.
-    """
-
-    seats: list[SeatState]
-    event: StoredEvent | None
-    version: int
+def _nothing() -> None:
+    pass
 
 
 def _seat_state(row: Sequence[Any]) -> SeatState:
     return SeatState(seat=row[0], type=SeatType(row[1]), name=row[2], bot=row[3])
 
 
-def _seat_states(conn: sqlite3.Connection, game_id: str, players: int | None) -> list[SeatState]:
+def _seat_states(conn: Transaction, game_id: str, players: int | None) -> list[SeatState]:
     rows = conn.execute(
         "SELECT seat, type, name, bot FROM seat_states WHERE game_id = ? ORDER BY seat",
         (game_id,),

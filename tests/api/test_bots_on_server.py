@@ -24,7 +24,7 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.bots import BotRunner, bot_rng
 from spies_bots import policy_for
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
 
@@ -100,7 +100,7 @@ def test_an_all_bot_game_is_watched_over_the_stream_to_the_end(tmp_path: Path) -
         assert [m["seq"] for m in seen] == list(range(1, len(seen) + 1))
         summary = httpx.get(f"{base}/games/{created['id']}").json()
         assert summary["status"] == "finished" and summary["version"] == seen[-1]["seq"]
-    with EventStore(tmp_path / "watch.db") as store:
+    with SQLiteEventStore(tmp_path / "watch.db") as store:
         assert all(report.ok for report in verify_all(store))
 
 

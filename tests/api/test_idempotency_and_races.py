@@ -18,6 +18,7 @@ from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_core.registry import GAMES
 from spies_replay import engine
+from spies_replay.sqlite_store import SQLiteEventStore
 
 from .helpers import new_game, play_turn
 from .test_games import assert_problem
@@ -200,7 +201,7 @@ def test_an_append_by_another_process_is_picked_up(
     game = new_game(client, "black-spy", 3)
     legal = [client.get(game.url("/legal"), headers=game.seats[s]).json() for s in range(3)]
     service = service_of(app)
-    other = engine.EventStore(service.store.path)
+    other = SQLiteEventStore(service.store.path)
     try:
         command = msgspec.convert(legal[0]["commands"][0], GAMES["black-spy"].command_type)
         engine.submit_command(other, game.id, 0, command)

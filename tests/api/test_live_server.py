@@ -21,7 +21,7 @@ from spies_api import Settings
 from spies_api.app import service_of
 from spies_core.registry import GAMES
 from spies_replay.engine import submit_command
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 from tests.support.servers import free_port, serve_in_thread, wait_until_up
 
 from .helpers import Game, play_to_end
@@ -146,7 +146,7 @@ def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]
             time.sleep(0.3)  # the stream is connected and caught up
             legal = http.get(game.url("/legal"), headers=game.seats[0]).json()
             command = msgspec.convert(legal["commands"][0], GAMES["deck-of-spies"].command_type)
-            with EventStore(service.store.path) as other_process:  # no notifier: only polling
+            with SQLiteEventStore(service.store.path) as other_process:  # no notifier: only polling
                 marks["elsewhere"] = submit_command(other_process, game.id, 0, command).version
             # nothing else happens in this process until the stream has found that event
             marks["polled"] = polled.wait(timeout=30)

@@ -20,7 +20,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_bots import BOTS
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
@@ -243,7 +243,7 @@ def test_racing_joins_across_two_servers_on_one_file_have_one_winner(tmp_path: P
             assert {r.json()["code"] for r in answers if r.status_code == 409} == {"seat-taken"}
             events = httpx.get(f"{first}/games/{created['id']}/events").json()["events"]
             assert [e["type"] for e in events].count("seat_joined") == 1
-    with EventStore(tmp_path / "race.db") as store:
+    with SQLiteEventStore(tmp_path / "race.db") as store:
         assert all(report.ok for report in verify_all(store))
 
 
@@ -396,7 +396,7 @@ def test_exports_carry_seat_events_and_import_and_verify(
     bot_lines = [line for line in lines[1:] if line.get("bot")]
     assert bot_lines and all(line["bot"] == "random" and line["command"] for line in bot_lines)
     assert created["seats"][0]["token"] not in export.text and joined["token"] not in export.text
-    with EventStore(tmp_path / "other.db") as other:
+    with SQLiteEventStore(tmp_path / "other.db") as other:
         report = import_game(other, io.BytesIO(export.content))
         assert report.ok
         assert [s.name for s in other.seat_states(game_id)] == ["Ada", "Grace"]

@@ -29,12 +29,12 @@ class ServerProcess:
     """``spies-api`` as a subprocess (the installed console script's code, ``-m spies_api``).
 
     Args:
-        db: the database file.
+        db: the database: a file, or a ``postgresql://`` URL.
         log: where its stderr (JSON log lines) goes.
         extra: more command-line arguments.
     """
 
-    def __init__(self, db: Path, log: Path, *extra: str) -> None:
+    def __init__(self, db: Path | str, log: Path, *extra: str) -> None:
         self.db = db
         self.log = log
         self.extra = extra
@@ -95,6 +95,17 @@ def servers() -> Iterator[list[ServerProcess]]:
 
 def log_snapshot(db: Path | str) -> dict[str, Any]:
     """Every stored row that a request could change: games, events, seats, idempotency."""
+    if str(db).startswith("postgresql://"):
+        import psycopg  # noqa: PLC0415  (only with PostgreSQL)
+
+        with psycopg.connect(str(db)) as pg:
+            return {
+                table: [
+                    tuple(row)
+                    for row in pg.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                ]
+                for table in ("games", "events", "seats", "idempotency", "seeds")
+            }
     conn = sqlite3.connect(db)
     try:
         return {

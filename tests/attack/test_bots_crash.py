@@ -20,7 +20,7 @@ import httpx
 
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 
 from .conftest import ServerProcess
 from .figures import record
@@ -45,7 +45,7 @@ def _progress(db: Path) -> tuple[int, int]:
 def test_bots_resume_after_sigkill(tmp_path: Path, servers: list[ServerProcess]) -> None:
     db = tmp_path / "bots.db"
     bots = [SeatState(seat=seat, type=SeatType.BOT, bot="random") for seat in range(PLAYERS)]
-    with EventStore(db) as store:
+    with SQLiteEventStore(db) as store:
         ids = [
             create_game(store, "black-spy", PLAYERS, {}, seats=bots).record.id for _ in range(GAMES)
         ]

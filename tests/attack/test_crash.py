@@ -2,7 +2,8 @@
 
 Each cycle: clients play several games as fast as they can (each command with an
 ``Idempotency-Key``), the server gets SIGKILL once enough commands were acknowledged, and a
-new server starts on the same file. Then:
+new server starts on the same database (a SQLite file; and a PostgreSQL database when
+``SPIES_TEST_POSTGRES_URL`` is set). Then:
 
 - every acknowledged command's events are in the log at the acknowledged seqs, exactly as
   its answer gave them (the caller's redaction of the stored events);
@@ -18,21 +19,23 @@ from __future__ import annotations
 
 import random
 import shutil
-import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import msgspec
+import pytest
 
 from spies_api.schemas import event_out
 from spies_core.registry import GAMES
+from spies_replay.backends import is_postgres_url, open_store
 from spies_replay.engine import redact_for
-from spies_replay.store import EventStore
+from tests.replay.backends import BACKENDS, fresh_backend
 
 from .conftest import ServerProcess
 from .figures import record
@@ -97,10 +100,10 @@ def play(base: str, game: dict[str, Any], ledger: Ledger, rng: random.Random, ta
                     assert response.status_code == 409, response.text  # only races with itself
 
 
-def stored_view(db: Path, ack: Ack) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
+def stored_view(db: Path | str, ack: Ack) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
     """The acknowledged command's events as the log now holds them, redacted as the answer
     was, and the (seq, command) of the rows from its first seq to one past its last."""
-    with EventStore(db) as store:
+    with open_store(db, create=False) as store:
         record_ = store.get_game(ack.game_id)
         spec = GAMES[record_.game]
         stored = store.read_events(ack.game_id, after=ack.before)
@@ -120,7 +123,7 @@ def stored_view(db: Path, ack: Ack) -> tuple[list[dict[str, Any]], list[tuple[in
     return sent, [(row.seq, row.command) for row in rows]
 
 
-def check_log(db: Path, ledger: Ledger) -> int:
+def check_log(db: Path | str, ledger: Ledger) -> int:
     """Every acknowledged command whole and at its seqs; returns how many were checked."""
     for ack in ledger.acks:
         sent, rows = stored_view(db, ack)
@@ -132,22 +135,16 @@ def check_log(db: Path, ledger: Ledger) -> int:
         assert rows[0][1] is not None, "an acknowledged batch does not start with its command"
         if len(rows) > version - ack.before:  # the next row starts another command
             assert rows[-1][1] is not None, "a batch goes on past its acknowledged end"
-    conn = sqlite3.connect(db)
-    try:
-        for game_id, version in conn.execute("SELECT id, version FROM games").fetchall():
-            seqs = [
-                r[0]
-                for r in conn.execute(
-                    "SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-                )
-            ]
-            assert seqs == list(range(1, version + 1)), f"{game_id}: a gap or a torn append"
-    finally:
-        conn.close()
+    with open_store(db, create=False) as store:
+        for record_ in store.list_games(limit=1_000_000).games:
+            seqs = [row.seq for row in store.read_rows(record_.id)]
+            assert seqs == list(range(1, record_.version + 1)), (
+                f"{record_.id}: a gap or a torn append"
+            )
     return len(ledger.acks)
 
 
-def verify_with_console_script(db: Path) -> str:
+def verify_with_console_script(db: Path | str) -> str:
     script = shutil.which("spies-replay") or str(Path(sys.executable).with_name("spies-replay"))
     done = subprocess.run(
         [script, "--db", str(db), "verify", "--all"], capture_output=True, text=True, timeout=300
@@ -156,10 +153,17 @@ def verify_with_console_script(db: Path) -> str:
     return done.stdout
 
 
+@pytest.fixture(params=BACKENDS)
+def crash_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The database the server is killed over: a SQLite file, or a fresh PostgreSQL schema."""
+    with fresh_backend(request.param, tmp_path) as backend:
+        yield backend.location
+
+
 def test_every_acknowledged_command_survives_sigkill(
-    tmp_path: Path, servers: list[ServerProcess]
+    tmp_path: Path, servers: list[ServerProcess], crash_db: str
 ) -> None:
-    db = tmp_path / "crash.db"
+    db = crash_db
     server = ServerProcess(db, tmp_path / "server.log")
     servers.append(server)
     ledger = Ledger()
@@ -235,7 +239,8 @@ def test_every_acknowledged_command_survives_sigkill(
     verify_with_console_script(db)
     record(
         GUARANTEE,
-        "test_crash.py::test_every_acknowledged_command_survives_sigkill",
+        "test_crash.py::test_every_acknowledged_command_survives_sigkill"
+        + ("[postgres]" if is_postgres_url(db) else ""),
         crashes_survived=CYCLES,
         acknowledged_commands_checked=checked,
         in_flight_retried=retried,

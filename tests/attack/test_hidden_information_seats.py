@@ -22,6 +22,7 @@ import msgspec
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, hash_token
 
 from .conftest import ServerProcess
@@ -153,7 +154,7 @@ def test_no_token_and_no_hidden_card_leaves_through_the_seat_paths(
         digest = hash_token(token)
         assert all(digest not in text for _, _, text in answers.texts)
         assert digest not in logs
-    with EventStore(db) as store:
+    with SQLiteEventStore(db) as store:
         secrets = {viewer: hidden_lists(store, game_id, viewer) for viewer in (None, 0, 1, 2, 3)}
     checked = 0
     for viewer, active, text in answers.texts:

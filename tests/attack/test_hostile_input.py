@@ -23,6 +23,7 @@ import os
 import random
 import zlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -43,6 +44,7 @@ from spies_core.registry import GAMES
 from spies_replay.store import hash_token
 from tests.api.helpers import Game, new_game, play_to_end, play_turn
 from tests.api.test_games import assert_problem
+from tests.replay.backends import BACKENDS, fresh_backend
 
 from .conftest import log_snapshot
 from .figures import record
@@ -185,6 +187,19 @@ def test_schemathesis_figures() -> None:
 
 
 # -- by hand ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
+    """The API's settings over a SQLite file, or a fresh PostgreSQL schema."""
+    with fresh_backend(request.param, tmp_path) as backend:
+        yield Settings(
+            db_path=backend.location,
+            sse_keepalive_seconds=0.05,
+            sse_poll_seconds=0.05,
+            snapshot_every=16,
+            log_json=True,
+        )
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """Races: many clients submitting at the same version, in one process and across two
-server processes sharing one database file.
+server processes sharing one database (a SQLite file; and a PostgreSQL database when
+``SPIES_TEST_POSTGRES_URL`` is set).
 
 For every race: exactly one command is accepted, every other one is 409 ``version-conflict``
 naming the new version; the log's seqs run 1, 2, 3, ... with no gap and no duplicate, and each
@@ -13,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
-import sqlite3
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,11 +28,13 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_core.registry import GAMES
+from spies_replay.backends import is_postgres_url, open_store
 from spies_replay.cli import main as replay_cli
 from spies_replay.engine import CommandResult, IdempotencyRequest, create_game, submit_command
 from spies_replay.errors import IdempotencyKeyExistsError
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 from tests.api.helpers import new_game
+from tests.replay.backends import BACKENDS, fresh_backend
 
 from .conftest import ServerProcess
 from .figures import record
@@ -42,24 +45,16 @@ ROUNDS = 12
 IDEMPOTENT_ROUNDS = 8
 
 
-def contiguous_seqs(db: Path, game_id: str) -> list[int]:
+def contiguous_seqs(db: Path | str, game_id: str) -> list[int]:
     """The game's seqs as stored, checked to run 1..version with no gap or duplicate."""
-    conn = sqlite3.connect(db)
-    try:
-        seqs = [
-            row[0]
-            for row in conn.execute(
-                "SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
-        ]
-        (version,) = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
-    finally:
-        conn.close()
+    with open_store(db, create=False) as store:
+        seqs = [row.seq for row in store.read_rows(game_id)]
+        version = store.get_game(game_id).version
     assert seqs == list(range(1, version + 1)), "a gap or a duplicate seq"
     return seqs
 
 
-def verify_all(db: Path) -> None:
+def verify_all(db: Path | str) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert replay_cli(["--db", str(db), "verify", "--all"], stdout=out, stderr=err) == 0, (
         out.getvalue()
@@ -186,10 +181,17 @@ def test_races_within_one_process(client: TestClient[Litestar], settings: Any) -
 # -- two processes, one file ---------------------------------------------------------------------
 
 
+@pytest.fixture(params=BACKENDS)
+def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """One database for two server processes: a SQLite file, or a fresh PostgreSQL schema."""
+    with fresh_backend(request.param, tmp_path) as backend:
+        yield backend.location
+
+
 def test_races_across_two_server_processes_and_a_restart(
-    tmp_path: Path, servers: list[ServerProcess]
+    tmp_path: Path, servers: list[ServerProcess], shared_db: str
 ) -> None:
-    db = tmp_path / "shared.db"
+    db = shared_db
     pair = [ServerProcess(db, tmp_path / f"server-{n}.log") for n in range(2)]
     for server in pair:
         servers.append(server.start())
@@ -237,9 +239,10 @@ def test_races_across_two_server_processes_and_a_restart(
         for server in pair:
             server.stop()
     verify_all(db)
+    on = "" if not is_postgres_url(db) else "[postgres]"
     record(
         GUARANTEE,
-        "test_races.py::test_races_across_two_server_processes_and_a_restart",
+        f"test_races.py::test_races_across_two_server_processes_and_a_restart{on}",
         clients_per_race=CLIENTS,
         races=figures["races"] + after_restart["races"],
         accepted=figures["accepted"] + after_restart["accepted"],
@@ -263,7 +266,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
     own first attempt had succeeded."""
     db = tmp_path / "window.db"
     spec = GAMES["black-spy"]
-    first = EventStore(db)
+    first = SQLiteEventStore(db)
     created = create_game(first, "black-spy", 3, seed="window")
     state, version = created.state, created.record.version
     command = spec.legal_commands(state, 0)[0]
@@ -286,7 +289,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
         return spec.decide(*args)
 
     racing = dataclasses.replace(spec, decide=decide_while_a_appends)
-    second = EventStore(db, games={**GAMES, "black-spy": racing})
+    second = SQLiteEventStore(db, games={**GAMES, "black-spy": racing})
     try:
         with pytest.raises(IdempotencyKeyExistsError) as raised:
             submit_command(

@@ -22,6 +22,7 @@ import pytest
 from spies_core.registry import GAMES
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.engine import create_game, submit_command
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
 from spies_replay.verify import verify_log
 
@@ -132,7 +133,7 @@ def logs(
     db = tmp_path_factory.mktemp("tamper") / "tamper.db"
     rng = random.Random(7)
     found = {}
-    with EventStore(Path(db)) as store:
+    with SQLiteEventStore(Path(db)) as store:
         for name in GAMES:
             for finish in (True, False):
                 game_id = played(store, name, finish, rng)

@@ -19,7 +19,7 @@ from spies_bots.random_bot import choose
 from spies_core import GAMES, InvalidOptionsError, start_game
 from spies_core.rng import seed_commitment
 from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 
 
 def _seat_counts(game: str) -> list[int]:
@@ -264,7 +264,7 @@ def test_recorded_games_verify_and_carry_their_seeds(tmp_path: Path) -> None:
             assert result.status == 0, result.err
             assert result.json()["record"] == str(db)
             expected |= {seed_commitment(f"{seed}:{i}".encode()) for i in range(3)}
-    with EventStore(db) as store:
+    with SQLiteEventStore(db) as store:
         records = store.list_games(limit=1000).games
         game_ids = [record.id for record in records]
     assert {record.seed_commitment for record in records} == expected
@@ -301,7 +301,7 @@ def test_bots_see_what_the_server_serves_at_every_step(
 
     rngs = [Random(seat) for seat in range(players)]
     match = play_match(spec, [watching] * players, seed=seed_from_client("views"), rngs=rngs)
-    with EventStore(tmp_path / "views.db") as store:
+    with SQLiteEventStore(tmp_path / "views.db") as store:
         created = create_game(store, game, players, None, seed="views")
         game_id, state, version = created.record.id, created.state, created.record.version
         outcome = None
@@ -329,3 +329,31 @@ def test_the_console_script_is_quiet_when_piped(tmp_path: Path) -> None:
     assert "games/s" in done.stdout
     bad = subprocess.run([str(script), game, "--seats", "nobody"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_games_are_recorded_into_postgres_and_verify(tmp_path: Path) -> None:
+    from spies_replay.backends import open_store
+    from spies_replay.verify import verify_all
+    from tests.replay.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
+
+    if postgres_base_url() is None:
+        pytest.skip(POSTGRES_SKIP_REASON)
+    game = next(iter(GAMES))
+    with fresh_backend("postgres", tmp_path) as backend:
+        result = sim(
+            game, "--seats", _seats(game), "--games", "2", "--seed", "pg", "--record",
+            backend.location, "--json",
+        )  # fmt: skip
+        assert result.status == 0, result.err
+        assert result.json()["record"] == backend.location  # no password in this URL
+        with open_store(backend.location, create=False) as store:
+            reports = verify_all(store)
+        assert len(reports) == 2 and all(report.ok for report in reports)
+
+
+def test_an_unreachable_record_database_is_one_line() -> None:
+    game = next(iter(GAMES))
+    url = "postgresql://spies:secret@127.0.0.1:1/spies"
+    result = sim(game, "--seats", _seats(game), "--games", "1", "--record", url)
+    assert result.status == 2 and result.err.count("\n") == 1
+    assert "cannot be reached" in result.err and "secret" not in result.err

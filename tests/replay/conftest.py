@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 
 from .countergame import GAMES, Bump, Draw, Shuffle
@@ -20,7 +21,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(db_path: Path) -> Iterator[EventStore]:
-    with EventStore(db_path, games=GAMES, snapshot_every=8) as opened:
+    with SQLiteEventStore(db_path, games=GAMES, snapshot_every=8) as opened:
         yield opened
 
 

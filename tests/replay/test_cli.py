@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from spies_replay.cli import main
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 
 from .conftest import finish, new_game, play
@@ -80,7 +81,7 @@ def test_a_missing_database_is_a_usage_error(
 
 
 def test_the_console_script_is_installed(tmp_path: Path) -> None:
-    EventStore(tmp_path / "s.db").close()
+    SQLiteEventStore(tmp_path / "s.db").close()
     script = Path(sys.executable).with_name("spies-replay")
     done = subprocess.run(
         [str(script), "list", "--db", str(tmp_path / "s.db")], capture_output=True, text=True
@@ -252,7 +253,7 @@ def test_import_verifies_and_keeps_the_hashes(
     other = Run(tmp_path / "other.db", capsys)
     assert other("import", str(target)) == 0
     assert f"imported {finished}" in other.out and "revealed seed" in other.out
-    with EventStore(tmp_path / "other.db", games=GAMES) as imported:
+    with SQLiteEventStore(tmp_path / "other.db", games=GAMES) as imported:
         assert imported.get_game(finished).head_hash == store.get_game(finished).head_hash
     assert other("import", str(target)) == 2
     assert "already stored" in other.err

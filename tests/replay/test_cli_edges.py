@@ -99,16 +99,31 @@ def test_a_database_under_a_file_is_one_line(run: Run, tmp_path: Path) -> None:
 
 
 def test_a_url_is_not_taken_for_a_path(run: Run) -> None:
-    line = run.one_error("--db", "postgresql://localhost/spies", "list")
-    assert line.endswith("not a file path; games are stored in a SQLite file such as spies.db")
-    assert not Path("postgresql:").exists()
+    line = run.one_error("--db", "mysql://localhost/spies", "list")
+    assert line.endswith(
+        "not a file path nor a postgresql:// URL; games are stored in a SQLite"
+        " file such as spies.db or in PostgreSQL"
+    )
+    assert not Path("mysql:").exists()
+
+
+def test_an_unreachable_postgres_server_is_one_line_without_the_password(run: Run) -> None:
+    line = run.one_error("--db", "postgresql://spies:hunter2@127.0.0.1:1/spies", "list")
+    assert "the server cannot be reached" in line
+    assert "hunter2" not in line and "postgresql://spies:***@127.0.0.1:1/spies" in line
+
+
+def test_a_malformed_postgres_url_is_one_line(run: Run) -> None:
+    line = run.one_error("--db", "postgresql://h/db?nonsense=1", "list")
+    assert line.endswith("not a valid PostgreSQL URL")
 
 
 def test_open_store_raises_one_typed_error(tmp_path: Path) -> None:
     for location, reason in [
         (tmp_path, "a directory"),
         (tmp_path / "no" / "x.db", "does not exist"),
-        ("postgresql://localhost/spies", "not a file path"),
+        ("sqlite://spies.db", "not a file path"),
+        ("postgresql://127.0.0.1:1/spies", "cannot be reached"),
     ]:
         with pytest.raises(StoreUnavailableError) as caught:
             open_store(location)

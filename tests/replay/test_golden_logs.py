@@ -14,7 +14,7 @@ import pytest
 
 from spies_core.registry import GAMES
 from spies_replay.engine import load_state
-from spies_replay.store import EventStore
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.transfer import import_game, read_export
 from spies_replay.verify import Rederivation
 
@@ -30,7 +30,7 @@ def test_every_registered_game_has_a_golden_log() -> None:
 def test_golden_log_imports_verifies_and_replays(tmp_path: Path, path: Path) -> None:
     lines = path.read_text().splitlines()
     record, rows = read_export(lines)
-    with EventStore(tmp_path / "golden.db") as store:
+    with SQLiteEventStore(tmp_path / "golden.db") as store:
         report = import_game(store, lines)
         assert report.ok, report.problem
         assert report.rederived is Rederivation.REVEALED_SEED

@@ -17,6 +17,7 @@ from spies_core.decider import start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.engine import create_game, load_state, submit_command, view_at
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, GameStatus
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game
@@ -54,8 +55,8 @@ def test_a_stored_playout_verifies_moves_and_replays(
     tmp_path: Path, game: str, players: int
 ) -> None:
     with (
-        EventStore(tmp_path / "a.db", snapshot_every=16) as store,
-        EventStore(tmp_path / "b.db") as other,
+        SQLiteEventStore(tmp_path / "a.db", snapshot_every=16) as store,
+        SQLiteEventStore(tmp_path / "b.db") as other,
     ):
         game_id = play_out(store, game, players, seed=players)
         record = store.get_game(game_id)

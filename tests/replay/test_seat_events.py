@@ -17,6 +17,7 @@ from spies_replay.meta import (
     is_meta,
     seat_table,
 )
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, SeatChoice
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game
@@ -74,7 +75,7 @@ def test_seat_events_export_import_and_fold_into_the_seat_table(
     store.change_seat(game_id, lambda seats, tokens: SeatTakenBack(seat=0))
     finish(store, game_id)
     lines = list(export_lines(store, game_id))
-    with EventStore(store.path.with_name("other.db"), games=store.games) as other:
+    with SQLiteEventStore(store.path.with_name("other.db"), games=store.games) as other:
         assert import_game(other, lines).ok
         assert other.seat_states(game_id) == [
             SeatState(seat=0),

@@ -13,6 +13,7 @@ from spies_core.cards import ALL_CARDS
 from spies_replay.codec import deal_commitment, genesis_hash
 from spies_replay.engine import create_game, submit_command
 from spies_replay.meta import GameCreated, SeedRevealed
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, seal
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game, verify_log
@@ -37,7 +38,7 @@ def _finish(store: EventStore) -> str:
 
 
 def test_deal_is_hidden_until_the_end_and_revealed_with_the_seed(tmp_path: Path) -> None:
-    with EventStore(tmp_path / "a.db") as store:
+    with SQLiteEventStore(tmp_path / "a.db") as store:
         created = create_game(store, GAME, 1, OPTIONS, seed="deal-test")
         first = created.events[0].event
         assert isinstance(first, GameCreated)
@@ -54,14 +55,14 @@ def test_deal_is_hidden_until_the_end_and_revealed_with_the_seed(tmp_path: Path)
 
 
 def test_active_game_with_a_deal_verifies_from_the_operator_seed(tmp_path: Path) -> None:
-    with EventStore(tmp_path / "a.db") as store:
+    with SQLiteEventStore(tmp_path / "a.db") as store:
         created = create_game(store, GAME, 1, OPTIONS, seed="deal-test")
         report = verify_game(store, created.record.id)
         assert report.ok and report.rederived is Rederivation.OPERATOR_SEED
 
 
 def test_export_import_keeps_the_revealed_deal(tmp_path: Path) -> None:
-    with EventStore(tmp_path / "a.db") as store, EventStore(tmp_path / "b.db") as other:
+    with SQLiteEventStore(tmp_path / "a.db") as store, SQLiteEventStore(tmp_path / "b.db") as other:
         game_id = _finish(store)
         import_game(other, export_lines(store, game_id))
         assert other.get_deal(game_id) == DEAL
@@ -70,7 +71,7 @@ def test_export_import_keeps_the_revealed_deal(tmp_path: Path) -> None:
 
 def test_a_forged_revealed_deal_is_caught(tmp_path: Path) -> None:
     """Rewriting the revealed deal (and resealing the whole chain) breaks the commitment."""
-    with EventStore(tmp_path / "a.db") as store:
+    with SQLiteEventStore(tmp_path / "a.db") as store:
         game_id = _finish(store)
         record, rows, _ = store.read_game(game_id)
         codec = store.codec(GAME)

@@ -16,6 +16,7 @@ from spies_replay.errors import (
     InvalidExportError,
     TamperedLogError,
 )
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game
@@ -34,7 +35,7 @@ def finished(store: EventStore) -> str:
 
 @pytest.fixture
 def other(tmp_path: Path) -> EventStore:
-    with EventStore(tmp_path / "other.db", games=GAMES, snapshot_every=8) as opened:
+    with SQLiteEventStore(tmp_path / "other.db", games=GAMES, snapshot_every=8) as opened:
         yield opened
 
 
@@ -184,5 +185,5 @@ def test_a_wrong_format_version_is_refused(
 
 
 def test_an_unregistered_game_is_refused(store: EventStore, tmp_path: Path, finished: str) -> None:
-    with EventStore(tmp_path / "empty.db", games={}) as bare, pytest.raises(UnknownGameError):
+    with SQLiteEventStore(tmp_path / "empty.db", games={}) as bare, pytest.raises(UnknownGameError):
         import_game(bare, lines_of(store, finished))

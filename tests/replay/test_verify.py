@@ -14,6 +14,7 @@ from spies_core.decider import start_game
 from spies_core.rng import FairRng
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.engine import create_game
+from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
 from spies_replay.verify import Rederivation, verify_all, verify_game
 
@@ -308,7 +309,7 @@ def test_a_deleted_game_row_leaves_orphans_that_verify_all_reports(
 
 
 def test_an_unregistered_game_is_reported(store: EventStore, db_path: Path, active: str) -> None:
-    other = EventStore(db_path, games={})
+    other = SQLiteEventStore(db_path, games={})
     report = verify_game(other, active)
     assert not report.ok and report.problem is not None
     assert report.problem.code == "unknown-game"

@@ -1,10 +1,17 @@
-"""Store contract: creation, optimistic concurrency, atomic appends, append-only, ordering."""
+"""The store contract, written once and run on every backend: creation, appends, conflicts
+at a taken seq, idempotency, snapshots, the hash chain and head hash, append-only in the
+database, tamper detection, seat changes and racing joins, export and import.
+
+SQLite always; PostgreSQL when ``SPIES_TEST_POSTGRES_URL`` is set (skipped otherwise, with the
+reason). What only one backend has is tested in ``test_sqlite_store.py`` and
+``test_postgres_store.py``.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,20 +30,25 @@ from spies_replay.engine import (
     view_at,
 )
 from spies_replay.errors import (
+    GameExistsError,
     GameFinishedError,
     GameNotFoundError,
     IdempotencyKeyExistsError,
     ReplayError,
+    SeatTakenError,
     SeqOutOfRangeError,
+    StoreClosedError,
     VersionConflictError,
 )
-from spies_replay.meta import GameCreated, SeedRevealed, SeedSource
-from spies_replay.schema import SCHEMA_VERSION
+from spies_replay.meta import GameCreated, SeatJoined, SeatState, SeatType, SeedRevealed, SeedSource
+from spies_replay.records import hash_token
 from spies_replay.store import EventStore, GameStatus, PendingIdempotency
+from spies_replay.transfer import export_lines, import_game, read_export
+from spies_replay.verify import verify_game
 
+from .backends import BACKENDS, Backend, fresh_backend
 from .conftest import finish, new_game, play
 from .countergame import (
-    GAMES,
     SPEC,
     Bump,
     CounterBumped,
@@ -46,8 +58,16 @@ from .countergame import (
 )
 
 
-def raw(db_path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(db_path, isolation_level=None)
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    with fresh_backend(request.param, tmp_path) as found:
+        yield found
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[EventStore]:
+    with backend.open(snapshot_every=8) as opened:
+        yield opened
 
 
 # -- creation ------------------------------------------------------------------------------
@@ -70,22 +90,20 @@ def test_create_writes_game_created_then_setup_events(store: EventStore) -> None
     assert created.state == fold(SPEC, [e.event for e in events[1:]])
 
 
-def test_server_seed_is_secret_and_stored_apart(store: EventStore, db_path: Path) -> None:
+def test_server_seed_is_secret_and_stored_apart(store: EventStore, backend: Backend) -> None:
     record = new_game(store, seed=None).record
     seed = store.get_seed(record.id)
     assert seed is not None and len(seed) == 32
     assert record.seed_source is SeedSource.SERVER
     assert record.seed_commitment == hashlib.sha256(seed).hexdigest()
-    with raw(db_path) as conn:
-        payloads = " ".join(row[0] for row in conn.execute("SELECT payload FROM events"))
+    payloads = " ".join(row[0] for row in backend.execute("SELECT payload FROM events"))
     assert seed.hex() not in payloads
 
 
-def test_tokens_are_returned_once_and_stored_hashed(store: EventStore, db_path: Path) -> None:
+def test_tokens_are_returned_once_and_stored_hashed(store: EventStore, backend: Backend) -> None:
     created = new_game(store, players=3)
     assert len(created.tokens) == 3 and len(set(created.tokens)) == 3
-    with raw(db_path) as conn:
-        stored = [row[0] for row in conn.execute("SELECT token_hash FROM seats ORDER BY seat")]
+    stored = [row[0] for row in backend.execute("SELECT token_hash FROM seats ORDER BY seat")]
     assert stored == [hashlib.sha256(t.encode()).hexdigest() for t in created.tokens]
     for seat, token in enumerate(created.tokens):
         assert store.check_token(created.record.id, token) == seat
@@ -104,6 +122,7 @@ def test_tokens_are_returned_once_and_stored_hashed(store: EventStore, db_path: 
 )
 def test_invalid_creation_writes_nothing(
     store: EventStore,
+    backend: Backend,
     game: str,
     players: int | None,
     options: object,
@@ -112,7 +131,7 @@ def test_invalid_creation_writes_nothing(
     with pytest.raises(error):
         create_game(store, game, players, options)
     assert store.list_games().total == 0
-    assert store.db.conn.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+    assert backend.execute("SELECT count(*) FROM events")[0][0] == 0
 
 
 def test_empty_client_seed_is_refused(store: EventStore) -> None:
@@ -178,56 +197,15 @@ def test_concurrent_writers_from_threads_exactly_one_wins(store: EventStore) -> 
     assert store.get_game(game_id).version == version + 1
 
 
-_CHILD = """
-import sys, time
-from replay.countergame import GAMES, CounterBumped
-from spies_replay.errors import VersionConflictError
-from spies_replay.store import EventStore
-
-path, game_id, version, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-with EventStore(path, games=GAMES) as store:
-    time.sleep(max(0.0, start_at - time.time()))
-    try:
-        store.append(game_id, version, [CounterBumped(seat=0, by=1, total=1)])
-        print("ok")
-    except VersionConflictError:
-        print("conflict")
-"""
-
-
-def test_concurrent_writers_from_processes_exactly_one_wins(
-    store: EventStore, db_path: Path
-) -> None:
-    import os
-    import subprocess
-    import sys
-    import time
-
-    created = new_game(store)
-    start_at = str(time.time() + 1.5)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
-    args = [str(db_path), created.record.id, str(created.record.version), start_at]
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-c", _CHILD, *args], stdout=subprocess.PIPE, text=True, env=env
-        )
-        for _ in range(3)
-    ]
-    results = sorted(child.communicate(timeout=60)[0].strip() for child in children)
-    assert results == ["conflict", "conflict", "ok"]
-    assert store.get_game(created.record.id).version == created.record.version + 1
-
-
-def test_multi_event_append_is_all_or_nothing(store: EventStore, db_path: Path) -> None:
+def test_multi_event_append_is_all_or_nothing(store: EventStore, backend: Backend) -> None:
     created = new_game(store)
     game_id, version = created.record.id, created.record.version
     # A rogue row at version + 2 makes the second insert of the batch collide.
-    with raw(db_path) as conn:
-        conn.execute(
-            "INSERT INTO events (game_id, seq, type, payload, recorded_at, hash)"
-            " VALUES (?, ?, 'x', '{}', 'now', 'h')",
-            (game_id, version + 2),
-        )
+    backend.execute(
+        "INSERT INTO events (game_id, seq, type, payload, recorded_at, hash)"
+        " VALUES (?, ?, 'x', '{}', 'now', 'h')",
+        (game_id, version + 2),
+    )
     batch = [CounterBumped(seat=0, by=1, total=1), CounterTurnPassed(seat=0)]
     with pytest.raises(VersionConflictError):
         store.append(game_id, version, batch)
@@ -295,17 +273,32 @@ def test_rule_errors_append_nothing(store: EventStore) -> None:
         "UPDATE events SET seq = 99 WHERE seq = 2",
         "DELETE FROM events WHERE seq = 3",
         "DELETE FROM events",
-        "INSERT OR REPLACE INTO events (game_id, seq, type, payload, recorded_at, hash)"
-        " SELECT id, 2, 'x', '{}', 'now', 'h' FROM games",
+        "an insert over a taken seq",
     ],
 )
 def test_the_database_itself_refuses_to_change_events(
-    store: EventStore, db_path: Path, statement: str
+    store: EventStore, backend: Backend, statement: str
 ) -> None:
     game_id = new_game(store).record.id
     before = store.read_rows(game_id)
-    with raw(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        conn.execute(statement)
+    if statement == "an insert over a taken seq":
+        statement = backend.insert_over_taken_seq()
+    with pytest.raises(backend.refused, match="append-only"):
+        backend.execute(statement)
+    assert store.read_rows(game_id) == before
+
+
+def test_a_plain_insert_over_a_taken_seq_fails_by_the_key(
+    store: EventStore, backend: Backend
+) -> None:
+    game_id = new_game(store).record.id
+    before = store.read_rows(game_id)
+    with pytest.raises(backend.refused):
+        backend.execute(
+            "INSERT INTO events (game_id, seq, type, payload, recorded_at, hash)"
+            " VALUES (?, 2, 'x', '{}', 'now', 'h')",
+            (game_id,),
+        )
     assert store.read_rows(game_id) == before
 
 
@@ -402,33 +395,6 @@ def test_view_at_respects_the_viewer(store: EventStore) -> None:
     assert spectator.view.hand is None and spectator.view.version == spectator.seq
 
 
-# -- schema --------------------------------------------------------------------------------
-
-
-def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
-    EventStore(db_path, games=GAMES).close()
-    EventStore(db_path, games=GAMES).close()
-    with raw(db_path) as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        applied = conn.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
-        ).fetchall()
-    assert applied == [("m001_initial",), ("m002_secret_deal",), ("m003_seats",)]
-    assert len(applied) == SCHEMA_VERSION
-
-
-def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
-    EventStore(db_path, games=GAMES).close()
-    with raw(db_path) as conn:
-        conn.execute(
-            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
-            " VALUES ('spies_replay', 'm999_future', 'later')"
-        )
-    with pytest.raises(ReplayError) as caught:
-        EventStore(db_path, games=GAMES)
-    assert caught.value.code == "schema-too-new"
-
-
 def test_store_is_usable_from_many_threads(store: EventStore) -> None:
     ids = [new_game(store, seed=f"t{i}").record.id for i in range(4)]
 
@@ -469,3 +435,142 @@ def test_meta_events_are_public_to_every_viewer(store: EventStore) -> None:
         assert redact_for(SPEC, events[0].event, viewer) == events[0].event
         assert redact_for(SPEC, events[-1].event, viewer) == events[-1].event
         assert redact_for(SPEC, events[2].event, viewer).order is None  # the game's own rule
+
+
+# -- the rest of the contract ------------------------------------------------------------------
+
+
+def test_the_head_hash_is_the_last_rows_hash_and_verify_passes(store: EventStore) -> None:
+    game_id = new_game(store).record.id
+    play(store, game_id, 5)
+    rows = store.read_rows(game_id)
+    record = store.get_game(game_id)
+    assert record.head_hash == rows[-1].hash and record.version == rows[-1].seq
+    assert store.version_of(game_id) == record.version
+    report = verify_game(store, game_id)
+    assert report.ok and report.head_hash == record.head_hash
+
+
+def test_verify_catches_an_edited_payload(store: EventStore, backend: Backend) -> None:
+    game_id = new_game(store).record.id
+    play(store, game_id, 4)
+    backend.force(
+        "UPDATE events SET payload = replace(payload, '\"by\":1', '\"by\":2')"
+        " WHERE game_id = ? AND type = 'counter_bumped'",
+        (game_id,),
+    )
+    report = verify_game(store, game_id)
+    assert not report.ok and report.first_bad_seq is not None
+    assert report.problem is not None and report.problem.code == "hash-mismatch"
+
+
+def test_racing_joins_of_one_seat_seat_exactly_one(store: EventStore) -> None:
+    seats = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
+    created = create_game(store, "counter", 2, {}, seats=seats, tokens={0: "creator"})
+    game_id = created.record.id
+    barrier = threading.Barrier(6)
+
+    def join(index: int) -> str:
+        def choose(current: list[SeatState], tokens: dict[int, str]) -> SeatJoined:
+            if current[1].type is not SeatType.OPEN:
+                raise SeatTakenError("seat 1 is taken")
+            return SeatJoined(seat=1, name=f"player-{index}")
+
+        barrier.wait()
+        try:
+            store.change_seat(game_id, choose, token_hash=hash_token(f"token-{index}"))
+        except SeatTakenError:
+            return "taken"
+        return "joined"
+
+    with ThreadPoolExecutor(6) as pool:
+        outcomes = sorted(pool.map(join, range(6)))
+    assert outcomes == ["joined"] + ["taken"] * 5
+    holders = store.seat_states(game_id)
+    assert holders[1].type is SeatType.JOINED
+    winner = int(holders[1].name.rsplit("-", 1)[1])
+    assert store.check_token(game_id, f"token-{winner}") == 1
+    assert store.get_game(game_id).version == created.record.version + 1
+    assert verify_game(store, game_id).ok
+
+
+def test_an_idempotent_retry_racing_itself_appends_once(store: EventStore) -> None:
+    created = new_game(store)
+    game_id, version = created.record.id, created.record.version
+    barrier = threading.Barrier(6)
+
+    def attempt(_: int) -> str:
+        pending = PendingIdempotency("same-key", "same-request", lambda stored: len(stored))
+        barrier.wait()
+        try:
+            store.append(game_id, version, [CounterTurnPassed(seat=0)], idempotency=pending)
+        except IdempotencyKeyExistsError as exc:
+            return f"replayed {exc.record.response}"
+        except VersionConflictError:
+            return "conflict"
+        return "appended"
+
+    with ThreadPoolExecutor(6) as pool:
+        outcomes = sorted(pool.map(attempt, range(6)))
+    assert outcomes == ["appended"] + ["replayed 1"] * 5
+    assert store.get_game(game_id).version == version + 1
+
+
+def test_export_keeps_every_hash_and_import_refuses_a_taken_id(store: EventStore) -> None:
+    game_id = new_game(store, target=5).record.id
+    finish(store, game_id)
+    lines = list(export_lines(store, game_id))
+    rows = store.read_rows(game_id)
+    with pytest.raises(GameExistsError):  # the same database: the id is taken
+        import_game(store, lines)
+    record, exported = read_export(lines)
+    assert [row.hash for row in exported] == [row.hash for row in rows]
+    assert record.head_hash == store.get_game(game_id).head_hash
+
+
+def test_import_into_an_empty_store_verifies(
+    store: EventStore, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    game_id = new_game(store, target=5).record.id
+    finish(store, game_id)
+    lines = list(export_lines(store, game_id))
+    with fresh_backend(request.node.callspec.params["backend"], tmp_path / "x") as second:
+        (tmp_path / "x").mkdir(exist_ok=True)
+        with second.open() as target:
+            report = import_game(target, lines)
+            assert report.ok
+            assert target.get_game(game_id).head_hash == store.get_game(game_id).head_hash
+            assert target.read_rows(game_id) == store.read_rows(game_id)
+            assert target.get_seed(game_id) == store.get_seed(game_id)
+
+
+def test_a_closed_store_refuses_every_call(backend: Backend) -> None:
+    store = backend.open()
+    game_id = new_game(store).record.id
+    store.close()
+    store.close()
+    with pytest.raises(StoreClosedError):
+        store.get_game(game_id)
+
+
+def test_migrations_are_recorded_once(backend: Backend) -> None:
+    backend.open().close()
+    first = backend.migrations()
+    backend.open().close()
+    assert backend.migrations() == first and first
+
+
+def test_a_database_from_a_newer_version_is_refused(backend: Backend) -> None:
+    backend.open().close()
+    if backend.name == "sqlite":
+        backend.execute(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+            " VALUES ('spies_replay', 'm999_future', 'later')"
+        )
+    else:
+        backend.execute(
+            "INSERT INTO schema_migrations (name, applied_at) VALUES ('m999_future', 'later')"
+        )
+    with pytest.raises(ReplayError) as caught:
+        backend.open()
+    assert caught.value.code == "schema-too-new"

@@ -1,0 +1,158 @@
+"""The records of the replay log: what a store keeps and hands back, whatever its backend.
+
+Every backend (:mod:`spies_replay.sqlite_store`, :mod:`spies_replay.postgres_store`) reads
+and writes these, and the layers above (the engine, the API, the replay tool) see nothing
+else of the store's rows. Nothing here imports a store or a driver.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import msgspec
+
+from spies_core.decider import Outcome
+from spies_replay.meta import SeatEvent, SeatState, SeedSource
+
+__all__ = [
+    "EventRow",
+    "GamePage",
+    "GameRecord",
+    "GameStatus",
+    "IdempotencyRecord",
+    "PendingIdempotency",
+    "SeatChange",
+    "SeatChoice",
+    "StoredEvent",
+    "hash_token",
+    "utc_now",
+]
+
+
+class GameStatus(StrEnum):
+    """Where a game stands."""
+
+    ACTIVE = "active"
+    """Commands are accepted; the seed is secret."""
+    FINISHED = "finished"
+    """``outcome(state)`` is set and the seed is revealed in the final event."""
+
+
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's row: its public summary (the seed is never part of it)."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    status: GameStatus
+    version: int
+    """The seq of the last event (0 for none)."""
+    head_hash: str
+    """The hash of the last event: the whole log's fingerprint."""
+    seed_commitment: str
+    seed_source: SeedSource
+    rng: str
+    outcome: Outcome | None
+    created_at: str
+    updated_at: str
+
+
+class EventRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One row of ``events`` as stored: the JSON texts undecoded (verify, export)."""
+
+    seq: int
+    type: str
+    payload: str
+    recorded_at: str
+    actor: int | None
+    command: str | None
+    """The command that produced this row's batch, on the batch's first row only."""
+    hash: str
+    bot: str | None = None
+    """The bot that chose that command, on the batch's first row only (``None``: a person)."""
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """A decoded event with its place in the log."""
+
+    seq: int
+    type: str
+    event: Any
+    """A game event Struct, or a :class:`~spies_replay.meta.MetaEvent`."""
+    actor: int | None
+    recorded_at: str
+    hash: str
+    bot: str | None = None
+    """The bot that chose the command of this batch (first row only), or ``None``."""
+
+
+class GamePage(msgspec.Struct, frozen=True, kw_only=True):
+    """One page of :meth:`~spies_replay.store.EventStore.list_games`."""
+
+    games: list[GameRecord]
+    total: int
+    """How many games match the filters, over all pages."""
+    limit: int
+    offset: int
+
+
+class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored response to a command sent with an idempotency key."""
+
+    game_id: str
+    key: str
+    request_fingerprint: str
+    response: Any
+    """The JSON value the caller stored (decoded)."""
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PendingIdempotency:
+    """An idempotency record to write in the same transaction as an append.
+
+    Attributes:
+        key: the client's key.
+        fingerprint: the caller's digest of the request (to tell a retry from a reuse).
+        response: called inside the transaction with the stored events; returns the JSON
+            value to keep (the response the caller is about to send).
+    """
+
+    key: str
+    fingerprint: str
+    response: Callable[[list[StoredEvent]], object]
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC with microseconds, e.g. ``2026-11-29T17:00:00.000000Z``."""
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def hash_token(token: str) -> str:
+    """How a seat token is stored: its sha256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
+"""Decides a seat change from the seats and the held token hashes (see ``change_seat``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """What :meth:`~spies_replay.store.EventStore.change_seat` did.
+
+    Attributes:
+        seats: the seats after it.
+        event: the appended seat event, or ``None`` when nothing changed.
+        version: the game's version after it.
+    """
+
+    seats: list[SeatState]
+    event: StoredEvent | None
+    version: int

@@ -1,0 +1,221 @@
+"""The SQLite backend of the event store: one file, WAL mode, sqlite-utils.
+
+The default store. Writers take SQLite's write lock up front (``BEGIN IMMEDIATE``), which
+serializes appends across threads and processes; several processes can share the file (WAL,
+``busy_timeout``). Each thread gets its own connection. A write that waits for the lock
+longer than the busy timeout raises :class:`~spies_replay.errors.StoreBusyError`; nothing
+above this module sees ``sqlite3``.
+
+:meth:`SQLiteEventStore.close` is safe while other threads still use the store: it takes
+the store's lock, marks the store closed and closes each connection only when no statement
+is running on it (a thread inside a transaction finishes it first); a thread that uses the
+store after close gets :class:`~spies_replay.errors.StoreClosedError`, never a closed
+connection.
+
+Schema and migrations: :mod:`spies_replay.schema`. The shared SQL:
+:class:`~spies_replay.store.SqlEventStore`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar, Final, Literal
+
+from sqlite_utils import Database
+
+from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
+from spies_replay.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
+from spies_replay.store import AnySpec, SqlEventStore, Transaction
+
+__all__ = ["SQLiteEventStore", "SyncMode"]
+
+SyncMode = Literal["normal", "full"]
+"""``PRAGMA synchronous``: ``normal`` survives a process crash, ``full`` also power loss."""
+
+_BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+class _Handle:
+    """One thread's connection, and whether a call is using it (so close can wait)."""
+
+    __slots__ = ("busy", "db")
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.busy = 0
+
+
+class SQLiteEventStore(SqlEventStore):
+    """The replay log in one SQLite file.
+
+    Args:
+        path: the database file (created, and migrated, when needed).
+        games: the games this store can decode, by id; default the registry.
+        snapshot_every: see :class:`~spies_replay.store.SqlEventStore`.
+        busy_timeout: seconds a writer waits for another process's write lock.
+        sync: ``normal`` (the default: a committed command survives a process crash; the
+            last commits may be lost on power failure) or ``full`` (they survive it too).
+    """
+
+    driver_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
+    conflict_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        games: Mapping[str, AnySpec] | None = None,
+        snapshot_every: int = 128,
+        busy_timeout: float = 10.0,
+        sync: SyncMode = "normal",
+    ) -> None:
+        super().__init__(games=games, snapshot_every=snapshot_every)
+        if sync not in ("normal", "full"):
+            raise ValueError(f"sync must be 'normal' or 'full', not {sync!r}")
+        self.path = Path(path)
+        self.location = str(path)
+        self.busy_timeout = busy_timeout
+        self.sync: SyncMode = sync
+        self._local = threading.local()
+        self._lock = threading.Condition()
+        self._handles: list[_Handle] = []
+        self._closed = False
+        with self._connection():  # open, set WAL and migrate now, so errors surface here
+            pass
+
+    # -- connections and transactions -------------------------------------------------
+
+    @property
+    def db(self) -> Database:
+        """This thread's sqlite-utils :class:`~sqlite_utils.Database` (opened on first use)."""
+        return self._handle().db
+
+    def _handle(self) -> _Handle:
+        handle: _Handle | None = getattr(self._local, "handle", None)
+        if handle is not None and not self._closed:
+            return handle
+        with self._lock:
+            if self._closed:
+                raise StoreClosedError(self.location)
+        handle = _Handle(self._open())
+        with self._lock:
+            if self._closed:
+                handle.db.close()
+                raise StoreClosedError(self.location)
+            self._handles.append(handle)
+        self._local.handle = handle
+        return handle
+
+    def _open(self) -> Database:
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        db = Database(conn, execute_plugins=False)
+        try:
+            db.enable_wal()
+            conn.execute(f"PRAGMA synchronous = {self.sync.upper()}")
+            self._migrate(db)
+        except BaseException:
+            conn.close()
+            raise
+        return db
+
+    @staticmethod
+    def _migrate(db: Database) -> None:
+        applied = {migration.name for migration in migrations.applied(db)}
+        unknown = applied - MIGRATION_NAMES
+        if unknown:
+            raise ReplayError(
+                f"the database has migrations this spies_replay does not know"
+                f" ({', '.join(sorted(unknown))}); upgrade spies-engine",
+                code="schema-too-new",
+            )
+        if len(applied) == SCHEMA_VERSION:
+            return
+        conn = db.conn
+        conn.execute("BEGIN IMMEDIATE")  # one process migrates; the others wait, then see it
+        try:
+            migrations.apply(db)
+        except BaseException:
+            conn.rollback()
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close every connection this store opened (in any thread), each once it is idle.
+
+        Idempotent. A thread still inside a call finishes it; later calls raise
+        :class:`~spies_replay.errors.StoreClosedError`.
+        """
+        with self._lock:
+            self._closed = True
+            while any(handle.busy for handle in self._handles):
+                self._lock.wait(timeout=self.busy_timeout + 1.0)
+                if any(handle.busy for handle in self._handles):
+                    break  # a stuck caller: close the idle ones, leave the rest to the GC
+            for handle in [h for h in self._handles if not h.busy]:
+                handle.db.close()
+                self._handles.remove(handle)
+
+    @contextmanager
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        handle = self._handle()
+        with self._lock:
+            if self._closed:
+                raise StoreClosedError(self.location)
+            handle.busy += 1
+        try:
+            yield handle.db.conn
+        finally:
+            with self._lock:
+                handle.busy -= 1
+                if not handle.busy:
+                    self._lock.notify_all()
+
+    @contextmanager
+    def _connection(self) -> Iterator[Transaction]:
+        try:
+            with self._using() as conn:
+                yield conn
+        except sqlite3.OperationalError as exc:
+            _raise_busy(self.location, exc)
+            raise
+
+    @contextmanager
+    def _write(self) -> Iterator[Transaction]:
+        try:
+            with self._using() as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.rollback()
+                    raise
+                conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            _raise_busy(self.location, exc)
+            raise
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A read transaction: every query inside sees one consistent snapshot of the file."""
+        with self._using() as conn:
+            if conn.in_transaction:
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if conn.in_transaction:
+                    conn.rollback()
+
+
+def _raise_busy(location: str, exc: sqlite3.OperationalError) -> None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if (code is not None and code & 0xFF in _BUSY_CODES) or "database is locked" in str(exc):
+        raise StoreBusyError(location) from exc

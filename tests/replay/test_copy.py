@@ -1,0 +1,95 @@
+"""``spies-replay copy --from SRC --to DST``: every game, in progress or finished, moves
+between any two backends with its hashes, seed, seat tokens, idempotency records and
+rematch link intact, and ``verify --all`` passes on the copy. SQLite to SQLite always;
+SQLite to PostgreSQL (and back) when ``SPIES_TEST_POSTGRES_URL`` is set."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from spies_replay.cli import main
+from spies_replay.engine import IdempotencyRequest, create_game, load_state, submit_command
+from spies_replay.meta import SeatState, SeatType
+from spies_replay.store import EventStore
+
+from .backends import BACKENDS, Backend, fresh_backend
+from .conftest import finish, new_game, play
+from .countergame import GAMES, Bump
+
+
+@pytest.fixture(params=BACKENDS)
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    (tmp_path / "target").mkdir()
+    with fresh_backend(request.param, tmp_path / "target") as found:
+        yield found
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Iterator[Backend]:
+    with fresh_backend("sqlite", tmp_path) as found:
+        yield found
+
+
+def fill(store: EventStore) -> dict[str, str]:
+    """A finished game with its rematch in progress, one with an open seat, an idempotency
+    record; returns the tokens to check."""
+    first = new_game(store, target=6)
+    finish(store, first.record.id)
+    rematch = create_game(store, "counter", 2, {"target": 30}, rematch_of=first.record.id)
+    play(store, rematch.record.id, 4)
+    seats = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
+    lobby = create_game(store, "counter", 2, {}, seats=seats, tokens={0: "lobby-token"})
+    key = IdempotencyRequest("k1", "f1", lambda result: {"n": len(result.events)})
+    submit_command(
+        store, lobby.record.id, 0, Bump(by=1), version=lobby.record.version, idempotency=key
+    )
+    return {"rematch": rematch.record.id, "lobby": lobby.record.id, "first": first.record.id}
+
+
+def cli(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(list(args), games=GAMES, stdin=io.StringIO(""))
+    return status, capsys.readouterr().out
+
+
+def test_copy_moves_every_game_with_its_hashes(
+    source: Backend, target: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with source.open() as store:
+        ids = fill(store)
+        before = {g: store.get_game(g) for g in store.game_ids()}
+    status, out = cli("copy", "--from", source.location, "--to", target.location, capsys=capsys)
+    assert status == 0, out
+    assert out.splitlines()[-1] == "3 copied, 0 already there, 0 different (left alone)"
+    status, out = cli("--db", target.location, "verify", "--all", capsys=capsys)
+    assert status == 0 and out.splitlines()[-1] == "3 games verified, 0 with problems", out
+    with target.open() as copied:
+        assert {g: copied.get_game(g) for g in copied.game_ids()} == before
+        assert copied.rematch_links(ids["rematch"]) == (ids["first"], None)
+        assert copied.check_token(ids["lobby"], "lobby-token") == 0
+        assert copied.seat_states(ids["lobby"])[1].type is SeatType.OPEN
+        record = copied.get_idempotency(ids["lobby"], "k1")
+        assert record is not None and record.response == {"n": 2}
+        loaded = load_state(copied, ids["rematch"])  # the copy plays on
+        seat = next(iter(GAMES["counter"].to_act(loaded.state)))
+        submit_command(copied, ids["rematch"], seat, Bump(by=1), version=loaded.seq)
+    status, out = cli("copy", "--from", source.location, "--to", target.location, capsys=capsys)
+    assert status == 1
+    assert out.splitlines()[-1] == "0 copied, 2 already there, 1 different (left alone)"
+
+
+def test_copy_json_names_each_game(
+    source: Backend, target: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with source.open() as store:
+        fill(store)
+    status, out = cli(
+        "--json", "copy", "--from", source.location, "--to", target.location, capsys=capsys
+    )
+    answer = msgspec.json.decode(out)
+    assert status == 0 and answer["ok"] is True
+    assert [game["outcome"] for game in answer["games"]] == ["copied"] * 3
