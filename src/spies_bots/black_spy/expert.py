@@ -29,7 +29,15 @@ from spies_bots.black_spy.greedy import (
     pass_order,
     play_command,
 )
-from spies_bots.black_spy.model import KIND, RED_1_KIND, Deal, Kind, Scoring, play_out, scoring
+from spies_bots.black_spy.model import (
+    KIND,
+    Deal,
+    Scoring,
+    exchange,
+    first_leader,
+    play_out,
+    scoring,
+)
 from spies_bots.black_spy.worlds import deal_of, knowledge, sample
 from spies_core.black_spy.cards import DECK
 from spies_core.black_spy.commands import PassCards
@@ -85,25 +93,6 @@ def _choose_play(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
     return play_command(candidates[_best(values)], legal)
 
 
-def _exchange(
-    hands: list[list[Kind]], passes: Sequence[Sequence[Kind]], offset: int
-) -> list[list[Kind]]:
-    n = len(hands)
-    after = []
-    for s, hand in enumerate(hands):
-        kept = list(hand)
-        for c in passes[s]:
-            kept.remove(c)
-        after.append(kept + list(passes[(s - offset) % n]))
-    return after
-
-
-def _first_leader(view: BlackSpyView, hands: Sequence[Sequence[Kind]]) -> int:
-    if view.flags.classic:
-        return (view.dealer + 1) % view.players
-    return next(s for s, hand in enumerate(hands) if RED_1_KIND in hand)
-
-
 def _choose_pass(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
     me = view.seat
     assert me is not None
@@ -119,8 +108,8 @@ def _choose_pass(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
         passes = [choose_pass(hand, rules) for hand in hands]
         for i, mine in enumerate(candidates):
             passes[me] = list(mine)
-            after = _exchange(hands, passes, offset)
-            deal = Deal(after, _first_leader(view, after))
+            after = exchange(hands, passes, offset)
+            deal = Deal(after, first_leader(after, view.flags, view.dealer))
             scores = play_out(deal, choose_play, rules)
             values[i] += _utility(scores, me, view.totals, view.threshold)
     return pass_command(candidates[_best(values)], legal)

@@ -40,13 +40,14 @@ def _lead_key(kind: Kind) -> int:
     return 2 * rank + (6 if rank == 7 else 0)
 
 
-_LEAD_KEY: Final[tuple[int, ...]] = tuple(_lead_key(k) for k in range(len(NAME)))
-"""Kind -> how little the bot likes leading it (lowest is led)."""
+_LEAD_KEY: Final[tuple[int, ...]] = tuple(64 * _lead_key(k) + k for k in range(len(NAME)))
+"""Kind -> how little the bot likes leading it (lowest is led); the kind breaks ties, so
+the choice never depends on the order of the hand."""
 
 
 def _lead(hand: list[Kind], first_trick: bool) -> Kind:
     lead = -1
-    lead_key = 1000
+    lead_key = 1 << 30
     coloured_only = first_trick and any(COLOUR[c] != BLACK for c in hand)
     for c in hand:
         if coloured_only and COLOUR[c] == BLACK:
@@ -75,16 +76,16 @@ def choose_play(
             high = RANK[c]
     pts = rules.points
     duck = -1
-    duck_key = -1000
+    duck_key = -(1 << 30)
     win = -1
-    win_key = 1000
+    win_key = 1 << 30
     for c in legal:
         if COLOUR[c] == colour and RANK[c] > high:
-            key = 16 * pts[c] - RANK[c]
+            key = 64 * (16 * pts[c] - RANK[c]) + c
             if key < win_key:
                 win, win_key = c, key
         else:
-            key = 16 * pts[c] + RANK[c]
+            key = 64 * (16 * pts[c] + RANK[c]) + c
             if key > duck_key:
                 duck, duck_key = c, key
     if win < 0:
@@ -110,7 +111,7 @@ def pass_order(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:
     counts = [0] * 5
     for c in hand:
         counts[COLOUR[c]] += 1
-    return sorted(hand, key=lambda c: -_pass_danger(c, counts[COLOUR[c]] <= 3, rules))
+    return sorted(hand, key=lambda c: (-_pass_danger(c, counts[COLOUR[c]] <= 3, rules), c))
 
 
 def choose_pass(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:

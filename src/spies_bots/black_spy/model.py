@@ -43,6 +43,8 @@ __all__ = [
     "Deal",
     "PlayChooser",
     "Scoring",
+    "exchange",
+    "first_leader",
     "legal_kinds",
     "play_out",
     "scoring",
@@ -129,6 +131,29 @@ def trick_winner(trick: Sequence[Kind]) -> int:
         if COLOUR[c] == colour and RANK[c] > best_rank:
             best, best_rank = i, RANK[c]
     return best
+
+
+def exchange(
+    hands: Sequence[Sequence[Kind]], passes: Sequence[Sequence[Kind]], offset: int
+) -> list[list[Kind]]:
+    """The hands after every seat passed ``passes[seat]`` to seat ``seat + offset`` (§3)."""
+    n = len(hands)
+    after = []
+    for s, hand in enumerate(hands):
+        kept = list(hand)
+        for c in passes[s]:
+            kept.remove(c)
+        kept.extend(passes[(s - offset) % n])
+        after.append(kept)
+    return after
+
+
+def first_leader(hands: Sequence[Sequence[Kind]], flags: BlackSpyFlags, dealer: int) -> int:
+    """Who leads the first trick after the pass: the red 1's holder (§4.1); classic: the
+    dealer's left (Appendix A)."""
+    if flags.classic:
+        return (dealer + 1) % len(hands)
+    return next(s for s, hand in enumerate(hands) if RED_1_KIND in hand)
 
 
 class Deal:

@@ -125,6 +125,9 @@ def sample(know: Knowledge, rng: Random) -> list[list[Kind]]:
             hands = _deal_within_voids(cards, know, need, others, rng)
             if hands is not None:
                 return hands
+        hands = _match_within_voids(cards, know, need, others)
+        if hands is not None:
+            return hands
     rng.shuffle(cards)
     hands = []
     at = 0
@@ -158,6 +161,35 @@ def _deal_within_voids(
                 break
         hands[s].append(c)
         free[s] -= 1
+    return hands
+
+
+def _match_within_voids(
+    cards: list[Kind], know: Knowledge, need: list[int], others: list[int]
+) -> list[list[Kind]] | None:
+    """Deal ``cards`` within the voids by bipartite matching of cards to free places
+    (augmenting paths): it finds a deal whenever one exists; ``None`` otherwise."""
+    places = [s for s in others for _ in range(need[s])]
+    holder: list[int | None] = [None] * len(places)  # place -> index into cards
+    voids = know.voids
+
+    def seat(i: int, tried: set[int]) -> bool:
+        for p, s in enumerate(places):
+            if p in tried or cards[i] in voids[s]:
+                continue
+            tried.add(p)
+            other = holder[p]
+            if other is None or seat(other, tried):
+                holder[p] = i
+                return True
+        return False
+
+    if not all(seat(i, set()) for i in range(len(cards))):
+        return None
+    hands = [list(know.hand) if s == know.seat else list(know.known[s]) for s in range(len(need))]
+    for p, i in enumerate(holder):
+        assert i is not None
+        hands[places[p]].append(cards[i])
     return hands
 
 
