@@ -45,12 +45,12 @@ from spies_core.black_spy.view import BlackSpyView
 
 __all__ = ["choose"]
 
-PLAY_BUDGET: Final[int] = 4000
+PLAY_BUDGET: Final[int] = 24000
 """Cards played out per decision in trick play (candidates x worlds x cards left)."""
-PASS_BUDGET: Final[int] = 4000
+PASS_BUDGET: Final[int] = 20000
 """Cards played out per pass decision."""
 MIN_WORLDS: Final[int] = 3
-MAX_WORLDS: Final[int] = 40
+MAX_WORLDS: Final[int] = 120
 PASS_POOL: Final[int] = 5
 """The pass candidates are the 3-card subsets of this many most dangerous cards."""
 END_BONUS: Final[float] = 30.0
