@@ -9,18 +9,19 @@ wins: the points the other seats take on average less the points the bot takes, 
 bonus (or malus) when the deal ends the game and the bot then has (or has not) the lowest
 total (§7).
 
-Candidates: every distinct legal card in play; while passing, every three of the five
+Candidates: every distinct legal card in play; while passing, every three of the seven
 cards the greedy bot most wants to pass (the other seats pass as the greedy bot would).
+They are compared by sequential halving, so the promising ones meet the most worlds.
 The work is budgeted in cards played out, so a decision costs about the same whatever
 the phase or the number of seats, and the bot reads no clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from random import Random
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from spies_bots.black_spy.greedy import (
     choose_pass,
@@ -32,6 +33,7 @@ from spies_bots.black_spy.greedy import (
 from spies_bots.black_spy.model import (
     KIND,
     Deal,
+    Kind,
     Scoring,
     exchange,
     first_leader,
@@ -47,14 +49,17 @@ __all__ = ["choose"]
 
 PLAY_BUDGET: Final[int] = 24000
 """Cards played out per decision in trick play (candidates x worlds x cards left)."""
-PASS_BUDGET: Final[int] = 20000
+PASS_BUDGET: Final[int] = 30000
 """Cards played out per pass decision."""
 MIN_WORLDS: Final[int] = 3
 MAX_WORLDS: Final[int] = 120
-PASS_POOL: Final[int] = 5
+PASS_POOL: Final[int] = 7
 """The pass candidates are the 3-card subsets of this many most dangerous cards."""
 END_BONUS: Final[float] = 30.0
 """Worth of ending the game with the lowest total (minus: with a higher one)."""
+
+
+_World = TypeVar("_World")
 
 
 def _worlds(budget: int, candidates: int, cards: int) -> int:
@@ -71,8 +76,33 @@ def _utility(scores: Sequence[int], me: int, totals: Sequence[int], limit: int) 
     return value
 
 
-def _best(values: Sequence[float]) -> int:
-    return max(range(len(values)), key=values.__getitem__)
+def _search(
+    count: int,
+    cost: int,
+    budget: int,
+    world: Callable[[], _World],
+    value: Callable[[_World, int], float],
+) -> int:
+    """The best of ``count`` candidates by sequential halving.
+
+    The budget (cards played out; one play-out costs ``cost``) is split evenly over
+    ``ceil(log2(count))`` rounds. In each round every surviving candidate is played out in
+    the same new sampled worlds, then the better half (by its total so far) survives.
+    """
+    alive = list(range(count))
+    if count == 1:
+        return 0
+    totals = [0.0] * count
+    rounds = (count - 1).bit_length()
+    for _ in range(rounds):
+        worlds = _worlds(budget // rounds, len(alive), cost)
+        for _ in range(worlds):
+            w = world()
+            for i in alive:
+                totals[i] += value(w, i)
+        alive.sort(key=lambda i: (-totals[i], i))
+        alive = alive[: (len(alive) + 1) // 2]
+    return alive[0]
 
 
 def _choose_play(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
@@ -81,16 +111,18 @@ def _choose_play(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
     rules = scoring(view.flags)
     know = knowledge(view)
     candidates = list(dict.fromkeys(KIND[c.card] for c in legal))
-    worlds = _worlds(PLAY_BUDGET, len(candidates), sum(know.sizes))
-    values = [0.0] * len(candidates)
-    for _ in range(worlds):
-        deal = deal_of(view, sample(know, rng), rules)
-        for i, card in enumerate(candidates):
-            trial = deal.copy()
-            trial.play(card, rules)
-            scores = play_out(trial, choose_play, rules)
-            values[i] += _utility(scores, me, view.totals, view.threshold)
-    return play_command(candidates[_best(values)], legal)
+
+    def world() -> Deal:
+        return deal_of(view, sample(know, rng), rules)
+
+    def value(deal: Deal, i: int) -> float:
+        trial = deal.copy()
+        trial.play(candidates[i], rules)
+        scores = play_out(trial, choose_play, rules)
+        return _utility(scores, me, view.totals, view.threshold)
+
+    best = _search(len(candidates), sum(know.sizes), PLAY_BUDGET, world, value)
+    return play_command(candidates[best], legal)
 
 
 def _choose_pass(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
@@ -101,18 +133,21 @@ def _choose_pass(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
     order = pass_order(list(know.hand), rules)
     candidates = list(dict.fromkeys(tuple(sorted(c)) for c in combinations(order[:PASS_POOL], 3)))
     offset = view.pass_direction.offset
-    worlds = _worlds(PASS_BUDGET, len(candidates), len(DECK))
-    values = [0.0] * len(candidates)
-    for _ in range(worlds):
+
+    def world() -> tuple[list[list[Kind]], list[list[Kind]]]:
         hands = sample(know, rng)
-        passes = [choose_pass(hand, rules) for hand in hands]
-        for i, mine in enumerate(candidates):
-            passes[me] = list(mine)
-            after = exchange(hands, passes, offset)
-            deal = Deal(after, first_leader(after, view.flags, view.dealer))
-            scores = play_out(deal, choose_play, rules)
-            values[i] += _utility(scores, me, view.totals, view.threshold)
-    return pass_command(candidates[_best(values)], legal)
+        return hands, [choose_pass(hand, rules) for hand in hands]
+
+    def value(w: tuple[list[list[Kind]], list[list[Kind]]], i: int) -> float:
+        hands, passes = w
+        passes = [list(candidates[i]) if s == me else p for s, p in enumerate(passes)]
+        after = exchange(hands, passes, offset)
+        deal = Deal(after, first_leader(after, view.flags, view.dealer))
+        scores = play_out(deal, choose_play, rules)
+        return _utility(scores, me, view.totals, view.threshold)
+
+    best = _search(len(candidates), len(DECK), PASS_BUDGET, world, value)
+    return pass_command(candidates[best], legal)
 
 
 def choose(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
