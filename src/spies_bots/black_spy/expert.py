@@ -4,7 +4,7 @@ For each decision the bot samples a few deals that agree with its view
 (:mod:`spies_bots.black_spy.worlds`: unseen cards, its own pass, the red 1, known voids),
 and in each of them plays every candidate and then the rest of the deal with the
 ``greedy`` rule for every seat, on the compact model of :mod:`spies_bots.black_spy.model`.
-Every candidate meets the same sampled deals. The candidate with the best mean result
+The candidates compared meet the same sampled deals. The candidate with the best mean result
 wins: the points the other seats take on average less the points the bot takes, plus a
 bonus (or malus) when the deal ends the game and the bot then has (or has not) the lowest
 total (§7).

@@ -1,15 +1,17 @@
 """The ``greedy`` bot of Black Spy: fixed rules of thumb, no look-ahead.
 
-Passing (§3): pass the cards most likely to cost points: black 7s, then the high black
-cards that win black tricks, then high cards of short colours; keep low cards (they
-duck) and the good spies (coloured 7s score -5 for whoever takes them, §6.2).
+Passing (§3): pass the high black cards that win black tricks and the spies in them,
+then high cards, first of short colours; keep low cards (they duck), the black 7s (to
+drop on other seats' tricks) and the good spies (coloured 7s score -5 for whoever takes
+them, §6.2).
 
 Leading: a low coloured card, or a low black card; never a black spy or a high black card
 while something else can be led. Following: duck under the trick's best card when
 possible, shedding the most penalty points (a black 7 first) and then the highest rank;
-when void, dump the worst card held. The trick is taken only when that cannot be
-avoided, or by the last seat when it holds good spies and no penalty cards; then with
-the highest card that adds no points.
+when void, dump the high black cards first, then the black 7s, then the worst card held.
+The trick is taken when that cannot be avoided, by the last seat when it holds good spies
+and no penalty cards, and with a high coloured card (8 or more) when it holds no points
+at all, to be rid of that card; always with the highest card that adds no points.
 
 The same play rule drives every seat in the ``expert`` bot's play-outs, on card kinds
 (:mod:`spies_bots.black_spy.model`).
@@ -45,6 +47,12 @@ _LEAD_KEY: Final[tuple[int, ...]] = tuple(64 * _lead_key(k) + k for k in range(l
 the choice never depends on the order of the hand."""
 
 
+_SHED_FIRST: Final[tuple[int, ...]] = tuple(
+    16 * (11 - RANK[k] + 7) if COLOUR[k] == BLACK and RANK[k] > 7 else 0 for k in range(len(NAME))
+)
+"""Kind -> what raises it above a black 7 when void: the high black cards go first."""
+
+
 def _lead(hand: list[Kind], first_trick: bool) -> Kind:
     lead = -1
     lead_key = 1 << 30
@@ -66,7 +74,10 @@ def choose_play(
         return _lead(hand, first_trick)
     led = trick[0]
     follow = FOLLOW[led]
-    legal = [c for c in hand if c in follow] or hand
+    legal = [c for c in hand if c in follow]
+    void = not legal
+    if void:
+        legal = hand
     if len(legal) == 1:
         return legal[0]
     colour = COLOUR[led]
@@ -85,25 +96,30 @@ def choose_play(
             if key < win_key:
                 win, win_key = c, key
         else:
-            key = 64 * (16 * pts[c] + RANK[c]) + c
+            key = 64 * (16 * pts[c] + RANK[c] + (_SHED_FIRST[c] if void else 0)) + c
             if key > duck_key:
                 duck, duck_key = c, key
     if win < 0:
         return duck
     if duck < 0:
         return win
-    if len(trick) == players - 1 and sum(pts[c] for c in trick) + pts[win] < 0:
+    trick_points = sum(pts[c] for c in trick) + pts[win]
+    if len(trick) == players - 1 and trick_points < 0:
         return win  # the last seat takes a trick that holds good spies and no penalties
+    if trick_points == 0 and colour != BLACK and RANK[win] >= 8:
+        return win  # a high card shed on a trick worth nothing
     return duck
 
 
 def _pass_danger(kind: Kind, short: bool, rules: Scoring) -> int:
     rank = RANK[kind]
     if COLOUR[kind] == BLACK:
-        return 100 if rank == 7 else 50 + rank if rank > 7 else rank
+        # A black 8-11 wins black tricks and the spies in them; a black 7 is worth keeping
+        # to drop on another seat's trick.
+        return 50 + rank if rank > 7 else 12 if rank == 7 else rank
     if rules.points[kind] < 0:
         return -10  # a good spy: keep it to take it
-    return rank + (4 if short and rank >= 8 else 0)
+    return rank + (20 if rank >= 8 else 0) + (4 if short else 0)
 
 
 def pass_order(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:
