@@ -48,11 +48,14 @@ from spies_core.black_spy.view import BlackSpyView
 __all__ = ["choose"]
 
 PLAY_BUDGET: Final[int] = 24000
-"""Cards played out per decision in trick play (candidates x worlds x cards left)."""
+"""Cards played out per decision in trick play (over all rounds: candidates x worlds x
+cards left)."""
 PASS_BUDGET: Final[int] = 30000
 """Cards played out per pass decision."""
 MIN_WORLDS: Final[int] = 3
+"""Fewest sampled worlds in one round of the halving, whatever the budget."""
 MAX_WORLDS: Final[int] = 120
+"""Most sampled worlds in one round (decisions between few candidates late in a deal)."""
 PASS_POOL: Final[int] = 7
 """The pass candidates are the 3-card subsets of this many most dangerous cards."""
 END_BONUS: Final[float] = 30.0
