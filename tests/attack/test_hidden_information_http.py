@@ -144,7 +144,10 @@ def check_step(
         assert view.json() == expected, f"view of {viewer} at {version}"
         legal = client.get(game.url("/legal"), headers=headers)
         commands = [] if viewer is None else as_json(spec.legal_commands(state, viewer))
-        assert legal.json() == {"version": version, "seat": viewer, "commands": commands}
+        answer = legal.json()
+        note = answer.pop("note", None)  # a hint from public facts (who is to act), or None
+        assert answer == {"version": version, "seat": viewer, "commands": commands}
+        assert (note is None) == bool(commands), f"note of {viewer} at {version}: {note!r}"
         events = client.get(game.url("/events"), params={"after": before}, headers=headers)
         assert events.json()["events"] == server.sent(viewer, after=before), f"events for {viewer}"
         texts[viewer] += [view.text, legal.text, events.text]
