@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from typing import Any
 
 import msgspec
@@ -12,6 +11,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_core.registry import GAMES
+from spies_replay.errors import StoreBusyError
 
 from .helpers import Game, new_game, play_to_end, play_turn
 from .test_games import assert_problem
@@ -330,7 +330,9 @@ def test_a_database_locked_too_long_is_503_not_500(
     command = first_legal(client, game)["commands"][0]
 
     def locked(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError("database is locked")
+        # The store turns its driver's "locked" or "busy" into this typed error
+        # (tests/replay/test_sqlite_store.py); the API never sees a driver's exception.
+        raise StoreBusyError("spies.db")
 
     monkeypatch.setattr("spies_api.pipeline.submit_command", locked)
     response = client.post(game.url("/commands"), headers=game.seats[0], json={"command": command})
