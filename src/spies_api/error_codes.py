@@ -21,6 +21,7 @@ from spies_api.errors import (
     InvalidParameterError,
     InvalidSeatsError,
     MalformedBodyError,
+    ReplaySeatHiddenError,
     SeatsClosedError,
     TooManyStreamsError,
     UnauthorizedError,
@@ -136,6 +137,12 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "seq-out-of-range",
         SeqOutOfRangeError,
         "A step outside 0 (before the first event) to the game's version.",
+    ),
+    ErrorCode(
+        "replay-seat-hidden",
+        ReplaySeatHiddenError,
+        "A replay `as` a seat of a game in progress without that seat's token: its hidden"
+        " cards are secret until the end.",
     ),
     ErrorCode(
         "version-conflict",

@@ -55,6 +55,7 @@ __all__ = [
     "InvalidSeatsError",
     "MalformedBodyError",
     "RematchTooEarlyError",
+    "ReplaySeatHiddenError",
     "SeatsClosedError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -102,6 +103,12 @@ class IdempotencyKeyReusedError(ApiError):
     """An ``Idempotency-Key`` sent again with another body or by another seat (422)."""
 
     default_code = "idempotency-key-reused"
+
+
+class ReplaySeatHiddenError(ApiError):
+    """A replay ``as`` a seat of a game in progress, without that seat's token (403)."""
+
+    default_code = "replay-seat-hidden"
 
 
 class WrongGameCommandError(RuleError):
@@ -160,6 +167,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     InvalidParameterError: _Rule(400, "Invalid parameter"),
     UnauthorizedError: _Rule(401, "Unauthorized"),
     ForbiddenError: _Rule(403, "Forbidden"),
+    ReplaySeatHiddenError: _Rule(403, "Seat's view hidden"),
     GameNotFoundError: _Rule(404, "Game not found"),
     SeqOutOfRangeError: _Rule(404, "No such step"),
     VersionConflictError: _Rule(409, "Version conflict"),

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
+from spies_api.errors import ReplaySeatHiddenError
 from spies_api.hints import SPECTATOR_LEGAL_NOTE
 from spies_api.schemas import (
     EventsPage,
@@ -24,6 +25,7 @@ from spies_api.seats import public_seats
 from spies_api.states import GameStates
 from spies_core.decider import GameSpec
 from spies_replay.engine import redact_for, view_at
+from spies_replay.errors import SeatNotFoundError
 from spies_replay.meta import GameCreated, SeatState
 from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
 from spies_replay.transfer import export_lines
@@ -182,13 +184,33 @@ class GameQueries:
             note = f"seat {seat} may not act now; seats to act: {to_act}"
         return LegalCommands(version=entry.version, seat=seat, commands=commands, note=note)
 
-    def replay(self, game_id: str, seat: int | None, seq: int) -> Any:
-        """The caller's view as it was after event ``seq``.
+    def replay(
+        self, game_id: str, seat: int | None, seq: int, *, as_seat: int | None = None
+    ) -> Any:
+        """The view after event ``seq`` of the caller's ``seat``, or of ``as_seat`` when given.
+
+        Any seat's view is public once the game is over (its whole log is); before, only
+        the seat's own token shows it.
 
         Raises:
             GameNotFoundError: no such game.
+            SeatNotFoundError: ``as_seat`` is not a seat of the game.
+            ReplaySeatHiddenError: ``as_seat`` is not the caller's and the game is in progress.
             SeqOutOfRangeError: ``seq`` is not in ``0 .. version``.
         """
+        if as_seat is not None and as_seat != seat:
+            record = self.store.get_game(game_id)
+            if not 0 <= as_seat < record.players:
+                raise SeatNotFoundError(
+                    f"game {game_id!r} has seats 0 to {record.players - 1};"
+                    f" there is no seat {as_seat}"
+                )
+            if record.status != GameStatus.FINISHED:
+                raise ReplaySeatHiddenError(
+                    f"game {game_id!r} is in progress: seat {as_seat}'s view needs its token"
+                    " until the end; omit `as` to replay as the token's seat or a spectator"
+                )
+            seat = as_seat
         return view_at(self.store, game_id, at=seq, seat=seat).view
 
     def events(self, game_id: str, seat: int | None, *, after: int, limit: int) -> EventsPage:

@@ -223,9 +223,11 @@ class GameService:
         """The caller's legal commands now (see :meth:`GameQueries.legal`)."""
         return self.queries.legal(game_id, seat)
 
-    def replay(self, game_id: str, seat: int | None, seq: int) -> Any:
-        """The caller's view after event ``seq`` (see :meth:`GameQueries.replay`)."""
-        return self.queries.replay(game_id, seat, seq)
+    def replay(
+        self, game_id: str, seat: int | None, seq: int, *, as_seat: int | None = None
+    ) -> Any:
+        """A seat's view after event ``seq`` (see :meth:`GameQueries.replay`)."""
+        return self.queries.replay(game_id, seat, seq, as_seat=as_seat)
 
     def events(self, game_id: str, seat: int | None, *, after: int, limit: int) -> EventsPage:
         """A page of the log as ``seat`` may see it (see :meth:`GameQueries.events`)."""

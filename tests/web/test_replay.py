@@ -100,3 +100,44 @@ def test_a_game_in_progress_shows_each_viewer_its_own_view(page: Page, base: str
     expect(page.get_by_test_id("export")).to_be_disabled()
     page.select_option("[data-testid='viewer-select']", "spectator")
     expect(hand.locator("svg.card")).to_have_count(0)
+
+
+def card_labels(page: Page) -> list[str]:
+    labels: list[str] = (
+        page.get_by_test_id("hand")
+        .locator("svg.card")
+        .evaluate_all("cards => cards.map((card) => card.getAttribute('aria-label'))")
+    )
+    return labels
+
+
+def test_after_the_end_anyone_views_any_seat(page: Page, base: str) -> None:
+    created = finish_over_the_api(base, "black-spy", 3, "web-replay-3")
+    game_id = str(created["id"])
+    page.goto(f"{base}/replay/{game_id}")  # this browser holds no token of the game
+    last = summary(base, game_id)["version"]
+    step_shown(page, last)
+    viewer = page.get_by_test_id("viewer-select")
+    expect(viewer.locator("option")).to_have_text(["seat 0", "seat 1", "seat 2", "spectator"])
+    hand = page.get_by_test_id("hand")
+    page.get_by_test_id("replay-first").click()
+    step_shown(page, 0)
+    for seq in range(1, 4):  # after the deal: each seat holds 20 cards
+        page.get_by_test_id("replay-next").click()
+        step_shown(page, seq)
+    expect(hand.locator("svg.card")).to_have_count(0)  # a spectator first
+    hands: list[list[str]] = []
+    for seat in range(3):
+        page.select_option("[data-testid='viewer-select']", str(seat))
+        expect(hand.locator("svg.card")).to_have_count(20)
+        page.wait_for_function(
+            "seen => { const cards = [...document.querySelectorAll("
+            "'[data-testid=hand] svg.card')].map((c) => c.getAttribute('aria-label'));"
+            " return !seen.some((h) => h.join() === cards.join()); }",
+            arg=hands,
+        )
+        hands.append(card_labels(page))
+    assert len({tuple(cards) for cards in hands}) == 3  # the hand shown changed with the seat
+    for seat in range(3):  # each seat's hand as the API shows it to anyone after the end
+        view = httpx.get(f"{base}/games/{game_id}/replay/3", params={"as": seat}).json()
+        assert view["seat"] == seat and len(view["hand"]) == len(hands[seat]) == 20

@@ -1,4 +1,7 @@
-/** `/replay/{id}`: step through every seq of a game, as a seat this browser holds or a spectator. */
+/**
+ * `/replay/{id}`: step through every seq of a game, as a seat this browser holds or a spectator;
+ * once the game is over, as any seat (`?as=`: its whole log is public then).
+ */
 
 import { api, auth, type GameEvent, problemText, type Summary, type View } from "./api/client";
 import { fill, h } from "./dom";
@@ -20,6 +23,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
   const ui = gameUi(game.game);
   document.title = `Replay · ${ui?.title ?? game.game}`;
 
+  const finished = game.status === "finished";
   let seat: number | null = [...tokens.keys()].sort((a, b) => a - b)[0] ?? null;
   let seq = game.version;
   let events = new Map<number, GameEvent>();
@@ -41,11 +45,14 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
   const problem = h("p", { class: "error", role: "alert" });
   const download = h(
     "button",
-    { type: "button", "data-testid": "export", disabled: game.status !== "finished" },
+    { type: "button", "data-testid": "export", disabled: !finished },
     "Download the export (JSON Lines)",
   );
 
-  const viewers = [...tokens.keys()].sort((a, b) => a - b);
+  // In progress, only the seats whose tokens this browser holds; after the end, every seat.
+  const viewers = finished
+    ? Array.from({ length: game.players }, (_, s) => s)
+    : [...tokens.keys()].sort((a, b) => a - b);
   fill(
     viewer,
     ...viewers.map((s) => h("option", { value: s, selected: s === seat }, seatName(s))),
@@ -65,7 +72,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
       { class: "page-head" },
       h("nav", {}, h("a", { href: "/" }, "Lobby"), " · ", h("a", { href: `/play/${gameId}` }, "Table")),
       h("h1", {}, `Replay: ${ui?.title ?? game.game} · ${gameId}`),
-      h("p", {}, game.status === "finished" ? outcomeText(game) : "In progress: the replay shows what the chosen viewer may see."),
+      h("p", {}, finished ? outcomeText(game) : "In progress: the replay shows what the chosen viewer may see."),
       h("p", { class: "hash" }, "Head hash: ", h("code", { "data-testid": "head-hash" }, game.head_hash)),
       h("p", { class: "seat-bar" }, h("label", { for: "viewer" }, "View as "), viewer, " ", download),
       problem,
@@ -135,7 +142,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     const mine = wanted;
     const at = seq;
     const { data: view, error: failed } = await api.GET("/games/{game_id}/replay/{seq}", {
-      params: { path: { game_id: gameId, seq: at } },
+      params: { path: { game_id: gameId, seq: at }, query: finished && seat !== null ? { as: seat } : {} },
       headers: auth(token()),
     });
     if (mine !== wanted) return; // a later step is on its way

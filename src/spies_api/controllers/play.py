@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
-from litestar.params import Body, FromPath, HeaderParameter, PathParameter
+from litestar.params import Body, FromPath, HeaderParameter, PathParameter, QueryParameter
 
 from spies_api.body import StrictBody
 from spies_api.controllers.params import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN_REQUIRED
@@ -162,10 +162,13 @@ class PlayController(Controller):
         "/replay/{seq:int}",
         sync_to_thread=True,
         operation_id="getReplay",
-        summary="The caller's view after an event",
+        summary="A seat's view after an event",
         description=(
             "The caller's view as it was after event `seq` (0: before the first event)."
-            " The same hidden-information rule as the view applies."
+            " The same hidden-information rule as the view applies. With `as`, the view of"
+            " that seat instead: anyone may choose any seat once the game is finished (its"
+            " whole log is public then); while it is in progress, only with that seat's own"
+            " token (otherwise 403 `replay-seat-hidden`, which reveals nothing)."
         ),
         security=OPTIONAL_SEAT_TOKEN,
         responses={
@@ -175,7 +178,18 @@ class PlayController(Controller):
                 generate_examples=False,
                 examples=[example("Seat 0 after event 4", VIEW_EXAMPLE)],
             ),
-            **problems(400, 401, 403, 404, codes={400: PARAMETER_CODES}),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                codes={
+                    400: PARAMETER_CODES,
+                    403: "`forbidden` (a token of another game), `replay-seat-hidden` (`as`"
+                    " another seat of a game in progress)",
+                    404: "`game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`)",
+                },
+            ),
         },
     )
     def get_replay(
@@ -184,7 +198,17 @@ class PlayController(Controller):
         seq: Annotated[int, PathParameter(description="The step: an event's seq.")],
         request: Request[Any, Any, Any],
         service: NamedDependency[GameService],
+        as_seat: Annotated[
+            int | None,
+            QueryParameter(
+                name="as",
+                description=(
+                    "View as this seat rather than the token's: any seat of a finished game,"
+                    " only the token's own seat of a game in progress."
+                ),
+            ),
+        ] = None,
     ) -> AnyView:
-        """The caller's view after an event."""
+        """A seat's view after an event."""
         seat = service.caller(game_id, request.headers.get("authorization"))
-        return service.replay(game_id, seat, seq)
+        return service.replay(game_id, seat, seq, as_seat=as_seat)

@@ -216,8 +216,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's view after an event
-         * @description The caller's view as it was after event `seq` (0: before the first event). The same hidden-information rule as the view applies.
+         * A seat's view after an event
+         * @description The caller's view as it was after event `seq` (0: before the first event). The same hidden-information rule as the view applies. With `as`, the view of that seat instead: anyone may choose any seat once the game is finished (its whole log is public then); while it is in progress, only with that seat's own token (otherwise 403 `replay-seat-hidden`, which reveals nothing).
          */
         get: operations["getReplay"];
         put?: never;
@@ -2352,7 +2352,10 @@ export interface operations {
     };
     getReplay: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description View as this seat rather than the token's: any seat of a finished game, only the token's own seat of a game in progress. */
+                as?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -2390,7 +2393,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Token of another game. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2399,7 +2402,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`, `seq-out-of-range`. */
+            /** @description Unknown game or step. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
             404: {
                 headers: {
                     [name: string]: unknown;
