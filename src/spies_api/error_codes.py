@@ -349,6 +349,7 @@ NOT_ANSWERED: Final = frozenset(
         "tampered-log",  # spies-replay import only
         "illegal-bot-command",  # a bot's bug, in spies-sim and the bot tests
         "record-diverged",  # spies-sim only
+        "checkpoint-failed",  # spies-sim only
         "rematch-exists",  # internal: the caller gets the existing rematch
         "usage",  # spies-sim only
         "unavailable",  # a framework 503; none is raised (the API's own 503s have codes)

@@ -3,7 +3,7 @@
 Usage::
 
     spies-sim GAME --seats BOT[,BOT...] [--games N] [--seed S] [--jobs J] [--options JSON]
-              [--record DB] [--json]
+              [--record DB] [--checkpoint FILE] [--json]
 
 Plays ``N`` games (default 100) of ``GAME`` in memory, seat ``k`` played by the ``k``-th bot
 of ``--seats`` (so ``--seats`` names as many bots as the game has players), on ``J`` worker
@@ -22,6 +22,14 @@ seat ``k`` draws from ``random.Random("S:i:k")``. A game's result depends on ``S
 alone, so the same seed gives the same results for any ``--jobs``, and game ``i`` is the
 game the server would create with seed ``"S:i"`` and the same commands.
 
+``--checkpoint FILE`` makes a long run resumable: each game's result is appended to
+``FILE`` (JSON lines, after a first line naming the run) as it is played, and a run started
+again with the same ``FILE`` plays only the games the file lacks. Since a game's result
+depends on the seed and its index alone, the report of a run finished in several sittings
+equals that of one uninterrupted run, its timings apart (``games_per_second`` counts only the
+games played in this sitting). A file written by another run (another game, seats, seed or
+options) is refused; a line cut short by a kill is dropped.
+
 ``--record DB`` writes every game into a replay database (created when missing) through the
 server's engine: created with its client seed, which is committed at creation and revealed at
 the end, then each bot command submitted as its seat's. The workers only play; the parent
@@ -30,7 +38,8 @@ process alone writes, in game order (SQLite has one writer). ``spies-replay --db
 
 Exit status: 0 when the games were played; 2 on bad input (an unknown game or bot, a bot that
 does not play the game, a wrong number of seats, options the game refuses, ``--games`` or
-``--jobs`` below 1, a ``--record`` path that cannot be written), reported as one line on
+``--jobs`` below 1, a ``--record`` path that cannot be written, a ``--checkpoint`` file of
+another run or combined with ``--record``), reported as one line on
 stderr before anything is played or written; 1 when a game fails midway (a bot returns a
 command that is not legal, or recording fails); 130 on Ctrl+C.
 
@@ -55,7 +64,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import Any, NoReturn, TextIO
+from typing import Any, BinaryIO, NoReturn, TextIO
 
 import msgspec
 
@@ -114,6 +123,11 @@ def _parser() -> argparse.ArgumentParser:
         "--options", default=None, metavar="JSON", help="the game's options, a JSON object"
     )
     parser.add_argument("--record", metavar="DB", help="write every game to this replay database")
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="append each game's result to FILE and skip the games it already holds (resume)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -133,6 +147,8 @@ class Run:
     options: dict[str, Any]
     record: str | None = None
     """A SQLite file path or a ``postgresql://`` URL."""
+    checkpoint: str | None = None
+    """A file of the results played so far (JSON lines), to resume from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +206,9 @@ def play_game(run: Run, index: int, *, keep_moves: bool = False) -> GameResult:
     )
 
 
-def _play_chunk(task: tuple[Run, int, int, bool]) -> list[GameResult]:
-    run, start, stop, keep_moves = task
-    return [play_game(run, i, keep_moves=keep_moves) for i in range(start, stop)]
+def _play_chunk(task: tuple[Run, tuple[int, ...], bool]) -> list[GameResult]:
+    run, indices, keep_moves = task
+    return [play_game(run, i, keep_moves=keep_moves) for i in indices]
 
 
 def _ignore_interrupts() -> None:
@@ -200,20 +216,20 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _results(run: Run, keep_moves: bool) -> Iterator[GameResult]:
-    """Every game's result, in game order, played on ``run.jobs`` processes.
+def _results(run: Run, keep_moves: bool, indices: Sequence[int]) -> Iterator[GameResult]:
+    """The result of each game in ``indices`` (ascending), in order, on ``run.jobs`` processes.
 
     Games are dealt out in chunks of consecutive indices; which process plays a chunk does
     not matter, since a game's result depends on its index alone.
     """
-    if run.jobs == 1:
-        for index in range(run.games):
+    if run.jobs == 1 or len(indices) == 1:
+        for index in indices:
             yield play_game(run, index, keep_moves=keep_moves)
         return
-    size = max(1, min(64, run.games // (run.jobs * 8)))
+    size = max(1, min(64, len(indices) // (run.jobs * 8)))
     tasks = [
-        (run, start, min(start + size, run.games), keep_moves)
-        for start in range(0, run.games, size)
+        (run, tuple(indices[start : start + size]), keep_moves)
+        for start in range(0, len(indices), size)
     ]
     # Leaving the block (done, an error, Ctrl+C) terminates the workers.
     with multiprocessing.Pool(run.jobs, initializer=_ignore_interrupts) as pool:
@@ -237,6 +253,146 @@ def _record(store: EventStore, run: Run, result: GameResult) -> None:
             f"game {result.index} ({game_id}) ended differently when recorded: {outcome!r}",
             code="record-diverged",
         )
+
+
+# -- checkpoint ------------------------------------------------------------------------------
+
+
+class _Header(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The first line of a checkpoint file: the run its results belong to."""
+
+    spies_sim_checkpoint: int
+    game: str
+    seats: tuple[str, ...]
+    seed: str
+    options: dict[str, Any]
+
+
+class _Saved(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One game's result, one line of a checkpoint file."""
+
+    index: int
+    winners: tuple[int, ...]
+    draw: bool
+    reason: str
+    scores: tuple[int, ...]
+    commands: int
+    events: int
+    sides: tuple[int | None, ...]
+    times: tuple[tuple[float, ...], ...]
+
+
+CHECKPOINT_FORMAT = 1
+
+
+class Checkpoint:
+    """The results of a run so far, in a file that each new result is appended to."""
+
+    def __init__(
+        self, path: Path, header: _Header, results: dict[int, GameResult], keep: int
+    ) -> None:
+        self.path = path
+        self.results = results
+        """The games already played, by index."""
+        self._header = header
+        self._keep = keep
+        """The length of the file's sound part: 0 for a new file."""
+        self._file: BinaryIO | None = None
+
+    @classmethod
+    def read(cls, path: Path, run: Run) -> Checkpoint:
+        """Read what ``path`` holds for ``run``; nothing is written yet.
+
+        Raises:
+            UsageError: the file is not a checkpoint, belongs to another run, or is damaged.
+        """
+        header = _Header(
+            spies_sim_checkpoint=CHECKPOINT_FORMAT,
+            game=run.game,
+            seats=run.bots,
+            seed=run.seed,
+            options=run.options,
+        )
+        if path.is_dir():
+            raise UsageError(f"--checkpoint {path} is a directory, not a file")
+        try:
+            data = path.read_bytes() if path.exists() else b""
+        except OSError as exc:
+            raise UsageError(f"--checkpoint {path}: {exc.strerror or exc}") from None
+        lines = data.split(b"\n")
+        if not data:
+            return cls(path, header, {}, 0)
+        try:
+            found = msgspec.json.decode(lines[0], type=_Header)
+        except msgspec.DecodeError:
+            raise UsageError(f"--checkpoint {path} is not a spies-sim checkpoint file") from None
+        if found != header:
+            raise UsageError(
+                f"--checkpoint {path} holds another run ({found.game}, seats"
+                f" {','.join(found.seats)}, seed {found.seed!r}, options"
+                f" {_json.encode(found.options).decode()}); give another file or that run's"
+                " arguments"
+            )
+        results: dict[int, GameResult] = {}
+        keep = len(lines[0]) + 1
+        for number, line in enumerate(lines[1:], start=2):
+            last = number == len(lines)
+            try:
+                saved = msgspec.json.decode(line, type=_Saved)
+            except msgspec.DecodeError:
+                if last:  # an empty tail, or a line cut short when the run was killed
+                    break
+                raise UsageError(f"--checkpoint {path}: line {number} is damaged") from None
+            keep += len(line) + 1
+            results.setdefault(saved.index, _from_saved(saved))
+        return cls(path, header, results, keep)
+
+    def open(self) -> None:
+        """Start appending: write the header to a new file, or drop a cut-off last line."""
+        if self._keep == 0:
+            self._file = self.path.open("wb")
+            self._file.write(_json.encode(self._header) + b"\n")
+        else:
+            self._file = self.path.open("r+b")
+            self._file.truncate(self._keep)
+            self._file.seek(self._keep)
+        self._file.flush()
+
+    def append(self, result: GameResult) -> None:
+        """Add one game's result to the file."""
+        saved = _Saved(
+            index=result.index,
+            winners=result.winners,
+            draw=result.draw,
+            reason=result.reason,
+            scores=result.scores,
+            commands=result.commands,
+            events=result.events,
+            sides=result.sides,
+            times=tuple(tuple(t) for t in result.times),
+        )
+        assert self._file is not None, "open() first"
+        self._file.write(_json.encode(saved) + b"\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._file is not None:
+            self._file.close()
+
+
+def _from_saved(saved: _Saved) -> GameResult:
+    return GameResult(
+        index=saved.index,
+        winners=saved.winners,
+        draw=saved.draw,
+        reason=saved.reason,
+        scores=saved.scores,
+        commands=saved.commands,
+        events=saved.events,
+        sides=saved.sides,
+        times=tuple(array("d", t) for t in saved.times),
+    )
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -339,12 +495,17 @@ class Tally:
             won = any(seat in result.winners for seat in group)
             record.add(won, result.draw, result.reason)
 
-    def report(self, seconds: float) -> dict[str, Any]:
+    def report(self, seconds: float, played: int | None = None) -> dict[str, Any]:
         """The report, as the JSON object ``--json`` prints.
 
         Everything but the values under ``timing`` keys depends only on the run's game,
         seats, options, seed and number of games.
+
+        Args:
+            seconds: the wall-clock time of this sitting.
+            played: the games played in it (default: all; fewer when resumed).
         """
+        played = self.games if played is None else played
         run, games = self.run, self.games
         by_bot: dict[str, array[float]] = {}
         for seat, bot in enumerate(run.bots):
@@ -379,7 +540,8 @@ class Tally:
             },
             "timing": {
                 "seconds": seconds,
-                "games_per_second": games / seconds if seconds > 0 else None,
+                "played": played,
+                "games_per_second": played / seconds if seconds > 0 and played else None,
                 "jobs": run.jobs,
             },
             "record": None if run.record is None else redact(run.record),
@@ -467,10 +629,16 @@ def _render(report: dict[str, Any]) -> list[str]:
         )
     rate = timing["games_per_second"]
     jobs = timing["jobs"]
+    played = timing["played"]
     lines.append(
-        f"speed: {'-' if rate is None else f'{rate:,.1f}'} games/s ({games:,} games in"
+        f"speed: {'-' if rate is None else f'{rate:,.1f}'} games/s ({played:,} games in"
         f" {timing['seconds']:.1f} s on {jobs} process{'es' if jobs > 1 else ''})"
     )
+    if checkpoint := report.get("checkpoint"):
+        lines.append(
+            f"checkpoint: {checkpoint['path']} ({checkpoint['resumed']:,} games read from it,"
+            f" {played:,} played now)"
+        )
     if report["record"]:
         lines.append(f"recorded: {games:,} games in {report['record']}")
     return lines
@@ -549,6 +717,12 @@ def _validate(args: argparse.Namespace) -> Run:
     record: str | None = args.record
     if record is not None and not is_postgres_url(record):
         _check_writable(Path(record))
+    if args.checkpoint is not None and record is not None:
+        raise UsageError(
+            "--checkpoint and --record cannot be combined: a recorded run is written in one go"
+        )
+    if args.checkpoint is not None and not args.checkpoint:
+        raise UsageError("--checkpoint must name a file")
     assert isinstance(options, dict)
     return Run(
         game=spec.name,
@@ -558,6 +732,7 @@ def _validate(args: argparse.Namespace) -> Run:
         jobs=min(jobs, args.games),
         options=options,
         record=record,
+        checkpoint=args.checkpoint,
     )
 
 
@@ -604,6 +779,7 @@ def main(
     try:
         args = _parser().parse_args(argv)
         run = _validate(args)
+        checkpoint = None if run.checkpoint is None else Checkpoint.read(Path(run.checkpoint), run)
         store = _open_store(run.record)
     except SystemExit as exit_:  # --help
         return int(exit_.code or 0)
@@ -611,13 +787,10 @@ def main(
         return _error(stdout, stderr, as_json, exc, EXIT_USAGE)
     progress = _Progress(stderr, run.games)
     tally = Tally(run)
+    resumed = _resume(tally, checkpoint)
     start = time.perf_counter()
     try:
-        for result in _results(run, keep_moves=store is not None):
-            if store is not None:
-                _record(store, run, result)
-            tally.add(result)
-            progress.update(tally.games)
+        _play(run, tally, progress, store, checkpoint)
     except KeyboardInterrupt:
         progress.close()
         stderr.write("spies-sim: interrupted\n")
@@ -628,14 +801,50 @@ def main(
     finally:
         if store is not None:
             store.close()
+        if checkpoint is not None:
+            checkpoint.close()
     seconds = time.perf_counter() - start
     progress.close()
-    report = tally.report(seconds)
+    report = tally.report(seconds, played=tally.games - resumed)
+    if run.checkpoint is not None:
+        report["checkpoint"] = {"path": run.checkpoint, "resumed": resumed}
     if as_json:
         stdout.write(_json.encode(report).decode() + "\n")
     else:
         stdout.write("\n".join(_render(report)) + "\n")
     return EXIT_OK
+
+
+def _resume(tally: Tally, checkpoint: Checkpoint | None) -> int:
+    """Count the games a checkpoint already holds; return how many."""
+    if checkpoint is not None:
+        for index in sorted(i for i in checkpoint.results if i < tally.run.games):
+            tally.add(checkpoint.results[index])
+    return tally.games
+
+
+def _play(
+    run: Run,
+    tally: Tally,
+    progress: _Progress,
+    store: EventStore | None,
+    checkpoint: Checkpoint | None,
+) -> None:
+    """Play the games still to play, recording or checkpointing each, into ``tally``."""
+    todo = [i for i in range(run.games) if checkpoint is None or i not in checkpoint.results]
+    try:
+        if checkpoint is not None:
+            checkpoint.open()
+        for result in _results(run, store is not None, todo) if todo else ():
+            if store is not None:
+                _record(store, run, result)
+            if checkpoint is not None:
+                checkpoint.append(result)
+            tally.add(result)
+            progress.update(tally.games)
+    except OSError as exc:
+        message = f"cannot write the checkpoint {run.checkpoint}: {exc.strerror or exc}"
+        raise UsageError(message, code="checkpoint-failed") from None
 
 
 def _open_store(location: str | None) -> EventStore | None:

@@ -357,3 +357,70 @@ def test_an_unreachable_record_database_is_one_line() -> None:
     result = sim(game, "--seats", _seats(game), "--games", "1", "--record", url)
     assert result.status == 2 and result.err.count("\n") == 1
     assert "cannot be reached" in result.err and "secret" not in result.err
+
+
+# -- checkpoint ------------------------------------------------------------------------------
+
+
+def test_a_run_resumed_from_its_checkpoint_reports_as_one_run(tmp_path: Path) -> None:
+    game = next(iter(GAMES))
+    file = tmp_path / "run.jsonl"
+    args = [game, "--seats", _seats(game), "--seed", "resume", "--jobs", "1", "--json"]
+    whole = sim(*args, "--games", "6")
+    first = sim(*args, "--games", "2", "--checkpoint", str(file))
+    assert first.status == 0 and first.json()["checkpoint"]["resumed"] == 0
+    with file.open("ab") as cut:  # a kill in the middle of writing a line
+        cut.write(b'{"index": 5, "winn')
+    rest = sim(*args, "--games", "6", "--checkpoint", str(file))
+    assert rest.status == 0
+    report = rest.json()
+    assert report["checkpoint"] == {"path": str(file), "resumed": 2}
+    assert report["timing"]["played"] == 4
+    del report["checkpoint"]
+    assert _without_timing(report) == _without_timing(whole.json())
+    lines = file.read_bytes().splitlines()
+    assert len(lines) == 1 + 6
+    again = sim(*args, "--games", "6", "--checkpoint", str(file))
+    repeated = again.json()
+    assert repeated["timing"]["played"] == 0 and repeated.pop("checkpoint")["resumed"] == 6
+    assert _without_timing(repeated) == _without_timing(report)
+    assert file.read_bytes().splitlines() == lines
+
+
+@pytest.mark.parametrize("content", ["another run", "not a checkpoint", "damaged line"])
+def test_a_checkpoint_of_another_run_is_refused_untouched(content: str, tmp_path: Path) -> None:
+    game = next(iter(GAMES))
+    file = tmp_path / "run.jsonl"
+    base = [game, "--seats", _seats(game), "--games", "2", "--jobs", "1"]
+    assert sim(*base, "--seed", "a", "--checkpoint", str(file)).status == 0
+    if content == "not a checkpoint":
+        file.write_text("hello\n")
+    elif content == "damaged line":
+        lines = file.read_text().splitlines()
+        file.write_text("\n".join([lines[0], "{oops", *lines[1:]]) + "\n")
+    before = file.read_bytes()
+    result = sim(
+        *base, "--seed", "b" if content == "another run" else "a", "--checkpoint", str(file)
+    )
+    assert result.status == 2 and result.err.count("\n") == 1
+    assert {
+        "another run": "holds another run",
+        "not a checkpoint": "is not a spies-sim",
+        "damaged line": "line 2 is damaged",
+    }[content] in result.err
+    assert file.read_bytes() == before
+
+
+def test_checkpoint_and_record_are_not_combined(tmp_path: Path) -> None:
+    game = next(iter(GAMES))
+    result = sim(
+        game,
+        "--seats",
+        _seats(game),
+        "--checkpoint",
+        str(tmp_path / "c"),
+        "--record",
+        str(tmp_path / "r.db"),
+    )
+    assert result.status == 2 and "cannot be combined" in result.err
+    assert list(tmp_path.iterdir()) == []
