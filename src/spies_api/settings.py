@@ -20,6 +20,11 @@ from typing import Any, Final, Literal
 
 __all__ = [
     "ENV_PREFIX",
+    "EVENTS_PAGE_DEFAULT",
+    "EVENTS_PAGE_MAX",
+    "GAMES_PAGE_DEFAULT",
+    "GAMES_PAGE_MAX",
+    "IDEMPOTENCY_KEY_MAX_LENGTH",
     "OPTIONS",
     "RATE_UNITS",
     "Option",
@@ -34,6 +39,17 @@ ENV_PREFIX: Final = "SPIES_"
 MAX_PORT: Final = 65535
 
 KIB = 1024
+
+EVENTS_PAGE_DEFAULT: Final = 5000
+"""The default :attr:`Settings.events_page_default`."""
+EVENTS_PAGE_MAX: Final = 10_000
+"""The default :attr:`Settings.events_page_max`."""
+GAMES_PAGE_DEFAULT: Final = 50
+"""The default :attr:`Settings.games_page_default`."""
+GAMES_PAGE_MAX: Final = 200
+"""The default :attr:`Settings.games_page_max`."""
+IDEMPOTENCY_KEY_MAX_LENGTH: Final = 255
+"""The default :attr:`Settings.idempotency_key_max_length`."""
 
 RateUnit = Literal["second", "minute", "hour", "day"]
 RATE_UNITS: Final[tuple[RateUnit, ...]] = ("second", "minute", "hour", "day")
@@ -88,7 +104,8 @@ class Settings:
         events_page_max: the largest ``limit`` accepted there.
         games_page_default: games returned by ``GET /games`` without ``limit``.
         games_page_max: the largest ``limit`` accepted there.
-        idempotency_key_max_length: the longest ``Idempotency-Key`` accepted.
+        idempotency_key_max_length: the longest ``Idempotency-Key`` accepted, in
+            characters; a longer one gets 400 ``invalid-parameter``.
         max_streams_per_game: open event streams allowed on one game at once (in this
             process); one more is refused with 503 ``too-many-streams`` and ``Retry-After``.
         stream_retry_after_seconds: the ``Retry-After`` of that refusal.
@@ -116,11 +133,11 @@ class Settings:
     snapshot_every: int = 128
     sse_keepalive_seconds: float = 15.0
     sse_poll_seconds: float = 1.0
-    events_page_default: int = 5000
-    events_page_max: int = 10_000
-    games_page_default: int = 50
-    games_page_max: int = 200
-    idempotency_key_max_length: int = 255
+    events_page_default: int = EVENTS_PAGE_DEFAULT
+    events_page_max: int = EVENTS_PAGE_MAX
+    games_page_default: int = GAMES_PAGE_DEFAULT
+    games_page_max: int = GAMES_PAGE_MAX
+    idempotency_key_max_length: int = IDEMPOTENCY_KEY_MAX_LENGTH
     max_streams_per_game: int = 64
     stream_retry_after_seconds: int = 5
     rate_limit: str | None = None
@@ -147,6 +164,8 @@ class Settings:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
         if self.max_streams_per_game < 1 or self.stream_retry_after_seconds < 1:
             raise ValueError("max_streams_per_game and stream_retry_after_seconds must be positive")
+        if self.idempotency_key_max_length < 1:
+            raise ValueError("idempotency_key_max_length must be positive")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
 
@@ -266,6 +285,13 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "--max-streams-per-game",
         "N",
         "open event streams allowed on one game; one more is 503",
+        _positive,
+    ),
+    Option(
+        "idempotency_key_max_length",
+        "--idempotency-key-max-length",
+        "N",
+        "the longest Idempotency-Key accepted, in characters; a longer one is 400",
         _positive,
     ),
     Option("access_log", "--access-log", "", "also log every request line (uvicorn)", _switch),
