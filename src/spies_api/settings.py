@@ -19,12 +19,8 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 __all__ = [
+    "DEFAULTS",
     "ENV_PREFIX",
-    "EVENTS_PAGE_DEFAULT",
-    "EVENTS_PAGE_MAX",
-    "GAMES_PAGE_DEFAULT",
-    "GAMES_PAGE_MAX",
-    "IDEMPOTENCY_KEY_MAX_LENGTH",
     "OPTIONS",
     "RATE_UNITS",
     "Option",
@@ -39,17 +35,6 @@ ENV_PREFIX: Final = "SPIES_"
 MAX_PORT: Final = 65535
 
 KIB = 1024
-
-EVENTS_PAGE_DEFAULT: Final = 5000
-"""The default :attr:`Settings.events_page_default`."""
-EVENTS_PAGE_MAX: Final = 10_000
-"""The default :attr:`Settings.events_page_max`."""
-GAMES_PAGE_DEFAULT: Final = 50
-"""The default :attr:`Settings.games_page_default`."""
-GAMES_PAGE_MAX: Final = 200
-"""The default :attr:`Settings.games_page_max`."""
-IDEMPOTENCY_KEY_MAX_LENGTH: Final = 255
-"""The default :attr:`Settings.idempotency_key_max_length`."""
 
 RateUnit = Literal["second", "minute", "hour", "day"]
 RATE_UNITS: Final[tuple[RateUnit, ...]] = ("second", "minute", "hour", "day")
@@ -133,11 +118,11 @@ class Settings:
     snapshot_every: int = 128
     sse_keepalive_seconds: float = 15.0
     sse_poll_seconds: float = 1.0
-    events_page_default: int = EVENTS_PAGE_DEFAULT
-    events_page_max: int = EVENTS_PAGE_MAX
-    games_page_default: int = GAMES_PAGE_DEFAULT
-    games_page_max: int = GAMES_PAGE_MAX
-    idempotency_key_max_length: int = IDEMPOTENCY_KEY_MAX_LENGTH
+    events_page_default: int = 5000
+    events_page_max: int = 10_000
+    games_page_default: int = 50
+    games_page_max: int = 200
+    idempotency_key_max_length: int = 255
     max_streams_per_game: int = 64
     stream_retry_after_seconds: int = 5
     rate_limit: str | None = None
@@ -168,6 +153,10 @@ class Settings:
             raise ValueError("idempotency_key_max_length must be positive")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
+
+
+DEFAULTS: Final = Settings()
+"""The settings of a server started with no option: the limits the API's document states."""
 
 
 class SettingsError(ValueError):

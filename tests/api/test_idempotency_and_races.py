@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
-from spies_api.settings import IDEMPOTENCY_KEY_MAX_LENGTH, SettingsError, settings_from
+from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
 from spies_replay.sqlite_store import SQLiteEventStore
@@ -90,7 +90,7 @@ def test_a_refused_command_does_not_use_up_its_key(client: TestClient[Litestar])
     assert post(client, game.url("/commands"), game.seats[0], good, "k").status_code == 200
 
 
-@pytest.mark.parametrize("key", ["", "x" * (IDEMPOTENCY_KEY_MAX_LENGTH + 1)])
+@pytest.mark.parametrize("key", ["", "x" * (DEFAULTS.idempotency_key_max_length + 1)])
 def test_unusable_keys_are_400(client: TestClient[Litestar], key: str) -> None:
     game = new_game(client)
     legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
@@ -105,7 +105,7 @@ def test_a_key_of_the_longest_length_is_accepted(client: TestClient[Litestar]) -
     game = new_game(client)
     legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
     body = {"command": legal["commands"][0]}
-    key = "k" * IDEMPOTENCY_KEY_MAX_LENGTH
+    key = "k" * DEFAULTS.idempotency_key_max_length
     assert post(client, game.url("/commands"), game.seats[0], body, key).status_code == 200
     again = post(client, game.url("/commands"), game.seats[0], body, key)
     assert again.headers["idempotent-replayed"] == "true"

@@ -25,6 +25,7 @@ from spies_api.examples import (
 )
 from spies_api.schemas import CreateGameRequest, GameCreatedResponse, GameList, GameSummary
 from spies_api.service import GameService
+from spies_api.settings import DEFAULTS
 from spies_core.registry import GAMES
 from spies_replay.store import GameStatus
 
@@ -104,7 +105,12 @@ class GamesController(Controller):
                 examples=[
                     example(
                         "One active game",
-                        {"games": [SUMMARY_EXAMPLE], "total": 1, "limit": 50, "offset": 0},
+                        {
+                            "games": [SUMMARY_EXAMPLE],
+                            "total": 1,
+                            "limit": DEFAULTS.games_page_default,
+                            "offset": 0,
+                        },
                     )
                 ],
             ),

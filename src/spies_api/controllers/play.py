@@ -23,7 +23,7 @@ from spies_api.examples import (
 )
 from spies_api.schemas import AnyView, CommandRequest, CommandResponse, LegalCommands
 from spies_api.service import GameService
-from spies_api.settings import IDEMPOTENCY_KEY_MAX_LENGTH
+from spies_api.settings import DEFAULTS
 
 __all__ = ["PlayController"]
 
@@ -41,8 +41,8 @@ IdempotencyKey = Annotated[
         description=(
             "Retry safely: the same key and body return the first response without applying"
             " the command again; the same key with another body is 422. At most the server's"
-            f" `--idempotency-key-max-length` characters ({IDEMPOTENCY_KEY_MAX_LENGTH} unless"
-            " set otherwise); a longer key is 400."
+            f" `--idempotency-key-max-length` characters ({DEFAULTS.idempotency_key_max_length}"
+            " unless set otherwise); a longer key is 400."
         ),
     ),
 ]
