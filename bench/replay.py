@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from spies_core.decider import GameSpec, Outcome, Rng, shuffled, start_game
+from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.backends import open_store, redact
@@ -240,7 +240,7 @@ def timings_ms(run: Callable[[int], object], seqs: list[int]) -> list[float]:
     return result
 
 
-def playouts(store: EventStore, spec: GameSpec[Any, Any, Any, Any, Any], games: int) -> list[str]:
+def playouts(store: EventStore, spec: AnySpec, games: int) -> list[str]:
     ids = []
     for number in range(games):
         players = spec.min_players

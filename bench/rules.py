@@ -13,16 +13,15 @@ from __future__ import annotations
 import argparse
 import time
 from random import Random
-from typing import Any
 
 from spies_core import GAMES, InvalidOptionsError, fold, start_game
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 
 TARGETS = {"deck-of-spies": 10_000, "black-spy": 20_000, "spies-and-lies": 20_000}
 """Actions/s per game on one core (issues 2, 5 and 6)."""
 
 
-def play(spec: GameSpec[Any, Any, Any, Any, Any], players: int, rng: Random) -> int:
+def play(spec: AnySpec, players: int, rng: Random) -> int:
     """Play one game with a random agent; return the number of actions."""
     state = fold(spec, start_game(spec, players, {}, rng))
     actions = 0
