@@ -5,9 +5,8 @@ Builds a synthetic game of about 10,000 events in a temporary database through t
 prints:
 
 - events/s folded from the database (read the rows, decode the payloads, evolve), from the
-  start, without snapshots; target 150,000/s, about 3.5 times the eventsourcing library's
-  41,000/s reconstruction measured on this kind of machine. As a baseline measured in the
-  same run: the same fold decoding row by row, and the bare read of the rows;
+  start, without snapshots; target 150,000/s. As a baseline measured in the same run: the
+  same fold decoding row by row, and the bare read of the rows;
 - the time to show an arbitrary seq (the state from the nearest snapshot plus the tail,
   the viewer's view, the event at that seq, rendered as text), median and worst over many
   random seqs, warm and on a freshly opened store; target under 50 ms;

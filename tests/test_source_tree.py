@@ -1,4 +1,5 @@
-"""The repository as a whole: no import cycle, names defined once, no ticket numbers."""
+"""The repository as a whole: no import cycle, names defined once, no benchmark figure in a
+docstring, no ticket numbers."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
@@ -161,5 +164,59 @@ def test_no_file_names_a_ticket_number() -> None:
         for path in text_files()
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
         if TICKET.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+FIGURE = re.compile(
+    r"\d[\d,.]*\s*(?:ms|µs|us|ns|milliseconds?|microseconds?)\b"
+    r"|\d[\d,.]*\s*(?:k\s*)?(?:[A-Za-z]+\s*)?/\s*s\b"
+    r"|\d[\d,.]*\s*(?:k\s*)?(?:[A-Za-z]+\s+)?per\s+second\b"
+    r"|\d[\d,.]*\s*(?:x|×|times|%)\s+(?:faster|slower|quicker|as fast)\b",
+    re.IGNORECASE,
+)
+"""A measured speed: a time in (milli|micro|nano)seconds, a rate per second, a speed-up."""
+
+
+def docstrings() -> Iterator[tuple[str, int, str]]:
+    """Every docstring of the project's modules (module, class, function and attribute
+    docstrings: each string that stands alone as a statement), with its module and line."""
+    for name, tree in modules():
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
+                yield name, node.lineno, node.value.value
+
+
+@pytest.mark.parametrize(
+    ("text", "figure"),
+    [
+        ("commits about 3,400 commands/s on this machine", True),
+        ("folds 150,000 events/s", True),
+        ("41,000/s", True),
+        ("a turn takes 4.1 ms", True),
+        ("12 k events per second", True),
+        ("2.3x faster than the baseline", True),
+        ("40% slower", True),
+        ("3 for a second", False),
+        ("a 95% confidence interval", False),
+        ("the six black 7s", False),
+        ("bodies up to 64 KiB, 15 s keep-alives", False),
+    ],
+)
+def test_the_figure_pattern(text: str, figure: bool) -> None:
+    assert (FIGURE.search(text) is not None) is figure
+
+
+def test_no_docstring_states_a_measured_speed() -> None:
+    """Figures go stale in a docstring: the bench scripts print them, and the README keeps
+    the measured tables (with how they were measured)."""
+    found = [
+        f"{name}:{line}: {match.group()!r}"
+        for name, line, text in docstrings()
+        for match in FIGURE.finditer(text)
     ]
     assert not found, "\n".join(found)
