@@ -76,6 +76,7 @@ class GamesController(Controller):
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `unknown-bot`, `invalid-name`"
                 },
+                examples={422: "unknown-game"},
             ),
         },
     )
@@ -226,6 +227,7 @@ class GamesController(Controller):
                     404: "`game-not-found`",
                     409: "`game-not-finished`",
                 },
+                examples={409: "game-not-finished"},
             ),
         },
     )

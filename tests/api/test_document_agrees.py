@@ -1,4 +1,5 @@
-"""The limits the OpenAPI document states are the server's default settings, and hold.
+"""The OpenAPI document agrees with the server: its limits are the default settings, and its
+examples show codes that the operation answers.
 
 The document is built from code, so its numbers must come from :data:`DEFAULTS`; a default
 changed in :class:`~spies_api.settings.Settings` and not in a description fails here.
@@ -87,3 +88,20 @@ def test_the_games_page_is_the_documented_one(client: TestClient[Litestar]) -> N
     assert client.get("/games", params={"limit": too_many}).json()["limit"] == (
         DEFAULTS.games_page_max
     )
+
+
+def test_every_problem_example_shows_a_code_its_response_lists(
+    document: dict[str, Any],
+) -> None:
+    wrong = [
+        f"{method.upper()} {path} {status}: example {example['value']['code']!r}"
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        for status, response in operation["responses"].items()
+        for example in response.get("content", {})
+        .get("application/problem+json", {})
+        .get("examples", {})
+        .values()
+        if f"`{example['value']['code']}`" not in response["description"]
+    ]
+    assert not wrong, wrong
