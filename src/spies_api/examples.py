@@ -12,7 +12,7 @@ from typing import Any, Final
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import Example
 
-from spies_api.errors import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE_PREFIX
+from spies_api.errors import PROBLEM_MEDIA_TYPE, problem_document
 from spies_api.schemas import Problem
 from spies_api.seats import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
@@ -383,18 +383,6 @@ def problems(
             media_type=PROBLEM_MEDIA_TYPE,
             description=f"{description}. Codes: {listed}.",
             generate_examples=False,
-            examples=[
-                example(
-                    description,
-                    {
-                        "type": PROBLEM_TYPE_PREFIX + code,
-                        "title": title,
-                        "status": status,
-                        "detail": detail,
-                        "code": code,
-                        **extra,
-                    },
-                )
-            ],
+            examples=[example(description, problem_document(status, code, title, detail, extra))],
         )
     return specs
