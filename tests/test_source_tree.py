@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,25 +15,25 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 
 
-def modules() -> Iterator[tuple[str, ast.Module]]:
+@cache
+def modules() -> tuple[tuple[str, ast.Module], ...]:
     """Every module of the project's packages: its dotted name and its syntax tree."""
+    found = []
     for path in sorted(SRC.glob("spies_*/**/*.py")):
         parts = path.relative_to(SRC).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        yield ".".join(parts), ast.parse(path.read_text(), str(path))
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+        found.append((".".join(parts), ast.parse(path.read_text(), str(path))))
+    return tuple(found)
 
 
 def module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements run when the module is imported, ``if TYPE_CHECKING:`` blocks included
-    (so that the graph is acyclic for the type checker too), function bodies excluded (they
-    run later, once every module is loaded)."""
+    """The statements of a module's top level, inside ``if``, ``try`` and ``with`` blocks too.
+
+    ``if TYPE_CHECKING:`` blocks count, so that the graph is acyclic for the type checker
+    too; function bodies do not (they run later, once every module is loaded: that is how
+    :mod:`spies_replay.backends` imports the PostgreSQL store only when it is asked for).
+    """
     for node in body:
         match node:
             case ast.If(body=then, orelse=otherwise):
@@ -54,7 +55,7 @@ def import_graph() -> dict[str, set[str]]:
     a.b import name`` is an edge to ``a.b``. Relative imports are resolved.
     """
     trees = dict(modules())
-    packages = {name for name, tree in trees.items() if _is_package(name)}
+    packages = {name for name in trees if _is_package(name)}
     graph: dict[str, set[str]] = {}
     for name, tree in trees.items():
         package = name if name in packages else name.rpartition(".")[0]
