@@ -2,7 +2,7 @@
 
 An *action* is one command: list the legal commands of the seats to act, pick one at random,
 ``decide`` it and ``evolve`` its events. Prints actions/s and full games/s per game and seat
-count, the ratio to the issue's target, and, as a baseline measured in the same run, the
+count, the ratio to the project's target, and, as a baseline measured in the same run, the
 same loop over a trivial game (so figures from different machines can be compared).
 
 Usage: python bench/rules.py [--seconds S] [--game ID]
@@ -13,16 +13,15 @@ from __future__ import annotations
 import argparse
 import time
 from random import Random
-from typing import Any
 
 from spies_core import GAMES, InvalidOptionsError, fold, start_game
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 
 TARGETS = {"deck-of-spies": 10_000, "black-spy": 20_000, "spies-and-lies": 20_000}
-"""Actions/s per game on one core (issues 2, 5 and 6)."""
+"""The project's targets: actions/s per game on one core."""
 
 
-def play(spec: GameSpec[Any, Any, Any, Any, Any], players: int, rng: Random) -> int:
+def play(spec: AnySpec, players: int, rng: Random) -> int:
     """Play one game with a random agent; return the number of actions."""
     state = fold(spec, start_game(spec, players, {}, rng))
     actions = 0

@@ -32,6 +32,7 @@ from litestar.openapi.spec import (
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
+from spies_api.settings import DEFAULTS, KIB
 from spies_api.webapp import DOCS_ASSETS
 
 if TYPE_CHECKING:
@@ -65,16 +66,21 @@ over, its log is public and can be exported with the revealed seed, and
 
 **Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`.
 
-**Limits.** Request bodies over 64 KiB: 413 `body-too-large`. Pages: `GET /games` returns 50
-games unless `limit` says otherwise, at most 200; `GET /games/{id}/events` returns 5000
-events (a whole game) unless `limit` says otherwise, at most 10000; a larger `limit` is
-lowered to the maximum (the answer's `limit` and `next_after` show it). Event streams: at
-most 64 open at once on one game, one more is 503 `too-many-streams` with `Retry-After`.
-Rate limit: off by default; a server started with `spies-api --rate-limit 6000/minute`
-(or `N/second`, `N/hour`, `N/day`) answers a client (by address) over that rate with 429
-`too-many-requests`, `Retry-After` and the `RateLimit-*` headers. These are the defaults
-of the server's settings; an operator may change them.
-"""
+""" + (
+    f"**Limits.** Request bodies over {DEFAULTS.max_body_bytes // KIB} KiB: 413"
+    f" `body-too-large`. Pages: `GET /games` returns {DEFAULTS.games_page_default} games unless"
+    f" `limit` says otherwise, at most {DEFAULTS.games_page_max}; `GET /games/{{id}}/events`"
+    f" returns {DEFAULTS.events_page_default} events (a whole game) unless `limit` says"
+    f" otherwise, at most {DEFAULTS.events_page_max}; a larger `limit` is lowered to the maximum"
+    " (the answer's `limit` and `next_after` show it). Event streams: at most"
+    f" {DEFAULTS.max_streams_per_game} open at once on one game, one more is 503"
+    " `too-many-streams` with `Retry-After`. An `Idempotency-Key` has at most"
+    f" {DEFAULTS.idempotency_key_max_length} characters. Rate limit: off by default; a server"
+    " started with `spies-api --rate-limit 6000/minute` (or `N/second`, `N/hour`, `N/day`)"
+    " answers a client (by address) over that rate with 429 `too-many-requests`,"
+    " `Retry-After` and the `RateLimit-*` headers. These are the defaults of the server's"
+    " settings; an operator may change them.\n"
+)
 
 
 def _struct_members(field_definition: FieldDefinition) -> tuple[type[msgspec.Struct], ...]:

@@ -28,6 +28,8 @@ from spies_api.errors import (
     WrongGameCommandError,
     problem_for,
 )
+from spies_api.seats import NAME_MAX
+from spies_api.settings import DEFAULTS, KIB
 from spies_bots import UnknownBotError
 from spies_core.errors import (
     GameOverError,
@@ -124,7 +126,11 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     ErrorCode("not-found", 404, "No such path (see `/schema` for the paths)."),
     ErrorCode("method-not-allowed", 405, "The path does not take this method."),
     ErrorCode("not-acceptable", 406, "The `Accept` header asks for a type the API cannot send."),
-    ErrorCode("body-too-large", 413, "The body is over the size limit (64 KiB by default)."),
+    ErrorCode(
+        "body-too-large",
+        413,
+        f"The body is over the size limit ({DEFAULTS.max_body_bytes // KIB} KiB by default).",
+    ),
     ErrorCode("unsupported-media-type", 415, "A body of a media type the API cannot read."),
     ErrorCode(
         "too-many-requests",
@@ -172,7 +178,9 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "A create request's `seats` that is not one entry per seat.",
     ),
     ErrorCode(
-        "invalid-name", InvalidNameError, "A display name that is not 1 to 40 printable characters."
+        "invalid-name",
+        InvalidNameError,
+        f"A display name that is not 1 to {NAME_MAX} printable characters.",
     ),
     ErrorCode(
         "unknown-bot", UnknownBotError, "No bot of that name, or it does not play that game."

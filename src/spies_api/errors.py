@@ -59,6 +59,7 @@ __all__ = [
     "SeatsClosedError",
     "UnauthorizedError",
     "WrongGameCommandError",
+    "problem_document",
     "problem_for",
     "to_problem",
 ]
@@ -267,15 +268,22 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             error_code=getattr(exc, "code", None),
             exc_info=exc,
         )
-    problem = {
+    return status, problem_document(status, code, title, detail, extra), headers
+
+
+def problem_document(
+    status: int, code: str, title: str, detail: str, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """An RFC 9457 problem document: ``type`` (from ``code``), ``title``, ``status``,
+    ``detail``, ``code`` and the ``extra`` fields."""
+    return {
         "type": PROBLEM_TYPE_PREFIX + code,
         "title": title,
         "status": status,
         "detail": detail,
         "code": code,
-        **extra,
+        **(extra or {}),
     }
-    return status, problem, headers
 
 
 def to_problem(exc: Exception) -> ProblemDetailsException:

@@ -12,8 +12,11 @@ from typing import Any, Final
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import Example
 
-from spies_api.errors import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE_PREFIX
+from spies_api.errors import PROBLEM_MEDIA_TYPE, problem_document
 from spies_api.schemas import Problem
+from spies_api.seats import NAME_MAX
+from spies_api.settings import DEFAULTS, KIB
+from spies_core.registry import GAMES
 
 __all__ = [
     "COMMAND_REQUEST_EXAMPLES",
@@ -250,7 +253,12 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
         f"game {GAME_ID!r} is at version 7, not 4: another command was recorded first",
         {"current_version": 7, "expected_version": 4},
     ),
-    413: ("Body over 64 KiB", "body-too-large", "Request Entity Too Large", {}),
+    413: (
+        f"Body over {DEFAULTS.max_body_bytes // KIB} KiB",
+        "body-too-large",
+        "Request Entity Too Large",
+        {},
+    ),
     429: (
         "Over the per-client rate limit (only when the server runs with --rate-limit);"
         " see the Retry-After header",
@@ -288,10 +296,20 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "Unknown bot",
         "unknown bot 'wizard'; known bots: random, greedy, expert",
     ),
+    "invalid-name": (
+        "Invalid name",
+        f"a name is 1 to {NAME_MAX} printable characters and not blank; '' (0 characters) is not",
+    ),
     "game-not-finished": ("Game not finished", f"game {BLACK_SPY_ID!r} is still in progress"),
+    "unknown-game": ("Unknown game", "unknown game 'chess'; known games: " + ", ".join(GAMES)),
+    "invalid-options": (
+        "Invalid options",
+        "invalid options for deck-of-spies: Expected `bool`, got `str` - at `$.strict_necessity`",
+    ),
     "too-many-streams": (
         "Too many event streams",
-        f"game {GAME_ID!r} already has 64 open event streams, the most this server allows;"
+        f"game {GAME_ID!r} already has {DEFAULTS.max_streams_per_game} open event streams, the"
+        " most this server allows;"
         " close one or retry later",
     ),
 }
@@ -304,7 +322,10 @@ _OTHER_DESCRIPTIONS: Final[dict[str, str]] = {
     "seat-not-handed": "No bot plays the seat, or the game is over",
     "not-your-seat": "A token of another seat or game",
     "unknown-bot": "Unknown bot, or a bad name or seats list",
+    "invalid-name": "A display name that cannot be used",
     "game-not-finished": "The game is still in progress",
+    "unknown-game": "Not a registered game, or options, players or seats it does not take",
+    "invalid-options": "The game's options are no longer valid",
 }
 """The response description that goes with an example of another code."""
 
@@ -362,18 +383,6 @@ def problems(
             media_type=PROBLEM_MEDIA_TYPE,
             description=f"{description}. Codes: {listed}.",
             generate_examples=False,
-            examples=[
-                example(
-                    description,
-                    {
-                        "type": PROBLEM_TYPE_PREFIX + code,
-                        "title": title,
-                        "status": status,
-                        "detail": detail,
-                        "code": code,
-                        **extra,
-                    },
-                )
-            ],
+            examples=[example(description, problem_document(status, code, title, detail, extra))],
         )
     return specs

@@ -74,7 +74,7 @@ PARAMETER_HINTS: Final[dict[str, str]] = {
     "offset": "a whole number, at least 0",
     "after": "a seq, a whole number, at least 0",
     "last_event_id": "the seq of the last event received (its id: line)",
-    "idempotency_key": "1 to 255 characters",
+    "idempotency_key": "at least 1 character",
 }
 """What each parameter takes, keyed by Litestar's parameter key."""
 

@@ -25,9 +25,10 @@ from spies_api.cache import CachedGame, KeyedLocks
 from spies_api.errors import IdempotencyKeyReusedError, UnauthorizedError, WrongGameCommandError
 from spies_api.hints import command_types
 from spies_api.placement import Deferred, Turn
-from spies_api.queries import AnySpec, outgoing
+from spies_api.queries import outgoing
 from spies_api.schemas import COMMAND_TYPES_BY_GAME, CommandRequest, CommandResponse
 from spies_api.states import GameStates
+from spies_core.decider import AnySpec
 from spies_core.errors import SpiesError
 from spies_replay.engine import CommandResult, IdempotencyRequest, submit_command
 from spies_replay.errors import (

@@ -23,7 +23,7 @@ from spies_api.schemas import (
 )
 from spies_api.seats import public_seats
 from spies_api.states import GameStates
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 from spies_replay.engine import redact_for, view_at
 from spies_replay.errors import SeatNotFoundError
 from spies_replay.meta import GameCreated, SeatState
@@ -31,8 +31,6 @@ from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
 from spies_replay.transfer import export_lines
 
 __all__ = ["DEAL_HIDDEN", "GameQueries", "outgoing", "public_options"]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 DEAL_HIDDEN: Final = "hidden until the game ends"
 """What ``options.deal`` reads as while a game is in progress."""

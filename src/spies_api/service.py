@@ -28,7 +28,7 @@ from spies_api.cache import KeyedLocks, StateCache
 from spies_api.notify import EventNotifier, StreamSlots
 from spies_api.pipeline import CommandPipeline, CommandReply
 from spies_api.placement import Placement, write_turn
-from spies_api.queries import DEAL_HIDDEN, GameQueries, outgoing, public_options
+from spies_api.queries import DEAL_HIDDEN, GameQueries
 from spies_api.schemas import (
     CommandRequest,
     CreateGameRequest,
@@ -47,8 +47,6 @@ from spies_replay.engine import create_game
 from spies_replay.store import EventStore, GameRecord, GameStatus
 
 __all__ = ["DEAL_HIDDEN", "CommandReply", "GameService"]
-
-_public_options = public_options  # the name the tests of redaction know
 
 
 class GameService:
@@ -236,12 +234,6 @@ class GameService:
     def export(self, game_id: str) -> bytes:
         """A finished game's export (see :meth:`GameQueries.export`)."""
         return self.queries.export(game_id)
-
-    _outgoing = staticmethod(outgoing)
-
-    def _current(self, game_id: str) -> tuple[GameRecord, Any]:
-        """The game's record and cached state (tests that compare with the server's state)."""
-        return self.states.current(game_id)
 
     # -- commands (spies_api.pipeline, placed by spies_api.placement) -----------------------
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 __all__ = [
+    "DEFAULTS",
     "ENV_PREFIX",
     "OPTIONS",
     "RATE_UNITS",
@@ -88,7 +89,8 @@ class Settings:
         events_page_max: the largest ``limit`` accepted there.
         games_page_default: games returned by ``GET /games`` without ``limit``.
         games_page_max: the largest ``limit`` accepted there.
-        idempotency_key_max_length: the longest ``Idempotency-Key`` accepted.
+        idempotency_key_max_length: the longest ``Idempotency-Key`` accepted, in
+            characters; a longer one gets 400 ``invalid-parameter``.
         max_streams_per_game: open event streams allowed on one game at once (in this
             process); one more is refused with 503 ``too-many-streams`` and ``Retry-After``.
         stream_retry_after_seconds: the ``Retry-After`` of that refusal.
@@ -147,8 +149,14 @@ class Settings:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
         if self.max_streams_per_game < 1 or self.stream_retry_after_seconds < 1:
             raise ValueError("max_streams_per_game and stream_retry_after_seconds must be positive")
+        if self.idempotency_key_max_length < 1:
+            raise ValueError("idempotency_key_max_length must be positive")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
+
+
+DEFAULTS: Final = Settings()
+"""The settings of a server started with no option: the limits the API's document states."""
 
 
 class SettingsError(ValueError):
@@ -266,6 +274,13 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "--max-streams-per-game",
         "N",
         "open event streams allowed on one game; one more is 503",
+        _positive,
+    ),
+    Option(
+        "idempotency_key_max_length",
+        "--idempotency-key-max-length",
+        "N",
+        "the longest Idempotency-Key accepted, in characters; a longer one is 400",
         _positive,
     ),
     Option("access_log", "--access-log", "", "also log every request line (uvicorn)", _switch),

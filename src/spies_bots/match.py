@@ -26,13 +26,11 @@ from typing import Any
 import msgspec
 
 from spies_bots.base import Policy
-from spies_core.decider import GameSpec, Outcome, start_game
+from spies_core.decider import AnySpec, Outcome, start_game
 from spies_core.errors import SpiesError
 from spies_core.rng import FairRng
 
 __all__ = ["Decision", "IllegalBotCommandError", "Match", "play_match"]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 _CREATED_EVENTS = 1
 """Events the replay log writes before the setup (``game_created``): the first nonce of a

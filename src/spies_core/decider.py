@@ -23,6 +23,7 @@ import msgspec
 from spies_core.errors import InvalidOptionsError
 
 __all__ = [
+    "AnySpec",
     "GameSpec",
     "Outcome",
     "Rng",
@@ -198,3 +199,7 @@ def fold(spec: GameSpec[S, Any, E, Any, Any], events: Sequence[E] | Iterable[E])
     for event in events:
         state = evolve(state, event)
     return state
+
+
+AnySpec = GameSpec[Any, Any, Any, Any, Any]
+"""A game's spec whatever its types: what generic code (registry, replay, API, bots) holds."""

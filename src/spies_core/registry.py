@@ -7,15 +7,13 @@ The API, the replay tool and the conformance suite pick it up with no other chan
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from spies_core import black_spy, deck_of_spies, spies_and_lies
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 from spies_core.errors import UnknownGameError
 
 __all__ = ["GAMES", "get_game"]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 _SPECS: tuple[AnySpec, ...] = (deck_of_spies.SPEC, black_spy.SPEC, spies_and_lies.SPEC)
 

@@ -14,9 +14,9 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.sqlite_store import SQLiteEventStore, SyncMode
 from spies_replay.store import EventStore
@@ -24,8 +24,6 @@ from spies_replay.store import EventStore
 __all__ = ["SyncMode", "is_postgres_url", "open_store", "redact"]
 
 _POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 # SQLite's primary result codes (the low byte of an extended code).
 _SQLITE_REASONS: Final[dict[int, str]] = {

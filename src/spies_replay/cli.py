@@ -51,7 +51,7 @@ from typing import IO, Any, TextIO
 import msgspec
 import structlog
 
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 from spies_core.errors import SpiesError, UnknownGameError
 from spies_replay.backends import open_store
 from spies_replay.copying import CopyOutcome, copy_store
@@ -72,8 +72,6 @@ from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, VerifyReport, verify_all, verify_game
 
 __all__ = ["main"]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1

@@ -31,7 +31,7 @@ from typing import Any, Final, Union
 
 import msgspec
 
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 from spies_replay.meta import META_EVENTS
 
 __all__ = [
@@ -44,8 +44,6 @@ __all__ = [
     "event_tag",
     "genesis_hash",
 ]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 CHAIN_VERSION: Final = "spies-replay/1"
 """Version of the hash-chain and export format."""

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from spies_core.decider import GameSpec, Outcome, start_game
+from spies_core.decider import AnySpec, Outcome, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_replay.codec import deal_commitment, genesis_hash, split_deal
@@ -69,8 +69,6 @@ __all__ = [
     "submit_command",
     "view_at",
 ]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 _log = structlog.get_logger("spies_replay.engine")
 

@@ -34,11 +34,12 @@ import structlog
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from spies_core.decider import AnySpec
 from spies_replay.backends import redact
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError, StoreUnavailableError
 from spies_replay.records import utc_now
 from spies_replay.schema import APPEND_ONLY_MESSAGE
-from spies_replay.store import AnySpec, Cursor, SqlEventStore, Transaction
+from spies_replay.store import Cursor, SqlEventStore, Transaction
 
 __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "PostgresEventStore"]
 

@@ -27,9 +27,10 @@ from typing import Any, ClassVar, Final, Literal
 
 from sqlite_utils import Database
 
+from spies_core.decider import AnySpec
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
 from spies_replay.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
-from spies_replay.store import AnySpec, SqlEventStore, Transaction
+from spies_replay.store import SqlEventStore, Transaction
 
 __all__ = ["SQLiteEventStore", "SyncMode"]
 

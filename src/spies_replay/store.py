@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Final, Protocol
 import msgspec
 import structlog
 
-from spies_core.decider import GameSpec, Outcome
+from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import UnknownGameError
 from spies_core.registry import GAMES
 from spies_replay.codec import (
@@ -99,8 +99,6 @@ __all__ = [
     "seal",
     "utc_now",
 ]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 _log = structlog.get_logger("spies_replay.store")
 _decode_plain: Final = msgspec.json.Decoder().decode

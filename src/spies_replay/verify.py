@@ -50,7 +50,7 @@ from typing import Any
 
 import msgspec
 
-from spies_core.decider import GameSpec, start_game
+from spies_core.decider import AnySpec, start_game
 from spies_core.errors import SpiesError
 from spies_core.rng import ALGORITHM, FairRng
 from spies_replay.codec import (
@@ -84,8 +84,6 @@ __all__ = [
     "verify_game",
     "verify_log",
 ]
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 
 class Rederivation(StrEnum):

@@ -14,7 +14,8 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import service_of
-from spies_api.service import DEAL_HIDDEN, GameService, _public_options
+from spies_api.queries import DEAL_HIDDEN, outgoing, public_options
+from spies_api.service import GameService
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.meta import GameCreated, SeedSource
@@ -166,11 +167,11 @@ def test_an_explicit_deal_stays_secret_until_the_end(
 def test_the_api_also_hides_a_deal_recorded_in_the_options_of_older_logs() -> None:
     """Logs from before the replay log kept ``deal`` apart still carry it in the options."""
     deal = deck_of_spies_deal()
-    assert _public_options({"deal": deal, "strict_necessity": True}, finished=False) == {
+    assert public_options({"deal": deal, "strict_necessity": True}, finished=False) == {
         "deal": DEAL_HIDDEN,
         "strict_necessity": True,
     }
-    assert _public_options({"deal": deal}, finished=True) == {"deal": deal}
+    assert public_options({"deal": deal}, finished=True) == {"deal": deal}
     created = GameCreated(
         game="deck-of-spies",
         players=1,
@@ -182,11 +183,10 @@ def test_the_api_also_hides_a_deal_recorded_in_the_options_of_older_logs() -> No
     stored = StoredEvent(
         seq=1, type="game_created", event=created, actor=None, recorded_at="t", hash="h"
     )
-    service = GameService.__new__(GameService)
     spec = GAMES["deck-of-spies"]
-    sent = service._outgoing(spec, None, [stored], finished=False)
+    sent = outgoing(spec, None, [stored], finished=False)
     assert sent[0].options == {"deal": DEAL_HIDDEN}
-    assert service._outgoing(spec, None, [stored], finished=True)[0].options == {"deal": deal}
+    assert outgoing(spec, None, [stored], finished=True)[0].options == {"deal": deal}
 
 
 # -- the stream ------------------------------------------------------------------------------

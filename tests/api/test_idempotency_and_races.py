@@ -16,6 +16,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
 from spies_replay.sqlite_store import SQLiteEventStore
@@ -89,7 +90,7 @@ def test_a_refused_command_does_not_use_up_its_key(client: TestClient[Litestar])
     assert post(client, game.url("/commands"), game.seats[0], good, "k").status_code == 200
 
 
-@pytest.mark.parametrize("key", ["", "x" * 256])
+@pytest.mark.parametrize("key", ["", "x" * (DEFAULTS.idempotency_key_max_length + 1)])
 def test_unusable_keys_are_400(client: TestClient[Litestar], key: str) -> None:
     game = new_game(client)
     legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
@@ -97,6 +98,47 @@ def test_unusable_keys_are_400(client: TestClient[Litestar], key: str) -> None:
         client, game.url("/commands"), game.seats[0], {"command": legal["commands"][0]}, key
     )
     assert_problem(response, 400, "invalid-parameter")
+    assert client.get(game.url()).json()["version"] == legal["version"]
+
+
+def test_a_key_of_the_longest_length_is_accepted(client: TestClient[Litestar]) -> None:
+    game = new_game(client)
+    legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+    body = {"command": legal["commands"][0]}
+    key = "k" * DEFAULTS.idempotency_key_max_length
+    assert post(client, game.url("/commands"), game.seats[0], body, key).status_code == 200
+    again = post(client, game.url("/commands"), game.seats[0], body, key)
+    assert again.headers["idempotent-replayed"] == "true"
+
+
+@pytest.mark.parametrize(
+    ("given", "env"),
+    [
+        ({"idempotency_key_max_length": "8"}, {}),
+        ({}, {"SPIES_IDEMPOTENCY_KEY_MAX_LENGTH": "8"}),
+    ],
+    ids=["option", "environment"],
+)
+def test_the_key_length_limit_is_the_setting(
+    settings: Settings, given: dict[str, object], env: dict[str, str]
+) -> None:
+    configured = settings_from(given, env, base=settings)
+    assert configured.idempotency_key_max_length == 8
+    with TestClient(app=create_app(configured)) as client:
+        game = new_game(client)
+        legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
+        body = {"command": legal["commands"][0]}
+        response = post(client, game.url("/commands"), game.seats[0], body, "k" * 9)
+        problem = assert_problem(response, 400, "invalid-parameter")
+        assert "Idempotency-Key" in problem["detail"] and "1 to 8" in problem["detail"]
+        assert post(client, game.url("/commands"), game.seats[0], body, "k" * 8).status_code == 200
+
+
+def test_a_key_length_limit_below_one_is_refused() -> None:
+    with pytest.raises(SettingsError, match="SPIES_IDEMPOTENCY_KEY_MAX_LENGTH='0'"):
+        settings_from({}, {"SPIES_IDEMPOTENCY_KEY_MAX_LENGTH": "0"})
+    with pytest.raises(ValueError, match="idempotency_key_max_length"):
+        Settings(idempotency_key_max_length=0)
 
 
 def test_idempotent_retries_survive_a_restart(settings: Settings) -> None:

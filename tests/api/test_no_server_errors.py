@@ -60,7 +60,7 @@ def test_probe_commands_with_odd_values_never_fail_the_server(
         summary = client.get(game.url()).json()
         if summary["status"] != "active":
             break
-        state = service._current(game.id)[1].state
+        state = service.states.current(game.id)[1].state
         probes = list(spec.probe_commands(state, rng.randrange(players)))
         for probe in rng.sample(probes, min(4, len(probes))):
             body = msgspec.to_builtins(probe)

@@ -67,7 +67,7 @@ class Server:
         self.spec = GAMES[game.game]
 
     def state(self) -> tuple[int, Any]:
-        _, entry = self.service._current(self.game.id)
+        _, entry = self.service.states.current(self.game.id)
         return entry.version, entry.state
 
     def stored(self, after: int = 0) -> list[Any]:

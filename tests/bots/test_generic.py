@@ -32,10 +32,8 @@ from spies_bots import BOTS, UnknownBotError, get_bot, policy_for
 from spies_bots.base import Policy
 from spies_bots.match import IllegalBotCommandError, play_match
 from spies_core import GAMES, InvalidOptionsError, fold, start_game
-from spies_core.decider import GameSpec
+from spies_core.decider import AnySpec
 from spies_core.rng import FairRng
-
-AnySpec = GameSpec[Any, Any, Any, Any, Any]
 
 GAMES_PER_BOT = int(os.environ.get("SPIES_BOT_TEST_GAMES", "2"))
 

@@ -1,4 +1,4 @@
-"""Hidden information, generic over the registry (issue 7), at the level of the rules core.
+"""Hidden information, generic over the registry, at the level of the rules core.
 
 For random playouts of every game, at every step, for every seat and the spectator:
 

@@ -371,16 +371,17 @@ def test_load_state_at_any_seq_equals_the_fold(store: EventStore) -> None:
         load_state(store, game_id, at=-1)
 
 
-def test_snapshots_are_kept_and_a_broken_one_is_ignored(store: EventStore) -> None:
+def test_snapshots_are_kept_and_a_broken_one_is_ignored(
+    store: EventStore, backend: Backend
+) -> None:
     game_id = new_game(store, target=40).record.id
     version = play(store, game_id, 30)
     snapshots = store.snapshots(game_id)
     assert len(snapshots) >= version // store.snapshot_every - 1
     expected = load_state(store, game_id, at=version - 1).state
-    with store._write() as conn:
-        conn.execute(
-            'UPDATE snapshots SET state = \'{"players": "x"}\' WHERE game_id = ?', (game_id,)
-        )
+    backend.execute(
+        'UPDATE snapshots SET state = \'{"players": "x"}\' WHERE game_id = ?', (game_id,)
+    )
     assert load_state(store, game_id, at=version - 1).state == expected
     rebuilt = store.snapshots(game_id)
     assert rebuilt and all('"x"' not in state for _, state in rebuilt)

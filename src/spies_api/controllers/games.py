@@ -25,6 +25,7 @@ from spies_api.examples import (
 )
 from spies_api.schemas import CreateGameRequest, GameCreatedResponse, GameList, GameSummary
 from spies_api.service import GameService
+from spies_api.settings import DEFAULTS
 from spies_core.registry import GAMES
 from spies_replay.store import GameStatus
 
@@ -75,6 +76,7 @@ class GamesController(Controller):
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `unknown-bot`, `invalid-name`"
                 },
+                examples={422: "unknown-game"},
             ),
         },
     )
@@ -104,7 +106,12 @@ class GamesController(Controller):
                 examples=[
                     example(
                         "One active game",
-                        {"games": [SUMMARY_EXAMPLE], "total": 1, "limit": 50, "offset": 0},
+                        {
+                            "games": [SUMMARY_EXAMPLE],
+                            "total": 1,
+                            "limit": DEFAULTS.games_page_default,
+                            "offset": 0,
+                        },
                     )
                 ],
             ),
@@ -220,6 +227,7 @@ class GamesController(Controller):
                     404: "`game-not-found`",
                     409: "`game-not-finished`",
                 },
+                examples={409: "game-not-finished"},
             ),
         },
     )

@@ -6,6 +6,8 @@ from typing import Annotated, Final
 
 from litestar.params import QueryParameter
 
+from spies_api.settings import DEFAULTS
+
 __all__ = [
     "MAX_INDEX",
     "OPTIONAL_SEAT_TOKEN",
@@ -40,8 +42,9 @@ EventsLimit = Annotated[
         ge=1,
         le=MAX_INDEX,
         description=(
-            "At most this many events: 5000 (a whole game) when omitted; a larger value than"
-            " the server's maximum, 10000, is lowered to it."
+            f"At most this many events: {DEFAULTS.events_page_default} (a whole game) when"
+            f" omitted; a larger value than the server's maximum, {DEFAULTS.events_page_max},"
+            " is lowered to it."
         ),
     ),
 ]
@@ -51,8 +54,9 @@ GamesLimit = Annotated[
         ge=1,
         le=MAX_INDEX,
         description=(
-            "At most this many games: 50 when omitted; a larger value than the server's"
-            " maximum, 200, is lowered to it (the answer's `limit` shows the one applied)."
+            f"At most this many games: {DEFAULTS.games_page_default} when omitted; a larger"
+            f" value than the server's maximum, {DEFAULTS.games_page_max}, is lowered to it"
+            " (the answer's `limit` shows the one applied)."
         ),
     ),
 ]

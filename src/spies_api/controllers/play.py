@@ -11,6 +11,7 @@ from litestar.params import Body, FromPath, HeaderParameter, PathParameter, Quer
 
 from spies_api.body import StrictBody
 from spies_api.controllers.params import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN_REQUIRED
+from spies_api.errors import InvalidParameterError
 from spies_api.examples import (
     COMMAND_REQUEST_EXAMPLES,
     COMMAND_RESPONSE_EXAMPLE,
@@ -22,6 +23,7 @@ from spies_api.examples import (
 )
 from spies_api.schemas import AnyView, CommandRequest, CommandResponse, LegalCommands
 from spies_api.service import GameService
+from spies_api.settings import DEFAULTS
 
 __all__ = ["PlayController"]
 
@@ -36,10 +38,11 @@ IdempotencyKey = Annotated[
     HeaderParameter(
         name="Idempotency-Key",
         min_length=1,
-        max_length=255,
         description=(
             "Retry safely: the same key and body return the first response without applying"
-            " the command again; the same key with another body is 422."
+            " the command again; the same key with another body is 422. At most the server's"
+            f" `--idempotency-key-max-length` characters ({DEFAULTS.idempotency_key_max_length}"
+            " unless set otherwise); a longer key is 400."
         ),
     ),
 ]
@@ -153,6 +156,13 @@ class PlayController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[CommandResponse]:
         """Send a command."""
+        # a setting, so checked here rather than by the parameter's schema
+        limit = service.settings.idempotency_key_max_length
+        if idempotency_key is not None and len(idempotency_key) > limit:
+            raise InvalidParameterError(
+                f"header parameter Idempotency-Key: {len(idempotency_key)} characters;"
+                f" expected 1 to {limit}"
+            )
         authorization = request.headers.get("authorization")
         reply = await service.run_command(game_id, authorization, data, idempotency_key)
         headers = {"Idempotent-Replayed": "true"} if reply.replayed else None

@@ -33,12 +33,13 @@ from spies_api.schemas import (
     PublicSeat,
     RematchResponse,
 )
-from spies_api.seats import bot_list
+from spies_api.seats import NAME_MAX, bot_list
 from spies_api.service import GameService
 
 __all__ = ["BotsController", "SeatsController"]
 
 Seat = Annotated[int, PathParameter(ge=0, le=63, description="A seat number, from 0.")]
+JoinBody = Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)]
 
 _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
@@ -82,8 +83,8 @@ class SeatsController(Controller):
         operation_id="joinSeat",
         summary="Join an open seat",
         description=(
-            "Takes an open seat with a display name (1 to 40 printable characters, public)"
-            " and returns the seat's secret bearer token, once. Of any number of racing"
+            f"Takes an open seat with a display name (1 to {NAME_MAX} printable characters,"
+            " public) and returns the seat's secret bearer token, once. Of any number of racing"
             " joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded"
             " in the log as `seat_joined`."
         ),
@@ -102,7 +103,7 @@ class SeatsController(Controller):
                 422,
                 503,
                 codes=_JOIN_CODES,
-                examples={404: "seat-not-found", 409: "seat-taken", 422: "unknown-bot"},
+                examples={404: "seat-not-found", 409: "seat-taken", 422: "invalid-name"},
             ),
         },
     )
@@ -110,7 +111,7 @@ class SeatsController(Controller):
         self,
         game_id: FromPath[str],
         seat: Seat,
-        data: Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)],
+        data: JoinBody,
         service: NamedDependency[GameService],
     ) -> JoinedSeat:
         """Join an open seat."""
@@ -147,14 +148,14 @@ class SeatsController(Controller):
                     404: "`game-not-found`",
                     409: "`no-open-seat`, `game-over`",
                 },
-                examples={409: "no-open-seat", 422: "unknown-bot"},
+                examples={409: "no-open-seat", 422: "invalid-name"},
             ),
         },
     )
     def join_game(
         self,
         game_id: FromPath[str],
-        data: Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)],
+        data: JoinBody,
         service: NamedDependency[GameService],
     ) -> JoinedSeat:
         """Join the first open seat."""
@@ -290,7 +291,7 @@ class SeatsController(Controller):
                     409: "`game-not-finished`, `seat-taken`",
                     422: "`invalid-options` (the game's options are no longer valid)",
                 },
-                examples={409: "game-not-finished"},
+                examples={409: "game-not-finished", 422: "invalid-options"},
             ),
         },
     )

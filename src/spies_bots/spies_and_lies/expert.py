@@ -123,7 +123,8 @@ def playout(state: State, seat: int, command: Command, rng: Random, wild: bool =
 def wild_chance(view_: SpiesAndLiesView) -> float:
     """The chance that the opponent guesses at random rather than as the greedy bot does,
     from how often it has found the viewer's soldiers so far (a card it finds, or forces,
-    retreats; about 15% of them against a random guesser, 35% against the greedy one)."""
+    retreats; how often each kind of guesser finds them is ``_WILD_FINDS`` and
+    ``_TAME_FINDS``)."""
     assert view_.side is not None
     side = view_.side
     revealed = [m for m in view_.sides[side].missions if m.face_up]

@@ -143,7 +143,7 @@ def _shuffled_setup(flags: DeckOfSpiesFlags, rng: Rng) -> DeckOfSpiesStarted:
 
 
 def _dealt_setup(flags: DeckOfSpiesFlags, deal: Deal) -> DeckOfSpiesStarted:
-    """Check an explicit deal: each of the 52 cards in exactly one zone (issue 2)."""
+    """Check an explicit deal: each of the 52 cards in exactly one zone."""
     zones = {
         "spies": deal.spies,
         "draw": deal.draw,
@@ -384,7 +384,7 @@ def _command_text(command: Command) -> str:
 
 
 def _parse(text: str, spy: Card) -> Card:
-    """:func:`spies_core.cards.parse_card`, its refusal naming the spy too (issue 2)."""
+    """:func:`spies_core.cards.parse_card`, its refusal naming the spy too (as all refusals do)."""
     try:
         return parse_card(text)
     except RuleError as exc:

@@ -35,7 +35,7 @@ from tests.core.black_spy.helpers import (
 
 
 def test_registered_as_black_spy_for_3_to_6_players() -> None:
-    """Issue 5: the game joins the registry (and so the API, replay and conformance)."""
+    """The game joins the registry (and so the API, replay and conformance)."""
     assert GAMES["black-spy"] is SPEC
     assert (SPEC.title, SPEC.min_players, SPEC.max_players) == ("Black Spy", 3, 6)
 

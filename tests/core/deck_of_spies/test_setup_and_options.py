@@ -71,7 +71,7 @@ def test_solo_game_refuses_more_players() -> None:
 
 
 def test_deal_without_hand_draws_five_from_the_top() -> None:
-    """Issue 2: without ``hand`` the first five of ``draw`` are drawn as usual."""
+    """An explicit deal without ``hand``: the first five of ``draw`` are drawn as usual."""
     state, events = start(deal("5C", None, draw="AC 2C 3C 4C AD 2D"))
     assert set(state.hand) == {"AC", "2C", "3C", "4C", "AD"}
     assert state.draw_deck == ("2D",)

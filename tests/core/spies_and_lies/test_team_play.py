@@ -116,7 +116,7 @@ def test_team_play_full_games_end_with_both_teammates_winning() -> None:
 
 
 def test_three_players_are_refused() -> None:
-    """The issue fixes 2 or 4 seats; the 3-player variant of §14.5 is out of scope."""
+    """The game is offered for 2 or 4 seats; the 3-player variant of §14.5 is out of scope."""
     with pytest.raises(InvalidOptionsError) as error:
         start_game(SPEC, 3, {}, random.Random(0))
     assert error.value.code == "invalid-players"

@@ -1,0 +1,223 @@
+"""The repository as a whole: no import cycle, names defined once, no benchmark figure in a
+docstring, no ticket numbers."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+
+
+@cache
+def modules() -> tuple[tuple[str, ast.Module], ...]:
+    """Every module of the project's packages: its dotted name and its syntax tree."""
+    found = []
+    for path in sorted(SRC.glob("spies_*/**/*.py")):
+        parts = path.relative_to(SRC).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found.append((".".join(parts), ast.parse(path.read_text(), str(path))))
+    return tuple(found)
+
+
+def module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a module's top level, inside ``if``, ``try`` and ``with`` blocks too.
+
+    ``if TYPE_CHECKING:`` blocks count, so that the graph is acyclic for the type checker
+    too; function bodies do not (they run later, once every module is loaded: that is how
+    :mod:`spies_replay.backends` imports the PostgreSQL store only when it is asked for).
+    """
+    for node in body:
+        match node:
+            case ast.If(body=then, orelse=otherwise):
+                yield from module_level(then)
+                yield from module_level(otherwise)
+            case ast.Try(body=tried, orelse=otherwise, finalbody=final, handlers=handlers):
+                for block in (tried, otherwise, final, *(h.body for h in handlers)):
+                    yield from module_level(block)
+            case ast.With(body=inner):
+                yield from module_level(inner)
+            case _:
+                yield node
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each project module to the project modules it imports at module level.
+
+    ``import a.b`` and ``from a import b`` (``b`` a submodule) are edges to ``a.b``; ``from
+    a.b import name`` is an edge to ``a.b``. Relative imports are resolved.
+    """
+    trees = dict(modules())
+    packages = {name for name in trees if _is_package(name)}
+    graph: dict[str, set[str]] = {}
+    for name, tree in trees.items():
+        package = name if name in packages else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in module_level(tree.body):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names if alias.name in trees)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    source = ".".join([*parts, *([node.module] if node.module else [])])
+                else:
+                    source = node.module or ""
+                for alias in node.names:
+                    if f"{source}.{alias.name}" in trees:
+                        targets.add(f"{source}.{alias.name}")
+                    elif source in trees:
+                        targets.add(source)
+        graph[name] = targets - {name}
+    return graph
+
+
+def _is_package(name: str) -> bool:
+    return (SRC / name.replace(".", "/") / "__init__.py").exists()
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle ``a -> ... -> a`` per back edge of a depth-first search: none exactly when
+    the graph has no cycle."""
+    found: list[list[str]] = []
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target in path:
+                found.append([*path[path.index(target) :], target])
+            elif target not in done:
+                visit(target)
+        path.pop()
+        done.add(node)
+
+    for node in sorted(graph):
+        if node not in done:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_cycles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert cycles(graph) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_the_import_graph_sees_every_kind_of_import() -> None:
+    graph = import_graph()
+    assert "spies_replay.errors" in graph["spies_replay.store"]  # from a.b import name
+    assert "spies_core.deck_of_spies" in graph["spies_core.registry"]  # from a import b
+    assert "spies_replay.records" in graph["spies_replay.errors"]  # if TYPE_CHECKING:
+    # imported inside a function, when a PostgreSQL URL is opened: not an edge
+    assert "spies_replay.postgres_store" not in graph["spies_replay.backends"]
+
+
+def test_no_import_cycle_among_the_projects_modules() -> None:
+    found = cycles(import_graph())
+    assert not found, "import cycles: " + "; ".join(" -> ".join(cycle) for cycle in found)
+
+
+TEXT_SUFFIXES = {".py", ".md", ".ts", ".tsx", ".html", ".css", ".toml", ".cfg", ".sh", ".json", ""}
+SKIPPED = {".git", ".venv", ".ci-venv", "node_modules", "static", "build", "dist", "__pycache__"}
+TICKET = re.compile(r"\bissues?\s+#?[0-9]+", re.IGNORECASE)
+
+
+def text_files() -> Iterator[Path]:
+    """The repository's own text files (no virtual environments, caches or built bundles)."""
+    stack = [ROOT]
+    while stack:
+        folder = stack.pop()
+        for path in sorted(folder.iterdir()):
+            if path.name in SKIPPED:
+                continue
+            if path.is_dir():
+                if not path.name.endswith((".egg-info", "_cache")):
+                    stack.append(path)
+            elif path.suffix in TEXT_SUFFIXES and path.stat().st_size < 2_000_000:
+                yield path
+
+
+def test_no_file_names_a_ticket_number() -> None:
+    """Say what a thing is, not which ticket asked for it: the tickets are not in the
+    repository, so a number means nothing to its reader."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in text_files()
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if TICKET.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+FIGURE = re.compile(
+    r"\d[\d,.]*\s*(?:ms|µs|us|ns|milliseconds?|microseconds?)\b"
+    r"|\d[\d,.]*\s*(?:k\s*)?(?:[A-Za-z]+\s*)?/\s*s\b"
+    r"|\d[\d,.]*\s*(?:k\s*)?(?:[A-Za-z]+\s+)?per\s+second\b"
+    r"|\d[\d,.]*\s*(?:x|×|times|%)\s+(?:faster|slower|quicker|as fast)\b",
+    re.IGNORECASE,
+)
+"""A measured speed: a time in (milli|micro|nano)seconds, a rate per second, a speed-up."""
+
+
+def docstrings() -> Iterator[tuple[str, int, str]]:
+    """Every docstring of the project's modules (module, class, function and attribute
+    docstrings: each string that stands alone as a statement), with its module and line."""
+    for name, tree in modules():
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
+                yield name, node.lineno, node.value.value
+
+
+@pytest.mark.parametrize(
+    ("text", "figure"),
+    [
+        ("commits about 3,400 commands/s on this machine", True),
+        ("folds 150,000 events/s", True),
+        ("41,000/s", True),
+        ("a turn takes 4.1 ms", True),
+        ("12 k events per second", True),
+        ("2.3x faster than the baseline", True),
+        ("40% slower", True),
+        ("3 for a second", False),
+        ("a 95% confidence interval", False),
+        ("the six black 7s", False),
+        ("bodies up to 64 KiB, 15 s keep-alives", False),
+    ],
+)
+def test_the_figure_pattern(text: str, figure: bool) -> None:
+    assert (FIGURE.search(text) is not None) is figure
+
+
+def test_no_docstring_states_a_measured_speed() -> None:
+    """Figures go stale in a docstring: the bench scripts print them, and the README keeps
+    the measured tables (with how they were measured)."""
+    found = [
+        f"{name}:{line}: {match.group()!r}"
+        for name, line, text in docstrings()
+        for match in FIGURE.finditer(text)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_any_spec_alias_is_defined_once_in_the_decider() -> None:
+    """``AnySpec`` is imported from :mod:`spies_core.decider` everywhere, tests and bench
+    scripts included."""
+    defined = [
+        str(path.relative_to(ROOT))
+        for path in text_files()
+        if path.suffix == ".py"
+        and re.search(r"^AnySpec\s*(:[^=\n]*)?=", path.read_text(), re.MULTILINE)
+    ]
+    assert defined == ["src/spies_core/decider.py"]
