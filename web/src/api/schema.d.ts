@@ -1693,7 +1693,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `unknown-bot`, `invalid-name`. */
+            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `unknown-bot`, `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1775,7 +1775,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry safely: the same key and body return the first response without applying the command again; the same key with another body is 422. */
+                /** @description Retry safely: the same key and body return the first response without applying the command again; the same key with another body is 422. At most the server's `--idempotency-key-max-length` characters (255 unless set otherwise); a longer key is 400. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -2080,7 +2080,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `game-not-finished`. */
+            /** @description The game is still in progress. Codes: `game-not-finished`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2160,7 +2160,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown bot, or a bad name or seats list. Codes: `invalid-name`. */
+            /** @description A display name that cannot be used. Codes: `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2321,7 +2321,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `invalid-options` (the game's options are no longer valid). */
+            /** @description The game's options are no longer valid. Codes: `invalid-options` (the game's options are no longer valid). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2680,7 +2680,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown bot, or a bad name or seats list. Codes: `invalid-name`. */
+            /** @description A display name that cannot be used. Codes: `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
