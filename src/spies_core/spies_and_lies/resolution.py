@@ -8,6 +8,7 @@ the effects of the earlier ones, exactly as ``evolve`` will apply them.
 
 from __future__ import annotations
 
+from spies_core.batch import Batch
 from spies_core.decider import Rng, shuffled
 from spies_core.spies_and_lies.events import (
     DeceptionTokenGained,
@@ -29,8 +30,10 @@ from spies_core.spies_and_lies.state import (
     CAPTAIN,
     COLONEL,
     GENERAL,
+    INFILTRATION_AT,
     LIEUTENANT,
     MARSHAL,
+    MAX_DECEPTION_TOKENS,
     MINER,
     RED,
     SCOUT,
@@ -46,12 +49,7 @@ from spies_core.spies_and_lies.state import (
     State,
 )
 
-__all__ = ["INFILTRATION_AT", "MAX_DECEPTION_TOKENS", "Resolution"]
-
-INFILTRATION_AT = 10
-"""A marker reaching 10 infiltrates (§7)."""
-MAX_DECEPTION_TOKENS = 2
-"""Holding limit of deception tokens (§10)."""
+__all__ = ["Resolution"]
 DECEPTION_BONUS = 4
 """A successful deception's points (§10)."""
 MARSHAL_SABOTAGE = 5
@@ -74,8 +72,8 @@ class Resolution:
         "day",
         "double_agent",
         "double_damage",
+        "batch",
         "effects",
-        "events",
         "gate",
         "over",
         "per_side",
@@ -86,9 +84,12 @@ class Resolution:
         "towers",
     )
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, batch: Batch[State, Event]) -> None:
+        """Start from the batch of a command that has emitted nothing yet."""
+        state = batch.state
         self.state = state
-        self.events: list[Event] = []
+        """The state before the command; the numbers below follow the events."""
+        self.batch = batch
         red, blue = state.sides
         self.towers = [red.tower, blue.tower]
         self.tokens = [red.deception_tokens, blue.deception_tokens]
@@ -102,9 +103,14 @@ class Resolution:
         self.day = state.day
         self.over = False
 
+    @property
+    def events(self) -> list[Event]:
+        """The command's events so far."""
+        return self.batch.events
+
     def emit(self, event: Event) -> None:
         """Record one event."""
-        self.events.append(event)
+        self.batch.emit(event)
 
     def gain(self, side: int, amount: int, source: PointSource, rank: int | None = None) -> None:
         """``addPoints`` (§7): one gain; at 10 the side infiltrates, moves the Double Agent
