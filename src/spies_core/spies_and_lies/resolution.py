@@ -1,9 +1,10 @@
 """Resolving a guess-turn (§6) with the abilities of §9, points of §7 and moves of §8.
 
-``decide`` builds a :class:`Resolution` over the state it starts from; the resolution keeps
-local copies of the numbers that the events it emits change (markers, tokens, reserve,
-Double Agent, round effects), so that each later event of the same command is computed from
-the effects of the earlier ones, exactly as ``evolve`` will apply them.
+``decide`` builds a :class:`Resolution` over the command's :class:`~spies_core.batch.Batch`,
+which applies each event as it is emitted; the resolution keeps local copies of the numbers
+that its events change (markers, tokens, reserve, Double Agent, round effects), so that each
+later event of the same command is computed from the effects of the earlier ones, exactly as
+``evolve`` applies them.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from spies_core.spies_and_lies.state import (
 )
 
 __all__ = ["Resolution"]
+
 DECEPTION_BONUS = 4
 """A successful deception's points (§10)."""
 MARSHAL_SABOTAGE = 5
@@ -69,10 +71,10 @@ class Resolution:
     """The events of one command, computed step by step (§6-§11)."""
 
     __slots__ = (
+        "batch",
         "day",
         "double_agent",
         "double_damage",
-        "batch",
         "effects",
         "gate",
         "over",

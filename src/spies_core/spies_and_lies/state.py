@@ -1,4 +1,5 @@
-"""The state of a Spies & Lies game (§3), its vocabularies and the seat arithmetic of §14.
+"""The state of a Spies & Lies game (§3), its vocabularies, the seat arithmetic of §14, who
+is to act, the invariants and the bound on a game's events.
 
 Sides are numbers: 0 red, 1 blue. With 2 seats, seat 0 is red and seat 1 blue. With 4 seats
 (team play, §14) seats 0 and 2 are red, 1 and 3 blue; the first of each team (seat 0 or 1)
@@ -38,17 +39,17 @@ from spies_core.spies_and_lies.soldiers import (
 
 __all__ = [
     "ALL_RANKS",
-    "INFILTRATION_AT",
-    "MAX_DECEPTION_TOKENS",
-    "MAX_EVENTS",
     "BLUE",
     "BOMB",
     "CAPTAIN",
     "COLONEL",
     "EMPTY_MISSIONS",
     "GENERAL",
+    "INFILTRATION_AT",
     "LIEUTENANT",
     "MARSHAL",
+    "MAX_DECEPTION_TOKENS",
+    "MAX_EVENTS",
     "MINER",
     "MISSIONS",
     "RANK_NAMES",
