@@ -137,8 +137,7 @@ def _never(*_: Any) -> Any:
 TALLY: GameSpec[Tally, Play, TallyEvents, TallyView, TallyOptions] = GameSpec(
     name="tally",
     title="Tally (benchmark)",
-    min_players=2,
-    max_players=2,
+    seat_counts=frozenset({2}),
     max_events=10**9,
     options_type=TallyOptions,
     command_type=Play,

@@ -32,6 +32,7 @@ from spies_api.seats import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
 from spies_bots import UnknownBotError
 from spies_core.errors import (
+    GameNotStartedError,
     GameOverError,
     InvalidOptionsError,
     NotYourTurnError,
@@ -278,7 +279,7 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "black-lead-first-trick", RuleError, "The first trick may not be led with a black card."
     ),
     # -- commands: Stratego Spies & Lies ----------------------------------------------------
-    ErrorCode("not-started", RuleError, "The game has not started."),
+    ErrorCode("not-started", GameNotStartedError, "The game has not started."),
     ErrorCode("not-deploy-phase", RuleError, "Soldiers are deployed only in the deploy phase."),
     ErrorCode(
         "wrong-soldier-count", RuleError, "A deploy of the wrong number of soldiers for the seat."

@@ -18,6 +18,7 @@ from spies_core.decider import (
 )
 from spies_core.errors import (
     CorruptLogError,
+    GameNotStartedError,
     GameOverError,
     InvalidOptionsError,
     NotYourTurnError,
@@ -30,6 +31,7 @@ from spies_core.registry import GAMES, get_game
 __all__ = [
     "GAMES",
     "CorruptLogError",
+    "GameNotStartedError",
     "GameOverError",
     "GameSpec",
     "InvalidOptionsError",

@@ -14,7 +14,7 @@ through this module and the registry; they never name a game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -25,11 +25,14 @@ from spies_core.errors import InvalidOptionsError
 __all__ = [
     "AnySpec",
     "GameSpec",
+    "GoldenCase",
     "Outcome",
     "Rng",
     "Seat",
+    "TwinDeals",
     "fold",
     "parse_options",
+    "seat_counts_text",
     "shuffled",
     "start_game",
 ]
@@ -87,6 +90,37 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """Final score per seat where the game keeps one (owned face cards, penalty totals, ...)."""
 
 
+class TwinDeals(msgspec.Struct, frozen=True, kw_only=True):
+    """Two explicit deals that one viewer cannot tell apart, for the hidden-information suites.
+
+    Both are values of ``options.deal`` (JSON-like). They differ only in what ``viewer`` may
+    not see (another seat's cards, the order of a deck), so two games created from them with
+    the same seed must give that viewer the same answers for as long as its view agrees.
+    """
+
+    deal: Any
+    """The first world's ``options.deal``."""
+    twin: Any
+    """The second world's ``options.deal``."""
+    hidden: tuple[Any, ...]
+    """Parts of the two deals (JSON-like values, e.g. a deck order or another seat's hand)
+    that must never appear in an answer to the viewer before the game ends."""
+
+
+class GoldenCase(msgspec.Struct, frozen=True, kw_only=True):
+    """One golden log of a game: a finished game recorded once and replayed by every version.
+
+    ``tests/fixtures/make_golden.py`` plays it with seeded random commands and writes
+    ``<name>.jsonl``; the replay suites import, verify and replay it.
+    """
+
+    name: str
+    """The file's stem, unique across games, e.g. ``black-spy-4p-classic``."""
+    players: int
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    """The creation options, as a client would send them."""
+
+
 @dataclass(frozen=True, slots=True)
 class GameSpec(Generic[S, C, E, V, O]):
     """One registered game: its metadata, message types and Decider functions.
@@ -99,8 +133,9 @@ class GameSpec(Generic[S, C, E, V, O]):
     """The game id used in URLs and stored with every game, e.g. ``deck-of-spies``."""
     title: str
     """Human-readable name."""
-    min_players: int
-    max_players: int
+    seat_counts: frozenset[int]
+    """Every number of seats the game can be played by, e.g. ``{2, 4}``; ``start_game``
+    refuses any other (``invalid-players``)."""
     max_events: int
     """Upper bound on the events of one game; the conformance suite checks it."""
     options_type: type[O]
@@ -143,6 +178,22 @@ class GameSpec(Generic[S, C, E, V, O]):
     """One line of text for a person, e.g. ``counter 3♥ 4♠ against 5♣``."""
     render_view: Callable[[V], str]
     """A view as a few lines of text for a terminal."""
+    twin_deals: Callable[[int, Seat | None, Random], TwinDeals] | None = None
+    """``twin_deals(players, viewer, rng)``: two explicit deals the viewer cannot tell apart
+    (the HTTP hidden-information suite plays both); every registered game has one."""
+    golden_cases: tuple[GoldenCase, ...] = field(default=(), hash=False)
+    """The game's golden logs; every registered game has at least one. (Not hashed: options
+    are dicts, and specs are cache keys.)"""
+
+    @property
+    def min_players(self) -> int:
+        """The fewest seats the game is played by (the default of ``start_game``)."""
+        return min(self.seat_counts)
+
+    @property
+    def max_players(self) -> int:
+        """The most seats the game is played by."""
+        return max(self.seat_counts)
 
 
 def parse_options(spec: GameSpec[Any, Any, Any, Any, O], raw: object) -> O:
@@ -176,20 +227,31 @@ def start_game(
     ``players`` defaults to the game's minimum.
 
     Raises:
-        InvalidOptionsError: ``invalid-players`` for a seat count the game does not allow,
-            or whatever the game's ``start`` raises for its options.
+        InvalidOptionsError: ``invalid-players`` for a seat count not in the game's
+            ``seat_counts``, or whatever the game's ``start`` raises for its options.
     """
     count = spec.min_players if players is None else players
-    if not spec.min_players <= count <= spec.max_players:
-        allowed = (
-            f"{spec.min_players} player{'' if spec.min_players == 1 else 's'}"
-            if spec.min_players == spec.max_players
-            else f"{spec.min_players} to {spec.max_players} players"
-        )
+    if count not in spec.seat_counts:
         raise InvalidOptionsError(
-            f"{spec.name} is played by {allowed}, not {count}", code="invalid-players"
+            f"{spec.name} is played by {seat_counts_text(spec.seat_counts)}, not {count}",
+            code="invalid-players",
         )
     return spec.start(parse_options(spec, raw_options), count, rng)
+
+
+def seat_counts_text(counts: Iterable[int]) -> str:
+    """The seat counts in words: ``1 player``, ``3 to 6 players``, ``2 or 4 players``.
+
+    >>> seat_counts_text({4, 2})
+    '2 or 4 players'
+    """
+    ordered = sorted(counts)
+    low, high = ordered[0], ordered[-1]
+    if low == high:
+        return f"{low} player{'' if low == 1 else 's'}"
+    if len(ordered) == high - low + 1:
+        return f"{low} to {high} players"
+    return f"{', '.join(map(str, ordered[:-1]))} or {high} players"
 
 
 def fold(spec: GameSpec[S, Any, E, Any, Any], events: Sequence[E] | Iterable[E]) -> S:

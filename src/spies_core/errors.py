@@ -7,7 +7,7 @@ one table (``spies_api.errors``); the core itself never knows about HTTP.
 
 - :class:`RuleError` (422): a well-formed command that the rules forbid now. Each game
   picks a code per rule (``unnecessary-card``, ``must-follow``, ...); the generic ones are
-  :class:`NotYourTurnError` and :class:`GameOverError`.
+  :class:`NotYourTurnError`, :class:`GameOverError` and :class:`GameNotStartedError`.
 - :class:`InvalidOptionsError` (422): bad ``players``, ``options`` or ``options.deal`` at
   creation, and variants we refuse (``unsupported-variant``).
 - :class:`UnknownGameError` (404/422): no game of that id in the registry.
@@ -21,6 +21,7 @@ from typing import ClassVar
 
 __all__ = [
     "CorruptLogError",
+    "GameNotStartedError",
     "GameOverError",
     "InvalidOptionsError",
     "NotYourTurnError",
@@ -65,6 +66,17 @@ class GameOverError(RuleError):
     """The game has ended; no command is accepted any more."""
 
     default_code = "game-over"
+
+
+class GameNotStartedError(RuleError):
+    """A command reached a game whose setup events were never applied.
+
+    Every game raises it, with the one code ``not-started``, when ``decide`` is given the
+    initial state: the API and the replay log always apply ``start`` first, so only a
+    caller of the core itself can meet it.
+    """
+
+    default_code = "not-started"
 
 
 class InvalidOptionsError(SpiesError, ValueError):

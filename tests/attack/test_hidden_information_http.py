@@ -7,9 +7,9 @@
     ``legal_commands`` / ``redact`` of the server's state at that version; the event stream
     sends the same redacted events.
 (b) **Twin deals.** Two games created with explicit ``options.deal``s that differ only in
-    what one viewer cannot see (another seat's cards, the bottom of a deck, the order of the
-    intel deck) and the same seed give that viewer identical answers (ids, hashes, times and
-    commitments aside) for as long as its view is the same in both.
+    what one viewer cannot see (another seat's cards, the bottom of a deck; each game's
+    ``spec.twin_deals`` makes them) and the same seed give that viewer identical answers
+    (ids, hashes, times and commitments aside) for as long as its view is the same in both.
 (c) **No secret leaves before the end.** No answer before the end holds the seed (as hex or
     as the client's string), the explicit deal, or any hidden list the log holds for the
     game (a deck order, another seat's hand) that the caller may not see.
@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -29,11 +29,8 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import service_of
-from spies_core.black_spy.cards import DECK as BLACK_SPY_DECK
-from spies_core.cards import ALL_CARDS, value
 from spies_core.decider import fold
 from spies_core.registry import GAMES
-from spies_core.spies_and_lies.options import DEFAULT_INTEL_CARDS
 from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
 from tests.api.helpers import Game, new_game
@@ -53,8 +50,7 @@ def seat_counts() -> list[Any]:
     return [
         pytest.param(name, players, id=f"{name}-{players}p")
         for name, spec in GAMES.items()
-        for players in range(spec.min_players, spec.max_players + 1)
-        if not (name == "spies-and-lies" and players == 3)  # not offered (invalid-players)
+        for players in sorted(spec.seat_counts)
     ]
 
 
@@ -297,61 +293,6 @@ def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) ->
 # -- (b) twin deals --------------------------------------------------------------------------------
 
 
-def _deck_of_spies_twins(players: int, viewer: int | None, rng: random.Random) -> tuple[Any, Any]:
-    """The same table but for the two bottom spies (and, for a spectator, the two bottom draw
-    cards), whose order nobody sees (the seat sees which cards are left, not their order)."""
-
-    def band(low: int, high: int) -> list[str]:
-        cards = [c for c in ALL_CARDS if low <= value(c) <= high]
-        rng.shuffle(cards)
-        return cards
-
-    spies = band(5, 7) + band(8, 10) + band(11, 13)
-    draw = band(1, 4)
-    twin_spies, twin_draw = list(spies), list(draw)
-    twin_spies[-2:] = twin_spies[-1], twin_spies[-2]
-    if viewer is None:  # the seat sees its cards soon after the draw deck runs out
-        twin_draw[-2:] = twin_draw[-1], twin_draw[-2]
-    return {"spies": spies, "draw": draw}, {"spies": twin_spies, "draw": twin_draw}
-
-
-def _black_spy_twins(players: int, viewer: int | None, rng: random.Random) -> tuple[Any, Any]:
-    """The same deal but for one card exchanged between two hands the viewer does not hold."""
-    cards = list(BLACK_SPY_DECK)
-    rng.shuffle(cards)
-    size = len(cards) // players
-    hands = [sorted(cards[i * size : (i + 1) * size]) for i in range(players)]
-    a, b = [seat for seat in range(players) if seat != viewer][:2]
-    twin = [list(hand) for hand in hands]
-    card_a = next(c for c in hands[a] if c not in hands[b])
-    card_b = next(c for c in hands[b] if c not in hands[a])
-    twin[a][twin[a].index(card_a)] = card_b
-    twin[b][twin[b].index(card_b)] = card_a
-    dealer = rng.randrange(players)
-    return {"dealer": dealer, "hands": hands}, {"dealer": dealer, "hands": twin}
-
-
-def _spies_and_lies_twins(players: int, viewer: int | None, rng: random.Random) -> tuple[Any, Any]:
-    """The same setup but for the order of the two bottom intel cards (nobody sees it)."""
-    intel = [list(card) for card in DEFAULT_INTEL_CARDS]
-    while True:
-        rng.shuffle(intel)
-        if intel[-1] != intel[-2]:
-            break
-    twin = [*intel[:-2], intel[-1], intel[-2]]
-    fixed = {
-        "exhausted": [rng.randrange(1, 11), rng.randrange(1, 11)],
-        "starting": rng.randrange(2),
-    }
-    return {"intel": intel, **fixed}, {"intel": twin, **fixed}
-
-
-TWINS: dict[str, Callable[[int, int | None, random.Random], tuple[Any, Any]]] = {
-    "deck-of-spies": _deck_of_spies_twins,
-    "black-spy": _black_spy_twins,
-    "spies-and-lies": _spies_and_lies_twins,
-}
-
 _VOLATILE = {
     "id",
     "recorded_at",
@@ -373,7 +314,7 @@ def _stable(value: Any) -> Any:
 
 
 def test_every_registered_game_has_twin_deals() -> None:
-    assert set(TWINS) == set(GAMES)
+    assert [name for name, spec in GAMES.items() if spec.twin_deals is None] == []
 
 
 def twin_cases() -> list[Any]:
@@ -392,7 +333,10 @@ def test_twin_deals_look_the_same_to_a_viewer_who_cannot_tell_them_apart(
     client: TestClient[Litestar], name: str, players: int, viewer: int | None
 ) -> None:
     rng = random.Random(f"twins-{name}-{viewer}")
-    deal, twin_deal = TWINS[name](players, viewer, rng)
+    make_twins = GAMES[name].twin_deals
+    assert make_twins is not None
+    twins = make_twins(players, viewer, rng)
+    deal, twin_deal = twins.deal, twins.twin
     seed = f"twin-seed-{name}"
     worlds = [
         new_game(client, name, players, seed=seed, options={"deal": d}) for d in (deal, twin_deal)
@@ -438,15 +382,11 @@ def test_twin_deals_look_the_same_to_a_viewer_who_cannot_tell_them_apart(
                 assert after[0] == after[1], "the viewer's own command answers differ"
         steps += 1
     assert steps >= 3, f"the twins parted too early ({steps} steps) to show anything"
-    # (c) the deal itself never shows: its orders, and every hand but the viewer's own
+    # (c) the deal's hidden parts never show (its orders, every hand but the viewer's own)
     joined = "\n".join(texts)
-    for options in (deal, twin_deal):
-        for key, part in options.items():
-            if not isinstance(part, list) or len(part) < 6:
-                continue  # a pair of public facts (the first exhausted soldiers)
-            hidden = [h for i, h in enumerate(part) if i != viewer] if key == "hands" else [part]
-            for secret in hidden:
-                assert _encoder.encode(secret).decode() not in joined, f"the deal's {key} leaked"
+    for secret in twins.hidden:
+        shown = _encoder.encode(secret).decode()
+        assert shown not in joined, f"a hidden part of the deal leaked: {shown[:80]}"
     record(
         GUARANTEE,
         f"test_hidden_information_http.py::test_twin_deals_look_the_same_to_a_viewer_who_cannot_tell_them_apart[{name}-{players}p-viewer-{viewer}]",

@@ -35,7 +35,6 @@ from tests.api.helpers import game_cases
 
 from .conftest import ServerProcess
 from .figures import record
-from .test_hidden_information_http import TWINS
 
 GUARANTEE = "logs"
 CARD = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|\b(blue|yellow|red|green|black)-\d+\b")
@@ -163,10 +162,10 @@ def test_full_games_of_every_game_log_no_secret(
         name, players = param.values
         play_everything(post, get, secrets, name, players, None, rng)
         games += 1
-    for name, twins in TWINS.items():  # and from an explicit deal
-        players = GAMES[name].max_players
-        deal, _ = twins(players, 0, rng)
-        play_everything(post, get, secrets, name, players, {"deal": deal}, rng)
+    for name, spec in GAMES.items():  # and from an explicit deal
+        assert spec.twin_deals is not None, name
+        deal = spec.twin_deals(spec.max_players, 0, rng).deal
+        play_everything(post, get, secrets, name, spec.max_players, {"deal": deal}, rng)
         games += 1
     text = buffer.getvalue()
     secrets.check(text)

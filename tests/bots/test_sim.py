@@ -16,22 +16,14 @@ from spies_api.sim import main, wilson
 from spies_bots import BOTS, BotSpec
 from spies_bots.match import play_match
 from spies_bots.random_bot import choose
-from spies_core import GAMES, InvalidOptionsError, start_game
+from spies_core import GAMES
 from spies_core.rng import seed_commitment
 from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
 from spies_replay.sqlite_store import SQLiteEventStore
 
 
 def _seat_counts(game: str) -> list[int]:
-    spec = GAMES[game]
-    counts = []
-    for players in range(spec.min_players, spec.max_players + 1):
-        try:
-            start_game(spec, players, {}, Random(0))
-        except InvalidOptionsError:
-            continue
-        counts.append(players)
-    return counts
+    return sorted(GAMES[game].seat_counts)
 
 
 def _seats(game: str, players: int | None = None, bot: str = "random") -> str:

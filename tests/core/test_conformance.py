@@ -20,9 +20,18 @@ from typing import Any
 import msgspec
 import pytest
 
-from spies_core import GAMES, GameOverError, InvalidOptionsError, SpiesError, fold, start_game
+from spies_core import (
+    GAMES,
+    GameNotStartedError,
+    GameOverError,
+    InvalidOptionsError,
+    SpiesError,
+    fold,
+    start_game,
+)
 from spies_core.decider import GameSpec
 from spies_core.rng import FairRng
+from spies_replay.meta import META_TYPES
 
 GAMES_PER_SPEC = int(os.environ.get("SPIES_CONFORMANCE_GAMES", "200"))
 PROBES_PER_STEP = 6
@@ -32,23 +41,10 @@ VIEW_CHECK_EVERY = 3
 _encoder = msgspec.json.Encoder()
 
 
-def _seat_counts(spec: GameSpec[Any, Any, Any, Any, Any]) -> list[int]:
-    counts = []
-    for players in range(spec.min_players, spec.max_players + 1):
-        try:
-            start_game(spec, players, {}, Random(0))
-        except InvalidOptionsError as exc:
-            assert exc.code == "invalid-players"
-            continue
-        counts.append(players)
-    assert spec.min_players in counts and spec.max_players in counts
-    return counts
-
-
 def _cases() -> list[Any]:
     cases = []
     for spec in GAMES.values():
-        counts = _seat_counts(spec)
+        counts = sorted(spec.seat_counts)
         per_count = max(1, GAMES_PER_SPEC // len(counts))
         for players in counts:
             cases.append(pytest.param(spec.name, players, per_count, id=f"{spec.name}-{players}p"))
@@ -152,16 +148,54 @@ def test_random_playouts(name: str, players: int, games: int) -> None:
         _playout(spec, players, game_seed)
 
 
-def test_tags_are_unique_across_games() -> None:
-    """The API publishes one union of every game's commands and of every game's events."""
-    for kind in ("command_type", "event_type"):
-        tags: dict[str, str] = {}
-        for spec in GAMES.values():
-            for struct in getattr(spec, kind).__args__:
-                tag = struct.__struct_config__.tag
-                assert tag not in tags, f"{kind} tag {tag!r} of {spec.name} also in {tags[tag]}"
-                assert tag not in {"game_created", "seed_revealed"}
-                tags[tag] = spec.name
+@pytest.mark.parametrize("name", list(GAMES))
+def test_command_tags_are_unique_within_the_game(name: str) -> None:
+    """A command is decoded with its own game's union, so its tag need only be unique within
+    that game: two card games may both have ``play_card``."""
+    tags = [struct.__struct_config__.tag for struct in GAMES[name].command_type.__args__]
+    assert len(tags) == len(set(tags)), f"the commands of {name} repeat a tag: {tags}"
+
+
+def test_event_tags_are_unique_across_games_and_leave_the_logs_tags_alone() -> None:
+    """The log's events of every game are one union, discriminated on ``type`` alone, beside
+    the log's own events (``game_created``, the seat events, ``seed_revealed``)."""
+    tags: dict[str, str] = dict.fromkeys(META_TYPES, "the log")
+    for spec in GAMES.values():
+        for struct in spec.event_type.__args__:
+            tag = struct.__struct_config__.tag
+            assert tag not in tags, f"event tag {tag!r} of {spec.name} also in {tags[tag]}"
+            tags[tag] = spec.name
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_seat_counts_are_exactly_those_start_game_accepts(name: str) -> None:
+    spec = GAMES[name]
+    for players in range(spec.max_players + 3):
+        if players in spec.seat_counts:
+            assert start_game(spec, players, {}, Random(0)), players
+            continue
+        with pytest.raises(InvalidOptionsError) as refused:
+            start_game(spec, players, {}, Random(0))
+        assert refused.value.code == "invalid-players"
+        assert f"{spec.name} is played by " in refused.value.message
+        assert refused.value.message.endswith(f", not {players}")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_game_never_started_refuses_every_command_with_one_error(name: str) -> None:
+    spec = GAMES[name]
+    started = fold(spec, start_game(spec, None, {}, Random(0)))
+    probes = [
+        probe
+        for seat in range(spec.players(started))
+        for probe in list(spec.probe_commands(started, seat))[:5]
+    ]
+    assert probes
+    for seat in range(spec.max_players):
+        for probe in probes:
+            with pytest.raises(GameNotStartedError) as refused:
+                spec.decide(spec.initial_state(), seat, probe, FairRng(b"0" * 32, 0))
+            assert refused.value.code == "not-started"
 
 
 def test_state_survives_a_json_round_trip() -> None:

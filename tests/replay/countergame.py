@@ -278,8 +278,7 @@ def render_view(view: CounterView) -> str:
 SPEC: GameSpec[State, Command, Event, CounterView, CounterOptions] = GameSpec(
     name="counter",
     title="Counter (test game)",
-    min_players=1,
-    max_players=3,
+    seat_counts=frozenset({1, 2, 3}),
     max_events=100_000,
     options_type=CounterOptions,
     command_type=Command,

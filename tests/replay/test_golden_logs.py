@@ -3,7 +3,9 @@ verify (hash chain, and every shuffle and command re-derived from the revealed s
 today's rules) and replay to the same outcome. A failure here means a change broke the
 persisted contract (an event tag or field, a rule, the randomness) for games already played.
 
-The files are written once by ``tests/fixtures/make_golden.py`` and never regenerated.
+Every golden case of every registered game (``spec.golden_cases``) has its file, written once
+by ``tests/fixtures/make_golden.py`` and never regenerated. ``SPIES_GOLDEN_DIR`` names another
+directory than ``tests/fixtures/golden``.
 """
 
 from __future__ import annotations
@@ -12,18 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from spies_core.registry import GAMES
 from spies_replay.engine import load_state
 from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.transfer import import_game, read_export
 from spies_replay.verify import Rederivation
+from tests.fixtures.make_golden import cases, golden_dir
 
-GOLDEN = sorted((Path(__file__).parent.parent / "fixtures" / "golden").glob("*.jsonl"))
+GOLDEN = sorted(golden_dir().glob("*.jsonl"))
 
 
-def test_every_registered_game_has_a_golden_log() -> None:
-    recorded = {read_export(path.read_text().splitlines())[0].game for path in GOLDEN}
-    assert recorded == set(GAMES)
+@pytest.mark.parametrize(("game", "name"), [(game, case.name) for game, case in cases()])
+def test_every_golden_case_of_every_registered_game_has_its_log(game: str, name: str) -> None:
+    path = golden_dir() / f"{name}.jsonl"
+    assert path.exists(), f"no golden log {path.name}: run python tests/fixtures/make_golden.py"
+    assert read_export(path.read_text().splitlines())[0].game == game
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])

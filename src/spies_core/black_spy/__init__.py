@@ -45,13 +45,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_core.black_spy import rules
+from spies_core.black_spy import fixtures, rules, state, text, view
 from spies_core.black_spy.commands import Command
 from spies_core.black_spy.events import Event
 from spies_core.black_spy.options import Options
-from spies_core.black_spy.state import State, check_invariants
-from spies_core.black_spy.text import describe_event, render_view
-from spies_core.black_spy.view import BlackSpyView, redact, scramble, view
+from spies_core.black_spy.state import State
+from spies_core.black_spy.view import BlackSpyView
 from spies_core.decider import GameSpec
 
 __all__ = ["SPEC"]
@@ -59,9 +58,8 @@ __all__ = ["SPEC"]
 SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, Options]] = GameSpec(
     name="black-spy",
     title="Black Spy",
-    min_players=3,
-    max_players=6,
-    max_events=rules.MAX_EVENTS,
+    seat_counts=frozenset({3, 4, 5, 6}),
+    max_events=state.MAX_EVENTS,
     options_type=Options,
     command_type=Command,
     event_type=Event,
@@ -72,15 +70,17 @@ SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, Options]] = GameSpec(
     decide=rules.decide,
     evolve=rules.evolve,
     legal_commands=rules.legal_commands,
-    view=view,
-    redact=redact,
-    to_act=rules.to_act,
+    view=view.view,
+    redact=view.redact,
+    to_act=state.to_act,
     outcome=rules.outcome,
     players=rules.players,
-    check_invariants=check_invariants,
+    check_invariants=state.check_invariants,
     probe_commands=rules.probe_commands,
-    scramble=scramble,
-    describe_event=describe_event,
-    render_view=render_view,
+    scramble=view.scramble,
+    describe_event=text.describe_event,
+    render_view=text.render_view,
+    twin_deals=fixtures.twin_deals,
+    golden_cases=fixtures.GOLDEN_CASES,
 )
 """The registry entry of Black Spy."""

@@ -1,5 +1,5 @@
-"""The Decider of Black Spy: ``start``, ``decide``, ``evolve``, ``legal_commands``, ``to_act``
-and ``outcome``, plus the conformance helpers ``probe_commands`` and ``max_events``.
+"""The Decider of Black Spy: ``start``, ``decide``, ``evolve``, ``legal_commands`` and
+``outcome``, plus the conformance helper ``probe_commands``.
 
 Interpretations of spec §10 implemented here: the pass cycle and its 4-player order
 (§10.1-10.4, :func:`pass_direction`), the simultaneous pass (§10.14: ``decide`` of the last
@@ -20,6 +20,7 @@ from typing import Final, assert_never
 
 from msgspec.structs import replace
 
+from spies_core.batch import Batch
 from spies_core.black_spy.cards import (
     COLOUR_OF,
     DECK,
@@ -45,8 +46,6 @@ from spies_core.black_spy.events import (
     PassDirection,
 )
 from spies_core.black_spy.options import (
-    CLASSIC_THRESHOLD,
-    MODERN_THRESHOLDS,
     BlackSpyFlags,
     Options,
     good_spies,
@@ -55,7 +54,6 @@ from spies_core.black_spy.options import (
     validate_options,
 )
 from spies_core.black_spy.scoring import (
-    DEAL_TOTAL,
     legal_plays,
     score_deal,
     trick_points,
@@ -63,23 +61,26 @@ from spies_core.black_spy.scoring import (
 )
 from spies_core.black_spy.state import Phase, State, Trick, piles
 from spies_core.decider import Outcome, Rng, Seat, shuffled
-from spies_core.errors import CorruptLogError, GameOverError, NotYourTurnError, RuleError
+from spies_core.errors import (
+    CorruptLogError,
+    GameNotStartedError,
+    GameOverError,
+    NotYourTurnError,
+    RuleError,
+)
 
 __all__ = [
-    "MAX_EVENTS",
     "PASS_SIZE",
     "deal_cards",
     "decide",
     "evolve",
     "initial_state",
     "legal_commands",
-    "max_events",
     "outcome",
     "pass_direction",
     "players",
     "probe_commands",
     "start",
-    "to_act",
 ]
 
 PASS_SIZE: Final[int] = 3
@@ -88,8 +89,6 @@ PASS_SIZE: Final[int] = 3
 _BLACK = Colour.BLACK
 _PLAY: Final[dict[Card, PlayCard]] = {c: PlayCard(card=c) for c in DISTINCT_CARDS}
 """One shared (immutable) command per card, so listing legal plays allocates nothing."""
-_ONLY: Final[tuple[frozenset[Seat], ...]] = tuple(frozenset((s,)) for s in range(6))
-_NOBODY: Final[frozenset[Seat]] = frozenset()
 
 
 def initial_state() -> State:
@@ -157,10 +156,12 @@ def start(options: Options, players: int, rng: Rng) -> list[Event]:
     else:
         dealer = rng.randrange(players)
         hands = deal_cards(shuffled(rng, DECK), dealer, players)
-    return [
-        BlackSpyStarted(players=players, flags=flags, dealer=dealer, fixed_deal=fixed is not None),
-        _dealt(flags, players, 1, dealer, hands),
-    ]
+    batch = _batch(initial_state())
+    batch.emit(
+        BlackSpyStarted(players=players, flags=flags, dealer=dealer, fixed_deal=fixed is not None)
+    )
+    batch.emit(_dealt(flags, players, 1, dealer, hands))
+    return batch.events
 
 
 # --- decide ---------------------------------------------------------------------------------
@@ -178,6 +179,11 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     """
     if state.phase is Phase.OVER:
         raise GameOverError(f"the game is over (winners: seats {list(state.winners)})")
+    if state.phase is Phase.SETUP:
+        raise GameNotStartedError(
+            f"the game has not started: {command.__struct_config__.tag} refused",
+            code="not-started",
+        )
     if not 0 <= seat < state.players:
         raise NotYourTurnError(f"seat {seat} is not a seat of this {state.players}-player game")
     match command:
@@ -218,15 +224,16 @@ def _decide_pass(state: State, seat: Seat, raw: Sequence[str]) -> list[Event]:
     n = state.players
     offset = state.direction.offset
     cards = sort_cards(cards)
-    events: list[Event] = [BlackSpyCardsPassed(seat=seat, to_seat=(seat + offset) % n, cards=cards)]
+    batch = _batch(state)
+    batch.emit(BlackSpyCardsPassed(seat=seat, to_seat=(seat + offset) % n, cards=cards))
     if state.passes.count(None) > 1:
-        return events  # others have yet to pass
+        return batch.events  # others have yet to pass
     passes = tuple(cards if s == seat else p for s, p in enumerate(state.passes))
     received = tuple(passes[(s - offset) % n] for s in range(n))
-    events.append(
+    batch.emit(
         BlackSpyCardsExchanged(received=received, leader=_first_leader(state, passes, received))
     )
-    return events
+    return batch.events
 
 
 def _first_leader(
@@ -287,22 +294,30 @@ def _decide_play(state: State, seat: Seat, raw: str, rng: Rng) -> list[Event]:
             " (§4.3); lead a card of another colour",
             code="black-lead-first-trick",
         )
-    events: list[Event] = [BlackSpyCardPlayed(seat=seat, card=card)]
+    batch = _batch(state)
+    batch.emit(BlackSpyCardPlayed(seat=seat, card=card))
     n = state.players
     if len(trick) + 1 < n:
-        return events
-    return _finish_trick(state, events, trick + (card,), last=len(hand) == 1, rng=rng)
+        return batch.events
+    _finish_trick(state, batch, trick + (card,), last=len(hand) == 1, rng=rng)
+    return batch.events
+
+
+def _batch(state: State) -> Batch[State, Event]:
+    return Batch(state, evolve)
 
 
 def _finish_trick(
-    state: State, events: list[Event], cards: tuple[Card, ...], *, last: bool, rng: Rng
-) -> list[Event]:
+    state: State, batch: Batch[State, Event], cards: tuple[Card, ...], *, last: bool, rng: Rng
+) -> None:
     """The trick's winner (§5.4-5.6) and, after the last trick, the deal's scoring (§6),
-    then the end check (§7.1) and either the game's end or the next deal (§2.4)."""
+    then the end check (§7.1) and either the game's end or the next deal (§2.4).
+
+    ``state`` is the state before the command: the trick's cards are ``cards``."""
     n = state.players
     good = good_spies(state.flags)
     winner = (state.leader + trick_winner(cards)) % n
-    events.append(
+    batch.emit(
         BlackSpyTrickWon(
             trick=len(state.tricks) + 1,
             winner=winner,
@@ -311,16 +326,16 @@ def _finish_trick(
         )
     )
     if not last:
-        return events
+        return
     taken = list(piles(state))
     taken[winner] += cards
     scores, shooter = score_deal(taken, good_spies=good, moon=moon_applies(state.flags))
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
-    events.append(BlackSpyDealScored(deal=state.deal, scores=scores, totals=totals, moon=shooter))
+    batch.emit(BlackSpyDealScored(deal=state.deal, scores=scores, totals=totals, moon=shooter))
     limit = threshold(state.flags, n)
     if max(totals) >= limit:
         low = min(totals)
-        events.append(
+        batch.emit(
             BlackSpyGameEnded(
                 winners=tuple(s for s, t in enumerate(totals) if t == low),
                 totals=totals,
@@ -330,8 +345,7 @@ def _finish_trick(
     else:
         dealer = (state.dealer + 1) % n
         hands = deal_cards(shuffled(rng, DECK), dealer, n)
-        events.append(_dealt(state.flags, n, state.deal + 1, dealer, hands))
-    return events
+        batch.emit(_dealt(state.flags, n, state.deal + 1, dealer, hands))
 
 
 # --- evolve ---------------------------------------------------------------------------------
@@ -441,15 +455,6 @@ def evolve(state: State, event: Event) -> State:
 # --- queries ----------------------------------------------------------------------------------
 
 
-def to_act(state: State) -> frozenset[Seat]:
-    """Seats that may submit a command: every seat yet to pass, or the seat to play."""
-    if state.phase is Phase.PLAYING:
-        return _NOBODY if state.turn is None else _ONLY[state.turn]
-    if state.phase is Phase.PASSING:
-        return frozenset(s for s, p in enumerate(state.passes) if p is None)
-    return _NOBODY
-
-
 def legal_commands(state: State, seat: Seat) -> list[Command]:
     """Exactly the commands ``decide`` accepts from ``seat`` now.
 
@@ -504,33 +509,3 @@ def probe_commands(state: State, seat: Seat) -> Iterator[Command]:
     if outside:
         yield PassCards(cards=sort_cards(hand[:2] + (outside[0],)))
         yield PassCards(cards=sort_cards(outside[:3]))
-
-
-# --- bounds -----------------------------------------------------------------------------------
-
-_MIN_DEAL_SUM: Final[int] = min(DEAL_TOTAL.values())
-"""The smallest sum of one deal's scores over all seats, under every option: 60 (a normal
-deal with good spies; a moon sums to 60(n-1)-20 >= 100, without good spies 80 or 80(n-1))."""
-
-
-def max_events() -> int:
-    """A true upper bound on the events of one game, over every player count and option.
-
-    One deal is at most ``1 + n + 1 + 60 + 60/n + 1`` events (dealt, n passes, exchange,
-    60 plays, 60/n tricks, scored). The game cannot last long despite negative scores: every
-    deal adds at least 60 to the sum of the totals, and while the game goes on every total
-    is below the threshold ``T``, so after ``d`` unfinished deals ``60 d <= n (T - 1)``. Hence
-    at most ``floor(n (T - 1) / 60) + 1`` deals (6 players, classic: 20 deals), plus the
-    started and ended events.
-    """
-    worst = 0
-    for n in range(3, 7):
-        per_deal = 1 + n + 1 + len(DECK) + len(DECK) // n + 1
-        for limit in (MODERN_THRESHOLDS[n], CLASSIC_THRESHOLD):
-            deals = n * (limit - 1) // _MIN_DEAL_SUM + 1
-            worst = max(worst, per_deal * deals)
-    return worst + 2
-
-
-MAX_EVENTS: Final[int] = max_events()
-"""The bound of :func:`max_events` (1582)."""

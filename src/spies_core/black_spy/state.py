@@ -1,17 +1,29 @@
-"""The state of a game of Black Spy: hands, passes, the trick, taken tricks and totals."""
+"""The state of a game of Black Spy: hands, passes, the trick, taken tricks and totals; who is
+to act, the invariants and the bound on a game's events."""
 
 from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
+from typing import Final
 
 import msgspec
 
 from spies_core.black_spy.cards import DECK, Card, sort_key
 from spies_core.black_spy.events import PassDirection
-from spies_core.black_spy.options import BlackSpyFlags
+from spies_core.black_spy.options import CLASSIC_THRESHOLD, MODERN_THRESHOLDS, BlackSpyFlags
+from spies_core.black_spy.scoring import DEAL_TOTAL
 
-__all__ = ["Phase", "State", "Trick", "check_invariants", "piles"]
+__all__ = [
+    "MAX_EVENTS",
+    "Phase",
+    "State",
+    "Trick",
+    "check_invariants",
+    "max_events",
+    "piles",
+    "to_act",
+]
 
 
 class Phase(StrEnum):
@@ -74,6 +86,19 @@ def piles(state: State) -> tuple[tuple[Card, ...], ...]:
     return tuple(taken)
 
 
+_ONLY: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(6))
+_NOBODY: Final[frozenset[int]] = frozenset()
+
+
+def to_act(state: State) -> frozenset[int]:
+    """Seats that may submit a command: every seat yet to pass, or the seat to play."""
+    if state.phase is Phase.PLAYING:
+        return _NOBODY if state.turn is None else _ONLY[state.turn]
+    if state.phase is Phase.PASSING:
+        return frozenset(s for s, p in enumerate(state.passes) if p is None)
+    return _NOBODY
+
+
 def check_invariants(state: State) -> None:
     """Assert the rule invariants (tests and verify call it).
 
@@ -122,3 +147,33 @@ def check_invariants(state: State) -> None:
             assert state.turn == (state.leader + len(state.trick)) % n, "turn out of order"
     if state.phase is Phase.OVER:
         assert state.winners, "a finished game without winners"
+
+
+# --- bounds -----------------------------------------------------------------------------------
+
+_MIN_DEAL_SUM: Final[int] = min(DEAL_TOTAL.values())
+"""The smallest sum of one deal's scores over all seats, under every option: 60 (a normal
+deal with good spies; a moon sums to 60(n-1)-20 >= 100, without good spies 80 or 80(n-1))."""
+
+
+def max_events() -> int:
+    """A true upper bound on the events of one game, over every player count and option.
+
+    One deal is at most ``1 + n + 1 + 60 + 60/n + 1`` events (dealt, n passes, exchange,
+    60 plays, 60/n tricks, scored). The game cannot last long despite negative scores: every
+    deal adds at least 60 to the sum of the totals, and while the game goes on every total
+    is below the threshold ``T``, so after ``d`` unfinished deals ``60 d <= n (T - 1)``. Hence
+    at most ``floor(n (T - 1) / 60) + 1`` deals (6 players, classic: 20 deals), plus the
+    started and ended events.
+    """
+    worst = 0
+    for n in range(3, 7):
+        per_deal = 1 + n + 1 + len(DECK) + len(DECK) // n + 1
+        for limit in (MODERN_THRESHOLDS[n], CLASSIC_THRESHOLD):
+            deals = n * (limit - 1) // _MIN_DEAL_SUM + 1
+            worst = max(worst, per_deal * deals)
+    return worst + 2
+
+
+MAX_EVENTS: Final[int] = max_events()
+"""The bound of :func:`max_events` (1582)."""

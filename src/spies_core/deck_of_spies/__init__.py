@@ -22,38 +22,27 @@ and ``deal`` (an explicit position).
 
 from __future__ import annotations
 
+from typing import Final
+
 from spies_core.decider import GameSpec
-from spies_core.deck_of_spies import rules, text, view
+from spies_core.deck_of_spies import fixtures, rules, state, text, view
 from spies_core.deck_of_spies.commands import Command
 from spies_core.deck_of_spies.events import Event
 from spies_core.deck_of_spies.options import Options
-from spies_core.deck_of_spies.state import State, check_invariants
+from spies_core.deck_of_spies.state import State
+from spies_core.deck_of_spies.view import DeckOfSpiesView
 
 __all__ = ["SPEC"]
 
-MAX_EVENTS = 36 * 8 + 4
-"""An upper bound on the events of one game (292), explicit deals included.
-
-Setup writes at most 5 events before the first turn (started, draw, reshuffle, draw,
-spy); a turn at most 5 (action, draw, reshuffle, draw, next spy) plus one retire or one
-draw-deck shuffle (§6.3); the game one end. A retire sends at least 2 of the 52 cards to
-the spy discard for good, so there are at most 26 retires, and at most 4 draw-deck
-shuffles (one per Ace). An explicit deal may hold more than 36 spies, but at most 51 can
-be faced (a hand card lies outside the spy deck), so a game has at most
-``5 + 5 * 51 + 26 + 4 + 1 = 291`` events; 292 (the bound first derived from 36 turns of at
-most 8 events) remains a true bound.
-"""
-
-SPEC: GameSpec[State, Command, Event, view.DeckOfSpiesView, Options] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, Options]] = GameSpec(
     name="deck-of-spies",
     title="Deck of Spies",
-    min_players=1,
-    max_players=1,
-    max_events=MAX_EVENTS,
+    seat_counts=frozenset({1}),
+    max_events=state.MAX_EVENTS,
     options_type=Options,
     command_type=Command,
     event_type=Event,
-    view_type=view.DeckOfSpiesView,
+    view_type=DeckOfSpiesView,
     state_type=State,
     initial_state=rules.initial_state,
     start=rules.start,
@@ -62,12 +51,15 @@ SPEC: GameSpec[State, Command, Event, view.DeckOfSpiesView, Options] = GameSpec(
     legal_commands=rules.legal_commands,
     view=view.view,
     redact=view.redact,
-    to_act=rules.to_act,
+    to_act=state.to_act,
     outcome=rules.outcome,
     players=rules.players,
-    check_invariants=check_invariants,
+    check_invariants=state.check_invariants,
     probe_commands=rules.probe_commands,
     scramble=view.scramble,
     describe_event=text.describe_event,
     render_view=text.render_view,
+    twin_deals=fixtures.twin_deals,
+    golden_cases=fixtures.GOLDEN_CASES,
 )
+"""The registry entry of Deck of Spies."""

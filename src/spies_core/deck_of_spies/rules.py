@@ -11,6 +11,7 @@ from typing import NoReturn, assert_never
 
 from msgspec.structs import replace
 
+from spies_core.batch import Batch
 from spies_core.cards import (
     ALL_CARDS,
     Card,
@@ -43,6 +44,7 @@ from spies_core.deck_of_spies.options import Deal, DeckOfSpiesFlags, Options
 from spies_core.deck_of_spies.state import Phase, State, owned, owned_faces
 from spies_core.errors import (
     CorruptLogError,
+    GameNotStartedError,
     GameOverError,
     InvalidOptionsError,
     NotYourTurnError,
@@ -59,8 +61,9 @@ __all__ = [
     "legal_commands",
     "outcome",
     "retire_options",
+    "players",
+    "probe_commands",
     "start",
-    "to_act",
 ]
 
 HAND_SIZE = 5
@@ -117,12 +120,12 @@ def start(options: Options, players: int, rng: Rng) -> list[Event]:
         first = _shuffled_setup(options.flags(), rng)
     else:
         first = _dealt_setup(options.flags(), options.deal)
-    events: list[Event] = []
-    state = _emit(initial_state(), events, first)
+    batch = _batch(initial_state())
+    batch.emit(first)
     if options.deal is None or options.deal.hand is None:
-        state = _refill(state, rng, events)
-    _next_spy(state, events)
-    return events
+        _refill(batch, rng)
+    _next_spy(batch)
+    return batch.events
 
 
 def _shuffled_setup(flags: DeckOfSpiesFlags, rng: Rng) -> DeckOfSpiesStarted:
@@ -205,43 +208,42 @@ def _dealt_setup(flags: DeckOfSpiesFlags, deal: Deal) -> DeckOfSpiesStarted:
 # -- the shared steps of a turn ----------------------------------------------------------
 
 
-def _emit(state: State, events: list[Event], event: Event) -> State:
-    events.append(event)
-    return evolve(state, event)
+def _batch(state: State) -> Batch[State, Event]:
+    return Batch(state, evolve)
 
 
-def _refill(state: State, rng: Rng, events: list[Event]) -> State:
+def _refill(batch: Batch[State, Event], rng: Rng) -> None:
     """§8.1: draw up to five; reshuffle the discard lazily, only when a card is needed (I-10)."""
+    state = batch.state
     need = HAND_SIZE - len(state.hand)
     while need > 0:
         if not state.draw_deck:
             if not state.draw_discard:
                 break  # I-9: draw what exists and play on with a smaller hand
             order = shuffled(rng, state.draw_discard)
-            state = _emit(state, events, DiscardReshuffled(order=order, count=len(order)))
+            state = batch.emit(DiscardReshuffled(order=order, count=len(order)))
         taken = state.draw_deck[:need]
         # Sorted: the order the cards lay in the deck stays secret even once drawn.
-        state = _emit(state, events, CardsDrawn(cards=_sorted(taken), count=len(taken)))
+        state = batch.emit(CardsDrawn(cards=_sorted(taken), count=len(taken)))
         need -= len(taken)
-    return state
 
 
-def _next_spy(state: State, events: list[Event]) -> State:
+def _next_spy(batch: Batch[State, Event]) -> None:
     """§3.5 and §9: end after the last spy; otherwise reveal the next one (§3.1).
 
     A revealed spy that forces an assassination with no Ace left ends the game at once
     (§6.2, §9.3), so a game in play always has at least one legal command.
     """
+    state = batch.state
     if not state.spy_deck:
         faces = owned_faces(state)
         result = Result.WON if faces >= WIN_FACES else Result.LOST
-        return _emit(state, events, DeckOfSpiesEnded(result=result, owned_faces=faces))
+        batch.emit(DeckOfSpiesEnded(result=result, owned_faces=faces))
+        return
     spy = state.spy_deck[0]
-    state = _emit(state, events, SpyRevealed(spy=spy, turn=state.turn + 1))
+    state = batch.emit(SpyRevealed(spy=spy, turn=state.turn + 1))
     if _total(state.hand) < value(spy) and not _owned_aces(state):
-        ended = DeckOfSpiesEnded(result=Result.LOST_NO_ACE, owned_faces=owned_faces(state))
-        state = _emit(state, events, ended)
-    return state
+        batch.emit(DeckOfSpiesEnded(result=Result.LOST_NO_ACE, owned_faces=owned_faces(state)))
 
 
 def _owned_aces(state: State) -> tuple[Card, ...]:
@@ -337,7 +339,9 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
             f" {_command_text(command)} refused"
         )
     if state.phase is not Phase.PLAYING:
-        raise CorruptLogError("the game has not been set up")
+        raise GameNotStartedError(
+            f"the game has not started: {_command_text(command)} refused", code="not-started"
+        )
     if seat != 0:
         raise NotYourTurnError(f"Deck of Spies is a solo game; seat {seat} does not play")
     spy = state.spy_deck[0]
@@ -355,21 +359,19 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
                     spy=spy, cards=_sorted(used), double_agent=ace if ace in used else None
                 )
             _check_retire(state.flags, retired, spy)
-            events: list[Event] = []
-            state = _emit(state, events, action)
+            batch = _batch(state)
+            batch.emit(action)
             if retired:
-                state = _emit(
-                    state, events, CardsRetired(cards=_sorted(retired), count=len(retired))
-                )
+                batch.emit(CardsRetired(cards=_sorted(retired), count=len(retired)))
         case Assassinate(ace=text):
-            events = []
-            state = _assassinate(state, spy, text, rng, events)
+            batch = _batch(state)
+            _assassinate(batch, spy, text, rng)
         case _:
             assert_never(command)
-    if state.spy_deck:  # I-20: no refill after the last spy
-        state = _refill(state, rng, events)
-    _next_spy(state, events)
-    return events
+    if batch.state.spy_deck:  # I-20: no refill after the last spy
+        _refill(batch, rng)
+    _next_spy(batch)
+    return batch.events
 
 
 def _command_text(command: Command) -> str:
@@ -499,8 +501,9 @@ def _check_retire(flags: DeckOfSpiesFlags, retired: list[Card], spy: Card) -> No
             )
 
 
-def _assassinate(state: State, spy: Card, text: str, rng: Rng, events: list[Event]) -> State:
+def _assassinate(batch: Batch[State, Event], spy: Card, text: str, rng: Rng) -> None:
     """§6: only when forced; the chosen Ace leaves the game, the hand is discarded."""
+    state = batch.state
     ace = _parse(text, spy)
     if not is_ace(ace):
         raise RuleError(
@@ -530,13 +533,10 @@ def _assassinate(state: State, spy: Card, text: str, rng: Rng, events: list[Even
             code="ace-not-available",
         )
     discarded = _sorted(c for c in state.hand if c != ace)
-    state = _emit(
-        state, events, SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded)
-    )
+    state = batch.emit(SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded))
     if zone is AceZone.DRAW_DECK and state.draw_deck:
         order = shuffled(rng, state.draw_deck)
-        state = _emit(state, events, DrawDeckShuffled(order=order, count=len(order)))
-    return state
+        batch.emit(DrawDeckShuffled(order=order, count=len(order)))
 
 
 # -- evolve ------------------------------------------------------------------------------
@@ -687,11 +687,6 @@ _SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     for n in range(HAND_SIZE + 1)
 )
 """Index subsets of a hand of n cards, by size then lexicographically."""
-
-
-def to_act(state: State) -> frozenset[Seat]:
-    """The player, while the game is in play."""
-    return frozenset((0,)) if state.phase is Phase.PLAYING else frozenset()
 
 
 def outcome(state: State) -> Outcome | None:

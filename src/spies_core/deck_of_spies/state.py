@@ -1,8 +1,10 @@
-"""The state of a game of Deck of Spies: the six zones of §1.4 and the turn."""
+"""The state of a game of Deck of Spies: the six zones of §1.4 and the turn, who is to act,
+the invariants and the bound on a game's events."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 import msgspec
 
@@ -10,7 +12,20 @@ from spies_core.cards import ALL_CARDS, Card, is_ace, is_face
 from spies_core.deck_of_spies.events import Result
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 
-__all__ = ["Phase", "State", "check_invariants", "owned", "owned_faces"]
+__all__ = ["MAX_EVENTS", "Phase", "State", "check_invariants", "owned", "owned_faces", "to_act"]
+
+MAX_EVENTS: Final = 36 * 8 + 4
+"""An upper bound on the events of one game (292), explicit deals included.
+
+Setup writes at most 5 events before the first turn (started, draw, reshuffle, draw,
+spy); a turn at most 5 (action, draw, reshuffle, draw, next spy) plus one retire or one
+draw-deck shuffle (§6.3); the game one end. A retire sends at least 2 of the 52 cards to
+the spy discard for good, so there are at most 26 retires, and at most 4 draw-deck
+shuffles (one per Ace). An explicit deal may hold more than 36 spies, but at most 51 can
+be faced (a hand card lies outside the spy deck), so a game has at most
+``5 + 5 * 51 + 26 + 4 + 1 = 291`` events; 292 (the bound first derived from 36 turns of at
+most 8 events) remains a true bound.
+"""
 
 
 class Phase(StrEnum):
@@ -51,6 +66,15 @@ def owned(state: State) -> tuple[Card, ...]:
 def owned_faces(state: State) -> int:
     """Number of J, Q and K among the owned cards (§9.2)."""
     return sum(1 for c in owned(state) if is_face(c))
+
+
+_PLAYER: Final = frozenset((0,))
+_NOBODY: Final[frozenset[int]] = frozenset()
+
+
+def to_act(state: State) -> frozenset[int]:
+    """The player, while the game is in play."""
+    return _PLAYER if state.phase is Phase.PLAYING else _NOBODY
 
 
 def check_invariants(state: State) -> None:

@@ -54,55 +54,44 @@ deception +4 after the activation, [I-18] Marshal -5 floors at 0, [I-19] final t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from spies_core.decider import GameSpec
+from spies_core.spies_and_lies import fixtures, rules, state, text, view
 from spies_core.spies_and_lies.commands import Command
 from spies_core.spies_and_lies.events import Event
 from spies_core.spies_and_lies.options import SpiesAndLiesOptions
-from spies_core.spies_and_lies.rules import (
-    MAX_EVENTS,
-    check_invariants,
-    decide,
-    evolve,
-    initial_state,
-    legal_commands,
-    outcome,
-    players,
-    probe_commands,
-    start,
-)
-from spies_core.spies_and_lies.state import State, to_act
-from spies_core.spies_and_lies.text import describe_event, render_view
-from spies_core.spies_and_lies.view import SpiesAndLiesView, redact, scramble, view
+from spies_core.spies_and_lies.state import State
+from spies_core.spies_and_lies.view import SpiesAndLiesView
 
 __all__ = ["SPEC"]
 
-SPEC: GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions] = GameSpec(
+SPEC: Final[GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions]] = GameSpec(
     name="spies-and-lies",
     title="Stratego Spies & Lies",
-    min_players=2,
-    max_players=4,
-    max_events=MAX_EVENTS,
+    seat_counts=frozenset({2, 4}),
+    max_events=state.MAX_EVENTS,
     options_type=SpiesAndLiesOptions,
     command_type=Command,
     event_type=Event,
     view_type=SpiesAndLiesView,
     state_type=State,
-    initial_state=initial_state,
-    start=start,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    view=view,
-    redact=redact,
-    to_act=to_act,
-    outcome=outcome,
-    players=players,
-    check_invariants=check_invariants,
-    probe_commands=probe_commands,
-    scramble=scramble,
-    describe_event=describe_event,
-    render_view=render_view,
+    initial_state=rules.initial_state,
+    start=rules.start,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    legal_commands=rules.legal_commands,
+    view=view.view,
+    redact=view.redact,
+    to_act=state.to_act,
+    outcome=rules.outcome,
+    players=rules.players,
+    check_invariants=state.check_invariants,
+    probe_commands=rules.probe_commands,
+    scramble=view.scramble,
+    describe_event=text.describe_event,
+    render_view=text.render_view,
+    twin_deals=fixtures.twin_deals,
+    golden_cases=fixtures.GOLDEN_CASES,
 )
 """The registry entry of Spies & Lies."""

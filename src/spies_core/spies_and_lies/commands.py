@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from spies_core.spies_and_lies.state import MarshalOption
+from spies_core.spies_and_lies.soldiers import MarshalOption
 
 __all__ = [
     "BaseCommand",

@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import combinations, permutations
 
 from spies_core.spies_and_lies.commands import Deploy
-from spies_core.spies_and_lies.state import MISSIONS, SERGEANT
+from spies_core.spies_and_lies.soldiers import MISSIONS, SERGEANT
 
 __all__ = [
     "completions",

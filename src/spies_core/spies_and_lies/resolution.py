@@ -1,13 +1,15 @@
 """Resolving a guess-turn (§6) with the abilities of §9, points of §7 and moves of §8.
 
-``decide`` builds a :class:`Resolution` over the state it starts from; the resolution keeps
-local copies of the numbers that the events it emits change (markers, tokens, reserve,
-Double Agent, round effects), so that each later event of the same command is computed from
-the effects of the earlier ones, exactly as ``evolve`` will apply them.
+``decide`` builds a :class:`Resolution` over the command's :class:`~spies_core.batch.Batch`,
+which applies each event as it is emitted; the resolution keeps local copies of the numbers
+that its events change (markers, tokens, reserve, Double Agent, round effects), so that each
+later event of the same command is computed from the effects of the earlier ones, exactly as
+``evolve`` applies them.
 """
 
 from __future__ import annotations
 
+from spies_core.batch import Batch
 from spies_core.decider import Rng, shuffled
 from spies_core.spies_and_lies.events import (
     DeceptionTokenGained,
@@ -29,8 +31,10 @@ from spies_core.spies_and_lies.state import (
     CAPTAIN,
     COLONEL,
     GENERAL,
+    INFILTRATION_AT,
     LIEUTENANT,
     MARSHAL,
+    MAX_DECEPTION_TOKENS,
     MINER,
     RED,
     SCOUT,
@@ -46,12 +50,8 @@ from spies_core.spies_and_lies.state import (
     State,
 )
 
-__all__ = ["INFILTRATION_AT", "MAX_DECEPTION_TOKENS", "Resolution"]
+__all__ = ["Resolution"]
 
-INFILTRATION_AT = 10
-"""A marker reaching 10 infiltrates (§7)."""
-MAX_DECEPTION_TOKENS = 2
-"""Holding limit of deception tokens (§10)."""
 DECEPTION_BONUS = 4
 """A successful deception's points (§10)."""
 MARSHAL_SABOTAGE = 5
@@ -71,11 +71,11 @@ class Resolution:
     """The events of one command, computed step by step (§6-§11)."""
 
     __slots__ = (
+        "batch",
         "day",
         "double_agent",
         "double_damage",
         "effects",
-        "events",
         "gate",
         "over",
         "per_side",
@@ -86,9 +86,12 @@ class Resolution:
         "towers",
     )
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, batch: Batch[State, Event]) -> None:
+        """Start from the batch of a command that has emitted nothing yet."""
+        state = batch.state
         self.state = state
-        self.events: list[Event] = []
+        """The state before the command; the numbers below follow the events."""
+        self.batch = batch
         red, blue = state.sides
         self.towers = [red.tower, blue.tower]
         self.tokens = [red.deception_tokens, blue.deception_tokens]
@@ -102,9 +105,14 @@ class Resolution:
         self.day = state.day
         self.over = False
 
+    @property
+    def events(self) -> list[Event]:
+        """The command's events so far."""
+        return self.batch.events
+
     def emit(self, event: Event) -> None:
         """Record one event."""
-        self.events.append(event)
+        self.batch.emit(event)
 
     def gain(self, side: int, amount: int, source: PointSource, rank: int | None = None) -> None:
         """``addPoints`` (§7): one gain; at 10 the side infiltrates, moves the Double Agent

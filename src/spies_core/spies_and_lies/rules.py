@@ -11,9 +11,11 @@ from typing import Final, assert_never
 
 from msgspec.structs import replace
 
+from spies_core.batch import Batch
 from spies_core.decider import Outcome, Rng, shuffled
 from spies_core.errors import (
     CorruptLogError,
+    GameNotStartedError,
     GameOverError,
     InvalidOptionsError,
     NotYourTurnError,
@@ -60,17 +62,11 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesStarted,
 )
 from spies_core.spies_and_lies.options import (
-    DAYS,
     Deal,
-    ReserveRule,
     SpiesAndLiesOptions,
     validate_options,
 )
-from spies_core.spies_and_lies.resolution import (
-    INFILTRATION_AT,
-    MAX_DECEPTION_TOKENS,
-    Resolution,
-)
+from spies_core.spies_and_lies.resolution import Resolution
 from spies_core.spies_and_lies.state import (
     BOMB,
     CAPTAIN,
@@ -81,8 +77,6 @@ from spies_core.spies_and_lies.state import (
     RED,
     SERGEANT,
     SIDE_NAMES,
-    TURNS,
-    EndReason,
     ForcedBy,
     MarshalOption,
     Mission,
@@ -100,8 +94,6 @@ from spies_core.spies_and_lies.state import (
 )
 
 __all__ = [
-    "MAX_EVENTS",
-    "check_invariants",
     "decide",
     "evolve",
     "initial_state",
@@ -113,18 +105,6 @@ __all__ = [
 ]
 
 _ALL_RANKS: Final = tuple(range(1, 11))
-
-# max_events (§5, §6, §11): a true upper bound, counted per guess-turn:
-#   1 deception decision + 1 reveal + the worst activation, a Captain borrowing a Marshal
-#   that sabotages: captain_chosen, marshal_chosen, points (+ Double Agent move), points lost
-#   = 5 (a borrowed Spy is as many: captain, points, move, token, effect), then the deception
-#   +4 with its move = 2. A correct guess costs less (points, move, double damage).
-_EVENTS_PER_TURN: Final = 1 + 1 + 5 + 2
-# per day: 4 deployments (team play), the intel card, 4 intel marks, the tokens, 8 turns, day end
-_EVENTS_PER_DAY: Final = 4 + 1 + 4 + 1 + TURNS * _EVENTS_PER_TURN + 1
-MAX_EVENTS: Final = 1 + DAYS * _EVENTS_PER_DAY + 1
-"""Upper bound on the events of a game: the start, three days, and the end (which replaces
-a Double Agent move when a flag is captured, so it is counted once on its own)."""
 
 
 def initial_state() -> State:
@@ -196,7 +176,10 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if state.phase is Phase.OVER:
         raise GameOverError(f"the game is over; {type(command).__name__} refused")
     if state.phase is Phase.SETUP:
-        raise RuleError("the game has not started", code="not-started")
+        raise GameNotStartedError(
+            f"the game has not started: {command.__struct_config__.tag} refused",
+            code="not-started",
+        )
     match command:
         case Deploy():
             return _decide_deploy(state, seat, command)
@@ -212,6 +195,10 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
             return _decide_captain(state, seat, command, rng)
         case _:
             assert_never(command)
+
+
+def _batch(state: State) -> Batch[State, Event]:
+    return Batch(state, evolve)
 
 
 def _require_turn(state: State, seat: int, what: str) -> None:
@@ -280,7 +267,8 @@ def _decide_deploy(state: State, seat: int, command: Deploy) -> list[Event]:
                 " follow them under missions 3-4 in order (§5.1.2, §14.4)",
                 code="deployment-not-completable",
             )
-    events: list[Event] = [
+    batch = _batch(state)
+    batch.emit(
         SoldiersDeployed(
             seat=seat,
             side=side,
@@ -288,11 +276,11 @@ def _decide_deploy(state: State, seat: int, command: Deploy) -> list[Event]:
             count=len(soldiers),
             soldiers=tuple(soldiers),
         )
-    ]
+    )
     other_done = state.sides[1 - side].missions[MISSIONS - 1].rank is not None
     if slots.stop == MISSIONS and other_done:
-        events.append(IntelCardTurned(day=state.day, card=state.intel_deck[0]))
-    return events
+        batch.emit(IntelCardTurned(day=state.day, card=state.intel_deck[0]))
+    return batch.events
 
 
 def _sergeant_slot(state: State, seat: int) -> int | None:
@@ -325,12 +313,13 @@ def _decide_intel(state: State, seat: int, command: MarkSergeant | ConfirmIntel)
             " token with mark_sergeant (§5.2.3)",
             code="sergeant-choice-required",
         )
-    events: list[Event] = [IntelMarked(seat=seat, side=seat % 2, sergeant_token=token)]
+    batch = _batch(state)
+    batch.emit(IntelMarked(seat=seat, side=seat % 2, sergeant_token=token))
     if len(state.intel_marked) + 1 == state.players:
         # The mission phase begins: on day 1 the Starting Player card is flipped now (§5.3.1).
         tokens = _tokens(state, slot, seat, token)
-        events.append(IntelTokensRevealed(tokens=tokens, starting_side=state.starter))
-    return events
+        batch.emit(IntelTokensRevealed(tokens=tokens, starting_side=state.starter))
+    return batch.events
 
 
 def _tokens(
@@ -403,7 +392,7 @@ def _decide_guess(state: State, seat: int, command: Guess, rng: Rng) -> list[Eve
     elif attacker.miner and rank == BOMB:
         forced = ForcedBy.MINER  # [I-4]
     correct = command.rank == rank
-    resolution = Resolution(state)
+    resolution = Resolution(_batch(state))
     resolution.emit(
         SoldierRevealed(
             day=state.day,
@@ -436,7 +425,7 @@ def _decide_marshal(state: State, seat: int, command: ChooseMarshal, rng: Rng) -
     if state.phase is not Phase.MISSION or state.stage is not Stage.MARSHAL:
         raise RuleError("choose_marshal: no Marshal choice is offered", code="choice-not-offered")
     defender = defender_side(state)
-    resolution = Resolution(state)
+    resolution = Resolution(_batch(state))
     resolution.marshal(seat, defender, command.option)
     target = state.sides[defender].missions[state.turn // 2]
     resolution.close_wrong_guess(defender, target.deception, rng)
@@ -459,7 +448,7 @@ def _decide_captain(state: State, seat: int, command: ChooseCaptain, rng: Rng) -
                 f" {SIDE_NAMES[defender]}'s exhausted soldiers {list(team.exhausted)}",
                 code="borrow-not-exhausted",
             )
-    resolution = Resolution(state)
+    resolution = Resolution(_batch(state))
     resolution.emit(CaptainChosen(seat=seat, side=defender, borrow=borrow))
     if borrow is None:
         resolution.gain(defender, 6, PointSource.SOLDIER, CAPTAIN)
@@ -718,60 +707,6 @@ def outcome(state: State) -> Outcome | None:
         draw=state.winner is None,
         scores=tuple(state.sides[s % 2].tower for s in seats),
     )
-
-
-def check_invariants(state: State) -> None:  # noqa: C901  (a list of independent checks)
-    """Raise ``AssertionError`` when the state breaks a rule invariant."""
-    if state.phase is Phase.SETUP:
-        return
-    gate = state.options.board_length
-    assert state.players in (2, 4), state.players
-    assert 1 <= state.day <= DAYS, state.day
-    assert -gate - 1 <= state.double_agent <= gate + 1, state.double_agent
-    if abs(state.double_agent) == gate + 1:
-        assert state.end_reason is EndReason.FLAG_CAPTURED, "a flag is taken only at the end"
-    held = 0
-    played = 0
-    for side, team in enumerate(state.sides):
-        deployed = [m.rank for m in team.missions if m.rank is not None]
-        places = [*team.hand, *team.exhausted, *deployed]
-        # §4.9, §5.1, §11: each of the side's 10 soldiers is in exactly one place.
-        assert sorted(places) == list(_ALL_RANKS), (SIDE_NAMES[side], places)
-        assert list(team.hand) == sorted(team.hand) and list(team.exhausted) == sorted(
-            team.exhausted
-        )
-        assert 1 <= len(team.exhausted) <= 2, team.exhausted
-        assert 0 <= team.tower < INFILTRATION_AT, team.tower
-        assert 0 <= team.deception_tokens <= MAX_DECEPTION_TOKENS, team.deception_tokens
-        held += team.deception_tokens
-        filled = [m.rank is not None for m in team.missions]
-        assert filled in ([False] * 4, [True] * 2 + [False] * 2, [True] * 4), filled
-        if len(deployed) == MISSIONS:
-            assert is_ordered(deployed), deployed  # §5.1.2
-        elif deployed:
-            assert state.players == 4 and completions(team.hand, tuple(deployed))
-        for index, mission in enumerate(team.missions):
-            played += mission.deception
-            assert mission.face_up or not mission.retreated
-            if state.phase in (Phase.MISSION, Phase.OVER) and mission.rank != SERGEANT:
-                assert mission.intel == (mission.rank in (state.current_intel or ())), index
-    assert 0 <= state.reserve <= 2 and held + state.reserve + played <= 4, (held, state.reserve)
-    taken = [team.reserve_taken for team in state.sides]
-    assert sum(taken) == 2 - state.reserve, (taken, state.reserve)
-    if state.options.deception_reserve is ReserveRule.PER_SIDE:
-        assert max(taken) <= 1, taken
-    if state.phase is Phase.DEPLOY:
-        assert len(state.intel_deck) >= DAYS - state.day + 1
-    if state.phase is Phase.MISSION:
-        assert 0 <= state.turn < TURNS
-        face_up = sum(m.face_up for team in state.sides for m in team.missions)
-        pending = state.stage in (Stage.MARSHAL, Stage.CAPTAIN)
-        assert face_up == state.turn + pending, (face_up, state.turn, state.stage)
-    assert (state.phase is Phase.OVER) == (state.end_reason is not None)
-    assert len(state.old_intel) == state.day, (len(state.old_intel), state.day)
-    assert len(state.history) == state.day - 1, (len(state.history), state.day)
-    for past in state.history:
-        assert all(m.face_up for missions in past for m in missions), "past days are revealed"
 
 
 def probe_commands(state: State, seat: int) -> Iterable[Command]:

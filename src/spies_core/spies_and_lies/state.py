@@ -1,4 +1,5 @@
-"""The state of a Spies & Lies game (§3), its vocabularies and the seat arithmetic of §14.
+"""The state of a Spies & Lies game (§3), its vocabularies, the seat arithmetic of §14, who
+is to act, the invariants and the bound on a game's events.
 
 Sides are numbers: 0 red, 1 blue. With 2 seats, seat 0 is red and seat 1 blue. With 4 seats
 (team play, §14) seats 0 and 2 are red, 1 and 3 blue; the first of each team (seat 0 or 1)
@@ -13,7 +14,28 @@ from typing import Final
 
 import msgspec
 
-from spies_core.spies_and_lies.options import SpiesAndLiesOptions
+from spies_core.spies_and_lies.deployment import completions, is_ordered
+from spies_core.spies_and_lies.options import DAYS, ReserveRule, SpiesAndLiesOptions
+from spies_core.spies_and_lies.soldiers import (
+    ALL_RANKS,
+    BLUE,
+    BOMB,
+    CAPTAIN,
+    COLONEL,
+    GENERAL,
+    LIEUTENANT,
+    MARSHAL,
+    MINER,
+    MISSIONS,
+    RANK_NAMES,
+    RED,
+    SCOUT,
+    SERGEANT,
+    SIDE_NAMES,
+    SPY,
+    TURNS,
+    MarshalOption,
+)
 
 __all__ = [
     "ALL_RANKS",
@@ -23,8 +45,11 @@ __all__ = [
     "COLONEL",
     "EMPTY_MISSIONS",
     "GENERAL",
+    "INFILTRATION_AT",
     "LIEUTENANT",
     "MARSHAL",
+    "MAX_DECEPTION_TOKENS",
+    "MAX_EVENTS",
     "MINER",
     "MISSIONS",
     "RANK_NAMES",
@@ -45,6 +70,7 @@ __all__ = [
     "SoldierEffect",
     "Stage",
     "State",
+    "check_invariants",
     "current_seats",
     "deception_window_open",
     "defender_side",
@@ -54,41 +80,22 @@ __all__ = [
     "to_act",
 ]
 
-RED: Final = 0
-"""Side number of red (seat 0, and 2 in team play)."""
-BLUE: Final = 1
-"""Side number of blue (seat 1, and 3 in team play)."""
-SIDE_NAMES: Final = ("red", "blue")
+INFILTRATION_AT: Final = 10
+"""A marker reaching 10 infiltrates (§7)."""
+MAX_DECEPTION_TOKENS: Final = 2
+"""Holding limit of deception tokens (§10)."""
 
-SPY: Final = 1
-SCOUT: Final = 2
-MINER: Final = 3
-SERGEANT: Final = 4
-LIEUTENANT: Final = 5
-CAPTAIN: Final = 6
-BOMB: Final = 7
-COLONEL: Final = 8
-GENERAL: Final = 9
-MARSHAL: Final = 10
-ALL_RANKS: Final = frozenset(range(1, 11))
-RANK_NAMES: Final = (
-    "",
-    "Spy",
-    "Scout",
-    "Miner",
-    "Sergeant",
-    "Lieutenant",
-    "Captain",
-    "Bomb",
-    "Colonel",
-    "General",
-    "Marshal",
-)
-"""English soldier names by rank (§2); index 0 is unused."""
-
-MISSIONS: Final = 4
-TURNS: Final = 2 * MISSIONS
-"""Guess-turns per day (§5.3.2)."""
+# MAX_EVENTS (§5, §6, §11): a true upper bound, counted per guess-turn:
+#   1 deception decision + 1 reveal + the worst activation, a Captain borrowing a Marshal
+#   that sabotages: captain_chosen, marshal_chosen, points (+ Double Agent move), points lost
+#   = 5 (a borrowed Spy is as many: captain, points, move, token, effect), then the deception
+#   +4 with its move = 2. A correct guess costs less (points, move, double damage).
+_EVENTS_PER_TURN: Final = 1 + 1 + 5 + 2
+# per day: 4 deployments (team play), the intel card, 4 intel marks, the tokens, 8 turns, day end
+_EVENTS_PER_DAY: Final = 4 + 1 + 4 + 1 + TURNS * _EVENTS_PER_TURN + 1
+MAX_EVENTS: Final = 1 + DAYS * _EVENTS_PER_DAY + 1
+"""Upper bound on the events of a game: the start, three days, and the end (which replaces
+a Double Agent move when a flag is captured, so it is counted once on its own)."""
 
 
 class Phase(StrEnum):
@@ -117,15 +124,6 @@ class Stage(StrEnum):
     """An activated Marshal's owner chooses its option (§9, rank 10)."""
     CAPTAIN = "captain"
     """An activated Captain's owner takes 6 points or borrows an exhausted soldier (§9, rank 6)."""
-
-
-class MarshalOption(StrEnum):
-    """The two options of an activated Marshal (§9, rank 10)."""
-
-    POINTS = "points"
-    """(a) Gain 10 points."""
-    SABOTAGE = "sabotage"
-    """(b) Gain 5 points, and the opponent loses 5 (not below 0)."""
 
 
 class SoldierEffect(StrEnum):
@@ -339,3 +337,57 @@ def to_act(state: State) -> frozenset[int]:
         marked = state.intel_marked
         return frozenset(seat for seat in range(state.players) if seat not in marked)
     return _NOBODY
+
+
+def check_invariants(state: State) -> None:  # noqa: C901  (a list of independent checks)
+    """Raise ``AssertionError`` when the state breaks a rule invariant."""
+    if state.phase is Phase.SETUP:
+        return
+    gate = state.options.board_length
+    assert state.players in (2, 4), state.players
+    assert 1 <= state.day <= DAYS, state.day
+    assert -gate - 1 <= state.double_agent <= gate + 1, state.double_agent
+    if abs(state.double_agent) == gate + 1:
+        assert state.end_reason is EndReason.FLAG_CAPTURED, "a flag is taken only at the end"
+    held = 0
+    played = 0
+    for side, team in enumerate(state.sides):
+        deployed = [m.rank for m in team.missions if m.rank is not None]
+        places = [*team.hand, *team.exhausted, *deployed]
+        # §4.9, §5.1, §11: each of the side's 10 soldiers is in exactly one place.
+        assert sorted(places) == sorted(ALL_RANKS), (SIDE_NAMES[side], places)
+        assert list(team.hand) == sorted(team.hand) and list(team.exhausted) == sorted(
+            team.exhausted
+        )
+        assert 1 <= len(team.exhausted) <= 2, team.exhausted
+        assert 0 <= team.tower < INFILTRATION_AT, team.tower
+        assert 0 <= team.deception_tokens <= MAX_DECEPTION_TOKENS, team.deception_tokens
+        held += team.deception_tokens
+        filled = [m.rank is not None for m in team.missions]
+        assert filled in ([False] * 4, [True] * 2 + [False] * 2, [True] * 4), filled
+        if len(deployed) == MISSIONS:
+            assert is_ordered(deployed), deployed  # §5.1.2
+        elif deployed:
+            assert state.players == 4 and completions(team.hand, tuple(deployed))
+        for index, mission in enumerate(team.missions):
+            played += mission.deception
+            assert mission.face_up or not mission.retreated
+            if state.phase in (Phase.MISSION, Phase.OVER) and mission.rank != SERGEANT:
+                assert mission.intel == (mission.rank in (state.current_intel or ())), index
+    assert 0 <= state.reserve <= 2 and held + state.reserve + played <= 4, (held, state.reserve)
+    taken = [team.reserve_taken for team in state.sides]
+    assert sum(taken) == 2 - state.reserve, (taken, state.reserve)
+    if state.options.deception_reserve is ReserveRule.PER_SIDE:
+        assert max(taken) <= 1, taken
+    if state.phase is Phase.DEPLOY:
+        assert len(state.intel_deck) >= DAYS - state.day + 1
+    if state.phase is Phase.MISSION:
+        assert 0 <= state.turn < TURNS
+        face_up = sum(m.face_up for team in state.sides for m in team.missions)
+        pending = state.stage in (Stage.MARSHAL, Stage.CAPTAIN)
+        assert face_up == state.turn + pending, (face_up, state.turn, state.stage)
+    assert (state.phase is Phase.OVER) == (state.end_reason is not None)
+    assert len(state.old_intel) == state.day, (len(state.old_intel), state.day)
+    assert len(state.history) == state.day - 1, (len(state.history), state.day)
+    for past in state.history:
+        assert all(m.face_up for missions in past for m in missions), "past days are revealed"

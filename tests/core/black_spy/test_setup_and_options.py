@@ -20,7 +20,8 @@ from spies_core.black_spy.cards import (
 )
 from spies_core.black_spy.events import BlackSpyCardsExchanged, BlackSpyDealt, BlackSpyStarted
 from spies_core.black_spy.options import BlackSpyFlags
-from spies_core.black_spy.rules import MAX_EVENTS, deal_cards
+from spies_core.black_spy.rules import deal_cards
+from spies_core.black_spy.state import MAX_EVENTS
 from spies_core.decider import shuffled
 from spies_core.errors import InvalidOptionsError, RuleError
 from spies_core.registry import GAMES

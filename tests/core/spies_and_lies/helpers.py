@@ -20,11 +20,12 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.events import Event
-from spies_core.spies_and_lies.rules import check_invariants, decide, evolve, legal_commands
+from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
 from spies_core.spies_and_lies.state import (
     Phase,
     SideState,
     State,
+    check_invariants,
     current_seats,
     deception_window_open,
     defender_side,

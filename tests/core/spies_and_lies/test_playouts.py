@@ -13,8 +13,7 @@ from spies_core.errors import RuleError
 from spies_core.rng import FairRng
 from spies_core.spies_and_lies import SPEC
 from spies_core.spies_and_lies.events import Event
-from spies_core.spies_and_lies.rules import MAX_EVENTS
-from spies_core.spies_and_lies.state import State
+from spies_core.spies_and_lies.state import MAX_EVENTS, State
 from spies_core.spies_and_lies.view import SpiesAndLiesView
 
 _encoder = msgspec.json.Encoder()
