@@ -48,7 +48,7 @@ from typing import Final
 from spies_core.black_spy import rules
 from spies_core.black_spy.commands import Command
 from spies_core.black_spy.events import Event
-from spies_core.black_spy.options import Options
+from spies_core.black_spy.options import BlackSpyOptions
 from spies_core.black_spy.state import State, check_invariants
 from spies_core.black_spy.text import describe_event, render_view
 from spies_core.black_spy.view import BlackSpyView, redact, scramble, view
@@ -56,13 +56,13 @@ from spies_core.decider import GameSpec
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, Options]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, BlackSpyOptions]] = GameSpec(
     name="black-spy",
     title="Black Spy",
     min_players=3,
     max_players=6,
     max_events=rules.MAX_EVENTS,
-    options_type=Options,
+    options_type=BlackSpyOptions,
     command_type=Command,
     event_type=Event,
     view_type=BlackSpyView,

@@ -26,7 +26,7 @@ from spies_core.decider import GameSpec
 from spies_core.deck_of_spies import rules, text, view
 from spies_core.deck_of_spies.commands import Command
 from spies_core.deck_of_spies.events import Event
-from spies_core.deck_of_spies.options import Options
+from spies_core.deck_of_spies.options import DeckOfSpiesOptions
 from spies_core.deck_of_spies.state import State, check_invariants
 
 __all__ = ["SPEC"]
@@ -44,13 +44,13 @@ be faced (a hand card lies outside the spy deck), so a game has at most
 most 8 events) remains a true bound.
 """
 
-SPEC: GameSpec[State, Command, Event, view.DeckOfSpiesView, Options] = GameSpec(
+SPEC: GameSpec[State, Command, Event, view.DeckOfSpiesView, DeckOfSpiesOptions] = GameSpec(
     name="deck-of-spies",
     title="Deck of Spies",
     min_players=1,
     max_players=1,
     max_events=MAX_EVENTS,
-    options_type=Options,
+    options_type=DeckOfSpiesOptions,
     command_type=Command,
     event_type=Event,
     view_type=view.DeckOfSpiesView,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["Deal", "DeckOfSpiesFlags", "Options"]
+__all__ = ["Deal", "DeckOfSpiesFlags", "DeckOfSpiesOptions"]
 
 
 class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -39,7 +39,7 @@ class DeckOfSpiesFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     """I-6: one retire may hold several same-rank groups (default: one rank only)."""
 
 
-class Options(DeckOfSpiesFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DeckOfSpiesOptions(DeckOfSpiesFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything ``POST /games`` accepts in ``options`` for ``deck-of-spies``."""
 
     deal: Deal | None = None
