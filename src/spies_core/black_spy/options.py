@@ -44,9 +44,10 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """
 
     dealer: int
-    """The first dealer (instead of the random draw of §2.2)."""
+    """The first dealer, a seat (instead of the random draw of §2.2)."""
     hands: tuple[tuple[str, ...], ...]
-    """The hands of seats 0, 1, ...: together the 60 cards (six ``"black-7"``), equal sizes."""
+    """The hands of seats 0, 1, ...: together the 60 cards (``"black-7"`` six times), each
+    hand 60 / players cards."""
 
 
 class BlackSpyFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
