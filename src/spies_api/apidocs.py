@@ -86,7 +86,9 @@ folding those events through the pure rules core.
 `Authorization: Bearer <token>` to act and to see your hidden cards; without it you are a
 spectator. A token of another game is 403, any other bad token 401.
 
-**Commands.** Post any item of `GET /games/{id}/legal` as `command`. Send
+**Commands.** Post any item of `GET /games/{id}/legal` as `command`. Each game has its own
+commands, tagged by `type` (`DeckOfSpiesCommand`, `BlackSpyCommand`, ...): the same `type`
+may mean different commands in two games, and the path's game decides. Send
 `expected_version` to refuse stale decisions (409 with `current_version`), and an
 `Idempotency-Key` header to retry safely.
 

@@ -534,7 +534,7 @@ class StreamMessage(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     """The event's seq: send it back as ``Last-Event-ID`` to resume after it."""
     data: str
-    """One event as JSON, exactly as in ``GET /games/{id}/events`` (see ``AnyEvent``)."""
+    """One event as JSON, exactly as an item of ``events`` in ``GET /games/{id}/events``."""
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
