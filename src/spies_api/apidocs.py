@@ -178,6 +178,8 @@ class TaggedUnionSchemaPlugin(OpenAPISchemaPlugin):
 
 # -- the code's documentation, as the document's ---------------------------------------------
 
+_JSON_WORDS: Final = {"``None``": "``null``", "``True``": "``true``", "``False``": "``false``"}
+"""Python's words in docstrings, as the JSON a client sees."""
 _ROLE: Final = re.compile(r":\w+:`~?(?:[\w.]*\.)?(\w+)`")
 DEPRECATED: Final = "Deprecated:"
 """A field whose docstring starts with this is marked ``deprecated: true``."""
@@ -187,6 +189,8 @@ def _text(doc: str) -> str:
     """A docstring as Markdown: Sphinx roles as code, lines of a paragraph joined."""
     paragraphs = inspect.cleandoc(doc).split("\n\n")
     joined = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+    for python, json in _JSON_WORDS.items():
+        joined = joined.replace(python, json)
     return _ROLE.sub(r"`\1`", joined).replace("``", "`")
 
 

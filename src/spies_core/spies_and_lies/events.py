@@ -61,9 +61,9 @@ class SpiesAndLiesStarted(BaseEvent, frozen=True, kw_only=True, tag="spies_and_l
     exhausted: tuple[int, int]
     """Red's and blue's first exhausted soldier, drawn by the opponent (§4.9)."""
     starting_side: int | None
-    """The side starting day 1 (§5.3.1). The Starting Player card is flipped only when the
-    mission phase of day 1 begins, so this is hidden from every viewer; it becomes public with
-    :class:`IntelTokensRevealed`."""
+    """The side starting day 1 (§5.3.1), 0 red, 1 blue. The Starting Player card is flipped
+    only when the mission phase of day 1 begins, so this is hidden from every viewer
+    (``None``); it becomes public with ``intel_tokens_revealed``."""
 
 
 class SoldiersDeployed(BaseEvent, frozen=True, kw_only=True, tag="soldiers_deployed"):
