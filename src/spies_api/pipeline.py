@@ -159,7 +159,7 @@ class CommandPipeline:
         body = b'{"command":' + bytes(request.command) + b"}"
         try:
             command = command_decoder(game)(body)
-        except msgspec.ValidationError as exc:
+        except msgspec.DecodeError as exc:  # a ValidationError, as the body is valid JSON
             hint = explain_body(CommandRequest, body, str(exc), lambda: game)
             raise MalformedBodyError(f"invalid request body: {hint}") from exc
         return SubmittedCommand(command=command, expected_version=request.expected_version)
