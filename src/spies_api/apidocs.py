@@ -97,6 +97,10 @@ log, the stream and replays show each caller only what the rules let them see. O
 over, its log is public and can be exported with the revealed seed, and
 `spies-replay import` / `verify` re-derive every shuffle from it.
 
+**Rules.** Descriptions cite the rule reference of the game a schema belongs to,
+`docs/rules/<game>.md` in the repository: a section sign and a number name a section, `I-`
+and a number an interpretation we chose.
+
 **Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`.
 
 **Limits.** Request bodies over 64 KiB: 413 `body-too-large`. Pages: `GET /games` returns 50
