@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api.apidocs import game_prefix
+from spies_api.apidocs import field_docs, game_prefix
 from spies_api.openapi import openapi_document, openapi_text
 from spies_core.registry import GAMES
 from spies_core.spies_and_lies.state import EndReason
@@ -315,3 +315,28 @@ def test_schema_names_are_unique_and_name_their_game(document: dict[str, Any]) -
     assert len(mine) > 80
     for name, game in mine.items():
         assert name.startswith(game_prefix(game)), (name, game)
+
+
+class _Base(msgspec.Struct, frozen=True):
+    """A base."""
+
+    size: int
+    """How many, in cards."""
+    colour: str = "red"
+    """Deprecated: use ``size``."""
+
+
+class _Sub(_Base, frozen=True):
+    """A subclass that says more about one field."""
+
+    colour: str = "blue"
+    """The colour, ``None`` never."""
+    extra: bool = False
+
+
+def test_field_docs_reads_the_string_under_each_field_from_the_class_and_its_bases() -> None:
+    assert field_docs(_Base) == {"size": "How many, in cards.", "colour": "Deprecated: use `size`."}
+    assert field_docs(_Sub) == {
+        "size": "How many, in cards.",
+        "colour": "The colour, `null` never.",
+    }
