@@ -15,7 +15,9 @@ The :class:`DocumentedSchemaPlugin` makes the code's documentation the document'
 
 - a Struct's docstring describes its schema, and the attribute docstring written under each
   field (the string literal after it) describes that property; a field whose docstring starts
-  with ``Deprecated:`` is marked ``deprecated``;
+  with ``Deprecated:`` is marked ``deprecated``; a field a client may omit (a default in a
+  Struct that forbids unknown fields, i.e. one a client sends) states its default in the
+  description rather than as ``default``, which some generators read as "always present";
 - an enum's docstring and its members' docstrings describe its schema, one line per value;
 - a Struct or enum that belongs to one game (reached from its options, commands, events or
   view) is named after the game, ``DeckOfSpiesPhase`` rather than ``Phase``, so no two games'
@@ -379,13 +381,20 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         cls = field_definition.annotation
         hints = field_definition.get_type_hints(include_extras=True, resolve_generics=True)
         info = cast("msgspec.inspect.StructType", msgspec.inspect.type_info(cls))
+        # A client sends an inbound Struct (it forbids unknown fields): a field with a
+        # default is one it may omit, so the default goes into the description rather than
+        # into ``default``, which some generators read as "always present".
+        inbound = info.forbid_unknown_fields
+        defaults = {
+            item.name: item.default
+            for item in info.fields
+            if item.default not in (msgspec.NODEFAULT, msgspec.UNSET)
+        }
         properties: dict[str, FieldDefinition] = {}
         for item in info.fields:
-            default = item.default
+            default = defaults.get(item.name, Empty)
             properties[item.encode_name] = FieldDefinition.from_annotation(
-                hints[item.name],
-                name=item.encode_name,
-                default=default if default not in (msgspec.NODEFAULT, msgspec.UNSET) else Empty,
+                hints[item.name], name=item.encode_name, default=Empty if inbound else default
             )
         required = [item.encode_name for item in info.fields if item.required]
         if info.tag_field is not None:
@@ -403,6 +412,11 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 if described:
                     docs[item.name] = _text(described)
         docs.update(field_docs(cls))
+        for key, default in defaults.items():
+            doc = docs.get(key, "")
+            if inbound and default is not None and "default" not in doc.lower():
+                shown = f"Default: `{msgspec.json.encode(default).decode()}`."
+                docs[key] = f"{doc} {shown}".strip()
         if info.tag_field is not None:
             always = f"Always `{info.tag}`"
             docs[info.tag_field] = (
