@@ -116,10 +116,6 @@ GameCommand = Annotated[
 """A command of one game: that game's command Struct."""
 
 
-class _CommandOf(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    command: Any
-
-
 def command_union(game: str, games: Mapping[str, GameSpec[Any, Any, Any, Any, Any]] = GAMES) -> Any:
     """The commands a body sent to a game of ``game`` decodes to: the game's own, then the
     other games' commands whose tags it does not use (so that another game's command
@@ -136,7 +132,6 @@ _COMMAND_DECODERS: Final[dict[str, msgspec.json.Decoder[Any]]] = {
         msgspec.defstruct(
             "CommandOf",
             [("command", command_union(game))],
-            bases=(_CommandOf,),
             frozen=True,
             forbid_unknown_fields=True,
             module=__name__,
