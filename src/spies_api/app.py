@@ -20,7 +20,7 @@ from litestar.di import Provide
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
-from spies_api.apidocs import TaggedUnionSchemaPlugin, openapi_config
+from spies_api.apidocs import DocumentedSchemaPlugin, TaggedUnionSchemaPlugin, openapi_config
 from spies_api.bots import BotRunner
 from spies_api.controllers import ROUTE_HANDLERS
 from spies_api.dependencies import ServiceHolder
@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(exception_to_problem_detail_map={Exception: to_problem})
             ),
+            DocumentedSchemaPlugin(),
             TaggedUnionSchemaPlugin(),
         ],
         openapi_config=openapi_config(),

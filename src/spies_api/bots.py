@@ -38,7 +38,7 @@ import anyio
 import msgspec
 import structlog
 
-from spies_api.schemas import CommandRequest
+from spies_api.schemas import SubmittedCommand
 from spies_bots import policy_for
 from spies_core.errors import SpiesError
 from spies_replay.errors import GameFinishedError, VersionConflictError
@@ -243,7 +243,7 @@ class BotRunner:
         except Exception as exc:  # noqa: BLE001  (a bug in a bot must not stop its game's log)
             self._fail(turn, fields, type(exc).__name__)
             return
-        request = CommandRequest(command=command, expected_version=turn.version)
+        request = SubmittedCommand(command=command, expected_version=turn.version)
         try:
             await self._in_thread(
                 lambda: self.service.pipeline.submit(turn.game_id, turn.seat, request, bot=turn.bot)

@@ -57,6 +57,10 @@ CREATE_REQUEST_EXAMPLES: Final = [
         "A four-player Black Spy game with a secret seed",
         {"game": "black-spy", "players": 4, "options": {}},
     ),
+    example(
+        "Spies & Lies on a longer board, one reserve deception token per side",
+        {"game": "spies-and-lies", "options": {"board_length": 4, "deception_reserve": "per-side"}},
+    ),
 ]
 
 SEATED_CREATE_EXAMPLE: Final = {

@@ -1,4 +1,7 @@
-"""The command pipeline: authenticate a seat, decide its command, append, answer.
+"""The command pipeline: decode a command, authenticate a seat, decide, append, answer.
+
+A command's body is decoded with its game's own commands (tags are unique within a game
+only), once the game of the path is known: from the cached state, or from the log.
 
 A command decides against the cached state (:class:`~spies_api.states.GameStates`), and
 :func:`spies_replay.submit_command` then reads the game row and the seed and appends, so a
@@ -22,11 +25,22 @@ import structlog
 
 from spies_api.auth import SeatAuthenticator
 from spies_api.cache import CachedGame, KeyedLocks
-from spies_api.errors import IdempotencyKeyReusedError, UnauthorizedError, WrongGameCommandError
-from spies_api.hints import command_types
+from spies_api.errors import (
+    IdempotencyKeyReusedError,
+    MalformedBodyError,
+    UnauthorizedError,
+    WrongGameCommandError,
+)
+from spies_api.hints import command_types, explain_body
 from spies_api.placement import Deferred, Turn
 from spies_api.queries import outgoing
-from spies_api.schemas import COMMAND_TYPES_BY_GAME, CommandRequest, CommandResponse
+from spies_api.schemas import (
+    COMMAND_TYPES_BY_GAME,
+    CommandRequest,
+    CommandResponse,
+    SubmittedCommand,
+    command_decoder,
+)
 from spies_api.states import GameStates
 from spies_core.decider import AnySpec
 from spies_core.errors import SpiesError
@@ -101,14 +115,18 @@ class CommandPipeline:
         *,
         inline: bool = False,
     ) -> CommandReply:
-        """Authenticate the caller as a seat and apply its command (:meth:`submit`).
+        """Decode the command, authenticate the caller as a seat and apply it (:meth:`submit`).
 
         Raises:
-            Deferred: ``inline`` and the token was not verified before.
+            Deferred: ``inline`` and the game is not cached, or the token was not verified
+                before.
+            GameNotFoundError: no such game.
+            MalformedBodyError: not a command of any game, or a malformed one (400).
             UnauthorizedError: no seat token, or a bad one.
             ForbiddenError: a token of another game.
             Anything :meth:`submit` raises.
         """
+        submitted = self.decode(self._game_of(game_id, inline), request)
         if inline:
             seat = self.auth.remembered(game_id, authorization)
             if seat is None:  # a database lookup (or a 401/404) is for the worker thread
@@ -119,13 +137,39 @@ class CommandPipeline:
             )
         if seat is None:
             raise UnauthorizedError("a command needs a seat token: Authorization: Bearer <token>")
-        return self.submit(game_id, seat, request, idempotency_key, inline=inline)
+        return self.submit(game_id, seat, submitted, idempotency_key, inline=inline)
+
+    def _game_of(self, game_id: str, inline: bool) -> str:
+        entry = self.cache.get(game_id)
+        if entry is not None:
+            return entry.game
+        if inline:  # a database read: not on the event loop
+            raise Deferred
+        return self.store.get_game(game_id).game
+
+    @staticmethod
+    def decode(game: str, request: CommandRequest) -> SubmittedCommand:
+        """The request's command decoded with ``game``'s commands.
+
+        A command of another game whose tag ``game`` does not use decodes too, to be refused
+        by :meth:`submit` as ``wrong-game-command``.
+
+        Raises:
+            MalformedBodyError: an unknown command type, a missing, unknown or mistyped field.
+        """
+        body = b'{"command":' + bytes(request.command) + b"}"
+        try:
+            command = command_decoder(game)(body)
+        except msgspec.DecodeError as exc:  # a ValidationError, as the body is valid JSON
+            hint = explain_body(CommandRequest, body, str(exc), lambda: game)
+            raise MalformedBodyError(f"invalid request body: {hint}") from exc
+        return SubmittedCommand(command=command, expected_version=request.expected_version)
 
     def submit(
         self,
         game_id: str,
         seat: int,
-        request: CommandRequest,
+        request: SubmittedCommand,
         idempotency_key: str | None = None,
         *,
         inline: bool = False,
@@ -191,7 +235,7 @@ class CommandPipeline:
         )
         return reply
 
-    def _fingerprint(self, seat: int, request: CommandRequest) -> str:
+    def _fingerprint(self, seat: int, request: SubmittedCommand) -> str:
         digest = hashlib.sha256(f"seat:{seat}\n".encode())
         digest.update(_fingerprint_encoder.encode(request))
         return digest.hexdigest()
@@ -217,7 +261,7 @@ class CommandPipeline:
         self,
         game_id: str,
         seat: int,
-        request: CommandRequest,
+        request: SubmittedCommand,
         key: str | None,
         fields: dict[str, Any],
         inline: bool,

@@ -3,8 +3,9 @@
 The command, event and view unions are assembled from :data:`spies_core.registry.GAMES`, so
 a newly registered game appears in the API and its OpenAPI document with no change here:
 
-- :data:`AnyCommand`: every registered game's commands, one union tagged by ``type`` (the
-  tags are unique across games; a core test checks).
+- :data:`GameCommand`: a command of the game named by the path. Command tags are unique
+  within a game only, so the API decodes a command with its game's own union
+  (:func:`decode_command`); the document shows it as ``anyOf`` the games' command unions.
 - :data:`AnyEvent`: every game event and the log events (``game_created``, the seat events,
   ``seed_revealed``) as sent to clients: the event's own fields plus ``seq`` and
   ``recorded_at``, tagged by ``type``. Each is a subclass of the core's event Struct built by
@@ -12,24 +13,26 @@ a newly registered game appears in the API and its OpenAPI document with no chan
 - :data:`AnyView`: every game's view Struct, tagged by ``game``.
 
 Inbound Structs forbid unknown fields and are decoded strictly (no "5" for 5); see
-:mod:`spies_api.body`.
+:mod:`spies_api.body`. The attribute docstring under each field is its description in the
+OpenAPI document (:mod:`spies_api.apidocs`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, Union
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Final, Union
 
 import msgspec
 
-from spies_core.decider import Outcome
+from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
 from spies_replay.store import GameStatus
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
-    "AnyCommand",
+    "DOCUMENTED_AS",
     "AnyEvent",
     "AnyView",
     "AnySeatRequest",
@@ -42,6 +45,7 @@ __all__ = [
     "CommandResponse",
     "CreateGameRequest",
     "EventsPage",
+    "GameCommand",
     "GameCreatedResponse",
     "GameList",
     "GameSummary",
@@ -49,11 +53,15 @@ __all__ = [
     "JoinedSeat",
     "LegalCommands",
     "OpenSeatRequest",
+    "PerGame",
     "Problem",
     "PublicSeat",
     "RematchResponse",
     "SeatToken",
+    "SubmittedCommand",
     "StreamMessage",
+    "command_decoder",
+    "command_union",
     "event_out",
 ]
 
@@ -67,17 +75,92 @@ def _members(union: Any) -> tuple[type[msgspec.Struct], ...]:
     return tuple(getattr(union, "__args__", (union,)))
 
 
+def _tag(cls: type[msgspec.Struct]) -> str:
+    return str(cls.__struct_config__.tag)
+
+
 COMMAND_TYPES_BY_GAME: Final[dict[str, frozenset[type[msgspec.Struct]]]] = {
     name: frozenset(_members(spec.command_type)) for name, spec in GAMES.items()
 }
 """The command classes of each registered game (to refuse another game's command)."""
 
 
+@dataclass(frozen=True)
+class PerGame:
+    """Marks a value whose type is chosen by the game (``Annotated[Any, PerGame(...)]``).
+
+    The value is whatever the game's type is; the OpenAPI document shows it as ``anyOf``
+    one schema per game, named ``<Game><suffix>`` (e.g. ``BlackSpyCommand``).
+
+    Attributes:
+        suffix: the end of each game's schema name.
+        type_of: the game's type (a Struct, or a union of tagged Structs).
+        description: each game's schema's description; ``{game}`` is the game id.
+    """
+
+    suffix: str
+    type_of: Callable[[GameSpec[Any, Any, Any, Any, Any]], Any]
+    description: str
+
+
+GameCommand = Annotated[
+    Any,
+    PerGame(
+        "Command",
+        lambda spec: spec.command_type,
+        "A command of `{game}`, tagged by `type`. Send it as `command` to"
+        " `POST /games/{{id}}/commands` of a `{game}` game; `GET /games/{{id}}/legal` lists"
+        " the ones the caller may send now.",
+    ),
+]
+"""A command of one game: that game's command Struct."""
+
+
+def command_union(game: str, games: Mapping[str, GameSpec[Any, Any, Any, Any, Any]] = GAMES) -> Any:
+    """The commands a body sent to a game of ``game`` decodes to: the game's own, then the
+    other games' commands whose tags it does not use (so that another game's command
+    decodes, to be refused as ``wrong-game-command`` rather than as an unknown type)."""
+    seen: dict[str, type[msgspec.Struct]] = {}
+    for name in (game, *(other for other in games if other != game)):
+        for cls in _members(games[name].command_type):
+            seen.setdefault(_tag(cls), cls)
+    return _union(seen.values())
+
+
+_COMMAND_DECODERS: Final[dict[str, msgspec.json.Decoder[Any]]] = {
+    game: msgspec.json.Decoder(
+        msgspec.defstruct(
+            "CommandOf",
+            [("command", command_union(game))],
+            frozen=True,
+            forbid_unknown_fields=True,
+            module=__name__,
+        )
+    )
+    for game in GAMES
+}
+
+
+def command_decoder(game: str) -> Callable[[bytes], Any]:
+    """Decode ``{"command": {...}}`` with ``game``'s commands; returns the command.
+
+    Raises:
+        msgspec.ValidationError: not a command (paths name ``$.command``).
+        KeyError: not a registered game.
+    """
+    decoder = _COMMAND_DECODERS[game]
+
+    def decode(body: bytes) -> Any:
+        return decoder.decode(body).command
+
+    return decode
+
+
 def _event_out_type(event_type: type[msgspec.Struct]) -> type[msgspec.Struct]:
     """The event as sent: its fields, then ``seq`` and ``recorded_at``; same tag."""
     out = msgspec.defstruct(
         event_type.__name__,
-        [("seq", int), ("recorded_at", str)],
+        [("seq", _SEQ), ("recorded_at", _RECORDED_AT)],
         bases=(event_type,),
         tag=event_type.__struct_config__.tag,
         frozen=True,
@@ -87,6 +170,18 @@ def _event_out_type(event_type: type[msgspec.Struct]) -> type[msgspec.Struct]:
     out.__doc__ = (event_type.__doc__ or event_type.__name__).strip()
     return out
 
+
+_SEQ = Annotated[
+    int,
+    msgspec.Meta(
+        description="The event's position in the game's log: 1 for the first event; the"
+        " game's version after it."
+    ),
+]
+_RECORDED_AT = Annotated[
+    str,
+    msgspec.Meta(description="When the event was appended: an ISO 8601 UTC timestamp."),
+]
 
 _EVENT_TYPES: Final[tuple[type[msgspec.Struct], ...]] = (
     META_EVENTS[0],
@@ -98,11 +193,9 @@ _EVENT_OUT: Final[dict[type[msgspec.Struct], type[msgspec.Struct]]] = {
 }
 
 if TYPE_CHECKING:
-    AnyCommand = Any
     AnyEvent = Any
     AnyView = Any
 else:
-    AnyCommand = _union(cls for spec in GAMES.values() for cls in _members(spec.command_type))
     AnyEvent = _union(_EVENT_OUT.values())
     AnyView = _union(spec.view_type for spec in GAMES.values())
 
@@ -122,7 +215,7 @@ class CreatorSeatRequest(
     """A seat of the creator (the default): the create answer carries its token."""
 
     name: str | None = None
-    """A display name (1 to 40 printable characters), public."""
+    """A display name (1 to 40 printable characters), public; ``null``: no name."""
 
 
 class OpenSeatRequest(
@@ -137,7 +230,7 @@ class BotSeatRequest(
     """A seat the server plays with a registered bot (``GET /bots``)."""
 
     bot: str
-    """A bot's name, e.g. ``random``; it must play this game."""
+    """A bot's name, e.g. ``random``; it must play this game (``GET /bots`` lists them)."""
 
 
 if TYPE_CHECKING:
@@ -147,19 +240,58 @@ else:
 
 
 class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Body of ``POST /games``."""
+    """Body of ``POST /games``: the game, chosen by ``game``, and its options."""
 
     game: str
     """A registered game id: ``deck-of-spies``, ``black-spy``, ``spies-and-lies``."""
     players: int | None = None
-    """The number of seats; the game's minimum when omitted."""
+    """The number of seats; ``null`` or omitted: the game's minimum (Deck of Spies 1, Black
+    Spy 3 to 6, Spies & Lies 2, or 4 for team play)."""
     options: dict[str, Any] | None = None
     """The game's options (validated by the game; an unknown option is 422)."""
     seed: str | None = None
-    """A seed string, to make the game reproducible; omitted: a secret random seed."""
+    """A seed string, to make the game reproducible (puzzles, bug reports, tests); ``null``
+    or omitted: the server draws a secret random seed, revealed when the game ends."""
     seats: list[AnySeatRequest] | None = None
     """One entry per seat, tagged by ``type``: ``creator`` (the default), ``open`` or
-    ``bot``; omitted: every seat the creator's."""
+    ``bot``; ``null`` or omitted: every seat is the creator's."""
+
+
+def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
+    options: Any = Annotated[
+        Union[spec.options_type, None],  # noqa: UP007
+        msgspec.Meta(
+            description=f"The options of {spec.title}; ``null`` or omitted: every default. An"
+            " unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`."
+        ),
+    ]
+    fields = [
+        (item.name, item.type, item.default)
+        for item in msgspec.structs.fields(CreateGameRequest)
+        if item.name != "game"
+    ]
+    request = msgspec.defstruct(
+        f"{spec.options_type.__name__.removesuffix('Options')}CreateGameRequest",
+        [(name, options if name == "options" else kind, default) for name, kind, default in fields],
+        tag_field="game",
+        tag=name,
+        frozen=True,
+        kw_only=True,
+        forbid_unknown_fields=True,
+        module=__name__,
+    )
+    request.__doc__ = f"Body of ``POST /games`` for a game of {spec.title} (``{name}``)."
+    return request
+
+
+DOCUMENTED_AS: Final[dict[type[msgspec.Struct], Any]] = {
+    CreateGameRequest: _union(_create_request_of(name, spec) for name, spec in GAMES.items()),
+}
+"""Bodies decoded loosely but documented per game: the schema published for each type (its
+members' fields are described by the type's attribute docstrings).
+
+``POST /games`` decodes ``options`` as any object, so that the game (not the body decoder)
+refuses a bad option with its own error; the document shows each game's options."""
 
 
 class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -179,10 +311,25 @@ class BotRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Body of ``POST /games/{id}/commands``."""
 
-    command: AnyCommand
-    """One command, tagged by ``type``; any item of ``GET /games/{id}/legal`` works."""
+    command: Annotated[msgspec.Raw, GameCommand.__metadata__[0]]
+    """One command of the game named by the path, tagged by ``type``: any item of
+    ``GET /games/{id}/legal`` works. Each game has its own commands (``DeckOfSpiesCommand``,
+    ``BlackSpyCommand``, ...); the same ``type`` may mean different commands in two games."""
     expected_version: int | None = None
-    """Refuse with 409 unless the game is at this version; omitted: the current version."""
+    """Refuse with 409 ``version-conflict`` unless the game is at this version; ``null`` or
+    omitted: apply it to whatever the current version is."""
+
+
+class SubmittedCommand(msgspec.Struct, frozen=True, kw_only=True):
+    """A command request decoded with its game's commands (what the pipeline applies).
+
+    Encoded, it is the canonical form of the request (the ``Idempotency-Key`` fingerprint).
+    """
+
+    command: Any
+    """One of the game's command Structs."""
+    expected_version: int | None = None
+    """The version the command was decided against, if the sender said."""
 
 
 # -- responses -------------------------------------------------------------------------------
@@ -192,30 +339,39 @@ class SeatToken(msgspec.Struct, frozen=True, kw_only=True):
     """A seat and, for a creator seat, its secret bearer token (returned once, at creation)."""
 
     seat: int
+    """The seat number, 0 to ``players`` - 1."""
     type: SeatType = SeatType.CREATOR
+    """Who holds the seat: ``creator``, ``open`` or ``bot``."""
     name: str | None = None
+    """The display name given for the seat; ``null``: none."""
     bot: str | None = None
+    """The bot that plays the seat; ``null`` unless ``type`` is ``bot``."""
     token: str | msgspec.UnsetType = msgspec.UNSET
-    """Only for a creator seat: the bearer token of the seat."""
+    """Only for a creator seat: the seat's secret bearer token. Send it as
+    ``Authorization: Bearer <token>``; it is shown only in this answer."""
 
 
 class PublicSeat(msgspec.Struct, frozen=True, kw_only=True):
     """A seat of a game, as anyone may see it: who holds it, and whether a bot plays it."""
 
     seat: int
+    """The seat number, 0 to ``players`` - 1."""
     type: SeatType = SeatType.CREATOR
     """``creator``, ``open`` (anyone may join it), ``joined`` or ``bot``."""
     name: str | None = None
-    """The holder's display name, if any."""
+    """The holder's display name; ``null``: none given (or an open seat)."""
     bot: str | None = None
-    """The bot that plays the seat now (a ``bot`` seat, or a seat handed to a bot)."""
+    """The bot that plays the seat now (a ``bot`` seat, or a seat handed to a bot);
+    ``null``: a person plays it."""
 
 
 class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to a join: the seat taken and its secret bearer token (once)."""
 
     seat: int
+    """The seat taken."""
     token: str
+    """The seat's secret bearer token: send it as ``Authorization: Bearer <token>``."""
 
 
 class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
@@ -224,6 +380,7 @@ class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     """The next game's id."""
     seat: int
+    """The caller's seat in the next game (the same seat number as in the finished one)."""
     token: str
     """The bearer token of that seat (the same on every call by the same seat)."""
 
@@ -232,97 +389,137 @@ class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
     """A registered bot."""
 
     name: str
+    """The bot's name, as given in a ``bot`` seat or ``POST /games/{id}/seats/{seat}/bot``."""
     games: list[str]
     """The game ids it plays."""
     description: str
+    """How it plays, in a sentence."""
 
 
 class BotList(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to ``GET /bots``."""
 
     bots: list[BotInfo]
+    """Every registered bot, by name."""
 
 
 class GameCreatedResponse(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to ``POST /games``: the game and one secret token per seat."""
 
     id: str
+    """The new game's id, used in every ``/games/{id}`` path."""
     game: str
+    """The game id, e.g. ``deck-of-spies``."""
     players: int
+    """The number of seats."""
     status: GameStatus
+    """``active`` while the game goes on, ``finished`` once it is over."""
     version: int
+    """The number of events in the log (the setup's events already)."""
     head_hash: str
+    """The hash of the last event (sha256, hex): the fingerprint of the whole log."""
     created_at: str
+    """When the game was created: an ISO 8601 UTC timestamp."""
     seats: list[SeatToken]
+    """One entry per seat, in seat order; creator seats carry their token."""
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     """The public summary of a game (no token, no seed, no hidden card)."""
 
     id: str
+    """The game's id."""
     game: str
+    """The game id, e.g. ``black-spy``."""
     players: int
+    """The number of seats."""
     status: GameStatus
+    """``active`` while the game goes on, ``finished`` once it is over."""
     version: int
-    """The seq of the last event."""
+    """The seq of the last event: the number of events in the log."""
     head_hash: str
-    """The hash of the last event: the fingerprint of the whole log."""
+    """The hash of the last event (sha256, hex): the fingerprint of the whole log."""
     seats: list[PublicSeat]
+    """Every seat, in seat order: who holds it and whether a bot plays it."""
     to_act: list[int]
-    """The seats that may send a command now (empty once the game is over)."""
+    """The seats that may send a command now (several in simultaneous phases; empty once
+    the game is over)."""
     outcome: Outcome | None
+    """How the game ended; ``null`` while it goes on."""
     options: dict[str, Any]
-    """The creation options; an explicit ``deal`` stays secret until the game is over."""
+    """The creation options as given; an explicit ``deal`` stays secret until the game is
+    over (shown as ``"hidden until the game ends"`` until then)."""
     seed_commitment: str
-    """sha256 of the secret seed; ``seed_revealed`` discloses the seed at the end."""
+    """sha256 of the secret seed (hex); ``seed_revealed`` discloses the seed at the end."""
     seed_source: str
+    """Who chose the seed: ``server`` (secret and random) or ``client`` (given at creation,
+    so the game is reproducible)."""
     rng: str
+    """The versioned algorithm that derives every shuffle from the seed."""
     created_at: str
+    """When the game was created: an ISO 8601 UTC timestamp."""
     updated_at: str
+    """When the last event was appended: an ISO 8601 UTC timestamp."""
     rematch: str | None = None
-    """Once the game is over: the id of its rematch, when one was asked for."""
+    """Once the game is over: the id of its rematch; ``null`` until one is asked for."""
     rematch_of: str | None = None
-    """The finished game this one is the rematch of, if any."""
+    """The finished game this one is the rematch of; ``null`` for a new game."""
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
     """A page of game summaries, oldest first."""
 
     games: list[GameSummary]
+    """This page's games, oldest first."""
     total: int
     """How many games match the filters, over all pages."""
     limit: int
+    """The page size used (the request's ``limit``, lowered to the server's maximum)."""
     offset: int
+    """How many matching games come before this page."""
 
 
 class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     """The commands the caller may send now; each can be posted back as ``command``."""
 
     version: int
+    """The game's version these commands apply to (send it as ``expected_version``)."""
     seat: int | None
-    commands: list[AnyCommand]
+    """The caller's seat; ``null`` for a spectator (no token)."""
+    commands: list[GameCommand]
+    """Exactly the commands the rules accept from the caller now, in the game's own command
+    schema (``DeckOfSpiesCommand``, ...)."""
     note: str | None = None
-    """Why ``commands`` is empty (a spectator, a seat not to act, a finished game)."""
+    """Why ``commands`` is empty (a spectator, a seat not to act, a finished game); ``null``
+    when there are commands."""
 
 
 class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to an accepted command: the new version and the caller's view of its events."""
 
     version: int
+    """The game's version after the command: the seq of its last event."""
     status: GameStatus
+    """``active`` while the game goes on, ``finished`` once this command ended it."""
     events: list[AnyEvent]
+    """The events the command caused, in order, as the caller may see them (hidden cards
+    of other seats are ``null``)."""
     outcome: Outcome | None = None
+    """How the game ended, when this command ended it; ``null`` otherwise."""
 
 
 class EventsPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of the log as the caller may see it."""
 
     events: list[AnyEvent]
+    """The events after ``after``, in seq order, redacted for the caller while the game is
+    in progress (everything once it is over)."""
     next_after: int
     """Pass as ``after`` for the next page: the last seq looked at (``after`` when none)."""
     version: int
     """The game's version when the page was read."""
     status: GameStatus
+    """``active`` while the game goes on, ``finished`` once it is over."""
 
 
 class StreamMessage(msgspec.Struct, frozen=True, kw_only=True):
@@ -332,21 +529,26 @@ class StreamMessage(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     """The event's seq: send it back as ``Last-Event-ID`` to resume after it."""
     data: str
-    """One event as JSON, exactly as in ``GET /games/{id}/events`` (see ``AnyEvent``)."""
+    """One event as JSON, exactly as an item of ``events`` in ``GET /games/{id}/events``."""
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
     """An RFC 9457 problem document; branch on ``code``."""
 
     type: str
+    """A URI naming the kind of problem: ``urn:spies:problem:`` and the ``code``."""
     title: str
+    """A short, fixed title of the kind of problem, e.g. ``Command refused by the rules``."""
     status: int
+    """The HTTP status code, repeated."""
     detail: str
+    """One line for a person: what is wrong and what to send instead."""
     code: str
     """Stable, kebab-case: ``not-your-turn``, ``version-conflict``, ``malformed-body``, ..."""
     current_version: int | None = None
-    """409 ``version-conflict``: the game's version now."""
+    """409 ``version-conflict``: the game's version now; ``null`` otherwise."""
     expected_version: int | None = None
-    """409 ``version-conflict``: the version the request expected."""
+    """409 ``version-conflict``: the version the request expected; ``null`` otherwise."""
     errors: list[dict[str, Any]] | None = None
-    """400: the offending parameters."""
+    """400 for a bad parameter: the offending parameters, each with ``key``, ``source`` and
+    ``message``; ``null`` otherwise."""

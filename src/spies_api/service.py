@@ -38,6 +38,7 @@ from spies_api.schemas import (
     GameSummary,
     LegalCommands,
     SeatToken,
+    SubmittedCommand,
 )
 from spies_api.seats import SeatService
 from spies_api.settings import Settings
@@ -262,7 +263,7 @@ class GameService:
         self,
         game_id: str,
         seat: int,
-        request: CommandRequest,
+        request: SubmittedCommand,
         idempotency_key: str | None = None,
     ) -> CommandReply:
         """Apply a command of ``seat`` (see :meth:`CommandPipeline.submit`)."""

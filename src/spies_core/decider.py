@@ -81,13 +81,24 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """How a finished game ended, in terms every client understands."""
 
     winners: tuple[int, ...]
-    """Seats that won; several when a win is shared, none when nobody won."""
+    """Seats that won, ascending; several when a win is shared (a Black Spy tie, a Spies &
+    Lies team), none when nobody won (a lost Deck of Spies game, a draw)."""
     reason: str
-    """Stable machine code of the way the game ended, e.g. ``owned-faces`` or ``flag-captured``."""
+    """Stable machine code of the way the game ended. Deck of Spies: ``owned-faces`` (the 36
+    spies were dealt with; won with at least 7 owned face cards, Deck of Spies §9.2) or
+    ``no-ace-left`` (an assassination was forced with no Ace left, Deck of Spies §9.3).
+    Black Spy: ``threshold-reached`` (a total reached the threshold after a deal, Black
+    Spy §7). Spies & Lies: ``flag-captured`` (Spies & Lies §12.1), ``territory`` (after
+    day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or
+    ``infiltration`` (it stood on the centre: the higher marker won, or equal markers
+    drew, Spies & Lies §12.2)."""
     draw: bool = False
-    """True when the game ended without a winner by the rules' draw condition."""
+    """True when the game ended without a winner by the rules' draw condition (Spies & Lies
+    §12.2)."""
     scores: tuple[int, ...] = ()
-    """Final score per seat where the game keeps one (owned face cards, penalty totals, ...)."""
+    """Final score per seat where the game keeps one: Deck of Spies the owned face cards,
+    Black Spy the penalty totals (lowest wins), Spies & Lies each seat's side's
+    infiltration marker."""
 
 
 class TwinDeals(msgspec.Struct, frozen=True, kw_only=True):

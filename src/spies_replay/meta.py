@@ -72,7 +72,9 @@ class SeatState(msgspec.Struct, frozen=True, kw_only=True):
     """One seat's holder: public, never a secret."""
 
     seat: int
+    """The seat number, 0 to ``players`` - 1."""
     type: SeatType = SeatType.CREATOR
+    """Who holds the seat: ``creator``, ``open``, ``joined`` or ``bot``."""
     name: str | None = None
     """The display name its holder gave (1 to 40 printable characters), if any."""
     bot: str | None = None
@@ -98,7 +100,8 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     seed_source: SeedSource
     """``server`` (secret, random) or ``client`` (given, reproducible)."""
     rng: str
-    """The versioned randomness algorithm, :data:`spies_core.rng.ALGORITHM`."""
+    """The versioned algorithm that derives every shuffle from the seed
+    (``spies_core.rng.ALGORITHM``)."""
     created_at: str | None = None
     """When the game was created, ISO 8601 UTC."""
     deal_commitment: str | None = None
@@ -114,12 +117,14 @@ class SeatEvent(MetaEvent, frozen=True, kw_only=True):
     """Base of the events that change one seat's holder."""
 
     seat: int
+    """The seat whose holder changed."""
 
 
 class SeatJoined(SeatEvent, frozen=True, kw_only=True, tag="seat_joined"):
     """A person joined an open seat (it is ``joined`` from now on)."""
 
     name: str
+    """The display name the person gave (1 to 40 printable characters)."""
 
 
 class SeatClaimed(SeatEvent, frozen=True, kw_only=True, tag="seat_claimed"):
@@ -130,6 +135,7 @@ class SeatHandedToBot(SeatEvent, frozen=True, kw_only=True, tag="seat_handed_to_
     """The seat's holder handed it to a bot: the server plays it until it is taken back."""
 
     bot: str
+    """The registered bot that plays the seat from now on."""
 
 
 class SeatTakenBack(SeatEvent, frozen=True, kw_only=True, tag="seat_taken_back"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +11,16 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from spies_api.apidocs import field_docs, game_prefix
 from spies_api.openapi import openapi_document, openapi_text
 from spies_core.registry import GAMES
+from spies_core.spies_and_lies.state import EndReason
 from spies_replay.meta import META_TYPES
+from spies_replay.transfer import read_export
 
 from .schema_check import validate
+
+GOLDEN = sorted((Path(__file__).parents[1] / "fixtures" / "golden").glob("*.jsonl"))
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
@@ -107,18 +113,29 @@ def _union_at(document: dict[str, Any], component: str, *keys: str) -> dict[str,
     return schema
 
 
-def test_commands_are_one_union_discriminated_on_type(document: dict[str, Any]) -> None:
-    union = _union_at(document, "CommandRequest", "properties", "command")
-    tags = {
-        member.__struct_config__.tag
-        for spec in GAMES.values()
-        for member in spec.command_type.__args__
-    }
-    assert union["discriminator"]["propertyName"] == "type"
-    assert set(union["discriminator"]["mapping"]) == tags
-    assert len(union["oneOf"]) == len(tags)
+def _component(document: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = document["components"]["schemas"][reference["$ref"].rsplit("/")[-1]]
+    return schema
+
+
+def test_commands_are_each_game_s_own_union_discriminated_on_type(
+    document: dict[str, Any],
+) -> None:
+    """A command is one of its game's commands: ``anyOf`` one union per game, so two games
+    may both have a ``play_card``."""
+    field = _union_at(document, "CommandRequest", "properties", "command")
+    assert field["description"]
+    names = [f"{game_prefix(game)}Command" for game in GAMES]
+    assert [ref["$ref"].rsplit("/")[-1] for ref in field["anyOf"]] == names
+    for (game, spec), reference in zip(GAMES.items(), field["anyOf"], strict=True):
+        union = _component(document, reference)
+        tags = {member.__struct_config__.tag for member in spec.command_type.__args__}
+        assert union["discriminator"]["propertyName"] == "type", game
+        assert set(union["discriminator"]["mapping"]) == tags, game
+        assert len(union["oneOf"]) == len(tags), game
+        assert game in union["description"]
     legal = _union_at(document, "LegalCommands", "properties", "commands", "items")
-    assert legal == union
+    assert legal["anyOf"] == field["anyOf"]
 
 
 def test_events_are_one_union_discriminated_on_type(document: dict[str, Any]) -> None:
@@ -172,3 +189,154 @@ def test_every_json_example_matches_its_schema(document: dict[str, Any]) -> None
                 validate(value, schema, document, f"{method} {path} request")
                 checked += 1
     assert checked > 40
+
+
+# -- an OpenAPI document that explains itself ---------------------------------------------------
+
+
+def _properties(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (name, key, prop)
+        for name, schema in document["components"]["schemas"].items()
+        for key, prop in (schema.get("properties") or {}).items()
+    ]
+
+
+def test_every_schema_and_every_property_has_a_description(document: dict[str, Any]) -> None:
+    """The attribute docstring under each field of the code is its description here."""
+    schemas = document["components"]["schemas"]
+    undescribed = [name for name, schema in schemas.items() if not schema.get("description")]
+    undescribed += [
+        f"{name}.{key}" for name, key, prop in _properties(document) if not prop.get("description")
+    ]
+    assert not undescribed, f"add an attribute docstring under each of: {undescribed}"
+    assert len(_properties(document)) > 400
+
+
+def test_the_code_s_docstrings_are_the_descriptions(document: dict[str, Any]) -> None:
+    view = document["components"]["schemas"]["DeckOfSpiesView"]["properties"]
+    assert view["removed"]["description"].startswith("The Aces removed from the game")
+    black = document["components"]["schemas"]["BlackSpyView"]["properties"]
+    assert "total that ends the game" in black["threshold"]["description"]
+    assert "to_act" in black["turn"]["description"]  # how turn and to_act differ
+    phase = black["phase"]  # a reference keeps its target and gains a description
+    assert phase["allOf"] == [{"$ref": "#/components/schemas/BlackSpyPhase"}]
+    assert phase["description"]
+    enum = document["components"]["schemas"]["DeckOfSpiesResult"]
+    assert "- `lost_no_ace`: An assassination was forced and no Ace was left" in enum["description"]
+
+
+def test_spies_and_lies_reserve_fields_are_unambiguous_and_the_old_ones_deprecated(
+    document: dict[str, Any],
+) -> None:
+    view = document["components"]["schemas"]["SpiesAndLiesView"]["properties"]
+    for old, new in (
+        ("reserve_rule", "deception_reserve_rule"),
+        ("deception_reserve", "deception_reserve_left"),
+    ):
+        assert view[old]["deprecated"] is True
+        assert view[old]["description"].startswith(f"Deprecated: use `{new}`")
+        assert not view[new].get("deprecated") and view[new]["description"]
+    assert sorted(key for _, key, prop in _properties(document) if prop.get("deprecated")) == [
+        "deception_reserve",
+        "reserve_rule",
+    ]
+
+
+def test_outcome_reason_lists_every_reason_a_game_ends_with(document: dict[str, Any]) -> None:
+    reason = document["components"]["schemas"]["Outcome"]["properties"]["reason"]["description"]
+    ended = {str(end) for end in EndReason} | {"owned-faces", "no-ace-left", "threshold-reached"}
+    for path in GOLDEN:
+        record, _ = read_export(path.read_text().splitlines())
+        assert record.outcome is not None, path
+        ended.add(record.outcome.reason)
+    for code in ended:
+        assert f"`{code}`" in reason, code
+
+
+def test_create_game_options_are_typed_per_game_chosen_by_game(document: dict[str, Any]) -> None:
+    request = document["components"]["schemas"]["CreateGameRequest"]
+    assert request["discriminator"]["propertyName"] == "game"
+    assert set(request["discriminator"]["mapping"]) == set(GAMES)
+    for game, reference in request["discriminator"]["mapping"].items():
+        variant = _component(document, {"$ref": reference})
+        assert variant["properties"]["game"]["const"] == game
+        assert variant["required"] == ["game"]
+        options = variant["properties"]["options"]["oneOf"][0]
+        assert options == {"$ref": f"#/components/schemas/{game_prefix(game)}Options"}
+
+
+GENERIC = {"Phase", "Options", "Deal", "Result", "Stage", "Command", "Event", "View", "Flags"}
+
+
+def _refs(schema: Any) -> set[str]:
+    if isinstance(schema, dict):
+        found = {schema["$ref"].rsplit("/")[-1]} if "$ref" in schema else set()
+        mapping = schema.get("mapping")
+        if isinstance(mapping, dict):
+            found |= {ref.rsplit("/")[-1] for ref in mapping.values()}
+        return found.union(*(_refs(value) for value in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_refs(item) for item in schema))
+    return set()
+
+
+def _reachable(document: dict[str, Any], roots: set[str]) -> set[str]:
+    schemas = document["components"]["schemas"]
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(_refs(schemas[name]))
+    return seen
+
+
+def test_schema_names_are_unique_and_name_their_game(document: dict[str, Any]) -> None:
+    """The rule: a schema reached from one game only (its view, commands, options, events)
+    starts with that game's name; no schema has a generic name; a clash Litestar would
+    settle with a module path (``deck_of_spies_state_Phase``) cannot pass."""
+    schemas = document["components"]["schemas"]
+    for name in schemas:
+        assert re.fullmatch(r"[A-Z][A-Za-z0-9]*", name), name
+        assert name not in GENERIC, name
+    events = _union_at(document, "EventsPage", "properties", "events", "items")
+    event_refs = events["discriminator"]["mapping"]
+    owners: dict[str, set[str]] = {}
+    for game, spec in GAMES.items():
+        prefix = game_prefix(game)
+        roots = {f"{prefix}View", f"{prefix}Command", f"{prefix}Options"}
+        tags = [member.__struct_config__.tag for member in spec.event_type.__args__]
+        roots |= {event_refs[tag].rsplit("/")[-1] for tag in tags}
+        for name in _reachable(document, roots):
+            owners.setdefault(name, set()).add(game)
+    mine = {name: games.pop() for name, games in owners.items() if len(games) == 1}
+    assert len(mine) > 80
+    for name, game in mine.items():
+        assert name.startswith(game_prefix(game)), (name, game)
+
+
+class _Base(msgspec.Struct, frozen=True):
+    """A base."""
+
+    size: int
+    """How many, in cards."""
+    colour: str = "red"
+    """Deprecated: use ``size``."""
+
+
+class _Sub(_Base, frozen=True):
+    """A subclass that says more about one field."""
+
+    colour: str = "blue"
+    """The colour, ``None`` never."""
+    extra: bool = False
+
+
+def test_field_docs_reads_the_string_under_each_field_from_the_class_and_its_bases() -> None:
+    assert field_docs(_Base) == {"size": "How many, in cards.", "colour": "Deprecated: use `size`."}
+    assert field_docs(_Sub) == {
+        "size": "How many, in cards.",
+        "colour": "The colour, `null` never.",
+    }

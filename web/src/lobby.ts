@@ -50,7 +50,8 @@ function readOption(form: HTMLFormElement, field: OptionField): unknown {
 }
 
 type BotInfo = Schemas["BotInfo"];
-type SeatRequest = NonNullable<Schemas["CreateGameRequest"]["seats"]>[number];
+type CreateGameRequest = Schemas["CreateGameRequest"];
+type SeatRequest = NonNullable<CreateGameRequest["seats"]>[number];
 
 /** The choice of one seat in the form: "creator", "open" or "bot:NAME". */
 function seatChoice(seat: number, bots: readonly BotInfo[], initial: string): HTMLElement {
@@ -161,15 +162,17 @@ function createForm(
     if (name !== "") keepName(name);
     const seatRequests = [...seats.querySelectorAll("select")].map((select) => seatRequest(select.value, name === "" ? null : name));
     void (async () => {
-      const { data, error } = await api.POST("/games", {
-        body: {
-          game: ui.id,
-          players: Number(players.value),
-          options: chosen,
-          seats: seatRequests,
-          seed: seed.value.trim() === "" ? null : seed.value.trim(),
-        },
-      });
+      // The form is built from the game's option fields (games/*.ts), not from the game's
+      // options schema, so the body is typed here as the request of its game; the server
+      // checks every option (422 unknown-option, invalid-options).
+      const body = {
+        game: ui.id,
+        players: Number(players.value),
+        options: chosen,
+        seats: seatRequests,
+        seed: seed.value.trim() === "" ? null : seed.value.trim(),
+      } as unknown as CreateGameRequest;
+      const { data, error } = await api.POST("/games", { body });
       if (data === undefined) {
         problem.textContent = problemText(error);
         return;

@@ -51,7 +51,8 @@ class GamesController(Controller):
         summary="Create a game",
         description=(
             "Creates a game of a registered game id with `players` seats (default: the game's"
-            " minimum), validated `options` and an optional `seed` (a reproducible game)."
+            " minimum), validated `options` (the game's own options schema, chosen by `game`)"
+            " and an optional `seed` (a reproducible game)."
             " `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be"
             " joined) or `bot` (played by the server). Returns one secret bearer token per"
             " creator seat, once; only their hashes are kept."

@@ -224,7 +224,7 @@ def determinise(view: SpiesAndLiesView, rng: Random, prior: Prior | None = None)
         board_length=view.board_length,
         intel_cards=view.intel_cards,
         deception_pays_on_forced_retreat=view.deception_pays_on_forced_retreat,
-        deception_reserve=view.reserve_rule,
+        deception_reserve=view.deception_reserve_rule,
     )
     starter = view.starting_side
     return State(
@@ -237,7 +237,7 @@ def determinise(view: SpiesAndLiesView, rng: Random, prior: Prior | None = None)
         intel_deck=shuffled(rng, deck)[: view.intel_deck_size],
         old_intel=view.old_intel,
         current_intel=view.current_intel,
-        reserve=view.deception_reserve,
+        reserve=view.deception_reserve_left,
         double_agent=view.double_agent,
         turn=0 if view.turn is None else view.turn - 1,
         stage=Stage.DECEPTION if view.stage is None else view.stage,

@@ -115,8 +115,8 @@ class Board:
         position = view.double_agent if side == 0 else -view.double_agent
         ours, theirs = view.sides[side], view.sides[1 - side]
         tokens = ours.deception_tokens
-        per_side = view.reserve_rule is ReserveRule.PER_SIDE
-        if not view.deception_reserve or (per_side and ours.reserve_taken):
+        per_side = view.deception_reserve_rule is ReserveRule.PER_SIDE
+        if not view.deception_reserve_left or (per_side and ours.reserve_taken):
             tokens = _MAX_TOKENS  # a Spy would gain no token ([I-9], [U-6])
         return cls(view.day, view.board_length, position, ours.tower, theirs.tower, tokens)
 

@@ -48,19 +48,19 @@ from typing import Final
 from spies_core.black_spy import fixtures, rules, state, text, view
 from spies_core.black_spy.commands import Command
 from spies_core.black_spy.events import Event
-from spies_core.black_spy.options import Options
+from spies_core.black_spy.options import BlackSpyOptions
 from spies_core.black_spy.state import State
 from spies_core.black_spy.view import BlackSpyView
 from spies_core.decider import GameSpec
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, Options]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, BlackSpyOptions]] = GameSpec(
     name="black-spy",
     title="Black Spy",
     seat_counts=frozenset({3, 4, 5, 6}),
     max_events=state.MAX_EVENTS,
-    options_type=Options,
+    options_type=BlackSpyOptions,
     command_type=Command,
     event_type=Event,
     view_type=BlackSpyView,

@@ -25,14 +25,16 @@ class PassCards(BaseCommand, frozen=True, kw_only=True, tag="pass_cards"):
     """
 
     cards: tuple[str, ...]
-    """Three cards of the hand, in any order (``"black-7"`` twice passes two black 7s)."""
+    """Three cards of the hand, in any order, e.g. ``["black-7", "red-1", "blue-11"]``
+    (``"black-7"`` twice passes two black 7s). Any cards may be passed (§3.2)."""
 
 
 class PlayCard(BaseCommand, frozen=True, kw_only=True, tag="play_card"):
     """Play one card to the current trick (§5.1), leading or following (§4.3, §5.2)."""
 
     card: str
-    """A card of the hand; ``"black-7"`` plays one of the black 7s held."""
+    """A card of the hand that the rules allow now (§4.3, §5.2), e.g. ``"red-5"``;
+    ``"black-7"`` plays one of the black 7s held."""
 
 
 Command = PassCards | PlayCard

@@ -61,7 +61,9 @@ class BlackSpyStarted(BaseEvent, frozen=True, kw_only=True, tag="black_spy_start
     recorded in the first ``black_spy_dealt``, where redaction hides them."""
 
     players: int
+    """The number of seats, 3 to 6."""
     flags: BlackSpyFlags
+    """The rule flags this game is played with (§8.1, Appendix A)."""
     dealer: int
     """The first dealer."""
     fixed_deal: bool = False
@@ -78,8 +80,11 @@ class BlackSpyDealt(BaseEvent, frozen=True, kw_only=True, tag="black_spy_dealt")
     deal: int
     """1 for the first deal of the game."""
     dealer: int
+    """The seat that dealt."""
     direction: PassDirection
+    """Where this deal's passed cards go (§3.3)."""
     hand_size: int
+    """Cards in each hand: 60 divided by the number of players (§2.3)."""
     hands: tuple[tuple[Card, ...] | None, ...]
     """Every seat's hand, sorted; a viewer sees only its own (the others are ``None``)."""
 
@@ -88,7 +93,9 @@ class BlackSpyCardsPassed(BaseEvent, frozen=True, kw_only=True, tag="black_spy_c
     """A seat set three cards aside, face down, for ``to_seat`` (§3.1, §3.4)."""
 
     seat: int
+    """The seat that passed."""
     to_seat: int
+    """The seat that receives the three cards, once every seat has passed."""
     cards: tuple[Card, ...] | None
     """The cards, sorted; only the passer sees them here (the receiver learns them from
     ``black_spy_cards_exchanged``, after every seat has passed)."""
@@ -108,7 +115,9 @@ class BlackSpyCardPlayed(BaseEvent, frozen=True, kw_only=True, tag="black_spy_ca
     """A card was played face up to the current trick (§5.1)."""
 
     seat: int
+    """The seat that played the card."""
     card: Card
+    """The card played, e.g. ``"green-11"``."""
 
 
 class BlackSpyTrickWon(BaseEvent, frozen=True, kw_only=True, tag="black_spy_trick_won"):
@@ -117,6 +126,7 @@ class BlackSpyTrickWon(BaseEvent, frozen=True, kw_only=True, tag="black_spy_tric
     trick: int
     """1 for the first trick of the deal."""
     winner: int
+    """The seat that took the trick and leads the next one."""
     cards: tuple[Card, ...]
     """The trick in play order, led card first."""
     points: int
@@ -127,6 +137,7 @@ class BlackSpyDealScored(BaseEvent, frozen=True, kw_only=True, tag="black_spy_de
     """The deal was over and scored (§6); totals may be negative (§6.3)."""
 
     deal: int
+    """The deal scored, 1 for the first."""
     scores: tuple[int, ...]
     """This deal's score per seat."""
     totals: tuple[int, ...]
@@ -141,7 +152,9 @@ class BlackSpyGameEnded(BaseEvent, frozen=True, kw_only=True, tag="black_spy_gam
     winners: tuple[int, ...]
     """The seats with the lowest total; several share the win on a tie (§7.4)."""
     totals: tuple[int, ...]
+    """The final totals, by seat (§6.6)."""
     threshold: int
+    """The total that ended the game (§7.2)."""
 
 
 Event = (

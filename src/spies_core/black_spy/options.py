@@ -22,7 +22,7 @@ __all__ = [
     "UNSUPPORTED_VARIANTS",
     "Deal",
     "BlackSpyFlags",
-    "Options",
+    "BlackSpyOptions",
     "deal_hands",
     "good_spies",
     "moon_applies",
@@ -44,9 +44,10 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """
 
     dealer: int
-    """The first dealer (instead of the random draw of §2.2)."""
+    """The first dealer, a seat (instead of the random draw of §2.2)."""
     hands: tuple[tuple[str, ...], ...]
-    """The hands of seats 0, 1, ...: together the 60 cards (six ``"black-7"``), equal sizes."""
+    """The hands of seats 0, 1, ...: together the 60 cards (``"black-7"`` six times), each
+    hand 60 / players cards."""
 
 
 class BlackSpyFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -63,7 +64,7 @@ class BlackSpyFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     only black cards (Appendix A edge case)."""
 
 
-class Options(BlackSpyFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class BlackSpyOptions(BlackSpyFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything ``POST /games`` accepts in ``options`` for ``black-spy``.
 
     The five variant flags below name variants of the modern rulebook (pp. 5-6) whose text
@@ -115,7 +116,7 @@ def threshold(flags: BlackSpyFlags, players: int) -> int:
     return CLASSIC_THRESHOLD if flags.classic else MODERN_THRESHOLDS[players]
 
 
-def validate_options(options: Options, players: int) -> tuple[tuple[Card, ...], ...] | None:
+def validate_options(options: BlackSpyOptions, players: int) -> tuple[tuple[Card, ...], ...] | None:
     """Refuse unsupported variants and check the explicit deal.
 
     Returns:

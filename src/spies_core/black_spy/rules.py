@@ -47,7 +47,7 @@ from spies_core.black_spy.events import (
 )
 from spies_core.black_spy.options import (
     BlackSpyFlags,
-    Options,
+    BlackSpyOptions,
     good_spies,
     moon_applies,
     threshold,
@@ -139,7 +139,7 @@ def _dealt(
     )
 
 
-def start(options: Options, players: int, rng: Rng) -> list[Event]:
+def start(options: BlackSpyOptions, players: int, rng: Rng) -> list[Event]:
     """The setup events: seats, flags and first dealer, then the first deal.
 
     Without ``options.deal`` the first dealer is ``rng.randrange(players)`` (§2.2, §10.13)

@@ -39,7 +39,9 @@ class PlayedCard(msgspec.Struct, frozen=True, kw_only=True):
     """One card of a trick and who played it."""
 
     seat: int
+    """The seat that played the card."""
     card: Card
+    """The card, e.g. ``"red-1"`` or ``"black-7"``."""
 
 
 class CompletedTrick(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,61 +50,83 @@ class CompletedTrick(msgspec.Struct, frozen=True, kw_only=True):
     number: int
     """1 for the deal's first trick."""
     cards: tuple[PlayedCard, ...]
-    """In play order, led card first."""
+    """In play order, led card first: one card per seat."""
     winner: int
+    """The seat that took the trick: the highest card of the led colour (§5.4, §5.5)."""
     points: int
+    """The trick's penalty points under this game's rules (§6.2), before any moon (§6.4)."""
 
 
 class BlackSpyView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="black-spy"):
     """A game of Black Spy as one seat (or a spectator) may see it."""
 
     version: int = 0
-    """Filled in by the API."""
+    """The game's version this view reflects: the number of events in the log (for a replay,
+    the step's seq). Filled in by the API."""
     seat: int | None
-    """The viewer; ``None`` for a spectator."""
+    """The viewer's seat; ``null`` for a spectator (no token)."""
     players: int
+    """The number of seats, 3 to 6."""
     flags: BlackSpyFlags
+    """The rule flags chosen at creation (§8.1, Appendix A)."""
     phase: Phase
+    """``passing`` while seats choose their three cards (§3), ``playing`` during trick play
+    (§4, §5), ``over`` once the game has ended (§7)."""
     deal: int
-    """The current deal, 1 for the first."""
+    """The current deal, 1 for the first; 0 before the first deal."""
     dealer: int
+    """The seat that dealt this deal (§2.2, §2.4)."""
     pass_direction: PassDirection
-    """This deal's pass direction (§3.3)."""
+    """This deal's pass direction (§3.3): ``left`` (clockwise, to seat + 1), ``right`` or,
+    with 4 players, ``across``."""
     pass_to: int | None
-    """The seat the viewer passes to this deal."""
+    """The seat the viewer passes its three cards to this deal; ``null`` for a spectator."""
     pass_from: int | None
-    """The seat the viewer receives from this deal."""
+    """The seat whose three cards the viewer receives this deal; ``null`` for a spectator."""
     hand: tuple[Card, ...] | None
-    """The viewer's hand, sorted; ``None`` for a spectator."""
+    """The viewer's hand, sorted; ``null`` for a spectator. Other hands are never shown,
+    only their sizes."""
     hand_sizes: tuple[int, ...]
+    """Cards in each seat's hand, by seat (public)."""
     passed: tuple[bool, ...]
-    """Which seats have passed this deal."""
+    """Whether each seat has passed this deal, by seat (public; what was passed is not)."""
     my_pass: tuple[Card, ...] | None
-    """The cards the viewer passed this deal, as soon as passed."""
+    """The three cards the viewer passed this deal, as soon as passed; ``null`` before it
+    has passed, and for a spectator."""
     received: tuple[Card, ...] | None
-    """The cards the viewer received, once every seat has passed (§3.4)."""
+    """The three cards the viewer received this deal, shown once every seat has passed
+    (§3.4); ``null`` before then, and for a spectator."""
     trick_number: int
     """The trick in play, 1 for the deal's first; 0 outside trick play."""
     leader: int | None
-    """Who led or leads the current trick."""
+    """The seat that led (or is to lead) the current trick; ``null`` outside trick play."""
     trick: tuple[PlayedCard, ...]
-    """The current trick in play order."""
+    """The cards of the current trick, in play order, led card first (public, §5.9)."""
     tricks: tuple[CompletedTrick, ...]
-    """The completed tricks of this deal."""
+    """The completed tricks of this deal, first first (public history, §5.9, §10.8)."""
     pile_sizes: tuple[int, ...]
-    """Cards each seat has taken this deal (face down, but seen when played)."""
+    """Cards each seat has taken this deal, by seat (face down, but every card was seen when
+    played)."""
     pile_points: tuple[int, ...]
-    """Points in each seat's pile this deal, before any moon (§6.4)."""
+    """Penalty points in each seat's pile this deal, by seat, before any moon (§6.2, §6.4)."""
     totals: tuple[int, ...]
+    """Each seat's running total of penalty points over the scored deals, by seat (§6.6);
+    may be negative (§6.3). The lowest total wins (§7.3)."""
     deal_scores: tuple[tuple[int, ...], ...]
-    """Every scored deal's scores per seat."""
+    """Every scored deal's scores, first deal first, each by seat (§6); a seat's total is
+    the sum of its scores."""
     threshold: int
-    """The total that ends the game after a deal (§7.2)."""
+    """The total that ends the game once a seat reaches it after a deal (§7.2): 200, 150,
+    120 or 100 for 3, 4, 5 or 6 players; 200 in the classic preset."""
     turn: int | None
-    """The seat to play a card, if any."""
+    """The seat that plays the next card of the trick; ``null`` outside trick play (while
+    passing every seat that has not passed acts at once: see ``to_act``)."""
     to_act: tuple[int, ...]
+    """Every seat that may send a command now: the seats that have not passed while passing,
+    the seat in ``turn`` during trick play, none once the game is over."""
     winners: tuple[int, ...]
-    """The seats with the lowest total once the game is over (§7.3, §7.4)."""
+    """The seats with the lowest total once the game is over (§7.3); several share the win
+    on a tie (§7.4); ``[]`` while it goes on."""
 
 
 def view(state: State, seat: Seat | None) -> BlackSpyView:

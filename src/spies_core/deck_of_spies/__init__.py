@@ -28,18 +28,18 @@ from spies_core.decider import GameSpec
 from spies_core.deck_of_spies import fixtures, rules, state, text, view
 from spies_core.deck_of_spies.commands import Command
 from spies_core.deck_of_spies.events import Event
-from spies_core.deck_of_spies.options import Options
+from spies_core.deck_of_spies.options import DeckOfSpiesOptions
 from spies_core.deck_of_spies.state import State
 from spies_core.deck_of_spies.view import DeckOfSpiesView
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, Options]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, DeckOfSpiesOptions]] = GameSpec(
     name="deck-of-spies",
     title="Deck of Spies",
     seat_counts=frozenset({1}),
     max_events=state.MAX_EVENTS,
-    options_type=Options,
+    options_type=DeckOfSpiesOptions,
     command_type=Command,
     event_type=Event,
     view_type=DeckOfSpiesView,

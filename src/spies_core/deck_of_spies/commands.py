@@ -21,25 +21,31 @@ class Counter(BaseCommand, frozen=True, kw_only=True, tag="counter"):
     """Fend off the top spy with cards whose values reach its value (§4), then retire (§7)."""
 
     cards: tuple[str, ...]
-    """The cards used, each one necessary (§4.2)."""
+    """The cards of the hand used, e.g. ``["3H", "4S"]``: their values must reach the spy's
+    value, and each one must be necessary (§4.2, I-15). Any suits; order does not matter."""
     retire: tuple[str, ...] = ()
-    """Optional: two or more cards of one value left in hand, to the spy discard (§7)."""
+    """Optional: two or more cards of one value left in the hand, to the spy discard pile
+    for good (§7, I-6); ``[]`` retires nothing."""
 
 
 class Recruit(BaseCommand, frozen=True, kw_only=True, tag="recruit"):
     """Win the top spy over with cards of its suit, or with its suit's double agent (§5)."""
 
     cards: tuple[str, ...]
-    """The cards used: of the spy's suit, or any suit with the spy's Ace among them."""
+    """The cards of the hand used: all of the spy's suit (§5.2), or any suits with the spy's
+    Ace among them as double agent (§5.3). Their values must reach the spy's value, each
+    card but the double agent necessary."""
     retire: tuple[str, ...] = ()
-    """Optional: two or more cards of one value left in hand, to the spy discard (§7)."""
+    """Optional: two or more cards of one value left in the hand, to the spy discard pile
+    for good (§7, I-6); ``[]`` retires nothing."""
 
 
 class Assassinate(BaseCommand, frozen=True, kw_only=True, tag="assassinate"):
     """Sacrifice an owned Ace when the hand cannot reach the spy's value (§6)."""
 
     ace: str
-    """The Ace to remove, from the hand, the draw deck or the draw discard pile (I-18)."""
+    """The Ace to sacrifice, e.g. ``"AS"``: from the hand, the draw deck or the draw discard
+    pile (§6.3, I-18). Only when the hand's total is below the spy's value (§6.1)."""
 
 
 Command = Counter | Recruit | Assassinate

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["Deal", "DeckOfSpiesFlags", "Options"]
+__all__ = ["Deal", "DeckOfSpiesFlags", "DeckOfSpiesOptions"]
 
 
 class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -15,35 +15,40 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """
 
     spies: tuple[str, ...]
-    """The spy deck, top first."""
+    """The spy deck, top first, e.g. ``["5H", "6C", ...]``."""
     draw: tuple[str, ...]
     """The draw deck, top first."""
     hand: tuple[str, ...] | None = None
-    """The hand (at most 5 cards); omitted: draw five from ``draw``."""
+    """The hand (at most 5 cards); ``null`` or omitted: the first five cards of ``draw`` are
+    drawn (§2.4)."""
     discard: tuple[str, ...] = ()
-    """The draw discard pile (face up)."""
+    """The draw discard pile (face up); default empty."""
     spy_discard: tuple[str, ...] = ()
-    """The spy discard pile."""
+    """The spy discard pile (face down); default empty."""
     removed: tuple[str, ...] = ()
-    """Aces removed by earlier assassinations (only Aces)."""
+    """Aces removed by earlier assassinations (only Aces); default empty."""
 
 
 class DeckOfSpiesFlags(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The rule flags of §12, recorded in the game's first event."""
 
     strict_necessity: bool = True
-    """I-15: every card of a counter or recruit must be necessary (inclusion-minimal)."""
+    """I-15: every card of a counter or recruit must be necessary (the set is
+    inclusion-minimal, §4.2). Default ``true``; ``false`` allows unnecessary cards."""
     ace_counts_in_necessity: bool = True
-    """I-2: the double agent's 1 point counts when testing the other cards' necessity."""
+    """I-2: the double agent's 1 point counts when testing the other cards' necessity
+    (§5.3). Default ``true``."""
     retire_multiple_ranks: bool = False
-    """I-6: one retire may hold several same-rank groups (default: one rank only)."""
+    """I-6: one retire may hold several same-value groups. Default ``false``: one value only
+    (§7.2)."""
 
 
-class Options(DeckOfSpiesFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DeckOfSpiesOptions(DeckOfSpiesFlags, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything ``POST /games`` accepts in ``options`` for ``deck-of-spies``."""
 
     deal: Deal | None = None
-    """Optional explicit position; without it the setup of §2 is shuffled."""
+    """An explicit position, like a chess FEN (puzzles, bug reports, tests); ``null`` or
+    omitted: the setup of §2 is shuffled. Kept secret until the game is over."""
 
     def flags(self) -> DeckOfSpiesFlags:
         """The rule flags alone (what the first event records)."""

@@ -40,7 +40,7 @@ from spies_core.deck_of_spies.events import (
     SpyRecruited,
     SpyRevealed,
 )
-from spies_core.deck_of_spies.options import Deal, DeckOfSpiesFlags, Options
+from spies_core.deck_of_spies.options import Deal, DeckOfSpiesFlags, DeckOfSpiesOptions
 from spies_core.deck_of_spies.state import Phase, State, owned, owned_faces
 from spies_core.errors import (
     CorruptLogError,
@@ -105,7 +105,7 @@ def initial_state() -> State:
     return State()
 
 
-def start(options: Options, players: int, rng: Rng) -> list[Event]:
+def start(options: DeckOfSpiesOptions, players: int, rng: Rng) -> list[Event]:
     """Lay out the table (§2) or the explicit deal, draw the hand and reveal the first spy.
 
     Raises:

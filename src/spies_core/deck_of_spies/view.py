@@ -38,38 +38,60 @@ class DeckOfSpiesView(
     """The table of Deck of Spies as one viewer may see it."""
 
     version: int = 0
-    """The game's version (number of events) this view reflects; filled in by the API."""
+    """The game's version this view reflects: the number of events in the log (for a replay,
+    the step's seq). Filled in by the API."""
     seat: int | None
-    """0 for the player, ``null`` for a spectator."""
+    """0 for the player, ``null`` for a spectator (no token)."""
     phase: Phase
+    """``playing`` while spies remain, ``over`` once the game has ended (§9)."""
     turn: int
-    """The turn in progress (1 to 36), or the last one once the game is over."""
+    """The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is
+    over."""
     flags: DeckOfSpiesFlags
+    """The rule flags chosen at creation (§12)."""
     top_spy: Card | None
-    """The spy faced now (§3.1); ``null`` once the spy deck is empty."""
+    """The spy faced now (§3.1), e.g. ``"7H"``; ``null`` once the spy deck is empty."""
     spies_left: int
-    """Cards in the spy deck, the top spy included."""
+    """Cards in the spy deck, the top spy included: the turns still to play."""
     unseen_spies: tuple[Card, ...]
-    """The spies below the top, in canonical order: which, never in what order (I-17)."""
+    """The spies below the top, in canonical order: which are still to come, never in what
+    order (§10.1, I-17)."""
     hand: tuple[Card, ...] | None
-    """The hand; ``null`` for a spectator while the game is in play."""
+    """The player's hand, sorted (at most 5 cards, §8.3); ``null`` for a spectator while the
+    game is in play (it is shown to everyone once the game is over)."""
     hand_count: int
+    """Cards in the hand, 0 to 5; public."""
     hand_total: int | None
-    """Σ(hand): below the spy's value an assassination is forced (§3.2)."""
+    """Σ(hand): the sum of the hand's values (A = 1, J = 11, Q = 12, K = 13, §1.2). Below
+    the top spy's value an assassination is forced (§3.2). ``null`` for a spectator while
+    the game is in play."""
     draw_deck_count: int
+    """Cards in the draw deck (face down)."""
     draw_deck_cards: tuple[Card, ...] | None
-    """Composition of the draw deck in canonical order, never its order (§10.1)."""
+    """The draw deck's composition in canonical order, never its order (§10.1): the player
+    knows which owned cards are in it. ``null`` for a spectator while the game is in
+    play."""
     draw_discard: tuple[Card, ...]
-    """The face-up draw discard pile."""
+    """The face-up draw discard pile, sorted: cards used in counters and recruits, recruited
+    spies, and the hand emptied by an assassination (§4.3, §5.4, §6.5)."""
     spy_discard: tuple[Card, ...]
-    """The cards this viewer has seen go to the spy discard pile."""
+    """The spy discard pile as this viewer saw it go there, sorted: countered and
+    assassinated spies and retired cards (§4.3, §6.4, §7.1). The player sees all of it; a
+    spectator does not see retired cards (they leave the hand face down), so
+    ``spy_discard_count`` may be larger."""
     spy_discard_count: int
+    """Cards in the spy discard pile, whoever may see them."""
     removed: tuple[Card, ...]
-    """Aces sacrificed by assassinations."""
+    """The Aces removed from the game by assassinations (§6.3), at most 4; these suits have
+    no double agent any more (§5.3)."""
     owned_faces: int | None
-    """J, Q and K the player owns (§9.2); ``null`` for a spectator in play."""
+    """Face cards (J, Q, K) the player owns: in the hand, the draw deck and the draw discard
+    (§1.5, §9.2). At least 7 of the 12 at the end wins. After a loss by §9.3, the count
+    at that moment (I-14). ``null`` for a spectator while the game is in play."""
     to_act: tuple[int, ...]
+    """``[0]`` while the game is in play (the player must act), ``[]`` once it is over."""
     result: Result | None
+    """How the game ended (§9); ``null`` while it is in play."""
 
 
 def _sorted(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:

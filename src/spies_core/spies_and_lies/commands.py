@@ -38,12 +38,17 @@ class Deploy(BaseCommand, frozen=True, kw_only=True, tag="deploy"):
     """
 
     soldiers: tuple[int, ...]
+    """The ranks to deploy, in mission order, e.g. ``[2, 5, 4, 9]``: four with 2 seats, two
+    per teammate in team play. From the hand, never an exhausted soldier, and increasing
+    except the Sergeant (4), which may go anywhere (§5.1.2)."""
 
 
 class MarkSergeant(BaseCommand, frozen=True, kw_only=True, tag="mark_sergeant"):
     """Put an intel token on one's deployed Sergeant, or not, freely (§5.2.3, [I-13])."""
 
     token: bool
+    """``true`` puts an intel token on one's deployed Sergeant, ``false`` leaves it bare,
+    whatever the intel card shows (§5.2.3)."""
 
 
 class ConfirmIntel(BaseCommand, frozen=True, kw_only=True, tag="confirm_intel"):
@@ -66,12 +71,14 @@ class Guess(BaseCommand, frozen=True, kw_only=True, tag="guess"):
     """Name the rank of the opponent's card at the current mission (§6 step 2, [I-14])."""
 
     rank: int
+    """The rank named, 1 to 10 ([I-14])."""
 
 
 class ChooseMarshal(BaseCommand, frozen=True, kw_only=True, tag="choose_marshal"):
     """Choose the option of one's activated Marshal (§9, rank 10)."""
 
     option: MarshalOption
+    """``points``: gain 10; ``sabotage``: gain 5 and the opponent loses 5 (§9, rank 10)."""
 
 
 class ChooseCaptain(BaseCommand, frozen=True, kw_only=True, tag="choose_captain"):
@@ -79,6 +86,8 @@ class ChooseCaptain(BaseCommand, frozen=True, kw_only=True, tag="choose_captain"
     exhausted soldiers and resolve it as if activated (§9, rank 6, [I-8])."""
 
     borrow: int | None = None
+    """One of one's own exhausted soldiers to resolve as if activated ([I-8]); ``null`` or
+    omitted: take the Captain's 6 points."""
 
 
 Command = (

@@ -51,6 +51,7 @@ class SpiesAndLiesStarted(BaseEvent, frozen=True, kw_only=True, tag="spies_and_l
     (drawn here, made public only when the day-1 mission phase begins, §5.3.1)."""
 
     players: int
+    """The number of seats: 2, or 4 for team play (§14)."""
     options: SpiesAndLiesOptions
     """The options as given; ``deal`` is hidden from every viewer (it holds the deck order)."""
     old_intel: tuple[int, ...]
@@ -60,19 +61,22 @@ class SpiesAndLiesStarted(BaseEvent, frozen=True, kw_only=True, tag="spies_and_l
     exhausted: tuple[int, int]
     """Red's and blue's first exhausted soldier, drawn by the opponent (§4.9)."""
     starting_side: int | None
-    """The side starting day 1 (§5.3.1). The Starting Player card is flipped only when the
-    mission phase of day 1 begins, so this is hidden from every viewer; it becomes public with
-    :class:`IntelTokensRevealed`."""
+    """The side starting day 1 (§5.3.1), 0 red, 1 blue. The Starting Player card is flipped
+    only when the mission phase of day 1 begins, so this is hidden from every viewer
+    (``None``); it becomes public with ``intel_tokens_revealed``."""
 
 
 class SoldiersDeployed(BaseEvent, frozen=True, kw_only=True, tag="soldiers_deployed"):
     """A seat put soldiers face down under its missions (§5.1, §14.4)."""
 
     seat: int
+    """The seat that deployed."""
     side: int
+    """Its side, 0 red, 1 blue."""
     first_mission: int
     """1, or 3 for a second teammate."""
     count: int
+    """How many soldiers were deployed: 4, or 2 for a teammate (public)."""
     soldiers: tuple[int, ...] | None
     """The ranks in mission order; visible to the seat itself and, for missions 1-2 in team
     play, to its teammate (§14.4)."""
@@ -82,14 +86,18 @@ class IntelCardTurned(BaseEvent, frozen=True, kw_only=True, tag="intel_card_turn
     """The top intel card is the current intel of the day (§5.2.1)."""
 
     day: int
+    """The day, 1 to 3."""
     card: tuple[int, ...]
+    """The day's intel card: the ranks printed on it."""
 
 
 class IntelMarked(BaseEvent, frozen=True, kw_only=True, tag="intel_marked"):
     """A seat finished its intel placement (§5.2)."""
 
     seat: int
+    """The seat that finished its intel placement."""
     side: int
+    """Its side, 0 red, 1 blue."""
     sergeant_token: bool | None = None
     """The Sergeant mark (``None`` without a Sergeant); visible only to the seat itself
     until the tokens are revealed ([I-13])."""
@@ -110,22 +118,29 @@ class DeceptionPlayed(BaseEvent, frozen=True, kw_only=True, tag="deception_playe
     """The defender put a deception token on the target (§6 step 1)."""
 
     seat: int
+    """The defending seat."""
     side: int
+    """Its side, 0 red, 1 blue."""
     mission: int
+    """The target mission, 1 to 4."""
 
 
 class DeceptionDeclined(BaseEvent, frozen=True, kw_only=True, tag="deception_declined"):
     """The defender let the guess come without a deception token (§6 step 1)."""
 
     seat: int
+    """The defending seat."""
     side: int
+    """Its side, 0 red, 1 blue."""
     mission: int
+    """The target mission, 1 to 4."""
 
 
 class SoldierRevealed(BaseEvent, frozen=True, kw_only=True, tag="soldier_revealed"):
     """A guess and the reveal of the target (§6 steps 2-7)."""
 
     day: int
+    """The day, 1 to 3."""
     turn: int
     """1-8 (§5.3.2)."""
     guesser: int
@@ -135,8 +150,11 @@ class SoldierRevealed(BaseEvent, frozen=True, kw_only=True, tag="soldier_reveale
     mission: int
     """1-4."""
     guess: int
+    """The rank named by the guesser, 1 to 10."""
     rank: int
+    """The rank of the revealed soldier, 1 to 10."""
     correct: bool
+    """Whether the guess named the revealed rank (§6 step 6)."""
     forced_by: ForcedBy | None = None
     """Set when the card was forced to retreat (§6 step 5)."""
 
@@ -147,10 +165,13 @@ class InfiltrationPointsGained(
     """One gain of infiltration points (§7 ``addPoints``)."""
 
     side: int
+    """The side that gained the points, 0 red, 1 blue."""
     source: PointSource
+    """Where the points come from (§7)."""
     rank: int | None = None
     """The soldier whose points these are, for ``source = soldier``."""
     amount: int
+    """The points gained, before the marker is capped at 10 (§7.1)."""
     infiltrated: bool
     """The marker reached 10: a Double Agent move follows (§7)."""
     carried: int = 0
@@ -163,43 +184,57 @@ class InfiltrationPointsLost(BaseEvent, frozen=True, kw_only=True, tag="infiltra
     """An enemy Marshal's sabotage: minus 5, not below 0 (§9, rank 10, [I-18])."""
 
     side: int
+    """The side that lost the points, 0 red, 1 blue."""
     amount: int
+    """The points taken off: 5, or fewer at a low marker."""
     tower: int
+    """The side's marker after the loss."""
 
 
 class DeceptionTokenGained(BaseEvent, frozen=True, kw_only=True, tag="deception_token_gained"):
     """An activated Spy took a deception token from the reserve (§9, rank 1, [I-9])."""
 
     side: int
+    """The side whose Spy took the token, 0 red, 1 blue."""
 
 
 class SoldierEffectStarted(BaseEvent, frozen=True, kw_only=True, tag="soldier_effect_started"):
     """A round-scoped effect of an activated soldier, until the end of the day (§9)."""
 
     side: int
+    """The side whose soldier was activated, 0 red, 1 blue."""
     effect: SoldierEffect
+    """The round effect that starts (§9)."""
 
 
 class DoubleDamageEarned(BaseEvent, frozen=True, kw_only=True, tag="double_damage_earned"):
     """The bomb-forced card was guessed correctly: 2 exhausted draws at day end (§9, §11)."""
 
     side: int
+    """The side that will draw 2 of the opponent's soldiers, 0 red, 1 blue."""
 
 
 class MarshalChosen(BaseEvent, frozen=True, kw_only=True, tag="marshal_chosen"):
     """The owner of an activated (or borrowed) Marshal chose its option (§9, rank 10)."""
 
     seat: int
+    """The seat that chose."""
     side: int
+    """Its side, 0 red, 1 blue."""
     option: MarshalOption
+    """``points`` (10 points) or ``sabotage`` (5 points, the opponent -5)."""
 
 
 class CaptainChosen(BaseEvent, frozen=True, kw_only=True, tag="captain_chosen"):
     """The owner of an activated Captain took 6 points or borrowed a soldier (§9, rank 6)."""
 
     seat: int
+    """The seat that chose."""
     side: int
+    """Its side, 0 red, 1 blue."""
     borrow: int | None = None
+    """The exhausted soldier borrowed and resolved as if activated ([I-8]); ``null`` when
+    the Captain's 6 points were taken."""
 
 
 class DoubleAgentMoved(BaseEvent, frozen=True, kw_only=True, tag="double_agent_moved"):
@@ -208,6 +243,7 @@ class DoubleAgentMoved(BaseEvent, frozen=True, kw_only=True, tag="double_agent_m
     side: int
     """The side moving it."""
     cause: MoveCause
+    """What moved it: an infiltration, a Lieutenant or a General (§8.3)."""
     steps: int
     """The steps the move was worth; fewer are taken when it reaches the gate."""
     position: int
@@ -220,16 +256,19 @@ class FlagCaptured(BaseEvent, frozen=True, kw_only=True, tag="flag_captured"):
     side: int
     """The side that captured the enemy flag."""
     cause: MoveCause
+    """The move that captured the flag (§8.5)."""
 
 
 class SpiesAndLiesDayEnded(BaseEvent, frozen=True, kw_only=True, tag="spies_and_lies_day_ended"):
     """The end of day 1 or 2 (§11): the new exhausted soldiers and the next starter."""
 
     day: int
+    """The day that ended, 1 or 2."""
     exhausted: tuple[tuple[int, ...], ...]
     """Per side (red, blue): the soldiers drawn from its four deployed ones (1, or 2 after
     enemy double damage)."""
     next_starting_side: int
+    """The side that starts the next day's guess-turns (§11.8), 0 red, 1 blue."""
 
 
 class SpiesAndLiesEnded(BaseEvent, frozen=True, kw_only=True, tag="spies_and_lies_ended"):
@@ -238,9 +277,13 @@ class SpiesAndLiesEnded(BaseEvent, frozen=True, kw_only=True, tag="spies_and_lie
     winner: int | None
     """The winning side; ``None`` for a draw."""
     reason: EndReason
+    """How the game ended (§12)."""
     draw: bool = False
+    """True for a draw (§12.2): then ``winner`` is ``null``."""
     double_agent: int
+    """The Double Agent's final position (see the view's ``double_agent``)."""
     towers: tuple[int, ...]
+    """The final infiltration markers of red and blue."""
 
 
 Event = (

@@ -85,7 +85,8 @@ class SpiesAndLiesOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unkn
     deception_reserve: ReserveRule = ReserveRule.SHARED
     """Whether the 2 reserve deception tokens are shared or one per side ([U-6], [I-9])."""
     deal: Deal | None = None
-    """An explicit deal; see :class:`Deal`."""
+    """An explicit deal, fixing what is otherwise drawn at random in the setup (puzzles,
+    tests); ``None`` or omitted: everything is drawn. Kept secret until the game is over."""
 
 
 def _same_cards(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...]) -> bool:

@@ -180,7 +180,7 @@ def render_view(view: SpiesAndLiesView) -> str:
     return "\n".join(
         [
             f"{head}; to act {list(view.to_act)}",
-            f"{track}; intel {intel}; old {old}; reserve {view.deception_reserve}",
+            f"{track}; intel {intel}; old {old}; reserve {view.deception_reserve_left}",
             *(_side_text(side) for side in view.sides),
             *past,
         ]

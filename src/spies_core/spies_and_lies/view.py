@@ -66,46 +66,73 @@ class MissionView(msgspec.Struct, frozen=True, kw_only=True):
     """One mission card of one side as the viewer sees it."""
 
     mission: int
-    """1-4."""
+    """The mission, 1 to 4: the order in which the side's soldiers are guessed (§5.3.2)."""
     seat: int
-    """The seat that plays it (§14.2)."""
+    """The seat that plays this mission: the side's seat, or in team play the first teammate
+    for missions 1-2 and the second for 3-4 (§14.2)."""
     deployed: bool
+    """A soldier lies under this mission (false before the side has deployed it this day)."""
     rank: int | None
-    """The soldier, when face up or visible to the viewer; otherwise ``None``."""
+    """The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own
+    side's face-down soldiers, §3, §14.4); ``null`` otherwise."""
     face_up: bool
+    """The soldier was revealed in a guess-turn (§6 step 3)."""
     retreated: bool
+    """Face up and turned 90°: guessed correctly, or forced to retreat (§6 steps 5-7); its
+    ability can never be activated. Face up and not retreated means activated."""
     intel: bool | None
-    """An intel token; ``None`` until the tokens are revealed."""
+    """An intel token lies on the mission: its rank is on the current intel card, except
+    that a Sergeant is marked freely (§5.2); ``null`` until both sides' tokens are
+    revealed (§5.2.4) and for a mission without a soldier."""
     deception: bool
+    """A deception token was played on this soldier in the current guess-turn (§6 step 1,
+    §10)."""
 
 
 class SideView(msgspec.Struct, frozen=True, kw_only=True):
     """One side as the viewer sees it."""
 
     side: int
+    """The side, 0 red, 1 blue."""
     colour: str
+    """``red`` or ``blue``."""
     seats: tuple[int, ...]
+    """The seats of this side: one, or two teammates in team play (seats 0 and 2 are red, 1
+    and 3 blue, §14)."""
     hand: tuple[int, ...] | None
-    """The side's hand when the viewer may see it (§3, §14.4)."""
+    """The side's soldiers in hand, ascending, when this viewer may see them (its own side,
+    §3; in team play, see §14.4); ``null`` otherwise."""
     hand_size: int
+    """Soldiers in the side's hand (public)."""
     exhausted: tuple[int, ...]
+    """The side's exhausted soldiers, ascending: 1, or 2 after the enemy's double damage;
+    they may not be deployed this day (§4.9, §11.1). Public."""
     missions: tuple[MissionView, ...]
+    """Missions 1 to 4 of the side, as this viewer sees them."""
     tower: int
+    """The side's infiltration marker, 0 to 9 at rest (§7): reaching 10 moves the Double
+    Agent and resets it."""
     deception_tokens: int
+    """Deception tokens the side holds, 0 to 2 (§10.2)."""
     reserve_taken: int
-    """Reserve tokens this side has taken (at most 1 each with a per-side reserve)."""
+    """Reserve deception tokens this side's Spies have taken (at most 1 with a per-side
+    reserve, [I-9])."""
     effects: tuple[SoldierEffect, ...]
-    """Round effects running this day (§9)."""
+    """The round effects running for this side until the end of the day (§9)."""
     double_damage: bool
+    """This side draws 2 of the opponent's deployed soldiers as exhausted at the end of the
+    day instead of 1 (§9 Bomb, §11.1)."""
 
 
 class DayRecord(msgspec.Struct, frozen=True, kw_only=True):
     """A past day as it lay at its end: every card was face up, so all of it is public."""
 
     day: int
+    """The day, 1 or 2."""
     intel: tuple[int, ...]
+    """That day's intel card: the ranks printed on it (§5.2.5)."""
     missions: tuple[tuple[MissionView, ...], ...]
-    """Per side (red, blue), missions 1-4."""
+    """Per side (red, blue), missions 1-4 as they lay at the end of the day."""
 
 
 class SpiesAndLiesView(
@@ -114,40 +141,90 @@ class SpiesAndLiesView(
     """A seat's (or a spectator's) view of a Spies & Lies game."""
 
     version: int = 0
+    """The game's version this view reflects: the number of events in the log (for a replay,
+    the step's seq). Filled in by the API."""
     seat: int | None
+    """The viewer's seat; ``null`` for a spectator (no token)."""
     side: int | None
-    """The viewer's side: 0 red, 1 blue."""
+    """The viewer's side, 0 red, 1 blue (seat mod 2); ``null`` for a spectator."""
     players: int
+    """The number of seats: 2, or 4 for team play (§14)."""
     board_length: int
+    """G, the spaces from the centre to the space in front of each gate (§8.1, [U-1]); the
+    creation option ``board_length``."""
     intel_cards: tuple[tuple[int, ...], ...]
+    """The intel cards of this game, each the ranks printed on it (§5.2.5, [I-1]); the
+    creation option ``intel_cards``."""
     reserve_rule: ReserveRule
+    """Deprecated: use ``deception_reserve_rule`` (the same value). Who may take the two
+    reserve deception tokens: ``shared`` or ``per-side`` ([U-6], [I-9])."""
+    deception_reserve_rule: ReserveRule
+    """Who may take the two reserve deception tokens: ``shared`` (one side's Spies may take
+    both) or ``per-side`` (one each) ([U-6], [I-9]); the creation option
+    ``deception_reserve``."""
     deception_pays_on_forced_retreat: bool
+    """Whether a deception token on a wrongly guessed card that was forced to retreat still
+    pays +4 ([I-5]); the creation option of that name."""
     day: int
+    """The day, 1 to 3 (§5); 0 before setup."""
     phase: Phase
+    """``deploy``, ``intel``, ``mission`` (the day's three phases, §5), or ``over``."""
     stage: Stage | None
-    """The step of the current guess-turn (mission phase only)."""
+    """The step of the current guess-turn (§6.1): ``deception`` (the defender may play a
+    token), ``guess``, ``marshal`` or ``captain`` (an activated soldier's owner chooses);
+    ``null`` outside the mission phase."""
     turn: int | None
-    """The current guess-turn, 1-8 (mission phase only)."""
+    """The current guess-turn of the day, 1 to 8 (§5.3.2); ``null`` outside the mission
+    phase."""
     mission: int | None
-    """The target mission of the current guess-turn, 1-4."""
+    """The target mission of the current guess-turn, 1 to 4 (§5.3.2); ``null`` outside the
+    mission phase."""
     guesser: int | None
+    """The seat that names a rank in the current guess-turn (§5.3.2); ``null`` outside the
+    mission phase."""
     defender: int | None
+    """The seat whose soldier is the target of the current guess-turn (it may play a
+    deception token, §6 step 1); ``null`` outside the mission phase."""
     starting_side: int | None
-    """The side starting this day's guess-turns; ``None`` on day 1 until the Starting Player
-    card is flipped at the start of the mission phase (§5.3.1)."""
+    """The side starting this day's guess-turns, 0 red, 1 blue; ``null`` on day 1 until the
+    Starting Player card is flipped at the start of the mission phase (§5.3.1)."""
     to_act: tuple[int, ...]
+    """The seats that may send a command now: every seat still to deploy or to mark intel
+    (simultaneous phases), else the one seat the guess-turn waits for; ``[]`` once the
+    game is over."""
     intel_marked: tuple[int, ...]
+    """The seats that have finished their intel placement this day (``mark_sergeant`` or
+    ``confirm_intel``, §5.2); ascending."""
     double_agent: int
+    """The Double Agent's position on the board (§8.1): 0 the neutral centre; 1 to G blue's
+    territory (red pushes it up) with G in front of blue's gate and G + 1 blue's flag; -1
+    to -G red's territory, -(G + 1) red's flag."""
     deception_reserve: int
+    """Deprecated: use ``deception_reserve_left`` (the same value). Deception tokens left in
+    the reserve, 0 to 2 ([I-9])."""
+    deception_reserve_left: int
+    """Deception tokens left in the reserve, 0 to 2, for activated Spies to take (§9 rank 1,
+    [I-9]); who may take them is ``deception_reserve_rule``."""
     old_intel: tuple[tuple[int, ...], ...]
+    """The old-intel pile, first first: the card turned up at setup (§4.8), then each past
+    day's intel card (§11.3). Public."""
     current_intel: tuple[int, ...] | None
+    """This day's intel card, the ranks printed on it (§5.2.1); ``null`` before it is turned
+    up in the intel phase."""
     intel_deck_size: int
+    """Intel cards left face down in the intel deck."""
     sides: tuple[SideView, ...]
+    """Red (0) and blue (1), as this viewer sees them."""
     history: tuple[DayRecord, ...]
     """The days before the current one (§11: revealed cards stay known)."""
     winner: int | None
+    """The winning side once the game is over, 0 red, 1 blue; ``null`` while it goes on and
+    for a draw (see ``draw``)."""
     end_reason: EndReason | None
+    """How the game ended (§12); ``null`` while it goes on."""
     draw: bool
+    """True when the game ended in a draw: the Double Agent on the centre and equal markers
+    after day 3 (§12.2)."""
 
 
 def starter_hidden(state: State) -> bool:
@@ -248,6 +325,7 @@ def view(state: State, seat: int | None) -> SpiesAndLiesView:
         board_length=state.options.board_length,
         intel_cards=state.options.intel_cards,
         reserve_rule=state.options.deception_reserve,
+        deception_reserve_rule=state.options.deception_reserve,
         deception_pays_on_forced_retreat=state.options.deception_pays_on_forced_retreat,
         day=state.day,
         phase=state.phase,
@@ -261,6 +339,7 @@ def view(state: State, seat: int | None) -> SpiesAndLiesView:
         intel_marked=state.intel_marked,
         double_agent=state.double_agent,
         deception_reserve=state.reserve,
+        deception_reserve_left=state.reserve,
         old_intel=state.old_intel,
         current_intel=state.current_intel,
         intel_deck_size=len(state.intel_deck),

@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept.
+         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept.
          */
         post: operations["createGame"];
         delete?: never;
@@ -297,984 +297,1279 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * AceZone
-         * @description Where an assassinated spy's Ace was taken from (I-18).
-         * @enum {string}
+         * BlackSpyCardPlayed
+         * @description A card was played face up to the current trick (§5.1).
          */
-        AceZone: "hand" | "draw_deck" | "draw_discard";
-        /** Assassinate */
-        Assassinate: {
-            ace: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "assassinate";
-        };
-        /** BlackSpyCardPlayed */
         BlackSpyCardPlayed: {
+            /** @description The card played, e.g. `"green-11"`. */
             card: string;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The seat that played the card. */
             seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `black_spy_card_played`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "black_spy_card_played";
         };
-        /** BlackSpyCardsExchanged */
+        /**
+         * BlackSpyCardsExchanged
+         * @description Every seat had passed, so all passes were handed over at once (§3.4, §10.14).
+         */
         BlackSpyCardsExchanged: {
+            /** @description Who leads the first trick: the holder of the red 1 (§4.1), or in the classic preset the dealer's left neighbour (Appendix A). Public: the whole table sees who leads. */
             leader: number;
+            /** @description The cards each seat received, sorted; a viewer sees only its own. */
             received: (string[] | null)[];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `black_spy_cards_exchanged`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "black_spy_cards_exchanged";
         };
-        /** BlackSpyCardsPassed */
+        /**
+         * BlackSpyCardsPassed
+         * @description A seat set three cards aside, face down, for `to_seat` (§3.1, §3.4).
+         */
         BlackSpyCardsPassed: {
+            /** @description The cards, sorted; only the passer sees them here (the receiver learns them from `black_spy_cards_exchanged`, after every seat has passed). */
             cards: string[] | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The seat that passed. */
             seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
+            /** @description The seat that receives the three cards, once every seat has passed. */
             to_seat: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `black_spy_cards_passed`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "black_spy_cards_passed";
         };
-        /** BlackSpyDealScored */
+        /**
+         * BlackSpyCommand
+         * @description A command of `black-spy`, tagged by `type`. Send it as `command` to `POST /games/{id}/commands` of a `black-spy` game; `GET /games/{id}/legal` lists the ones the caller may send now.
+         */
+        BlackSpyCommand: components["schemas"]["BlackSpyPassCards"] | components["schemas"]["BlackSpyPlayCard"];
+        /**
+         * BlackSpyCompletedTrick
+         * @description A trick taken this deal: public history (§10.8).
+         */
+        BlackSpyCompletedTrick: {
+            /** @description In play order, led card first: one card per seat. */
+            cards: components["schemas"]["BlackSpyPlayedCard"][];
+            /** @description 1 for the deal's first trick. */
+            number: number;
+            /** @description The trick's penalty points under this game's rules (§6.2), before any moon (§6.4). */
+            points: number;
+            /** @description The seat that took the trick: the highest card of the led colour (§5.4, §5.5). */
+            winner: number;
+        };
+        /**
+         * BlackSpyCreateGameRequest
+         * @description Body of `POST /games` for a game of Black Spy (`black-spy`).
+         */
+        BlackSpyCreateGameRequest: {
+            /**
+             * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `black-spy` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "black-spy";
+            /** @description The options of Black Spy; `null` or omitted: every default. An unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`. */
+            options?: components["schemas"]["BlackSpyOptions"] | null;
+            /** @description The number of seats; `null` or omitted: the game's minimum (Deck of Spies 1, Black Spy 3 to 6, Spies & Lies 2, or 4 for team play). */
+            players?: number | null;
+            /** @description One entry per seat, tagged by `type`: `creator` (the default), `open` or `bot`; `null` or omitted: every seat is the creator's. */
+            seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
+            /** @description A seed string, to make the game reproducible (puzzles, bug reports, tests); `null` or omitted: the server draws a secret random seed, revealed when the game ends. */
+            seed?: string | null;
+        };
+        /**
+         * BlackSpyDeal
+         * @description An explicit first deal, for puzzles, bug reports and tests.
+         *
+         *     Later deals are shuffled as usual (§2.3, §2.4).
+         */
+        BlackSpyDeal: {
+            /** @description The first dealer, a seat (instead of the random draw of §2.2). */
+            dealer: number;
+            /** @description The hands of seats 0, 1, ...: together the 60 cards (`"black-7"` six times), each hand 60 / players cards. */
+            hands: string[][];
+        };
+        /**
+         * BlackSpyDealScored
+         * @description The deal was over and scored (§6); totals may be negative (§6.3).
+         */
         BlackSpyDealScored: {
+            /** @description The deal scored, 1 for the first. */
             deal: number;
+            /** @description The seat that took all 16 black cards and shot the moon (§6.4), if any. */
             moon?: number | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description This deal's score per seat. */
             scores: number[];
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
+            /** @description Running totals per seat after this deal (§6.6). */
             totals: number[];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `black_spy_deal_scored`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "black_spy_deal_scored";
         };
-        /** BlackSpyDealt */
+        /**
+         * BlackSpyDealt
+         * @description A deal began: all 60 cards were dealt (§2.3) and its pass direction set (§3.3).
+         *
+         *     A shuffled deal is `shuffled(rng, DECK)` dealt one card at a time, the first to the dealer's left and on clockwise, so the seed re-derives the hands.
+         */
         BlackSpyDealt: {
+            /** @description 1 for the first deal of the game. */
             deal: number;
+            /** @description The seat that dealt. */
             dealer: number;
-            direction: components["schemas"]["PassDirection"];
+            /** @description Where this deal's passed cards go (§3.3). */
+            direction: components["schemas"]["BlackSpyPassDirection"];
+            /** @description Cards in each hand: 60 divided by the number of players (§2.3). */
             hand_size: number;
+            /** @description Every seat's hand, sorted; a viewer sees only its own (the others are `null`). */
             hands: (string[] | null)[];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `black_spy_dealt`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "black_spy_dealt";
         };
-        /** BlackSpyFlags */
+        /**
+         * BlackSpyFlags
+         * @description The rule flags that change play; recorded in the game's first event.
+         */
         BlackSpyFlags: {
-            /** @default false */
-            classic: boolean;
-            /** @default false */
-            no_good_spies: boolean;
+            /** @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case). Default: `false`. */
+            classic?: boolean;
+            /** @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9). Default: `false`. */
+            no_good_spies?: boolean;
         };
-        /** BlackSpyGameEnded */
+        /**
+         * BlackSpyGameEnded
+         * @description A total reached the threshold after a deal's scoring (§7.1, §7.2): lowest total wins.
+         */
         BlackSpyGameEnded: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
+            /** @description The total that ended the game (§7.2). */
             threshold: number;
+            /** @description The final totals, by seat (§6.6). */
             totals: number[];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `black_spy_game_ended`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "black_spy_game_ended";
+            /** @description The seats with the lowest total; several share the win on a tie (§7.4). */
             winners: number[];
         };
-        /** BlackSpyStarted */
-        BlackSpyStarted: {
-            dealer: number;
-            /** @default false */
-            fixed_deal: boolean;
-            flags: components["schemas"]["BlackSpyFlags"];
-            players: number;
-            recorded_at: string;
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "black_spy_started";
-        };
-        /** BlackSpyTrickWon */
-        BlackSpyTrickWon: {
-            cards: string[];
-            points: number;
-            recorded_at: string;
-            seq: number;
-            trick: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "black_spy_trick_won";
-            winner: number;
-        };
-        /** BlackSpyView */
-        BlackSpyView: {
-            deal: number;
-            deal_scores: number[][];
-            dealer: number;
-            flags: components["schemas"]["BlackSpyFlags"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            game: "black-spy";
-            hand: string[] | null;
-            hand_sizes: number[];
-            leader: number | null;
-            my_pass: string[] | null;
-            pass_direction: components["schemas"]["PassDirection"];
-            pass_from: number | null;
-            pass_to: number | null;
-            passed: boolean[];
-            phase: components["schemas"]["black_spy_state_Phase"];
-            pile_points: number[];
-            pile_sizes: number[];
-            players: number;
-            received: string[] | null;
-            seat: number | null;
-            threshold: number;
-            to_act: number[];
-            totals: number[];
-            trick: components["schemas"]["PlayedCard"][];
-            trick_number: number;
-            tricks: components["schemas"]["CompletedTrick"][];
-            turn: number | null;
-            /** @default 0 */
-            version: number;
-            winners: number[];
-        };
-        /** BotInfo */
-        BotInfo: {
-            description: string;
-            games: string[];
-            name: string;
-        };
-        /** BotList */
-        BotList: {
-            bots: components["schemas"]["BotInfo"][];
+        /**
+         * BlackSpyOptions
+         * @description Everything `POST /games` accepts in `options` for `black-spy`.
+         *
+         *     The five variant flags below name variants of the modern rulebook (pp. 5-6) whose text we do not have (§8.2-8.6, §10 Q1). They exist so a client asking for one gets a clear `unsupported-variant` error instead of `unknown-option`; `true` is always refused.
+         */
+        BlackSpyOptions: {
+            /** @description §8.4 "Farbe ansagen" (Call a Colour): unsupported. Default: `false`. */
+            call_colour?: boolean;
+            /** @description §8.2 "Gefangen nehmen oder freilassen" (Capture or Release): unsupported. Default: `false`. */
+            capture_or_release?: boolean;
+            /** @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case). Default: `false`. */
+            classic?: boolean;
+            /** @description Optional explicit first deal; without it the first dealer is drawn and the deck shuffled. */
+            deal?: components["schemas"]["BlackSpyDeal"] | null;
+            /** @description §8.5 "Dem Rang folgen" (Follow the Rank): unsupported. Default: `false`. */
+            follow_rank?: boolean;
+            /** @description §8.3 "Der Maulwurf" (The Mole, card selection by score standings): unsupported. Default: `false`. */
+            mole?: boolean;
+            /** @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9). Default: `false`. */
+            no_good_spies?: boolean;
+            /** @description §8.6 "Punkte reduzieren" (Reduce Points on the exact end value): unsupported. Default: `false`. */
+            reduce_points?: boolean;
         };
         /**
-         * BotRequest
-         * @example {
-         *       "bot": "random"
-         *     }
+         * BlackSpyPassCards
+         * @description Pass exactly three cards, face down, in this deal's direction (§3.1-3.3).
+         *
+         *     Every seat passes once per deal, in any order; nobody sees what they receive until all have passed (§3.4), and a pass cannot be changed once made.
          */
-        BotRequest: {
-            bot: string;
-        };
-        /** BotSeatRequest */
-        BotSeatRequest: {
-            bot: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "bot";
-        };
-        /** CaptainChosen */
-        CaptainChosen: {
-            borrow?: number | null;
-            recorded_at: string;
-            seat: number;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "captain_chosen";
-        };
-        /** CardsDrawn */
-        CardsDrawn: {
-            cards: string[] | null;
-            count: number;
-            recorded_at: string;
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "cards_drawn";
-        };
-        /** CardsRetired */
-        CardsRetired: {
-            cards: string[] | null;
-            count: number;
-            recorded_at: string;
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "cards_retired";
-        };
-        /** ChooseCaptain */
-        ChooseCaptain: {
-            borrow?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "choose_captain";
-        };
-        /** ChooseMarshal */
-        ChooseMarshal: {
-            option: components["schemas"]["MarshalOption"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "choose_marshal";
-        };
-        /**
-         * CommandRequest
-         * @example {
-         *       "command": {
-         *         "cards": [
-         *           "2C",
-         *           "4C"
-         *         ],
-         *         "type": "counter"
-         *       },
-         *       "expected_version": 4
-         *     }
-         * @example {
-         *       "command": {
-         *         "card": "red-1",
-         *         "type": "play_card"
-         *       }
-         *     }
-         */
-        CommandRequest: {
-            command: components["schemas"]["Counter"] | components["schemas"]["Recruit"] | components["schemas"]["Assassinate"] | components["schemas"]["PassCards"] | components["schemas"]["PlayCard"] | components["schemas"]["Deploy"] | components["schemas"]["MarkSergeant"] | components["schemas"]["ConfirmIntel"] | components["schemas"]["Deceive"] | components["schemas"]["DeclineDeception"] | components["schemas"]["Guess"] | components["schemas"]["ChooseMarshal"] | components["schemas"]["ChooseCaptain"];
-            expected_version?: number | null;
-        };
-        /** CommandResponse */
-        CommandResponse: {
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["SpyRevealed"] | components["schemas"]["CardsDrawn"] | components["schemas"]["DiscardReshuffled"] | components["schemas"]["DrawDeckShuffled"] | components["schemas"]["SpyCountered"] | components["schemas"]["SpyRecruited"] | components["schemas"]["CardsRetired"] | components["schemas"]["SpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SoldiersDeployed"] | components["schemas"]["IntelCardTurned"] | components["schemas"]["IntelMarked"] | components["schemas"]["IntelTokensRevealed"] | components["schemas"]["DeceptionPlayed"] | components["schemas"]["DeceptionDeclined"] | components["schemas"]["SoldierRevealed"] | components["schemas"]["InfiltrationPointsGained"] | components["schemas"]["InfiltrationPointsLost"] | components["schemas"]["DeceptionTokenGained"] | components["schemas"]["SoldierEffectStarted"] | components["schemas"]["DoubleDamageEarned"] | components["schemas"]["MarshalChosen"] | components["schemas"]["CaptainChosen"] | components["schemas"]["DoubleAgentMoved"] | components["schemas"]["FlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
-            outcome?: components["schemas"]["Outcome"] | null;
-            status: components["schemas"]["GameStatus"];
-            version: number;
-        };
-        /** CompletedTrick */
-        CompletedTrick: {
-            cards: components["schemas"]["PlayedCard"][];
-            number: number;
-            points: number;
-            winner: number;
-        };
-        /** ConfirmIntel */
-        ConfirmIntel: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "confirm_intel";
-        };
-        /** Counter */
-        Counter: {
-            cards: string[];
-            /** @default [] */
-            retire: string[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "counter";
-        };
-        /**
-         * CreateGameRequest
-         * @example {
-         *       "game": "deck-of-spies",
-         *       "seed": "readme-demo"
-         *     }
-         * @example {
-         *       "game": "black-spy",
-         *       "options": {},
-         *       "players": 4
-         *     }
-         * @example {
-         *       "game": "black-spy",
-         *       "players": 4,
-         *       "seats": [
-         *         {
-         *           "name": "Ada",
-         *           "type": "creator"
-         *         },
-         *         {
-         *           "type": "open"
-         *         },
-         *         {
-         *           "bot": "random",
-         *           "type": "bot"
-         *         },
-         *         {
-         *           "bot": "random",
-         *           "type": "bot"
-         *         }
-         *       ]
-         *     }
-         */
-        CreateGameRequest: {
-            game: string;
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            players?: number | null;
-            seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
-            seed?: string | null;
-        };
-        /** CreatorSeatRequest */
-        CreatorSeatRequest: {
-            name?: string | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "creator";
-        };
-        /** DayRecord */
-        DayRecord: {
-            day: number;
-            intel: number[];
-            missions: components["schemas"]["MissionView"][][];
-        };
-        /** Deal */
-        Deal: {
-            exhausted?: [
-                number,
-                number
-            ] | null;
-            intel?: number[][] | null;
-            starting?: number | null;
-        };
-        /** Deceive */
-        Deceive: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deceive";
-        };
-        /** DeceptionDeclined */
-        DeceptionDeclined: {
-            mission: number;
-            recorded_at: string;
-            seat: number;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deception_declined";
-        };
-        /** DeceptionPlayed */
-        DeceptionPlayed: {
-            mission: number;
-            recorded_at: string;
-            seat: number;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deception_played";
-        };
-        /** DeceptionTokenGained */
-        DeceptionTokenGained: {
-            recorded_at: string;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deception_token_gained";
-        };
-        /** DeckOfSpiesEnded */
-        DeckOfSpiesEnded: {
-            owned_faces: number;
-            recorded_at: string;
-            result: components["schemas"]["Result"];
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deck_of_spies_ended";
-        };
-        /** DeckOfSpiesFlags */
-        DeckOfSpiesFlags: {
-            /** @default true */
-            ace_counts_in_necessity: boolean;
-            /** @default false */
-            retire_multiple_ranks: boolean;
-            /** @default true */
-            strict_necessity: boolean;
-        };
-        /** DeckOfSpiesStarted */
-        DeckOfSpiesStarted: {
-            draw_deck: string[] | null;
-            draw_deck_count: number;
-            /** @default [] */
-            draw_discard: string[];
-            flags: components["schemas"]["DeckOfSpiesFlags"];
-            /** @default [] */
-            hand: string[] | null;
-            /** @default 0 */
-            hand_count: number;
-            recorded_at: string;
-            /** @default [] */
-            removed: string[];
-            seq: number;
-            spy_deck: string[] | null;
-            spy_deck_count: number;
-            /** @default [] */
-            spy_discard: string[] | null;
-            /** @default 0 */
-            spy_discard_count: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deck_of_spies_started";
-        };
-        /** DeckOfSpiesView */
-        DeckOfSpiesView: {
-            draw_deck_cards: string[] | null;
-            draw_deck_count: number;
-            draw_discard: string[];
-            flags: components["schemas"]["DeckOfSpiesFlags"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            game: "deck-of-spies";
-            hand: string[] | null;
-            hand_count: number;
-            hand_total: number | null;
-            owned_faces: number | null;
-            phase: components["schemas"]["deck_of_spies_state_Phase"];
-            removed: string[];
-            result: components["schemas"]["Result"] | null;
-            seat: number | null;
-            spies_left: number;
-            spy_discard: string[];
-            spy_discard_count: number;
-            to_act: number[];
-            top_spy: string | null;
-            turn: number;
-            unseen_spies: string[];
-            /** @default 0 */
-            version: number;
-        };
-        /** DeclineDeception */
-        DeclineDeception: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "decline_deception";
-        };
-        /** Deploy */
-        Deploy: {
-            soldiers: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "deploy";
-        };
-        /** DiscardReshuffled */
-        DiscardReshuffled: {
-            count: number;
-            order: string[] | null;
-            recorded_at: string;
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "discard_reshuffled";
-        };
-        /** DoubleAgentMoved */
-        DoubleAgentMoved: {
-            cause: components["schemas"]["MoveCause"];
-            position: number;
-            recorded_at: string;
-            seq: number;
-            side: number;
-            steps: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "double_agent_moved";
-        };
-        /** DoubleDamageEarned */
-        DoubleDamageEarned: {
-            recorded_at: string;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "double_damage_earned";
-        };
-        /** DrawDeckShuffled */
-        DrawDeckShuffled: {
-            count: number;
-            order: string[] | null;
-            recorded_at: string;
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "draw_deck_shuffled";
-        };
-        /**
-         * EndReason
-         * @description How the game ended (§12).
-         * @enum {string}
-         */
-        EndReason: "flag-captured" | "territory" | "infiltration";
-        /** EventsPage */
-        EventsPage: {
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["SpyRevealed"] | components["schemas"]["CardsDrawn"] | components["schemas"]["DiscardReshuffled"] | components["schemas"]["DrawDeckShuffled"] | components["schemas"]["SpyCountered"] | components["schemas"]["SpyRecruited"] | components["schemas"]["CardsRetired"] | components["schemas"]["SpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SoldiersDeployed"] | components["schemas"]["IntelCardTurned"] | components["schemas"]["IntelMarked"] | components["schemas"]["IntelTokensRevealed"] | components["schemas"]["DeceptionPlayed"] | components["schemas"]["DeceptionDeclined"] | components["schemas"]["SoldierRevealed"] | components["schemas"]["InfiltrationPointsGained"] | components["schemas"]["InfiltrationPointsLost"] | components["schemas"]["DeceptionTokenGained"] | components["schemas"]["SoldierEffectStarted"] | components["schemas"]["DoubleDamageEarned"] | components["schemas"]["MarshalChosen"] | components["schemas"]["CaptainChosen"] | components["schemas"]["DoubleAgentMoved"] | components["schemas"]["FlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
-            next_after: number;
-            status: components["schemas"]["GameStatus"];
-            version: number;
-        };
-        /** FlagCaptured */
-        FlagCaptured: {
-            cause: components["schemas"]["MoveCause"];
-            recorded_at: string;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "flag_captured";
-        };
-        /**
-         * ForcedBy
-         * @description Why a revealed card was forced to retreat (§6 step 5).
-         * @enum {string}
-         */
-        ForcedBy: "bomb" | "spy" | "miner";
-        /** GameCreated */
-        GameCreated: {
-            created_at?: string | null;
-            deal_commitment?: string | null;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            players: number;
-            recorded_at: string;
-            rematch_of?: string | null;
-            rng: string;
-            seats?: components["schemas"]["SeatState"][] | null;
-            seed_commitment: string;
-            seed_source: components["schemas"]["SeedSource"];
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "game_created";
-        };
-        /** GameCreatedResponse */
-        GameCreatedResponse: {
-            created_at: string;
-            game: string;
-            head_hash: string;
-            id: string;
-            players: number;
-            seats: components["schemas"]["SeatToken"][];
-            status: components["schemas"]["GameStatus"];
-            version: number;
-        };
-        /** GameList */
-        GameList: {
-            games: components["schemas"]["GameSummary"][];
-            limit: number;
-            offset: number;
-            total: number;
-        };
-        /**
-         * GameStatus
-         * @description Where a game stands.
-         * @enum {string}
-         */
-        GameStatus: "active" | "finished";
-        /** GameSummary */
-        GameSummary: {
-            created_at: string;
-            game: string;
-            head_hash: string;
-            id: string;
-            options: {
-                [key: string]: unknown;
-            };
-            outcome: components["schemas"]["Outcome"] | null;
-            players: number;
-            rematch?: string | null;
-            rematch_of?: string | null;
-            rng: string;
-            seats: components["schemas"]["PublicSeat"][];
-            seed_commitment: string;
-            seed_source: string;
-            status: components["schemas"]["GameStatus"];
-            to_act: number[];
-            updated_at: string;
-            version: number;
-        };
-        /** Guess */
-        Guess: {
-            rank: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "guess";
-        };
-        /** InfiltrationPointsGained */
-        InfiltrationPointsGained: {
-            amount: number;
-            /** @default 0 */
-            carried: number;
-            infiltrated: boolean;
-            rank?: number | null;
-            recorded_at: string;
-            seq: number;
-            side: number;
-            source: components["schemas"]["PointSource"];
-            tower: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "infiltration_points_gained";
-        };
-        /** InfiltrationPointsLost */
-        InfiltrationPointsLost: {
-            amount: number;
-            recorded_at: string;
-            seq: number;
-            side: number;
-            tower: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "infiltration_points_lost";
-        };
-        /** IntelCardTurned */
-        IntelCardTurned: {
-            card: number[];
-            day: number;
-            recorded_at: string;
-            seq: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "intel_card_turned";
-        };
-        /** IntelMarked */
-        IntelMarked: {
-            recorded_at: string;
-            seat: number;
-            seq: number;
-            sergeant_token?: boolean | null;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "intel_marked";
-        };
-        /** IntelTokensRevealed */
-        IntelTokensRevealed: {
-            recorded_at: string;
-            seq: number;
-            starting_side?: number | null;
-            tokens: boolean[][];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "intel_tokens_revealed";
-        };
-        /**
-         * JoinRequest
-         * @example {
-         *       "name": "Grace"
-         *     }
-         */
-        JoinRequest: {
-            name: string;
-        };
-        /** JoinedSeat */
-        JoinedSeat: {
-            seat: number;
-            token: string;
-        };
-        /** LegalCommands */
-        LegalCommands: {
-            commands: (components["schemas"]["Counter"] | components["schemas"]["Recruit"] | components["schemas"]["Assassinate"] | components["schemas"]["PassCards"] | components["schemas"]["PlayCard"] | components["schemas"]["Deploy"] | components["schemas"]["MarkSergeant"] | components["schemas"]["ConfirmIntel"] | components["schemas"]["Deceive"] | components["schemas"]["DeclineDeception"] | components["schemas"]["Guess"] | components["schemas"]["ChooseMarshal"] | components["schemas"]["ChooseCaptain"])[];
-            note?: string | null;
-            seat: number | null;
-            version: number;
-        };
-        /** MarkSergeant */
-        MarkSergeant: {
-            token: boolean;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "mark_sergeant";
-        };
-        /** MarshalChosen */
-        MarshalChosen: {
-            option: components["schemas"]["MarshalOption"];
-            recorded_at: string;
-            seat: number;
-            seq: number;
-            side: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "marshal_chosen";
-        };
-        /**
-         * MarshalOption
-         * @description The two options of an activated Marshal (§9, rank 10).
-         * @enum {string}
-         */
-        MarshalOption: "points" | "sabotage";
-        /** MissionView */
-        MissionView: {
-            deception: boolean;
-            deployed: boolean;
-            face_up: boolean;
-            intel: boolean | null;
-            mission: number;
-            rank: number | null;
-            retreated: boolean;
-            seat: number;
-        };
-        /**
-         * MoveCause
-         * @description What moved the Double Agent (§8); each is one move [I-3].
-         * @enum {string}
-         */
-        MoveCause: "infiltration" | "lieutenant" | "general";
-        /** OpenSeatRequest */
-        OpenSeatRequest: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "open";
-        };
-        /** Outcome */
-        Outcome: {
-            /** @default false */
-            draw: boolean;
-            reason: string;
-            /** @default [] */
-            scores: number[];
-            winners: number[];
-        };
-        /** PassCards */
-        PassCards: {
+        BlackSpyPassCards: {
+            /** @description Three cards of the hand, in any order, e.g. `["black-7", "red-1", "blue-11"]` (`"black-7"` twice passes two black 7s). Any cards may be passed (§3.2). */
             cards: string[];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `pass_cards`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "pass_cards";
         };
         /**
-         * PassDirection
+         * BlackSpyPassDirection
          * @description Where a deal's passed cards go (§2.1, §3.3).
+         *     - `left`: To the left neighbour, seat `(i + 1) mod n` (clockwise, §10.4).
+         *     - `right`: To the right neighbour, seat `(i - 1) mod n`.
+         *     - `across`: Four players only: to seat `(i + 2) mod 4`.
          * @enum {string}
          */
-        PassDirection: "left" | "right" | "across";
-        /** PlayCard */
-        PlayCard: {
+        BlackSpyPassDirection: "left" | "right" | "across";
+        /**
+         * BlackSpyPhase
+         * @description Where the game stands.
+         *     - `setup`: Before the first event.
+         *     - `passing`: The deal's simultaneous pass (§3): seats that have not passed are to act.
+         *     - `playing`: Trick play (§4, §5); after the last trick, until the next deal or the end.
+         *     - `over`: The game has ended (§7).
+         * @enum {string}
+         */
+        BlackSpyPhase: "setup" | "passing" | "playing" | "over";
+        /**
+         * BlackSpyPlayCard
+         * @description Play one card to the current trick (§5.1), leading or following (§4.3, §5.2).
+         */
+        BlackSpyPlayCard: {
+            /** @description A card of the hand that the rules allow now (§4.3, §5.2), e.g. `"red-5"`; `"black-7"` plays one of the black 7s held. */
             card: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `play_card`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "play_card";
         };
-        /** PlayedCard */
-        PlayedCard: {
+        /**
+         * BlackSpyPlayedCard
+         * @description One card of a trick and who played it.
+         */
+        BlackSpyPlayedCard: {
+            /** @description The card, e.g. `"red-1"` or `"black-7"`. */
             card: string;
+            /** @description The seat that played the card. */
             seat: number;
         };
         /**
-         * PointSource
-         * @description Where a gain of infiltration points comes from (§7).
+         * BlackSpyStarted
+         * @description Seats were taken and the first dealer chosen (§2.2: drawn at random, or given by `options.deal`). The rule flags are recorded here; the hands of an explicit deal are recorded in the first `black_spy_dealt`, where redaction hides them.
+         */
+        BlackSpyStarted: {
+            /** @description The first dealer. */
+            dealer: number;
+            /**
+             * @description True when the first deal's hands came from `options.deal` rather than a shuffle.
+             * @default false
+             */
+            fixed_deal: boolean;
+            /** @description The rule flags this game is played with (§8.1, Appendix A). */
+            flags: components["schemas"]["BlackSpyFlags"];
+            /** @description The number of seats, 3 to 6. */
+            players: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `black_spy_started`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "black_spy_started";
+        };
+        /**
+         * BlackSpyTrickWon
+         * @description The trick was complete; its winner took it face down and leads next (§5.4-5.6).
+         */
+        BlackSpyTrickWon: {
+            /** @description The trick in play order, led card first. */
+            cards: string[];
+            /** @description The trick's penalty points under this game's rules (§6.2, before any moon, §6.4). */
+            points: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description 1 for the first trick of the deal. */
+            trick: number;
+            /**
+             * @description Always `black_spy_trick_won`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "black_spy_trick_won";
+            /** @description The seat that took the trick and leads the next one. */
+            winner: number;
+        };
+        /**
+         * BlackSpyView
+         * @description A game of Black Spy as one seat (or a spectator) may see it.
+         */
+        BlackSpyView: {
+            /** @description The current deal, 1 for the first; 0 before the first deal. */
+            deal: number;
+            /** @description Every scored deal's scores, first deal first, each by seat (§6); a seat's total is the sum of its scores. */
+            deal_scores: number[][];
+            /** @description The seat that dealt this deal (§2.2, §2.4). */
+            dealer: number;
+            /** @description The rule flags chosen at creation (§8.1, Appendix A). */
+            flags: components["schemas"]["BlackSpyFlags"];
+            /**
+             * @description Always `black-spy`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "black-spy";
+            /** @description The viewer's hand, sorted; `null` for a spectator. Other hands are never shown, only their sizes. */
+            hand: string[] | null;
+            /** @description Cards in each seat's hand, by seat (public). */
+            hand_sizes: number[];
+            /** @description The seat that led (or is to lead) the current trick; `null` outside trick play. */
+            leader: number | null;
+            /** @description The three cards the viewer passed this deal, as soon as passed; `null` before it has passed, and for a spectator. */
+            my_pass: string[] | null;
+            /** @description This deal's pass direction (§3.3): `left` (clockwise, to seat + 1), `right` or, with 4 players, `across`. */
+            pass_direction: components["schemas"]["BlackSpyPassDirection"];
+            /** @description The seat whose three cards the viewer receives this deal; `null` for a spectator. */
+            pass_from: number | null;
+            /** @description The seat the viewer passes its three cards to this deal; `null` for a spectator. */
+            pass_to: number | null;
+            /** @description Whether each seat has passed this deal, by seat (public; what was passed is not). */
+            passed: boolean[];
+            /** @description `passing` while seats choose their three cards (§3), `playing` during trick play (§4, §5), `over` once the game has ended (§7). */
+            phase: components["schemas"]["BlackSpyPhase"];
+            /** @description Penalty points in each seat's pile this deal, by seat, before any moon (§6.2, §6.4). */
+            pile_points: number[];
+            /** @description Cards each seat has taken this deal, by seat (face down, but every card was seen when played). */
+            pile_sizes: number[];
+            /** @description The number of seats, 3 to 6. */
+            players: number;
+            /** @description The three cards the viewer received this deal, shown once every seat has passed (§3.4); `null` before then, and for a spectator. */
+            received: string[] | null;
+            /** @description The viewer's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The total that ends the game once a seat reaches it after a deal (§7.2): 200, 150, 120 or 100 for 3, 4, 5 or 6 players; 200 in the classic preset. */
+            threshold: number;
+            /** @description Every seat that may send a command now: the seats that have not passed while passing, the seat in `turn` during trick play, none once the game is over. */
+            to_act: number[];
+            /** @description Each seat's running total of penalty points over the scored deals, by seat (§6.6); may be negative (§6.3). The lowest total wins (§7.3). */
+            totals: number[];
+            /** @description The cards of the current trick, in play order, led card first (public, §5.9). */
+            trick: components["schemas"]["BlackSpyPlayedCard"][];
+            /** @description The trick in play, 1 for the deal's first; 0 outside trick play. */
+            trick_number: number;
+            /** @description The completed tricks of this deal, first first (public history, §5.9, §10.8). */
+            tricks: components["schemas"]["BlackSpyCompletedTrick"][];
+            /** @description The seat that plays the next card of the trick; `null` outside trick play (while passing every seat that has not passed acts at once: see `to_act`). */
+            turn: number | null;
+            /**
+             * @description The game's version this view reflects: the number of events in the log (for a replay, the step's seq). Filled in by the API.
+             * @default 0
+             */
+            version: number;
+            /** @description The seats with the lowest total once the game is over (§7.3); several share the win on a tie (§7.4); `[]` while it goes on. */
+            winners: number[];
+        };
+        /**
+         * BotInfo
+         * @description A registered bot.
+         */
+        BotInfo: {
+            /** @description How it plays, in a sentence. */
+            description: string;
+            /** @description The game ids it plays. */
+            games: string[];
+            /** @description The bot's name, as given in a `bot` seat or `POST /games/{id}/seats/{seat}/bot`. */
+            name: string;
+        };
+        /**
+         * BotList
+         * @description Answer to `GET /bots`.
+         */
+        BotList: {
+            /** @description Every registered bot, by name. */
+            bots: components["schemas"]["BotInfo"][];
+        };
+        /**
+         * BotRequest
+         * @description Body of `POST /games/{id}/seats/{seat}/bot`.
+         */
+        BotRequest: {
+            /** @description A registered bot's name that plays this game (`GET /bots`). */
+            bot: string;
+        };
+        /**
+         * BotSeatRequest
+         * @description A seat the server plays with a registered bot (`GET /bots`).
+         */
+        BotSeatRequest: {
+            /** @description A bot's name, e.g. `random`; it must play this game (`GET /bots` lists them). */
+            bot: string;
+            /**
+             * @description Always `bot`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "bot";
+        };
+        /**
+         * CommandRequest
+         * @description Body of `POST /games/{id}/commands`.
+         */
+        CommandRequest: {
+            /** @description One command of the game named by the path, tagged by `type`: any item of `GET /games/{id}/legal` works. Each game has its own commands (`DeckOfSpiesCommand`, `BlackSpyCommand`, ...); the same `type` may mean different commands in two games. */
+            command: components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"];
+            /** @description Refuse with 409 `version-conflict` unless the game is at this version; `null` or omitted: apply it to whatever the current version is. */
+            expected_version?: number | null;
+        };
+        /**
+         * CommandResponse
+         * @description Answer to an accepted command: the new version and the caller's view of its events.
+         */
+        CommandResponse: {
+            /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
+            /** @description How the game ended, when this command ended it; `null` otherwise. */
+            outcome?: components["schemas"]["Outcome"] | null;
+            /** @description `active` while the game goes on, `finished` once this command ended it. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version after the command: the seq of its last event. */
+            version: number;
+        };
+        /**
+         * CreateGameRequest
+         * @description Body of `POST /games`: the game, chosen by `game`, and its options.
+         */
+        CreateGameRequest: components["schemas"]["DeckOfSpiesCreateGameRequest"] | components["schemas"]["BlackSpyCreateGameRequest"] | components["schemas"]["SpiesAndLiesCreateGameRequest"];
+        /**
+         * CreatorSeatRequest
+         * @description A seat of the creator (the default): the create answer carries its token.
+         */
+        CreatorSeatRequest: {
+            /** @description A display name (1 to 40 printable characters), public; `null`: no name. */
+            name?: string | null;
+            /**
+             * @description Always `creator`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "creator";
+        };
+        /**
+         * DeckOfSpiesAceZone
+         * @description Where an assassinated spy's Ace was taken from (I-18).
+         *     - `hand`
+         *     - `draw_deck`
+         *     - `draw_discard`
          * @enum {string}
          */
-        PointSource: "guess" | "soldier" | "deception";
-        /** Problem */
-        Problem: {
-            code: string;
-            current_version?: number | null;
-            detail: string;
-            errors?: {
-                [key: string]: unknown;
-            }[] | null;
-            expected_version?: number | null;
-            status: number;
-            title: string;
-            type: string;
-        };
-        /** PublicSeat */
-        PublicSeat: {
-            bot?: string | null;
-            name?: string | null;
-            seat: number;
-            type?: components["schemas"]["SeatType"];
-        };
-        /** Recruit */
-        Recruit: {
-            cards: string[];
-            /** @default [] */
-            retire: string[];
+        DeckOfSpiesAceZone: "hand" | "draw_deck" | "draw_discard";
+        /**
+         * DeckOfSpiesAssassinate
+         * @description Sacrifice an owned Ace when the hand cannot reach the spy's value (§6).
+         */
+        DeckOfSpiesAssassinate: {
+            /** @description The Ace to sacrifice, e.g. `"AS"`: from the hand, the draw deck or the draw discard pile (§6.3, I-18). Only when the hand's total is below the spy's value (§6.1). */
+            ace: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `assassinate`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "assassinate";
+        };
+        /**
+         * DeckOfSpiesCardsDrawn
+         * @description Cards moved from the top of the draw deck into the hand (§2.4, §8).
+         */
+        DeckOfSpiesCardsDrawn: {
+            /** @description The cards drawn, in canonical order, not the order they lay in; `null` for a spectator. */
+            cards: string[] | null;
+            /** @description How many cards were drawn (public). */
+            count: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `cards_drawn`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "cards_drawn";
+        };
+        /**
+         * DeckOfSpiesCardsRetired
+         * @description Same-value cards left the hand face down for the spy discard, for good (§7).
+         */
+        DeckOfSpiesCardsRetired: {
+            /** @description The retired cards, two or more of one value (§7.1); `null` for a spectator (they leave the hand face down). */
+            cards: string[] | null;
+            /** @description How many cards were retired (public). */
+            count: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `cards_retired`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "cards_retired";
+        };
+        /**
+         * DeckOfSpiesCommand
+         * @description A command of `deck-of-spies`, tagged by `type`. Send it as `command` to `POST /games/{id}/commands` of a `deck-of-spies` game; `GET /games/{id}/legal` lists the ones the caller may send now.
+         */
+        DeckOfSpiesCommand: components["schemas"]["DeckOfSpiesCounter"] | components["schemas"]["DeckOfSpiesRecruit"] | components["schemas"]["DeckOfSpiesAssassinate"];
+        /**
+         * DeckOfSpiesCounter
+         * @description Fend off the top spy with cards whose values reach its value (§4), then retire (§7).
+         */
+        DeckOfSpiesCounter: {
+            /** @description The cards of the hand used, e.g. `["3H", "4S"]`: their values must reach the spy's value, and each one must be necessary (§4.2, I-15). Any suits; order does not matter. */
+            cards: string[];
+            /** @description Optional: two or more cards of one value left in the hand, to the spy discard pile for good (§7, I-6); `[]` retires nothing. Default: `[]`. */
+            retire?: string[];
+            /**
+             * @description Always `counter`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "counter";
+        };
+        /**
+         * DeckOfSpiesCreateGameRequest
+         * @description Body of `POST /games` for a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesCreateGameRequest: {
+            /**
+             * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "deck-of-spies";
+            /** @description The options of Deck of Spies; `null` or omitted: every default. An unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`. */
+            options?: components["schemas"]["DeckOfSpiesOptions"] | null;
+            /** @description The number of seats; `null` or omitted: the game's minimum (Deck of Spies 1, Black Spy 3 to 6, Spies & Lies 2, or 4 for team play). */
+            players?: number | null;
+            /** @description One entry per seat, tagged by `type`: `creator` (the default), `open` or `bot`; `null` or omitted: every seat is the creator's. */
+            seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
+            /** @description A seed string, to make the game reproducible (puzzles, bug reports, tests); `null` or omitted: the server draws a secret random seed, revealed when the game ends. */
+            seed?: string | null;
+        };
+        /**
+         * DeckOfSpiesDeal
+         * @description An explicit position, like a chess FEN, for puzzles, bug reports and tests.
+         *
+         *     Every one of the 52 cards must appear in exactly one zone. Without `hand` the first five cards of `draw` are drawn as usual (§2.4, with the refill rules of §8).
+         */
+        DeckOfSpiesDeal: {
+            /** @description The draw discard pile (face up); default empty. */
+            discard?: string[];
+            /** @description The draw deck, top first. */
+            draw: string[];
+            /** @description The hand (at most 5 cards); `null` or omitted: the first five cards of `draw` are drawn (§2.4). */
+            hand?: string[] | null;
+            /** @description Aces removed by earlier assassinations (only Aces); default empty. */
+            removed?: string[];
+            /** @description The spy deck, top first, e.g. `["5H", "6C", ...]`. */
+            spies: string[];
+            /** @description The spy discard pile (face down); default empty. */
+            spy_discard?: string[];
+        };
+        /**
+         * DeckOfSpiesDiscardReshuffled
+         * @description The draw discard pile was shuffled into a new draw deck during a refill (§8.1, I-10).
+         */
+        DeckOfSpiesDiscardReshuffled: {
+            /** @description Cards in the new draw deck. */
+            count: number;
+            /** @description The new draw deck, top first; always `null` for viewers while the game is in play. */
+            order: string[] | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `discard_reshuffled`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "discard_reshuffled";
+        };
+        /**
+         * DeckOfSpiesDrawDeckShuffled
+         * @description The draw deck was shuffled after an Ace was taken from it (§6.3).
+         */
+        DeckOfSpiesDrawDeckShuffled: {
+            /** @description Cards in the draw deck. */
+            count: number;
+            /** @description The draw deck, top first; always `null` for viewers while the game is in play. */
+            order: string[] | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `draw_deck_shuffled`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "draw_deck_shuffled";
+        };
+        /**
+         * DeckOfSpiesEnded
+         * @description The game ended (§9): after the last spy, or at once when no Ace was left (§9.3).
+         */
+        DeckOfSpiesEnded: {
+            /** @description J, Q and K in hand, draw deck and draw discard (§9.2): 7 or more wins; for `lost_no_ace`, the count at the loss (I-14). */
+            owned_faces: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description `won`, `lost` or `lost_no_ace` (§9). */
+            result: components["schemas"]["DeckOfSpiesResult"];
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `deck_of_spies_ended`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deck_of_spies_ended";
+        };
+        /**
+         * DeckOfSpiesFlags
+         * @description The rule flags of §12, recorded in the game's first event.
+         */
+        DeckOfSpiesFlags: {
+            /** @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`. */
+            ace_counts_in_necessity?: boolean;
+            /** @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2). */
+            retire_multiple_ranks?: boolean;
+            /** @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards. */
+            strict_necessity?: boolean;
+        };
+        /**
+         * DeckOfSpiesOptions
+         * @description Everything `POST /games` accepts in `options` for `deck-of-spies`.
+         */
+        DeckOfSpiesOptions: {
+            /** @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`. */
+            ace_counts_in_necessity?: boolean;
+            /** @description An explicit position, like a chess FEN (puzzles, bug reports, tests); `null` or omitted: the setup of §2 is shuffled. Kept secret until the game is over. */
+            deal?: components["schemas"]["DeckOfSpiesDeal"] | null;
+            /** @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2). */
+            retire_multiple_ranks?: boolean;
+            /** @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards. */
+            strict_necessity?: boolean;
+        };
+        /**
+         * DeckOfSpiesPhase
+         * @description Where the game stands.
+         *     - `setup`: Before the first event.
+         *     - `playing`: A spy is on top and the player must act.
+         *     - `over`: The game has ended.
+         * @enum {string}
+         */
+        DeckOfSpiesPhase: "setup" | "playing" | "over";
+        /**
+         * DeckOfSpiesRecruit
+         * @description Win the top spy over with cards of its suit, or with its suit's double agent (§5).
+         */
+        DeckOfSpiesRecruit: {
+            /** @description The cards of the hand used: all of the spy's suit (§5.2), or any suits with the spy's Ace among them as double agent (§5.3). Their values must reach the spy's value, each card but the double agent necessary. */
+            cards: string[];
+            /** @description Optional: two or more cards of one value left in the hand, to the spy discard pile for good (§7, I-6); `[]` retires nothing. Default: `[]`. */
+            retire?: string[];
+            /**
+             * @description Always `recruit`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "recruit";
         };
-        /** RematchResponse */
-        RematchResponse: {
+        /**
+         * DeckOfSpiesResult
+         * @description How a game of Deck of Spies ended (§9).
+         *     - `won`: At least 7 of the 12 face cards owned after the last spy (§9.2).
+         *     - `lost`: Fewer than 7 owned (6-6 is a loss, §9.2).
+         *     - `lost_no_ace`: An assassination was forced and no Ace was left (§6.2, §9.3, I-14).
+         * @enum {string}
+         */
+        DeckOfSpiesResult: "won" | "lost" | "lost_no_ace";
+        /**
+         * DeckOfSpiesSpyAssassinated
+         * @description An Ace was removed from the game, the spy discarded and the hand emptied (§6.3-6.5).
+         */
+        DeckOfSpiesSpyAssassinated: {
+            /** @description The Ace sacrificed, removed from the game (§6.3). */
+            ace: string;
+            /** @description Where the Ace was taken from: the hand, the draw deck (which is then shuffled) or the draw discard (I-18). */
+            ace_zone: components["schemas"]["DeckOfSpiesAceZone"];
+            /** @description The rest of the hand, now face up on the draw discard pile (§6.5). */
+            discarded: string[];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The spy dealt with, now face down on the spy discard pile (§6.4). */
+            spy: string;
+            /**
+             * @description Always `spy_assassinated`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "spy_assassinated";
+        };
+        /**
+         * DeckOfSpiesSpyCountered
+         * @description The spy went to the spy discard, the cards used to the draw discard (§4.3).
+         */
+        DeckOfSpiesSpyCountered: {
+            /** @description The cards used (each one necessary, §4.2), now on the draw discard pile. */
+            cards: string[];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The spy countered, now on the spy discard pile. */
+            spy: string;
+            /**
+             * @description Always `spy_countered`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "spy_countered";
+        };
+        /**
+         * DeckOfSpiesSpyRecruited
+         * @description The spy and the cards used went to the draw discard: the spy is now owned (§5.4).
+         */
+        DeckOfSpiesSpyRecruited: {
+            /** @description The cards used, now on the draw discard pile; includes the double agent when one was played. */
+            cards: string[];
+            /** @description The spy's Ace when it was played as double agent (§5.3); `null` for a plain recruit (§5.2). */
+            double_agent?: string | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The spy recruited, now owned, on the draw discard pile. */
+            spy: string;
+            /**
+             * @description Always `spy_recruited`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "spy_recruited";
+        };
+        /**
+         * DeckOfSpiesSpyRevealed
+         * @description A new spy is on top of the spy deck and faces the player (§3.1).
+         */
+        DeckOfSpiesSpyRevealed: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The spy now on top of the spy deck, e.g. `"9S"`. */
+            spy: string;
+            /** @description 1 for the first spy dealt with in this game. */
+            turn: number;
+            /**
+             * @description Always `spy_revealed`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "spy_revealed";
+        };
+        /**
+         * DeckOfSpiesStarted
+         * @description The table was laid out (§2, or an explicit deal); the flags of §12 are recorded here.
+         */
+        DeckOfSpiesStarted: {
+            /** @description The draw deck, top first: the sixteen A-4, shuffled (§2.3). Always `null` for viewers while the game is in play (hidden order). */
+            draw_deck: string[] | null;
+            /** @description Cards in the draw deck, before the first hand is drawn. */
+            draw_deck_count: number;
+            /**
+             * @description A draw discard pile laid out by an explicit deal (face up, public); `[]` for a shuffled setup.
+             * @default []
+             */
+            draw_discard: string[];
+            /** @description The rule flags of §12 this game is played with. */
+            flags: components["schemas"]["DeckOfSpiesFlags"];
+            /**
+             * @description A hand laid out by an explicit deal (puzzles); `[]` when the hand is drawn by the following `cards_drawn` (§2.4). `null` for a spectator.
+             * @default []
+             */
+            hand: string[] | null;
+            /**
+             * @description Cards in a dealt hand; 0 when the hand is drawn by the following event.
+             * @default 0
+             */
+            hand_count: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /**
+             * @description Aces removed by earlier assassinations in an explicit deal; `[]` for a shuffled setup.
+             * @default []
+             */
+            removed: string[];
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The spy deck, top first: G1 (5-7), G2 (8-10), G3 (J-K), each shuffled (§2.2). Always `null` for viewers while the game is in play: only the top spy is ever visible (I-17). */
+            spy_deck: string[] | null;
+            /** @description Cards in the spy deck: 36 for a shuffled setup (§2.2). */
+            spy_deck_count: number;
+            /**
+             * @description A spy discard pile laid out by an explicit deal (face down); `null` for a spectator, `[]` for a shuffled setup.
+             * @default []
+             */
+            spy_discard: string[] | null;
+            /**
+             * @description Cards in a dealt spy discard pile; 0 for a shuffled setup.
+             * @default 0
+             */
+            spy_discard_count: number;
+            /**
+             * @description Always `deck_of_spies_started`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deck_of_spies_started";
+        };
+        /**
+         * DeckOfSpiesView
+         * @description The table of Deck of Spies as one viewer may see it.
+         */
+        DeckOfSpiesView: {
+            /** @description The draw deck's composition in canonical order, never its order (§10.1): the player knows which owned cards are in it. `null` for a spectator while the game is in play. */
+            draw_deck_cards: string[] | null;
+            /** @description Cards in the draw deck (face down). */
+            draw_deck_count: number;
+            /** @description The face-up draw discard pile, sorted: cards used in counters and recruits, recruited spies, and the hand emptied by an assassination (§4.3, §5.4, §6.5). */
+            draw_discard: string[];
+            /** @description The rule flags chosen at creation (§12). */
+            flags: components["schemas"]["DeckOfSpiesFlags"];
+            /**
+             * @description Always `deck-of-spies`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "deck-of-spies";
+            /** @description The player's hand, sorted (at most 5 cards, §8.3); `null` for a spectator while the game is in play (it is shown to everyone once the game is over). */
+            hand: string[] | null;
+            /** @description Cards in the hand, 0 to 5; public. */
+            hand_count: number;
+            /** @description Σ(hand): the sum of the hand's values (A = 1, J = 11, Q = 12, K = 13, §1.2). Below the top spy's value an assassination is forced (§3.2). `null` for a spectator while the game is in play. */
+            hand_total: number | null;
+            /** @description Face cards (J, Q, K) the player owns: in the hand, the draw deck and the draw discard (§1.5, §9.2). At least 7 of the 12 at the end wins. After a loss by §9.3, the count at that moment (I-14). `null` for a spectator while the game is in play. */
+            owned_faces: number | null;
+            /** @description `playing` while spies remain, `over` once the game has ended (§9). */
+            phase: components["schemas"]["DeckOfSpiesPhase"];
+            /** @description The Aces removed from the game by assassinations (§6.3), at most 4; these suits have no double agent any more (§5.3). */
+            removed: string[];
+            /** @description How the game ended (§9); `null` while it is in play. */
+            result: components["schemas"]["DeckOfSpiesResult"] | null;
+            /** @description 0 for the player, `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description Cards in the spy deck, the top spy included: the turns still to play. */
+            spies_left: number;
+            /** @description The spy discard pile as this viewer saw it go there, sorted: countered and assassinated spies and retired cards (§4.3, §6.4, §7.1). The player sees all of it; a spectator does not see retired cards (they leave the hand face down), so `spy_discard_count` may be larger. */
+            spy_discard: string[];
+            /** @description Cards in the spy discard pile, whoever may see them. */
+            spy_discard_count: number;
+            /** @description `[0]` while the game is in play (the player must act), `[]` once it is over. */
+            to_act: number[];
+            /** @description The spy faced now (§3.1), e.g. `"7H"`; `null` once the spy deck is empty. */
+            top_spy: string | null;
+            /** @description The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is over. */
+            turn: number;
+            /** @description The spies below the top, in canonical order: which are still to come, never in what order (§10.1, I-17). */
+            unseen_spies: string[];
+            /**
+             * @description The game's version this view reflects: the number of events in the log (for a replay, the step's seq). Filled in by the API.
+             * @default 0
+             */
+            version: number;
+        };
+        /**
+         * EventsPage
+         * @description A page of the log as the caller may see it.
+         */
+        EventsPage: {
+            /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
+            /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
+            next_after: number;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version when the page was read. */
+            version: number;
+        };
+        /**
+         * GameCreated
+         * @description Seq 1 of every game: what was created, and the public commitment to its seed.
+         */
+        GameCreated: {
+            /** @description When the game was created, ISO 8601 UTC. */
+            created_at?: string | null;
+            /** @description With `options.deal`: `sha256(seed || canonical JSON of the deal)` as hex. The deal itself is revealed with the seed in `SeedRevealed`. */
+            deal_commitment?: string | null;
+            /** @description The registered game id, e.g. `deck-of-spies`. */
+            game: string;
+            /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description The number of seats (the game's minimum when the client gave none). */
+            players: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The finished game this one is the rematch of, if any. */
+            rematch_of?: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed (`spies_core.rng.ALGORITHM`). */
+            rng: string;
+            /** @description Each seat's holder at creation; `null`: every seat is the creator's. */
+            seats?: components["schemas"]["SeatState"][] | null;
+            /** @description `sha256(seed)` as lower-case hex; `SeedRevealed` later discloses the seed. */
+            seed_commitment: string;
+            /** @description `server` (secret, random) or `client` (given, reproducible). */
+            seed_source: components["schemas"]["SeedSource"];
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `game_created`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_created";
+        };
+        /**
+         * GameCreatedResponse
+         * @description Answer to `POST /games`: the game and one secret token per seat.
+         */
+        GameCreatedResponse: {
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /** @description The game id, e.g. `deck-of-spies`. */
+            game: string;
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log. */
+            head_hash: string;
+            /** @description The new game's id, used in every `/games/{id}` path. */
             id: string;
+            /** @description The number of seats. */
+            players: number;
+            /** @description One entry per seat, in seat order; creator seats carry their token. */
+            seats: components["schemas"]["SeatToken"][];
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The number of events in the log (the setup's events already). */
+            version: number;
+        };
+        /**
+         * GameList
+         * @description A page of game summaries, oldest first.
+         */
+        GameList: {
+            /** @description This page's games, oldest first. */
+            games: components["schemas"]["GameSummary"][];
+            /** @description The page size used (the request's `limit`, lowered to the server's maximum). */
+            limit: number;
+            /** @description How many matching games come before this page. */
+            offset: number;
+            /** @description How many games match the filters, over all pages. */
+            total: number;
+        };
+        /**
+         * GameStatus
+         * @description Where a game stands.
+         *     - `active`: Commands are accepted; the seed is secret.
+         *     - `finished`: `outcome(state)` is set and the seed is revealed in the final event.
+         * @enum {string}
+         */
+        GameStatus: "active" | "finished";
+        /**
+         * GameSummary
+         * @description The public summary of a game (no token, no seed, no hidden card).
+         */
+        GameSummary: {
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /** @description The game id, e.g. `black-spy`. */
+            game: string;
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch?: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of?: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed. */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end. */
+            seed_commitment: string;
+            /** @description Who chose the seed: `server` (secret and random) or `client` (given at creation, so the game is reproducible). */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * JoinRequest
+         * @description Body of `POST /games/{id}/join` and `POST /games/{id}/seats/{seat}/join`.
+         */
+        JoinRequest: {
+            /** @description A display name: 1 to 40 printable characters, public (never a secret). */
+            name: string;
+        };
+        /**
+         * JoinedSeat
+         * @description Answer to a join: the seat taken and its secret bearer token (once).
+         */
+        JoinedSeat: {
+            /** @description The seat taken. */
             seat: number;
+            /** @description The seat's secret bearer token: send it as `Authorization: Bearer <token>`. */
             token: string;
         };
         /**
-         * ReserveRule
-         * @description Who may take the two reserve deception tokens ([U-6], [I-9]).
-         * @default shared
-         * @enum {string}
+         * LegalCommands
+         * @description The commands the caller may send now; each can be posted back as `command`.
          */
-        ReserveRule: "shared" | "per-side";
+        LegalCommands: {
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note?: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to (send it as `expected_version`). */
+            version: number;
+        };
         /**
-         * Result
-         * @description How a game of Deck of Spies ended (§9).
-         * @enum {string}
+         * OpenSeatRequest
+         * @description An open seat: anyone may join it with a name (`POST /games/{id}/seats/{seat}/join`).
          */
-        Result: "won" | "lost" | "lost_no_ace";
-        /** SeatClaimed */
-        SeatClaimed: {
-            recorded_at: string;
+        OpenSeatRequest: {
+            /**
+             * @description Always `open`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "open";
+        };
+        /**
+         * Outcome
+         * @description How a finished game ended, in terms every client understands.
+         */
+        Outcome: {
+            /**
+             * @description True when the game ended without a winner by the rules' draw condition (Spies & Lies §12.2).
+             * @default false
+             */
+            draw: boolean;
+            /** @description Stable machine code of the way the game ended. Deck of Spies: `owned-faces` (the 36 spies were dealt with; won with at least 7 owned face cards, Deck of Spies §9.2) or `no-ace-left` (an assassination was forced with no Ace left, Deck of Spies §9.3). Black Spy: `threshold-reached` (a total reached the threshold after a deal, Black Spy §7). Spies & Lies: `flag-captured` (Spies & Lies §12.1), `territory` (after day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or `infiltration` (it stood on the centre: the higher marker won, or equal markers drew, Spies & Lies §12.2). */
+            reason: string;
+            /**
+             * @description Final score per seat where the game keeps one: Deck of Spies the owned face cards, Black Spy the penalty totals (lowest wins), Spies & Lies each seat's side's infiltration marker.
+             * @default []
+             */
+            scores: number[];
+            /** @description Seats that won, ascending; several when a win is shared (a Black Spy tie, a Spies & Lies team), none when nobody won (a lost Deck of Spies game, a draw). */
+            winners: number[];
+        };
+        /**
+         * Problem
+         * @description An RFC 9457 problem document; branch on `code`.
+         */
+        Problem: {
+            /** @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... */
+            code: string;
+            /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
+            current_version?: number | null;
+            /** @description One line for a person: what is wrong and what to send instead. */
+            detail: string;
+            /** @description 400 for a bad parameter: the offending parameters, each with `key`, `source` and `message`; `null` otherwise. */
+            errors?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description 409 `version-conflict`: the version the request expected; `null` otherwise. */
+            expected_version?: number | null;
+            /** @description The HTTP status code, repeated. */
+            status: number;
+            /** @description A short, fixed title of the kind of problem, e.g. `Command refused by the rules`. */
+            title: string;
+            /** @description A URI naming the kind of problem: `urn:spies:problem:` and the `code`. */
+            type: string;
+        };
+        /**
+         * PublicSeat
+         * @description A seat of a game, as anyone may see it: who holds it, and whether a bot plays it.
+         */
+        PublicSeat: {
+            /** @description The bot that plays the seat now (a `bot` seat, or a seat handed to a bot); `null`: a person plays it. */
+            bot?: string | null;
+            /** @description The holder's display name; `null`: none given (or an open seat). */
+            name?: string | null;
+            /** @description The seat number, 0 to `players` - 1. */
             seat: number;
+            /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
+            type?: components["schemas"]["SeatType"];
+        };
+        /**
+         * RematchResponse
+         * @description Answer to `POST /games/{id}/rematch`: the caller's seat in the next game.
+         */
+        RematchResponse: {
+            /** @description The next game's id. */
+            id: string;
+            /** @description The caller's seat in the next game (the same seat number as in the finished one). */
+            seat: number;
+            /** @description The bearer token of that seat (the same on every call by the same seat). */
+            token: string;
+        };
+        /**
+         * SeatClaimed
+         * @description The holder of this seat in the previous game took it in this rematch.
+         */
+        SeatClaimed: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The seat whose holder changed. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `seat_claimed`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "seat_claimed";
         };
-        /** SeatHandedToBot */
+        /**
+         * SeatHandedToBot
+         * @description The seat's holder handed it to a bot: the server plays it until it is taken back.
+         */
         SeatHandedToBot: {
+            /** @description The registered bot that plays the seat from now on. */
             bot: string;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The seat whose holder changed. */
             seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `seat_handed_to_bot`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "seat_handed_to_bot";
         };
-        /** SeatJoined */
+        /**
+         * SeatJoined
+         * @description A person joined an open seat (it is `joined` from now on).
+         */
         SeatJoined: {
+            /** @description The display name the person gave (1 to 40 printable characters). */
             name: string;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The seat whose holder changed. */
             seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `seat_joined`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "seat_joined";
         };
-        /** SeatState */
+        /**
+         * SeatState
+         * @description One seat's holder: public, never a secret.
+         */
         SeatState: {
+            /** @description The bot that plays the seat now (a registered bot name), or `null`: a person. */
             bot?: string | null;
+            /** @description The display name its holder gave (1 to 40 printable characters), if any. */
             name?: string | null;
+            /** @description The seat number, 0 to `players` - 1. */
             seat: number;
+            /** @description Who holds the seat: `creator`, `open`, `joined` or `bot`. */
             type?: components["schemas"]["SeatType"];
         };
-        /** SeatTakenBack */
+        /**
+         * SeatTakenBack
+         * @description The seat's holder took it back from its bot.
+         */
         SeatTakenBack: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The seat whose holder changed. */
             seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `seat_taken_back`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "seat_taken_back";
         };
-        /** SeatToken */
+        /**
+         * SeatToken
+         * @description A seat and, for a creator seat, its secret bearer token (returned once, at creation).
+         */
         SeatToken: {
+            /** @description The bot that plays the seat; `null` unless `type` is `bot`. */
             bot?: string | null;
+            /** @description The display name given for the seat; `null`: none. */
             name?: string | null;
+            /** @description The seat number, 0 to `players` - 1. */
             seat: number;
+            /** @description Only for a creator seat: the seat's secret bearer token. Send it as `Authorization: Bearer <token>`; it is shown only in this answer. */
             token?: string;
+            /** @description Who holds the seat: `creator`, `open` or `bot`. */
             type?: components["schemas"]["SeatType"];
         };
         /**
          * SeatType
          * @description Who holds a seat.
-         * @default creator
+         *     - `creator`: The game's creator (the create answer carried its token).
+         *     - `open`: Nobody yet: anyone may join it with a name.
+         *     - `joined`: A person who joined an open seat.
+         *     - `bot`: A bot from the start: the server plays it, and nobody holds a token.
          * @enum {string}
          */
         SeatType: "creator" | "open" | "joined" | "bot";
-        /** SeedRevealed */
+        /**
+         * SeedRevealed
+         * @description The final event of a finished game: the seed, so anyone can re-derive every shuffle.
+         */
         SeedRevealed: {
+            /** @description The `options.deal` the game was created with, `null` when it had none. */
             deal?: unknown;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The seed's bytes as lower-case hex (a client-given seed: the hex of its UTF-8 bytes). */
             seed: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `seed_revealed`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "seed_revealed";
@@ -1282,291 +1577,835 @@ export interface components {
         /**
          * SeedSource
          * @description Who chose a game's seed.
+         *     - `server`: Drawn with `secrets.token_bytes(32)`: nobody knew it before the game ended.
+         *     - `client`: Given by the client at creation, which makes the game reproducible (puzzles, tests).
          * @enum {string}
          */
         SeedSource: "server" | "client";
-        /** SideView */
-        SideView: {
-            colour: string;
-            deception_tokens: number;
-            double_damage: boolean;
-            effects: components["schemas"]["SoldierEffect"][];
-            exhausted: number[];
-            hand: number[] | null;
-            hand_size: number;
-            missions: components["schemas"]["MissionView"][];
-            reserve_taken: number;
-            seats: number[];
+        /**
+         * SpiesAndLiesCaptainChosen
+         * @description The owner of an activated Captain took 6 points or borrowed a soldier (§9, rank 6).
+         */
+        SpiesAndLiesCaptainChosen: {
+            /** @description The exhausted soldier borrowed and resolved as if activated ([I-8]); `null` when the Captain's 6 points were taken. */
+            borrow?: number | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The seat that chose. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description Its side, 0 red, 1 blue. */
             side: number;
-            tower: number;
+            /**
+             * @description Always `captain_chosen`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "captain_chosen";
         };
         /**
-         * SoldierEffect
-         * @description Round-scoped effects of an activation (§9); they last until the end of the day.
-         * @enum {string}
+         * SpiesAndLiesChooseCaptain
+         * @description Take the activated Captain's 6 points (`borrow` null), or borrow one of one's own exhausted soldiers and resolve it as if activated (§9, rank 6, [I-8]).
          */
-        SoldierEffect: "scout" | "spy" | "miner" | "bomb";
-        /** SoldierEffectStarted */
-        SoldierEffectStarted: {
-            effect: components["schemas"]["SoldierEffect"];
-            recorded_at: string;
-            seq: number;
-            side: number;
+        SpiesAndLiesChooseCaptain: {
+            /** @description One of one's own exhausted soldiers to resolve as if activated ([I-8]); `null` or omitted: take the Captain's 6 points. */
+            borrow?: number | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `choose_captain`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "soldier_effect_started";
+            type: "choose_captain";
         };
-        /** SoldierRevealed */
-        SoldierRevealed: {
-            correct: boolean;
-            day: number;
-            forced_by?: components["schemas"]["ForcedBy"] | null;
-            guess: number;
-            guesser: number;
-            mission: number;
-            rank: number;
-            recorded_at: string;
-            seq: number;
-            side: number;
-            turn: number;
+        /**
+         * SpiesAndLiesChooseMarshal
+         * @description Choose the option of one's activated Marshal (§9, rank 10).
+         */
+        SpiesAndLiesChooseMarshal: {
+            /** @description `points`: gain 10; `sabotage`: gain 5 and the opponent loses 5 (§9, rank 10). */
+            option: components["schemas"]["SpiesAndLiesMarshalOption"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `choose_marshal`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "soldier_revealed";
+            type: "choose_marshal";
         };
-        /** SoldiersDeployed */
-        SoldiersDeployed: {
-            count: number;
-            first_mission: number;
-            recorded_at: string;
-            seat: number;
-            seq: number;
-            side: number;
-            soldiers: number[] | null;
+        /**
+         * SpiesAndLiesCommand
+         * @description A command of `spies-and-lies`, tagged by `type`. Send it as `command` to `POST /games/{id}/commands` of a `spies-and-lies` game; `GET /games/{id}/legal` lists the ones the caller may send now.
+         */
+        SpiesAndLiesCommand: components["schemas"]["SpiesAndLiesDeploy"] | components["schemas"]["SpiesAndLiesMarkSergeant"] | components["schemas"]["SpiesAndLiesConfirmIntel"] | components["schemas"]["SpiesAndLiesDeceive"] | components["schemas"]["SpiesAndLiesDeclineDeception"] | components["schemas"]["SpiesAndLiesGuess"] | components["schemas"]["SpiesAndLiesChooseMarshal"] | components["schemas"]["SpiesAndLiesChooseCaptain"];
+        /**
+         * SpiesAndLiesConfirmIntel
+         * @description Finish one's intel placement when one has no Sergeant deployed (§5.2).
+         *
+         *     Every seat answers the intel phase, Sergeant or not, so that who is asked never tells the opponent where a Sergeant lies.
+         */
+        SpiesAndLiesConfirmIntel: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `confirm_intel`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "soldiers_deployed";
+            type: "confirm_intel";
         };
-        /** SpiesAndLiesDayEnded */
+        /**
+         * SpiesAndLiesCreateGameRequest
+         * @description Body of `POST /games` for a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesCreateGameRequest: {
+            /**
+             * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "spies-and-lies";
+            /** @description The options of Stratego Spies & Lies; `null` or omitted: every default. An unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`. */
+            options?: components["schemas"]["SpiesAndLiesOptions"] | null;
+            /** @description The number of seats; `null` or omitted: the game's minimum (Deck of Spies 1, Black Spy 3 to 6, Spies & Lies 2, or 4 for team play). */
+            players?: number | null;
+            /** @description One entry per seat, tagged by `type`: `creator` (the default), `open` or `bot`; `null` or omitted: every seat is the creator's. */
+            seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
+            /** @description A seed string, to make the game reproducible (puzzles, bug reports, tests); `null` or omitted: the server draws a secret random seed, revealed when the game ends. */
+            seed?: string | null;
+        };
+        /**
+         * SpiesAndLiesDayEnded
+         * @description The end of day 1 or 2 (§11): the new exhausted soldiers and the next starter.
+         */
         SpiesAndLiesDayEnded: {
+            /** @description The day that ended, 1 or 2. */
             day: number;
+            /** @description Per side (red, blue): the soldiers drawn from its four deployed ones (1, or 2 after enemy double damage). */
             exhausted: number[][];
+            /** @description The side that starts the next day's guess-turns (§11.8), 0 red, 1 blue. */
             next_starting_side: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `spies_and_lies_day_ended`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "spies_and_lies_day_ended";
         };
-        /** SpiesAndLiesEnded */
-        SpiesAndLiesEnded: {
-            double_agent: number;
-            /** @default false */
-            draw: boolean;
-            reason: components["schemas"]["EndReason"];
+        /**
+         * SpiesAndLiesDayRecord
+         * @description A past day as it lay at its end: every card was face up, so all of it is public.
+         */
+        SpiesAndLiesDayRecord: {
+            /** @description The day, 1 or 2. */
+            day: number;
+            /** @description That day's intel card: the ranks printed on it (§5.2.5). */
+            intel: number[];
+            /** @description Per side (red, blue), missions 1-4 as they lay at the end of the day. */
+            missions: components["schemas"]["SpiesAndLiesMissionView"][][];
+        };
+        /**
+         * SpiesAndLiesDeal
+         * @description Fixes what is otherwise drawn at random in the setup (puzzles, tests).
+         *
+         *     Each field left `null` is drawn as usual.
+         */
+        SpiesAndLiesDeal: {
+            /** @description The first exhausted soldier of red and of blue (§4.9). */
+            exhausted?: [
+                number,
+                number
+            ] | null;
+            /** @description The whole intel deck, top card first: a permutation of `intel_cards`. The top card becomes the old intel of §4.8, the next ones are the intel of day 1, 2, 3. */
+            intel?: number[][] | null;
+            /** @description The side that starts day 1: 0 red, 1 blue (§5.3.1, [I-22]). */
+            starting?: number | null;
+        };
+        /**
+         * SpiesAndLiesDeceive
+         * @description Play a deception token on one's card that is about to be guessed (§6 step 1, §10).
+         */
+        SpiesAndLiesDeceive: {
+            /**
+             * @description Always `deceive`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deceive";
+        };
+        /**
+         * SpiesAndLiesDeceptionDeclined
+         * @description The defender let the guess come without a deception token (§6 step 1).
+         */
+        SpiesAndLiesDeceptionDeclined: {
+            /** @description The target mission, 1 to 4. */
+            mission: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The defending seat. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
+            /** @description Its side, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `deception_declined`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deception_declined";
+        };
+        /**
+         * SpiesAndLiesDeceptionPlayed
+         * @description The defender put a deception token on the target (§6 step 1).
+         */
+        SpiesAndLiesDeceptionPlayed: {
+            /** @description The target mission, 1 to 4. */
+            mission: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The defending seat. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description Its side, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `deception_played`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deception_played";
+        };
+        /**
+         * SpiesAndLiesDeceptionTokenGained
+         * @description An activated Spy took a deception token from the reserve (§9, rank 1, [I-9]).
+         */
+        SpiesAndLiesDeceptionTokenGained: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side whose Spy took the token, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `deception_token_gained`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deception_token_gained";
+        };
+        /**
+         * SpiesAndLiesDeclineDeception
+         * @description Let the guess come without a deception token (§6 step 1).
+         */
+        SpiesAndLiesDeclineDeception: {
+            /**
+             * @description Always `decline_deception`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "decline_deception";
+        };
+        /**
+         * SpiesAndLiesDeploy
+         * @description Put soldiers face down under one's missions, in mission order (§5.1).
+         *
+         *     With 2 seats: four ranks, under missions 1, 2, 3, 4. In team play (§14.4) each teammate sends two: the first teammate for missions 1-2, then the second for missions 3-4.
+         */
+        SpiesAndLiesDeploy: {
+            /** @description The ranks to deploy, in mission order, e.g. `[2, 5, 4, 9]`: four with 2 seats, two per teammate in team play. From the hand, never an exhausted soldier, and increasing except the Sergeant (4), which may go anywhere (§5.1.2). */
+            soldiers: number[];
+            /**
+             * @description Always `deploy`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "deploy";
+        };
+        /**
+         * SpiesAndLiesDoubleAgentMoved
+         * @description One move of the Double Agent toward the enemy fortress (§8).
+         */
+        SpiesAndLiesDoubleAgentMoved: {
+            /** @description What moved it: an infiltration, a Lieutenant or a General (§8.3). */
+            cause: components["schemas"]["SpiesAndLiesMoveCause"];
+            /** @description Where it stands now. */
+            position: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side moving it. */
+            side: number;
+            /** @description The steps the move was worth; fewer are taken when it reaches the gate. */
+            steps: number;
+            /**
+             * @description Always `double_agent_moved`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "double_agent_moved";
+        };
+        /**
+         * SpiesAndLiesDoubleDamageEarned
+         * @description The bomb-forced card was guessed correctly: 2 exhausted draws at day end (§9, §11).
+         */
+        SpiesAndLiesDoubleDamageEarned: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side that will draw 2 of the opponent's soldiers, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `double_damage_earned`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "double_damage_earned";
+        };
+        /**
+         * SpiesAndLiesEndReason
+         * @description How the game ended (§12).
+         *     - `flag-captured`: The Double Agent was moved onto a flag (§12.1).
+         *     - `territory`: After day 3 the Double Agent stood in one side's territory (§12.2).
+         *     - `infiltration`: After day 3 the Double Agent stood on the centre: the higher marker won, or, when the markers are equal, the game is a draw (§12.2, [I-19]).
+         * @enum {string}
+         */
+        SpiesAndLiesEndReason: "flag-captured" | "territory" | "infiltration";
+        /**
+         * SpiesAndLiesEnded
+         * @description The end of the game (§12).
+         */
+        SpiesAndLiesEnded: {
+            /** @description The Double Agent's final position (see the view's `double_agent`). */
+            double_agent: number;
+            /**
+             * @description True for a draw (§12.2): then `winner` is `null`.
+             * @default false
+             */
+            draw: boolean;
+            /** @description How the game ended (§12). */
+            reason: components["schemas"]["SpiesAndLiesEndReason"];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The final infiltration markers of red and blue. */
             towers: number[];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `spies_and_lies_ended`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "spies_and_lies_ended";
+            /** @description The winning side; `null` for a draw. */
             winner: number | null;
         };
-        /** SpiesAndLiesOptions */
-        SpiesAndLiesOptions: {
-            /** @default 3 */
-            board_length: number;
-            deal?: components["schemas"]["Deal"] | null;
-            /** @default true */
-            deception_pays_on_forced_retreat: boolean;
-            deception_reserve?: components["schemas"]["ReserveRule"];
+        /**
+         * SpiesAndLiesFlagCaptured
+         * @description The Double Agent stood in front of the gate and was moved again (§8, §12.1).
+         */
+        SpiesAndLiesFlagCaptured: {
+            /** @description The move that captured the flag (§8.5). */
+            cause: components["schemas"]["SpiesAndLiesMoveCause"];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side that captured the enemy flag. */
+            side: number;
             /**
-             * @default [
-             *       [
-             *         1,
-             *         2,
-             *         3,
-             *         4
-             *       ],
-             *       [
-             *         1,
-             *         2,
-             *         3,
-             *         4
-             *       ],
-             *       [
-             *         4,
-             *         5,
-             *         6,
-             *         7
-             *       ],
-             *       [
-             *         4,
-             *         5,
-             *         6,
-             *         7
-             *       ],
-             *       [
-             *         7,
-             *         8,
-             *         9,
-             *         10
-             *       ],
-             *       [
-             *         7,
-             *         8,
-             *         9,
-             *         10
-             *       ]
-             *     ]
+             * @description Always `flag_captured`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
-            intel_cards: number[][];
+            type: "flag_captured";
         };
-        /** SpiesAndLiesStarted */
+        /**
+         * SpiesAndLiesForcedBy
+         * @description Why a revealed card was forced to retreat (§6 step 5).
+         *     - `bomb`: Step 5a: the guesser's Bomb was pending.
+         *     - `spy`: Step 5b: the guesser's Spy is active and the card is a Marshal.
+         *     - `miner`: Step 5c: the guesser's Miner is active and the card is a Bomb.
+         * @enum {string}
+         */
+        SpiesAndLiesForcedBy: "bomb" | "spy" | "miner";
+        /**
+         * SpiesAndLiesGuess
+         * @description Name the rank of the opponent's card at the current mission (§6 step 2, [I-14]).
+         */
+        SpiesAndLiesGuess: {
+            /** @description The rank named, 1 to 10 ([I-14]). */
+            rank: number;
+            /**
+             * @description Always `guess`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "guess";
+        };
+        /**
+         * SpiesAndLiesInfiltrationPointsGained
+         * @description One gain of infiltration points (§7 `addPoints`).
+         */
+        SpiesAndLiesInfiltrationPointsGained: {
+            /** @description The points gained, before the marker is capped at 10 (§7.1). */
+            amount: number;
+            /**
+             * @description Colonel's points carried past the infiltration (§9, rank 8).
+             * @default 0
+             */
+            carried: number;
+            /** @description The marker reached 10: a Double Agent move follows (§7). */
+            infiltrated: boolean;
+            /** @description The soldier whose points these are, for `source = soldier`. */
+            rank?: number | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side that gained the points, 0 red, 1 blue. */
+            side: number;
+            /** @description Where the points come from (§7). */
+            source: components["schemas"]["SpiesAndLiesPointSource"];
+            /** @description The marker after the gain. */
+            tower: number;
+            /**
+             * @description Always `infiltration_points_gained`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "infiltration_points_gained";
+        };
+        /**
+         * SpiesAndLiesInfiltrationPointsLost
+         * @description An enemy Marshal's sabotage: minus 5, not below 0 (§9, rank 10, [I-18]).
+         */
+        SpiesAndLiesInfiltrationPointsLost: {
+            /** @description The points taken off: 5, or fewer at a low marker. */
+            amount: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side that lost the points, 0 red, 1 blue. */
+            side: number;
+            /** @description The side's marker after the loss. */
+            tower: number;
+            /**
+             * @description Always `infiltration_points_lost`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "infiltration_points_lost";
+        };
+        /**
+         * SpiesAndLiesIntelCardTurned
+         * @description The top intel card is the current intel of the day (§5.2.1).
+         */
+        SpiesAndLiesIntelCardTurned: {
+            /** @description The day's intel card: the ranks printed on it. */
+            card: number[];
+            /** @description The day, 1 to 3. */
+            day: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `intel_card_turned`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "intel_card_turned";
+        };
+        /**
+         * SpiesAndLiesIntelMarked
+         * @description A seat finished its intel placement (§5.2).
+         */
+        SpiesAndLiesIntelMarked: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The seat that finished its intel placement. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The Sergeant mark (`null` without a Sergeant); visible only to the seat itself until the tokens are revealed ([I-13]). */
+            sergeant_token?: boolean | null;
+            /** @description Its side, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `intel_marked`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "intel_marked";
+        };
+        /**
+         * SpiesAndLiesIntelTokensRevealed
+         * @description Both sides' intel tokens revealed together (§5.2.4); the mission phase begins.
+         */
+        SpiesAndLiesIntelTokensRevealed: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side that starts this day's guess-turns (§5.3.1); on day 1 this is the coin flip of the Starting Player card, public from here on. `null` only in logs written before the field existed. */
+            starting_side?: number | null;
+            /** @description Per side (red, blue), per mission 1-4: an intel token lies on it. */
+            tokens: boolean[][];
+            /**
+             * @description Always `intel_tokens_revealed`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "intel_tokens_revealed";
+        };
+        /**
+         * SpiesAndLiesMarkSergeant
+         * @description Put an intel token on one's deployed Sergeant, or not, freely (§5.2.3, [I-13]).
+         */
+        SpiesAndLiesMarkSergeant: {
+            /** @description `true` puts an intel token on one's deployed Sergeant, `false` leaves it bare, whatever the intel card shows (§5.2.3). */
+            token: boolean;
+            /**
+             * @description Always `mark_sergeant`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "mark_sergeant";
+        };
+        /**
+         * SpiesAndLiesMarshalChosen
+         * @description The owner of an activated (or borrowed) Marshal chose its option (§9, rank 10).
+         */
+        SpiesAndLiesMarshalChosen: {
+            /** @description `points` (10 points) or `sabotage` (5 points, the opponent -5). */
+            option: components["schemas"]["SpiesAndLiesMarshalOption"];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The seat that chose. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description Its side, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `marshal_chosen`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "marshal_chosen";
+        };
+        /**
+         * SpiesAndLiesMarshalOption
+         * @description The two options of an activated Marshal (§9, rank 10).
+         *     - `points`: (a) Gain 10 points.
+         *     - `sabotage`: (b) Gain 5 points, and the opponent loses 5 (not below 0).
+         * @enum {string}
+         */
+        SpiesAndLiesMarshalOption: "points" | "sabotage";
+        /**
+         * SpiesAndLiesMissionView
+         * @description One mission card of one side as the viewer sees it.
+         */
+        SpiesAndLiesMissionView: {
+            /** @description A deception token was played on this soldier in the current guess-turn (§6 step 1, §10). */
+            deception: boolean;
+            /** @description A soldier lies under this mission (false before the side has deployed it this day). */
+            deployed: boolean;
+            /** @description The soldier was revealed in a guess-turn (§6 step 3). */
+            face_up: boolean;
+            /** @description An intel token lies on the mission: its rank is on the current intel card, except that a Sergeant is marked freely (§5.2); `null` until both sides' tokens are revealed (§5.2.4) and for a mission without a soldier. */
+            intel: boolean | null;
+            /** @description The mission, 1 to 4: the order in which the side's soldiers are guessed (§5.3.2). */
+            mission: number;
+            /** @description The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own side's face-down soldiers, §3, §14.4); `null` otherwise. */
+            rank: number | null;
+            /** @description Face up and turned 90°: guessed correctly, or forced to retreat (§6 steps 5-7); its ability can never be activated. Face up and not retreated means activated. */
+            retreated: boolean;
+            /** @description The seat that plays this mission: the side's seat, or in team play the first teammate for missions 1-2 and the second for 3-4 (§14.2). */
+            seat: number;
+        };
+        /**
+         * SpiesAndLiesMoveCause
+         * @description What moved the Double Agent (§8); each is one move [I-3].
+         *     - `infiltration`: The marker reached 10: as many steps as the day number (§7).
+         *     - `lieutenant`: An activated Lieutenant: 1 step.
+         *     - `general`: An activated General: 2 steps.
+         * @enum {string}
+         */
+        SpiesAndLiesMoveCause: "infiltration" | "lieutenant" | "general";
+        /**
+         * SpiesAndLiesOptions
+         * @description Options of a Spies & Lies game (§16), recorded in its first event.
+         */
+        SpiesAndLiesOptions: {
+            /** @description G, the Double Agent spaces from the centre to each gate, the last one in front of the gate ([U-1], [I-2]). Default: `3`. */
+            board_length?: number;
+            /** @description An explicit deal, fixing what is otherwise drawn at random in the setup (puzzles, tests); `null` or omitted: everything is drawn. Kept secret until the game is over. */
+            deal?: components["schemas"]["SpiesAndLiesDeal"] | null;
+            /** @description Whether a deception token on a wrongly guessed, force-retreated card still pays +4 [I-5]. Default: `true`. */
+            deception_pays_on_forced_retreat?: boolean;
+            /** @description Whether the 2 reserve deception tokens are shared or one per side ([U-6], [I-9]). Default: `"shared"`. */
+            deception_reserve?: components["schemas"]["SpiesAndLiesReserveRule"];
+            /** @description The faces of the intel cards, each a set of ranks ([U-2], [I-1]). Default: `[[1,2,3,4],[1,2,3,4],[4,5,6,7],[4,5,6,7],[7,8,9,10],[7,8,9,10]]`. */
+            intel_cards?: number[][];
+        };
+        /**
+         * SpiesAndLiesPhase
+         * @description Where the game stands (§5).
+         *     - `setup`: Not started: the state before the first event.
+         *     - `deploy`: Secret, simultaneous deployment (§5.1).
+         *     - `intel`: The intel card is up; sides mark their Sergeant, tokens not yet revealed (§5.2).
+         *     - `mission`: The eight guess-turns (§5.3, §6).
+         *     - `over`: The game has ended (§12).
+         * @enum {string}
+         */
+        SpiesAndLiesPhase: "setup" | "deploy" | "intel" | "mission" | "over";
+        /**
+         * SpiesAndLiesPointSource
+         * @description Where a gain of infiltration points comes from (§7).
+         *     - `guess`: A correct guess: 2, or 4 with an active Scout (§6 step 6).
+         *     - `soldier`: An activated (or borrowed, §9 Captain) soldier's points.
+         *     - `deception`: A successful deception: +4 (§10).
+         * @enum {string}
+         */
+        SpiesAndLiesPointSource: "guess" | "soldier" | "deception";
+        /**
+         * SpiesAndLiesReserveRule
+         * @description Who may take the two reserve deception tokens ([U-6], [I-9]).
+         *     - `shared`: One shared reserve of 2: one side's Spies may take both (the default).
+         *     - `per-side`: Each side has its own reserve token (S10's "each player's reserve token").
+         * @enum {string}
+         */
+        SpiesAndLiesReserveRule: "shared" | "per-side";
+        /**
+         * SpiesAndLiesSideView
+         * @description One side as the viewer sees it.
+         */
+        SpiesAndLiesSideView: {
+            /** @description `red` or `blue`. */
+            colour: string;
+            /** @description Deception tokens the side holds, 0 to 2 (§10.2). */
+            deception_tokens: number;
+            /** @description This side draws 2 of the opponent's deployed soldiers as exhausted at the end of the day instead of 1 (§9 Bomb, §11.1). */
+            double_damage: boolean;
+            /** @description The round effects running for this side until the end of the day (§9). */
+            effects: components["schemas"]["SpiesAndLiesSoldierEffect"][];
+            /** @description The side's exhausted soldiers, ascending: 1, or 2 after the enemy's double damage; they may not be deployed this day (§4.9, §11.1). Public. */
+            exhausted: number[];
+            /** @description The side's soldiers in hand, ascending, when this viewer may see them (its own side, §3; in team play, see §14.4); `null` otherwise. */
+            hand: number[] | null;
+            /** @description Soldiers in the side's hand (public). */
+            hand_size: number;
+            /** @description Missions 1 to 4 of the side, as this viewer sees them. */
+            missions: components["schemas"]["SpiesAndLiesMissionView"][];
+            /** @description Reserve deception tokens this side's Spies have taken (at most 1 with a per-side reserve, [I-9]). */
+            reserve_taken: number;
+            /** @description The seats of this side: one, or two teammates in team play (seats 0 and 2 are red, 1 and 3 blue, §14). */
+            seats: number[];
+            /** @description The side, 0 red, 1 blue. */
+            side: number;
+            /** @description The side's infiltration marker, 0 to 9 at rest (§7): reaching 10 moves the Double Agent and resets it. */
+            tower: number;
+        };
+        /**
+         * SpiesAndLiesSoldierEffect
+         * @description Round-scoped effects of an activation (§9); they last until the end of the day.
+         *     - `scout`: Correct guesses score 4 instead of 2.
+         *     - `spy`: An enemy Marshal revealed in the owner's guess must retreat [I-4].
+         *     - `miner`: An enemy Bomb revealed in the owner's guess must retreat [I-4].
+         *     - `bomb`: The next enemy card the owner reveals retreats (`bombPending`, [I-10]).
+         * @enum {string}
+         */
+        SpiesAndLiesSoldierEffect: "scout" | "spy" | "miner" | "bomb";
+        /**
+         * SpiesAndLiesSoldierEffectStarted
+         * @description A round-scoped effect of an activated soldier, until the end of the day (§9).
+         */
+        SpiesAndLiesSoldierEffectStarted: {
+            /** @description The round effect that starts (§9). */
+            effect: components["schemas"]["SpiesAndLiesSoldierEffect"];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side whose soldier was activated, 0 red, 1 blue. */
+            side: number;
+            /**
+             * @description Always `soldier_effect_started`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "soldier_effect_started";
+        };
+        /**
+         * SpiesAndLiesSoldierRevealed
+         * @description A guess and the reveal of the target (§6 steps 2-7).
+         */
+        SpiesAndLiesSoldierRevealed: {
+            /** @description Whether the guess named the revealed rank (§6 step 6). */
+            correct: boolean;
+            /** @description The day, 1 to 3. */
+            day: number;
+            /** @description Set when the card was forced to retreat (§6 step 5). */
+            forced_by?: components["schemas"]["SpiesAndLiesForcedBy"] | null;
+            /** @description The rank named by the guesser, 1 to 10. */
+            guess: number;
+            /** @description The guessing seat. */
+            guesser: number;
+            /** @description 1-4. */
+            mission: number;
+            /** @description The rank of the revealed soldier, 1 to 10. */
+            rank: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The side owning the revealed card. */
+            side: number;
+            /** @description 1-8 (§5.3.2). */
+            turn: number;
+            /**
+             * @description Always `soldier_revealed`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "soldier_revealed";
+        };
+        /**
+         * SpiesAndLiesSoldiersDeployed
+         * @description A seat put soldiers face down under its missions (§5.1, §14.4).
+         */
+        SpiesAndLiesSoldiersDeployed: {
+            /** @description How many soldiers were deployed: 4, or 2 for a teammate (public). */
+            count: number;
+            /** @description 1, or 3 for a second teammate. */
+            first_mission: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The seat that deployed. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description Its side, 0 red, 1 blue. */
+            side: number;
+            /** @description The ranks in mission order; visible to the seat itself and, for missions 1-2 in team play, to its teammate (§14.4). */
+            soldiers: number[] | null;
+            /**
+             * @description Always `soldiers_deployed`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "soldiers_deployed";
+        };
+        /**
+         * SpiesAndLiesStage
+         * @description The step of the current guess-turn (§6, §6.1).
+         *     - `deception`: The defender's deception window (§6 step 1); passed over when it holds no token.
+         *     - `guess`: The guesser names a rank (§6 step 2).
+         *     - `marshal`: An activated Marshal's owner chooses its option (§9, rank 10).
+         *     - `captain`: An activated Captain's owner takes 6 points or borrows an exhausted soldier (§9, rank 6).
+         * @enum {string}
+         */
+        SpiesAndLiesStage: "deception" | "guess" | "marshal" | "captain";
+        /**
+         * SpiesAndLiesStarted
+         * @description The setup of §4: options, the intel deck, the first exhausted soldiers, the day-1 starter (drawn here, made public only when the day-1 mission phase begins, §5.3.1).
+         */
         SpiesAndLiesStarted: {
+            /** @description Red's and blue's first exhausted soldier, drawn by the opponent (§4.9). */
             exhausted: [
                 number,
                 number
             ];
+            /** @description The face-down intel deck, top first (hidden from every viewer). */
             intel_deck: number[][] | null;
+            /** @description The intel card turned up at setup, the first of the old-intel pile (§4.8). */
             old_intel: number[];
+            /** @description The options as given; `deal` is hidden from every viewer (it holds the deck order). */
             options: components["schemas"]["SpiesAndLiesOptions"];
+            /** @description The number of seats: 2, or 4 for team play (§14). */
             players: number;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
+            /** @description The side starting day 1 (§5.3.1), 0 red, 1 blue. The Starting Player card is flipped only when the mission phase of day 1 begins, so this is hidden from every viewer (`null`); it becomes public with `intel_tokens_revealed`. */
             starting_side: number | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `spies_and_lies_started`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "spies_and_lies_started";
         };
-        /** SpiesAndLiesView */
+        /**
+         * SpiesAndLiesView
+         * @description A seat's (or a spectator's) view of a Spies & Lies game.
+         */
         SpiesAndLiesView: {
+            /** @description G, the spaces from the centre to the space in front of each gate (§8.1, [U-1]); the creation option `board_length`. */
             board_length: number;
+            /** @description This day's intel card, the ranks printed on it (§5.2.1); `null` before it is turned up in the intel phase. */
             current_intel: number[] | null;
+            /** @description The day, 1 to 3 (§5); 0 before setup. */
             day: number;
+            /** @description Whether a deception token on a wrongly guessed card that was forced to retreat still pays +4 ([I-5]); the creation option of that name. */
             deception_pays_on_forced_retreat: boolean;
-            deception_reserve: number;
-            defender: number | null;
-            double_agent: number;
-            draw: boolean;
-            end_reason: components["schemas"]["EndReason"] | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @deprecated
+             * @description Deprecated: use `deception_reserve_left` (the same value). Deception tokens left in the reserve, 0 to 2 ([I-9]).
+             */
+            deception_reserve: number;
+            /** @description Deception tokens left in the reserve, 0 to 2, for activated Spies to take (§9 rank 1, [I-9]); who may take them is `deception_reserve_rule`. */
+            deception_reserve_left: number;
+            /** @description Who may take the two reserve deception tokens: `shared` (one side's Spies may take both) or `per-side` (one each) ([U-6], [I-9]); the creation option `deception_reserve`. */
+            deception_reserve_rule: components["schemas"]["SpiesAndLiesReserveRule"];
+            /** @description The seat whose soldier is the target of the current guess-turn (it may play a deception token, §6 step 1); `null` outside the mission phase. */
+            defender: number | null;
+            /** @description The Double Agent's position on the board (§8.1): 0 the neutral centre; 1 to G blue's territory (red pushes it up) with G in front of blue's gate and G + 1 blue's flag; -1 to -G red's territory, -(G + 1) red's flag. */
+            double_agent: number;
+            /** @description True when the game ended in a draw: the Double Agent on the centre and equal markers after day 3 (§12.2). */
+            draw: boolean;
+            /** @description How the game ended (§12); `null` while it goes on. */
+            end_reason: components["schemas"]["SpiesAndLiesEndReason"] | null;
+            /**
+             * @description Always `spies-and-lies`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             game: "spies-and-lies";
+            /** @description The seat that names a rank in the current guess-turn (§5.3.2); `null` outside the mission phase. */
             guesser: number | null;
-            history: components["schemas"]["DayRecord"][];
+            /** @description The days before the current one (§11: revealed cards stay known). */
+            history: components["schemas"]["SpiesAndLiesDayRecord"][];
+            /** @description The intel cards of this game, each the ranks printed on it (§5.2.5, [I-1]); the creation option `intel_cards`. */
             intel_cards: number[][];
+            /** @description Intel cards left face down in the intel deck. */
             intel_deck_size: number;
+            /** @description The seats that have finished their intel placement this day (`mark_sergeant` or `confirm_intel`, §5.2); ascending. */
             intel_marked: number[];
+            /** @description The target mission of the current guess-turn, 1 to 4 (§5.3.2); `null` outside the mission phase. */
             mission: number | null;
+            /** @description The old-intel pile, first first: the card turned up at setup (§4.8), then each past day's intel card (§11.3). Public. */
             old_intel: number[][];
-            phase: components["schemas"]["spies_and_lies_state_Phase"];
+            /** @description `deploy`, `intel`, `mission` (the day's three phases, §5), or `over`. */
+            phase: components["schemas"]["SpiesAndLiesPhase"];
+            /** @description The number of seats: 2, or 4 for team play (§14). */
             players: number;
-            reserve_rule: components["schemas"]["ReserveRule"];
+            /**
+             * @deprecated
+             * @description Deprecated: use `deception_reserve_rule` (the same value). Who may take the two reserve deception tokens: `shared` or `per-side` ([U-6], [I-9]).
+             */
+            reserve_rule: components["schemas"]["SpiesAndLiesReserveRule"];
+            /** @description The viewer's seat; `null` for a spectator (no token). */
             seat: number | null;
+            /** @description The viewer's side, 0 red, 1 blue (seat mod 2); `null` for a spectator. */
             side: number | null;
-            sides: components["schemas"]["SideView"][];
-            stage: components["schemas"]["Stage"] | null;
+            /** @description Red (0) and blue (1), as this viewer sees them. */
+            sides: components["schemas"]["SpiesAndLiesSideView"][];
+            /** @description The step of the current guess-turn (§6.1): `deception` (the defender may play a token), `guess`, `marshal` or `captain` (an activated soldier's owner chooses); `null` outside the mission phase. */
+            stage: components["schemas"]["SpiesAndLiesStage"] | null;
+            /** @description The side starting this day's guess-turns, 0 red, 1 blue; `null` on day 1 until the Starting Player card is flipped at the start of the mission phase (§5.3.1). */
             starting_side: number | null;
+            /** @description The seats that may send a command now: every seat still to deploy or to mark intel (simultaneous phases), else the one seat the guess-turn waits for; `[]` once the game is over. */
             to_act: number[];
+            /** @description The current guess-turn of the day, 1 to 8 (§5.3.2); `null` outside the mission phase. */
             turn: number | null;
-            /** @default 0 */
+            /**
+             * @description The game's version this view reflects: the number of events in the log (for a replay, the step's seq). Filled in by the API.
+             * @default 0
+             */
             version: number;
+            /** @description The winning side once the game is over, 0 red, 1 blue; `null` while it goes on and for a draw (see `draw`). */
             winner: number | null;
         };
-        /** SpyAssassinated */
-        SpyAssassinated: {
-            ace: string;
-            ace_zone: components["schemas"]["AceZone"];
-            discarded: string[];
-            recorded_at: string;
-            seq: number;
-            spy: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "spy_assassinated";
-        };
-        /** SpyCountered */
-        SpyCountered: {
-            cards: string[];
-            recorded_at: string;
-            seq: number;
-            spy: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "spy_countered";
-        };
-        /** SpyRecruited */
-        SpyRecruited: {
-            cards: string[];
-            double_agent?: string | null;
-            recorded_at: string;
-            seq: number;
-            spy: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "spy_recruited";
-        };
-        /** SpyRevealed */
-        SpyRevealed: {
-            recorded_at: string;
-            seq: number;
-            spy: string;
-            turn: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "spy_revealed";
-        };
         /**
-         * Stage
-         * @description The step of the current guess-turn (§6, §6.1).
-         * @enum {string}
+         * StreamMessage
+         * @description One message of `GET /games/{id}/events/stream` (`text/event-stream`), as an `EventSource` hands it over; keep-alive comments carry no message.
          */
-        Stage: "deception" | "guess" | "marshal" | "captain";
-        /** StreamMessage */
         StreamMessage: {
+            /** @description One event as JSON, exactly as an item of `events` in `GET /games/{id}/events`. */
             data: string;
+            /** @description The event's seq: send it back as `Last-Event-ID` to resume after it. */
             id: string;
         };
-        /**
-         * Phase
-         * @description Where the game stands.
-         * @enum {string}
-         */
-        black_spy_state_Phase: "setup" | "passing" | "playing" | "over";
-        /**
-         * Phase
-         * @description Where the game stands.
-         * @enum {string}
-         */
-        deck_of_spies_state_Phase: "setup" | "playing" | "over";
-        /**
-         * Phase
-         * @description Where the game stands (§5).
-         * @enum {string}
-         */
-        spies_and_lies_state_Phase: "setup" | "deploy" | "intel" | "mission" | "over";
     };
     responses: never;
     parameters: never;
@@ -1662,7 +2501,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateGameRequest"];
+                "application/json": Omit<components["schemas"]["CreateGameRequest"], "game">;
             };
         };
         responses: {

@@ -261,7 +261,7 @@ function table(ctx: TableContext<SpiesView>): HTMLElement {
         view.current_intel === null
           ? h("span", { class: "empty" }, "not turned yet")
           : h("strong", { class: "intel-card" }, view.current_intel.join(" ")),
-        h("span", {}, ` · old: ${view.old_intel.map((card) => card.join(" ")).join(" | ")} · ${view.intel_deck_size} left · reserve ${view.deception_reserve}`),
+        h("span", {}, ` · old: ${view.old_intel.map((card) => card.join(" ")).join(" | ")} · ${view.intel_deck_size} left · reserve ${view.deception_reserve_left}`),
       ),
     ),
     bottom === undefined ? null : sidePanel(view, bottom),
