@@ -19,15 +19,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-
-from tests.support.servers import free_port, wait_until_up
 
 pytestmark = pytest.mark.slow
 
@@ -105,27 +102,6 @@ def client(tools: Tools) -> Tools:
     code, output = _run(install, tools.env(), timeout=600)
     assert code == 0, f"the generated client does not install:\n{output}"
     return tools
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``spies-api`` on a free loopback port, with a temporary SQLite file."""
-    db = tmp_path_factory.mktemp("python-client-server") / "spies.db"
-    port = free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("SPIES_")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "spies_api", "--db", str(db), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=clean,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_up(base)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def test_the_client_generates_without_a_warning(tools: Tools) -> None:
