@@ -8,7 +8,8 @@ directory and must print no warning (a warning means a part of the API left out 
 client). The generated package is installed into that environment, and
 ``examples/python/play.py`` plays whole games through it against a real ``spies-api`` on a
 free loopback port with a temporary SQLite file. Each game is then checked on the server
-and its export re-verified by ``spies-replay import``.
+and its export re-verified by ``spies-replay import``. What the generator printed is kept in
+``build/clients/openapi-python-client.txt``.
 
 Installing the generator needs the package index, as ``.ci/run`` has it.
 """
@@ -32,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
 EXAMPLE = ROOT / "examples" / "python"
 BIN = Path(sys.executable).parent
+REPORT = ROOT / "build" / "clients" / "openapi-python-client.txt"
+"""What the generator printed, for ``.ci/run`` to show."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,9 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Tools:
         "--fail-on-warning",
     ]
     code, output = _run(generate, {**unset.env(), "COLUMNS": "100"}, timeout=300)
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    shown = " ".join(str(part).replace(f"{ROOT}/", "") for part in generate[1:])
+    REPORT.write_text(f"$ openapi-python-client {shown}\n{output}(exit status {code})\n")
     return Tools(bin=bin_, package=unset.package, returncode=code, output=output)
 
 
