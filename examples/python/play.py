@@ -23,21 +23,31 @@ from spies_client import AuthenticatedClient, Client
 from spies_client.api.games import create_game, get_game
 from spies_client.api.play import get_legal_commands, get_view, post_command
 from spies_client.models import (
+    BlackSpyCreateGameRequest,
     CommandRequest,
     CommandResponse,
-    CreateGameRequest,
+    DeckOfSpiesCreateGameRequest,
     GameCreatedResponse,
     GameStatus,
     GameSummary,
     LegalCommands,
     Problem,
+    SpiesAndLiesCreateGameRequest,
 )
+
+Create = DeckOfSpiesCreateGameRequest | BlackSpyCreateGameRequest | SpiesAndLiesCreateGameRequest
+CREATE: dict[str, type[Create]] = {
+    "deck-of-spies": DeckOfSpiesCreateGameRequest,
+    "black-spy": BlackSpyCreateGameRequest,
+    "spies-and-lies": SpiesAndLiesCreateGameRequest,
+}
+"""The body of ``POST /games`` for each game: its own class, with its own options."""
 
 
 def play(base_url: str, game: str, players: int | None, seed: str) -> dict[str, object]:
     """Create a game whose seats are all ours, play it to the end and say how it ended."""
     public = Client(base_url=base_url, raise_on_unexpected_status=True)
-    request = CreateGameRequest(game=game, players=players, seed=seed)
+    request = CREATE[game].from_dict({"game": game, "players": players, "seed": seed})
     created = create_game.sync(client=public, body=request)
     if not isinstance(created, GameCreatedResponse):
         raise SystemExit(f"the server refused to create the game: {created}")
@@ -84,7 +94,7 @@ def main() -> None:
     """Parse the command line, play one game, print how it ended as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", default="http://127.0.0.1:8000")
-    parser.add_argument("--game", default="deck-of-spies", help="deck-of-spies, black-spy, ...")
+    parser.add_argument("--game", default="deck-of-spies", choices=sorted(CREATE))
     parser.add_argument("--players", type=int, default=None, help="default: the game's minimum")
     parser.add_argument("--seed", default="python-client", help="makes the game reproducible")
     args = parser.parse_args()

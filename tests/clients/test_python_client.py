@@ -7,7 +7,8 @@ It generates the client with ``examples/python/openapi-python-client.yaml`` into
 directory and must print no warning (a warning means a part of the API left out of the
 client). The generated package is installed into that environment, and
 ``examples/python/play.py`` plays whole games through it against a real ``spies-api`` on a
-free loopback port with a temporary SQLite file. Each game is then checked on the server
+free loopback port with a temporary SQLite file (and ``mypy --strict`` checks it against the
+generated package). Each game is then checked on the server
 and its export re-verified by ``spies-replay import``. What the generator printed is kept in
 ``build/clients/openapi-python-client.txt``.
 
@@ -114,6 +115,22 @@ def test_the_client_generates_without_a_warning(tools: Tools) -> None:
     assert tools.returncode == 0, tools.output
     assert "warning" not in tools.output.lower(), tools.output
     assert tools.output.strip() == f"Generating {tools.package}", tools.output
+
+
+def test_the_example_type_checks_with_the_generated_client(client: Tools, tmp_path: Path) -> None:
+    """``mypy --strict`` over ``play.py``, with the generated package (typed: ``py.typed``)
+    and its dependencies found in the generator's environment."""
+    checked = subprocess.run(
+        [
+            *(sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path)),
+            *("--python-executable", str(client.bin / "python"), str(EXAMPLE / "play.py")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 @pytest.mark.parametrize(
