@@ -2,7 +2,8 @@
 
 The script holds every seat and plays a random legal command for whichever seat is to act,
 until the game is over; then it prints one JSON object: the game's id, how many commands it
-played, the outcome and the final view's phase. Generate and install the client in a
+played, the outcome and the final view's phase (``--export FILE`` also saves the game's
+log, which ``spies-replay import`` verifies). Generate and install the client in a
 virtual environment of its own, start a server, and play (from the repository's root)::
 
     python3 -m venv .client && .client/bin/pip install -r examples/python/requirements.txt
@@ -20,7 +21,7 @@ import json
 import random
 
 from spies_client import AuthenticatedClient, Client
-from spies_client.api.games import create_game, get_game
+from spies_client.api.games import create_game, export_game, get_game
 from spies_client.api.play import get_legal_commands, get_view, post_command
 from spies_client.models import (
     BlackSpyCreateGameRequest,
@@ -44,7 +45,9 @@ CREATE: dict[str, type[Create]] = {
 """The body of ``POST /games`` for each game: its own class, with its own options."""
 
 
-def play(base_url: str, game: str, players: int | None, seed: str) -> dict[str, object]:
+def play(
+    base_url: str, game: str, players: int | None, seed: str, export: str | None = None
+) -> dict[str, object]:
     """Create a game whose seats are all ours, play it to the end and say how it ended."""
     public = Client(base_url=base_url, raise_on_unexpected_status=True)
     request = CREATE[game].from_dict({"game": game, "players": players, "seed": seed})
@@ -79,6 +82,11 @@ def play(base_url: str, game: str, players: int | None, seed: str) -> dict[str, 
     view = get_view.sync(created.id, client=seats[0])  # seat 0's view, now of the finished game
     assert view is not None and not isinstance(view, Problem), view
     assert summary.outcome is not None
+    if export is not None:  # JSON Lines: the header, then every event with its hash
+        log = export_game.sync(created.id, client=public)
+        assert isinstance(log, str), log
+        with open(export, "w", encoding="utf-8") as file:
+            file.write(log)
     return {
         "id": created.id,
         "game": created.game,
@@ -97,8 +105,9 @@ def main() -> None:
     parser.add_argument("--game", default="deck-of-spies", choices=sorted(CREATE))
     parser.add_argument("--players", type=int, default=None, help="default: the game's minimum")
     parser.add_argument("--seed", default="python-client", help="makes the game reproducible")
+    parser.add_argument("--export", metavar="FILE", help="save the finished game's log here")
     args = parser.parse_args()
-    print(json.dumps(play(args.base_url, args.game, args.players, args.seed)))
+    print(json.dumps(play(args.base_url, args.game, args.players, args.seed, args.export)))
 
 
 if __name__ == "__main__":
