@@ -8,9 +8,9 @@ directory and must print no warning (a warning means a part of the API left out 
 client). The generated package is installed into that environment, and
 ``examples/python/play.py`` plays whole games through it against a real ``spies-api`` on a
 free loopback port with a temporary SQLite file (and ``mypy --strict`` checks it against the
-generated package). Each game is then checked on the server
-and its export re-verified by ``spies-replay import``. What the generator printed is kept in
-``build/clients/openapi-python-client.txt``.
+generated package). Each game is then checked on the server, and the log the example saved
+through the client is verified by ``spies-replay import``. What the generator printed is
+kept in ``build/clients/openapi-python-client.txt``.
 
 Installing the generator needs the package index, as ``.ci/run`` has it.
 """
@@ -38,6 +38,13 @@ REPORT = ROOT / "build" / "clients" / "openapi-python-client.txt"
 """What the generator printed, for ``.ci/run`` to show."""
 
 
+def _env(bin_: Path) -> dict[str, str]:
+    """The environment for the programs of a virtual environment: its ``bin`` first (the
+    generator runs ``ruff`` from there over the generated code), no ``PYTHONPATH``."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return {**clean, "PATH": f"{bin_}{os.pathsep}{clean.get('PATH', '')}"}
+
+
 @dataclass(frozen=True)
 class Tools:
     """The generator's virtual environment, and what running the generator printed."""
@@ -48,10 +55,8 @@ class Tools:
     output: str
 
     def env(self) -> dict[str, str]:
-        """The environment for its programs: its ``bin`` first (the generator runs ``ruff``
-        from there on the generated code), nothing of the project's ``PYTHONPATH``."""
-        clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-        return {**clean, "PATH": f"{self.bin}{os.pathsep}{clean.get('PATH', '')}"}
+        """The environment for the programs of the generator's virtual environment."""
+        return _env(self.bin)
 
 
 def _run(command: list[str | Path], env: dict[str, str], timeout: float) -> tuple[int, str]:
@@ -73,11 +78,10 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Tools:
     work = tmp_path_factory.mktemp("python-client")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    bin_ = venv / "bin"
-    unset = Tools(bin=bin_, package=work / "spies-client", returncode=-1, output="")
+    bin_, package = venv / "bin", work / "spies-client"
     code, output = _run(
         [bin_ / "python", "-m", "pip", "install", "--quiet", "-r", EXAMPLE / "requirements.txt"],
-        unset.env(),
+        _env(bin_),
         timeout=600,
     )
     assert code == 0, f"installing openapi-python-client (from the package index):\n{output}"
@@ -91,14 +95,14 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Tools:
         "--config",
         EXAMPLE / "openapi-python-client.yaml",
         "--output-path",
-        unset.package,
+        package,
         "--fail-on-warning",
     ]
-    code, output = _run(generate, {**unset.env(), "COLUMNS": "100"}, timeout=300)
+    code, output = _run(generate, {**_env(bin_), "COLUMNS": "100"}, timeout=300)
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     shown = " ".join(str(part).replace(f"{ROOT}/", "") for part in generate[1:])
     REPORT.write_text(f"$ openapi-python-client {shown}\n{output}(exit status {code})\n")
-    return Tools(bin=bin_, package=unset.package, returncode=code, output=output)
+    return Tools(bin=bin_, package=package, returncode=code, output=output)
 
 
 @pytest.fixture(scope="module")
