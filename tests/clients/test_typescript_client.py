@@ -1,0 +1,73 @@
+"""The TypeScript client example: types that openapi-typescript generates from
+``openapi/openapi.json``, compiled with ``examples/typescript/src/play.ts`` under strict
+``tsc`` (the flags of its ``tsconfig.json``), then run against a real ``spies-api``.
+
+The example is copied into a temporary directory and installed there with ``npm ci`` from
+its lockfile, so the test writes nothing into the repository. It needs Node.js and npm
+(``.ci/run`` installs Debian's when they are missing) and the npm registry.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENT = ROOT / "openapi" / "openapi.json"
+EXAMPLE = ROOT / "examples" / "typescript"
+SOURCES = ("package.json", "package-lock.json", "tsconfig.json", "src/play.ts")
+
+
+def _run(command: list[str], cwd: Path, timeout: float = 600) -> str:
+    done = subprocess.run(
+        command,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with freshly generated types, type-checked and compiled."""
+    npm = shutil.which("npm")
+    assert npm is not None, "npm is missing: apt-get install -y nodejs npm, as .ci/run does"
+    work = tmp_path_factory.mktemp("typescript-client")
+    for name in SOURCES:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(EXAMPLE / name, work / name)
+    _run([npm, "ci", "--no-audit", "--no-fund"], work)
+    _run(["npx", "openapi-typescript", str(DOCUMENT), "-o", "src/schema.d.ts"], work)
+    _run(["npx", "tsc", "--noEmit"], work)  # strict: the example matches the document
+    _run(["npx", "tsc", "--outDir", "dist"], work)
+    return work
+
+
+def test_the_example_compiles_under_strict_tsc_with_the_generated_types(built: Path) -> None:
+    config = json.loads((built / "tsconfig.json").read_text())["compilerOptions"]
+    assert config["strict"] and config["noUncheckedIndexedAccess"]
+    assert (built / "src" / "schema.d.ts").stat().st_size > 0
+    assert (built / "dist" / "play.js").is_file()
+
+
+def test_the_example_plays_a_deck_of_spies_game_to_the_end(built: Path, server: str) -> None:
+    output = _run(["node", "dist/play.js", server], built, timeout=300)
+    first, last = output.strip().splitlines()[0], output.strip().splitlines()[-1]
+    played: dict[str, Any] = json.loads(last)
+    assert first.startswith(f"game {played['id']}: spy ")
+    summary = httpx.get(f"{server}/games/{played['id']}").json()
+    assert (summary["game"], summary["status"]) == ("deck-of-spies", "finished")
+    assert summary["outcome"] == played["outcome"] and played["commands"] > 0
