@@ -32,6 +32,7 @@ class CardDuelBidMade(BaseEvent, frozen=True, kw_only=True, tag="card_duel_bid_m
     """A seat bid."""
 
     seat: int
+    """The seat that bid."""
     rounds: int | None
     """The bid; ``null`` for every viewer but the bidder until both have bid."""
 
@@ -40,26 +41,32 @@ class CardDuelBidsRevealed(BaseEvent, frozen=True, kw_only=True, tag="card_duel_
     """Both seats have bid: the bids turn up and seat 0 leads the first round."""
 
     bids: tuple[int, ...]
+    """Each seat's bid: the rounds it said it would win."""
 
 
 class CardDuelCardPlayed(BaseEvent, frozen=True, kw_only=True, tag="card_duel_card_played"):
     """A card played face up."""
 
     seat: int
+    """The seat that played."""
     card: int
+    """The card, 1 to 14."""
 
 
 class CardDuelRoundWon(BaseEvent, frozen=True, kw_only=True, tag="card_duel_round_won"):
     """The higher card wins the round; its seat leads the next."""
 
     round: int
+    """The round, from 1 to 6."""
     winner: int
+    """The seat that played the higher card."""
 
 
 class CardDuelEnded(BaseEvent, frozen=True, kw_only=True, tag="card_duel_ended"):
     """After the last round: rounds won, plus 2 for an exact bid."""
 
     scores: tuple[int, ...]
+    """Each seat's final score."""
     winners: tuple[int, ...]
     """The seats with the highest score (both on a tie)."""
 

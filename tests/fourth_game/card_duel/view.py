@@ -21,20 +21,31 @@ class CardDuelView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", 
     seat: int | None
     """The viewer's seat, ``null`` for a spectator."""
     phase: CardDuelPhase
+    """Bidding, playing or over."""
     hand: tuple[int, ...] | None
     """The viewer's hand; ``null`` for a spectator."""
     hand_counts: tuple[int, ...]
+    """How many cards each seat holds."""
     bids: tuple[int | None, ...]
     """Each seat's bid: the viewer's own, and both once revealed; ``null`` otherwise."""
     has_bid: tuple[bool, ...]
+    """Whether each seat has bid (public even while the bids are hidden)."""
     leader: int
+    """The seat that leads the current round."""
     round: int
+    """The current round, from 1 to 6."""
     trick: tuple[int, ...]
+    """The cards played so far in the current round, in order."""
     tricks: tuple[tuple[int, ...], ...]
+    """The cards of each finished round, leader's first."""
     won: tuple[int, ...]
+    """Rounds won by each seat."""
     to_act: tuple[int, ...]
+    """The seats that may send a command now."""
     scores: tuple[int, ...]
+    """Each seat's score once the game is over; empty before."""
     winners: tuple[int, ...]
+    """The seats with the highest score once the game is over; empty before."""
 
 
 def view(state: State, seat: Seat | None) -> CardDuelView:
