@@ -413,47 +413,83 @@ def run(clients: int, commands: int, rounds: int) -> None:
     )
 
 
+@dataclass
+class Setup:
+    """One configuration of the scaling run: a database served by ``workers`` processes."""
+
+    label: str
+    db: str | Path
+    workers: int
+    ports: list[int] = field(default_factory=list)
+    measured: list[tuple[int, float, float, float]] = field(default_factory=list)
+
+
+def setups(
+    workdir: Path, databases: list[str], workers: list[int], sqlite_workers: list[int]
+) -> list[Setup]:
+    """Each database with each worker count (``sqlite_workers`` for a SQLite file)."""
+    result = []
+    for number, database in enumerate(databases):
+        postgres = database.startswith(("postgresql://", "postgres://"))
+        for count in workers if postgres else sqlite_workers:
+            db: str | Path = database
+            if database == "sqlite":
+                db = workdir / f"api-{number}-{count}.db"
+            label = "PostgreSQL" if postgres else "SQLite"
+            result.append(Setup(label, db, count))
+    return result
+
+
 def run_scaling(
-    clients: int, commands: int, rounds: int, databases: list[str], workers: list[int]
+    clients: int,
+    commands: int,
+    rounds: int,
+    databases: list[str],
+    workers: list[int],
+    sqlite_workers: list[int],
 ) -> None:
-    """The API alone on each database with each number of worker processes."""
+    """The API alone on each database with each number of worker processes, side by side."""
     per_client = max(1, commands // clients)
-    rows: list[tuple[str, int, tuple[int, float, float, float]]] = []
     with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
         workdir = Path(tmp)
         print("recording game scripts from random playouts ...", flush=True)
         scripts = record_scripts(workdir, per_game=4)
         plans = plan_games(scripts, clients, per_client + WARMUP)
-        for number, database in enumerate(databases):
-            label = "sqlite" if database == "sqlite" else redact(database)
-            for count in workers:
-                db: str | Path = database
-                if database == "sqlite":
-                    db = workdir / f"api-{number}-{count}.db"
-                ports = [free_port() for _ in range(count)]
-                measured = []
-                with ExitStack() as stack:
-                    for port in ports:
-                        stack.enter_context(api_server(db, port))
-                    for _ in range(rounds):
-                        work = asyncio.run(api_work(ports, plans, per_client + WARMUP))
-                        asyncio.run(drive(ports, [Work(w.requests[:WARMUP]) for w in work]))
-                        rest = [Work(w.requests[WARMUP:]) for w in work]
-                        measured.append(summary(*asyncio.run(drive(ports, rest))))
-                middle = sorted(measured, key=lambda row: row[1])[len(measured) // 2]
-                rows.append((label, count, middle))
-                print(
-                    f"  {label} x{count}: {middle[1]:.0f} commands/s, p50 {middle[2]:.2f} ms,"
-                    f" p99 {middle[3]:.2f} ms",
-                    flush=True,
-                )
+        table = setups(workdir, databases, workers, sqlite_workers)
+        with ExitStack() as stack:
+            for setup in table:
+                setup.ports = [free_port() for _ in range(setup.workers)]
+                for port in setup.ports:
+                    stack.enter_context(api_server(setup.db, port))
+            # Every server is up for the whole run and the rounds visit the set-ups in turn,
+            # each round from a different one, so a busy neighbour slows them all alike.
+            for number in range(rounds):
+                for setup in table[number % len(table) :] + table[: number % len(table)]:
+                    work = asyncio.run(api_work(setup.ports, plans, per_client + WARMUP))
+                    asyncio.run(drive(setup.ports, [Work(w.requests[:WARMUP]) for w in work]))
+                    rest = [Work(w.requests[WARMUP:]) for w in work]
+                    row = summary(*asyncio.run(drive(setup.ports, rest)))
+                    setup.measured.append(row)
+                    print(
+                        f"  round {number + 1}: {setup.label} x{setup.workers}: {row[1]:.0f}"
+                        f" commands/s, p50 {row[2]:.2f} ms, p99 {row[3]:.2f} ms",
+                        flush=True,
+                    )
     print(
-        f"\nspies-engine API, {clients} clients over loopback, Python {sys.version.split()[0]},"
-        f" {os.cpu_count()} CPUs (client included); the median of {rounds} rounds"
+        f"\nspies-engine API, {clients} clients over loopback (one keep-alive connection each,"
+        f" spread over the workers), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+        f" shared by client, servers and database; the median of {rounds} rounds"
     )
-    print(f"  {'database':40}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}")
-    for label, count, (_, rate, p50, p99) in rows:
-        print(f"  {label[:40]:40}{count:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}")
+    for database in databases:
+        print(f"  {redact(database)}")
+    base = statistics.median(row[1] for row in table[0].measured)
+    print(f"  {'database':12}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}  vs first")
+    for setup in table:
+        _, rate, p50, p99 = sorted(setup.measured, key=lambda row: row[1])[rounds // 2]
+        print(
+            f"  {setup.label:12}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
+            f"  {rate / base:>7.2f}"
+        )
 
 
 def main() -> None:
@@ -468,7 +504,16 @@ def main() -> None:
         help="measure the API alone on this database (a file, sqlite, or a postgresql:// URL)",
     )
     parser.add_argument(
-        "--workers", default="1", metavar="N[,N...]", help="spies-api processes per database"
+        "--workers",
+        default="1,2,4",
+        metavar="N[,N...]",
+        help="spies-api processes per PostgreSQL database",
+    )
+    parser.add_argument(
+        "--sqlite-workers",
+        default="1",
+        metavar="N[,N...]",
+        help="spies-api processes per SQLite database",
     )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -477,7 +522,8 @@ def main() -> None:
         return
     if args.db:
         workers = [int(n) for n in args.workers.split(",")]
-        run_scaling(args.clients, args.commands, args.rounds, args.db, workers)
+        sqlite_workers = [int(n) for n in args.sqlite_workers.split(",")]
+        run_scaling(args.clients, args.commands, args.rounds, args.db, workers, sqlite_workers)
         return
     run(args.clients, args.commands, args.rounds)
 
