@@ -25,14 +25,22 @@ the last tenth of its commands divided by the p50 of the first tenth (target at 
 command's cost does not grow with the game's length).
 
 With ``--db`` (a SQLite file path, ``sqlite`` for a fresh temporary file, or a
-``postgresql://`` URL; repeatable) it measures the API alone instead, on each database with
-each count of ``--workers`` (``spies-api`` processes sharing the database, each on its own
-port; the clients are spread over them), and prints commands/s and p50/p99 side by side.
+``postgresql://`` URL; repeatable) it measures the API alone instead, side by side: each
+PostgreSQL database with each count of ``--workers`` (``spies-api`` processes sharing the
+database, each on its own port; the clients are spread over them), each SQLite database with
+each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time). Every
+server is up for the whole run and the rounds visit the set-ups in turn; it prints each
+round, then per set-up the median round's commands/s and p50/p99 latency, and its commands/s
+as a ratio of the first set-up's.
+
+The client writes each request in one piece and, like every asyncio TCP connection, sets
+``TCP_NODELAY``; the servers' accepted connections set it too (see ``spies_api.cli``), so a
+response written as head then body is not held back by Nagle's algorithm.
 
 It prints and never asserts. Usage::
 
     python bench/api.py [--clients 32] [--commands 12000] [--rounds 3]
-    python bench/api.py --db sqlite --db postgresql://... --workers 1,2,4
+    python bench/api.py --db sqlite --db postgresql://... [--workers 1,2,4]
 """
 
 from __future__ import annotations
