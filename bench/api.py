@@ -30,8 +30,10 @@ PostgreSQL database with each count of ``--workers`` (``spies-api`` processes sh
 database, each on its own port; the clients are spread over them), each SQLite database with
 each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time). Every
 server is up for the whole run and the rounds visit the set-ups in turn; it prints each
-round, then per set-up the median round's commands/s and p50/p99 latency, and its commands/s
-as a ratio of the first set-up's.
+round, then per set-up the median round's commands/s and p50/p99 latency, its commands/s
+as a ratio of the first set-up's, and the CPU time each command cost this client, the
+``spies-api`` processes and the PostgreSQL processes on this machine (read from ``/proc``,
+so on Linux only), which tells where a machine with more cores would help.
 
 The client writes each request in one piece and, like every asyncio TCP connection, sets
 ``TCP_NODELAY``; the servers' accepted connections set it too (see ``spies_api.cli``), so a
@@ -207,8 +209,38 @@ def free_port() -> int:
         return port
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user + system) the processes ``pids`` have used so far; 0 without /proc."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def cpu_now(servers: list[int], database: list[int]) -> tuple[float, float, float]:
+    """CPU seconds used so far by this process, the ``servers`` and the ``database``."""
+    return time.process_time(), cpu_seconds(servers), cpu_seconds(database)
+
+
+def postgres_pids() -> list[int]:
+    """The processes of a PostgreSQL server on this machine (Linux), to count their CPU."""
+    pids = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
+                pids.append(int(entry.name))
+        except OSError:
+            continue
+    return pids
+
+
 @contextmanager
-def server(args: list[str], port: int) -> Iterator[None]:
+def server(args: list[str], port: int) -> Iterator[int]:
+    """A server process, up and listening on ``port``; yields its pid."""
     process = subprocess.Popen(
         [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -222,7 +254,7 @@ def server(args: list[str], port: int) -> Iterator[None]:
                 time.sleep(0.05)
         else:
             raise RuntimeError(f"server {args} did not start")
-        yield
+        yield process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -429,7 +461,10 @@ class Setup:
     db: str | Path
     workers: int
     ports: list[int] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
     measured: list[tuple[int, float, float, float]] = field(default_factory=list)
+    cpu: list[tuple[float, float, float]] = field(default_factory=list)
+    """Per round, CPU ms per command: the client, the API processes, local PostgreSQL."""
 
 
 def setups(
@@ -468,7 +503,7 @@ def run_scaling(
             for setup in table:
                 setup.ports = [free_port() for _ in range(setup.workers)]
                 for port in setup.ports:
-                    stack.enter_context(api_server(setup.db, port))
+                    setup.pids.append(stack.enter_context(api_server(setup.db, port)))
             # Every server is up for the whole run and the rounds visit the set-ups in turn,
             # each round from a different one, so a busy neighbour slows them all alike.
             for number in range(rounds):
@@ -476,11 +511,18 @@ def run_scaling(
                     work = asyncio.run(api_work(setup.ports, plans, per_client + WARMUP))
                     asyncio.run(drive(setup.ports, [Work(w.requests[:WARMUP]) for w in work]))
                     rest = [Work(w.requests[WARMUP:]) for w in work]
+                    local = postgres_pids() if setup.label == "PostgreSQL" else []
+                    before = cpu_now(setup.pids, local)
                     row = summary(*asyncio.run(drive(setup.ports, rest)))
+                    after = cpu_now(setup.pids, local)
+                    used = (*((b - a) * 1000 / row[0] for a, b in zip(before, after, strict=True)),)
                     setup.measured.append(row)
+                    setup.cpu.append((used[0], used[1], used[2]))
                     print(
                         f"  round {number + 1}: {setup.label} x{setup.workers}: {row[1]:.0f}"
-                        f" commands/s, p50 {row[2]:.2f} ms, p99 {row[3]:.2f} ms",
+                        f" commands/s, p50 {row[2]:.2f} ms, p99 {row[3]:.2f} ms; CPU ms per"
+                        f" command: client {used[0]:.2f}, API {used[1]:.2f}, PostgreSQL"
+                        f" {used[2]:.2f}",
                         flush=True,
                     )
     print(
@@ -490,13 +532,23 @@ def run_scaling(
     )
     for database in databases:
         print(f"  {redact(database)}")
-    base = statistics.median(row[1] for row in table[0].measured)
-    print(f"  {'database':12}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}  vs first")
+    print(
+        "  CPU ms per command: this client, the spies-api processes, and the PostgreSQL"
+        " processes on this machine (Linux; 0 elsewhere)"
+    )
+    print(
+        f"  {'database':12}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}"
+    )
+    base = 0.0
     for setup in table:
-        _, rate, p50, p99 = sorted(setup.measured, key=lambda row: row[1])[rounds // 2]
+        middle = sorted(range(rounds), key=lambda i: setup.measured[i][1])[rounds // 2]
+        _, rate, p50, p99 = setup.measured[middle]
+        client, api, postgres = setup.cpu[middle]
+        base = base or rate
         print(
             f"  {setup.label:12}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
-            f"  {rate / base:>7.2f}"
+            f"{rate / base:>10.2f}{client:>12.2f}{api:>7.2f}{postgres:>7.2f}"
         )
 
 
