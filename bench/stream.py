@@ -141,10 +141,13 @@ def run(url: str, commands: int) -> None:
         f"\nevent-stream latency, two spies-api processes on {redact(url)},"
         f" {len(rows)} commands sent to A one at a time; ms from sending the command"
     )
-    print(f"  A's response to the command       {ms(answered)}")
-    print(f"  the event on A's stream (baseline) {ms(on_a)}")
-    print(f"  the event on B's stream            {ms(on_b)}")
-    print(f"  B's stream after A's response     {ms(lag)}")
+    for label, values in (
+        ("A's response to the command", answered),
+        ("the event on A's stream (baseline)", on_a),
+        ("the event on B's stream", on_b),
+        ("B's stream after A's response", lag),
+    ):
+        print(f"  {label:36}{ms(values)}")
     print(
         f"  B ÷ A, medians: {statistics.median(on_b) / statistics.median(on_a):.2f};"
         f" commands B saw later than 100 ms after sending: {sum(t > 0.1 for t in on_b)}"

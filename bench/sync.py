@@ -47,7 +47,8 @@ class Setup:
 
 
 def play(store: EventStore, games: int, tag: str) -> tuple[int, float, list[float]]:
-    """Random playouts of every registered game; the time spent in ``submit_command``."""
+    """Random playouts of every registered game (seeds ``{tag}-N``); the time spent in
+    ``submit_command``."""
     timings: list[float] = []
     for name, spec in GAMES.items():
         for number in range(games):
@@ -83,7 +84,7 @@ def main() -> None:
         for number in range(args.rounds):
             for setup in table[number % len(table) :] + table[: number % len(table)]:
                 with open_store(setup.open, sync=setup.sync) as store:
-                    measured = play(store, args.games, f"sync-{os.getpid()}-{number}")
+                    measured = play(store, args.games, "bench-sync")
                 setup.rounds.append(measured)
                 print(
                     f"  round {number + 1}: {setup.label}: {measured[0] / measured[1]:,.0f}"
