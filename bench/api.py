@@ -28,7 +28,9 @@ With ``--db`` (a SQLite file path, ``sqlite`` for a fresh temporary file, or a
 ``postgresql://`` URL; repeatable) it measures the API alone instead, side by side: each
 PostgreSQL database with each count of ``--workers`` (``spies-api`` processes sharing the
 database, each on its own port; the clients are spread over them), each SQLite database with
-each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time). Every
+each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time) and
+each ``--sqlite-sync`` mode (``normal`` by default; ``full`` syncs at each commit, as
+PostgreSQL does with ``synchronous_commit`` on, so it is the like-for-like comparison). Every
 server is up for the whole run and the rounds visit the set-ups in turn; it prints each
 round, then per set-up the median round's commands/s and p50/p99 latency, its commands/s
 as a ratio of the first set-up's, and the CPU time each command cost this client, the
@@ -43,6 +45,7 @@ It prints and never asserts. Usage::
 
     python bench/api.py [--clients 32] [--commands 12000] [--rounds 3]
     python bench/api.py --db sqlite --db postgresql://... [--workers 1,2,4]
+        [--sqlite-sync normal,full]
 """
 
 from __future__ import annotations
@@ -260,8 +263,8 @@ def server(args: list[str], port: int) -> Iterator[int]:
         process.wait(timeout=30)
 
 
-def api_server(db: Path | str, port: int) -> Any:
-    return server(["-m", "spies_api", "--db", str(db), "--port", str(port)], port)
+def api_server(db: Path | str, port: int, *options: str) -> Any:
+    return server(["-m", "spies_api", "--db", str(db), "--port", str(port), *options], port)
 
 
 def baseline_server(db: Path, port: int, mode: str) -> Any:
@@ -460,6 +463,7 @@ class Setup:
     label: str
     db: str | Path
     workers: int
+    options: tuple[str, ...] = ()
     ports: list[int] = field(default_factory=list)
     pids: list[int] = field(default_factory=list)
     measured: list[tuple[int, float, float, float]] = field(default_factory=list)
@@ -468,18 +472,25 @@ class Setup:
 
 
 def setups(
-    workdir: Path, databases: list[str], workers: list[int], sqlite_workers: list[int]
+    workdir: Path,
+    databases: list[str],
+    workers: list[int],
+    sqlite_workers: list[int],
+    sqlite_sync: list[str],
 ) -> list[Setup]:
-    """Each database with each worker count (``sqlite_workers`` for a SQLite file)."""
+    """Each database with each worker count (for a SQLite file: each ``sqlite_sync`` mode with
+    each of ``sqlite_workers``)."""
     result = []
     for number, database in enumerate(databases):
-        postgres = database.startswith(("postgresql://", "postgres://"))
-        for count in workers if postgres else sqlite_workers:
-            db: str | Path = database
-            if database == "sqlite":
-                db = workdir / f"api-{number}-{count}.db"
-            label = "PostgreSQL" if postgres else "SQLite"
-            result.append(Setup(label, db, count))
+        if database.startswith(("postgresql://", "postgres://")):
+            result += [Setup("PostgreSQL", database, count) for count in workers]
+            continue
+        for sync in sqlite_sync:
+            for count in sqlite_workers:
+                db: str | Path = database
+                if database == "sqlite":
+                    db = workdir / f"api-{number}-{sync}-{count}.db"
+                result.append(Setup(f"SQLite {sync}", db, count, ("--sync", sync)))
     return result
 
 
@@ -490,6 +501,7 @@ def run_scaling(
     databases: list[str],
     workers: list[int],
     sqlite_workers: list[int],
+    sqlite_sync: list[str],
 ) -> None:
     """The API alone on each database with each number of worker processes, side by side."""
     per_client = max(1, commands // clients)
@@ -498,12 +510,14 @@ def run_scaling(
         print("recording game scripts from random playouts ...", flush=True)
         scripts = record_scripts(workdir, per_game=4)
         plans = plan_games(scripts, clients, per_client + WARMUP)
-        table = setups(workdir, databases, workers, sqlite_workers)
+        table = setups(workdir, databases, workers, sqlite_workers, sqlite_sync)
         with ExitStack() as stack:
             for setup in table:
                 setup.ports = [free_port() for _ in range(setup.workers)]
                 for port in setup.ports:
-                    setup.pids.append(stack.enter_context(api_server(setup.db, port)))
+                    setup.pids.append(
+                        stack.enter_context(api_server(setup.db, port, *setup.options))
+                    )
             # Every server is up for the whole run and the rounds visit the set-ups in turn,
             # each round from a different one, so a busy neighbour slows them all alike.
             for number in range(rounds):
@@ -575,6 +589,12 @@ def main() -> None:
         metavar="N[,N...]",
         help="spies-api processes per SQLite database",
     )
+    parser.add_argument(
+        "--sqlite-sync",
+        default="normal",
+        metavar="MODE[,MODE]",
+        help="spies-api --sync modes to run each SQLite database with (normal, full)",
+    )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
@@ -583,7 +603,10 @@ def main() -> None:
     if args.db:
         workers = [int(n) for n in args.workers.split(",")]
         sqlite_workers = [int(n) for n in args.sqlite_workers.split(",")]
-        run_scaling(args.clients, args.commands, args.rounds, args.db, workers, sqlite_workers)
+        sqlite_sync = args.sqlite_sync.split(",")
+        run_scaling(
+            args.clients, args.commands, args.rounds, args.db, workers, sqlite_workers, sqlite_sync
+        )
         return
     run(args.clients, args.commands, args.rounds)
 
