@@ -551,7 +551,7 @@ def run_scaling(
         " processes on this machine (Linux; 0 elsewhere)"
     )
     print(
-        f"  {'database':12}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}"
+        f"  {'database':14}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}"
     )
     base = 0.0
@@ -561,7 +561,7 @@ def run_scaling(
         client, api, postgres = setup.cpu[middle]
         base = base or rate
         print(
-            f"  {setup.label:12}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
+            f"  {setup.label:14}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
             f"{rate / base:>10.2f}{client:>12.2f}{api:>7.2f}{postgres:>7.2f}"
         )
 
