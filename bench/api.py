@@ -25,14 +25,27 @@ the last tenth of its commands divided by the p50 of the first tenth (target at 
 command's cost does not grow with the game's length).
 
 With ``--db`` (a SQLite file path, ``sqlite`` for a fresh temporary file, or a
-``postgresql://`` URL; repeatable) it measures the API alone instead, on each database with
-each count of ``--workers`` (``spies-api`` processes sharing the database, each on its own
-port; the clients are spread over them), and prints commands/s and p50/p99 side by side.
+``postgresql://`` URL; repeatable) it measures the API alone instead, side by side: each
+PostgreSQL database with each count of ``--workers`` (``spies-api`` processes sharing the
+database, each on its own port; the clients are spread over them), each SQLite database with
+each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time) and
+each ``--sqlite-sync`` mode (``normal`` by default; ``full`` syncs at each commit, as
+PostgreSQL does with ``synchronous_commit`` on, so it is the like-for-like comparison). Every
+server is up for the whole run and the rounds visit the set-ups in turn; it prints each
+round, then per set-up the median round's commands/s and p50/p99 latency, its commands/s
+as a ratio of the first set-up's, and the CPU time each command cost this client, the
+``spies-api`` processes and the PostgreSQL processes on this machine (read from ``/proc``,
+so on Linux only), which tells where a machine with more cores would help.
+
+The client writes each request in one piece and, like every asyncio TCP connection, sets
+``TCP_NODELAY``; the servers' accepted connections set it too (see ``spies_api.cli``), so a
+response written as head then body is not held back by Nagle's algorithm.
 
 It prints and never asserts. Usage::
 
     python bench/api.py [--clients 32] [--commands 12000] [--rounds 3]
-    python bench/api.py --db sqlite --db postgresql://... --workers 1,2,4
+    python bench/api.py --db sqlite --db postgresql://... [--workers 1,2,4]
+        [--sqlite-sync normal,full]
 """
 
 from __future__ import annotations
@@ -199,8 +212,38 @@ def free_port() -> int:
         return port
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user + system) the processes ``pids`` have used so far; 0 without /proc."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def cpu_now(servers: list[int], database: list[int]) -> tuple[float, float, float]:
+    """CPU seconds used so far by this process, the ``servers`` and the ``database``."""
+    return time.process_time(), cpu_seconds(servers), cpu_seconds(database)
+
+
+def postgres_pids() -> list[int]:
+    """The processes of a PostgreSQL server on this machine (Linux), to count their CPU."""
+    pids = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
+                pids.append(int(entry.name))
+        except OSError:
+            continue
+    return pids
+
+
 @contextmanager
-def server(args: list[str], port: int) -> Iterator[None]:
+def server(args: list[str], port: int) -> Iterator[int]:
+    """A server process, up and listening on ``port``; yields its pid."""
     process = subprocess.Popen(
         [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -214,14 +257,14 @@ def server(args: list[str], port: int) -> Iterator[None]:
                 time.sleep(0.05)
         else:
             raise RuntimeError(f"server {args} did not start")
-        yield
+        yield process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
-def api_server(db: Path | str, port: int) -> Any:
-    return server(["-m", "spies_api", "--db", str(db), "--port", str(port)], port)
+def api_server(db: Path | str, port: int, *options: str) -> Any:
+    return server(["-m", "spies_api", "--db", str(db), "--port", str(port), *options], port)
 
 
 def baseline_server(db: Path, port: int, mode: str) -> Any:
@@ -413,47 +456,114 @@ def run(clients: int, commands: int, rounds: int) -> None:
     )
 
 
+@dataclass
+class Setup:
+    """One configuration of the scaling run: a database served by ``workers`` processes."""
+
+    label: str
+    db: str | Path
+    workers: int
+    options: tuple[str, ...] = ()
+    ports: list[int] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+    measured: list[tuple[int, float, float, float]] = field(default_factory=list)
+    cpu: list[tuple[float, float, float]] = field(default_factory=list)
+    """Per round, CPU ms per command: the client, the API processes, local PostgreSQL."""
+
+
+def setups(
+    workdir: Path,
+    databases: list[str],
+    workers: list[int],
+    sqlite_workers: list[int],
+    sqlite_sync: list[str],
+) -> list[Setup]:
+    """Each database with each worker count (for a SQLite file: each ``sqlite_sync`` mode with
+    each of ``sqlite_workers``)."""
+    result = []
+    for number, database in enumerate(databases):
+        if database.startswith(("postgresql://", "postgres://")):
+            result += [Setup("PostgreSQL", database, count) for count in workers]
+            continue
+        for sync in sqlite_sync:
+            for count in sqlite_workers:
+                db: str | Path = database
+                if database == "sqlite":
+                    db = workdir / f"api-{number}-{sync}-{count}.db"
+                result.append(Setup(f"SQLite {sync}", db, count, ("--sync", sync)))
+    return result
+
+
 def run_scaling(
-    clients: int, commands: int, rounds: int, databases: list[str], workers: list[int]
+    clients: int,
+    commands: int,
+    rounds: int,
+    databases: list[str],
+    workers: list[int],
+    sqlite_workers: list[int],
+    sqlite_sync: list[str],
 ) -> None:
-    """The API alone on each database with each number of worker processes."""
+    """The API alone on each database with each number of worker processes, side by side."""
     per_client = max(1, commands // clients)
-    rows: list[tuple[str, int, tuple[int, float, float, float]]] = []
     with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
         workdir = Path(tmp)
         print("recording game scripts from random playouts ...", flush=True)
         scripts = record_scripts(workdir, per_game=4)
         plans = plan_games(scripts, clients, per_client + WARMUP)
-        for number, database in enumerate(databases):
-            label = "sqlite" if database == "sqlite" else redact(database)
-            for count in workers:
-                db: str | Path = database
-                if database == "sqlite":
-                    db = workdir / f"api-{number}-{count}.db"
-                ports = [free_port() for _ in range(count)]
-                measured = []
-                with ExitStack() as stack:
-                    for port in ports:
-                        stack.enter_context(api_server(db, port))
-                    for _ in range(rounds):
-                        work = asyncio.run(api_work(ports, plans, per_client + WARMUP))
-                        asyncio.run(drive(ports, [Work(w.requests[:WARMUP]) for w in work]))
-                        rest = [Work(w.requests[WARMUP:]) for w in work]
-                        measured.append(summary(*asyncio.run(drive(ports, rest))))
-                middle = sorted(measured, key=lambda row: row[1])[len(measured) // 2]
-                rows.append((label, count, middle))
-                print(
-                    f"  {label} x{count}: {middle[1]:.0f} commands/s, p50 {middle[2]:.2f} ms,"
-                    f" p99 {middle[3]:.2f} ms",
-                    flush=True,
-                )
+        table = setups(workdir, databases, workers, sqlite_workers, sqlite_sync)
+        with ExitStack() as stack:
+            for setup in table:
+                setup.ports = [free_port() for _ in range(setup.workers)]
+                for port in setup.ports:
+                    setup.pids.append(
+                        stack.enter_context(api_server(setup.db, port, *setup.options))
+                    )
+            # Every server is up for the whole run and the rounds visit the set-ups in turn,
+            # each round from a different one, so a busy neighbour slows them all alike.
+            for number in range(rounds):
+                for setup in table[number % len(table) :] + table[: number % len(table)]:
+                    work = asyncio.run(api_work(setup.ports, plans, per_client + WARMUP))
+                    asyncio.run(drive(setup.ports, [Work(w.requests[:WARMUP]) for w in work]))
+                    rest = [Work(w.requests[WARMUP:]) for w in work]
+                    local = postgres_pids() if setup.label == "PostgreSQL" else []
+                    before = cpu_now(setup.pids, local)
+                    row = summary(*asyncio.run(drive(setup.ports, rest)))
+                    after = cpu_now(setup.pids, local)
+                    used = (*((b - a) * 1000 / row[0] for a, b in zip(before, after, strict=True)),)
+                    setup.measured.append(row)
+                    setup.cpu.append((used[0], used[1], used[2]))
+                    print(
+                        f"  round {number + 1}: {setup.label} x{setup.workers}: {row[1]:.0f}"
+                        f" commands/s, p50 {row[2]:.2f} ms, p99 {row[3]:.2f} ms; CPU ms per"
+                        f" command: client {used[0]:.2f}, API {used[1]:.2f}, PostgreSQL"
+                        f" {used[2]:.2f}",
+                        flush=True,
+                    )
     print(
-        f"\nspies-engine API, {clients} clients over loopback, Python {sys.version.split()[0]},"
-        f" {os.cpu_count()} CPUs (client included); the median of {rounds} rounds"
+        f"\nspies-engine API, {clients} clients over loopback (one keep-alive connection each,"
+        f" spread over the workers), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+        f" shared by client, servers and database; the median of {rounds} rounds"
     )
-    print(f"  {'database':40}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}")
-    for label, count, (_, rate, p50, p99) in rows:
-        print(f"  {label[:40]:40}{count:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}")
+    for database in databases:
+        print(f"  {redact(database)}")
+    print(
+        "  CPU ms per command: this client, the spies-api processes, and the PostgreSQL"
+        " processes on this machine (Linux; 0 elsewhere)"
+    )
+    print(
+        f"  {'database':14}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}"
+    )
+    base = 0.0
+    for setup in table:
+        middle = sorted(range(rounds), key=lambda i: setup.measured[i][1])[rounds // 2]
+        _, rate, p50, p99 = setup.measured[middle]
+        client, api, postgres = setup.cpu[middle]
+        base = base or rate
+        print(
+            f"  {setup.label:14}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
+            f"{rate / base:>10.2f}{client:>12.2f}{api:>7.2f}{postgres:>7.2f}"
+        )
 
 
 def main() -> None:
@@ -468,7 +578,22 @@ def main() -> None:
         help="measure the API alone on this database (a file, sqlite, or a postgresql:// URL)",
     )
     parser.add_argument(
-        "--workers", default="1", metavar="N[,N...]", help="spies-api processes per database"
+        "--workers",
+        default="1,2,4",
+        metavar="N[,N...]",
+        help="spies-api processes per PostgreSQL database",
+    )
+    parser.add_argument(
+        "--sqlite-workers",
+        default="1",
+        metavar="N[,N...]",
+        help="spies-api processes per SQLite database",
+    )
+    parser.add_argument(
+        "--sqlite-sync",
+        default="normal",
+        metavar="MODE[,MODE]",
+        help="spies-api --sync modes to run each SQLite database with (normal, full)",
     )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -477,7 +602,11 @@ def main() -> None:
         return
     if args.db:
         workers = [int(n) for n in args.workers.split(",")]
-        run_scaling(args.clients, args.commands, args.rounds, args.db, workers)
+        sqlite_workers = [int(n) for n in args.sqlite_workers.split(",")]
+        sqlite_sync = args.sqlite_sync.split(",")
+        run_scaling(
+            args.clients, args.commands, args.rounds, args.db, workers, sqlite_workers, sqlite_sync
+        )
         return
     run(args.clients, args.commands, args.rounds)
 

@@ -14,9 +14,12 @@ prints:
   since the fold's speed depends on the game's ``evolve``.
 
 ``--db`` runs it all on another database (a SQLite file or a ``postgresql://`` URL; default a
-fresh temporary SQLite file).
+fresh temporary SQLite file): on PostgreSQL the fold includes the round trips that fetch the
+rows, and "a freshly opened store" includes connecting.
 
-It prints and never asserts. Usage: python bench/replay.py [--events N] [--shows N] [--db DB]
+It prints and never asserts. Usage::
+
+    python bench/replay.py [--events N] [--shows N] [--games N] [--db DB]
 """
 
 from __future__ import annotations
