@@ -41,7 +41,9 @@ def wait_until_up(base: str, timeout: float = 30.0) -> None:
 def serve_in_thread(options: Settings) -> Iterator[tuple[str, Litestar]]:
     """The app served by uvicorn in a thread on a free loopback port; stopped on exit."""
     served = create_app(options)
-    sock = socket.socket()
+    # IPPROTO_TCP, as spies-api binds: asyncio sets TCP_NODELAY only on such sockets, and
+    # without it each kept-alive response waits ~40 ms for the client's delayed ACK.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(served, log_level="warning", lifespan="on"))
