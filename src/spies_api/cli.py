@@ -100,7 +100,7 @@ def _listen(host: str, port: int) -> socket.socket:
     The socket is made with protocol ``IPPROTO_TCP``, as asyncio makes its own: connections
     accepted from it inherit the protocol number, and asyncio sets ``TCP_NODELAY`` only on
     sockets that carry it. Without it, a response written in two parts (its head, then its
-    body) waits for the client's delayed acknowledgement (about 40 ms) on a kept-alive
+    body) waits for the client's delayed acknowledgement on a kept-alive
     connection.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -78,12 +78,14 @@ def test_in_progress_as_another_seat_is_refused_and_reveals_nothing(
         assert own.json() == core_view(settings, game, version, seat)
 
 
-@pytest.mark.parametrize("seat", ["-1", "3", "4", "99999999999"])
-def test_a_seat_the_game_does_not_have_is_404(client: TestClient[Litestar], seat: str) -> None:
+def test_a_seat_the_game_does_not_have_is_404(client: TestClient[Litestar]) -> None:
     game = new_game(client, "black-spy", 3)
-    assert_problem(replay(client, game, 0, seat), 404, "seat-not-found")
+    seats = ["-1", "3", "4", "99999999999"]
+    for seat in seats:
+        assert_problem(replay(client, game, 0, seat), 404, "seat-not-found")
     play_to_end(client, game, random.Random(1))
-    assert_problem(replay(client, game, 0, seat), 404, "seat-not-found")
+    for seat in seats:
+        assert_problem(replay(client, game, 0, seat), 404, "seat-not-found")
 
 
 def test_a_seat_that_is_not_a_number_is_400(client: TestClient[Litestar]) -> None:
@@ -92,7 +94,7 @@ def test_a_seat_that_is_not_a_number_is_400(client: TestClient[Litestar]) -> Non
 
 
 def test_a_step_out_of_range_is_still_404_with_as(client: TestClient[Litestar]) -> None:
-    game = new_game(client, "black-spy", 3)
+    game = new_game(client, "spies-and-lies", 2)
     summary = play_to_end(client, game, random.Random(2))
     step = summary["version"] + 1
     assert_problem(replay(client, game, step, 1), 404, "seq-out-of-range")

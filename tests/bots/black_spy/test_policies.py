@@ -44,6 +44,7 @@ def test_expert_plays_a_deal_legally_and_deterministically(players: int, options
     assert seen["passing"] == 1 and seen["playing"] == 60 // players
 
 
+@pytest.mark.slow  # four experts decide every card of whole deals
 def test_experts_at_every_seat_play_whole_deals_legally() -> None:
     expert = POLICIES["expert"]
     for seed in range(6):
