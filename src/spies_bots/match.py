@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-import msgspec
-
 from spies_bots.base import Policy
-from spies_core.decider import AnySpec, Outcome, start_game
+from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import SpiesError
 from spies_core.rng import FairRng
+from spies_core.step import setup, step, view_at
 
 __all__ = ["Decision", "IllegalBotCommandError", "Match", "play_match"]
 
@@ -123,22 +122,16 @@ def play_match(
     players = len(policies)
     if len(rngs) != players:
         raise ValueError(f"{players} policies but {len(rngs)} rngs; give one per seat")
-    setup = start_game(spec, players, {} if options is None else options, FairRng(seed, 0))
-    state = spec.initial_state()
-    for event in setup:
-        state = spec.evolve(state, event)
-    version = _CREATED_EVENTS + len(setup)
-    events = len(setup)
+    started = setup(spec, players, {} if options is None else options, FairRng(seed, 0))
+    state, outcome = started.state, started.outcome
+    version = _CREATED_EVENTS + len(started.events)
+    events = len(started.events)
     decisions: list[Decision] = []
-    versioned = "version" in getattr(spec.view_type, "__struct_fields__", ())
-    outcome = spec.outcome(state)
     while outcome is None:
         if events > spec.max_events or len(decisions) > spec.max_events:
             raise RuntimeError(f"{spec.name} did not end within {spec.max_events} events")
         seat = min(spec.to_act(state))
-        view = spec.view(state, seat)
-        if versioned:
-            view = msgspec.structs.replace(view, version=version)
+        view = view_at(spec, state, seat, version)
         phase = getattr(view, "phase", None)
         if clock is None:
             legal = spec.legal_commands(state, seat)
@@ -163,19 +156,17 @@ def play_match(
                 f" which is not one of its {len(legal)} legal commands"
             )
         decisions.append(decision)
-        new = spec.decide(state, seat, command, FairRng(seed, version))
-        for event in new:
-            state = spec.evolve(state, event)
-        version += len(new)
-        events += len(new)
-        outcome = spec.outcome(state)
+        moved = step(spec, state, seat, command, FairRng(seed, version))
+        state, outcome = moved.state, moved.outcome
+        version += len(moved.events)
+        events += len(moved.events)
     sides = tuple(getattr(spec.view(state, seat), "side", None) for seat in range(players))
     return Match(
         game=spec.name,
         players=players,
         outcome=outcome,
         decisions=tuple(decisions),
-        setup_events=len(setup),
+        setup_events=len(started.events),
         events=events,
         sides=sides,
     )

@@ -25,6 +25,7 @@ from spies_core.errors import InvalidOptionsError
 __all__ = [
     "AnySpec",
     "GameSpec",
+    "GameView",
     "GoldenCase",
     "Outcome",
     "Rng",
@@ -99,6 +100,18 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """Final score per seat where the game keeps one: Deck of Spies the owned face cards,
     Black Spy the penalty totals (lowest wins), Spies & Lies each seat's side's
     infiltration marker."""
+
+
+class GameView(msgspec.Struct, frozen=True, kw_only=True):
+    """What every game's view starts with; each game's view Struct subclasses it (tagged by
+    ``game``) and adds the game's own fields after these two. The core leaves ``version`` at
+    0, as it does not count the log's events; :func:`spies_core.step.view_at` sets it."""
+
+    version: int = 0
+    """The game's version this view reflects: the number of events in the log (for a replay,
+    the step's seq). Filled in by the API."""
+    seat: int | None
+    """The viewer's seat; ``null`` for a spectator (no token)."""
 
 
 class TwinDeals(msgspec.Struct, frozen=True, kw_only=True):

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from spies_core.batch import Batch
+from spies_core.decider import GameView
 from spies_core.registry import GAMES
 
 MODULES = ("commands", "events", "options", "state", "rules", "view", "text", "fixtures")
@@ -98,6 +99,13 @@ def test_commands_events_and_the_view_live_in_their_modules(name: str) -> None:
     assert {e.__module__ for e in members(spec.event_type)} == {events.__name__}
     assert spec.view_type.__module__ == view.__name__
     assert spec.view_type.__name__ == f"{camel(name)}View"
+
+
+@games
+def test_the_view_starts_with_version_and_seat_from_the_one_base(name: str) -> None:
+    view_type = GAMES[name].view_type
+    assert issubclass(view_type, GameView)
+    assert view_type.__struct_fields__[:2] == ("version", "seat")
 
 
 @games

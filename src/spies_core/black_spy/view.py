@@ -30,7 +30,7 @@ from spies_core.black_spy.events import (
 )
 from spies_core.black_spy.options import BlackSpyFlags, threshold
 from spies_core.black_spy.state import Phase, State
-from spies_core.decider import Seat
+from spies_core.decider import GameView, Seat
 
 __all__ = ["CompletedTrick", "PlayedCard", "BlackSpyView", "redact", "scramble", "view"]
 
@@ -57,14 +57,9 @@ class CompletedTrick(msgspec.Struct, frozen=True, kw_only=True):
     """The trick's penalty points under this game's rules (§6.2), before any moon (§6.4)."""
 
 
-class BlackSpyView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="black-spy"):
+class BlackSpyView(GameView, frozen=True, kw_only=True, tag_field="game", tag="black-spy"):
     """A game of Black Spy as one seat (or a spectator) may see it."""
 
-    version: int = 0
-    """The game's version this view reflects: the number of events in the log (for a replay,
-    the step's seq). Filled in by the API."""
-    seat: int | None
-    """The viewer's seat; ``null`` for a spectator (no token)."""
     players: int
     """The number of seats, 3 to 6."""
     flags: BlackSpyFlags

@@ -14,7 +14,7 @@ from random import Random
 import msgspec
 
 from spies_core.cards import Card, sort_key, value
-from spies_core.decider import Seat
+from spies_core.decider import GameView, Seat
 from spies_core.deck_of_spies.events import (
     CardsDrawn,
     CardsRetired,
@@ -32,16 +32,9 @@ __all__ = ["DeckOfSpiesView", "redact", "scramble", "view"]
 _SPY_BANDS = ((5, 7), (8, 10), (11, 13))
 
 
-class DeckOfSpiesView(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="deck-of-spies"
-):
+class DeckOfSpiesView(GameView, frozen=True, kw_only=True, tag_field="game", tag="deck-of-spies"):
     """The table of Deck of Spies as one viewer may see it."""
 
-    version: int = 0
-    """The game's version this view reflects: the number of events in the log (for a replay,
-    the step's seq). Filled in by the API."""
-    seat: int | None
-    """0 for the player, ``null`` for a spectator (no token)."""
     phase: Phase
     """``playing`` while spies remain, ``over`` once the game has ended (§9)."""
     turn: int

@@ -22,7 +22,7 @@ from random import Random
 import msgspec
 from msgspec.structs import replace
 
-from spies_core.decider import shuffled
+from spies_core.decider import GameView, shuffled
 from spies_core.spies_and_lies.deployment import legal_deployments
 from spies_core.spies_and_lies.events import (
     Event,
@@ -135,16 +135,9 @@ class DayRecord(msgspec.Struct, frozen=True, kw_only=True):
     """Per side (red, blue), missions 1-4 as they lay at the end of the day."""
 
 
-class SpiesAndLiesView(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="spies-and-lies"
-):
+class SpiesAndLiesView(GameView, frozen=True, kw_only=True, tag_field="game", tag="spies-and-lies"):
     """A seat's (or a spectator's) view of a Spies & Lies game."""
 
-    version: int = 0
-    """The game's version this view reflects: the number of events in the log (for a replay,
-    the step's seq). Filled in by the API."""
-    seat: int | None
-    """The viewer's seat; ``null`` for a spectator (no token)."""
     side: int | None
     """The viewer's side, 0 red, 1 blue (seat mod 2); ``null`` for a spectator."""
     players: int

@@ -6,20 +6,16 @@ from random import Random
 
 import msgspec
 
-from spies_core.decider import Seat
+from spies_core.decider import GameView, Seat
 from tests.fourth_game.card_duel.events import CardDuelBidMade, CardDuelStarted, Event
 from tests.fourth_game.card_duel.state import ROUNDS, CardDuelPhase, State, to_act
 
 __all__ = ["CardDuelView", "redact", "scramble", "view"]
 
 
-class CardDuelView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="card-duel"):
+class CardDuelView(GameView, frozen=True, kw_only=True, tag_field="game", tag="card-duel"):
     """The table of Card Duel as one viewer may see it."""
 
-    version: int = 0
-    """The game's version this view reflects; filled in by the API."""
-    seat: int | None
-    """The viewer's seat, ``null`` for a spectator."""
     phase: CardDuelPhase
     """Bidding, playing or over."""
     hand: tuple[int, ...] | None

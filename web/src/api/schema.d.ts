@@ -1171,7 +1171,7 @@ export interface components {
             removed: string[];
             /** @description How the game ended (§9); `null` while it is in play. */
             result: components["schemas"]["DeckOfSpiesResult"] | null;
-            /** @description 0 for the player, `null` for a spectator (no token). */
+            /** @description The viewer's seat; `null` for a spectator (no token). */
             seat: number | null;
             /** @description Cards in the spy deck, the top spy included: the turns still to play. */
             spies_left: number;

@@ -1,0 +1,83 @@
+"""The pure step: one command, or a game's setup, applied to a state.
+
+Every caller of the core that plays a game forward (the server's command path, the
+simulator and the bots' in-memory matches, ``spies-replay verify``) takes the same step:
+``decide`` the events, ``evolve`` them into the new state, and ask ``outcome``. It is
+written once here, so that no caller folds a command's events by hand and all of them agree
+on what a command did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, Seat, start_game
+
+__all__ = ["Step", "apply_events", "setup", "step", "view_at"]
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S, E]):
+    """What one command (or a setup) did.
+
+    Attributes:
+        events: the events it caused, in order (empty when it caused none).
+        state: the state after them.
+        outcome: the outcome when the game is over after them, else ``None``.
+    """
+
+    events: tuple[E, ...]
+    state: S
+    outcome: Outcome | None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over after this step."""
+        return self.outcome is not None
+
+
+def apply_events(spec: GameSpec[S, Any, E, Any, Any], state: S, events: Sequence[E]) -> Step[S, E]:
+    """``events`` applied to ``state`` with ``evolve`` (recorded facts: nothing is checked)."""
+    evolve = spec.evolve
+    for event in events:
+        state = evolve(state, event)
+    return Step(tuple(events), state, spec.outcome(state))
+
+
+def step(
+    spec: GameSpec[S, Any, E, Any, Any], state: S, seat: Seat, command: Any, rng: Rng
+) -> Step[S, E]:
+    """Decide ``command`` of ``seat`` against ``state`` and apply the events it causes.
+
+    Raises:
+        RuleError: whatever the game's ``decide`` raises; nothing has changed.
+    """
+    return apply_events(spec, state, spec.decide(state, seat, command, rng))
+
+
+def setup(spec: AnySpec, players: int | None, raw_options: object, rng: Rng) -> Step[Any, Any]:
+    """Validate a new game's seats and options and apply its setup events to the initial
+    state (see :func:`~spies_core.decider.start_game`).
+
+    Raises:
+        InvalidOptionsError: a seat count the game is not played by, or bad options.
+    """
+    events = start_game(spec, players, raw_options, rng)
+    return apply_events(spec, spec.initial_state(), events)
+
+
+def view_at(spec: AnySpec, state: Any, seat: Seat | None, version: int) -> Any:
+    """``spec.view(state, seat)`` with its ``version`` set: the view as a client receives it.
+
+    Every game's view is a :class:`~spies_core.decider.GameView`, whose ``version`` the core
+    leaves at 0 (the core does not count the log's events).
+    """
+    view = spec.view(state, seat)
+    return msgspec.structs.replace(view, version=version)
