@@ -71,10 +71,10 @@ from typing import Any
 import msgspec
 
 from spies_core.registry import GAMES
-from spies_replay.backends import redact
 from spies_replay.engine import create_game, submit_command
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
+from spies_replay.store.locations import redact
+from spies_replay.store.sqlite import SQLiteEventStore
 
 RATIO_TARGET = 0.6
 GROWTH_TARGET = 1.2

@@ -41,10 +41,11 @@ from msgspec.structs import replace
 from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
-from spies_replay.backends import open_store, redact
 from spies_replay.codec import codec_for
 from spies_replay.engine import create_game, load_state, submit_command, view_at
 from spies_replay.store import EventStore
+from spies_replay.store.backends import open_store
+from spies_replay.store.locations import redact
 
 FOLD_TARGET = 150_000
 EVENTSOURCING_FOLD = 41_000

@@ -30,7 +30,7 @@ from pathlib import Path
 import msgspec
 
 from api import HOST, Connection, Script, api_server, create_games, free_port, record_scripts
-from spies_replay.backends import is_postgres_url, redact
+from spies_replay.store.locations import is_postgres_url, redact
 
 
 class Stream:

@@ -38,7 +38,8 @@ from litestar import Litestar
 from spies_api.app import create_app, service_of
 from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_core.errors import SpiesError
-from spies_replay.backends import is_postgres_url, open_store, redact
+from spies_replay.store.backends import open_store
+from spies_replay.store.locations import is_postgres_url, redact
 
 __all__ = ["EXIT_USAGE", "SHUTDOWN_GRACE_SECONDS", "main"]
 

@@ -43,9 +43,10 @@ from spies_api.schemas import (
 from spies_api.seats import SeatService
 from spies_api.settings import Settings
 from spies_api.states import GameStates
-from spies_replay.backends import SyncMode, is_postgres_url, open_store
 from spies_replay.engine import create_game
 from spies_replay.store import EventStore, GameRecord, GameStatus
+from spies_replay.store.backends import SyncMode, open_store
+from spies_replay.store.locations import is_postgres_url
 
 __all__ = ["DEAL_HIDDEN", "CommandReply", "GameService"]
 

@@ -1,8 +1,8 @@
 """The replay log: the append-only event store, the hash chain, fair shuffles, replay.
 
 Everything that happens in a game is an event in the store: one SQLite file by default
-(:mod:`spies_replay.sqlite_store`), or a PostgreSQL database
-(:mod:`spies_replay.postgres_store`), behind one protocol (:mod:`spies_replay.store`). The
+(:mod:`spies_replay.store.sqlite`), or a PostgreSQL database
+(:mod:`spies_replay.store.postgres`), behind one protocol (:mod:`spies_replay.store`). The
 store appends a command's events in one transaction or none, guarded by the unique
 ``(game_id, seq)`` key, and the database itself refuses to update or delete them.
 Each event row is sealed into a per-game hash chain (:mod:`spies_replay.codec`). A game's
@@ -14,10 +14,10 @@ Public API, by module:
 
 - :mod:`spies_replay.engine`: :func:`create_game`, :func:`submit_command`,
   :func:`load_state`, :func:`view_at`, :func:`redact_for`.
-- :mod:`spies_replay.backends`: :func:`open_store` (a database location to an open store).
+- :mod:`spies_replay.store.backends`: :func:`open_store` (a database location to an open store).
 - :mod:`spies_replay.store`: the :class:`EventStore` protocol (``append``, ``get_game``,
   ``list_games``, ``read_events``, ``check_token``, ``get_idempotency``, ...).
-- :mod:`spies_replay.records`: :class:`GameRecord`, :class:`StoredEvent`, and the other
+- :mod:`spies_replay.store.records`: :class:`GameRecord`, :class:`StoredEvent`, and the other
   records a store keeps.
 - :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`.
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
@@ -30,7 +30,6 @@ given to :func:`open_store`).
 
 from __future__ import annotations
 
-from spies_replay.backends import open_store
 from spies_replay.engine import (
     CommandResult,
     CreatedGame,
@@ -58,14 +57,15 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import GameCreated, MetaEvent, SeedRevealed, SeedSource, is_meta
-from spies_replay.records import (
+from spies_replay.store import EventStore
+from spies_replay.store.backends import open_store
+from spies_replay.store.records import (
     GamePage,
     GameRecord,
     GameStatus,
     IdempotencyRecord,
     StoredEvent,
 )
-from spies_replay.store import EventStore
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import Problem, Rederivation, VerifyReport, verify_all, verify_game
 

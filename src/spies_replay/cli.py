@@ -53,7 +53,6 @@ import structlog
 
 from spies_core.decider import AnySpec
 from spies_core.errors import SpiesError, UnknownGameError
-from spies_replay.backends import open_store
 from spies_replay.copying import CopyOutcome, copy_store
 from spies_replay.engine import ViewAt, redact_for, view_at
 from spies_replay.errors import (
@@ -68,6 +67,7 @@ from spies_replay.errors import (
 from spies_replay.keys import KEYS_HELP, STEP_KEYS, STEP_LINE_HELP, read_commands
 from spies_replay.meta import MetaEvent, describe_meta, is_meta
 from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
+from spies_replay.store.backends import open_store
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, VerifyReport, verify_all, verify_game
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from spies_core.errors import GameOverError, SpiesError
 
 if TYPE_CHECKING:  # records imports nothing of this package's stores: no cycle
-    from spies_replay.records import IdempotencyRecord
+    from spies_replay.store.records import IdempotencyRecord
 
 __all__ = [
     "GameExistsError",
@@ -122,7 +122,7 @@ class IdempotencyKeyExistsError(ReplayError):
     stored ``response`` (same request) or refuses (a different request under the same key).
 
     Attributes:
-        record: the stored :class:`spies_replay.records.IdempotencyRecord`.
+        record: the stored :class:`spies_replay.store.records.IdempotencyRecord`.
     """
 
     default_code = "idempotency-key-exists"

@@ -24,7 +24,7 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.bots import BotRunner, bot_rng
 from spies_bots import policy_for
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
 

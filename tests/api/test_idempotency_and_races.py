@@ -19,7 +19,7 @@ from spies_api.app import service_of
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .helpers import new_game, play_turn
 from .test_games import assert_problem

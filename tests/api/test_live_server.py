@@ -21,7 +21,7 @@ from spies_api import Settings
 from spies_api.app import service_of
 from spies_core.registry import GAMES
 from spies_replay.engine import submit_command
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.servers import free_port, serve_in_thread, wait_until_up
 
 from .helpers import Game, play_to_end

@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_replay.engine import load_state
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .helpers import Game, new_game, play_to_end, play_turn
 from .test_games import assert_problem

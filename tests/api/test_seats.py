@@ -20,7 +20,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_bots import BOTS
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread

@@ -20,7 +20,7 @@ import httpx
 
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import ServerProcess
 from .figures import record

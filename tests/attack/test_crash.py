@@ -33,8 +33,9 @@ import pytest
 
 from spies_api.schemas import event_out
 from spies_core.registry import GAMES
-from spies_replay.backends import is_postgres_url, open_store
 from spies_replay.engine import redact_for
+from spies_replay.store.backends import open_store
+from spies_replay.store.locations import is_postgres_url
 from tests.replay.backends import BACKENDS, fresh_backend
 
 from .conftest import ServerProcess

@@ -22,8 +22,8 @@ import msgspec
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, hash_token
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import ServerProcess
 from .figures import record

@@ -22,8 +22,8 @@ import pytest
 from spies_core.registry import GAMES
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.engine import create_game, submit_command
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_log
 
 from .figures import record

@@ -19,7 +19,7 @@ from spies_bots.random_bot import choose
 from spies_core import GAMES
 from spies_core.rng import seed_commitment
 from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 
 def _seat_counts(game: str) -> list[int]:
@@ -324,7 +324,7 @@ def test_the_console_script_is_quiet_when_piped(tmp_path: Path) -> None:
 
 
 def test_games_are_recorded_into_postgres_and_verify(tmp_path: Path) -> None:
-    from spies_replay.backends import open_store
+    from spies_replay.store.backends import open_store
     from spies_replay.verify import verify_all
     from tests.replay.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
 

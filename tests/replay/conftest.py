@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .countergame import GAMES, Bump, Draw, Shuffle
 

@@ -12,8 +12,8 @@ import msgspec
 import pytest
 
 from spies_replay.cli import main
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import finish, new_game, play
 from .countergame import GAMES

@@ -14,11 +14,11 @@ from random import Random
 
 import pytest
 
-from spies_replay.backends import open_store
 from spies_replay.engine import load_state, submit_command
 from spies_replay.meta import SeatJoined, SeatType
-from spies_replay.records import GameStatus, hash_token
-from spies_replay.schema import SCHEMA_VERSION
+from spies_replay.store.backends import open_store
+from spies_replay.store.records import GameStatus, hash_token
+from spies_replay.store.schema import SCHEMA_VERSION
 from spies_replay.verify import verify_all
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "golden.db"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from spies_replay.engine import load_state
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game, read_export
 from spies_replay.verify import Rederivation
 from tests.fixtures.make_golden import cases, golden_dir

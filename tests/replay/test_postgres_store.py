@@ -10,8 +10,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from spies_replay.backends import open_store
 from spies_replay.errors import StoreUnavailableError
+from spies_replay.store.backends import open_store
 
 from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
 from .conftest import new_game, play

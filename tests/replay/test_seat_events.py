@@ -17,8 +17,8 @@ from spies_replay.meta import (
     is_meta,
     seat_table,
 )
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, SeatChoice
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game
 

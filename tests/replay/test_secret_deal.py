@@ -13,8 +13,8 @@ from spies_core.cards import ALL_CARDS
 from spies_replay.codec import deal_commitment, genesis_hash
 from spies_replay.engine import create_game, submit_command
 from spies_replay.meta import GameCreated, SeedRevealed
-from spies_replay.sqlite_store import SQLiteEventStore
 from spies_replay.store import EventStore, seal
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game, verify_log
 

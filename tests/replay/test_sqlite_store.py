@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
-from spies_replay.schema import SCHEMA_VERSION
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.schema import SCHEMA_VERSION
+from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import new_game
 from .countergame import GAMES
@@ -25,7 +25,7 @@ _CHILD = """
 import sys, time
 from replay.countergame import GAMES, CounterBumped
 from spies_replay.errors import VersionConflictError
-from spies_replay.sqlite_store import SQLiteEventStore
+from spies_replay.store.sqlite import SQLiteEventStore
 
 path, game_id, version, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 with SQLiteEventStore(path, games=GAMES) as store:

@@ -41,8 +41,8 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import GameCreated, SeatJoined, SeatState, SeatType, SeedRevealed, SeedSource
-from spies_replay.records import hash_token
 from spies_replay.store import EventStore, GameStatus, PendingIdempotency
+from spies_replay.store.records import hash_token
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game
 

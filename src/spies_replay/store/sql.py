@@ -2,10 +2,10 @@
 
 :class:`EventStore` is the protocol the engine (:mod:`spies_replay.engine`), the API and the
 replay tool use; they never name a backend nor see a driver's error. A store is opened by
-:func:`spies_replay.backends.open_store` from a location: a SQLite file
-(:mod:`spies_replay.sqlite_store`, the default) or a ``postgresql://`` URL
-(:mod:`spies_replay.postgres_store`). The records it reads and writes are in
-:mod:`spies_replay.records`.
+:func:`spies_replay.store.backends.open_store` from a location: a SQLite file
+(:mod:`spies_replay.store.sqlite`, the default) or a ``postgresql://`` URL
+(:mod:`spies_replay.store.postgres`). The records it reads and writes are in
+:mod:`spies_replay.store.records`.
 
 :class:`SqlEventStore` is the behaviour both backends share, written once over a DB-API
 connection with ``?`` placeholders; a backend supplies its connections, its transactions
@@ -25,7 +25,7 @@ and its migrations. The guarantees, on every backend:
 - the seed and a secret deal are kept apart from the events (their own table) until the
   final event reveals them.
 
-Schema: :mod:`spies_replay.schema` (SQLite) and :mod:`spies_replay.postgres_store`. Hash
+Schema: :mod:`spies_replay.store.schema` (SQLite) and :mod:`spies_replay.store.postgres`. Hash
 chain: :mod:`spies_replay.codec`.
 """
 
@@ -68,7 +68,7 @@ from spies_replay.meta import (
     SeedSource,
     apply_seat_event,
 )
-from spies_replay.records import (
+from spies_replay.store.records import (
     EventRow,
     GamePage,
     GameRecord,
@@ -82,23 +82,7 @@ from spies_replay.records import (
     utc_now,
 )
 
-__all__ = [
-    "EventRow",
-    "EventStore",
-    "GamePage",
-    "GameRecord",
-    "GameStatus",
-    "IdempotencyRecord",
-    "PendingIdempotency",
-    "SeatChange",
-    "SeatChoice",
-    "SqlEventStore",
-    "StoredEvent",
-    "Transaction",
-    "hash_token",
-    "seal",
-    "utc_now",
-]
+__all__ = ["Cursor", "SqlEventStore", "Transaction", "seal"]
 
 _log = structlog.get_logger("spies_replay.store")
 _decode_plain: Final = msgspec.json.Decoder().decode
@@ -110,94 +94,6 @@ _GAME_COLUMNS: Final = (
 )
 _EVENT_COLUMNS: Final = "seq, type, payload, recorded_at, actor, command, hash, bot"
 _META_SQL: Final = ", ".join(f"'{tag}'" for tag in sorted(META_TYPES))
-
-
-class EventStore(Protocol):
-    """What the engine, the API and the replay tool need of a store, on any backend.
-
-    Every method is described on :class:`SqlEventStore`, which both backends share.
-    """
-
-    location: str
-    """Where the store is: a file path, or a URL without its password."""
-    games: Mapping[str, AnySpec]
-    snapshot_every: int
-
-    def close(self) -> None: ...
-    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]: ...
-    def __enter__(self) -> EventStore: ...
-    def __exit__(self, *exc: object) -> None: ...
-    def reading(self) -> AbstractContextManager[Any]: ...
-    def spec(self, game: str) -> AnySpec: ...
-    def codec(self, game: str) -> GameCodec: ...
-    def insert_game(
-        self,
-        record: GameRecord,
-        *,
-        seed: bytes,
-        token_hashes: Sequence[str | None],
-        rows: Sequence[EventRow],
-        snapshots: Sequence[tuple[int, object]] = (),
-        deal: object = None,
-        seats: Sequence[SeatState] = (),
-        rematch_of: str | None = None,
-        idempotency: Sequence[IdempotencyRecord] = (),
-    ) -> None: ...
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[msgspec.Struct],
-        *,
-        actor: int | None = None,
-        command: msgspec.Struct | None = None,
-        outcome: Outcome | None = None,
-        state: object = None,
-        idempotency: PendingIdempotency | None = None,
-        bot: str | None = None,
-    ) -> list[StoredEvent]: ...
-    def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None: ...
-    def drop_snapshots(self, game_id: str) -> None: ...
-    def get_game(self, game_id: str) -> GameRecord: ...
-    def version_of(self, game_id: str) -> int: ...
-    def game_ids(self) -> list[str]: ...
-    def list_games(
-        self,
-        *,
-        game: str | None = None,
-        status: GameStatus | str | None = None,
-        limit: int = 50,
-        offset: int = 0,
-        open_seats: bool | None = None,
-    ) -> GamePage: ...
-    def read_rows(
-        self, game_id: str, *, after: int = 0, upto: int | None = None
-    ) -> list[EventRow]: ...
-    def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], bytes | None]: ...
-    def read_events(
-        self, game_id: str, *, after: int = 0, limit: int | None = None
-    ) -> list[StoredEvent]: ...
-    def read_game_payloads(
-        self, game_id: str, *, after: int, upto: int
-    ) -> list[tuple[int, str]]: ...
-    def latest_snapshot(self, game_id: str, at: int) -> tuple[int, str] | None: ...
-    def snapshots(self, game_id: str) -> list[tuple[int, str]]: ...
-    def get_seed(self, game_id: str) -> bytes | None: ...
-    def get_deal(self, game_id: str) -> Any: ...
-    def check_token(self, game_id: str, token: str) -> int | None: ...
-    def find_token(self, token: str) -> tuple[str, int] | None: ...
-    def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None: ...
-    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]: ...
-    def token_hashes(self, game_id: str) -> dict[int, str]: ...
-    def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]: ...
-    def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]: ...
-    def change_seat(
-        self, game_id: str, choose: SeatChoice, *, token_hash: str | None = None
-    ) -> SeatChange: ...
-    def rematch_of(self, game_id: str) -> str | None: ...
-    def rematch_links(self, game_id: str) -> tuple[str | None, str | None]: ...
-    def games_with_bots(self) -> list[str]: ...
-    def orphan_game_ids(self) -> list[str]: ...
 
 
 class Cursor(Protocol):

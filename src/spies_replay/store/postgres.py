@@ -35,11 +35,11 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from spies_core.decider import AnySpec
-from spies_replay.backends import redact
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError, StoreUnavailableError
-from spies_replay.records import utc_now
-from spies_replay.schema import APPEND_ONLY_MESSAGE
-from spies_replay.store import Cursor, SqlEventStore, Transaction
+from spies_replay.store.locations import redact
+from spies_replay.store.records import utc_now
+from spies_replay.store.schema import APPEND_ONLY_MESSAGE
+from spies_replay.store.sql import Cursor, SqlEventStore, Transaction
 
 __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "PostgresEventStore"]
 
@@ -47,7 +47,7 @@ NOTIFY_CHANNEL: Final = "spies_events"
 """The channel every append notifies with its game id (a wake-up; the table is the truth)."""
 
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
-_log = structlog.get_logger("spies_replay.postgres_store")
+_log = structlog.get_logger("spies_replay.store.postgres")
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
 
 MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (

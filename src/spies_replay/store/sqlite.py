@@ -12,12 +12,13 @@ is running on it (a thread inside a transaction finishes it first); a thread tha
 store after close gets :class:`~spies_replay.errors.StoreClosedError`, never a closed
 connection.
 
-Schema and migrations: :mod:`spies_replay.schema`. The shared SQL:
+Schema and migrations: :mod:`spies_replay.store.schema`. The shared SQL:
 :class:`~spies_replay.store.SqlEventStore`.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
@@ -28,14 +29,33 @@ from typing import Any, ClassVar, Final, Literal
 from sqlite_utils import Database
 
 from spies_core.decider import AnySpec
-from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
-from spies_replay.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
-from spies_replay.store import SqlEventStore, Transaction
+from spies_replay.errors import (
+    ReplayError,
+    StoreBusyError,
+    StoreClosedError,
+    StoreUnavailableError,
+)
+from spies_replay.store.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
+from spies_replay.store.sql import SqlEventStore, Transaction
 
-__all__ = ["SQLiteEventStore", "SyncMode"]
+__all__ = ["SQLiteEventStore", "SyncMode", "open_sqlite"]
 
 SyncMode = Literal["normal", "full"]
 """``PRAGMA synchronous``: ``normal`` survives a process crash, ``full`` also power loss."""
+
+# SQLite's primary result codes (the low byte of an extended code).
+_SQLITE_REASONS: Final[dict[int, str]] = {
+    sqlite3.SQLITE_NOTADB: "it is not a SQLite database",
+    sqlite3.SQLITE_CORRUPT: "the database file is damaged",
+    sqlite3.SQLITE_CANTOPEN: "the file cannot be opened (check its permissions)",
+    sqlite3.SQLITE_PERM: "permission denied",
+    sqlite3.SQLITE_READONLY: "it is read-only (the store writes to it and beside it)",
+    sqlite3.SQLITE_IOERR: "a disk input/output error",
+    sqlite3.SQLITE_BUSY: "another process keeps it locked",
+    sqlite3.SQLITE_LOCKED: "another process keeps it locked",
+    sqlite3.SQLITE_FULL: "the disk is full",
+}
+
 
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
@@ -220,3 +240,55 @@ def _raise_busy(location: str, exc: sqlite3.OperationalError) -> None:
     code = getattr(exc, "sqlite_errorcode", None)
     if (code is not None and code & 0xFF in _BUSY_CODES) or "database is locked" in str(exc):
         raise StoreBusyError(location) from exc
+
+
+def open_sqlite(
+    db: str | Path,
+    *,
+    create: bool = True,
+    games: Mapping[str, AnySpec] | None = None,
+    snapshot_every: int = 128,
+    busy_timeout: float = 10.0,
+    sync: SyncMode = "normal",
+) -> SQLiteEventStore:
+    """Open (create and migrate, when needed) the SQLite store at ``db``.
+
+    Every reason the file cannot be used becomes one
+    :class:`~spies_replay.errors.StoreUnavailableError` with a one-line reason.
+    """
+    location = str(db)
+    path = Path(db)
+    _check_path(location, path, create=create)
+    try:
+        return SQLiteEventStore(
+            path,
+            games=games,
+            snapshot_every=snapshot_every,
+            busy_timeout=busy_timeout,
+            sync=sync,
+        )
+    except sqlite3.DatabaseError as exc:
+        code = getattr(exc, "sqlite_errorcode", None)
+        reason = None if code is None else _SQLITE_REASONS.get(code & 0xFF)
+        name = getattr(exc, "sqlite_errorname", type(exc).__name__)
+        raise StoreUnavailableError(location, reason or f"SQLite refused it ({name})") from exc
+    except OSError as exc:
+        raise StoreUnavailableError(location, (exc.strerror or str(exc)).lower()) from exc
+
+
+def _check_path(location: str, path: Path, *, create: bool) -> None:
+    if path.is_dir():
+        raise StoreUnavailableError(location, "it is a directory, not a database file")
+    if path.exists():
+        if not os.access(path, os.R_OK):
+            raise StoreUnavailableError(location, "the file is not readable (permission denied)")
+        return
+    if not create:
+        raise StoreUnavailableError(location, "no such file")
+    parent = path.parent
+    if not parent.exists():
+        raise StoreUnavailableError(
+            location, f"the directory {parent} does not exist; create it or fix the path"
+        )
+    if not parent.is_dir():
+        raise StoreUnavailableError(location, f"{parent} is not a directory")

@@ -1,6 +1,6 @@
 """The records of the replay log: what a store keeps and hands back, whatever its backend.
 
-Every backend (:mod:`spies_replay.sqlite_store`, :mod:`spies_replay.postgres_store`) reads
+Every backend (:mod:`spies_replay.store.sqlite`, :mod:`spies_replay.store.postgres`) reads
 and writes these, and the layers above (the engine, the API, the replay tool) see nothing
 else of the store's rows. Nothing here imports a store or a driver.
 """
