@@ -10,7 +10,7 @@ SQLite file:
   (``sync_to_thread=True``, Litestar's idiom for blocking code), which is the least a
   command has to do;
 - the same baseline with its handler on the event loop (``sync_to_thread=False``), shown
-  for comparison because the API runs most commands on the loop (see spies_api.service).
+  for comparison because the API runs most commands on the loop (see spies_api.service.games).
 
 All are driven by the same client: ``--clients`` (32) asyncio tasks, each on its own
 keep-alive connection, posting the same request bodies: the commands of real games, taken

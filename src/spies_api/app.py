@@ -1,9 +1,10 @@
 """``create_app(settings)``: the Litestar application of the spies engine.
 
 It wires the controllers, the game service (the one dependency, provided at the app layer),
-the bot runner (a background task of the lifespan that plays bot seats, :mod:`spies_api.bots`),
+the bot runner (a background task of the lifespan that plays bot seats,
+:mod:`spies_api.table.bots`),
 the one error table (problem details for every exception), the OpenAPI document and its
-interactive docs, the web client (:mod:`spies_api.webapp`), the body-size limit, the optional
+interactive docs, the web client (:mod:`spies_api.http.webapp`), the body-size limit, the optional
 per-client rate limit and structlog.
 The database is opened, created and migrated at startup (or by the first request of a test
 client used without startup).
@@ -20,14 +21,18 @@ from litestar.di import Provide
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
-from spies_api.apidocs import DocumentedSchemaPlugin, TaggedUnionSchemaPlugin, openapi_config
-from spies_api.bots import BotRunner
-from spies_api.controllers import ROUTE_HANDLERS
-from spies_api.dependencies import ServiceHolder
-from spies_api.errors import to_problem
+from spies_api.http import ROUTE_HANDLERS
+from spies_api.http.dependencies import ServiceHolder
+from spies_api.http.webapp import WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
+from spies_api.openapi.plugins import (
+    DocumentedSchemaPlugin,
+    TaggedUnionSchemaPlugin,
+    openapi_config,
+)
+from spies_api.problems.errors import to_problem
 from spies_api.settings import Settings, parse_rate
-from spies_api.webapp import WEB_ROUTE_HANDLERS
+from spies_api.table.bots import BotRunner
 
 __all__ = ["create_app"]
 
@@ -49,7 +54,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     middleware = []
     if settings.rate_limit is not None:
         # Litestar's fixed-window limit per client address; 429s become problem details
-        # with Retry-After (spies_api.errors). The docs pages are not counted.
+        # with Retry-After (spies_api.problems.errors). The docs pages are not counted.
         limit = RateLimitConfig(rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema"])
         middleware.append(limit.middleware)
 

@@ -13,8 +13,8 @@ a newly registered game appears in the API and its OpenAPI document with no chan
 - :data:`AnyView`: every game's view Struct, tagged by ``game``.
 
 Inbound Structs forbid unknown fields and are decoded strictly (no "5" for 5); see
-:mod:`spies_api.body`. The attribute docstring under each field is its description in the
-OpenAPI document (:mod:`spies_api.apidocs`).
+:mod:`spies_api.http.body`. The attribute docstring under each field is its description in the
+OpenAPI document (:mod:`spies_api.openapi.plugins`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every error the core raises is a :class:`SpiesError` with a stable, kebab-case ``code``
 that clients branch on; the message is for people and names the input and the situation
 ("card '7H' is not in your hand (spy is 9C)"). The API maps the classes to HTTP statuses in
-one table (``spies_api.errors``); the core itself never knows about HTTP.
+one table (``spies_api.problems.errors``); the core itself never knows about HTTP.
 
 - :class:`RuleError` (422): a well-formed command that the rules forbid now. Each game
   picks a code per rule (``unnecessary-card``, ``must-follow``, ...); the generic ones are

@@ -22,7 +22,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.bots import BotRunner, bot_rng
+from spies_api.table.bots import BotRunner, bot_rng
 from spies_bots import policy_for
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_all
@@ -132,8 +132,8 @@ def _patch_bots(monkeypatch: pytest.MonkeyPatch, **policies: Any) -> None:
     def patched(name: str, game: str) -> Any:
         return policies[name] if name in policies else policy_for(name, game)
 
-    monkeypatch.setattr("spies_api.seats.policy_for", patched)
-    monkeypatch.setattr("spies_api.bots.policy_for", patched)
+    monkeypatch.setattr("spies_api.table.seats.policy_for", patched)
+    monkeypatch.setattr("spies_api.table.bots.policy_for", patched)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api.openapi import openapi_document
+from spies_api.openapi.document import openapi_document
 from spies_api.settings import DEFAULTS, KIB
 
 from .helpers import new_game

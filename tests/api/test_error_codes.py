@@ -1,6 +1,6 @@
 """The error-code table of ``docs/api.md`` cannot drift from the code.
 
-The table is generated from :mod:`spies_api.error_codes` (statuses computed by the one error
+The table is generated from :mod:`spies_api.problems.codes` (statuses computed by the one error
 table); these tests check that it lists every code the source raises, and that the document
 holds it exactly.
 """
@@ -11,8 +11,8 @@ import ast
 import re
 from pathlib import Path
 
-from spies_api.error_codes import ERROR_CODES, NOT_ANSWERED, markdown_table, status_of
-from spies_api.errors import _HTTP_CODES
+from spies_api.problems.codes import ERROR_CODES, NOT_ANSWERED, markdown_table, status_of
+from spies_api.problems.errors import _HTTP_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
@@ -64,7 +64,7 @@ def test_docs_api_md_holds_the_generated_table() -> None:
     assert match is not None, "docs/api.md has no error-codes markers"
     assert match.group(1) == markdown_table(), (
         "docs/api.md's error table differs from the code; regenerate it with"
-        " python -m spies_api.error_codes"
+        " python -m spies_api.problems.codes"
     )
     assert "`invalid-seed` | 422" in match.group(1)
 

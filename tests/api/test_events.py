@@ -14,8 +14,8 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import service_of
-from spies_api.queries import DEAL_HIDDEN, outgoing, public_options
-from spies_api.service import GameService
+from spies_api.service.games import GameService
+from spies_api.service.queries import DEAL_HIDDEN, outgoing, public_options
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.meta import GameCreated, SeedSource

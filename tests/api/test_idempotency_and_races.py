@@ -216,7 +216,7 @@ def test_commands_do_not_refold_the_history(
         calls.append(args[1])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr("spies_api.states.load_state", counting)
+    monkeypatch.setattr("spies_api.service.states.load_state", counting)
     monkeypatch.setattr("spies_replay.engine.load_state", counting)
     for _ in range(40):
         play_turn(client, game, rng)

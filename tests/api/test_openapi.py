@@ -11,8 +11,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api.apidocs import field_docs, game_prefix
-from spies_api.openapi import openapi_document, openapi_text
+from spies_api.openapi.document import openapi_document, openapi_text
+from spies_api.openapi.plugins import field_docs, game_prefix
 from spies_core.registry import GAMES
 from spies_core.spies_and_lies.state import EndReason
 from spies_replay.meta import META_TYPES

@@ -38,7 +38,7 @@ from schemathesis.generation.meta import CoveragePhaseData, CoverageScenario
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
-from spies_api.openapi import openapi_document
+from spies_api.openapi.document import openapi_document
 from spies_api.schemas import CreateGameRequest
 from spies_core.registry import GAMES
 from spies_replay.store import hash_token

@@ -23,7 +23,7 @@ from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
 from spies_api.cli import main as cli_main
-from spies_api.openapi import openapi_document
+from spies_api.openapi.document import openapi_document
 from spies_api.settings import parse_rate
 from tests.api.helpers import new_game, play_turn
 from tests.api.test_games import assert_problem

@@ -11,7 +11,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.openapi import openapi_document
+from spies_api.openapi.document import openapi_document
 
 
 @pytest.fixture

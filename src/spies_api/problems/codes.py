@@ -4,7 +4,7 @@ Each entry names the exception class that carries the code, so its status is not
 but computed by the one error table (:func:`spies_api.errors.problem_for`). A test checks
 that the catalogue holds every code the source raises (less :data:`NOT_ANSWERED`, the codes
 that never reach an HTTP client) and that ``docs/api.md`` holds :func:`markdown_table`
-exactly. ``python -m spies_api.error_codes`` prints the table.
+exactly. ``python -m spies_api.problems.codes`` prints the table.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from litestar.exceptions import HTTPException
 
-from spies_api.errors import (
+from spies_api.problems.errors import (
     ForbiddenError,
     IdempotencyKeyReusedError,
     InvalidNameError,
@@ -28,8 +28,8 @@ from spies_api.errors import (
     WrongGameCommandError,
     problem_for,
 )
-from spies_api.seats import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
+from spies_api.table.seats import NAME_MAX
 from spies_bots import UnknownBotError
 from spies_core.errors import (
     GameNotStartedError,

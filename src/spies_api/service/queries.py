@@ -12,8 +12,8 @@ from typing import Any, Final
 
 import msgspec
 
-from spies_api.errors import ReplaySeatHiddenError
-from spies_api.hints import SPECTATOR_LEGAL_NOTE
+from spies_api.problems.errors import ReplaySeatHiddenError
+from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE
 from spies_api.schemas import (
     EventsPage,
     GameList,
@@ -21,8 +21,8 @@ from spies_api.schemas import (
     LegalCommands,
     event_out,
 )
-from spies_api.seats import public_seats
-from spies_api.states import GameStates
+from spies_api.service.states import GameStates
+from spies_api.table.seats import public_seats
 from spies_core.decider import AnySpec
 from spies_replay.engine import redact_for, view_at
 from spies_replay.errors import SeatNotFoundError

@@ -6,7 +6,8 @@ Every error response is ``application/problem+json``::
      "status": 422, "detail": "seat 1 may not act now ...", "code": "not-your-turn"}
 
 ``code`` is stable and is what clients branch on; ``detail`` is for people and says what to
-send instead (:mod:`spies_api.hints`); every code is listed in :mod:`spies_api.error_codes`.
+send instead (:mod:`spies_api.problems.hints`); every code is listed in
+:mod:`spies_api.problems.codes`.
 A few problems carry more fields: ``current_version`` (409 ``version-conflict``) and
 ``errors`` (400 with the offending parameters). The table below is the only place where an
 exception becomes a status code; the core and the replay log know nothing about HTTP. A
@@ -24,7 +25,7 @@ import structlog
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsException
 
-from spies_api.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
+from spies_api.problems.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
 from spies_bots import UnknownBotError
 from spies_core.errors import (
     InvalidOptionsError,

@@ -44,7 +44,7 @@ from spies_core.errors import SpiesError
 from spies_replay.errors import GameFinishedError, VersionConflictError
 
 if TYPE_CHECKING:
-    from spies_api.service import GameService
+    from spies_api.service.games import GameService
 
 __all__ = ["BOT_TIMEOUT_SECONDS", "SWEEP_SECONDS", "BotRunner", "BotTurn", "bot_rng"]
 

@@ -2,9 +2,9 @@
 
 The app serves its document at ``/schema/openapi.json`` and interactive docs at ``/schema``
 (Swagger UI, also at ``/schema/swagger``), whose scripts and style sheets come from the
-package (``/assets/docs/``, see :mod:`spies_api.webapp`), never from a CDN. Only Swagger UI
+package (``/assets/docs/``, see :mod:`spies_api.http.webapp`), never from a CDN. Only Swagger UI
 is shipped (Redoc's bundle loads its logo from its CDN whatever the options). The committed copy,
-``openapi/openapi.json``, is written by :mod:`spies_api.openapi`.
+``openapi/openapi.json``, is written by :mod:`spies_api.openapi.document`.
 
 Litestar renders a union of msgspec Structs as a plain ``oneOf``. The
 :class:`TaggedUnionSchemaPlugin` adds the ``discriminator`` (``type`` for commands and events,
@@ -56,9 +56,9 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
+from spies_api.http.webapp import DOCS_ASSETS
 from spies_api.schemas import DOCUMENTED_AS, PerGame
 from spies_api.settings import DEFAULTS, KIB
-from spies_api.webapp import DOCS_ASSETS
 from spies_core.registry import GAMES
 
 if TYPE_CHECKING:

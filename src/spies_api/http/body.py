@@ -18,8 +18,8 @@ import msgspec
 from litestar.dto import AbstractDTO, DTOFieldDefinition
 from litestar.typing import FieldDefinition
 
-from spies_api.errors import MalformedBodyError
-from spies_api.hints import explain_body
+from spies_api.problems.errors import MalformedBodyError
+from spies_api.problems.hints import explain_body
 from spies_core.errors import SpiesError
 
 if TYPE_CHECKING:

@@ -2,15 +2,15 @@
 
 It wires the parts, each in its own module, over one :class:`EventStore`:
 
-- :mod:`spies_api.states`: the folded states of recently used games, cached;
-- :mod:`spies_api.queries`: reads (summaries, views, legal commands, the log, exports);
-- :mod:`spies_api.pipeline`: the command pipeline (authenticate, decide, append, answer);
-- :mod:`spies_api.seats`: seat holders, joins, hand-overs to bots, rematches;
-- :mod:`spies_api.placement`: the policy that runs a command on the event loop or on a
+- :mod:`spies_api.service.states`: the folded states of recently used games, cached;
+- :mod:`spies_api.service.queries`: reads (summaries, views, legal commands, the log, exports);
+- :mod:`spies_api.service.commands`: the command pipeline (authenticate, decide, append, answer);
+- :mod:`spies_api.table.seats`: seat holders, joins, hand-overs to bots, rematches;
+- :mod:`spies_api.service.placement`: the policy that runs a command on the event loop or on a
   worker thread.
 
 Hidden information: a game in progress leaves only through ``spec.view`` and
-:func:`spies_replay.redact_for` (see :mod:`spies_api.queries`). No function here returns a
+:func:`spies_replay.redact_for` (see :mod:`spies_api.service.queries`). No function here returns a
 state.
 """
 
@@ -23,12 +23,6 @@ from typing import Any
 import msgspec
 import structlog
 
-from spies_api.auth import SeatAuthenticator
-from spies_api.cache import KeyedLocks, StateCache
-from spies_api.notify import EventNotifier, StreamSlots
-from spies_api.pipeline import CommandPipeline, CommandReply
-from spies_api.placement import Placement, write_turn
-from spies_api.queries import DEAL_HIDDEN, GameQueries
 from spies_api.schemas import (
     CommandRequest,
     CreateGameRequest,
@@ -40,9 +34,15 @@ from spies_api.schemas import (
     SeatToken,
     SubmittedCommand,
 )
-from spies_api.seats import SeatService
+from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.cache import KeyedLocks, StateCache
+from spies_api.service.commands import CommandPipeline, CommandReply
+from spies_api.service.notify import EventNotifier, StreamSlots
+from spies_api.service.placement import Placement, write_turn
+from spies_api.service.queries import DEAL_HIDDEN, GameQueries
+from spies_api.service.states import GameStates
 from spies_api.settings import Settings
-from spies_api.states import GameStates
+from spies_api.table.seats import SeatService
 from spies_replay.engine import create_game
 from spies_replay.store import EventStore, GameRecord, GameStatus
 from spies_replay.store.backends import SyncMode, open_store
@@ -135,7 +135,7 @@ class GameService:
     # -- who is calling --------------------------------------------------------------------
 
     def caller(self, game_id: str, authorization: str | None) -> int | None:
-        """The caller's seat in the game (``None``: a spectator); see :mod:`spies_api.auth`.
+        """The caller's seat in the game (``None``: a spectator); see :mod:`spies_api.service.auth`.
 
         Raises:
             GameNotFoundError: no such game (checked first: an unknown game is 404).
@@ -195,7 +195,7 @@ class GameService:
             ],
         )
 
-    # -- reads (spies_api.queries) ---------------------------------------------------------
+    # -- reads (spies_api.service.queries) ---------------------------------------------------------
 
     def summary(self, game_id: str) -> GameSummary:
         """The public summary of a game (see :meth:`GameQueries.summary`)."""
@@ -237,7 +237,7 @@ class GameService:
         """A finished game's export (see :meth:`GameQueries.export`)."""
         return self.queries.export(game_id)
 
-    # -- commands (spies_api.pipeline, placed by spies_api.placement) -----------------------
+    # -- commands (spies_api.service.commands, placed by spies_api.service.placement) ---
 
     async def run_command(
         self,

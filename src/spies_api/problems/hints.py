@@ -3,7 +3,8 @@
 The decoders and validators say what is wrong (``Invalid value 'play' - at
 `$.command.type```); these functions add what to do: the shape a body takes, the command
 types of the game, the values a parameter takes, how to send a token. Used by
-:mod:`spies_api.body` (bodies) and :mod:`spies_api.errors` (parameters, an empty body).
+:mod:`spies_api.http.body` (bodies) and :mod:`spies_api.problems.errors` (parameters, an
+empty body).
 """
 
 from __future__ import annotations

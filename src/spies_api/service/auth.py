@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from typing import Final
 
-from spies_api.errors import ForbiddenError, UnauthorizedError
+from spies_api.problems.errors import ForbiddenError, UnauthorizedError
 from spies_replay.store import EventStore, hash_token
 
 __all__ = ["SeatAuthenticator", "bearer_token"]

@@ -10,7 +10,7 @@ command's cost does not grow with the game's length. Every append checks the ver
 
 Each step that could wait (the game's lock, the write turn, folding a state, looking a token
 up) raises :class:`~spies_api.placement.Deferred` when run ``inline`` on the event loop,
-having changed nothing; :mod:`spies_api.placement` then runs the command on a worker thread.
+having changed nothing; :mod:`spies_api.service.placement` then runs the command on a worker thread.
 """
 
 from __future__ import annotations
@@ -23,17 +23,13 @@ from typing import Any, Final
 import msgspec
 import structlog
 
-from spies_api.auth import SeatAuthenticator
-from spies_api.cache import CachedGame, KeyedLocks
-from spies_api.errors import (
+from spies_api.problems.errors import (
     IdempotencyKeyReusedError,
     MalformedBodyError,
     UnauthorizedError,
     WrongGameCommandError,
 )
-from spies_api.hints import command_types, explain_body
-from spies_api.placement import Deferred, Turn
-from spies_api.queries import outgoing
+from spies_api.problems.hints import command_types, explain_body
 from spies_api.schemas import (
     COMMAND_TYPES_BY_GAME,
     CommandRequest,
@@ -41,7 +37,11 @@ from spies_api.schemas import (
     SubmittedCommand,
     command_decoder,
 )
-from spies_api.states import GameStates
+from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.cache import CachedGame, KeyedLocks
+from spies_api.service.placement import Deferred, Turn
+from spies_api.service.queries import outgoing
+from spies_api.service.states import GameStates
 from spies_core.decider import AnySpec
 from spies_core.errors import SpiesError
 from spies_replay.engine import CommandResult, IdempotencyRequest, submit_command

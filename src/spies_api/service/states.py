@@ -8,7 +8,7 @@ used only at the version the game's record has.
 
 from __future__ import annotations
 
-from spies_api.cache import CachedGame, StateCache
+from spies_api.service.cache import CachedGame, StateCache
 from spies_replay.engine import load_state
 from spies_replay.store import EventStore, GameRecord, GameStatus
 

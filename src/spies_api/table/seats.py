@@ -22,9 +22,7 @@ from typing import Final
 
 import structlog
 
-from spies_api.auth import SeatAuthenticator, bearer_token
-from spies_api.cache import CachedGame, KeyedLocks, StateCache
-from spies_api.errors import (
+from spies_api.problems.errors import (
     ForbiddenError,
     InvalidNameError,
     InvalidSeatsError,
@@ -32,7 +30,6 @@ from spies_api.errors import (
     SeatsClosedError,
     UnauthorizedError,
 )
-from spies_api.placement import Turn
 from spies_api.schemas import (
     AnySeatRequest,
     BotInfo,
@@ -43,6 +40,9 @@ from spies_api.schemas import (
     PublicSeat,
     RematchResponse,
 )
+from spies_api.service.auth import SeatAuthenticator, bearer_token
+from spies_api.service.cache import CachedGame, KeyedLocks, StateCache
+from spies_api.service.placement import Turn
 from spies_bots import BOTS, policy_for
 from spies_replay.engine import CreatedGame, create_game, new_game_id
 from spies_replay.errors import (

@@ -29,7 +29,7 @@ from litestar.types import ControllerRouterHandler
 
 __all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]
 
-STATIC_DIR: Final = Path(__file__).with_name("static")
+STATIC_DIR: Final = Path(__file__).parent.parent / "static"
 """The built client and the docs' assets (written by ``web/build.mjs``)."""
 
 ASSETS_PATH: Final = "/assets"

@@ -18,7 +18,7 @@ Each game has at most ``Settings.max_streams_per_game`` open streams in this pro
 however it ends (the game's end, the client leaving, a shutdown), or when a stream that
 never started is dropped.
 
-New events are noticed at once when this process appended them (:mod:`spies_api.notify`),
+New events are noticed at once when this process appended them (:mod:`spies_api.service.notify`),
 and within ``Settings.sse_poll_seconds`` when another process did. The log is read in a
 worker thread, one page at a time, so a stream never holds more than a page in memory.
 """
@@ -34,8 +34,8 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
-from spies_api.notify import StreamSlot
-from spies_api.service import GameService
+from spies_api.service.games import GameService
+from spies_api.service.notify import StreamSlot
 from spies_replay.store import GameStatus
 
 __all__ = ["FINAL_EVENT", "event_stream"]

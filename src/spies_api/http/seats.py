@@ -11,9 +11,9 @@ from litestar.enums import HttpMethod
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, PathParameter
 
-from spies_api.body import StrictBody
-from spies_api.controllers.params import SEAT_TOKEN_REQUIRED
-from spies_api.examples import (
+from spies_api.http.body import StrictBody
+from spies_api.http.params import SEAT_TOKEN_REQUIRED
+from spies_api.openapi.examples import (
     BOT_REQUEST_EXAMPLES,
     BOTS_EXAMPLE,
     HANDED_SEAT_EXAMPLE,
@@ -33,8 +33,8 @@ from spies_api.schemas import (
     PublicSeat,
     RematchResponse,
 )
-from spies_api.seats import NAME_MAX, bot_list
-from spies_api.service import GameService
+from spies_api.service.games import GameService
+from spies_api.table.seats import NAME_MAX, bot_list
 
 __all__ = ["BotsController", "SeatsController"]
 

@@ -11,10 +11,9 @@ from litestar.enums import HttpMethod
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
-from spies_api.body import StrictBody
-from spies_api.controllers.params import GamesLimit, Offset
-from spies_api.errors import InvalidParameterError
-from spies_api.examples import (
+from spies_api.http.body import StrictBody
+from spies_api.http.params import GamesLimit, Offset
+from spies_api.openapi.examples import (
     CREATE_REQUEST_EXAMPLES,
     CREATED_EXAMPLE,
     PARAMETER_CODES,
@@ -23,8 +22,9 @@ from spies_api.examples import (
     example,
     problems,
 )
+from spies_api.problems.errors import InvalidParameterError
 from spies_api.schemas import CreateGameRequest, GameCreatedResponse, GameList, GameSummary
-from spies_api.service import GameService
+from spies_api.service.games import GameService
 from spies_api.settings import DEFAULTS
 from spies_core.registry import GAMES
 from spies_replay.store import GameStatus

@@ -9,10 +9,9 @@ from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, FromPath, HeaderParameter, PathParameter, QueryParameter
 
-from spies_api.body import StrictBody
-from spies_api.controllers.params import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN_REQUIRED
-from spies_api.errors import InvalidParameterError
-from spies_api.examples import (
+from spies_api.http.body import StrictBody
+from spies_api.http.params import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN_REQUIRED
+from spies_api.openapi.examples import (
     COMMAND_REQUEST_EXAMPLES,
     COMMAND_RESPONSE_EXAMPLE,
     LEGAL_EXAMPLE,
@@ -21,8 +20,9 @@ from spies_api.examples import (
     example,
     problems,
 )
+from spies_api.problems.errors import InvalidParameterError
 from spies_api.schemas import AnyView, CommandRequest, CommandResponse, LegalCommands
-from spies_api.service import GameService
+from spies_api.service.games import GameService
 from spies_api.settings import DEFAULTS
 
 __all__ = ["PlayController"]

@@ -11,12 +11,12 @@ from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent
 
-from spies_api.controllers.params import MAX_INDEX, OPTIONAL_SEAT_TOKEN, After, EventsLimit
-from spies_api.errors import InvalidParameterError
-from spies_api.examples import EVENTS_EXAMPLE, PARAMETER_CODES, example, problems
+from spies_api.http.params import MAX_INDEX, OPTIONAL_SEAT_TOKEN, After, EventsLimit
+from spies_api.http.streaming import event_stream
+from spies_api.openapi.examples import EVENTS_EXAMPLE, PARAMETER_CODES, example, problems
+from spies_api.problems.errors import InvalidParameterError
 from spies_api.schemas import EventsPage, StreamMessage
-from spies_api.service import GameService
-from spies_api.streaming import event_stream
+from spies_api.service.games import GameService
 from spies_replay.store import GameStatus
 
 __all__ = ["EventsController", "resume_point"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from spies_api.service import GameService
+from spies_api.service.games import GameService
 from spies_api.settings import Settings
 
 __all__ = ["ServiceHolder"]

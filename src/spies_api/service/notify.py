@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from spies_api.errors import TooManyStreamsError
+from spies_api.problems.errors import TooManyStreamsError
 
 __all__ = ["EventNotifier", "StreamSlot", "StreamSlots"]
 

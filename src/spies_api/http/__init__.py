@@ -1,0 +1,34 @@
+"""HTTP in and out: the controllers, their parameters and dependencies, strict bodies, the
+event stream and the web client's pages.
+
+Controllers are thin: they take what Litestar decoded and the dependencies the app
+provides, call one service method, and return its answer.
+
+Who may import it: :mod:`spies_api.app` only; it imports :mod:`spies_api.service`,
+:mod:`spies_api.table`, :mod:`spies_api.problems`, :mod:`spies_api.openapi` (the routes'
+documentation), :mod:`spies_api.schemas` and :mod:`spies_api.settings`.
+"""
+
+from __future__ import annotations
+
+from spies_api.http.events import EventsController
+from spies_api.http.games import GamesController
+from spies_api.http.play import PlayController
+from spies_api.http.seats import BotsController, SeatsController
+
+__all__ = [
+    "ROUTE_HANDLERS",
+    "BotsController",
+    "EventsController",
+    "GamesController",
+    "PlayController",
+    "SeatsController",
+]
+
+ROUTE_HANDLERS = [
+    GamesController,
+    PlayController,
+    EventsController,
+    SeatsController,
+    BotsController,
+]
