@@ -72,8 +72,8 @@ import msgspec
 
 from spies_core.registry import GAMES
 from spies_replay.engine import create_game, submit_command
-from spies_replay.store import EventStore
 from spies_replay.store.locations import redact
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 
 RATIO_TARGET = 0.6

@@ -43,9 +43,9 @@ from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
 from spies_replay.engine import create_game, load_state, submit_command, view_at
-from spies_replay.store import EventStore
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
+from spies_replay.store.protocols import EventStore
 
 FOLD_TARGET = 150_000
 EVENTSOURCING_FOLD = 41_000

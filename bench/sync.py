@@ -31,9 +31,9 @@ from pathlib import Path
 
 from spies_core.registry import GAMES
 from spies_replay.engine import create_game, submit_command
-from spies_replay.store import EventStore
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SyncMode
 
 

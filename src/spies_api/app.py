@@ -1,19 +1,25 @@
 """``create_app(settings)``: the Litestar application of the spies engine.
 
-It wires the controllers, the game service (the one dependency, provided at the app layer),
-the bot runner (a background task of the lifespan that plays bot seats,
-:mod:`spies_api.table.bots`),
-the one error table (problem details for every exception), the OpenAPI document and its
-interactive docs, the web client (:mod:`spies_api.http.webapp`), the body-size limit, the optional
-per-client rate limit and structlog.
-The database is opened, created and migrated at startup (or by the first request of a test
-client used without startup).
+This is where the parts meet. :class:`Runtime` opens the store and builds each part once
+(the cached heads, the authenticator, the queries, the command handler, the game creator,
+the seats, the stream wake-ups); the app provides each of them to the routes as a
+dependency of its own name (Litestar's ``Provide``), and the caller of a route about one
+game (``caller``, :func:`spies_api.http.dependencies.provide_caller`). The lifespan opens
+the runtime, runs the bot runner (:mod:`spies_api.table.bots`) as a background task, and
+stops them in the other order. The app also carries the one error table (problem details
+for every exception), the OpenAPI document and its interactive docs, the web client
+(:mod:`spies_api.http.webapp`), the body-size limit, the optional per-client rate limit and
+structlog. A test client used without startup still works: the first request opens the
+runtime.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Litestar
@@ -22,19 +28,159 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
 from spies_api.http import ROUTE_HANDLERS
-from spies_api.http.dependencies import ServiceHolder
-from spies_api.http.webapp import WEB_ROUTE_HANDLERS
+from spies_api.http.dependencies import provide_caller
+from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
     DocumentedSchemaPlugin,
     TaggedUnionSchemaPlugin,
     openapi_config,
 )
-from spies_api.problems.errors import to_problem
+from spies_api.problems.table import to_problem
+from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.commands import Commands
+from spies_api.service.creation import GameCreator
+from spies_api.service.locks import GameLocks
+from spies_api.service.notify import AppendListeners, EventNotifier, StreamSlots
+from spies_api.service.placement import Placement
+from spies_api.service.queries import GameQueries
+from spies_api.service.states import GameStates
 from spies_api.settings import Settings, parse_rate
 from spies_api.table.bots import BotRunner
+from spies_api.table.seats import SeatService
+from spies_replay.store.backends import open_store
+from spies_replay.store.locations import is_postgres_url
+from spies_replay.store.protocols import EventStore
 
-__all__ = ["create_app"]
+__all__ = ["Runtime", "create_app", "service_of"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Runtime:
+    """The running parts of one app over one store; each is provided to the routes.
+
+    Attributes:
+        settings: how the app runs.
+        store: the replay log (worker threads).
+        inline_store: the same SQLite file with no busy timeout, for appends on the event
+            loop; ``None`` with PostgreSQL or ``Settings.inline_commands=False``.
+        states: the cached heads of games.
+        auth: who is calling.
+        notifier: wakes the event streams after appends.
+        streams: the open event streams, capped per game.
+        appends: what is called after every append of this process.
+        queries: the reads.
+        commands: the command handler.
+        creator: creates games.
+        seats: joins, hand-overs and rematches.
+    """
+
+    settings: Settings
+    store: EventStore
+    inline_store: EventStore | None
+    states: GameStates
+    auth: SeatAuthenticator
+    notifier: EventNotifier
+    streams: StreamSlots
+    appends: AppendListeners
+    queries: GameQueries
+    commands: Commands
+    creator: GameCreator
+    seats: SeatService
+    unwatch: Callable[[], None]
+
+    @classmethod
+    def open(cls, settings: Settings) -> Runtime:
+        """Open (create and migrate, if needed) the database of ``settings`` and build the
+        parts over it.
+
+        Raises:
+            StoreUnavailableError: the database cannot be used (its directory is missing,
+                it is a directory or not a database, ...); the message is one line.
+        """
+        sync = settings.sync
+        store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
+        inline = None
+        # On the event loop only with an in-process database: a server round trip would
+        # hold up every other request of this process.
+        if settings.inline_commands and not is_postgres_url(settings.db_path):
+            inline = open_store(
+                settings.db_path,
+                snapshot_every=settings.snapshot_every,
+                busy_timeout=0.0,
+                sync=sync,
+            )
+        states = GameStates(store, settings.cache_size)
+        auth = SeatAuthenticator(store, settings.cache_size)
+        notifier = EventNotifier()
+        appends = AppendListeners()
+        appends.add(notifier.notify)
+        locks = GameLocks()
+        creator = GameCreator(store, states, auth, appends)
+        return cls(
+            settings=settings,
+            store=store,
+            inline_store=inline,
+            states=states,
+            auth=auth,
+            notifier=notifier,
+            streams=StreamSlots(settings.max_streams_per_game, settings.stream_retry_after_seconds),
+            appends=appends,
+            queries=GameQueries(store, states),
+            commands=Commands(store, states, Placement(store, inline), locks, appends),
+            creator=creator,
+            seats=SeatService(store, states, locks, auth, creator, appends),
+            # appends by other processes (PostgreSQL's LISTEN) wake this process's streams
+            unwatch=store.watch(notifier.notify),
+        )
+
+    def close(self) -> None:
+        """Close the database connections."""
+        self.unwatch()
+        self.store.close()
+        if self.inline_store is not None:
+            self.inline_store.close()
+
+
+class _RuntimeHolder:
+    """Opens the :class:`Runtime` once: at startup, or at the first request.
+
+    Opening creates and migrates the database file, so a server started on a fresh machine
+    needs nothing else.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._runtime: Runtime | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Runtime:
+        """The runtime, opened on first use."""
+        runtime = self._runtime
+        if runtime is None:
+            with self._lock:
+                if self._runtime is None:
+                    self._runtime = Runtime.open(self.settings)
+                runtime = self._runtime
+        return runtime
+
+    def close(self) -> None:
+        """Close the runtime's database connections (at shutdown)."""
+        with self._lock:
+            if self._runtime is not None:
+                self._runtime.close()
+                self._runtime = None
+
+
+_PARTS = ("states", "auth", "notifier", "streams", "queries", "commands", "creator", "seats")
+"""The runtime's parts that routes take as dependencies, by their own names."""
+
+
+def _provider(holder: _RuntimeHolder, part: str) -> Provide:
+    def provide() -> Any:
+        return getattr(holder.get(), part)
+
+    return Provide(provide, sync_to_thread=False)
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -50,24 +196,26 @@ def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings if settings is not None else Settings()
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
-    holder = ServiceHolder(settings)
+    holder = _RuntimeHolder(settings)
     middleware = []
     if settings.rate_limit is not None:
         # Litestar's fixed-window limit per client address; 429s become problem details
-        # with Retry-After (spies_api.problems.errors). The docs pages are not counted.
+        # with Retry-After (spies_api.problems.table). The docs pages are not counted.
         limit = RateLimitConfig(rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema"])
         middleware.append(limit.middleware)
 
-    def open_store(_: Litestar) -> None:
+    def open_runtime(_: Litestar) -> None:
         holder.get()
 
-    def close_store(_: Litestar) -> None:
+    def close_runtime(_: Litestar) -> None:
         holder.close()
 
     bot_tasks: list[asyncio.Task[None]] = []
 
     def start_bots(_: Litestar) -> None:
-        bot_tasks.append(asyncio.get_running_loop().create_task(BotRunner(holder.get()).run()))
+        runtime = holder.get()
+        runner = BotRunner(runtime.store, runtime.states, runtime.commands, runtime.appends)
+        bot_tasks.append(asyncio.get_running_loop().create_task(runner.run()))
 
     async def stop_bots(_: Litestar) -> None:
         while bot_tasks:
@@ -79,10 +227,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=[*ROUTE_HANDLERS, *WEB_ROUTE_HANDLERS],
         dependencies={
-            "service": Provide(holder.get, sync_to_thread=False),
+            **{part: _provider(holder, part) for part in _PARTS},
+            "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
+            "caller": Provide(provide_caller),
         },
-        on_startup=[open_store, start_bots],
-        on_shutdown=[stop_bots, close_store],  # in this order: the bots stop first
+        on_startup=[open_runtime, start_bots],
+        on_shutdown=[stop_bots, close_runtime],  # in this order: the bots stop first
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(exception_to_problem_detail_map={Exception: to_problem})
@@ -90,16 +240,24 @@ def create_app(settings: Settings | None = None) -> Litestar:
             DocumentedSchemaPlugin(),
             TaggedUnionSchemaPlugin(),
         ],
-        openapi_config=openapi_config(),
+        openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
         middleware=middleware,
         logging_config=None,
         debug=False,
     )
-    app.state.service_holder = holder
+    app.state.runtime_holder = holder
+    app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
 
 
-def service_of(app: Litestar) -> Any:
-    """The app's :class:`~spies_api.service.GameService` (opened if needed; tests, tools)."""
-    return app.state.service_holder.get()
+def _game_of(runtime: Runtime, game_id: str) -> str:
+    """The registered game id of a game (a refused body names its commands)."""
+    head = runtime.states.cached(game_id)
+    return head.game if head is not None else runtime.queries.record(game_id).game
+
+
+def service_of(app: Litestar) -> Runtime:
+    """The app's :class:`Runtime` (opened if needed; tests, tools)."""
+    runtime: Runtime = app.state.runtime_holder.get()
+    return runtime

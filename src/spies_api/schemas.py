@@ -28,10 +28,11 @@ import msgspec
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
-from spies_replay.store import GameStatus
+from spies_replay.store.records import GameStatus
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
+    "NAME_MAX",
     "DOCUMENTED_AS",
     "AnyEvent",
     "AnyView",
@@ -207,6 +208,9 @@ def event_out(event: msgspec.Struct, seq: int, recorded_at: str) -> msgspec.Stru
 
 
 # -- requests --------------------------------------------------------------------------------
+
+NAME_MAX: Final = 40
+"""The longest display name, in characters."""
 
 
 class CreatorSeatRequest(

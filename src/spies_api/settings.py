@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from spies_replay.store.backends import SyncMode
+
 __all__ = [
     "DEFAULTS",
     "ENV_PREFIX",
@@ -109,7 +111,7 @@ class Settings:
     """
 
     db_path: Path | str = Path("spies.db")
-    sync: str = "normal"
+    sync: SyncMode = "normal"
     host: str = "127.0.0.1"
     port: int = 8000
     access_log: bool = False
@@ -229,11 +231,14 @@ _SWITCH: Final = {"1": True, "true": True, "yes": True, "on": True} | {
 }
 
 
-def _sync(text: str) -> str:
-    value = text.strip().lower()
-    if value not in ("normal", "full"):
+_SYNC_MODES: Final[dict[str, SyncMode]] = {"normal": "normal", "full": "full"}
+
+
+def _sync(text: str) -> SyncMode:
+    found = _SYNC_MODES.get(text.strip().lower())
+    if found is None:
         raise ValueError("expected normal or full")
-    return value
+    return found
 
 
 def _switch(text: str) -> bool:

@@ -76,9 +76,9 @@ from spies_core.registry import get_game
 from spies_core.rng import FairRng
 from spies_replay.engine import create_game, seed_from_client, submit_command
 from spies_replay.errors import ReplayError
-from spies_replay.store import EventStore
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url, redact
+from spies_replay.store.protocols import EventStore
 
 __all__ = ["GameResult", "Run", "Tally", "main", "play_game", "wilson"]
 

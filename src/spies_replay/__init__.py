@@ -57,8 +57,8 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import GameCreated, MetaEvent, SeedRevealed, SeedSource, is_meta
-from spies_replay.store import EventStore
 from spies_replay.store.backends import open_store
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import (
     GamePage,
     GameRecord,

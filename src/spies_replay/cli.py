@@ -66,8 +66,9 @@ from spies_replay.errors import (
 )
 from spies_replay.keys import KEYS_HELP, STEP_KEYS, STEP_LINE_HELP, read_commands
 from spies_replay.meta import MetaEvent, describe_meta, is_meta
-from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
 from spies_replay.store.backends import open_store
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameRecord, GameStatus, StoredEvent
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, VerifyReport, verify_all, verify_game
 

@@ -26,6 +26,7 @@ it does not depend on how the stored JSON text happens to be spaced or ordered. 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Final, Union
 
@@ -33,6 +34,7 @@ import msgspec
 
 from spies_core.decider import AnySpec
 from spies_replay.meta import META_EVENTS
+from spies_replay.store.records import EventRow
 
 __all__ = [
     "CHAIN_VERSION",
@@ -43,6 +45,7 @@ __all__ = [
     "encode",
     "event_tag",
     "genesis_hash",
+    "seal",
 ]
 
 CHAIN_VERSION: Final = "spies-replay/1"
@@ -161,3 +164,57 @@ def deal_commitment(seed: bytes, deal: Any) -> str:
     """``sha256(seed || canonical JSON of the deal)`` as hex: salted by the secret seed, so a
     small puzzle deal cannot be guessed from its commitment."""
     return hashlib.sha256(seed + canonical_json(_encoder.encode(deal))).hexdigest()
+
+
+def seal(
+    previous_hash: str,
+    first_seq: int,
+    events: Sequence[msgspec.Struct],
+    *,
+    recorded_at: str,
+    actor: int | None = None,
+    command: msgspec.Struct | None = None,
+    bot: str | None = None,
+) -> list[EventRow]:
+    """Turn one batch of events into rows, chaining their hashes from ``previous_hash``.
+
+    ``actor``, ``command`` and ``bot`` go on the batch's first row only (NULL on the
+    others), which is how a reader finds where one command's events begin. For a new game,
+    ``previous_hash`` is :func:`~spies_replay.codec.genesis_hash` of its id.
+    """
+    rows: list[EventRow] = []
+    command_text = None if command is None else encode(command)
+    previous = previous_hash
+    for index, event in enumerate(events):
+        seq = first_seq + index
+        kind = event_tag(event)
+        payload = encode(event)
+        row_actor = actor if index == 0 else None
+        row_command = command_text if index == 0 else None
+        row_bot = bot if index == 0 else None
+        digest = chain_hash(
+            previous,
+            canonical_bytes(
+                seq=seq,
+                type=kind,
+                actor=row_actor,
+                command=row_command,
+                payload=payload,
+                recorded_at=recorded_at,
+                bot=row_bot,
+            ),
+        )
+        rows.append(
+            EventRow(
+                seq=seq,
+                type=kind,
+                payload=payload,
+                recorded_at=recorded_at,
+                actor=row_actor,
+                command=row_command,
+                hash=digest,
+                bot=row_bot,
+            )
+        )
+        previous = digest
+    return rows

@@ -17,7 +17,7 @@ from enum import StrEnum
 import msgspec
 
 from spies_replay.errors import GameExistsError
-from spies_replay.store import EventStore
+from spies_replay.store.protocols import EventStore
 
 __all__ = ["CopiedGame", "CopyOutcome", "copy_game", "copy_store"]
 
@@ -48,8 +48,7 @@ def copy_game(source: EventStore, target: EventStore, game_id: str) -> CopiedGam
         GameNotFoundError: the source has no such game.
     """
     with source.reading():
-        record, rows, seed = source.read_game(game_id)
-        deal = source.get_deal(game_id)
+        record, rows, secrets = source.read_game(game_id)
         seats = source.seat_states(game_id, record.players)
         tokens = source.token_hashes(game_id)
         idempotency = source.idempotency_records(game_id)
@@ -58,8 +57,8 @@ def copy_game(source: EventStore, target: EventStore, game_id: str) -> CopiedGam
     try:
         target.insert_game(
             record,
-            seed=b"" if seed is None else seed,
-            deal=deal,
+            seed=b"" if secrets is None else secrets.seed,
+            deal=None if secrets is None else secrets.deal,
             token_hashes=[tokens.get(seat) for seat in range(record.players)],
             rows=rows,
             snapshots=[(seq, msgspec.Raw(state.encode())) for seq, state in snapshots],

@@ -1,7 +1,16 @@
-"""Games on top of the store: create one, submit a command, load a state or a view.
+"""Games on top of the store: create one, load its head, turn a command or a seat change
+into one append, and read a state or a view at any step.
 
-These functions are what the API calls; each is safe from several threads and processes
-(the :class:`~spies_replay.store.EventStore` gives every thread its own connection).
+A command goes down once: :func:`prepare_command` takes the game's head (its state,
+version, head hash and secrets, as a caller keeps them cached), applies the pure step of
+:mod:`spies_core.step`, adds ``seed_revealed`` when the game ends, and seals the rows; the
+caller then hands the :class:`~spies_replay.store.records.Append` to the store, which checks
+the version, the finished game and the idempotency key, and writes it. Nothing here or in the
+store calls back into the caller. :func:`submit_command` and :func:`change_seat` are the same
+path for tools and tests that hold no cache: they read the head first.
+
+These functions are safe from several threads and processes (the store gives every thread
+its own connection).
 
 Randomness (:mod:`spies_core.rng`, algorithm ``hmac-sha256-fisher-yates/1``): a game's seed
 is 32 bytes from ``secrets.token_bytes(32)``, or, when the client gives a seed string, its
@@ -15,18 +24,21 @@ in ``seed_revealed``, appended in the same transaction as the command that ends 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 import structlog
 
-from spies_core.decider import AnySpec, Outcome, start_game
-from spies_core.errors import InvalidOptionsError
+from spies_core.decider import AnySpec, Outcome, Seat
+from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
-from spies_replay.codec import deal_commitment, genesis_hash, split_deal
+from spies_core.step import Step, setup, step
+from spies_core.step import view_at as versioned_view
+from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -38,39 +50,54 @@ from spies_replay.errors import (
 from spies_replay.meta import (
     GameCreated,
     SeatClaimed,
+    SeatEvent,
     SeatState,
     SeatType,
     SeedRevealed,
     SeedSource,
+    apply_seat_event,
     is_meta,
 )
-from spies_replay.store import (
-    EventStore,
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import (
+    Append,
     GameRecord,
+    GameSecrets,
     GameStatus,
-    PendingIdempotency,
+    Reply,
+    SeatChange,
+    SeatChoice,
     StoredEvent,
     hash_token,
-    seal,
     utc_now,
 )
 
 __all__ = [
     "CommandResult",
     "CreatedGame",
+    "Head",
     "IdempotencyRequest",
     "LoadedState",
+    "PreparedCommand",
     "ViewAt",
+    "change_seat",
     "create_game",
+    "load_head",
     "load_state",
     "new_game_id",
+    "prepare_command",
+    "prepare_seat_change",
     "redact_for",
     "seed_from_client",
+    "stored_events",
     "submit_command",
     "view_at",
 ]
 
 _log = structlog.get_logger("spies_replay.engine")
+_SEAT_CHANGE_ATTEMPTS: Final = 20
+"""Seat changes read the seats, decide, then append at the version read; another writer in
+between makes them read again, at most this many times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +111,7 @@ class CreatedGame:
         state: the state after setup.
         events: the stored events (``game_created`` and the setup events).
         seats: each seat's holder.
+        secrets: the seed and the explicit deal (for a caller that keeps the head cached).
     """
 
     record: GameRecord
@@ -91,6 +119,83 @@ class CreatedGame:
     state: Any
     events: list[StoredEvent]
     seats: tuple[SeatState, ...] = ()
+    secrets: GameSecrets | None = None
+
+    @property
+    def head(self) -> Head:
+        """The new game's head."""
+        assert self.secrets is not None
+        return Head.of(self.record, self.state, self.secrets)
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """Everything a command needs of a game, at its last event: what a caller caches.
+
+    Attributes:
+        id: the game's id.
+        game: the registered game id.
+        version: the seq of the last event.
+        head_hash: the hash of the last event (the next row chains from it).
+        state: the folded state at ``version``.
+        finished: whether the game is over.
+        secrets: the seed (every command's chance is drawn from it) and the explicit deal
+            (revealed with the seed).
+    """
+
+    id: str
+    game: str
+    version: int
+    head_hash: str
+    state: Any
+    finished: bool
+    secrets: GameSecrets
+
+    @classmethod
+    def of(cls, record: GameRecord, state: Any, secrets: GameSecrets) -> Head:
+        """The head of a game whose record and state are at the same version."""
+        return cls(
+            id=record.id,
+            game=record.game,
+            version=record.version,
+            head_hash=record.head_hash,
+            state=state,
+            finished=record.status == GameStatus.FINISHED,
+            secrets=secrets,
+        )
+
+    def after(self, batch: Append, state: Any = None, *, finished: bool = False) -> Head:
+        """The head after ``batch`` was appended (with ``state`` when the batch changed it)."""
+        return dataclasses.replace(
+            self,
+            version=batch.new_version,
+            head_hash=batch.new_head_hash,
+            state=self.state if state is None else state,
+            finished=self.finished or finished,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCommand:
+    """A command decided and sealed, ready to append (see :func:`prepare_command`).
+
+    Attributes:
+        step: what the pure step did: the command's events, the state, the outcome.
+        events: every row of the batch as stored (``seed_revealed`` last when the game
+            ends), with seqs, times and hashes: what an answer to the command is built from.
+        append: the batch to hand to the store (add a ``reply`` to keep an answer).
+        head: the game's head once the batch is appended.
+    """
+
+    step: Step[Any, Any]
+    events: list[StoredEvent]
+    append: Append
+    head: Head
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome when the command ended the game, else ``None``."""
+        return self.step.outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +218,14 @@ class CommandResult:
 
 @dataclass(frozen=True, slots=True)
 class IdempotencyRequest:
-    """Ask :func:`submit_command` to store a response under an idempotency key.
+    """Ask :func:`submit_command` to keep an answer under an idempotency key.
 
     Attributes:
         key: the client's ``Idempotency-Key``.
         fingerprint: a digest of the request, to tell a retry from a reuse of the key.
-        response: builds the JSON value to store from the result; called inside the append's
-            transaction, so the record exists exactly when the events do.
+        response: builds the JSON value to keep from the result, before the append (the
+            record is written in the append's transaction, so it exists exactly when the
+            events do).
     """
 
     key: str
@@ -182,6 +288,22 @@ def redact_for(spec: AnySpec, event: Any, seat: int | None) -> Any:
     return event if is_meta(event) else spec.redact(event, seat)
 
 
+def stored_events(append: Append, events: Sequence[Any]) -> list[StoredEvent]:
+    """The rows of ``append`` with their decoded ``events``, as a reader of the log gets them."""
+    return [
+        StoredEvent(
+            seq=row.seq,
+            type=row.type,
+            event=event,
+            actor=row.actor,
+            recorded_at=row.recorded_at,
+            hash=row.hash,
+            bot=row.bot,
+        )
+        for row, event in zip(append.rows, events, strict=True)
+    ]
+
+
 def create_game(
     store: EventStore,
     game: str,
@@ -225,7 +347,7 @@ def create_game(
     else:
         seed_bytes, source = seed_from_client(seed), SeedSource.CLIENT
     raw_options = {} if options is None else options
-    setup = start_game(spec, players, raw_options, FairRng(seed_bytes, 0))
+    started = setup(spec, players, raw_options, FairRng(seed_bytes, 0))
     if not isinstance(raw_options, dict):
         raise InvalidOptionsError(f"options must be a JSON object, not {raw_options!r}")
     public_options, deal = split_deal(msgspec.to_builtins(raw_options))
@@ -233,10 +355,7 @@ def create_game(
     holders = [SeatState(seat=seat) for seat in range(count)] if seats is None else list(seats)
     if len(holders) != count or any(s.seat != i for i, s in enumerate(holders)):
         raise ValueError(f"seats must list seats 0 to {count - 1} in order, one each")
-    state = spec.initial_state()
-    for event in setup:
-        state = spec.evolve(state, event)
-    outcome = spec.outcome(state)
+    state, outcome = started.state, started.outcome
     created_at = utc_now()
     events: list[msgspec.Struct] = [
         GameCreated(
@@ -251,7 +370,7 @@ def create_game(
             seats=None if seats is None else holders,
             rematch_of=rematch_of,
         ),
-        *setup,
+        *started.events,
     ]
     if tokens is None:
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
@@ -306,9 +425,122 @@ def create_game(
             for row, event in zip(rows, events, strict=True)
         ]
         return CreatedGame(
-            record=record, tokens=plain, state=state, events=stored, seats=tuple(holders)
+            record=record,
+            tokens=plain,
+            state=state,
+            events=stored,
+            seats=tuple(holders),
+            secrets=GameSecrets(seed=seed_bytes, deal=deal),
         )
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def prepare_command(
+    spec: AnySpec,
+    head: Head,
+    seat: Seat,
+    command: Any,
+    *,
+    bot: str | None = None,
+    recorded_at: str | None = None,
+) -> PreparedCommand:
+    """Decide ``command`` of ``seat`` on the game's head and seal its batch.
+
+    The command is decided with ``FairRng(seed, nonce=version)``; when its events end the
+    game, ``seed_revealed`` (the seed and the explicit deal) closes the batch. Nothing is
+    written: hand ``append`` to the store.
+
+    Args:
+        spec: the game's spec.
+        head: the game's head (its state at ``head.version``).
+        seat: the acting seat.
+        command: a decoded command Struct of the game's ``command_type``.
+        bot: the bot that chose the command (recorded with it), or ``None``: a person.
+        recorded_at: the time to record (the server's clock, read by the caller); default
+            now.
+
+    Raises:
+        GameFinishedError: the head is finished (a :class:`~spies_core.errors.GameOverError`).
+        RuleError: whatever the game's ``decide`` raises.
+    """
+    if head.finished:
+        raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+    moved = step(spec, head.state, seat, command, FairRng(head.secrets.seed, head.version))
+    batch: list[Any] = list(moved.events)
+    if moved.outcome is not None:
+        batch.append(SeedRevealed(seed=head.secrets.seed.hex(), deal=head.secrets.deal))
+    rows = seal(
+        head.head_hash,
+        head.version + 1,
+        batch,
+        recorded_at=utc_now() if recorded_at is None else recorded_at,
+        actor=seat,
+        command=command,
+        bot=bot,
+    )
+    append = Append(
+        game_id=head.id,
+        version=head.version,
+        head_hash=head.head_hash,
+        rows=rows,
+        outcome=moved.outcome,
+        state=moved.state,
+    )
+    return PreparedCommand(
+        step=moved,
+        events=stored_events(append, batch),
+        append=append,
+        head=head.after(append, moved.state, finished=moved.finished),
+    )
+
+
+def prepare_seat_change(
+    record: GameRecord,
+    seats: list[SeatState],
+    event: SeatEvent,
+    *,
+    token_hash: str | None = None,
+    recorded_at: str | None = None,
+) -> tuple[Append, list[SeatState]]:
+    """Seal one seat event after the game's last event (``record``'s version and head hash);
+    returns the batch and the seats after it.
+
+    Raises:
+        GameFinishedError: the game is over (its seats are final).
+    """
+    if record.status == GameStatus.FINISHED:
+        raise GameFinishedError(f"game {record.id!r} has finished; its seats are final")
+    changed = apply_seat_event(seats, event)
+    rows = seal(
+        record.head_hash,
+        record.version + 1,
+        [event],
+        recorded_at=utc_now() if recorded_at is None else recorded_at,
+    )
+    append = Append(
+        game_id=record.id,
+        version=record.version,
+        head_hash=record.head_hash,
+        rows=rows,
+        seat=changed[event.seat],
+        token_hash=token_hash,
+    )
+    return append, changed
+
+
+def load_head(store: EventStore, game_id: str) -> Head:
+    """The game's head, folded from its nearest snapshot, with its secrets.
+
+    Raises:
+        GameNotFoundError: no such game.
+        ReplayError: the game has no stored seed (code ``seed-missing``).
+    """
+    with store.reading():
+        loaded = load_state(store, game_id)
+        found = store.secrets(game_id)
+    if found is None:
+        raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
+    return Head.of(loaded.record, loaded.state, found)
 
 
 def submit_command(
@@ -322,22 +554,19 @@ def submit_command(
     idempotency: IdempotencyRequest | None = None,
     bot: str | None = None,
 ) -> CommandResult:
-    """Decide a command and append its events atomically.
-
-    Pass the caller's cached ``state`` and its ``version`` (a command then reads one row and
-    appends a few); without them the head state is loaded. The command is decided with
-    ``FairRng(seed, nonce=version)``. When the events end the game, ``seed_revealed`` is
-    appended in the same transaction. A command that causes no event appends nothing.
+    """Decide a command on the game's head and append its events atomically (for tools and
+    tests; the API keeps heads cached and calls :func:`prepare_command` itself).
 
     Args:
         store: the store.
         game_id: the game.
         seat: the acting seat.
         command: a decoded command Struct of the game's ``command_type``.
-        state: the caller's cached state at ``version``; ``None`` loads the head state.
+        state: the caller's state at ``version`` (it must be the log's state there);
+            ``None`` folds the head state.
         version: the version the caller expects (its ``expected_version``); ``None`` takes
             whatever the head is.
-        idempotency: a response to store under a key, in the same transaction.
+        idempotency: an answer to keep under a key, in the same transaction.
         bot: the bot that chose the command (recorded with it), or ``None``: a person.
 
     Returns:
@@ -352,55 +581,83 @@ def submit_command(
     """
     if state is not None and version is None:
         raise ValueError("pass the cached state together with its version, or neither")
-    record = store.get_game(game_id)
-    if idempotency is not None:
-        existing = store.get_idempotency(game_id, idempotency.key)
-        if existing is not None:
-            raise IdempotencyKeyExistsError(existing)
-    if record.status == GameStatus.FINISHED:
-        raise GameFinishedError(f"game {game_id!r} has finished; no command is accepted")
-    if version is not None and version != record.version:
-        raise VersionConflictError(game_id, version, record.version)
-    spec = store.spec(record.game)
-    if state is None:
-        loaded = load_state(store, game_id)
-        if version is not None and loaded.seq != version:
-            raise VersionConflictError(game_id, version, loaded.seq)
-        state, version = loaded.state, loaded.seq
-    assert version is not None
-    seed = store.get_seed(game_id)
-    if seed is None:
-        raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    events = spec.decide(state, seat, command, FairRng(seed, version))
-    new_state = state
-    for event in events:
-        new_state = spec.evolve(new_state, event)
-    outcome = spec.outcome(new_state)
-    batch: list[msgspec.Struct] = list(events)
-    if outcome is not None:
-        batch.append(SeedRevealed(seed=seed.hex(), deal=store.get_deal(game_id)))
-    pending = None
-    if idempotency is not None:
-        respond = idempotency.response
-
-        def _response(stored: list[StoredEvent]) -> object:
-            version_after = stored[-1].seq if stored else version
-            return respond(CommandResult(stored, new_state, version_after, outcome))
-
-        pending = PendingIdempotency(idempotency.key, idempotency.fingerprint, _response)
-    stored = store.append(
-        game_id,
-        version,
-        batch,
-        actor=seat,
-        command=command,
-        outcome=outcome,
-        state=new_state,
-        idempotency=pending,
-        bot=bot,
+    head = load_head(store, game_id)
+    spec = store.spec(head.game)
+    try:
+        if version is not None and version != head.version:
+            raise VersionConflictError(game_id, version, head.version)
+        if state is not None:
+            head = dataclasses.replace(head, state=state)
+        prepared = prepare_command(spec, head, seat, command, bot=bot)
+    except SpiesError:
+        if idempotency is not None:  # a retry of a command that was applied: its answer
+            found = store.get_idempotency(game_id, idempotency.key)
+            if found is not None:
+                raise IdempotencyKeyExistsError(found) from None
+        raise
+    result = CommandResult(
+        events=prepared.events,
+        state=prepared.step.state,
+        version=prepared.head.version,
+        outcome=prepared.outcome,
     )
-    new_version = stored[-1].seq if stored else version
-    return CommandResult(events=stored, state=new_state, version=new_version, outcome=outcome)
+    append = prepared.append
+    if idempotency is not None:
+        response = msgspec.json.encode(idempotency.response(result))
+        append = dataclasses.replace(
+            append, reply=Reply(idempotency.key, idempotency.fingerprint, response)
+        )
+    store.append(append)
+    return result
+
+
+def change_seat(
+    store: EventStore,
+    game_id: str,
+    choose: SeatChoice,
+    *,
+    token_hash: str | None = None,
+) -> SeatChange:
+    """Decide and record one seat change: read the seats, ``choose``, append at that version.
+
+    ``choose(seats, token_hashes)`` gets the seats as they stand (and the hashes of the seat
+    tokens held, by seat) and returns the seat event to append, or ``None`` to change
+    nothing, or raises to refuse. The event is appended at the version the seats were read
+    at, so two racing changes are decided one after the other, across processes: exactly
+    one of two joins of a seat finds it open, and the other reads the seats again and is
+    refused. With ``token_hash`` the event's seat gets that token.
+
+    Raises:
+        GameNotFoundError: no such game.
+        GameFinishedError: the game is over.
+        SeatTakenError: the seat already has a token (a writer that skipped ``choose``).
+        StoreBusyError: other writers kept moving the game on meanwhile.
+        Whatever ``choose`` raises. Nothing is written.
+    """
+    for _attempt in range(_SEAT_CHANGE_ATTEMPTS):
+        with store.reading():
+            record = store.get_game(game_id)
+            seats = store.seat_states(game_id, record.players)
+            tokens = store.token_hashes(game_id)
+        if record.status == GameStatus.FINISHED:
+            raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
+        event = choose(seats, tokens)
+        if event is None:
+            return SeatChange(
+                seats=seats, event=None, version=record.version, head_hash=record.head_hash
+            )
+        append, changed = prepare_seat_change(record, seats, event, token_hash=token_hash)
+        try:
+            store.append(append)
+        except VersionConflictError:
+            continue
+        return SeatChange(
+            seats=changed,
+            event=stored_events(append, [event])[0],
+            version=append.new_version,
+            head_hash=append.new_head_hash,
+        )
+    raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
 
 
 def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> LoadedState:
@@ -467,8 +724,5 @@ def view_at(
             f"game {game_id!r} has {seats}; there is no seat {seat}",
             code="invalid-seat",
         )
-    spec = store.spec(record.game)
-    view = spec.view(loaded.state, seat)
-    if isinstance(view, msgspec.Struct) and "version" in view.__struct_fields__:
-        view = msgspec.structs.replace(view, version=loaded.seq)
+    view = versioned_view(store.spec(record.game), loaded.state, seat, loaded.seq)
     return ViewAt(record=record, seq=loaded.seq, seat=seat, state=loaded.state, view=view)

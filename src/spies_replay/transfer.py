@@ -26,7 +26,8 @@ import msgspec
 from spies_replay.codec import CHAIN_VERSION
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
 from spies_replay.meta import META_TYPES, seat_table
-from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.verify import VerifyReport, verify_log
 
 __all__ = [

@@ -73,7 +73,8 @@ from spies_replay.meta import (
     apply_seat_event,
     initial_seats,
 )
-from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import EventRow, GameRecord, GameStatus
 
 __all__ = [
     "Problem",
@@ -579,13 +580,13 @@ def verify_game(store: EventStore, game_id: str) -> VerifyReport:
         GameNotFoundError: no such game (and no orphaned events under that id).
     """
     try:
-        record, rows, seed = store.read_game(game_id)
+        record, rows, secrets = store.read_game(game_id)
     except GameNotFoundError:
         if game_id in store.orphan_game_ids():
             return _orphan_report(store, game_id)
         raise
     capture = {seq for seq, _ in store.snapshots(game_id)}
-    deal = store.get_deal(game_id)
+    seed, deal = (None, None) if secrets is None else (secrets.seed, secrets.deal)
     result = verify_log(store.games, record, rows, seed=seed, deal=deal, capture=capture)
     if result.report.ok:
         _check_snapshots(store, record, result)

@@ -132,6 +132,7 @@ def _patch_bots(monkeypatch: pytest.MonkeyPatch, **policies: Any) -> None:
     def patched(name: str, game: str) -> Any:
         return policies[name] if name in policies else policy_for(name, game)
 
+    monkeypatch.setattr("spies_api.service.creation.policy_for", patched)
     monkeypatch.setattr("spies_api.table.seats.policy_for", patched)
     monkeypatch.setattr("spies_api.table.bots.policy_for", patched)
 

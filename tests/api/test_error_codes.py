@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from spies_api.problems.codes import ERROR_CODES, NOT_ANSWERED, markdown_table, status_of
-from spies_api.problems.errors import _HTTP_CODES
+from spies_api.problems.table import _HTTP_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"

@@ -13,13 +13,12 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings
-from spies_api.app import service_of
-from spies_api.service.games import GameService
-from spies_api.service.queries import DEAL_HIDDEN, outgoing, public_options
+from spies_api.app import Runtime, service_of
+from spies_api.service.answers import DEAL_HIDDEN, outgoing, public_options
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.meta import GameCreated, SeedSource
-from spies_replay.store import StoredEvent
+from spies_replay.store.records import StoredEvent
 
 from .helpers import Game, game_cases, new_game, play_to_end, play_turn
 from .test_games import assert_problem
@@ -50,7 +49,7 @@ def as_json(value: Any) -> Any:
 
 def expected_events(app: Litestar, game: Game, seat: int | None) -> list[dict[str, Any]]:
     """The log as ``seat`` should see it while the game is in progress (from the core)."""
-    service: GameService = service_of(app)
+    service: Runtime = service_of(app)
     spec = GAMES[game.game]
     sent = []
     for stored in service.store.read_events(game.id):
@@ -124,7 +123,7 @@ def test_in_play_each_caller_gets_the_log_redacted_for_it(
 def test_once_over_the_log_is_public(client: TestClient[Litestar], app: Litestar) -> None:
     game = new_game(client, "black-spy", 3)
     play_to_end(client, game)
-    service: GameService = service_of(app)
+    service: Runtime = service_of(app)
     whole = [
         {**as_json(s.event), "seq": s.seq, "recorded_at": s.recorded_at}
         for s in service.store.read_events(game.id)

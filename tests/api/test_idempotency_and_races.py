@@ -216,12 +216,11 @@ def test_commands_do_not_refold_the_history(
         calls.append(args[1])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr("spies_api.service.states.load_state", counting)
     monkeypatch.setattr("spies_replay.engine.load_state", counting)
     for _ in range(40):
         play_turn(client, game, rng)
     assert calls == []
-    assert len(service_of(app).cache) >= 1
+    assert len(service_of(app).states) >= 1
 
 
 def test_the_cache_is_bounded_and_refilled_from_the_log(tmp_path: Any) -> None:
@@ -229,11 +228,11 @@ def test_the_cache_is_bounded_and_refilled_from_the_log(tmp_path: Any) -> None:
     app = create_app(settings)
     with TestClient(app=app) as client:
         games = [new_game(client, "deck-of-spies", seed=f"c{i}") for i in range(5)]
-        assert len(service_of(app).cache) == 2
+        assert len(service_of(app).states) == 2
         rng = random.Random(0)
         for game in games:
             play_turn(client, game, rng)
-        assert len(service_of(app).cache) == 2
+        assert len(service_of(app).states) == 2
 
 
 def test_an_append_by_another_process_is_picked_up(

@@ -134,7 +134,7 @@ def test_an_unexpected_error_is_logged_without_locals_and_answered_as_a_problem(
                 secret_local = game.tokens[0]  # noqa: F841  (must not reach the log)
                 raise RuntimeError("the database is on fire")
 
-            monkeypatch.setattr("spies_api.service.games.GameService.view", explode)
+            monkeypatch.setattr("spies_api.service.queries.GameQueries.view", explode)
             response = client.get(game.url("/view"), headers=game.seats[0])
     finally:
         structlog.reset_defaults()

@@ -95,9 +95,9 @@ class Server:
         (drawn cards that are then played) do not count; eight cards in a given order do not
         turn up by chance."""
         found = set()
-        seed = self.service.store.get_seed(self.game.id)
-        assert seed is not None
-        found.add(seed.hex())
+        secrets = self.service.store.secrets(self.game.id)
+        assert secrets is not None
+        found.add(secrets.seed.hex())
         for stored in self.stored():
             if is_meta(stored.event):
                 continue

@@ -22,7 +22,8 @@ import msgspec
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
-from spies_replay.store import EventStore, hash_token
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import hash_token
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import ServerProcess
@@ -54,9 +55,9 @@ class Answers:
 def hidden_lists(store: EventStore, game_id: str, viewer: int | None) -> set[str]:
     """The seed, and every list of eight items or more that redaction hides from the viewer."""
     spec = GAMES[store.get_game(game_id).game]
-    seed = store.get_seed(game_id)
-    assert seed is not None
-    found = {seed.hex()}
+    secrets = store.secrets(game_id)
+    assert secrets is not None
+    found = {secrets.seed.hex()}
     for stored in store.read_events(game_id):
         if is_meta(stored.event):
             continue

@@ -41,7 +41,7 @@ from spies_api.app import service_of
 from spies_api.openapi.document import openapi_document
 from spies_api.schemas import CreateGameRequest
 from spies_core.registry import GAMES
-from spies_replay.store import hash_token
+from spies_replay.store.records import hash_token
 from tests.api.helpers import Game, new_game, play_to_end, play_turn
 from tests.api.test_games import assert_problem
 from tests.replay.backends import BACKENDS, fresh_backend
@@ -96,7 +96,7 @@ class Arena:
                 request = CreateGameRequest(
                     game=name, players=players, seed=f"arena-{name}-{players}"
                 )
-                created = service.create(request)
+                created = service.creator.create(request)
                 self.games.append((created.id, [seat.token for seat in created.seats]))
         with TestClient(app=app) as client:  # one finished game: its log is public
             game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
@@ -131,11 +131,11 @@ class Arena:
 
     def _legal_body(self, case: Any, game_id: str, tokens: list[str]) -> None:
         service = service_of(self.app)
-        summary = service.summary(game_id)
+        summary = service.queries.summary(game_id)
         if not summary.to_act:
             return
         seat = summary.to_act[0]
-        legal = service.legal(game_id, seat).commands
+        legal = service.queries.legal(game_id, seat).commands
         if legal:
             case.headers = {**case.headers, "Authorization": f"Bearer {tokens[seat]}"}
             case.body = {"command": msgspec.to_builtins(legal[0])}

@@ -22,7 +22,8 @@ import pytest
 from spies_core.registry import GAMES
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.engine import create_game, submit_command
-from spies_replay.store import EventRow, EventStore, GameRecord, GameStatus
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_log
 
@@ -137,7 +138,8 @@ def logs(
         for name in GAMES:
             for finish in (True, False):
                 game_id = played(store, name, finish, rng)
-                record_, rows, seed = store.read_game(game_id)
+                record_, rows, secrets = store.read_game(game_id)
+                seed = None if secrets is None else secrets.seed
                 found[f"{name}-{'finished' if finish else 'active'}"] = (record_, rows, seed)
     return found
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from spies_replay.store import EventStore
 from spies_replay.store.backends import open_store
+from spies_replay.store.protocols import EventStore
 
 from .countergame import GAMES
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from spies_replay.codec import seal
 from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
-from spies_replay.store import EventStore
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import Append, Reply, StoredEvent, utc_now
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .countergame import GAMES, Bump, Draw, Shuffle
@@ -57,3 +60,31 @@ def finish(store: EventStore, game_id: str) -> int:
         )
         state, version = result.state, result.version
     return version
+
+
+def append(
+    store: EventStore,
+    game_id: str,
+    version: int,
+    events: Sequence[msgspec.Struct],
+    *,
+    reply: Reply | None = None,
+) -> list[StoredEvent]:
+    """Seal ``events`` after ``version`` (chained from the game's head hash as it is now) and
+    hand them to :meth:`~spies_replay.store.protocols.EventLog.append`, as a writer does."""
+    head_hash = store.get_game(game_id).head_hash
+    rows = seal(head_hash, version + 1, events, recorded_at=utc_now())
+    store.append(
+        Append(game_id=game_id, version=version, head_hash=head_hash, rows=rows, reply=reply)
+    )
+    return [
+        StoredEvent(
+            seq=row.seq,
+            type=row.type,
+            event=event,
+            actor=None,
+            recorded_at=row.recorded_at,
+            hash=row.hash,
+        )
+        for row, event in zip(rows, events, strict=True)
+    ]

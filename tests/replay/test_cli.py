@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from spies_replay.cli import main
-from spies_replay.store import EventStore
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import finish, new_game, play

@@ -15,7 +15,7 @@ import pytest
 from spies_replay.cli import main
 from spies_replay.engine import IdempotencyRequest, create_game, load_state, submit_command
 from spies_replay.meta import SeatState, SeatType
-from spies_replay.store import EventStore
+from spies_replay.store.protocols import EventStore
 
 from .backends import BACKENDS, Backend, fresh_backend
 from .conftest import finish, new_game, play
@@ -73,7 +73,7 @@ def test_copy_moves_every_game_with_its_hashes(
         assert copied.check_token(ids["lobby"], "lobby-token") == 0
         assert copied.seat_states(ids["lobby"])[1].type is SeatType.OPEN
         record = copied.get_idempotency(ids["lobby"], "k1")
-        assert record is not None and record.response == {"n": 2}
+        assert record is not None and msgspec.json.decode(record.response) == {"n": 2}
         loaded = load_state(copied, ids["rematch"])  # the copy plays on
         seat = next(iter(GAMES["counter"].to_act(loaded.state)))
         submit_command(copied, ids["rematch"], seat, Bump(by=1), version=loaded.seq)

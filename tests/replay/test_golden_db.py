@@ -14,7 +14,7 @@ from random import Random
 
 import pytest
 
-from spies_replay.engine import load_state, submit_command
+from spies_replay.engine import change_seat, load_state, submit_command
 from spies_replay.meta import SeatJoined, SeatType
 from spies_replay.store.backends import open_store
 from spies_replay.store.records import GameStatus, hash_token
@@ -68,7 +68,8 @@ def test_the_golden_file_plays_on(golden: Path) -> None:
             command = rng.choice(spec.legal_commands(state, seat))
             result = submit_command(store, "active", seat, command, state=state, version=version)
             state, version = result.state, result.version
-        joined = store.change_seat(
+        joined = change_seat(
+            store,
             "active",
             lambda seats, tokens: SeatJoined(seat=2, name="bea"),
             token_hash=hash_token("token-seat-2"),

@@ -15,7 +15,8 @@ import pytest
 
 from spies_core.registry import GAMES
 from spies_replay.engine import create_game, load_state, submit_command, view_at
-from spies_replay.store import EventStore, GameStatus
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game

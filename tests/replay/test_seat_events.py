@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spies_replay.engine import create_game, load_state, submit_command
+from spies_replay.engine import change_seat, create_game, load_state, submit_command
 from spies_replay.errors import GameFinishedError, SeatTakenError
 from spies_replay.meta import (
     SeatHandedToBot,
@@ -17,12 +17,13 @@ from spies_replay.meta import (
     is_meta,
     seat_table,
 )
-from spies_replay.store import EventStore, SeatChoice
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SeatChoice
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game
 
-from .conftest import finish
+from .conftest import append, finish
 from .countergame import Bump
 
 OPEN_SECOND = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
@@ -41,24 +42,24 @@ def test_a_join_is_one_hash_chained_event_the_fold_skips(store: EventStore) -> N
     created = create_game(store, "counter", 2, {"target": 12}, seed="s", seats=OPEN_SECOND)
     game_id = created.record.id
     assert created.tokens[1] is None and created.tokens[0] is not None
-    change = store.change_seat(game_id, join(1, "Grace"), token_hash="ab" * 32)
+    change = change_seat(store, game_id, join(1, "Grace"), token_hash="ab" * 32)
     assert change.event is not None and change.event.type == "seat_joined"
     assert change.version == created.record.version + 1
     assert store.get_game(game_id).head_hash == change.event.hash
     assert [s.name for s in store.seat_states(game_id)] == [None, "Grace"]
     assert load_state(store, game_id).state == created.state  # nothing for the game itself
     with pytest.raises(SeatTakenError):
-        store.change_seat(game_id, join(1, "Eve"))
+        change_seat(store, game_id, join(1, "Eve"))
     assert store.get_game(game_id).version == change.version  # nothing appended
     assert verify_game(store, game_id).ok
 
 
 def test_seats_are_final_once_the_game_is_over(store: EventStore) -> None:
     created = create_game(store, "counter", 2, {"target": 3}, seed="s", seats=OPEN_SECOND)
-    store.change_seat(created.record.id, join(1, "Grace"))
+    change_seat(store, created.record.id, join(1, "Grace"))
     finish(store, created.record.id)
     with pytest.raises(GameFinishedError):
-        store.change_seat(created.record.id, join(1, "Eve"))
+        change_seat(store, created.record.id, join(1, "Eve"))
 
 
 def test_seat_events_export_import_and_fold_into_the_seat_table(
@@ -66,13 +67,13 @@ def test_seat_events_export_import_and_fold_into_the_seat_table(
 ) -> None:
     created = create_game(store, "counter", 2, {"target": 6}, seed="s", seats=OPEN_SECOND)
     game_id = created.record.id
-    store.change_seat(game_id, join(1, "Grace"))
-    store.change_seat(game_id, lambda seats, tokens: SeatHandedToBot(seat=0, bot="random"))
+    change_seat(store, game_id, join(1, "Grace"))
+    change_seat(store, game_id, lambda seats, tokens: SeatHandedToBot(seat=0, bot="random"))
     loaded = load_state(store, game_id)
     submit_command(
         store, game_id, 0, Bump(by=1), state=loaded.state, version=loaded.seq, bot="random"
     )
-    store.change_seat(game_id, lambda seats, tokens: SeatTakenBack(seat=0))
+    change_seat(store, game_id, lambda seats, tokens: SeatTakenBack(seat=0))
     finish(store, game_id)
     lines = list(export_lines(store, game_id))
     with SQLiteEventStore(store.path.with_name("other.db"), games=store.games) as other:
@@ -102,7 +103,7 @@ def test_verify_finds_a_seat_event_that_does_not_fit(store: EventStore) -> None:
     created = create_game(store, "counter", 2, {"target": 12}, seed="s")
     game_id = created.record.id
     # A writer that skipped the seat rules: seat 0 is the creator's, not open.
-    stored = store.append(game_id, created.record.version, [SeatJoined(seat=0, name="Mallory")])
+    stored = append(store, game_id, created.record.version, [SeatJoined(seat=0, name="Mallory")])
     report = verify_game(store, game_id)
     assert report.problem is not None
     assert report.problem.code == "seat-event-invalid" and report.problem.seq == stored[0].seq

@@ -10,10 +10,10 @@ from random import Random
 import msgspec
 
 from spies_core.cards import ALL_CARDS
-from spies_replay.codec import deal_commitment, genesis_hash
+from spies_replay.codec import deal_commitment, genesis_hash, seal
 from spies_replay.engine import create_game, submit_command
 from spies_replay.meta import GameCreated, SeedRevealed
-from spies_replay.store import EventStore, seal
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game, verify_log
@@ -45,7 +45,7 @@ def test_deal_is_hidden_until_the_end_and_revealed_with_the_seed(tmp_path: Path)
         assert "deal" not in first.options and "deal" not in created.record.options
         assert first.options == {"strict_necessity": True}
         assert first.deal_commitment == deal_commitment(b"deal-test", DEAL)
-        assert store.get_deal(created.record.id) == DEAL
+        assert store.secrets(created.record.id).deal == DEAL
 
         game_id = _finish(store)
         last = store.read_events(game_id)[-1].event
@@ -65,7 +65,7 @@ def test_export_import_keeps_the_revealed_deal(tmp_path: Path) -> None:
     with SQLiteEventStore(tmp_path / "a.db") as store, SQLiteEventStore(tmp_path / "b.db") as other:
         game_id = _finish(store)
         import_game(other, export_lines(store, game_id))
-        assert other.get_deal(game_id) == DEAL
+        assert other.secrets(game_id).deal == DEAL
         assert verify_game(other, game_id).ok
 
 

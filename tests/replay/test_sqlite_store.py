@@ -13,7 +13,7 @@ from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
 from spies_replay.store.schema import SCHEMA_VERSION
 from spies_replay.store.sqlite import SQLiteEventStore
 
-from .conftest import new_game
+from .conftest import append, new_game
 from .countergame import GAMES
 
 
@@ -23,6 +23,7 @@ def raw(db_path: Path) -> sqlite3.Connection:
 
 _CHILD = """
 import sys, time
+from replay.conftest import append
 from replay.countergame import GAMES, CounterBumped
 from spies_replay.errors import VersionConflictError
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -31,7 +32,7 @@ path, game_id, version, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), f
 with SQLiteEventStore(path, games=GAMES) as store:
     time.sleep(max(0.0, start_at - time.time()))
     try:
-        store.append(game_id, version, [CounterBumped(seat=0, by=1, total=1)])
+        append(store, game_id, version, [CounterBumped(seat=0, by=1, total=1)])
         print("ok")
     except VersionConflictError:
         print("conflict")
@@ -95,7 +96,7 @@ def test_a_write_behind_another_writers_lock_is_a_typed_busy_error(db_path: Path
         holder.execute("BEGIN IMMEDIATE")
         try:
             with pytest.raises(StoreBusyError) as caught:
-                store.append(created.record.id, created.record.version, [])
+                append(store, created.record.id, created.record.version, [])
         finally:
             holder.execute("ROLLBACK")
             holder.close()

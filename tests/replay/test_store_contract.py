@@ -24,6 +24,7 @@ from spies_core.rng import ALGORITHM
 from spies_replay.codec import genesis_hash
 from spies_replay.engine import (
     IdempotencyRequest,
+    change_seat,
     create_game,
     load_state,
     submit_command,
@@ -41,13 +42,13 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import GameCreated, SeatJoined, SeatState, SeatType, SeedRevealed, SeedSource
-from spies_replay.store import EventStore, GameStatus, PendingIdempotency
-from spies_replay.store.records import hash_token
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameStatus, Reply, hash_token
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game
 
 from .backends import BACKENDS, Backend, fresh_backend
-from .conftest import finish, new_game, play
+from .conftest import append, finish, new_game, play
 from .countergame import (
     SPEC,
     Bump,
@@ -92,7 +93,8 @@ def test_create_writes_game_created_then_setup_events(store: EventStore) -> None
 
 def test_server_seed_is_secret_and_stored_apart(store: EventStore, backend: Backend) -> None:
     record = new_game(store, seed=None).record
-    seed = store.get_seed(record.id)
+    found = store.secrets(record.id)
+    seed = None if found is None else found.seed
     assert seed is not None and len(seed) == 32
     assert record.seed_source is SeedSource.SERVER
     assert record.seed_commitment == hashlib.sha256(seed).hexdigest()
@@ -175,7 +177,7 @@ def test_second_writer_at_the_same_version_gets_a_conflict(store: EventStore) ->
     assert caught.value.current_version == version + 2
     assert caught.value.expected_version == version
     with pytest.raises(VersionConflictError):
-        store.append(game_id, version, [CounterTurnPassed(seat=0)])
+        append(store, game_id, version, [CounterTurnPassed(seat=0)])
 
 
 def test_concurrent_writers_from_threads_exactly_one_wins(store: EventStore) -> None:
@@ -186,7 +188,7 @@ def test_concurrent_writers_from_threads_exactly_one_wins(store: EventStore) -> 
     def attempt(_: int) -> str:
         barrier.wait()
         try:
-            store.append(game_id, version, [CounterBumped(seat=0, by=1, total=1)])
+            append(store, game_id, version, [CounterBumped(seat=0, by=1, total=1)])
         except VersionConflictError:
             return "conflict"
         return "ok"
@@ -208,7 +210,7 @@ def test_multi_event_append_is_all_or_nothing(store: EventStore, backend: Backen
     )
     batch = [CounterBumped(seat=0, by=1, total=1), CounterTurnPassed(seat=0)]
     with pytest.raises(VersionConflictError):
-        store.append(game_id, version, batch)
+        append(store, game_id, version, batch)
     seqs = [row.seq for row in store.read_rows(game_id)]
     assert version + 1 not in seqs
     assert store.get_game(game_id).version == version
@@ -223,7 +225,8 @@ def test_idempotency_record_is_written_with_the_append(store: EventStore) -> Non
     result = submit_command(store, game_id, 0, Bump(by=1), idempotency=request)
     record = store.get_idempotency(game_id, "k1")
     assert record is not None
-    assert record.response == {"version": result.version} and record.request_fingerprint == "f1"
+    assert msgspec.json.decode(record.response) == {"version": result.version}
+    assert record.request_fingerprint == "f1"
     with pytest.raises(IdempotencyKeyExistsError) as caught:
         submit_command(store, game_id, 1, Bump(by=1), idempotency=request)
     assert caught.value.record == record
@@ -233,10 +236,10 @@ def test_idempotency_record_is_written_with_the_append(store: EventStore) -> Non
 def test_idempotency_collision_rolls_back_the_events(store: EventStore) -> None:
     created = new_game(store)
     game_id, version = created.record.id, created.record.version
-    pending = PendingIdempotency("k", "f", lambda stored: {"n": len(stored)})
-    store.append(game_id, version, [CounterTurnPassed(seat=0)], idempotency=pending)
+    pending = Reply("k", "f", b'{"n":1}')
+    append(store, game_id, version, [CounterTurnPassed(seat=0)], reply=pending)
     with pytest.raises(IdempotencyKeyExistsError):
-        store.append(game_id, version + 1, [CounterTurnPassed(seat=1)], idempotency=pending)
+        append(store, game_id, version + 1, [CounterTurnPassed(seat=1)], reply=pending)
     assert store.get_game(game_id).version == version + 1
 
 
@@ -253,7 +256,7 @@ def test_finishing_appends_seed_revealed_and_closes_the_log(store: EventStore) -
         submit_command(store, game_id, 0, Bump(by=1))
     assert caught.value.code == "game-over"
     with pytest.raises(GameFinishedError):
-        store.append(game_id, version, [CounterTurnPassed(seat=0)])
+        append(store, game_id, version, [CounterTurnPassed(seat=0)])
 
 
 def test_rule_errors_append_nothing(store: EventStore) -> None:
@@ -447,7 +450,6 @@ def test_the_head_hash_is_the_last_rows_hash_and_verify_passes(store: EventStore
     rows = store.read_rows(game_id)
     record = store.get_game(game_id)
     assert record.head_hash == rows[-1].hash and record.version == rows[-1].seq
-    assert store.version_of(game_id) == record.version
     report = verify_game(store, game_id)
     assert report.ok and report.head_hash == record.head_hash
 
@@ -479,7 +481,7 @@ def test_racing_joins_of_one_seat_seat_exactly_one(store: EventStore) -> None:
 
         barrier.wait()
         try:
-            store.change_seat(game_id, choose, token_hash=hash_token(f"token-{index}"))
+            change_seat(store, game_id, choose, token_hash=hash_token(f"token-{index}"))
         except SeatTakenError:
             return "taken"
         return "joined"
@@ -501,12 +503,12 @@ def test_an_idempotent_retry_racing_itself_appends_once(store: EventStore) -> No
     barrier = threading.Barrier(6)
 
     def attempt(_: int) -> str:
-        pending = PendingIdempotency("same-key", "same-request", lambda stored: len(stored))
+        pending = Reply("same-key", "same-request", b"1")
         barrier.wait()
         try:
-            store.append(game_id, version, [CounterTurnPassed(seat=0)], idempotency=pending)
+            append(store, game_id, version, [CounterTurnPassed(seat=0)], reply=pending)
         except IdempotencyKeyExistsError as exc:
-            return f"replayed {exc.record.response}"
+            return f"replayed {exc.record.response.decode()}"
         except VersionConflictError:
             return "conflict"
         return "appended"
@@ -542,7 +544,7 @@ def test_import_into_an_empty_store_verifies(
             assert report.ok
             assert target.get_game(game_id).head_hash == store.get_game(game_id).head_hash
             assert target.read_rows(game_id) == store.read_rows(game_id)
-            assert target.get_seed(game_id) == store.get_seed(game_id)
+            assert target.secrets(game_id) == store.secrets(game_id)
 
 
 def test_a_closed_store_refuses_every_call(backend: Backend) -> None:

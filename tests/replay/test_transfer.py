@@ -16,7 +16,7 @@ from spies_replay.errors import (
     InvalidExportError,
     TamperedLogError,
 )
-from spies_replay.store import EventStore
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game

@@ -56,12 +56,15 @@ class StrictBody(AbstractDTO[T]):
             raise MalformedBodyError(f"invalid request body: {hint}") from exc
 
     def _game(self) -> str | None:
-        """The game of the request's ``{game_id}``, if any (to list its command types)."""
+        """The game of the request's ``{game_id}``, if any (to list its command types).
+
+        The app keeps the lookup in its state as ``game_of`` (see :mod:`spies_api.app`).
+        """
         game_id = self.asgi_connection.path_params.get("game_id")
         if game_id is None:
             return None
         try:
-            return str(self.asgi_connection.app.state.service_holder.get().record(game_id).game)
+            return str(self.asgi_connection.app.state.game_of(game_id))
         except SpiesError:
             return None
 

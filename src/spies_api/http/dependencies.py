@@ -1,41 +1,54 @@
-"""The dependency provided at the app layer: the game service, opened once."""
+"""The dependency every route about one game's caller takes: who is calling, parsed once.
+
+The app provides it (:func:`spies_api.app.create_app`) as ``caller`` for the routes under
+``/games/{game_id}``; the other dependencies (queries, commands, seats, settings...) are the
+parts of the running app themselves.
+"""
 
 from __future__ import annotations
 
-import threading
+from typing import Any, TypeAlias, TypeVar
 
-from spies_api.service.games import GameService
-from spies_api.settings import Settings
+from litestar import Request
+from litestar.di import NamedDependency
+from litestar.params import FromPath, SkipValidation
 
-__all__ = ["ServiceHolder"]
+from spies_api.service.auth import Caller, SeatAuthenticator, bearer_token
+from spies_api.service.placement import blocking
+from spies_api.service.states import GameStates
+
+__all__ = ["Provided", "provide_caller"]
+
+T = TypeVar("T")
+
+Provided: TypeAlias = NamedDependency[SkipValidation[T]]
+"""A part of the running app, provided by the app under the parameter's name (never a
+client's input, so it is not validated)."""
 
 
-class ServiceHolder:
-    """Opens the :class:`GameService` once: at startup, or at the first request.
+async def provide_caller(
+    game_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    auth: Provided[SeatAuthenticator],
+    states: Provided[GameStates],
+) -> Caller:
+    """The caller of a request about ``game_id``: a seat by its bearer token, or a
+    spectator (see :mod:`spies_api.service.auth` for the rule).
 
-    Opening creates and migrates the database file, so a server started on a fresh machine
-    needs nothing else. A test client used without its context manager (no startup) still
-    works: the first request opens it.
+    A token verified before, or a spectator of a game in use, costs no store access; anything
+    else is looked up on a worker thread (an unknown game is 404 whatever the token).
+
+    Raises:
+        GameNotFoundError: no such game.
+        UnauthorizedError: a malformed header, or a token of no seat.
+        ForbiddenError: a token of another game.
     """
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._service: GameService | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> GameService:
-        """The service, opened on first use."""
-        service = self._service
-        if service is None:
-            with self._lock:
-                if self._service is None:
-                    self._service = GameService.open(self.settings)
-                service = self._service
-        return service
-
-    def close(self) -> None:
-        """Close the service's database connections (at shutdown)."""
-        with self._lock:
-            if self._service is not None:
-                self._service.close()
-                self._service = None
+    token = bearer_token(request.headers.get("authorization"))
+    known = states.cached(game_id) is not None
+    if token is not None:
+        seat = auth.remembered(game_id, token)
+        if seat is not None:
+            return Caller(game_id, seat, token)
+    elif known:
+        return Caller(game_id, None)
+    return await blocking(auth.caller, game_id, token, known_game=known)

@@ -10,8 +10,6 @@ from spies_api.settings import DEFAULTS
 
 __all__ = [
     "MAX_INDEX",
-    "OPTIONAL_SEAT_TOKEN",
-    "SEAT_TOKEN_REQUIRED",
     "After",
     "EventsLimit",
     "GamesLimit",
@@ -61,8 +59,3 @@ GamesLimit = Annotated[
     ),
 ]
 Offset = Annotated[int, QueryParameter(ge=0, le=MAX_INDEX, description="Items to skip.")]
-
-OPTIONAL_SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}, {}]
-"""Security of endpoints open to spectators: a seat token, or none."""
-SEAT_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
-"""Security of endpoints that need a seat."""

@@ -34,9 +34,11 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
-from spies_api.service.games import GameService
-from spies_api.service.notify import StreamSlot
-from spies_replay.store import GameStatus
+from spies_api.service.auth import Caller
+from spies_api.service.notify import EventNotifier, StreamSlot
+from spies_api.service.queries import GameQueries
+from spies_api.settings import Settings
+from spies_replay.store.records import GameStatus
 
 __all__ = ["FINAL_EVENT", "event_stream"]
 
@@ -47,18 +49,23 @@ _encoder: Final = msgspec.json.Encoder()
 
 
 async def event_stream(
-    service: GameService, game_id: str, seat: int | None, after: int, slot: StreamSlot
+    queries: GameQueries,
+    notifier: EventNotifier,
+    settings: Settings,
+    caller: Caller,
+    after: int,
+    slot: StreamSlot,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """Yield the events of ``game_id`` with ``seq > after`` as ``seat`` sees them, live.
+    """Yield the events of the caller's game with ``seq > after`` as the caller sees them,
+    live.
 
     ``slot`` is released when the stream ends, however it ends.
     """
     try:
-        settings = service.settings
         keepalive = settings.sse_keepalive_seconds
-        read = partial(service.events, game_id, seat, limit=settings.events_page_max)
+        game_id = caller.game_id
+        read = partial(queries.events, game_id, caller.seat, limit=settings.events_page_max)
         last_sent = time.monotonic()
-        notifier = service.notifier
         with notifier.subscribe(game_id) as appended:
             while not notifier.closed:
                 appended.clear()

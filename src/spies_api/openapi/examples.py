@@ -12,10 +12,9 @@ from typing import Any, Final
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import Example
 
-from spies_api.problems.errors import PROBLEM_MEDIA_TYPE, problem_document
-from spies_api.schemas import Problem
+from spies_api.problems.table import PROBLEM_MEDIA_TYPE, problem_document
+from spies_api.schemas import NAME_MAX, Problem
 from spies_api.settings import DEFAULTS, KIB
-from spies_api.table.seats import NAME_MAX
 from spies_core.registry import GAMES
 
 __all__ = [

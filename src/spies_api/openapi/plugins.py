@@ -56,7 +56,6 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
-from spies_api.http.webapp import DOCS_ASSETS
 from spies_api.schemas import DOCUMENTED_AS, PerGame
 from spies_api.settings import DEFAULTS, KIB
 from spies_core.registry import GAMES
@@ -470,8 +469,9 @@ def _version() -> str:
         return "0.0.0"
 
 
-def openapi_config() -> OpenAPIConfig:
-    """The app's OpenAPI configuration (docs at ``/schema``)."""
+def openapi_config(docs_assets: str) -> OpenAPIConfig:
+    """The app's OpenAPI configuration (docs at ``/schema``), its pages loading their
+    scripts and style sheets from ``docs_assets`` (the server's own path)."""
     return OpenAPIConfig(
         title="Spies engine API",
         version=_version(),
@@ -480,9 +480,9 @@ def openapi_config() -> OpenAPIConfig:
         render_plugins=[
             SwaggerRenderPlugin(
                 path=["/", "/swagger"],
-                js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
-                css_url=f"{DOCS_ASSETS}/swagger-ui.css",
-                standalone_preset_js_url=f"{DOCS_ASSETS}/swagger-ui-standalone-preset.js",
+                js_url=f"{docs_assets}/swagger-ui-bundle.js",
+                css_url=f"{docs_assets}/swagger-ui.css",
+                standalone_preset_js_url=f"{docs_assets}/swagger-ui-standalone-preset.js",
                 favicon=_NO_FAVICON,
             ),
         ],

@@ -26,10 +26,10 @@ from spies_api.problems.errors import (
     TooManyStreamsError,
     UnauthorizedError,
     WrongGameCommandError,
-    problem_for,
 )
+from spies_api.problems.table import problem_for
+from spies_api.schemas import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
-from spies_api.table.seats import NAME_MAX
 from spies_bots import UnknownBotError
 from spies_core.errors import (
     GameNotStartedError,

@@ -1,54 +1,15 @@
-"""The one table from exceptions to RFC 9457 problem details, and the API's own errors.
+"""The errors the API layer itself raises: bad requests, authentication, seats, streams.
 
-Every error response is ``application/problem+json``::
-
-    {"type": "urn:spies:problem:not-your-turn", "title": "Command refused by the rules",
-     "status": 422, "detail": "seat 1 may not act now ...", "code": "not-your-turn"}
-
-``code`` is stable and is what clients branch on; ``detail`` is for people and says what to
-send instead (:mod:`spies_api.problems.hints`); every code is listed in
-:mod:`spies_api.problems.codes`.
-A few problems carry more fields: ``current_version`` (409 ``version-conflict``) and
-``errors`` (400 with the offending parameters). The table below is the only place where an
-exception becomes a status code; the core and the replay log know nothing about HTTP. A
-database that another process keeps locked beyond the busy timeout is 503 ``database-busy``
-(with ``Retry-After``). Anything else is a bug: it is logged with its traceback and answered
-with 500 ``internal-error``, never with the exception's text.
+The one table from these and every other exception to a problem document is
+:mod:`spies_api.problems.table`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
-
-import structlog
-from litestar.exceptions import HTTPException, ValidationException
-from litestar.plugins.problem_details import ProblemDetailsException
-
-from spies_api.problems.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
-from spies_bots import UnknownBotError
-from spies_core.errors import (
-    InvalidOptionsError,
-    RuleError,
-    SpiesError,
-    UnknownGameError,
-)
-from spies_replay.errors import (
-    GameNotFinishedError,
-    GameNotFoundError,
-    NoOpenSeatError,
-    SeatNotFoundError,
-    SeatNotHeldError,
-    SeatTakenError,
-    SeqOutOfRangeError,
-    StoreBusyError,
-    VersionConflictError,
-)
+from spies_core.errors import RuleError, SpiesError
 
 __all__ = [
-    "PROBLEM_MEDIA_TYPE",
     "ApiError",
-    "TooManyStreamsError",
     "ForbiddenError",
     "IdempotencyKeyReusedError",
     "InvalidNameError",
@@ -58,17 +19,10 @@ __all__ = [
     "RematchTooEarlyError",
     "ReplaySeatHiddenError",
     "SeatsClosedError",
+    "TooManyStreamsError",
     "UnauthorizedError",
     "WrongGameCommandError",
-    "problem_document",
-    "problem_for",
-    "to_problem",
 ]
-
-PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
-PROBLEM_TYPE_PREFIX: Final = "urn:spies:problem:"
-
-_log = structlog.get_logger("spies_api")
 
 
 class ApiError(SpiesError):
@@ -155,152 +109,3 @@ class SeatsClosedError(ApiError):
     """A seat change in a finished game (409 ``game-over``)."""
 
     default_code = "game-over"
-
-
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    status: int
-    title: str
-
-
-# The table: the most specific class in an exception's MRO wins.
-_TABLE: Final[dict[type[BaseException], _Rule]] = {
-    MalformedBodyError: _Rule(400, "Malformed request body"),
-    InvalidParameterError: _Rule(400, "Invalid parameter"),
-    UnauthorizedError: _Rule(401, "Unauthorized"),
-    ForbiddenError: _Rule(403, "Forbidden"),
-    ReplaySeatHiddenError: _Rule(403, "Seat's view hidden"),
-    GameNotFoundError: _Rule(404, "Game not found"),
-    SeqOutOfRangeError: _Rule(404, "No such step"),
-    VersionConflictError: _Rule(409, "Version conflict"),
-    GameNotFinishedError: _Rule(409, "Game not finished"),
-    RuleError: _Rule(422, "Command refused by the rules"),
-    InvalidOptionsError: _Rule(422, "Invalid game options"),
-    UnknownGameError: _Rule(422, "Unknown game"),
-    IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
-    TooManyStreamsError: _Rule(503, "Too many event streams"),
-    SeatNotFoundError: _Rule(404, "No such seat"),
-    SeatTakenError: _Rule(409, "Seat taken"),
-    NoOpenSeatError: _Rule(409, "No open seat"),
-    SeatNotHeldError: _Rule(409, "Seat not handed to a bot"),
-    SeatsClosedError: _Rule(409, "Game over"),
-    RematchTooEarlyError: _Rule(409, "Game not finished"),
-    InvalidSeatsError: _Rule(422, "Invalid seats"),
-    InvalidNameError: _Rule(422, "Invalid name"),
-    UnknownBotError: _Rule(422, "Unknown bot"),
-}
-
-_HTTP_CODES: Final[dict[int, tuple[str, str]]] = {
-    400: ("bad-request", "Bad request"),
-    401: ("unauthorized", "Unauthorized"),
-    403: ("forbidden", "Forbidden"),
-    404: ("not-found", "Not found"),
-    405: ("method-not-allowed", "Method not allowed"),
-    406: ("not-acceptable", "Not acceptable"),
-    413: ("body-too-large", "Request body too large"),
-    415: ("unsupported-media-type", "Unsupported media type"),
-    429: ("too-many-requests", "Too many requests"),
-    500: ("internal-error", "Internal server error"),
-    503: ("unavailable", "Service unavailable"),
-}
-
-
-def _rule_for(exc: BaseException) -> _Rule | None:
-    for cls in type(exc).__mro__:
-        rule = _TABLE.get(cls)
-        if rule is not None:
-            return rule
-    return None
-
-
-def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]]:
-    """The status, the problem document and the extra headers for an exception.
-
-    Returns:
-        ``(status, problem, headers)`` where ``problem`` has ``type``, ``title``, ``status``,
-        ``detail``, ``code`` and any extra fields.
-    """
-    headers: dict[str, str] = {}
-    extra: dict[str, Any] = {}
-    if isinstance(exc, SpiesError) and (rule := _rule_for(exc)) is not None:
-        status, title, code, detail = rule.status, rule.title, exc.code, exc.message
-        if isinstance(exc, VersionConflictError):
-            extra["current_version"] = exc.current_version
-            extra["expected_version"] = exc.expected_version
-        if isinstance(exc, UnauthorizedError):
-            headers["WWW-Authenticate"] = 'Bearer realm="spies"'
-        if isinstance(exc, TooManyStreamsError):
-            headers["Retry-After"] = str(exc.retry_after)
-    elif isinstance(exc, StoreBusyError):
-        # Another process held the database's write lock for longer than the busy timeout.
-        status, title, code = 503, "Database busy", "database-busy"
-        detail = "the database is busy with another writer; retry shortly"
-        headers["Retry-After"] = "1"
-    elif isinstance(exc, HTTPException) and exc.status_code < 500:
-        status = exc.status_code
-        code, title = _HTTP_CODES.get(status, (f"http-{status}", "Client error"))
-        detail = exc.detail or title
-        headers.update(exc.headers or {})
-        if status == 429:  # Litestar's rate limit sends RateLimit-Reset; clients also know this
-            reset = headers.get("RateLimit-Reset", "1")
-            headers["Retry-After"] = str(max(1, int(reset))) if reset.isdigit() else "1"
-            detail = "too many requests from this client; retry after the Retry-After seconds"
-        if isinstance(exc, ValidationException):
-            errors = exc.extra if isinstance(exc.extra, list) else []
-            from_body = any(
-                isinstance(error, dict) and error.get("source") == "body" for error in errors
-            )
-            code = "malformed-body" if from_body else "invalid-parameter"
-            title = "Malformed request body" if from_body else "Invalid parameter"
-            if from_body:  # a bad body is a MalformedBodyError: this one is missing
-                detail = EMPTY_BODY
-            else:
-                detail = explain_parameters(errors) or detail
-                extra["errors"] = errors
-        elif status in (404, 405):
-            detail = NO_PATH if status == 404 else NO_METHOD
-    else:
-        status = 500
-        code, title = _HTTP_CODES[500]
-        detail = "the server met an unexpected condition; it has been logged"
-        _log.error(
-            "request_failed",
-            error_type=type(exc).__name__,
-            error_code=getattr(exc, "code", None),
-            exc_info=exc,
-        )
-    return status, problem_document(status, code, title, detail, extra), headers
-
-
-def problem_document(
-    status: int, code: str, title: str, detail: str, extra: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """An RFC 9457 problem document: ``type`` (from ``code``), ``title``, ``status``,
-    ``detail``, ``code`` and the ``extra`` fields."""
-    return {
-        "type": PROBLEM_TYPE_PREFIX + code,
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **(extra or {}),
-    }
-
-
-def to_problem(exc: Exception) -> ProblemDetailsException:
-    """Convert any exception into Litestar's :class:`ProblemDetailsException`.
-
-    Registered for ``Exception`` with Litestar's ``ProblemDetailsPlugin``, so every error the
-    app raises, its own and the framework's, leaves as problem details.
-    """
-    status, problem, headers = problem_for(exc)
-    extra = {key: value for key, value in problem.items() if key not in {"type", "title", "detail"}}
-    extra.pop("status")
-    return ProblemDetailsException(
-        status_code=status,
-        type_=problem["type"],
-        title=problem["title"],
-        detail=problem["detail"],
-        extra=extra,
-        headers=headers or None,
-    )

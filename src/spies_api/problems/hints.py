@@ -25,7 +25,7 @@ from spies_api.schemas import (
     JoinRequest,
     OpenSeatRequest,
 )
-from spies_replay.store import GameStatus
+from spies_replay.store.records import GameStatus
 
 __all__ = [
     "BODY_SHAPES",

@@ -22,12 +22,35 @@ import hmac
 import re
 import threading
 from collections import OrderedDict
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Protocol
 
 from spies_api.problems.errors import ForbiddenError, UnauthorizedError
-from spies_replay.store import EventStore, hash_token
+from spies_replay.store.protocols import GameIndex, SeatLedger
+from spies_replay.store.records import hash_token
 
-__all__ = ["SeatAuthenticator", "bearer_token"]
+__all__ = ["Caller", "SeatAuthenticator", "bearer_token"]
+
+
+class _Seats(GameIndex, SeatLedger, Protocol):
+    """The roles of the store the authenticator reads."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sends a request about a game: a seat by its token, or a spectator.
+
+    Attributes:
+        game_id: the game of the request's path.
+        seat: the caller's seat, or ``None`` for a spectator (no token).
+        token: the bearer token (kept in memory for the request only: a rematch derives
+            the next game's token from it), or ``None``.
+    """
+
+    game_id: str
+    seat: int | None
+    token: str | None = None
+
 
 # RFC 6750 b64token; seat tokens are url-safe base64 (secrets.token_urlsafe).
 _BEARER: Final = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]{1,512}=*) *")
@@ -56,7 +79,7 @@ class SeatAuthenticator:
             games are forgotten, and looked up in the store again).
     """
 
-    def __init__(self, store: EventStore, capacity: int) -> None:
+    def __init__(self, store: _Seats, capacity: int) -> None:
         self.store = store
         self.capacity = capacity
         self._verified: OrderedDict[str, dict[int, str]] = OrderedDict()
@@ -86,43 +109,37 @@ class SeatAuthenticator:
             while len(self._verified) > self.capacity:
                 self._verified.popitem(last=False)
 
-    def remembered(self, game_id: str, header: str | None) -> int | None:
-        """The seat of a token verified before, or ``None`` (no header, or not remembered).
+    def remembered(self, game_id: str, token: str) -> int | None:
+        """The seat of a token verified before, or ``None`` (no store access)."""
+        return self._remembered(game_id, hash_token(token))
 
-        Raises:
-            UnauthorizedError: a malformed header.
-        """
-        token = bearer_token(header)
-        return None if token is None else self._remembered(game_id, hash_token(token))
-
-    def seat(self, game_id: str, header: str | None, *, known_game: bool = False) -> int | None:
-        """The caller's seat in ``game_id`` (``None``: a spectator).
+    def caller(self, game_id: str, token: str | None, *, known_game: bool = False) -> Caller:
+        """The caller of a request about ``game_id`` (blocking: it may read the store).
 
         Args:
             game_id: the game.
-            header: the ``Authorization`` header, if any.
+            token: the bearer token (see :func:`bearer_token`), if any.
             known_game: the caller knows the game exists (else it is looked up first, so an
                 unknown game is 404 whatever the token).
 
         Raises:
             GameNotFoundError: no such game.
-            UnauthorizedError: a malformed header or a token of no seat.
+            UnauthorizedError: a token of no seat.
             ForbiddenError: a token of a seat of another game.
         """
-        token = bearer_token(header)
         if token is not None:
             digest = hash_token(token)
             seat = self._remembered(game_id, digest)
             if seat is not None:
-                return seat
+                return Caller(game_id, seat, token)
         if not known_game:
             self.store.get_game(game_id)
         if token is None:
-            return None
+            return Caller(game_id, None)
         seat = self.store.check_token(game_id, token)
         if seat is not None:
             self._remember(game_id, seat, digest)
-            return seat
+            return Caller(game_id, seat, token)
         if self.store.find_token(token) is not None:
             raise ForbiddenError(f"this token is a seat of another game, not of game {game_id!r}")
         raise UnauthorizedError(f"this token is not a seat of game {game_id!r}")

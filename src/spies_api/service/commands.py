@@ -1,20 +1,31 @@
-"""The command pipeline: decode a command, authenticate a seat, decide, append, answer.
+"""The command handler: one command of a seat, from its request to one append.
 
-A command's body is decoded with its game's own commands (tags are unique within a game
-only), once the game of the path is known: from the cached state, or from the log.
+A command goes down once, and nothing below it calls back up:
 
-A command decides against the cached state (:class:`~spies_api.states.GameStates`), and
-:func:`spies_replay.submit_command` then reads the game row and the seed and appends, so a
-command's cost does not grow with the game's length. Every append checks the version
-(several processes may share one file), and a conflict drops the cached state.
+1. the game's head comes from the cache (:class:`~spies_api.service.states.GameStates`),
+   or is folded from the log on a worker thread;
+2. the command is checked against the head (a command of another game, a finished game, a
+   stale ``expected_version``) and decided by the pure step
+   (:func:`spies_replay.engine.prepare_command`: ``decide``, ``evolve``, ``outcome``, the
+   sealed rows);
+3. the answer is built from the sealed events as the seat may see them, before anything is
+   written, and kept with the batch under an ``Idempotency-Key``;
+4. one append (:class:`~spies_api.service.placement.Placement`): the store is the only
+   authority on the version, the finished game and the key, and refuses what another writer
+   made stale;
+5. the new head goes into the cache, the game's listeners (its streams, the bot runner) are
+   woken, and one ``command_handled`` line is logged (``command_rejected`` with the code of
+   a refusal).
 
-Each step that could wait (the game's lock, the write turn, folding a state, looking a token
-up) raises :class:`~spies_api.placement.Deferred` when run ``inline`` on the event loop,
-having changed nothing; :mod:`spies_api.service.placement` then runs the command on a worker thread.
+A game's commands are applied one at a time (:class:`~spies_api.service.locks.GameLocks`),
+on the event loop; only store calls leave it. An append refused because another process
+wrote first drops the cached head and, without ``expected_version``, is decided again on the
+new head (three attempts in all).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Callable
@@ -33,155 +44,103 @@ from spies_api.problems.hints import command_types, explain_body
 from spies_api.schemas import (
     COMMAND_TYPES_BY_GAME,
     CommandRequest,
-    CommandResponse,
     SubmittedCommand,
     command_decoder,
 )
-from spies_api.service.auth import SeatAuthenticator
-from spies_api.service.cache import CachedGame, KeyedLocks
-from spies_api.service.placement import Deferred, Turn
-from spies_api.service.queries import outgoing
+from spies_api.service.answers import command_answer
+from spies_api.service.auth import Caller
+from spies_api.service.locks import GameLocks
+from spies_api.service.placement import Placement, blocking
 from spies_api.service.states import GameStates
-from spies_core.decider import AnySpec
 from spies_core.errors import SpiesError
-from spies_replay.engine import CommandResult, IdempotencyRequest, submit_command
+from spies_core.registry import GAMES
+from spies_replay.engine import Head, prepare_command
 from spies_replay.errors import (
     GameFinishedError,
     IdempotencyKeyExistsError,
-    StoreBusyError,
     VersionConflictError,
 )
-from spies_replay.store import EventStore, GameStatus, IdempotencyRecord
+from spies_replay.store.protocols import ReplyLedger
+from spies_replay.store.records import Append, IdempotencyRecord, Reply
 
-__all__ = ["CommandPipeline", "CommandReply"]
+__all__ = ["CommandReply", "Commands"]
 
 _fingerprint_encoder: Final = msgspec.json.Encoder(order="deterministic")
 _CONFLICT_RETRIES: Final = 3
 
 
 class CommandReply(msgspec.Struct, frozen=True, kw_only=True):
-    """What :meth:`CommandPipeline.submit` returns.
+    """The answer to a command.
 
     Attributes:
-        body: the response (a :class:`CommandResponse`, or the stored JSON of an earlier
-            response to the same ``Idempotency-Key``).
-        replayed: whether ``body`` is a stored response.
+        body: the answer as JSON bytes (a :class:`~spies_api.schemas.CommandResponse`, or
+            the stored bytes of an earlier answer to the same ``Idempotency-Key``).
+        replayed: whether ``body`` is a stored answer.
     """
 
-    body: Any
+    body: bytes
     replayed: bool = False
 
 
-class CommandPipeline:
-    """Applies commands of seats, one at a time per game.
+class Commands:
+    """Applies the commands of seats, one at a time per game.
 
     Args:
-        store: the replay log (worker threads).
-        inline_store: the same file with no busy timeout (the event loop), or ``None``.
-        states: the cached folded states.
-        locks: one lock per game.
-        auth: the seat authenticator.
-        turn: this process's write turn (:func:`spies_api.placement.write_turn`).
+        replies: the store's answers under idempotency keys (read when a refused command
+            may be the retry of an applied one).
+        states: the cached heads of games.
+        placement: where appends run.
+        locks: one lock per game, shared with the seat changes.
         appended: called with the game id after every append.
     """
 
     def __init__(
         self,
-        store: EventStore,
-        inline_store: EventStore | None,
+        replies: ReplyLedger,
         states: GameStates,
-        locks: KeyedLocks,
-        auth: SeatAuthenticator,
-        turn: Turn,
+        placement: Placement,
+        locks: GameLocks,
         appended: Callable[[str], None],
     ) -> None:
-        self.store = store
-        self.inline_store = inline_store
+        self.replies = replies
         self.states = states
-        self.cache = states.cache
+        self.placement = placement
         self.locks = locks
-        self.auth = auth
-        self.turn = turn
         self.appended = appended
         self.log = structlog.get_logger("spies_api").bind()
-        """Bound once, with the logging configuration in force when the service opens."""
+        """Bound once, with the logging configuration in force when the app starts."""
 
-    def command(
-        self,
-        game_id: str,
-        authorization: str | None,
-        request: CommandRequest,
-        idempotency_key: str | None = None,
-        *,
-        inline: bool = False,
+    async def run(
+        self, caller: Caller, request: CommandRequest, idempotency_key: str | None = None
     ) -> CommandReply:
-        """Decode the command, authenticate the caller as a seat and apply it (:meth:`submit`).
+        """Decode a request's command with its game's commands and apply it as the caller's.
 
         Raises:
-            Deferred: ``inline`` and the game is not cached, or the token was not verified
-                before.
+            UnauthorizedError: the caller has no seat.
             GameNotFoundError: no such game.
             MalformedBodyError: not a command of any game, or a malformed one (400).
-            UnauthorizedError: no seat token, or a bad one.
-            ForbiddenError: a token of another game.
             Anything :meth:`submit` raises.
         """
-        submitted = self.decode(self._game_of(game_id, inline), request)
-        if inline:
-            seat = self.auth.remembered(game_id, authorization)
-            if seat is None:  # a database lookup (or a 401/404) is for the worker thread
-                raise Deferred
-        else:
-            seat = self.auth.seat(
-                game_id, authorization, known_game=self.cache.get(game_id) is not None
-            )
-        if seat is None:
+        if caller.seat is None:
             raise UnauthorizedError("a command needs a seat token: Authorization: Bearer <token>")
-        return self.submit(game_id, seat, submitted, idempotency_key, inline=inline)
+        head = await self._head(caller.game_id)
+        submitted = decode(head.game, request)
+        return await self.submit(caller.game_id, caller.seat, submitted, idempotency_key)
 
-    def _game_of(self, game_id: str, inline: bool) -> str:
-        entry = self.cache.get(game_id)
-        if entry is not None:
-            return entry.game
-        if inline:  # a database read: not on the event loop
-            raise Deferred
-        return self.store.get_game(game_id).game
-
-    @staticmethod
-    def decode(game: str, request: CommandRequest) -> SubmittedCommand:
-        """The request's command decoded with ``game``'s commands.
-
-        A command of another game whose tag ``game`` does not use decodes too, to be refused
-        by :meth:`submit` as ``wrong-game-command``.
-
-        Raises:
-            MalformedBodyError: an unknown command type, a missing, unknown or mistyped field.
-        """
-        body = b'{"command":' + bytes(request.command) + b"}"
-        try:
-            command = command_decoder(game)(body)
-        except msgspec.DecodeError as exc:  # a ValidationError, as the body is valid JSON
-            hint = explain_body(CommandRequest, body, str(exc), lambda: game)
-            raise MalformedBodyError(f"invalid request body: {hint}") from exc
-        return SubmittedCommand(command=command, expected_version=request.expected_version)
-
-    def submit(
+    async def submit(
         self,
         game_id: str,
         seat: int,
         request: SubmittedCommand,
         idempotency_key: str | None = None,
         *,
-        inline: bool = False,
         bot: str | None = None,
     ) -> CommandReply:
-        """Apply a command of ``seat`` and return its events as ``seat`` may see them.
+        """Apply a command of ``seat`` and answer with its events as ``seat`` may see them.
 
-        With an ``idempotency_key``, the response is stored in the append's transaction; the
-        same key with the same request (and seat) returns it again without appending. With
-        ``inline``, anything that would wait (the game's lock, the write lock, folding a
-        state) raises :class:`Deferred` instead, having changed nothing. ``bot`` names the
-        bot that chose the command (recorded with it).
+        With an ``idempotency_key``, the answer is kept with the append; the same key with
+        the same request (and seat) gets it again, appending nothing. ``bot`` names the bot
+        that chose the command (recorded with it).
 
         Raises:
             GameNotFoundError: no such game.
@@ -196,23 +155,9 @@ class CommandPipeline:
         fields: dict[str, Any] = {"game_id": game_id, "seat": seat, "command": tag}
         if bot is not None:
             fields["bot"] = bot
-        if not self.locks.acquire(game_id, blocking=not inline):
-            raise Deferred
         try:
-            try:
-                reply = self._submit_locked(
-                    game_id, seat, request, idempotency_key, fields, inline, bot
-                )
-            except VersionConflictError:
-                # The same key may have been used meanwhile (by another process): a retry
-                # racing its first attempt gets that attempt's answer, not a conflict.
-                stored = None
-                if idempotency_key is not None:
-                    store = self.inline_store if inline and self.inline_store else self.store
-                    stored = store.get_idempotency(game_id, idempotency_key)
-                if stored is None:
-                    raise
-                reply = self._stored_reply(stored, self._fingerprint(seat, request))
+            async with self.locks.hold(game_id):
+                reply = await self._submit(game_id, seat, request, idempotency_key, fields, bot)
         except SpiesError as exc:
             self.log.info(
                 "command_rejected",
@@ -222,8 +167,6 @@ class CommandPipeline:
                 duration_ms=round((time.perf_counter() - started) * 1000, 3),
             )
             raise
-        finally:
-            self.locks.release(game_id)
         if not reply.replayed:
             self.appended(game_id)
         self.log.info(
@@ -235,114 +178,130 @@ class CommandPipeline:
         )
         return reply
 
-    def _fingerprint(self, seat: int, request: SubmittedCommand) -> str:
-        digest = hashlib.sha256(f"seat:{seat}\n".encode())
-        digest.update(_fingerprint_encoder.encode(request))
-        return digest.hexdigest()
+    async def _head(self, game_id: str) -> Head:
+        head = self.states.cached(game_id)
+        if head is None:  # a fold from the log: not on the event loop
+            head = await blocking(self.states.load, game_id)
+        return head
 
-    @staticmethod
-    def _stored_reply(record: IdempotencyRecord, fingerprint: str) -> CommandReply:
-        if record.request_fingerprint != fingerprint:
-            raise IdempotencyKeyReusedError(
-                f"Idempotency-Key {record.key!r} was already used for another request"
-                " (another body or another seat)"
-            )
-        return CommandReply(body=record.response, replayed=True)
-
-    def _entry_for_command(self, game_id: str, inline: bool) -> CachedGame:
-        entry = self.cache.get(game_id)
-        if entry is None:
-            if inline:  # folding the log may take milliseconds: not on the event loop
-                raise Deferred
-            entry = self.states.load(game_id)[1]
-        return entry
-
-    def _submit_locked(
+    async def _submit(
         self,
         game_id: str,
         seat: int,
         request: SubmittedCommand,
         key: str | None,
         fields: dict[str, Any],
-        inline: bool,
         bot: str | None,
     ) -> CommandReply:
-        store = self.inline_store if inline and self.inline_store is not None else self.store
-        fingerprint = "" if key is None else self._fingerprint(seat, request)
-        if key is not None and (stored := store.get_idempotency(game_id, key)) is not None:
-            fields["version"] = stored.response.get("version")
-            return self._stored_reply(stored, fingerprint)
-        entry = self._entry_for_command(game_id, inline)
-        fields["game"] = entry.game
-        fields["version"] = entry.version
-        command = request.command
-        if type(command) not in COMMAND_TYPES_BY_GAME.get(entry.game, frozenset()):
-            raise WrongGameCommandError(
-                f"{fields['command']!r} is not a command of {entry.game}; its command types are"
-                f" {', '.join(command_types(entry.game))}; see GET /games/{game_id}/legal"
-            )
+        fingerprint = "" if key is None else _fingerprint(seat, request)
+        head = await self._head(game_id)
         expected = request.expected_version
-        differs = not entry.finished and expected is not None and expected != entry.version
-        # The cache may lag behind another process sharing the file: ask the log.
-        if differs and store.get_game(game_id).version != entry.version:
-            self.cache.discard(game_id)
-            entry = self._entry_for_command(game_id, inline)
-            fields["version"] = entry.version
-        if entry.finished:
-            raise GameFinishedError(f"game {game_id!r} has finished; no command is accepted")
-        if expected is not None and expected != entry.version:
-            raise VersionConflictError(game_id, expected, entry.version)
-        spec = store.spec(entry.game)
-        built: list[CommandResponse] = []
-
-        def respond(result: CommandResult) -> CommandResponse:
-            built.append(command_response(spec, seat, result))
-            return built[-1]
-
-        idempotency = None if key is None else IdempotencyRequest(key, fingerprint, respond)
+        if expected is not None and expected != head.version and not head.finished:
+            # The cache may lag behind another process sharing the log: ask the log.
+            head = await blocking(self.states.load, game_id)
         for attempt in range(_CONFLICT_RETRIES):
-            if not self.turn.acquire(blocking=not inline):
-                raise Deferred
+            fields["game"], fields["version"] = head.game, head.version
             try:
-                result = submit_command(
-                    store,
-                    game_id,
-                    seat,
-                    command,
-                    state=entry.state,
-                    version=entry.version,
-                    idempotency=idempotency,
-                    bot=bot,
-                )
-                break
+                batch, head_after, body = self._prepare(head, seat, request, key, fingerprint, bot)
+            except SpiesError:
+                replayed = await self._replayed(game_id, key, fingerprint)
+                if replayed is None:
+                    raise
+                fields["version"] = replayed.version
+                return replayed.reply
+            try:
+                await self.placement.append(batch)
+            except IdempotencyKeyExistsError as exc:  # the same key, by another process
+                return _stored_reply(exc.record, fingerprint)
             except VersionConflictError as exc:  # another process appended meanwhile
-                self.cache.discard(game_id)
+                self.states.discard(game_id)
                 fields["version"] = exc.current_version
                 if expected is not None or attempt == _CONFLICT_RETRIES - 1:
                     raise
-                entry = self._entry_for_command(game_id, inline)
-            except IdempotencyKeyExistsError as exc:  # another process, same key, meanwhile
-                return self._stored_reply(exc.record, fingerprint)
-            except StoreBusyError as exc:  # another writer held the database: nothing written
-                if inline:
-                    raise Deferred from exc
-                raise
-            finally:
-                self.turn.release()
-        finished = result.outcome is not None
-        self.cache.put(game_id, CachedGame(entry.game, result.version, result.state, finished))
-        fields["version"] = result.version
-        fields["events"] = len(result.events)
-        body = built[-1] if built else command_response(spec, seat, result)
-        return CommandReply(body=body)
+                head = await blocking(self.states.load, game_id)
+                continue
+            self.states.put(head_after)
+            fields["version"] = head_after.version
+            fields["events"] = len(batch.rows)
+            return CommandReply(body=body)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _prepare(
+        head: Head,
+        seat: int,
+        request: SubmittedCommand,
+        key: str | None,
+        fingerprint: str,
+        bot: str | None,
+    ) -> tuple[Append, Head, bytes]:
+        """The checks against the head, the pure step and the answer: no I/O."""
+        command = request.command
+        if type(command) not in COMMAND_TYPES_BY_GAME.get(head.game, frozenset()):
+            raise WrongGameCommandError(
+                f"{command.__struct_config__.tag!r} is not a command of {head.game}; its"
+                f" command types are {', '.join(command_types(head.game))};"
+                f" see GET /games/{head.id}/legal"
+            )
+        if head.finished:
+            raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+        expected = request.expected_version
+        if expected is not None and expected != head.version:
+            raise VersionConflictError(head.id, expected, head.version)
+        spec = GAMES[head.game]
+        prepared = prepare_command(spec, head, seat, command, bot=bot)
+        body = command_answer(spec, seat, prepared)
+        batch = prepared.append
+        if key is not None:
+            batch = dataclasses.replace(batch, reply=Reply(key, fingerprint, body))
+        return batch, prepared.head, body
+
+    async def _replayed(self, game_id: str, key: str | None, fingerprint: str) -> _Replayed | None:
+        """The stored answer when a refused command is the retry of one that was applied."""
+        if key is None:
+            return None
+        stored = await blocking(self.replies.get_idempotency, game_id, key)
+        if stored is None:
+            return None
+        reply = _stored_reply(stored, fingerprint)
+        version = msgspec.json.decode(stored.response).get("version")
+        return _Replayed(reply=reply, version=version)
 
 
-def command_response(spec: AnySpec, seat: int, result: CommandResult) -> CommandResponse:
-    """The answer to an applied command: its events as ``seat`` may see them."""
-    finished = result.outcome is not None
-    return CommandResponse(
-        version=result.version,
-        status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-        events=outgoing(spec, seat, result.events, finished=finished),
-        outcome=result.outcome,
-    )
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Replayed:
+    reply: CommandReply
+    version: Any
+
+
+def decode(game: str, request: CommandRequest) -> SubmittedCommand:
+    """The request's command decoded with ``game``'s commands.
+
+    A command of another game whose tag ``game`` does not use decodes too, to be refused
+    as ``wrong-game-command``.
+
+    Raises:
+        MalformedBodyError: an unknown command type, a missing, unknown or mistyped field.
+    """
+    body = b'{"command":' + bytes(request.command) + b"}"
+    try:
+        command = command_decoder(game)(body)
+    except msgspec.DecodeError as exc:  # a ValidationError, as the body is valid JSON
+        hint = explain_body(CommandRequest, body, str(exc), lambda: game)
+        raise MalformedBodyError(f"invalid request body: {hint}") from exc
+    return SubmittedCommand(command=command, expected_version=request.expected_version)
+
+
+def _fingerprint(seat: int, request: SubmittedCommand) -> str:
+    digest = hashlib.sha256(f"seat:{seat}\n".encode())
+    digest.update(_fingerprint_encoder.encode(request))
+    return digest.hexdigest()
+
+
+def _stored_reply(record: IdempotencyRecord, fingerprint: str) -> CommandReply:
+    if record.request_fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError(
+            f"Idempotency-Key {record.key!r} was already used for another request"
+            " (another body or another seat)"
+        )
+    return CommandReply(body=record.response, replayed=True)

@@ -15,12 +15,32 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from spies_api.problems.errors import TooManyStreamsError
 
-__all__ = ["EventNotifier", "StreamSlot", "StreamSlots"]
+__all__ = ["AppendListeners", "EventNotifier", "StreamSlot", "StreamSlots"]
+
+
+class AppendListeners:
+    """What is called with a game's id after every append of this process: the game's
+    streams, and whoever else listens (the bot runner). Safe to call from any thread."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[str], None]] = []
+
+    def add(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` after every append from now on."""
+        self._listeners.append(listener)
+
+    def remove(self, listener: Callable[[str], None]) -> None:
+        """Stop calling ``listener``."""
+        self._listeners.remove(listener)
+
+    def __call__(self, game_id: str) -> None:
+        for listener in tuple(self._listeners):
+            listener(game_id)
 
 
 class _Waiter:

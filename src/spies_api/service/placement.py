@@ -1,88 +1,57 @@
-"""Where a command runs: on the event loop when nothing can make it wait, else on a thread.
+"""Where the store's work runs: the one wrapper between the event loop and blocking calls.
 
-Commands on one game are applied one at a time (a per-game lock,
-:class:`~spies_api.cache.KeyedLocks`), and this process's appends take turns on a write turn
-(:func:`write_turn`) rather than in SQLite's busy handler. A command runs on the event loop
-when nothing can make it wait: its seat's token was verified before, its game's state is
-cached, and the game and the write turn are free (the inline store has no busy timeout, so a
-database locked by another process raises at once, having written nothing). Anything else (a
-first token, a cache miss, a busy game or database) raises :class:`Deferred` before changing
-anything, and the command runs again on a worker thread, which waits as long as it must. On
-the loop a command needs no thread hop and no hand-over of the GIL at each SQLite call (the
-README's Speed section has the figures); games never wait for one another except for the
-append itself, which SQLite serialises anyway.
+A write is tried on the event loop when it cannot wait: with SQLite, on a connection with
+no busy timeout, so a database locked by another writer (another process, or a worker
+thread of this one) raises at once, having written nothing, and the write runs again on a
+worker thread, which waits as long as the busy timeout allows. On the loop a write needs no
+thread hop and no hand-over of the GIL at each SQLite call. Every other store call (reads,
+a fold on a cache miss, PostgreSQL's round trips) runs on a worker thread. Nothing else in
+the command path decides where it runs.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import ParamSpec, TypeVar
 
 import anyio
 
-__all__ = ["Deferred", "NoTurn", "Placement", "Turn", "write_turn"]
+from spies_replay.errors import StoreBusyError
+from spies_replay.store.protocols import EventLog
+from spies_replay.store.records import Append
 
+__all__ = ["Placement", "blocking"]
+
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class Deferred(Exception):  # noqa: N818  (a signal, not an error)
-    """The work would wait on the event loop; run it on a worker thread instead."""
-
-
-class Turn(Protocol):
-    """A lock-like turn: ``acquire(blocking)``, ``release()``, and a context manager."""
-
-    def acquire(self, blocking: bool = ...) -> bool: ...
-    def release(self) -> None: ...
-    def __enter__(self) -> bool: ...
-    def __exit__(self, *exc: Any) -> None: ...
-
-
-class NoTurn:
-    """A lock that is always free."""
-
-    def acquire(self, blocking: bool = True) -> bool:
-        return True
-
-    def release(self) -> None:
-        return None
-
-    def __enter__(self) -> bool:
-        return True
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def write_turn(inline: bool) -> Turn:
-    """The turn this process's writers take before an append.
-
-    With commands on the event loop, writers take turns on a lock rather than in SQLite's
-    busy handler (which sleeps a millisecond or more between tries), so the loop rarely finds
-    the database locked. Without them, there is no turn to take: worker threads that queued
-    on one lock would hand the GIL back and forth.
-    """
-    return threading.Lock() if inline else NoTurn()
+async def blocking(func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a blocking call (a store read, a fold) on a worker thread."""
+    return await anyio.to_thread.run_sync(lambda: func(*args, **kwargs))
 
 
 class Placement:
-    """The policy: try the work on the loop (``inline=True``), else on a worker thread.
+    """Runs appends on the loop when they cannot wait, else on a worker thread.
 
     Args:
-        inline: whether work may run on the event loop at all (``Settings.inline_commands``
-            and an inline store); ``False`` sends everything to a worker thread.
+        log: the store (worker threads; its busy timeout applies).
+        inline: the same SQLite file opened with no busy timeout, for writes on the loop;
+            ``None`` runs every write on a worker thread (PostgreSQL, or
+            ``Settings.inline_commands=False``).
     """
 
-    def __init__(self, inline: bool) -> None:
+    def __init__(self, log: EventLog, inline: EventLog | None) -> None:
+        self.log = log
         self.inline = inline
 
-    async def run(self, work: Callable[[bool], T]) -> T:
-        """Run ``work(inline)``: first with ``True`` on the loop when allowed; when it raises
-        :class:`Deferred` (having changed nothing), again with ``False`` on a worker thread."""
-        if self.inline:
+    async def append(self, batch: Append) -> None:
+        """Append ``batch`` (see :meth:`~spies_replay.store.protocols.EventLog.append`)."""
+        if self.inline is not None:
             try:
-                return work(True)
-            except Deferred:
-                pass
-        return await anyio.to_thread.run_sync(work, False)
+                self.inline.append(batch)
+            except StoreBusyError:
+                pass  # another writer holds the database: wait for it on a thread
+            else:
+                return
+        await anyio.to_thread.run_sync(self.log.append, batch)

@@ -7,62 +7,28 @@ the revealed seed), so events are sent whole. No function here returns a state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final
-
-import msgspec
+from collections.abc import Sequence
+from typing import Any
 
 from spies_api.problems.errors import ReplaySeatHiddenError
 from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE
-from spies_api.schemas import (
-    EventsPage,
-    GameList,
-    GameSummary,
-    LegalCommands,
-    event_out,
-)
+from spies_api.schemas import EventsPage, GameList, GameSummary, LegalCommands, PublicSeat
+from spies_api.service.answers import outgoing, public_options
 from spies_api.service.states import GameStates
-from spies_api.table.seats import public_seats
-from spies_core.decider import AnySpec
-from spies_replay.engine import redact_for, view_at
+from spies_core.step import view_at as versioned_view
+from spies_replay.engine import view_at
 from spies_replay.errors import SeatNotFoundError
-from spies_replay.meta import GameCreated, SeatState
-from spies_replay.store import EventStore, GameRecord, GameStatus, StoredEvent
+from spies_replay.meta import SeatState
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameRecord, GameStatus
 from spies_replay.transfer import export_lines
 
-__all__ = ["DEAL_HIDDEN", "GameQueries", "outgoing", "public_options"]
-
-DEAL_HIDDEN: Final = "hidden until the game ends"
-"""What ``options.deal`` reads as while a game is in progress."""
+__all__ = ["GameQueries", "public_seats"]
 
 
-def public_options(options: dict[str, Any], finished: bool) -> dict[str, Any]:
-    """Creation options as anyone may see them: an explicit deal only once the game is over.
-
-    The replay log keeps ``deal`` out of the public record since its migration 2; this
-    guards games stored before that.
-    """
-    if finished or "deal" not in options:
-        return options
-    return {**options, "deal": DEAL_HIDDEN}
-
-
-def outgoing(
-    spec: AnySpec, seat: int | None, events: Iterable[StoredEvent], *, finished: bool
-) -> list[Any]:
-    """Stored events as sent to ``seat``: redacted while the game is in progress."""
-    sent: list[Any] = []
-    for stored in events:
-        event = stored.event
-        if not finished:
-            event = redact_for(spec, event, seat)
-            if event is None:
-                continue
-            if isinstance(event, GameCreated) and "deal" in event.options:
-                options = public_options(event.options, finished=False)
-                event = msgspec.structs.replace(event, options=options)
-        sent.append(event_out(event, stored.seq, stored.recorded_at))
-    return sent
+def public_seats(seats: Sequence[SeatState]) -> list[PublicSeat]:
+    """The summary's ``seats``."""
+    return [PublicSeat(seat=s.seat, type=s.type, name=s.name, bot=s.bot) for s in seats]
 
 
 class GameQueries:
@@ -86,15 +52,16 @@ class GameQueries:
         finished = record.status == GameStatus.FINISHED
         to_act: list[int] = []
         if not finished:
-            entry = states.state_of(record, keep=keep)
-            if entry.version != record.version:  # a command landed meanwhile: use the newer pair
+            head = states.head_of(record, keep=keep)
+            if head.version != record.version:  # a command landed meanwhile: use the newer pair
                 record = self.store.get_game(record.id)
                 finished = record.status == GameStatus.FINISHED
-                if entry.version != record.version:
-                    record, entry = states.load(record.id, keep=keep)
-                    finished = entry.finished
+                if head.version != record.version:
+                    head = states.load(record.id, keep=keep)
+                    record = self.store.get_game(record.id)
+                    finished = record.status == GameStatus.FINISHED
             if not finished:
-                to_act = sorted(self.store.spec(record.game).to_act(entry.state))
+                to_act = sorted(self.store.spec(record.game).to_act(head.state))
         if seats is None:
             seats = self.store.seat_states(record.id, record.players)
         rematch_of, rematch = self.store.rematch_links(record.id)
@@ -157,9 +124,8 @@ class GameQueries:
         Raises:
             GameNotFoundError: no such game.
         """
-        record, entry = self.states.current(game_id)
-        view = self.store.spec(record.game).view(entry.state, seat)
-        return msgspec.structs.replace(view, version=entry.version)
+        record, head = self.states.current(game_id)
+        return versioned_view(self.store.spec(record.game), head.state, seat, head.version)
 
     def legal(self, game_id: str, seat: int | None) -> LegalCommands:
         """The commands ``seat`` may send now (none for a spectator or a seat not to act).
@@ -167,20 +133,20 @@ class GameQueries:
         Raises:
             GameNotFoundError: no such game.
         """
-        record, entry = self.states.current(game_id)
+        record, head = self.states.current(game_id)
         spec = self.store.spec(record.game)
         commands: list[Any] = []
-        if seat is not None and not entry.finished:
-            commands = list(spec.legal_commands(entry.state, seat))
+        if seat is not None and not head.finished:
+            commands = list(spec.legal_commands(head.state, seat))
         note = None
-        if entry.finished:
+        if head.finished:
             note = "the game is over"
         elif seat is None:
             note = SPECTATOR_LEGAL_NOTE
         elif not commands:
-            to_act = ", ".join(map(str, sorted(spec.to_act(entry.state)))) or "none"
+            to_act = ", ".join(map(str, sorted(spec.to_act(head.state)))) or "none"
             note = f"seat {seat} may not act now; seats to act: {to_act}"
-        return LegalCommands(version=entry.version, seat=seat, commands=commands, note=note)
+        return LegalCommands(version=head.version, seat=seat, commands=commands, note=note)
 
     def replay(
         self, game_id: str, seat: int | None, seq: int, *, as_seat: int | None = None
@@ -237,3 +203,11 @@ class GameQueries:
             GameNotFinishedError: the game is in progress.
         """
         return b"".join(export_lines(self.store, game_id))
+
+    def record(self, game_id: str) -> GameRecord:
+        """A game's record.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return self.store.get_game(game_id)

@@ -1,58 +1,98 @@
-"""The folded states of games, cached: what queries and the command pipeline read.
+"""The heads of games in use: what a command or a read needs, cached in memory.
 
-The folded state of recently used games is kept in a bounded LRU cache
-(:class:`~spies_api.cache.StateCache`). After a restart, or for a game the cache dropped, the
-state is folded from the log's nearest snapshot. The log stays the authority: an entry is
-used only at the version the game's record has.
+A game's head (:class:`spies_replay.engine.Head`: its folded state, version, head hash and
+secrets) is kept for recently used games in a bounded LRU cache. After a restart, or for a
+game the cache dropped, it is folded from the log's nearest snapshot on a worker thread. The
+log stays the authority: a head is used only at the version the game's record has, and an
+append the store refuses drops it.
 """
 
 from __future__ import annotations
 
-from spies_api.service.cache import CachedGame, StateCache
-from spies_replay.engine import load_state
-from spies_replay.store import EventStore, GameRecord, GameStatus
+import threading
+from collections import OrderedDict
+
+from spies_replay.engine import Head, load_head
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameRecord
 
 __all__ = ["GameStates"]
 
 
 class GameStates:
-    """Cached folded states over one store.
+    """The cached heads of games over one store (thread-safe).
 
     Args:
         store: the replay log.
-        cache: the bounded cache of folded states.
+        capacity: the most games kept; the least recently used is dropped beyond it.
     """
 
-    def __init__(self, store: EventStore, cache: StateCache) -> None:
+    def __init__(self, store: EventStore, capacity: int) -> None:
+        if capacity < 1:
+            raise ValueError(f"capacity must be at least 1, not {capacity}")
         self.store = store
-        self.cache = cache
+        self.capacity = capacity
+        self._heads: OrderedDict[str, Head] = OrderedDict()
+        self._lock = threading.Lock()
 
-    def load(self, game_id: str, *, keep: bool = True) -> tuple[GameRecord, CachedGame]:
-        """Fold the game's head state from the log (and cache it when ``keep``)."""
-        loaded = load_state(self.store, game_id)
-        record = loaded.record
-        entry = CachedGame(
-            game=record.game,
-            version=loaded.seq,
-            state=loaded.state,
-            finished=record.status == GameStatus.FINISHED,
-        )
+    def cached(self, game_id: str) -> Head | None:
+        """The cached head, marked as recently used, or ``None`` (no store access)."""
+        with self._lock:
+            head = self._heads.get(game_id)
+            if head is not None:
+                self._heads.move_to_end(game_id)
+            return head
+
+    def put(self, head: Head) -> None:
+        """Keep ``head`` unless a newer head of the game is already cached.
+
+        A reader that folded the log while a command was being appended must not put its
+        older state over the command's newer one.
+        """
+        with self._lock:
+            current = self._heads.get(head.id)
+            if current is not None and current.version > head.version:
+                self._heads.move_to_end(head.id)
+                return
+            self._heads[head.id] = head
+            self._heads.move_to_end(head.id)
+            while len(self._heads) > self.capacity:
+                self._heads.popitem(last=False)
+
+    def discard(self, game_id: str) -> None:
+        """Forget a game (its cached head is known to be stale)."""
+        with self._lock:
+            self._heads.pop(game_id, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._heads)
+
+    # -- blocking: worker threads ----------------------------------------------------------
+
+    def load(self, game_id: str, *, keep: bool = True) -> Head:
+        """Fold the game's head from the log (and cache it when ``keep``).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        head = load_head(self.store, game_id)
         if keep:
-            self.cache.put(game_id, entry)
-        return record, entry
+            self.put(head)
+        return head
 
-    def current(self, game_id: str, *, keep: bool = True) -> tuple[GameRecord, CachedGame]:
-        """The game's record and its state at the same version (cached when possible).
+    def head_of(self, record: GameRecord, *, keep: bool = True) -> Head:
+        """The head at ``record.version``: the cached one when it is at that version."""
+        head = self.cached(record.id)
+        if head is not None and head.version == record.version:
+            return head
+        return self.load(record.id, keep=keep)
+
+    def current(self, game_id: str, *, keep: bool = True) -> tuple[GameRecord, Head]:
+        """The game's record and its head at the same version (cached when possible).
 
         Raises:
             GameNotFoundError: no such game.
         """
         record = self.store.get_game(game_id)
-        return record, self.state_of(record, keep=keep)
-
-    def state_of(self, record: GameRecord, *, keep: bool = True) -> CachedGame:
-        """The state at ``record.version``: the cached one when it is at that version."""
-        entry = self.cache.get(record.id)
-        if entry is not None and entry.version == record.version:
-            return entry
-        return self.load(record.id, keep=keep)[1]
+        return record, self.head_of(record, keep=keep)

@@ -32,19 +32,21 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import anyio
-import msgspec
 import structlog
 
 from spies_api.schemas import SubmittedCommand
+from spies_api.service.commands import Commands
+from spies_api.service.notify import AppendListeners
+from spies_api.service.states import GameStates
 from spies_bots import policy_for
 from spies_core.errors import SpiesError
+from spies_core.registry import GAMES
+from spies_core.step import view_at
 from spies_replay.errors import GameFinishedError, VersionConflictError
-
-if TYPE_CHECKING:
-    from spies_api.service.games import GameService
+from spies_replay.store.protocols import GameIndex, SeatLedger
 
 __all__ = ["BOT_TIMEOUT_SECONDS", "SWEEP_SECONDS", "BotRunner", "BotTurn", "bot_rng"]
 
@@ -80,28 +82,42 @@ class BotTurn:
     seat: int
     bot: str
     version: int
+    game: str
     view: Any
     legal: list[Any]
     rng: Random
+
+
+class BotSeats(GameIndex, SeatLedger, Protocol):
+    """The roles of the store the bot runner reads: the games with bots, and their seats."""
 
 
 class BotRunner:
     """Plays the bot seats of every game in progress (see the module docstring).
 
     Args:
-        service: the game service.
+        store: the games and their seats.
+        states: the cached heads of games.
+        commands: the command handler a bot's command goes through.
+        appends: the listeners of this process's appends (the runner is one while it runs).
         sweep_seconds: how often the log is swept for games waiting on a bot.
         timeout_seconds: how long a bot may think about one command.
     """
 
     def __init__(
         self,
-        service: GameService,
+        store: BotSeats,
+        states: GameStates,
+        commands: Commands,
+        appends: AppendListeners,
         *,
         sweep_seconds: float = SWEEP_SECONDS,
         timeout_seconds: float = BOT_TIMEOUT_SECONDS,
     ) -> None:
-        self.service = service
+        self.store = store
+        self.states = states
+        self.commands = commands
+        self.appends = appends
         self.sweep_seconds = sweep_seconds
         self.timeout_seconds = timeout_seconds
         self.log = structlog.get_logger("spies_api").bind()
@@ -163,7 +179,7 @@ class BotRunner:
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         executor = ThreadPoolExecutor(_BOT_THREADS, thread_name_prefix="spies-bot")
-        self.service.append_listeners.append(self.poke)
+        self.appends.add(self.poke)
         try:
             async with anyio.create_task_group() as group:
                 await self._sweep()
@@ -180,14 +196,14 @@ class BotRunner:
                     if not woken:
                         await self._sweep()
         finally:
-            self.service.append_listeners.remove(self.poke)
+            self.appends.remove(self.poke)
             executor.shutdown(wait=False, cancel_futures=True)
             self._loop = None
             self._drain()
 
     async def _sweep(self) -> None:
         try:
-            found = await self._in_thread(self.service.store.games_with_bots)
+            found = await self._in_thread(self.store.games_with_bots)
         except Exception as exc:  # noqa: BLE001  (a busy or closed database: sweep again later)
             self.log.warning("bot_sweep_failed", error_type=type(exc).__name__)
             return
@@ -209,32 +225,28 @@ class BotRunner:
 
     def plan(self, game_id: str) -> BotTurn | None:
         """The next bot turn of a game, or ``None`` when no bot is to act (worker thread)."""
-        service = self.service
-        record, entry = service.states.current(game_id)
-        if entry.finished:
+        record, head = self.states.current(game_id)
+        if head.finished:
             return None
-        spec = service.store.spec(record.game)
-        seats = service.store.seat_states(game_id, record.players)
-        for seat in sorted(spec.to_act(entry.state)):
+        spec = GAMES[record.game]
+        seats = self.store.seat_states(game_id, record.players)
+        for seat in sorted(spec.to_act(head.state)):
             bot = seats[seat].bot if seat < len(seats) else None
-            if bot is None or (game_id, seat, entry.version) in self._failed:
+            if bot is None or (game_id, seat, head.version) in self._failed:
                 continue
-            legal = list(spec.legal_commands(entry.state, seat))
-            seed = service.store.get_seed(game_id)
-            if not legal or seed is None:
+            legal = list(spec.legal_commands(head.state, seat))
+            if not legal:
                 continue
-            view = spec.view(entry.state, seat)
-            if isinstance(view, msgspec.Struct) and "version" in view.__struct_fields__:
-                view = msgspec.structs.replace(view, version=entry.version)
-            rng = bot_rng(seed, seat, entry.version)
-            return BotTurn(game_id, seat, bot, entry.version, view, legal, rng)
+            view = view_at(spec, head.state, seat, head.version)
+            rng = bot_rng(head.secrets.seed, seat, head.version)
+            return BotTurn(game_id, seat, bot, head.version, record.game, view, legal, rng)
         return None
 
     async def _move(self, turn: BotTurn, executor: ThreadPoolExecutor) -> None:
         fields = {"game_id": turn.game_id, "seat": turn.seat, "bot": turn.bot}
         loop = asyncio.get_running_loop()
         try:
-            policy = policy_for(turn.bot, self.service.store.get_game(turn.game_id).game)
+            policy = policy_for(turn.bot, turn.game)
             chosen = loop.run_in_executor(executor, policy, turn.view, turn.legal, turn.rng)
             command = await asyncio.wait_for(chosen, self.timeout_seconds)
         except TimeoutError:
@@ -245,9 +257,7 @@ class BotRunner:
             return
         request = SubmittedCommand(command=command, expected_version=turn.version)
         try:
-            await self._in_thread(
-                lambda: self.service.pipeline.submit(turn.game_id, turn.seat, request, bot=turn.bot)
-            )
+            await self.commands.submit(turn.game_id, turn.seat, request, bot=turn.bot)
         except (VersionConflictError, GameFinishedError):
             return  # the game moved meanwhile: plan again (or it is over)
         except SpiesError as exc:  # the rules refused the bot's command: a bug in the bot

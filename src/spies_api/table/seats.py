@@ -1,9 +1,11 @@
-"""Seats: who holds each seat, joining an open one, handing one to a bot, and rematches.
+"""Seats: joining an open one, handing one to a bot and taking it back, and rematches.
 
-Every change is decided inside the store's write transaction
-(:meth:`~spies_replay.store.EventStore.change_seat`) against the seats as they are then, and
-recorded there as a seat event in the game's log: racing joins of one seat, even from
-several processes, are decided one after the other, and exactly one finds it open.
+Every change is a seat event in the game's log, decided against the seats as they stand
+and appended at the version they were read at (:func:`spies_replay.engine.change_seat`):
+racing joins of one seat, even from several processes, are decided one after the other,
+and exactly one finds it open. In this process a game's seat changes and commands take
+turns on the same per-game lock, and a change moves the game's cached head to its new
+version.
 
 Tokens: a joined seat gets a new random token, returned once and stored only hashed. A
 rematch seat's token is ``HMAC-SHA256(previous token, "spies-rematch/1:<next id>:<seat>")``:
@@ -14,6 +16,7 @@ holder asking again gets the same token, though the server keeps only its hash.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -24,27 +27,19 @@ import structlog
 
 from spies_api.problems.errors import (
     ForbiddenError,
-    InvalidNameError,
-    InvalidSeatsError,
     RematchTooEarlyError,
     SeatsClosedError,
     UnauthorizedError,
 )
-from spies_api.schemas import (
-    AnySeatRequest,
-    BotInfo,
-    BotList,
-    BotSeatRequest,
-    CreatorSeatRequest,
-    JoinedSeat,
-    PublicSeat,
-    RematchResponse,
-)
-from spies_api.service.auth import SeatAuthenticator, bearer_token
-from spies_api.service.cache import CachedGame, KeyedLocks, StateCache
-from spies_api.service.placement import Turn
+from spies_api.schemas import BotInfo, BotList, JoinedSeat, PublicSeat, RematchResponse
+from spies_api.service.auth import Caller, SeatAuthenticator
+from spies_api.service.creation import GameCreator, check_name
+from spies_api.service.locks import GameLocks
+from spies_api.service.placement import blocking
+from spies_api.service.queries import public_seats
+from spies_api.service.states import GameStates
 from spies_bots import BOTS, policy_for
-from spies_replay.engine import CreatedGame, create_game, new_game_id
+from spies_replay.engine import change_seat, create_game, new_game_id
 from spies_replay.errors import (
     GameFinishedError,
     NoOpenSeatError,
@@ -62,34 +57,13 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
 )
-from spies_replay.store import EventStore, GameRecord, GameStatus, SeatChange, hash_token
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameRecord, GameStatus, SeatChange, hash_token
 
-__all__ = ["NAME_MAX", "SeatService", "check_name", "public_seats"]
+__all__ = ["SeatService", "bot_list", "rematch_token"]
 
-NAME_MAX: Final = 40
-"""The longest display name, in characters."""
 _REMATCH_CONTEXT: Final = "spies-rematch/1"
 _HUMAN: Final = (SeatType.CREATOR, SeatType.JOINED)
-
-
-def check_name(name: str) -> str:
-    """A display name as given, if it is 1 to 40 printable characters.
-
-    Raises:
-        InvalidNameError: empty, too long, or with a control character.
-    """
-    if not 1 <= len(name) <= NAME_MAX or not name.isprintable() or not name.strip():
-        shown = name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…"
-        raise InvalidNameError(
-            f"a name is 1 to {NAME_MAX} printable characters and not blank; {shown!r}"
-            f" ({len(name)} characters) is not"
-        )
-    return name
-
-
-def public_seats(seats: Sequence[SeatState]) -> list[PublicSeat]:
-    """The summary's ``seats``."""
-    return [PublicSeat(seat=s.seat, type=s.type, name=s.name, bot=s.bot) for s in seats]
 
 
 def rematch_token(previous_token: str, next_id: str, seat: int) -> str:
@@ -110,106 +84,57 @@ def bot_list() -> BotList:
 
 
 class SeatService:
-    """Seat holders, joins, hand-overs to bots and rematches, over one store.
+    """Joins, hand-overs to bots and rematches, over one store (on the event loop).
 
     Args:
         store: the replay log.
-        cache: the folded states (a seat event moves a cached state to the new version).
-        locks: the per-game locks shared with the command pipeline.
+        states: the cached heads (a seat event moves a cached head to the new version).
+        locks: the per-game locks shared with the commands.
         auth: the seat authenticator (told of each token handed out).
-        turn: this process's write turn.
+        creator: creates a rematch's game.
         appended: called with the game id after every append.
     """
 
     def __init__(
         self,
         store: EventStore,
-        cache: StateCache,
-        locks: KeyedLocks,
+        states: GameStates,
+        locks: GameLocks,
         auth: SeatAuthenticator,
-        turn: Turn,
+        creator: GameCreator,
         appended: Callable[[str], None],
     ) -> None:
         self.store = store
-        self.cache = cache
+        self.states = states
         self.locks = locks
         self.auth = auth
-        self.turn = turn
+        self.creator = creator
         self.appended = appended
         self.log = structlog.get_logger("spies_api").bind()
 
-    # -- creation --------------------------------------------------------------------------
-
-    def holders(
-        self, game: str, players: int | None, requested: Sequence[AnySeatRequest] | None
-    ) -> list[SeatState] | None:
-        """The seats a create request asks for (``None``: every seat the creator's).
-
-        Raises:
-            UnknownGameError: not a registered game.
-            InvalidSeatsError: not one entry per seat.
-            UnknownBotError: a bot that does not exist or does not play the game.
-            InvalidNameError: a creator seat's name that is not 1 to 40 printable characters.
-        """
-        if requested is None:
-            return None
-        spec = self.store.spec(game)
-        count = spec.min_players if players is None else players
-        if len(requested) != count:
-            raise InvalidSeatsError(
-                f"seats lists {len(requested)} seats, but the game has {count}: give one entry"
-                " per seat"
-            )
-        seats: list[SeatState] = []
-        for seat, wanted in enumerate(requested):
-            if isinstance(wanted, CreatorSeatRequest):
-                name = None if wanted.name is None else check_name(wanted.name)
-                seats.append(SeatState(seat=seat, type=SeatType.CREATOR, name=name))
-            elif isinstance(wanted, BotSeatRequest):
-                policy_for(wanted.bot, spec.name)
-                seats.append(SeatState(seat=seat, type=SeatType.BOT, bot=wanted.bot))
-            else:
-                seats.append(SeatState(seat=seat, type=SeatType.OPEN))
-        return seats
-
-    def created(self, created: CreatedGame) -> None:
-        """Remember a new game's tokens and cache its state."""
-        record = created.record
-        for seat, token in enumerate(created.tokens):
-            if token is not None:
-                self.auth.remember(record.id, seat, token)
-        finished = record.status == GameStatus.FINISHED
-        self.cache.put(record.id, CachedGame(record.game, record.version, created.state, finished))
-        if any(s.bot is not None for s in created.seats):
-            self.appended(record.id)  # a bot may be the first to act
-
-    # -- reads -----------------------------------------------------------------------------
-
-    def seats(self, record: GameRecord) -> list[PublicSeat]:
-        """A game's seats as anyone may see them."""
-        return public_seats(self.store.seat_states(record.id, record.players))
-
-    # -- changes ---------------------------------------------------------------------------
-
-    def _change(
+    async def _change(
         self,
         game_id: str,
         choose: Callable[[list[SeatState], dict[int, str]], SeatEvent | None],
         token_hash: str | None = None,
     ) -> SeatChange:
-        """Record one seat change, keeping the cached state at the game's new version."""
-        with self.locks.hold(game_id), self.turn:
+        """Record one seat change, keeping the cached head at the game's new version."""
+        async with self.locks.hold(game_id):
             try:
-                change = self.store.change_seat(game_id, choose, token_hash=token_hash)
+                change = await blocking(
+                    change_seat, self.store, game_id, choose, token_hash=token_hash
+                )
             except GameFinishedError as exc:
                 raise SeatsClosedError(
                     f"game {game_id!r} has finished; its seats can no longer change"
                 ) from exc
             if change.event is not None:
-                entry = self.cache.get(game_id)
-                if entry is not None and entry.version == change.version - 1:
-                    self.cache.put(
-                        game_id, CachedGame(entry.game, change.version, entry.state, False)
+                head = self.states.cached(game_id)
+                if head is not None and head.version == change.version - 1:
+                    self.states.put(
+                        dataclasses.replace(
+                            head, version=change.version, head_hash=change.head_hash
+                        )
                     )
         if change.event is not None:
             self.appended(game_id)
@@ -222,7 +147,7 @@ class SeatService:
             )
         return change
 
-    def join(self, game_id: str, seat: int | None, name: str) -> JoinedSeat:
+    async def join(self, game_id: str, seat: int | None, name: str) -> JoinedSeat:
         """Join an open seat (``seat``, or the first open one) with a display name.
 
         Raises:
@@ -249,14 +174,14 @@ class SeatService:
                 )
             return SeatJoined(seat=seat, name=name)
 
-        change = self._change(game_id, choose, hash_token(token))
+        change = await self._change(game_id, choose, hash_token(token))
         assert change.event is not None
         taken: int = change.event.event.seat
         self.auth.remember(game_id, taken, token)
         return JoinedSeat(seat=taken, token=token)
 
-    def holder_seat(self, game_id: str, seat: int, authorization: str | None) -> None:
-        """Check that the caller holds ``seat``'s token.
+    async def _holder(self, caller: Caller, seat: int) -> GameRecord:
+        """The game's record, once the caller is known to hold ``seat``'s token.
 
         Raises:
             GameNotFoundError: no such game.
@@ -264,84 +189,84 @@ class SeatService:
             UnauthorizedError: no token, or a token of no seat.
             ForbiddenError: a token of another seat (``not-your-seat``) or game.
         """
-        record = self.store.get_game(game_id)
+        game_id = caller.game_id
+        record = await blocking(self.store.get_game, game_id)
         if not 0 <= seat < record.players:
             raise SeatNotFoundError(
                 f"game {game_id!r} has seats 0 to {record.players - 1}; there is no seat {seat}"
             )
-        caller = self.auth.seat(game_id, authorization, known_game=True)
-        if caller is None:
+        if caller.seat is None:
             raise UnauthorizedError("this needs the seat's token: Authorization: Bearer <token>")
-        if caller != seat:
+        if caller.seat != seat:
             raise ForbiddenError(
-                f"this token is seat {caller}'s, not seat {seat}'s", code="not-your-seat"
+                f"this token is seat {caller.seat}'s, not seat {seat}'s", code="not-your-seat"
             )
+        return record
 
-    def hand_to_bot(
-        self, game_id: str, seat: int, authorization: str | None, bot: str
-    ) -> PublicSeat:
+    async def hand_to_bot(self, caller: Caller, seat: int, bot: str) -> PublicSeat:
         """Hand the caller's seat to a bot, which plays it on the server until taken back.
 
         Raises:
-            Anything :meth:`holder_seat` raises.
+            Anything :meth:`_holder` raises.
             UnknownBotError: no such bot, or it does not play this game.
             SeatsClosedError: the game is over.
         """
-        self.holder_seat(game_id, seat, authorization)
-        policy_for(bot, self.store.get_game(game_id).game)
+        record = await self._holder(caller, seat)
+        policy_for(bot, record.game)
 
         def choose(seats: list[SeatState], _tokens: dict[int, str]) -> SeatEvent | None:
             if seats[seat].type not in _HUMAN:
                 raise SeatNotHeldError(f"seat {seat} is a bot's from the start")
             return None if seats[seat].bot == bot else SeatHandedToBot(seat=seat, bot=bot)
 
-        return public_seats(self._change(game_id, choose).seats)[seat]
+        return public_seats((await self._change(caller.game_id, choose)).seats)[seat]
 
-    def take_back(self, game_id: str, seat: int, authorization: str | None) -> PublicSeat:
+    async def take_back(self, caller: Caller, seat: int) -> PublicSeat:
         """Take the caller's seat back from its bot.
 
         Raises:
-            Anything :meth:`holder_seat` raises.
+            Anything :meth:`_holder` raises.
             SeatNotHeldError: no bot plays the seat (``seat-not-handed``).
             SeatsClosedError: the game is over.
         """
-        self.holder_seat(game_id, seat, authorization)
+        await self._holder(caller, seat)
+        game_id = caller.game_id
 
         def choose(seats: list[SeatState], _tokens: dict[int, str]) -> SeatEvent:
             if seats[seat].bot is None:
                 raise SeatNotHeldError(f"no bot plays seat {seat} of game {game_id!r}")
             return SeatTakenBack(seat=seat)
 
-        return public_seats(self._change(game_id, choose).seats)[seat]
+        return public_seats((await self._change(game_id, choose)).seats)[seat]
 
     # -- rematch ---------------------------------------------------------------------------
 
-    def rematch(self, game_id: str, authorization: str | None) -> RematchResponse:
+    async def rematch(self, caller: Caller) -> RematchResponse:
         """The caller's seat in the rematch of a finished game (created by the first call).
 
         Raises:
             GameNotFoundError: no such game.
-            UnauthorizedError, ForbiddenError: no token of a seat of this game.
+            UnauthorizedError: no token of a seat of this game.
             RematchTooEarlyError: the game is in progress (``game-not-finished``).
         """
-        token = bearer_token(authorization)
-        record = self.store.get_game(game_id)
-        seat = self.auth.seat(game_id, authorization, known_game=True)
+        game_id, seat, token = caller.game_id, caller.seat, caller.token
+        record = await blocking(self.store.get_game, game_id)
         if seat is None or token is None:
             raise UnauthorizedError("a rematch needs a seat token: Authorization: Bearer <token>")
         if record.status != GameStatus.FINISHED:
             raise RematchTooEarlyError(
                 f"game {game_id!r} is still in progress; a rematch follows a finished game"
             )
-        next_id = self.store.rematch_of(game_id)
+        _, next_id = await blocking(self.store.rematch_links, game_id)
         if next_id is None:
             try:
-                return self._create_rematch(record, seat, token)
+                return await blocking(self._create_rematch, record, seat, token)
             except RematchExistsError as exc:
                 next_id = exc.next_id
-        return self._claim(next_id, seat, rematch_token(token, next_id, seat))
+        return await self._claim(next_id, seat, rematch_token(token, next_id, seat))
 
     def _create_rematch(self, record: GameRecord, seat: int, token: str) -> RematchResponse:
+        """Create the next game (blocking: on a worker thread)."""
         holders = [
             SeatState(
                 seat=s.seat,
@@ -352,27 +277,26 @@ class SeatService:
             for s in self.store.seat_states(record.id, record.players)
         ]
         options = dict(record.options)
-        deal = self.store.get_deal(record.id)
-        if deal is not None:
-            options["deal"] = deal
+        found = self.store.secrets(record.id)
+        if found is not None and found.deal is not None:
+            options["deal"] = found.deal
         next_id = new_game_id()
         mine = rematch_token(token, next_id, seat)
-        with self.turn:
-            created = create_game(
-                self.store,
-                record.game,
-                record.players,
-                options,
-                game_id=next_id,
-                seats=holders,
-                tokens={seat: mine},
-                rematch_of=record.id,
-            )
-        self.created(created)
+        created = create_game(
+            self.store,
+            record.game,
+            record.players,
+            options,
+            game_id=next_id,
+            seats=holders,
+            tokens={seat: mine},
+            rematch_of=record.id,
+        )
+        self.creator.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)
         return RematchResponse(id=next_id, seat=seat, token=mine)
 
-    def _claim(self, next_id: str, seat: int, token: str) -> RematchResponse:
+    async def _claim(self, next_id: str, seat: int, token: str) -> RematchResponse:
         digest = hash_token(token)
 
         def choose(seats: list[SeatState], tokens: dict[int, str]) -> SeatEvent | None:
@@ -386,10 +310,10 @@ class SeatService:
             return SeatClaimed(seat=seat)
 
         try:
-            self._change(next_id, choose, digest)
+            await self._change(next_id, choose, digest)
         except SeatsClosedError:
             # The rematch is over already: a seat that claimed it may still ask again.
-            if self.store.check_token(next_id, token) != seat:
+            if await blocking(self.store.check_token, next_id, token) != seat:
                 raise
         self.auth.remember(next_id, seat, token)
         return RematchResponse(id=next_id, seat=seat, token=token)

@@ -1,4 +1,24 @@
-"""What the layers above need of a store, as protocols (every backend implements them)."""
+"""What the layers above need of a store: small protocols, one per role.
+
+As the eventsourcing library splits its recorders (aggregates, applications, processes),
+a store here is several narrow roles, and each caller asks for the role it uses, so that
+what a piece of code may do to the log is written in its signature:
+
+- :class:`EventLog`: a game's log: create it, append to it, read it back.
+- :class:`GameIndex`: the games' records: look one up, list them, find the links between
+  them.
+- :class:`SeatLedger`: who holds each seat, and the hashes of the seat tokens.
+- :class:`SecretKeeper`: the seeds and explicit deals, kept apart from the log.
+- :class:`ReplyLedger`: the answers stored under idempotency keys.
+- :class:`SnapshotCache`: folded states kept so that loading a game folds few events.
+- :class:`EventStore`: all of them, and the store's life cycle: what
+  :func:`~spies_replay.store.backends.open_store` returns.
+
+Every backend implements them all with one class (:class:`~spies_replay.store.sql.SqlEventStore`
+and its subclasses), and every method is described there. None of them calls back into its
+caller: the store checks the version, the finished game and the idempotency key, and writes
+what it is given.
+"""
 
 from __future__ import annotations
 
@@ -6,44 +26,34 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-import msgspec
-
-from spies_core.decider import AnySpec, Outcome
+from spies_core.decider import AnySpec
 from spies_replay.codec import GameCodec
 from spies_replay.meta import SeatState
 from spies_replay.store.records import (
+    Append,
     EventRow,
     GamePage,
     GameRecord,
+    GameSecrets,
     GameStatus,
     IdempotencyRecord,
-    PendingIdempotency,
-    SeatChange,
-    SeatChoice,
     StoredEvent,
 )
 
-__all__ = ["EventStore"]
+__all__ = [
+    "EventLog",
+    "EventStore",
+    "GameIndex",
+    "ReplyLedger",
+    "SeatLedger",
+    "SecretKeeper",
+    "SnapshotCache",
+]
 
 
-class EventStore(Protocol):
-    """What the engine, the API and the replay tool need of a store, on any backend.
+class EventLog(Protocol):
+    """A game's append-only, hash-chained log."""
 
-    Every method is described on :class:`SqlEventStore`, which both backends share.
-    """
-
-    location: str
-    """Where the store is: a file path, or a URL without its password."""
-    games: Mapping[str, AnySpec]
-    snapshot_every: int
-
-    def close(self) -> None: ...
-    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]: ...
-    def __enter__(self) -> EventStore: ...
-    def __exit__(self, *exc: object) -> None: ...
-    def reading(self) -> AbstractContextManager[Any]: ...
-    def spec(self, game: str) -> AnySpec: ...
-    def codec(self, game: str) -> GameCodec: ...
     def insert_game(
         self,
         record: GameRecord,
@@ -57,23 +67,23 @@ class EventStore(Protocol):
         rematch_of: str | None = None,
         idempotency: Sequence[IdempotencyRecord] = (),
     ) -> None: ...
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[msgspec.Struct],
-        *,
-        actor: int | None = None,
-        command: msgspec.Struct | None = None,
-        outcome: Outcome | None = None,
-        state: object = None,
-        idempotency: PendingIdempotency | None = None,
-        bot: str | None = None,
+    def append(self, batch: Append) -> None: ...
+    def read_rows(
+        self, game_id: str, *, after: int = 0, upto: int | None = None
+    ) -> list[EventRow]: ...
+    def read_events(
+        self, game_id: str, *, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]: ...
-    def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None: ...
-    def drop_snapshots(self, game_id: str) -> None: ...
+    def read_game_payloads(
+        self, game_id: str, *, after: int, upto: int
+    ) -> list[tuple[int, str]]: ...
+    def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], GameSecrets | None]: ...
+
+
+class GameIndex(Protocol):
+    """The games' records and the links between them."""
+
     def get_game(self, game_id: str) -> GameRecord: ...
-    def version_of(self, game_id: str) -> int: ...
     def game_ids(self) -> list[str]: ...
     def list_games(
         self,
@@ -84,31 +94,58 @@ class EventStore(Protocol):
         offset: int = 0,
         open_seats: bool | None = None,
     ) -> GamePage: ...
-    def read_rows(
-        self, game_id: str, *, after: int = 0, upto: int | None = None
-    ) -> list[EventRow]: ...
-    def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], bytes | None]: ...
-    def read_events(
-        self, game_id: str, *, after: int = 0, limit: int | None = None
-    ) -> list[StoredEvent]: ...
-    def read_game_payloads(
-        self, game_id: str, *, after: int, upto: int
-    ) -> list[tuple[int, str]]: ...
-    def latest_snapshot(self, game_id: str, at: int) -> tuple[int, str] | None: ...
-    def snapshots(self, game_id: str) -> list[tuple[int, str]]: ...
-    def get_seed(self, game_id: str) -> bytes | None: ...
-    def get_deal(self, game_id: str) -> Any: ...
-    def check_token(self, game_id: str, token: str) -> int | None: ...
-    def find_token(self, token: str) -> tuple[str, int] | None: ...
-    def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None: ...
-    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]: ...
-    def token_hashes(self, game_id: str) -> dict[int, str]: ...
-    def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]: ...
-    def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]: ...
-    def change_seat(
-        self, game_id: str, choose: SeatChoice, *, token_hash: str | None = None
-    ) -> SeatChange: ...
-    def rematch_of(self, game_id: str) -> str | None: ...
     def rematch_links(self, game_id: str) -> tuple[str | None, str | None]: ...
     def games_with_bots(self) -> list[str]: ...
     def orphan_game_ids(self) -> list[str]: ...
+
+
+class SeatLedger(Protocol):
+    """Each seat's holder, and the sha256 of each seat token held (never a token)."""
+
+    def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]: ...
+    def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]: ...
+    def check_token(self, game_id: str, token: str) -> int | None: ...
+    def find_token(self, token: str) -> tuple[str, int] | None: ...
+    def token_hashes(self, game_id: str) -> dict[int, str]: ...
+
+
+class SecretKeeper(Protocol):
+    """The seeds and explicit deals, apart from the log until the final event."""
+
+    def secrets(self, game_id: str) -> GameSecrets | None: ...
+
+
+class ReplyLedger(Protocol):
+    """The answers stored under idempotency keys, each written with its append."""
+
+    def get_idempotency(self, game_id: str, key: str) -> IdempotencyRecord | None: ...
+    def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]: ...
+
+
+class SnapshotCache(Protocol):
+    """Folded states of games: a cache, so writing one may fail without harm."""
+
+    snapshot_every: int
+
+    def latest_snapshot(self, game_id: str, at: int) -> tuple[int, str] | None: ...
+    def snapshots(self, game_id: str) -> list[tuple[int, str]]: ...
+    def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None: ...
+    def drop_snapshots(self, game_id: str) -> None: ...
+
+
+class EventStore(
+    EventLog, GameIndex, SeatLedger, SecretKeeper, ReplyLedger, SnapshotCache, Protocol
+):
+    """Every role, and the store's life cycle: what ``open_store`` returns."""
+
+    location: str
+    """Where the store is: a file path, or a URL without its password."""
+    games: Mapping[str, AnySpec]
+
+    def spec(self, game: str) -> AnySpec: ...
+    def codec(self, game: str) -> GameCodec: ...
+    def reading(self) -> AbstractContextManager[Any]: ...
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> EventStore: ...
+    def __exit__(self, *exc: object) -> None: ...

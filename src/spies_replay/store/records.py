@@ -8,7 +8,7 @@ else of the store's rows. Nothing here imports a store or a driver.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -22,10 +22,12 @@ from spies_replay.meta import SeatEvent, SeatState, SeedSource
 __all__ = [
     "EventRow",
     "GamePage",
+    "GameSecrets",
     "GameRecord",
     "GameStatus",
+    "Append",
     "IdempotencyRecord",
-    "PendingIdempotency",
+    "Reply",
     "SeatChange",
     "SeatChoice",
     "StoredEvent",
@@ -108,25 +110,82 @@ class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     key: str
     request_fingerprint: str
-    response: Any
-    """The JSON value the caller stored (decoded)."""
+    response: bytes
+    """The response as it was sent: JSON, byte for byte."""
     created_at: str
 
 
 @dataclass(frozen=True, slots=True)
-class PendingIdempotency:
-    """An idempotency record to write in the same transaction as an append.
+class GameSecrets:
+    """What a game keeps apart from its log until the final event reveals it.
+
+    Attributes:
+        seed: the seed every shuffle is derived from.
+        deal: the explicit ``options.deal`` the game was created with, or ``None``.
+    """
+
+    seed: bytes
+    deal: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to a command sent with an idempotency key, stored with its append.
 
     Attributes:
         key: the client's key.
         fingerprint: the caller's digest of the request (to tell a retry from a reuse).
-        response: called inside the transaction with the stored events; returns the JSON
-            value to keep (the response the caller is about to send).
+        response: the answer, as the caller sends it (JSON bytes), computed before the
+            append: the store keeps it and never builds an answer itself.
     """
 
     key: str
     fingerprint: str
-    response: Callable[[list[StoredEvent]], object]
+    response: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One batch for :meth:`~spies_replay.store.EventLog.append`: rows that follow a game's
+    head, and what the store keeps with them in the same transaction.
+
+    Attributes:
+        game_id: the game.
+        version: the game's version the rows follow; the append is refused unless the game
+            is still there (the optimistic-concurrency check).
+        head_hash: the hash of the event at ``version``, which the first row's hash chains
+            from (:func:`spies_replay.codec.seal`).
+        rows: the sealed rows, seqs ``version + 1`` on; empty for a command that caused no
+            event (the version is still checked and ``reply`` kept).
+        outcome: set exactly when the rows end the game (their last one is
+            ``seed_revealed``): the game becomes finished.
+        state: the folded state after the rows, kept as a snapshot when the append crosses a
+            multiple of the store's ``snapshot_every``; ``None``: no snapshot.
+        reply: the answer to keep under an idempotency key.
+        seat: the holder of a seat after the seat event in ``rows`` (kept in the store's
+            table of seats).
+        token_hash: the sha256 of a new token of ``seat`` (a join, a claimed rematch seat).
+    """
+
+    game_id: str
+    version: int
+    head_hash: str
+    rows: Sequence[EventRow]
+    outcome: Outcome | None = None
+    state: object = None
+    reply: Reply | None = None
+    seat: SeatState | None = None
+    token_hash: str | None = None
+
+    @property
+    def new_version(self) -> int:
+        """The game's version after the append."""
+        return self.rows[-1].seq if self.rows else self.version
+
+    @property
+    def new_head_hash(self) -> str:
+        """The game's head hash after the append."""
+        return self.rows[-1].hash if self.rows else self.head_hash
 
 
 def utc_now() -> str:
@@ -140,19 +199,22 @@ def hash_token(token: str) -> str:
 
 
 SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
-"""Decides a seat change from the seats and the held token hashes (see ``change_seat``)."""
+"""Decides a seat change from the seats and the held token hashes (see
+:func:`spies_replay.engine.change_seat`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """What :meth:`~spies_replay.store.EventStore.change_seat` did.
+    """What :func:`spies_replay.engine.change_seat` did.
 
     Attributes:
         seats: the seats after it.
         event: the appended seat event, or ``None`` when nothing changed.
         version: the game's version after it.
+        head_hash: the game's head hash after it.
     """
 
     seats: list[SeatState]
     event: StoredEvent | None
     version: int
+    head_hash: str

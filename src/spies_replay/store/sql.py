@@ -44,11 +44,8 @@ from spies_core.errors import UnknownGameError
 from spies_core.registry import GAMES
 from spies_replay.codec import (
     GameCodec,
-    canonical_bytes,
-    chain_hash,
     codec_for,
     encode,
-    event_tag,
 )
 from spies_replay.errors import (
     GameExistsError,
@@ -64,25 +61,23 @@ from spies_replay.meta import (
     META_TYPES,
     SeatState,
     SeatType,
-    SeedRevealed,
     SeedSource,
-    apply_seat_event,
 )
 from spies_replay.store.records import (
+    Append,
     EventRow,
     GamePage,
     GameRecord,
+    GameSecrets,
     GameStatus,
     IdempotencyRecord,
-    PendingIdempotency,
-    SeatChange,
-    SeatChoice,
+    Reply,
     StoredEvent,
     hash_token,
     utc_now,
 )
 
-__all__ = ["Cursor", "SqlEventStore", "Transaction", "seal"]
+__all__ = ["Cursor", "SqlEventStore", "Transaction"]
 
 _log = structlog.get_logger("spies_replay.store")
 _decode_plain: Final = msgspec.json.Decoder().decode
@@ -110,60 +105,6 @@ class Transaction(Protocol):
 
     def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
     def executemany(self, sql: str, params: Sequence[Sequence[Any]], /) -> Any: ...
-
-
-def seal(
-    previous_hash: str,
-    first_seq: int,
-    events: Sequence[msgspec.Struct],
-    *,
-    recorded_at: str,
-    actor: int | None = None,
-    command: msgspec.Struct | None = None,
-    bot: str | None = None,
-) -> list[EventRow]:
-    """Turn one batch of events into rows, chaining their hashes from ``previous_hash``.
-
-    ``actor``, ``command`` and ``bot`` go on the batch's first row only (NULL on the
-    others), which is how a reader finds where one command's events begin. For a new game,
-    ``previous_hash`` is :func:`~spies_replay.codec.genesis_hash` of its id.
-    """
-    rows: list[EventRow] = []
-    command_text = None if command is None else encode(command)
-    previous = previous_hash
-    for index, event in enumerate(events):
-        seq = first_seq + index
-        kind = event_tag(event)
-        payload = encode(event)
-        row_actor = actor if index == 0 else None
-        row_command = command_text if index == 0 else None
-        row_bot = bot if index == 0 else None
-        digest = chain_hash(
-            previous,
-            canonical_bytes(
-                seq=seq,
-                type=kind,
-                actor=row_actor,
-                command=row_command,
-                payload=payload,
-                recorded_at=recorded_at,
-                bot=row_bot,
-            ),
-        )
-        rows.append(
-            EventRow(
-                seq=seq,
-                type=kind,
-                payload=payload,
-                recorded_at=recorded_at,
-                actor=row_actor,
-                command=row_command,
-                hash=digest,
-                bot=row_bot,
-            )
-        )
-        previous = digest
-    return rows
 
 
 class SqlEventStore:
@@ -333,7 +274,7 @@ class SqlEventStore:
                 "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
                 " created_at) VALUES (?, ?, ?, ?, ?)",
                 [
-                    (record.id, r.key, r.request_fingerprint, encode(r.response), r.created_at)
+                    (record.id, r.key, r.request_fingerprint, r.response.decode(), r.created_at)
                     for r in idempotency
                 ],
             )
@@ -372,41 +313,28 @@ class SqlEventStore:
             [(game_id, seq, encode(state)) for seq, state in snapshots],
         )
 
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[msgspec.Struct],
-        *,
-        actor: int | None = None,
-        command: msgspec.Struct | None = None,
-        outcome: Outcome | None = None,
-        state: object = None,
-        idempotency: PendingIdempotency | None = None,
-        bot: str | None = None,
-    ) -> list[StoredEvent]:
-        """Append one command's events after ``expected_version``, all or none.
+    def append(self, batch: Append) -> None:
+        """Append one batch after ``batch.version``, with what goes with it, all or none.
 
-        The events get seqs ``expected_version + 1 …``; ``actor`` and ``command`` are stored
-        on the first. With ``outcome`` the game becomes finished, and the last event must be
-        :class:`~spies_replay.meta.SeedRevealed`. ``state`` (the folded state after these
-        events) is kept as a snapshot when the append crosses a multiple of
-        :attr:`snapshot_every`. ``idempotency`` is stored in the same transaction. An empty
-        ``events`` appends nothing but still checks the version and stores ``idempotency``.
-
-        Returns:
-            The stored events with their seqs and hashes.
+        In one write transaction that holds the game's row: the idempotency record is
+        checked first (so that a retry racing its own first attempt gets that attempt's
+        answer, not a conflict), then the version and head hash, then that the game is in
+        progress; the rows, the reply, a seat token and the seat's holder, the game row
+        (version, head hash, status, outcome) and, every ``snapshot_every`` events, a
+        snapshot are written. The store decides nothing else: every row was sealed and the
+        reply built by the caller.
 
         Raises:
             GameNotFoundError: no such game.
-            VersionConflictError: the game is not at ``expected_version``.
+            IdempotencyKeyExistsError: ``batch.reply``'s key was used before (its record
+                attached); nothing is written.
+            VersionConflictError: the game is not at ``batch.version`` (another writer got
+                there first); nothing is written.
             GameFinishedError: the game has finished; its log is closed.
-            IdempotencyKeyExistsError: the key was used before (nothing is written); checked
-                first, inside the write transaction, so a retry racing its own first
-                attempt gets that attempt's answer rather than a conflict.
+            SeatTakenError: ``batch.seat`` already has a token.
         """
-        _check_batch(events, outcome)
-        recorded_at = utc_now()
+        _check_batch(batch)
+        game_id, version, rows = batch.game_id, batch.version, batch.rows
         with self._write() as conn:
             found = conn.execute(
                 "SELECT version, head_hash, status FROM games WHERE id = ?" + self.lock_row,
@@ -414,89 +342,80 @@ class SqlEventStore:
             ).fetchone()
             if found is None:
                 raise GameNotFoundError(game_id)
-            version, head_hash, status = found
-            if idempotency is not None:
-                # A concurrent writer (another process) may have used the key since the
-                # caller looked: its answer, not a version conflict, is the right reply.
-                row = conn.execute(
-                    "SELECT request_fingerprint, response, created_at FROM idempotency"
-                    " WHERE game_id = ? AND key = ?",
-                    (game_id, idempotency.key),
-                ).fetchone()
-                if row is not None:
-                    raise IdempotencyKeyExistsError(_idempotency(game_id, idempotency.key, row))
-            if version != expected_version:
-                raise VersionConflictError(game_id, expected_version, version)
-            if status == GameStatus.FINISHED and events:
+            current, head_hash, status = found
+            updated_at = rows[-1].recorded_at if rows else utc_now()
+            if batch.reply is not None:
+                self._insert_reply(conn, game_id, batch.reply, updated_at)
+            if current != version or head_hash != batch.head_hash:
+                raise VersionConflictError(game_id, version, current)
+            if status == GameStatus.FINISHED and rows:
                 raise GameFinishedError(f"game {game_id!r} has finished; no event can follow")
-            rows = seal(
-                head_hash,
-                version + 1,
-                events,
-                recorded_at=recorded_at,
-                actor=actor,
-                command=command,
-                bot=bot,
-            )
+            if batch.seat is not None:
+                self._update_seat(conn, game_id, batch.seat, batch.token_hash)
+            if not rows:
+                return
             try:
                 self._insert_rows(conn, game_id, rows)
             except self.conflict_errors as exc:  # a writer that ignored the lock protocol
-                raise VersionConflictError(game_id, expected_version, version + 1) from exc
-            stored = [
-                StoredEvent(
-                    seq=row.seq,
-                    type=row.type,
-                    event=event,
-                    actor=row.actor,
-                    recorded_at=row.recorded_at,
-                    hash=row.hash,
-                    bot=row.bot,
-                )
-                for row, event in zip(rows, events, strict=True)
-            ]
-            if idempotency is not None:
-                self._insert_idempotency(conn, game_id, idempotency, stored, recorded_at)
-            if rows:
-                self._appended(conn, game_id)
-                new_version = rows[-1].seq
+                raise VersionConflictError(game_id, version, version + 1) from exc
+            self._appended(conn, game_id)
+            new_version = batch.new_version
+            finishing = batch.outcome is not None
+            if finishing:
                 conn.execute(
                     "UPDATE games SET version = ?, head_hash = ?, updated_at = ?, status = ?,"
                     " outcome = ? WHERE id = ?",
                     (
                         new_version,
-                        rows[-1].hash,
-                        recorded_at,
-                        GameStatus.FINISHED if outcome is not None else GameStatus.ACTIVE,
-                        None if outcome is None else encode(outcome),
+                        batch.new_head_hash,
+                        updated_at,
+                        GameStatus.FINISHED if finishing else GameStatus.ACTIVE,
+                        None if batch.outcome is None else encode(batch.outcome),
                         game_id,
                     ),
                 )
-                every = self.snapshot_every
-                if state is not None and version // every != new_version // every:
-                    self._insert_snapshots(conn, game_id, [(new_version, state)])
-        return stored
+            else:
+                conn.execute(
+                    "UPDATE games SET version = ?, head_hash = ?, updated_at = ? WHERE id = ?",
+                    (new_version, batch.new_head_hash, updated_at, game_id),
+                )
+            every = self.snapshot_every
+            if batch.state is not None and version // every != new_version // every:
+                self._insert_snapshots(conn, game_id, [(new_version, batch.state)])
 
     @staticmethod
-    def _insert_idempotency(
-        conn: Transaction,
-        game_id: str,
-        pending: PendingIdempotency,
-        stored: list[StoredEvent],
-        created_at: str,
-    ) -> None:
-        response = encode(pending.response(stored))
+    def _insert_reply(conn: Transaction, game_id: str, reply: Reply, created_at: str) -> None:
         inserted = conn.execute(
             "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
             " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (game_id, pending.key, pending.fingerprint, response, created_at),
+            (game_id, reply.key, reply.fingerprint, reply.response.decode(), created_at),
         )
         if inserted.rowcount != 1:
             row = conn.execute(
                 "SELECT request_fingerprint, response, created_at FROM idempotency"
                 " WHERE game_id = ? AND key = ?",
-                (game_id, pending.key),
+                (game_id, reply.key),
             ).fetchone()
-            raise IdempotencyKeyExistsError(_idempotency(game_id, pending.key, row))
+            raise IdempotencyKeyExistsError(_idempotency(game_id, reply.key, row))
+
+    @staticmethod
+    def _update_seat(
+        conn: Transaction, game_id: str, seat: SeatState, token_hash: str | None
+    ) -> None:
+        if token_hash is not None:
+            held = conn.execute(
+                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (game_id, seat.seat, token_hash),
+            )
+            if held.rowcount != 1:
+                raise SeatTakenError(f"seat {seat.seat} of game {game_id!r} is taken")
+        conn.execute(
+            "INSERT INTO seat_states (game_id, seat, type, name, bot) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,"
+            " name = excluded.name, bot = excluded.bot",
+            (game_id, seat.seat, str(seat.type), seat.name, seat.bot),
+        )
 
     def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None:
         """Keep folded states as snapshots (a cache: failures to write are logged, not raised)."""
@@ -528,17 +447,6 @@ class SqlEventStore:
         if row is None:
             raise GameNotFoundError(game_id)
         return _record(row)
-
-    def version_of(self, game_id: str) -> int:
-        """A game's version now (one indexed read; for checking a cached state is current).
-
-        Raises:
-            GameNotFoundError: no such game.
-        """
-        row = self._one("SELECT version FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise GameNotFoundError(game_id)
-        return int(row[0])
 
     def game_ids(self) -> list[str]:
         """Every stored game id, in creation order."""
@@ -602,10 +510,10 @@ class SqlEventStore:
             for r in rows
         ]
 
-    def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], bytes | None]:
-        """A game's record, every row and its seed, read in one consistent snapshot.
+    def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], GameSecrets | None]:
+        """A game's record, every row and its secrets, read in one consistent snapshot.
 
-        For verification and export; the seed is for operator use only.
+        For verification, export and copying; the secrets are for operator use only.
 
         Raises:
             GameNotFoundError: no such game.
@@ -613,8 +521,8 @@ class SqlEventStore:
         with self.reading():
             record = self.get_game(game_id)
             rows = self.read_rows(game_id)
-            seed = self.get_seed(game_id)
-        return record, rows, seed
+            secrets = self.secrets(game_id)
+        return record, rows, secrets
 
     def read_events(
         self, game_id: str, *, after: int = 0, limit: int | None = None
@@ -673,15 +581,14 @@ class SqlEventStore:
         )
         return [(row[0], row[1]) for row in rows]
 
-    def get_seed(self, game_id: str) -> bytes | None:
-        """The game's secret seed (server-side use only: deciding, auditing), or ``None``."""
-        row = self._one("SELECT seed FROM seeds WHERE game_id = ?", (game_id,))
-        return None if row is None else bytes.fromhex(row[0])
-
-    def get_deal(self, game_id: str) -> Any:
-        """The game's secret ``options.deal`` (server-side use only), or ``None``."""
-        row = self._one("SELECT deal FROM seeds WHERE game_id = ?", (game_id,))
-        return None if row is None or row[0] is None else msgspec.json.decode(row[0])
+    def secrets(self, game_id: str) -> GameSecrets | None:
+        """The game's secret seed and explicit deal (server-side use only: deciding,
+        auditing, the final reveal), or ``None`` for no such game."""
+        row = self._one("SELECT seed, deal FROM seeds WHERE game_id = ?", (game_id,))
+        if row is None:
+            return None
+        deal = None if row[1] is None else msgspec.json.decode(row[1])
+        return GameSecrets(seed=bytes.fromhex(row[0]), deal=deal)
 
     def check_token(self, game_id: str, token: str) -> int | None:
         """The seat a token belongs to, or ``None``; compares sha256 hashes in constant time."""
@@ -755,84 +662,6 @@ class SqlEventStore:
                 found.setdefault(row[0], []).append(_seat_state(row[1:]))
         return found
 
-    def change_seat(
-        self, game_id: str, choose: SeatChoice, *, token_hash: str | None = None
-    ) -> SeatChange:
-        """Decide and record one seat change in one write transaction.
-
-        ``choose(seats, token_hashes)`` is called inside the transaction with the seats as
-        they are now (and the hashes of the seat tokens held, by seat); it returns the seat
-        event to append (:data:`spies_replay.meta.SEAT_EVENTS`), or ``None`` to change
-        nothing, or raises to refuse. The event is appended to the log (hash-chained, the
-        version goes up), ``seat_states`` follows it, and with ``token_hash`` the event's
-        seat gets that token. Racing changes are decided one after the other, across
-        processes: exactly one of two joins of a seat finds it open.
-
-        Raises:
-            GameNotFoundError: no such game.
-            GameFinishedError: the game is over.
-            SeatTakenError: the seat already has a token (a writer that skipped ``choose``).
-            Whatever ``choose`` raises. Nothing is written.
-        """
-        with self._write() as conn:
-            found = conn.execute(
-                "SELECT version, head_hash, status, players FROM games WHERE id = ?"
-                + self.lock_row,
-                (game_id,),
-            ).fetchone()
-            if found is None:
-                raise GameNotFoundError(game_id)
-            version, head_hash, status, players = found
-            if status == GameStatus.FINISHED:
-                raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
-            seats = _seat_states(conn, game_id, players)
-            tokens = dict(
-                conn.execute(
-                    "SELECT seat, token_hash FROM seats WHERE game_id = ?", (game_id,)
-                ).fetchall()
-            )
-            event = choose(seats, tokens)
-            if event is None:
-                return SeatChange(seats=seats, event=None, version=version)
-            changed = apply_seat_event(seats, event)
-            seat = changed[event.seat]
-            if token_hash is not None:
-                held = conn.execute(
-                    "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    (game_id, seat.seat, token_hash),
-                )
-                if held.rowcount != 1:
-                    raise SeatTakenError(f"seat {seat.seat} of game {game_id!r} is taken")
-            conn.execute(
-                "INSERT INTO seat_states (game_id, seat, type, name, bot) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,"
-                " name = excluded.name, bot = excluded.bot",
-                (game_id, seat.seat, str(seat.type), seat.name, seat.bot),
-            )
-            recorded_at = utc_now()
-            rows = seal(head_hash, version + 1, [event], recorded_at=recorded_at)
-            self._insert_rows(conn, game_id, rows)
-            self._appended(conn, game_id)
-            conn.execute(
-                "UPDATE games SET version = ?, head_hash = ?, updated_at = ? WHERE id = ?",
-                (rows[-1].seq, rows[-1].hash, recorded_at, game_id),
-            )
-        stored = StoredEvent(
-            seq=rows[0].seq,
-            type=rows[0].type,
-            event=event,
-            actor=None,
-            recorded_at=recorded_at,
-            hash=rows[0].hash,
-        )
-        return SeatChange(seats=changed, event=stored, version=rows[-1].seq)
-
-    def rematch_of(self, game_id: str) -> str | None:
-        """The id of a finished game's rematch, if it has one."""
-        row = self._one("SELECT next_id FROM rematches WHERE game_id = ?", (game_id,))
-        return None if row is None else str(row[0])
-
     def rematch_links(self, game_id: str) -> tuple[str | None, str | None]:
         """``(rematch_of, rematch)``: the game this one is the rematch of, and its own
         rematch, each ``None`` when there is none."""
@@ -883,14 +712,16 @@ def _seat_states(conn: Transaction, game_id: str, players: int | None) -> list[S
     return [SeatState(seat=seat) for seat in range(players)]
 
 
-def _check_batch(events: Sequence[msgspec.Struct], outcome: Outcome | None) -> None:
-    for index, event in enumerate(events):
-        tag = event_tag(event)
-        last = index == len(events) - 1
-        if tag == "game_created" or (tag == "seed_revealed" and not last):
-            raise ValueError(f"{tag} cannot be appended at position {index} of a batch")
-    finishing = bool(events) and isinstance(events[-1], SeedRevealed)
-    if finishing != (outcome is not None):
+def _check_batch(batch: Append) -> None:
+    rows = batch.rows
+    for index, row in enumerate(rows):
+        if row.seq != batch.version + 1 + index:
+            raise ValueError(f"row {index} has seq {row.seq}, not {batch.version + 1 + index}")
+        last = index == len(rows) - 1
+        if row.type == "game_created" or (row.type == "seed_revealed" and not last):
+            raise ValueError(f"{row.type} cannot be appended at position {index} of a batch")
+    finishing = bool(rows) and rows[-1].type == "seed_revealed"
+    if finishing != (batch.outcome is not None):
         raise ValueError("a batch ends with seed_revealed exactly when it carries the outcome")
 
 
@@ -935,6 +766,6 @@ def _idempotency(game_id: str, key: str, row: Sequence[Any]) -> IdempotencyRecor
         game_id=game_id,
         key=key,
         request_fingerprint=row[0],
-        response=_decode_plain(row[1]),
+        response=row[1].encode(),
         created_at=row[2],
     )

@@ -1,0 +1,153 @@
+"""Creating a game: its seats as the request asks, the game in the log, its tokens once.
+
+Who holds each seat is checked before anything is written: one entry per seat, a creator
+seat's display name, a bot that exists and plays the game. The new game's head goes into the
+cache and its tokens are remembered as verified, so its first commands read nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import msgspec
+import structlog
+
+from spies_api.problems.errors import InvalidNameError, InvalidSeatsError
+from spies_api.schemas import (
+    NAME_MAX,
+    AnySeatRequest,
+    BotSeatRequest,
+    CreateGameRequest,
+    CreatorSeatRequest,
+    GameCreatedResponse,
+    SeatToken,
+)
+from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.states import GameStates
+from spies_bots import policy_for
+from spies_replay.engine import CreatedGame, create_game
+from spies_replay.meta import SeatState, SeatType
+from spies_replay.store.protocols import EventStore
+
+__all__ = ["GameCreator", "check_name", "holders"]
+
+
+def check_name(name: str) -> str:
+    """A display name as given, if it is 1 to 40 printable characters.
+
+    Raises:
+        InvalidNameError: empty, too long, or with a control character.
+    """
+    if not 1 <= len(name) <= NAME_MAX or not name.isprintable() or not name.strip():
+        shown = name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…"
+        raise InvalidNameError(
+            f"a name is 1 to {NAME_MAX} printable characters and not blank; {shown!r}"
+            f" ({len(name)} characters) is not"
+        )
+    return name
+
+
+def holders(
+    store: EventStore, game: str, players: int | None, requested: Sequence[AnySeatRequest] | None
+) -> list[SeatState] | None:
+    """The seats a create request asks for (``None``: every seat the creator's).
+
+    Raises:
+        UnknownGameError: not a registered game.
+        InvalidSeatsError: not one entry per seat.
+        UnknownBotError: a bot that does not exist or does not play the game.
+        InvalidNameError: a creator seat's name that is not 1 to 40 printable characters.
+    """
+    if requested is None:
+        return None
+    spec = store.spec(game)
+    count = spec.min_players if players is None else players
+    if len(requested) != count:
+        raise InvalidSeatsError(
+            f"seats lists {len(requested)} seats, but the game has {count}: give one entry per seat"
+        )
+    seats: list[SeatState] = []
+    for seat, wanted in enumerate(requested):
+        if isinstance(wanted, CreatorSeatRequest):
+            name = None if wanted.name is None else check_name(wanted.name)
+            seats.append(SeatState(seat=seat, type=SeatType.CREATOR, name=name))
+        elif isinstance(wanted, BotSeatRequest):
+            policy_for(wanted.bot, spec.name)
+            seats.append(SeatState(seat=seat, type=SeatType.BOT, bot=wanted.bot))
+        else:
+            seats.append(SeatState(seat=seat, type=SeatType.OPEN))
+    return seats
+
+
+class GameCreator:
+    """Creates games (blocking: run it on a worker thread).
+
+    Args:
+        store: the replay log.
+        states: the cached heads (the new game's goes in).
+        auth: the seat authenticator (told of each token handed out).
+        appended: called with the game id of a new game that has a bot seat.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        states: GameStates,
+        auth: SeatAuthenticator,
+        appended: Callable[[str], None],
+    ) -> None:
+        self.store = store
+        self.states = states
+        self.auth = auth
+        self.appended = appended
+        self.log = structlog.get_logger("spies_api").bind()
+
+    def create(self, request: CreateGameRequest) -> GameCreatedResponse:
+        """Create a game and return its seat tokens (once).
+
+        Raises:
+            UnknownGameError: not a registered game.
+            InvalidOptionsError: bad ``players``, ``options`` or ``seed``.
+            InvalidSeatsError, UnknownBotError, InvalidNameError: bad ``seats``.
+        """
+        seats = holders(self.store, request.game, request.players, request.seats)
+        created = create_game(
+            self.store,
+            request.game,
+            request.players,
+            request.options,
+            request.seed,
+            seats=seats,
+        )
+        self.created(created)
+        record = created.record
+        self.log.info("game_created", game_id=record.id, game=record.game, players=record.players)
+        return GameCreatedResponse(
+            id=record.id,
+            game=record.game,
+            players=record.players,
+            status=record.status,
+            version=record.version,
+            head_hash=record.head_hash,
+            created_at=record.created_at,
+            seats=[
+                SeatToken(
+                    seat=held.seat,
+                    type=held.type,
+                    name=held.name,
+                    bot=held.bot,
+                    token=msgspec.UNSET if token is None else token,
+                )
+                for held, token in zip(created.seats, created.tokens, strict=True)
+            ],
+        )
+
+    def created(self, created: CreatedGame) -> None:
+        """Remember a new game's tokens and cache its head (a rematch's too)."""
+        record = created.record
+        for seat, token in enumerate(created.tokens):
+            if token is not None:
+                self.auth.remember(record.id, seat, token)
+        self.states.put(created.head)
+        if any(s.bot is not None for s in created.seats):
+            self.appended(record.id)  # a bot may be the first to act
