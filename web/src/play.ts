@@ -12,7 +12,8 @@ import {
 } from "./api/client";
 import { fill, h } from "./dom";
 import { listWords, seatName } from "./games/common";
-import { drawTable, gameUi, narrate } from "./games/index";
+import { drawTable, gameUi, handKey } from "./games/index";
+import { narrate } from "./games/narrate";
 import { joinLink, seatKind, seatLabel } from "./names";
 import { follow } from "./stream";
 import { chooseSeat, chosenSeat, keepToken, tokensOf } from "./tokens";
@@ -46,20 +47,6 @@ function statusText(summary: Summary, seat: number | null, held: ReadonlySet<num
   return mine.length > 0
     ? `${waiting} You hold ${listWords(mine.map(seatName))}: switch seats to play.`
     : waiting;
-}
-
-/**
- * The cards a selection's indices point into: a selection is kept while they stay the same
- * (another seat's move, a bot's pass in the same phase, leaves it as the person built it).
- */
-function handKey(view: View): string {
-  switch (view.game) {
-    case "deck-of-spies":
-    case "black-spy":
-      return JSON.stringify(view.hand);
-    case "spies-and-lies":
-      return JSON.stringify(view.sides.find((side) => side.side === view.side)?.hand ?? null);
-  }
 }
 
 /** Takes a `#token=` seat link: stores the token, then clears it from the address bar. */
@@ -424,8 +411,8 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
       0,
       (events: GameEvent[]) => {
         for (const event of events) {
-          if (event.type === "game_created") kind = String(event["game"]);
-          const line = narrate(kind === undefined ? undefined : gameUi(kind), event);
+          if (event.type === "game_created") kind = event.game;
+          const line = narrate(kind, event);
           log.append(h("li", { "data-seq": event.seq }, h("span", { class: "seq" }, `#${event.seq} `), line));
         }
         log.scrollTop = log.scrollHeight;
