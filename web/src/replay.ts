@@ -8,7 +8,7 @@ import { fill, h } from "./dom";
 import { seatName } from "./games/common";
 import { drawTable, gameUi } from "./games/index";
 import { narrate } from "./games/narrate";
-import { outcomeText } from "./play";
+import { outcomeText } from "./play/texts";
 import { tokensOf } from "./tokens";
 
 export async function replayPage(root: HTMLElement, gameId: string): Promise<void> {
