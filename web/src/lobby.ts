@@ -41,7 +41,10 @@ function optionInput(field: OptionField): HTMLElement {
   }
 }
 
-function readOption(form: HTMLFormElement, field: OptionField): unknown {
+/** What an option's input holds: a flag, a number or a choice. */
+type OptionValue = boolean | number | string;
+
+function readOption(form: HTMLFormElement, field: OptionField): OptionValue | undefined {
   const input = form.elements.namedItem(field.key);
   if (input instanceof HTMLInputElement) {
     return field.kind === "flag" ? input.checked : Number(input.value);
@@ -156,7 +159,7 @@ function createForm(
     event.preventDefault();
     const ui = gameUi(game.value);
     if (ui === undefined) return;
-    const chosen: Record<string, unknown> = {};
+    const chosen: Record<string, OptionValue | undefined> = {};
     for (const field of ui.options) chosen[field.key] = readOption(form, field);
     const name = nameInput.value.trim();
     if (name !== "") keepName(name);

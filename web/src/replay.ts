@@ -6,8 +6,9 @@
 import { api, auth, type GameEvent, problemText, type Summary, type View } from "./api/client";
 import { fill, h } from "./dom";
 import { seatName } from "./games/common";
-import { drawTable, gameUi, narrate } from "./games/index";
-import { outcomeText } from "./play";
+import { drawTable, gameUi } from "./games/index";
+import { narrate } from "./games/narrate";
+import { outcomeText } from "./play/texts";
 import { tokensOf } from "./tokens";
 
 export async function replayPage(root: HTMLElement, gameId: string): Promise<void> {
@@ -134,7 +135,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
       params: { path: { game_id: gameId }, query: { after: 0 } },
       headers: auth(token()),
     });
-    events = new Map((data?.events ?? []).map((event) => [Number(event["seq"]), event as GameEvent]));
+    events = new Map((data?.events ?? []).map((event) => [event.seq, event]));
   }
 
   async function show(): Promise<void> {
@@ -155,7 +156,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     problem.textContent = "";
     const event = events.get(at);
     eventLine.textContent =
-      at === 0 ? "Before the first event." : event === undefined ? "A hidden event." : narrate(ui, event);
+      at === 0 ? "Before the first event." : event === undefined ? "A hidden event." : narrate(game.game, event);
     draw(view);
   }
 

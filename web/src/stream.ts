@@ -21,6 +21,7 @@ export class SseParser {
         .filter((line) => line.startsWith("data:"))
         .map((line) => line.slice(5).replace(/^ /, ""))
         .join("\n");
+      // `data` is one event exactly as `GET /games/{id}/events` lists it (`StreamMessage`).
       if (data !== "") events.push(JSON.parse(data) as GameEvent);
     }
     return events;

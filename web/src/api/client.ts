@@ -1,15 +1,38 @@
-/** The typed API client (openapi-fetch over the generated schema) and problem messages. */
+/**
+ * The typed API client (openapi-fetch over the generated schema), the types the pages use,
+ * all derived from the generated schema (never a hand-written copy), and problem messages.
+ */
 
-import createClient from "openapi-fetch";
+import createClient, { type FetchResponse } from "openapi-fetch";
 import type { components, paths } from "./schema";
 
 export type Schemas = components["schemas"];
-export type Command = Schemas["LegalCommands"]["commands"][number];
-export type View = Schemas["DeckOfSpiesView"] | Schemas["BlackSpyView"] | Schemas["SpiesAndLiesView"];
 export type Summary = Schemas["GameSummary"];
 export type Problem = Schemas["Problem"];
-/** One event as the events endpoints send it: its type, seq and the event's own fields. */
-export type GameEvent = { type: string; seq: number } & Record<string, unknown>;
+
+/**
+ * The JSON body of a path's GET answer as the client hands it over: the schema's type as
+ * openapi-fetch reads it (a tuple of the schema, for one, arrives as an array).
+ */
+type Answer<P extends keyof paths> = NonNullable<
+  FetchResponse<NonNullable<paths[P]["get"]>, unknown, "application/json">["data"]
+>;
+
+/** A legal command of any game, as `GET /games/{id}/legal` lists it. */
+export type Command = Answer<"/games/{game_id}/legal">["commands"][number];
+
+/** A view of any game, as `GET /games/{id}/view` answers it: tagged by `game`. */
+export type View = Answer<"/games/{game_id}/view">;
+/** A registered game id: the tags of the views. */
+export type GameId = View["game"];
+/** The view of one game. */
+export type ViewOf<G extends GameId> = Extract<View, { game: G }>;
+
+/** One event of any game, as the events endpoints send it: tagged by `type`. */
+export type GameEvent = Answer<"/games/{game_id}/events">["events"][number];
+export type EventType = GameEvent["type"];
+/** The event of one type. */
+export type EventOf<T extends EventType> = Extract<GameEvent, { type: T }>;
 
 export const api = createClient<paths>({ baseUrl: location.origin });
 

@@ -1,6 +1,6 @@
 /** Black Spy: the seats around the table, the trick, your hand, the three-card pass. */
 
-import type { Command, GameEvent } from "../api/client";
+import type { Command } from "../api/client";
 import { blackSpyCard, blackSpyName, blackSpyRank, cardBack } from "../cards";
 import { h } from "../dom";
 import {
@@ -9,6 +9,7 @@ import {
   type GameUi,
   listWords,
   movesArea,
+  type RulesEvent,
   sameItems,
   seatName,
   selectableCard,
@@ -30,39 +31,33 @@ function describe(command: Command): string {
   }
 }
 
-function cardList(value: unknown): string {
-  return Array.isArray(value) ? listWords(value.map((card) => blackSpyName(String(card)))) : "";
+function cardList(cards: readonly string[]): string {
+  return listWords(cards.map(blackSpyName));
 }
 
-function narrate(event: GameEvent): string | null {
-  const seat = (key: string) => seatName(Number(event[key]));
+function narrate(event: RulesEvent): string | null {
   switch (event.type) {
     case "black_spy_started":
-      return `${String(event["players"])} players; seat ${String(event["dealer"])} deals first.`;
+      return `${event.players} players; seat ${event.dealer} deals first.`;
     case "black_spy_dealt":
-      return `Deal ${String(event["deal"])}: ${seat("dealer")} deals ${String(event["hand_size"])} cards each; pass ${String(event["direction"])}.`;
+      return `Deal ${event.deal}: ${seatName(event.dealer)} deals ${event.hand_size} cards each; pass ${event.direction}.`;
     case "black_spy_cards_passed": {
-      const cards = Array.isArray(event["cards"]) ? `: ${cardList(event["cards"])}` : "";
-      return `${seat("seat")} passes three cards to ${seat("to_seat")}${cards}.`;
+      // Only the passer sees the cards: the others read that three cards went.
+      const cards = event.cards === null ? "" : `: ${cardList(event.cards)}`;
+      return `${seatName(event.seat)} passes three cards to ${seatName(event.to_seat)}${cards}.`;
     }
-    case "black_spy_cards_exchanged": {
-      const received = event["received"];
-      return Array.isArray(received) && received.some((cards) => cards !== null)
-        ? `The passed cards change hands; ${seat("leader")} leads the first trick.`
-        : `The passed cards change hands; ${seat("leader")} leads.`;
-    }
+    case "black_spy_cards_exchanged":
+      return event.received.some((cards) => cards !== null)
+        ? `The passed cards change hands; ${seatName(event.leader)} leads the first trick.`
+        : `The passed cards change hands; ${seatName(event.leader)} leads.`;
     case "black_spy_card_played":
-      return `${seat("seat")} plays ${blackSpyName(String(event["card"]))}.`;
+      return `${seatName(event.seat)} plays ${blackSpyName(event.card)}.`;
     case "black_spy_trick_won":
-      return `${seat("winner")} wins trick ${String(event["trick"])} (${String(event["points"])} points).`;
-    case "black_spy_deal_scored": {
-      const scores = Array.isArray(event["scores"]) ? event["scores"].map(String) : [];
-      return `Deal ${String(event["deal"])} scored: ${scores.map((score, i) => `seat ${i} ${score}`).join(", ")}.`;
-    }
-    case "black_spy_game_ended": {
-      const winners = Array.isArray(event["winners"]) ? event["winners"].map(Number) : [];
-      return `Game over: ${listWords(winners.map(seatName))} ${winners.length === 1 ? "wins" : "win"} with the fewest points.`;
-    }
+      return `${seatName(event.winner)} wins trick ${event.trick} (${event.points} points).`;
+    case "black_spy_deal_scored":
+      return `Deal ${event.deal} scored: ${event.scores.map((score, i) => `seat ${i} ${score}`).join(", ")}.`;
+    case "black_spy_game_ended":
+      return `Game over: ${listWords(event.winners.map(seatName))} ${event.winners.length === 1 ? "wins" : "win"} with the fewest points.`;
     default:
       return null;
   }
@@ -239,6 +234,7 @@ export const blackSpy: GameUi<BlackSpyView> = {
     { kind: "flag", key: "classic", label: "Classic 1981 rules", initial: false },
   ],
   table,
+  handKey: (view) => JSON.stringify(view.hand),
   describe,
   narrate,
   scoreLabel: "points (fewest wins)",

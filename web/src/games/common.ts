@@ -1,7 +1,18 @@
 /** What every game's table module provides, and the pieces they share (moves, cards). */
 
-import type { Command, GameEvent, Schemas, Summary } from "../api/client";
+import type { Command, EventOf, GameEvent, GameId, Schemas, Summary, View, ViewOf } from "../api/client";
 import { type Child, h } from "../dom";
+
+export type DeckView = ViewOf<"deck-of-spies">;
+export type BlackSpyView = ViewOf<"black-spy">;
+export type SpiesView = ViewOf<"spies-and-lies">;
+
+/** The events every game has: its creation, the seats changing hands, the seed at the end. */
+export type SharedEvent = EventOf<
+  "game_created" | "seat_joined" | "seat_handed_to_bot" | "seat_taken_back" | "seat_claimed" | "seed_revealed"
+>;
+/** The events of a game's own rules: everything but the {@link SharedEvent}s. */
+export type RulesEvent = Exclude<GameEvent, SharedEvent>;
 
 /** Everything a table is drawn from, and what it may ask the page to do. */
 export interface TableContext<V> {
@@ -17,32 +28,41 @@ export interface TableContext<V> {
   send(command: Command): void;
 }
 
-/** A creation option shown in the lobby's form. */
-export type OptionField =
-  | { kind: "flag"; key: string; label: string; initial: boolean }
-  | { kind: "number"; key: string; label: string; initial: number; min: number; max: number }
-  | { kind: "choice"; key: string; label: string; initial: string; choices: readonly string[] };
+/** The option names `POST /games` accepts for game `G` (the keys of its options schema). */
+export type OptionKey<G extends GameId> = keyof NonNullable<Extract<Schemas["CreateGameRequest"], { game: G }>["options"]> &
+  string;
 
-/** One game's table, words and lobby form. */
-export interface GameUi<V> {
-  id: string;
+/** A creation option shown in the lobby's form; `Key` ties it to its game's options schema. */
+export type OptionField<Key extends string = string> =
+  | { kind: "flag"; key: Key; label: string; initial: boolean }
+  | { kind: "number"; key: Key; label: string; initial: number; min: number; max: number }
+  | { kind: "choice"; key: Key; label: string; initial: string; choices: readonly string[] };
+
+/**
+ * One game's table, words and lobby form: everything the generic pages ask a game for, so
+ * that they never look at a game id themselves (the registry in `index.ts` finds the module).
+ */
+export interface GameUi<V extends View> {
+  /** The game id, the `game` tag of its views. */
+  id: V["game"];
   title: string;
   minPlayers: number;
   maxPlayers: number;
-  options: readonly OptionField[];
+  options: readonly OptionField<OptionKey<V["game"]>>[];
   /** The table: board, hands (one with `data-testid="hand"`) and the moves. */
   table(ctx: TableContext<V>): HTMLElement;
+  /**
+   * The cards a selection's indices point into, as a string: a selection is kept while it
+   * stays the same (another seat's move leaves it as the person built it).
+   */
+  handKey(view: V): string;
   /** The accessible name of a command ("pass red 3, red 9, blue 11"). */
   describe(command: Command): string;
-  /** One line of the log for an event, or null for events not worth a line. */
-  narrate(event: GameEvent): string | null;
+  /** One line of the log for an event of its rules, or null for an event it has no line for. */
+  narrate(event: RulesEvent): string | null;
   /** Scores, by seat, as the table shows them under the outcome. */
   scoreLabel: string;
 }
-
-export type DeckView = Schemas["DeckOfSpiesView"];
-export type BlackSpyView = Schemas["BlackSpyView"];
-export type SpiesView = Schemas["SpiesAndLiesView"];
 
 /** A clickable legal move: the automation hook is `data-testid="command"` + `data-command`. */
 export function commandButton<V>(

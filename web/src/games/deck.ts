@@ -1,6 +1,6 @@
 /** Deck of Spies: the spy deck, your draw deck and piles, your hand, counters and recruits. */
 
-import type { Command, GameEvent } from "../api/client";
+import type { Command } from "../api/client";
 import { cardBack, standardCard, standardName, standardValue } from "../cards";
 import { h } from "../dom";
 import {
@@ -9,6 +9,7 @@ import {
   type GameUi,
   listWords,
   movesArea,
+  type RulesEvent,
   sameItems,
   selectableCard,
   selectedCards,
@@ -37,44 +38,31 @@ function describe(command: Command): string {
   }
 }
 
-function narrate(event: GameEvent): string | null {
-  const cards = (key: string): string[] | null => {
-    const value = event[key];
-    return Array.isArray(value) ? value.map(String) : null;
-  };
-  const spy = standardName(String(event["spy"] ?? ""));
+function narrate(event: RulesEvent): string | null {
   switch (event.type) {
     case "deck_of_spies_started":
-      return `The spy deck holds ${String(event["spy_deck_count"])} spies; your draw deck ${String(event["draw_deck_count"])} cards.`;
-    case "cards_drawn": {
-      const drawn = cards("cards");
-      return drawn === null
-        ? `${String(event["count"])} cards drawn.`
-        : `Drew ${names(drawn)}.`;
-    }
+      return `The spy deck holds ${event.spy_deck_count} spies; your draw deck ${event.draw_deck_count} cards.`;
+    case "cards_drawn":
+      return event.cards === null ? `${event.count} cards drawn.` : `Drew ${names(event.cards)}.`;
     case "spy_revealed":
-      return `Turn ${String(event["turn"])}: the spy ${spy} is revealed.`;
+      return `Turn ${event.turn}: the spy ${standardName(event.spy)} is revealed.`;
     case "spy_countered":
-      return `Countered the ${spy} with ${names(cards("cards") ?? [])}.`;
+      return `Countered the ${standardName(event.spy)} with ${names(event.cards)}.`;
     case "spy_recruited": {
-      const ace = event["double_agent"];
-      const agent = typeof ace === "string" ? ` (double agent ${standardName(ace)})` : "";
-      return `Recruited the ${spy} with ${names(cards("cards") ?? [])}${agent}.`;
+      const ace = event.double_agent;
+      const agent = ace === null || ace === undefined ? "" : ` (double agent ${standardName(ace)})`;
+      return `Recruited the ${standardName(event.spy)} with ${names(event.cards)}${agent}.`;
     }
     case "spy_assassinated":
-      return `Assassinated the ${spy} with the ${standardName(String(event["ace"]))} (from the ${String(event["ace_zone"]).replace("_", " ")}).`;
-    case "cards_retired": {
-      const retired = cards("cards");
-      return retired === null
-        ? `Retired ${String(event["count"])} cards.`
-        : `Retired ${names(retired)}.`;
-    }
+      return `Assassinated the ${standardName(event.spy)} with the ${standardName(event.ace)} (from the ${event.ace_zone.replace("_", " ")}).`;
+    case "cards_retired":
+      return event.cards === null ? `Retired ${event.count} cards.` : `Retired ${names(event.cards)}.`;
     case "discard_reshuffled":
-      return `The draw discard pile (${String(event["count"])} cards) is shuffled into the draw deck.`;
+      return `The draw discard pile (${event.count} cards) is shuffled into the draw deck.`;
     case "draw_deck_shuffled":
-      return `The draw deck (${String(event["count"])} cards) is shuffled.`;
+      return `The draw deck (${event.count} cards) is shuffled.`;
     case "deck_of_spies_ended":
-      return `Game over: ${String(event["result"]).replaceAll("_", " ")}, with ${String(event["owned_faces"])} of 12 key spies.`;
+      return `Game over: ${event.result.replaceAll("_", " ")}, with ${event.owned_faces} of 12 key spies.`;
     default:
       return null;
   }
@@ -169,6 +157,7 @@ export const deckOfSpies: GameUi<DeckView> = {
     { kind: "flag", key: "retire_multiple_ranks", label: "Retire several ranks", initial: false },
   ],
   table,
+  handKey: (view) => JSON.stringify(view.hand),
   describe,
   narrate,
   scoreLabel: "key spies",

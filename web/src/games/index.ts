@@ -1,53 +1,53 @@
-/** The games this client can draw, by game id, and the log lines every game shares. */
+/**
+ * The games this client can draw: a registry keyed by game id, as the server's. Generic code
+ * reaches a game's module only through it, never by switching on a game id.
+ */
 
-import type { GameEvent, View } from "../api/client";
+import type { GameId, View, ViewOf } from "../api/client";
 import { blackSpy } from "./blackspy";
-import { type BlackSpyView, type DeckView, type GameUi, type SpiesView, seatName, type TableContext } from "./common";
+import type { GameUi, TableContext } from "./common";
 import { deckOfSpies } from "./deck";
 import { spiesAndLies } from "./spies";
 
-export type AnyGameUi = GameUi<DeckView> | GameUi<BlackSpyView> | GameUi<SpiesView>;
+/** Each game's module under its id: the type keeps a module from sitting under another id. */
+type Registry = { readonly [G in GameId]: GameUi<ViewOf<G>> };
 
-export const GAMES: readonly AnyGameUi[] = [deckOfSpies, blackSpy, spiesAndLies];
+const REGISTRY: Registry = {
+  "deck-of-spies": deckOfSpies,
+  "black-spy": blackSpy,
+  "spies-and-lies": spiesAndLies,
+};
 
+export type AnyGameUi = Registry[GameId];
+
+/** Every game, in the lobby's order. */
+export const GAMES: readonly AnyGameUi[] = Object.values(REGISTRY);
+
+/** Whether `id` (a summary's `game`, a form's choice) names a game this client draws. */
+export function isGameId(id: string): id is GameId {
+  return Object.hasOwn(REGISTRY, id);
+}
+
+/** The module of game `id`, if this client knows the game. */
 export function gameUi(id: string): AnyGameUi | undefined {
-  return GAMES.find((game) => game.id === id);
+  return isGameId(id) ? REGISTRY[id] : undefined;
+}
+
+/**
+ * The module of a view's game, typed for that view. Called with a view's own `game` tag, so
+ * the module always gets a view of its game (TypeScript cannot tie the tag of a union to its
+ * member by itself: the generic signature is what keeps the two together).
+ */
+function moduleOf<G extends GameId>(game: G): GameUi<ViewOf<G>> {
+  return REGISTRY[game];
 }
 
 /** The table of the view's own game. */
 export function drawTable(ctx: TableContext<View>): HTMLElement {
-  const view = ctx.view;
-  switch (view.game) {
-    case "deck-of-spies":
-      return deckOfSpies.table({ ...ctx, view });
-    case "black-spy":
-      return blackSpy.table({ ...ctx, view });
-    case "spies-and-lies":
-      return spiesAndLies.table({ ...ctx, view });
-  }
+  return moduleOf(ctx.view.game).table(ctx);
 }
 
-function humanize(type: string): string {
-  const words = type.replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** One log line for an event of any game. */
-export function narrate(ui: AnyGameUi | undefined, event: GameEvent): string {
-  switch (event.type) {
-    case "game_created":
-      return `Game created: ${String(event["game"])}, ${String(event["players"])} seat(s); seed commitment ${String(event["seed_commitment"]).slice(0, 12)}…`;
-    case "seat_joined":
-      return `${seatName(Number(event["seat"]))} is taken by ${String(event["name"])}.`;
-    case "seat_handed_to_bot":
-      return `${seatName(Number(event["seat"]))} is handed to bot ${String(event["bot"])}.`;
-    case "seat_taken_back":
-      return `${seatName(Number(event["seat"]))} is taken back from its bot.`;
-    case "seat_claimed":
-      return `${seatName(Number(event["seat"]))} is claimed for the rematch.`;
-    case "seed_revealed":
-      return `The seed is revealed (${String(event["seed"]).slice(0, 16)}…): every shuffle can now be checked.`;
-    default:
-      return ui?.narrate(event) ?? `${humanize(event.type)}.`;
-  }
+/** The cards a selection points into, as the view's game says (see {@link GameUi.handKey}). */
+export function handKey(view: View): string {
+  return moduleOf(view.game).handKey(view);
 }

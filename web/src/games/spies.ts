@@ -1,12 +1,13 @@
 /** Stratego Spies & Lies: the Double Agent's board, both sides' missions, intel and guesses. */
 
-import type { Command, GameEvent } from "../api/client";
+import type { Command } from "../api/client";
 import { cardBack, soldierCard, soldierName } from "../cards";
 import { h, s } from "../dom";
 import {
   commandButton,
   type GameUi,
   movesArea,
+  type RulesEvent,
   sameItems,
   seatName,
   selectableCard,
@@ -20,8 +21,13 @@ type Side = SpiesView["sides"][number];
 
 const SIDE_NAMES = ["red", "blue"];
 
-function sideName(side: unknown): string {
-  return SIDE_NAMES[Number(side)] ?? `side ${String(side)}`;
+function sideName(side: number): string {
+  return SIDE_NAMES[side] ?? `side ${side}`;
+}
+
+/** The viewer's side, whose hand the page shows; none for a spectator. */
+function ownSide(view: SpiesView): Side | undefined {
+  return view.sides.find((side) => side.side === view.side);
 }
 
 function describe(command: Command): string {
@@ -51,67 +57,62 @@ function describe(command: Command): string {
   }
 }
 
-function narrate(event: GameEvent): string | null {
-  const side = sideName(event["side"]);
+function narrate(event: RulesEvent): string | null {
   switch (event.type) {
     case "spies_and_lies_started":
-      return `${String(event["players"])} players; the first intel card is public.`;
+      return `${event.players} players; the first intel card is public.`;
     case "soldiers_deployed": {
-      const soldiers = event["soldiers"];
-      const which = Array.isArray(soldiers)
-        ? `: ${soldiers.map((rank) => soldierName(Number(rank))).join(", ")}`
-        : "";
-      return `${side} (${seatName(Number(event["seat"]))}) deploys ${String(event["count"])} soldiers${which}.`;
+      // Another side's soldiers stay hidden: only how many were deployed.
+      const which = event.soldiers === null ? "" : `: ${event.soldiers.map((rank) => soldierName(rank)).join(", ")}`;
+      return `${sideName(event.side)} (${seatName(event.seat)}) deploys ${event.count} soldiers${which}.`;
     }
-    case "intel_card_turned": {
-      const card = Array.isArray(event["card"]) ? event["card"].join(", ") : "";
-      return `Day ${String(event["day"])}: the intel card shows ${card}.`;
-    }
+    case "intel_card_turned":
+      return `Day ${event.day}: the intel card shows ${event.card.join(", ")}.`;
     case "intel_marked":
-      return `${side} has placed its intel tokens.`;
+      return `${sideName(event.side)} has placed its intel tokens.`;
     case "intel_tokens_revealed": {
-      const start = event["starting_side"];
+      const start = event.starting_side;
       return `Intel tokens revealed${start === null || start === undefined ? "" : `; ${sideName(start)} starts`}.`;
     }
     case "deception_played":
-      return `${side} plays a deception token on mission ${String(event["mission"])}.`;
+      return `${sideName(event.side)} plays a deception token on mission ${event.mission}.`;
     case "deception_declined":
-      return `${side} plays no deception token on mission ${String(event["mission"])}.`;
+      return `${sideName(event.side)} plays no deception token on mission ${event.mission}.`;
     case "soldier_revealed": {
-      const verdict = event["correct"] === true ? "right" : "wrong";
-      const forced = event["forced_by"];
-      const retreat = forced === null || forced === undefined ? "" : `, forced back by the ${String(forced)}`;
-      return `${sideName(event["guesser"])} guesses ${soldierName(Number(event["guess"]))} at ${side}'s mission ${String(event["mission"])}: it is the ${soldierName(Number(event["rank"]))}, ${verdict}${retreat}.`;
+      const verdict = event.correct ? "right" : "wrong";
+      const forced = event.forced_by;
+      const retreat = forced === null || forced === undefined ? "" : `, forced back by the ${forced}`;
+      return `${sideName(event.guesser)} guesses ${soldierName(event.guess)} at ${sideName(event.side)}'s mission ${event.mission}: it is the ${soldierName(event.rank)}, ${verdict}${retreat}.`;
     }
     case "infiltration_points_gained":
-      return `${side} gains ${String(event["amount"])} infiltration points (${String(event["source"])}), tower at ${String(event["tower"])}${event["infiltrated"] === true ? ": infiltration!" : ""}.`;
+      return `${sideName(event.side)} gains ${event.amount} infiltration points (${event.source}), tower at ${event.tower}${event.infiltrated ? ": infiltration!" : ""}.`;
     case "infiltration_points_lost":
-      return `${side} loses ${String(event["amount"])} infiltration points, tower at ${String(event["tower"])}.`;
+      return `${sideName(event.side)} loses ${event.amount} infiltration points, tower at ${event.tower}.`;
     case "double_agent_moved":
-      return `${side} moves the Double Agent ${String(event["steps"])} step(s) (${String(event["cause"])}) to ${String(event["position"])}.`;
+      return `${sideName(event.side)} moves the Double Agent ${event.steps} step(s) (${event.cause}) to ${event.position}.`;
     case "soldier_effect_started":
-      return `${side}'s ${String(event["effect"])} effect lasts until the end of the day.`;
+      return `${sideName(event.side)}'s ${event.effect} effect lasts until the end of the day.`;
     case "marshal_chosen":
-      return `${side}'s Marshal: ${String(event["option"])}.`;
+      return `${sideName(event.side)}'s Marshal: ${event.option}.`;
     case "captain_chosen": {
-      const borrow = event["borrow"];
+      const borrow = event.borrow;
       return borrow === null || borrow === undefined
-        ? `${side}'s Captain takes 6 points.`
-        : `${side}'s Captain borrows the ${soldierName(Number(borrow))}.`;
+        ? `${sideName(event.side)}'s Captain takes 6 points.`
+        : `${sideName(event.side)}'s Captain borrows the ${soldierName(borrow)}.`;
     }
     case "deception_token_gained":
-      return `${side} gains a deception token.`;
+      return `${sideName(event.side)} gains a deception token.`;
     case "double_damage_earned":
-      return `${side} earns double damage.`;
+      return `${sideName(event.side)} earns double damage.`;
     case "flag_captured":
-      return `${side} captures the flag!`;
+      return `${sideName(event.side)} captures the flag!`;
     case "spies_and_lies_day_ended":
-      return `Day ${String(event["day"])} ends; ${sideName(event["next_starting_side"])} starts the next.`;
+      return `Day ${event.day} ends; ${sideName(event.next_starting_side)} starts the next.`;
     case "spies_and_lies_ended": {
-      const winner = event["winner"];
-      return event["draw"] === true || winner === null
-        ? `Game over: a draw (${String(event["reason"])}).`
-        : `Game over: ${sideName(winner)} wins (${String(event["reason"])}).`;
+      const winner = event.winner;
+      return event.draw || winner === null
+        ? `Game over: a draw (${event.reason}).`
+        : `Game over: ${sideName(winner)} wins (${event.reason}).`;
     }
     default:
       return null;
@@ -237,8 +238,8 @@ function table(ctx: TableContext<SpiesView>): HTMLElement {
   const view = ctx.view;
   const mySide = view.side ?? 0;
   const ordered = [...view.sides].sort((a, b) => (a.side === mySide ? 1 : 0) - (b.side === mySide ? 1 : 0));
-  const hand = view.sides.find((side) => side.side === view.side)?.hand ?? [];
-  const colour = view.sides.find((side) => side.side === view.side)?.colour ?? "red";
+  const hand = ownSide(view)?.hand ?? [];
+  const colour = ownSide(view)?.colour ?? "red";
   const deploying = ctx.legal.some((command) => command.type === "deploy");
   const [top, bottom] = ordered;
   return h(
@@ -293,6 +294,7 @@ export const spiesAndLies: GameUi<SpiesView> = {
     { kind: "choice", key: "deception_reserve", label: "Reserve deception tokens", initial: "shared", choices: ["shared", "per-side"] },
   ],
   table,
+  handKey: (view) => JSON.stringify(ownSide(view)?.hand ?? null),
   describe,
   narrate,
   scoreLabel: "infiltration",

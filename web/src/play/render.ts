@@ -1,0 +1,73 @@
+/** Draws the play page from its state: header, table, outcome, seats, seat picker and links. */
+
+import type { Command } from "../api/client";
+import { fill, h } from "../dom";
+import { seatName } from "../games/common";
+import { drawTable, gameUi } from "../games/index";
+import type { TableRedraw } from "./focus";
+import type { PlayLayout } from "./layout";
+import { drawOutcome } from "./outcome";
+import { drawSeatsBox, type SeatActions } from "./seats-box";
+import { canAct, heldSeats, isLoaded, type PlayState } from "./state";
+import { PLAY_TEXT, statusText } from "./texts";
+
+/** Everything the drawn page's controls can ask for. */
+export interface PlayActions extends SeatActions {
+  /** Selects a card of the hand, or unselects it. */
+  toggle(index: number): void;
+  send(command: Command): void;
+  rematch(): void;
+}
+
+/**
+ * Draws the page from `state` (nothing until the table is loaded): the header and the
+ * automation attributes of the root, the game's table, the outcome and the seats.
+ */
+export function drawPage(page: PlayLayout, state: PlayState, actions: PlayActions, redrawTable: TableRedraw): void {
+  if (!isLoaded(state)) return;
+  const { summary, view } = state;
+  const gameTitle = gameUi(summary.game)?.title ?? summary.game;
+  page.title.textContent = PLAY_TEXT.title(gameTitle, state.gameId);
+  document.title = PLAY_TEXT.documentTitle(gameTitle);
+  page.status.textContent = statusText(summary, state.seat, new Set(state.tokens.keys()));
+  const hooks = page.root.dataset;
+  hooks["version"] = String(view.version);
+  hooks["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
+  hooks["busy"] = String(state.busy);
+  hooks["gameStatus"] = summary.status;
+  const table = drawTable({
+    view,
+    summary,
+    legal: state.legal,
+    selection: state.selection,
+    live: canAct(state),
+    toggle: (index) => actions.toggle(index),
+    send: (command) => actions.send(command),
+  });
+  redrawTable(table, state.busy);
+  drawOutcome(page.outcome, state, () => actions.rematch());
+  drawSeatsBox(page.seatsBox, state, actions);
+}
+
+/** The seat picker (the seats held, and the spectator) and the private links of those seats. */
+export function drawSeatPicker(page: PlayLayout, state: PlayState): void {
+  const seats = heldSeats(state.tokens);
+  fill(
+    page.seatSelect,
+    ...seats.map((s) => h("option", { value: s, selected: s === state.seat }, seatName(s))),
+    h("option", { value: "spectator", selected: state.seat === null }, PLAY_TEXT.spectator),
+  );
+  fill(
+    page.links,
+    h("summary", {}, PLAY_TEXT.seatLinks),
+    h(
+      "ul",
+      {},
+      ...seats.map((s) => {
+        const href = `${location.origin}/play/${state.gameId}#token=${state.tokens.get(s) ?? ""}`;
+        return h("li", {}, `${seatName(s)}: `, h("input", { readonly: true, value: href, "aria-label": PLAY_TEXT.seatLink(s) }));
+      }),
+    ),
+  );
+  page.links.hidden = seats.length === 0;
+}

@@ -1,0 +1,151 @@
+/**
+ * The play page's requests: each one the API call and the answer in the page's terms (the
+ * data, or the problem to show), with no drawing.
+ */
+
+import { api, auth, type Command, problemText, type Summary, type View } from "../api/client";
+import { chooseSeat, keepToken } from "../tokens";
+import type { BotInfo } from "./state";
+import { PLAY_TEXT } from "./texts";
+
+/** What the page draws from, read at one version. */
+export type TableAnswer =
+  | { kind: "table"; summary: Summary; view: View; legal: Command[] }
+  /** An answer failed: the problem to show. */
+  | { kind: "problem"; text: string }
+  /** A move landed between the answers: ask again for one version. */
+  | { kind: "moved" };
+
+/** The summary, the view of `token`'s seat and its legal commands (none without a token). */
+export async function loadTable(gameId: string, token: string | undefined): Promise<TableAnswer> {
+  const path = { params: { path: { game_id: gameId } } };
+  const [s, v, l] = await Promise.all([
+    api.GET("/games/{game_id}", path),
+    api.GET("/games/{game_id}/view", { ...path, headers: auth(token) }),
+    token === undefined
+      ? Promise.resolve(null)
+      : api.GET("/games/{game_id}/legal", { ...path, headers: auth(token) }),
+  ]);
+  if (s.data === undefined || v.data === undefined) {
+    return { kind: "problem", text: problemText(s.error ?? v.error) };
+  }
+  if (s.data.version !== v.data.version || (l?.data !== undefined && l.data.version !== v.data.version)) {
+    return { kind: "moved" };
+  }
+  return { kind: "table", summary: s.data, view: v.data, legal: l?.data?.commands ?? [] };
+}
+
+/**
+ * Sends a command chosen on the view at `version`; the problem to show, or null once it is
+ * accepted. When the game moved meanwhile (a bot's move in a simultaneous phase, a seat
+ * joined), the command is sent again at the new version if it is still legal there;
+ * otherwise the person chooses again.
+ */
+export async function sendCommand(
+  gameId: string,
+  token: string,
+  command: Command,
+  version: number,
+): Promise<string | null> {
+  let at = version;
+  let problem: string | null = null;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const { error } = await api.POST("/games/{game_id}/commands", {
+      params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+      headers: auth(token),
+      body: { command, expected_version: at },
+    });
+    if (error === undefined) return null;
+    problem = PLAY_TEXT.refused(problemText(error));
+    if (error.code !== "version-conflict") break;
+    const now = await api.GET("/games/{game_id}/legal", {
+      params: { path: { game_id: gameId } },
+      headers: auth(token),
+    });
+    const wanted = JSON.stringify(command);
+    if (now.data === undefined || !now.data.commands.some((c) => JSON.stringify(c) === wanted)) {
+      return PLAY_TEXT.tableMoved;
+    }
+    at = now.data.version;
+  }
+  return problem;
+}
+
+/** Hands the seat to `bot`; the problem to show, or null. */
+export async function handSeatToBot(
+  gameId: string,
+  seat: number,
+  token: string | undefined,
+  bot: string,
+): Promise<string | null> {
+  const { error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
+    params: { path: { game_id: gameId, seat } },
+    headers: auth(token),
+    body: { bot },
+  });
+  return error === undefined ? null : PLAY_TEXT.refused(problemText(error));
+}
+
+/** Takes the seat back from its bot; the problem to show, or null. */
+export async function takeSeatBack(gameId: string, seat: number, token: string | undefined): Promise<string | null> {
+  const { error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
+    params: { path: { game_id: gameId, seat } },
+    headers: auth(token),
+  });
+  return error === undefined ? null : PLAY_TEXT.refused(problemText(error));
+}
+
+/**
+ * Moves every seat this browser holds to the next game (the first call creates it), the
+ * page's seat first, and opens it; `tell` shows a seat's refusal.
+ */
+export async function rematchEverySeat(
+  gameId: string,
+  tokens: ReadonlyMap<number, string>,
+  seat: number | null,
+  tell: (problem: string) => void,
+): Promise<void> {
+  const held = [...tokens.entries()].sort(([a], [b]) => (a === seat ? -1 : b === seat ? 1 : a - b));
+  let next: string | null = null;
+  for (const [atSeat, token] of held) {
+    const { data, error } = await api.POST("/games/{game_id}/rematch", {
+      params: { path: { game_id: gameId } },
+      headers: auth(token),
+    });
+    if (data === undefined) {
+      tell(PLAY_TEXT.noRematch(atSeat, problemText(error)));
+      continue;
+    }
+    keepToken(data.id, data.seat, data.token);
+    if (next === null) chooseSeat(data.id, data.seat);
+    next = data.id;
+  }
+  if (next !== null) location.assign(`/play/${next}`);
+}
+
+/**
+ * Takes a `#token=` seat link: stores the token, then clears it from the address bar. The
+ * problem to show when the link is not valid, or null.
+ */
+export async function adoptLinkToken(gameId: string): Promise<string | null> {
+  const match = /(?:^#|&)token=([A-Za-z0-9_\-.~+/=]+)/.exec(location.hash);
+  if (match === null) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  const token = match[1] ?? "";
+  const { data, error } = await api.GET("/games/{game_id}/view", {
+    params: { path: { game_id: gameId } },
+    headers: auth(token),
+  });
+  if (data === undefined || data.seat === null || data.seat === undefined) {
+    return PLAY_TEXT.badSeatLink(problemText(error));
+  }
+  keepToken(gameId, data.seat, token);
+  chooseSeat(gameId, data.seat);
+  return null;
+}
+
+/** The bots the server offers (none when it does not answer). */
+export async function loadBots(): Promise<BotInfo[]> {
+  const { data } = await api.GET("/bots");
+  return data?.bots ?? [];
+}

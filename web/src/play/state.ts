@@ -1,0 +1,119 @@
+/**
+ * What the play page is drawn from, and the pure steps that change it. The page keeps one
+ * {@link PlayState} and replaces it with the result of these functions; nothing here touches
+ * the DOM or the network.
+ */
+
+import type { Command, Schemas, Summary, View } from "../api/client";
+import { handKey } from "../games/index";
+
+export type BotInfo = Schemas["BotInfo"];
+
+export interface PlayState {
+  readonly gameId: string;
+  /** The seat tokens this browser holds for the game, by seat. */
+  readonly tokens: ReadonlyMap<number, string>;
+  /** The seat this page plays; null for a spectator. */
+  readonly seat: number | null;
+  /** The game's summary, view and the seat's legal commands, all at one version. */
+  readonly summary: Summary | null;
+  readonly view: View | null;
+  /** The legal commands of the page's seat (empty for a spectator). */
+  readonly legal: readonly Command[];
+  /** Indices into the hand of the selected cards, in the order they were selected. */
+  readonly selection: readonly number[];
+  /** A command is on its way: the moves wait for its answer. */
+  readonly busy: boolean;
+  /** The bots a seat can be handed to (`GET /bots`; empty until it answers). */
+  readonly bots: readonly BotInfo[];
+}
+
+/** A state whose table has been loaded at least once. */
+export type LoadedState = PlayState & { readonly summary: Summary; readonly view: View };
+
+/**
+ * The state of a page just opened: the seat chosen last on this game's page if this browser
+ * still holds it (or it was the spectator), else the lowest seat held, else a spectator.
+ */
+export function initialState(
+  gameId: string,
+  tokens: ReadonlyMap<number, string>,
+  remembered: number | null | undefined,
+): PlayState {
+  const seat =
+    remembered !== undefined && (remembered === null || tokens.has(remembered))
+      ? remembered
+      : (heldSeats(tokens)[0] ?? null);
+  return { gameId, tokens, seat, summary: null, view: null, legal: [], selection: [], busy: false, bots: [] };
+}
+
+/** The seats whose tokens this browser holds, lowest first. */
+export function heldSeats(tokens: ReadonlyMap<number, string>): number[] {
+  return [...tokens.keys()].sort((a, b) => a - b);
+}
+
+/** The token of the page's seat; none for a spectator. */
+export function seatToken(state: PlayState): string | undefined {
+  return state.seat === null ? undefined : state.tokens.get(state.seat);
+}
+
+/** Whether the table has been loaded (so it can be drawn). */
+export function isLoaded(state: PlayState): state is LoadedState {
+  return state.summary !== null && state.view !== null;
+}
+
+/** The page plays another seat (or watches): the old seat's view and selection go. */
+export function withSeat(state: PlayState, seat: number | null): PlayState {
+  return { ...state, seat, view: null, selection: [] };
+}
+
+/**
+ * The table at a new version. The selection stays while it points into the same cards
+ * (another seat's move, a bot's pass in the same phase, leaves it as the person built it).
+ */
+export function withTable(state: PlayState, summary: Summary, view: View, legal: readonly Command[]): PlayState {
+  const before = state.view;
+  const sameHand = before !== null && before.seat === view.seat && handKey(before) === handKey(view);
+  return { ...state, summary, view, legal, selection: sameHand ? state.selection : [] };
+}
+
+/** A card of the hand selected, or unselected when it was. */
+export function withCardToggled(state: PlayState, index: number): PlayState {
+  const selection = state.selection.includes(index)
+    ? state.selection.filter((i) => i !== index)
+    : [...state.selection, index];
+  return { ...state, selection };
+}
+
+/** A command is sent: the moves wait. */
+export function withCommandSent(state: PlayState): PlayState {
+  return { ...state, busy: true };
+}
+
+/** The command's answer came: the moves are free again, and the selection was used up. */
+export function withCommandAnswered(state: PlayState): PlayState {
+  return { ...state, busy: false, selection: [] };
+}
+
+/** The bots the server offers. */
+export function withBots(state: PlayState, bots: readonly BotInfo[]): PlayState {
+  return { ...state, bots };
+}
+
+/** The page's seat as the summary lists it; none for a spectator. */
+export function ownSeat(state: LoadedState): Summary["seats"][number] | undefined {
+  return state.summary.seats.find((s) => s.seat === state.seat);
+}
+
+/**
+ * Whether the page can play now: a seat, no command on its way, the game going on and the
+ * seat not handed to a bot.
+ */
+export function canAct(state: LoadedState): boolean {
+  return (
+    !state.busy &&
+    state.seat !== null &&
+    state.summary.status === "active" &&
+    (ownSeat(state)?.bot ?? null) === null
+  );
+}
