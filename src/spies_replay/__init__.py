@@ -13,8 +13,11 @@ after the game anyone can re-run it from the export and check every shuffle
 Public API, by module:
 
 - :mod:`spies_replay.engine`: :func:`create_game`, :func:`submit_command`,
-  :func:`load_state`, :func:`view_at`, :func:`redact_for`.
-- :mod:`spies_replay.backends`: :func:`open_store` (a database location to an open store).
+  :func:`load_state`, :func:`view_at`, :func:`redact_for`, :func:`seed_from_client` (a
+  client's seed string to the seed bytes).
+- :mod:`spies_replay.backends`: :func:`open_store` (a database location to an open store),
+  :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a URL's
+  password hidden).
 - :mod:`spies_replay.store`: the :class:`EventStore` protocol (``append``, ``get_game``,
   ``list_games``, ``read_events``, ``check_token``, ``get_idempotency``, ...).
 - :mod:`spies_replay.records`: :class:`GameRecord`, :class:`StoredEvent`, and the other
@@ -30,7 +33,8 @@ given to :func:`open_store`).
 
 from __future__ import annotations
 
-from spies_replay.backends import open_store
+from spies_replay.backends import is_postgres_url, open_store
+from spies_replay.backends import redact as redact_location
 from spies_replay.engine import (
     CommandResult,
     CreatedGame,
@@ -40,6 +44,7 @@ from spies_replay.engine import (
     create_game,
     load_state,
     redact_for,
+    seed_from_client,
     submit_command,
     view_at,
 )
@@ -105,9 +110,12 @@ __all__ = [
     "export_lines",
     "import_game",
     "is_meta",
+    "is_postgres_url",
     "load_state",
     "open_store",
     "redact_for",
+    "redact_location",
+    "seed_from_client",
     "submit_command",
     "verify_all",
     "verify_game",

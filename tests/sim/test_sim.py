@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from spies_api.sim import main, wilson
 from spies_bots import BOTS, BotSpec
 from spies_bots.match import play_match
 from spies_bots.random_bot import choose
@@ -20,6 +19,8 @@ from spies_core import GAMES
 from spies_core.rng import seed_commitment
 from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
 from spies_replay.sqlite_store import SQLiteEventStore
+from spies_sim.cli import main
+from spies_sim.stats import wilson
 
 
 def _seat_counts(game: str) -> list[int]:
