@@ -25,7 +25,8 @@ Public API, by module:
 - :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`.
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
 - :mod:`spies_replay.errors`: the typed errors and their codes.
-- :mod:`spies_replay.cli`: the ``spies-replay`` console script.
+- :mod:`spies_replay.cli`: the ``spies-replay`` console script (a package, one module per
+  group of subcommands).
 
 Nothing here names a game: games come from :data:`spies_core.registry.GAMES` (or a mapping
 given to :func:`open_store`).

@@ -18,8 +18,8 @@ import pytest
 
 from spies_replay.backends import open_store
 from spies_replay.cli import main
+from spies_replay.cli.keys import command_for_key, split_keys
 from spies_replay.errors import StoreUnavailableError
-from spies_replay.keys import command_for_key, split_keys
 from spies_replay.store import EventStore
 
 from .conftest import finish, new_game, play
