@@ -8,10 +8,13 @@ Usage::
 Plays ``N`` games (default 100) of ``GAME`` in memory, seat ``k`` played by the ``k``-th bot
 of ``--seats`` (so ``--seats`` names as many bots as the game has players), on ``J`` worker
 processes (default: every core), with a progress bar on a terminal (stderr; none when piped).
-It prints per seat the wins, draws and losses, the win rate counting a draw half with its
-Wilson 95% confidence interval, the score, why the games ended, the mean game length, the
-decision time per seat and per bot, and games per second; per team too when seats share a
-side (Spies & Lies with 4 seats). ``--json`` prints the same as one JSON object
+It prints per seat the wins, shared wins (a tie for the win the rules allow, counted apart
+from outright wins), draws and losses, the win rate (a win or a shared win counts whole, a
+draw half) with its Wilson 95% confidence interval, the mean score under the name the game
+gives it (:attr:`~spies_core.decider.GameSpec.score_name`), why the games ended, the mean
+game length, the decision time per seat and per bot, and games per second; per team too when
+seats share a side (Spies & Lies with 4 seats); :mod:`spies_sim.tally` says how each game is
+counted. ``--json`` prints the same as one JSON object
 (:meth:`spies_sim.tally.Tally.report`), every measured time under a ``timing`` key. A
 decision's time is the CPU its process spent in the bot, which other processes on a busy
 machine do not inflate; games per second are by the wall clock.
@@ -45,15 +48,15 @@ import msgspec
 from spies_bots.registry import policy_for
 from spies_core.decider import start_game
 from spies_core.errors import InvalidOptionsError, SpiesError
-from spies_core.registry import get_game
+from spies_core.registry import GAMES, get_game
 from spies_core.rng import FairRng
 from spies_replay import EventStore, seed_from_client
 from spies_sim.checkpoint import Checkpoint
 from spies_sim.errors import UsageError
 from spies_sim.games import Run, game_seed
 from spies_sim.record import check_location, open_record_store, record_game
-from spies_sim.tally import Tally
-from spies_sim.text import Progress, render
+from spies_sim.tally import WIN_RATE_WEIGHTS, Tally
+from spies_sim.text import SHARED_WIN, Progress, render, win_rate_formula
 from spies_sim.workers import results
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -71,10 +74,22 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see spies-sim --help)")
 
 
+def _counting() -> str:
+    """The ``--help`` epilog: how the report counts (the games from the registry)."""
+    scores = "; ".join(f"{spec.name}: {spec.score_name}" for spec in GAMES.values())
+    return (
+        f"Each game counts once per seat (and per team) as a win, a shared win ({SHARED_WIN}),"
+        f" a draw or a loss; the win rate is {win_rate_formula(WIN_RATE_WEIGHTS)}, so a shared"
+        " win counts as a whole win. The score column holds each seat's mean outcome score,"
+        f" named for what the game scores: {scores}."
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="spies-sim",
         description="Play bots against bots and report win rates with 95% confidence intervals.",
+        epilog=_counting(),
     )
     parser.add_argument("game", metavar="GAME", help="a game id, e.g. black-spy")
     parser.add_argument(

@@ -1,10 +1,18 @@
 """The running totals of a run, fed one game at a time, and the report they make.
 
 :meth:`Tally.report` is the object ``spies-sim --json`` prints (and :mod:`spies_sim.text`
-renders): per seat the wins, draws and losses, the win rate counting a draw half with its
-Wilson 95% interval, the score, the decisions and their times; per team too when seats share
-a side (Spies & Lies with 4 seats); why the games ended, their length, the decision time per
+renders): per seat the wins, shared wins, draws and losses, the win rate with its Wilson 95%
+interval, the mean score, the decisions and their times; per team too when seats share a
+side (Spies & Lies with 4 seats); why the games ended, their length, the decision time per
 bot, and the run's timing.
+
+Each game counts once per seat, as exactly one of: a **win** (the seat is among the winners
+and every winner is on its side: alone, or with its team), a **shared win** (the seat is
+among the winners, and so is a seat of another side: a tie the rules allow, such as two
+Black Spy seats with the same lowest total), a **draw** (the rules' draw: nobody won) or a
+**loss**. The win rate counts a win and a shared win whole and a draw half
+(:data:`WIN_RATE_WEIGHTS`), so the win rates of a run with shared wins add up to more than
+one. A team's games are counted the same way, by side.
 """
 
 from __future__ import annotations
@@ -15,40 +23,56 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from spies_core.registry import get_game
 from spies_replay import redact_location
 from spies_sim.games import GameResult, Run
 from spies_sim.stats import spread, timing, wilson
 
-__all__ = ["Tally"]
+__all__ = ["WIN_RATE_WEIGHTS", "Tally"]
+
+WIN_RATE_WEIGHTS: dict[str, float] = {"win": 1.0, "shared_win": 1.0, "draw": 0.5, "loss": 0.0}
+"""How much of a win each result counts for in a win rate (the report carries it)."""
 
 
 @dataclass(slots=True)
 class _Record:
-    """Wins, draws and losses of one seat or team."""
+    """Wins, shared wins, draws and losses of one seat or team."""
 
     wins: int = 0
+    shared_wins: int = 0
     draws: int = 0
     losses: int = 0
     won_by: Counter[str] = field(default_factory=Counter)
+    """Every win, shared or not, by the way the game ended."""
 
-    def add(self, won: bool, draw: bool, reason: str) -> None:
+    def add(self, won: bool, shared: bool, draw: bool, reason: str) -> None:
         if draw:
             self.draws += 1
         elif won:
-            self.wins += 1
+            if shared:
+                self.shared_wins += 1
+            else:
+                self.wins += 1
             self.won_by[reason] += 1
         else:
             self.losses += 1
 
     def report(self) -> dict[str, Any]:
-        games = self.wins + self.draws + self.losses
-        rate = (self.wins + self.draws / 2) / games
-        low, high = wilson(self.wins + self.draws / 2, games)
+        games = self.wins + self.shared_wins + self.draws + self.losses
+        weight = WIN_RATE_WEIGHTS
+        credit = (
+            self.wins * weight["win"]
+            + self.shared_wins * weight["shared_win"]
+            + self.draws * weight["draw"]
+            + self.losses * weight["loss"]
+        )
+        low, high = wilson(credit, games)
         return {
             "wins": self.wins,
+            "shared_wins": self.shared_wins,
             "draws": self.draws,
             "losses": self.losses,
-            "win_rate": rate,
+            "win_rate": credit / games,
             "ci95": [low, high],
             "won_by": dict(sorted(self.won_by.items())),
         }
@@ -78,15 +102,16 @@ class Tally:
         self.reasons[result.reason] += 1
         self.commands.append(result.commands)
         self.events.append(result.events)
+        shared = _shared(result)
         for seat in range(players):
-            self.seats[seat].add(seat in result.winners, result.draw, result.reason)
+            self.seats[seat].add(seat in result.winners, shared, result.draw, result.reason)
             self.times[seat].extend(result.times[seat])
         if len(result.scores) == players:
             for seat, score in enumerate(result.scores):
                 self.scores[seat].append(score)
         for group, record in self.teams.values():
             won = any(seat in result.winners for seat in group)
-            record.add(won, result.draw, result.reason)
+            record.add(won, shared, result.draw, result.reason)
 
     def report(self, seconds: float, played: int | None = None) -> dict[str, Any]:
         """The report, as the JSON object ``--json`` prints.
@@ -138,7 +163,19 @@ class Tally:
                 "jobs": run.jobs,
             },
             "record": None if run.record is None else redact_location(run.record),
+            "win_rate_weights": WIN_RATE_WEIGHTS,
+            "score_name": get_game(run.game).score_name,
         }
+
+
+def _shared(result: GameResult) -> bool:
+    """Whether the game's win is shared: its winners are on more than one side (a seat
+    without a side is a side of its own)."""
+    sides = {
+        ("side", side) if (side := result.sides[seat]) is not None else ("seat", seat)
+        for seat in result.winners
+    }
+    return len(sides) > 1
 
 
 def _teams(sides: Sequence[int | None]) -> dict[int, tuple[list[int], _Record]]:

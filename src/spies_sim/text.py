@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from typing import Any, TextIO
 
 import msgspec
 
-__all__ = ["Progress", "render"]
+__all__ = ["SHARED_WIN", "Progress", "render", "win_rate_formula"]
+
+SHARED_WIN = "a tie for the win with another seat or team, which the rules let both win"
+"""What the ``shared`` column counts (the report's legend and ``--help`` say it)."""
 
 _json = msgspec.json.Encoder()
 
@@ -15,38 +19,39 @@ _json = msgspec.json.Encoder()
 def render(report: dict[str, Any]) -> list[str]:
     """The lines of the text report of a run (see :meth:`spies_sim.tally.Tally.report`)."""
     timing = report["timing"]
+    score_name = report["score_name"]
+    width = max(8, len(score_name) + 2)
     lines = [
         f"{report['game']}: {report['games']:,} games from seed {report['seed']!r},"
         f" seats {', '.join(report['seats'])}"
         + (f", options {_json.encode(report['options']).decode()}" if report["options"] else ""),
         "",
-        f"{'seat':>4}  {'bot':<10}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}"
-        f"  {'95% CI':<13}{'score':>8}{'decisions':>11}{'median ms':>11}{'worst ms':>10}",
+        f"{'seat':>4}  {'bot':<10}{_RESULTS_HEADER}{'win rate':>10}"
+        f"  {'95% CI':<13}{score_name:>{width}}{'decisions':>11}{'median ms':>11}{'worst ms':>10}",
     ]
     for seat in report["per_seat"]:
         low, high = seat["ci95"]
         score = "-" if seat["score"] is None else f"{seat['score']['mean']:.2f}"
         ci = f"{_percent(low)}-{_percent(high)}%"
         lines.append(
-            f"{seat['seat']:>4}  {seat['bot']:<10}{seat['wins']:>7,}{seat['draws']:>7,}"
-            f"{seat['losses']:>8,}{_pct(seat['win_rate']):>10}"
-            f"  {ci:<13}{score:>8}{seat['decisions']:>11,}"
+            f"{seat['seat']:>4}  {seat['bot']:<10}{_results(seat)}{_pct(seat['win_rate']):>10}"
+            f"  {ci:<13}{score:>{width}}{seat['decisions']:>11,}"
             f"{_ms(seat['timing']['median_ms']):>11}{_ms(seat['timing']['worst_ms']):>10}"
         )
     if report["teams"]:
-        lines += ["", f"{'team':>4}  {'seats (bots)':<28}{'wins':>7}{'draws':>7}{'losses':>8}"]
+        lines += ["", f"{'team':>4}  {'seats (bots)':<28}{_RESULTS_HEADER}"]
         lines[-1] += f"{'win rate':>10}  95% CI"
         for team in report["teams"]:
             low, high = team["ci95"]
             who = ", ".join(f"{s} {b}" for s, b in zip(team["seats"], team["bots"], strict=True))
             lines.append(
-                f"{team['side']:>4}  {who:<28}{team['wins']:>7,}{team['draws']:>7,}"
-                f"{team['losses']:>8,}{_pct(team['win_rate']):>10}"
+                f"{team['side']:>4}  {who:<28}{_results(team)}{_pct(team['win_rate']):>10}"
                 f"  {_percent(low)}-{_percent(high)}%"
             )
+    lines += ["", *_legend(report), ""]
     games = report["games"]
     reasons = ", ".join(f"{r} {n:,} ({_pct(n / games)})" for r, n in report["reasons"].items())
-    lines += ["", f"ended by: {reasons}"]
+    lines.append(f"ended by: {reasons}")
     if len(report["reasons"]) > 1:
         for seat in report["per_seat"]:
             if seat["won_by"]:
@@ -78,6 +83,48 @@ def render(report: dict[str, Any]) -> list[str]:
     if report["record"]:
         lines.append(f"recorded: {games:,} games in {report['record']}")
     return lines
+
+
+_RESULTS_HEADER = f"{'wins':>7}{'shared':>8}{'draws':>7}{'losses':>8}"
+"""The heads of the columns of :func:`_results`."""
+
+
+def _results(row: dict[str, Any]) -> str:
+    """A seat's or a team's wins, shared wins, draws and losses, in their columns."""
+    return f"{row['wins']:>7,}{row['shared_wins']:>8,}{row['draws']:>7,}{row['losses']:>8,}"
+
+
+def _legend(report: dict[str, Any]) -> list[str]:
+    """What the columns of the tables count: shared wins, the win rate, the score."""
+    lines = [
+        f"shared: {SHARED_WIN}",
+        f"win rate: {win_rate_formula(report['win_rate_weights'])}, with its Wilson 95%"
+        " confidence interval",
+    ]
+    if any(seat["score"] is not None for seat in report["per_seat"]):
+        lines.append(f"{report['score_name']}: each seat's mean at the end of a game")
+    return lines
+
+
+def win_rate_formula(weights: dict[str, float]) -> str:
+    """The win rate as a formula of the columns, e.g. ``(wins + shared + draws/2) / games``.
+
+    Args:
+        weights: how much of a win each result counts for (the report's
+            ``win_rate_weights``).
+    """
+    columns = (("win", "wins"), ("shared_win", "shared"), ("draw", "draws"), ("loss", "losses"))
+    credit = " + ".join(_weighted(label, weights[key]) for key, label in columns if weights[key])
+    return f"({credit}) / games"
+
+
+def _weighted(label: str, weight: float) -> str:
+    share = Fraction(weight).limit_denominator(100)
+    if share == 1:
+        return label
+    if share.numerator == 1:
+        return f"{label}/{share.denominator}"
+    return f"{share} × {label}"
 
 
 def _pct(x: float) -> str:
