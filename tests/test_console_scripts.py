@@ -2,7 +2,9 @@
 
 The scripts run as a person runs them (the installed ``spies-api`` and ``spies-replay``
 next to this interpreter), with missing, malformed and out-of-range values for every option
-and environment variable. Any ``Traceback`` in the output fails the test.
+and environment variable. Any ``Traceback`` in the output fails the test. ``spies-sim``'s
+bad input has its own cases in ``tests/sim/test_sim.py``; here it answers a bad option and
+``--help`` like every script.
 """
 
 from __future__ import annotations
@@ -353,5 +355,7 @@ def test_every_console_script_answers_a_bad_option_in_one_line(name: str) -> Non
     assert helped.returncode == 0 and "Traceback" not in helped.stdout + helped.stderr
 
 
-def test_the_console_scripts_include_the_server_and_the_replay_tool() -> None:
-    assert {"spies-api", "spies-replay"} <= set(SCRIPTS)
+def test_the_console_scripts_include_the_server_the_replay_tool_and_the_simulator() -> None:
+    assert {"spies-api", "spies-replay", "spies-sim"} <= set(SCRIPTS)
+    assert SCRIPTS["spies-replay"] == "spies_replay.cli:main"
+    assert SCRIPTS["spies-sim"] == "spies_sim.cli:main"

@@ -208,6 +208,9 @@ class GameSpec(Generic[S, C, E, V, O]):
     golden_cases: tuple[GoldenCase, ...] = field(default=(), hash=False)
     """The game's golden logs; every registered game has at least one. (Not hashed: options
     are dicts, and specs are cache keys.)"""
+    score_name: str = "score"
+    """What :attr:`Outcome.scores` holds, in a few words that can head a column of a report
+    (``spies-sim``), e.g. ``penalty points``; every registered game names its own."""
 
     @property
     def min_players(self) -> int:

@@ -2,9 +2,10 @@
 
 Everything that happens in a game is an event in the store: one SQLite file by default
 (:mod:`spies_replay.store.sqlite`), or a PostgreSQL database
-(:mod:`spies_replay.store.postgres`), behind one protocol (:mod:`spies_replay.store`). The
-store appends a command's events in one transaction or none, guarded by the unique
-``(game_id, seq)`` key, and the database itself refuses to update or delete them.
+(:mod:`spies_replay.store.postgres`), behind small protocols by role
+(:mod:`spies_replay.store.protocols`). The store appends a command's events in one
+transaction or none, guarded by the unique ``(game_id, seq)`` key, and the database itself
+refuses to update or delete them.
 Each event row is sealed into a per-game hash chain (:mod:`spies_replay.codec`). A game's
 first event commits to its secret seed and its last reveals it (:mod:`spies_replay.meta`), so
 after the game anyone can re-run it from the export and check every shuffle
@@ -12,20 +13,25 @@ after the game anyone can re-run it from the export and check every shuffle
 
 Public API, by module:
 
-- :mod:`spies_replay.engine`: :func:`create_game`, :func:`submit_command`,
-  :func:`load_state`, :func:`view_at`, :func:`redact_for`.
-- :mod:`spies_replay.store.backends`: :func:`open_store` (a database location to an open store).
-- :mod:`spies_replay.store`: the :class:`EventStore` protocol (``append``, ``get_game``,
-  ``list_games``, ``read_events``, ``check_token``, ``get_idempotency``, ...).
-- :mod:`spies_replay.store.records`: :class:`GameRecord`, :class:`StoredEvent`, and the other
-  records a store keeps.
+- :mod:`spies_replay.engine`: :func:`create_game`, :func:`prepare_command` (a command on a
+  game's head, sealed, ready to append), :func:`submit_command` (the same, reading the head
+  first), :func:`change_seat`, :func:`load_head`, :func:`load_state`, :func:`view_at`,
+  :func:`redact_for`, :func:`seed_from_client` (a client's seed string to the seed bytes).
+- :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
+  store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
+  URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
+  records a store keeps (:class:`GameRecord`, :class:`StoredEvent`, ...) and the backends.
 - :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`.
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
 - :mod:`spies_replay.errors`: the typed errors and their codes.
-- :mod:`spies_replay.cli`: the ``spies-replay`` console script.
+- :mod:`spies_replay.cli`: the ``spies-replay`` console script (a package, one module per
+  group of subcommands).
 
 Nothing here names a game: games come from :data:`spies_core.registry.GAMES` (or a mapping
 given to :func:`open_store`).
+
+Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests); it imports only
+:mod:`spies_core`, never the bots or the API.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from spies_replay.engine import (
     create_game,
     load_state,
     redact_for,
+    seed_from_client,
     submit_command,
     view_at,
 )
@@ -58,6 +65,8 @@ from spies_replay.errors import (
 )
 from spies_replay.meta import GameCreated, MetaEvent, SeedRevealed, SeedSource, is_meta
 from spies_replay.store.backends import open_store
+from spies_replay.store.locations import is_postgres_url
+from spies_replay.store.locations import redact as redact_location
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import (
     GamePage,
@@ -105,9 +114,12 @@ __all__ = [
     "export_lines",
     "import_game",
     "is_meta",
+    "is_postgres_url",
     "load_state",
     "open_store",
     "redact_for",
+    "redact_location",
+    "seed_from_client",
     "submit_command",
     "verify_all",
     "verify_game",

@@ -20,14 +20,17 @@ re-derives and folds:
    ``seed_revealed`` comes last (``event-after-end``), every event folds (``fold-failed``),
    ``check_invariants`` holds after every batch (``invariant-broken``), and the final state's
    outcome matches the status, the stored outcome and the presence of ``seed_revealed``.
-3. **Re-derivation.** The game is re-run: ``start(options, players, FairRng(seed, 0))`` must
-   give exactly the logged setup events, and each stored command, decided by its seat with
-   ``FairRng(seed, nonce=seq_before)``, exactly the logged batch (``rederivation-mismatch``,
-   ``command-refused``). This proves every shuffle and deal, and that every event followed
-   from a legal command. For a finished game it uses the seed revealed in the log (after
-   checking it against the commitment: ``seed-mismatch``, and the revealed deal against its
-   commitment: ``deal-mismatch``, both named at the reveal; a finished game without a reveal
-   is ``seed-not-revealed`` at the seq where it should be): anyone can do this. For a game in
+3. **Re-derivation.** The game is re-run with the pure step (:mod:`spies_core.step`) that
+   the server takes: the setup, ``setup(spec, players, options, FairRng(seed, 0))``, must
+   give exactly the logged setup events, and each stored command, stepped by its seat with
+   ``FairRng(seed, nonce=seq_before)`` from the state the log folds to, exactly the logged
+   batch (``rederivation-mismatch``, ``command-refused``). This proves every shuffle and
+   deal, and that every event followed from a legal command. The logged events themselves
+   are folded one at a time (``apply_events``), so a fold that fails is named at its row.
+   For a finished game it uses the seed revealed in the log (after checking it against the
+   commitment: ``seed-mismatch``, and the revealed deal against its commitment:
+   ``deal-mismatch``, both named at the reveal; a finished game without a reveal is
+   ``seed-not-revealed`` at the seq where it should be): anyone can do this. For a game in
    progress it can only run on the server's own database, from the ``seeds`` table, as an
    operator audit; :attr:`VerifyReport.rederived` says which.
 
@@ -50,9 +53,10 @@ from typing import Any
 
 import msgspec
 
-from spies_core.decider import AnySpec, start_game
+from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import SpiesError
 from spies_core.rng import ALGORITHM, FairRng
+from spies_core.step import Step, apply_events, setup, step
 from spies_replay.codec import (
     GameCodec,
     canonical_bytes,
@@ -201,6 +205,8 @@ class _Verifier:
         self.previous = genesis_hash(record.id)
         self.rows = 0
         self.state: Any = None
+        self.outcome: Outcome | None = None
+        """The outcome of :attr:`state`: ``None`` while the logged game goes on."""
         self.states: dict[int, Any] = {}
         self.warnings: list[str] = []
         self.created: GameCreated | None = None
@@ -215,8 +221,10 @@ class _Verifier:
         self.rederived = Rederivation.NOT_CHECKED
         self.batch: list[EventRow] = []
         """The rows of the current batch (the setup, or one command's events)."""
-        self.expected: list[Any] | None = None
-        """The re-derived events of the current batch, or ``None`` when not re-deriving."""
+        self.derived: Step[Any, Any] | None = None
+        """The re-derived step of the current batch (the setup, or the stored command
+        stepped again), whose events the logged rows must equal; ``None`` when not
+        re-deriving."""
 
     def report(self, problem: Problem | None) -> VerifyReport:
         return VerifyReport(
@@ -305,7 +313,8 @@ class _Verifier:
     ) -> None:
         assert self.codec is not None
         spec = self.codec.spec
-        self.state = spec.initial_state()
+        start = apply_events(spec, spec.initial_state(), ())
+        self.state, self.outcome = start.state, start.outcome
         self.seqs = frozenset(row.seq for row in rows)
         # The whole chain first: an edit that breaks it is named at its own seq, before any
         # check that reads ahead (the revealed seed and deal sit in the last row).
@@ -402,9 +411,7 @@ class _Verifier:
                 )
             options["deal"] = self.deal
         try:
-            self.expected = start_game(
-                self.codec.spec, event.players, options, FairRng(self.seed, 0)
-            )
+            self.derived = setup(self.codec.spec, event.players, options, FairRng(self.seed, 0))
         except SpiesError as exc:
             raise _fail(1, "setup-refused", f"start refused the logged options: {exc}") from exc
 
@@ -425,7 +432,7 @@ class _Verifier:
         if row.command is not None or row.actor is not None or row.bot is not None:
             raise _fail(seq, "misplaced-command", f"{row.type} carries a command")
         self._end_batch(seq)
-        if self.codec.spec.outcome(self.state) is not None:
+        if self.outcome is not None:
             raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
         try:
             self.seats = apply_seat_event(self.seats, event)
@@ -434,9 +441,9 @@ class _Verifier:
 
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None
-        spec, seq = self.codec.spec, row.seq
+        seq = row.seq
         self._end_batch(seq)
-        if spec.outcome(self.state) is not None:
+        if self.outcome is not None:
             raise _fail(seq, "event-after-end", "a command follows the end of the game")
         if row.actor is None:
             raise _fail(seq, "missing-actor", "a command without the seat that sent it")
@@ -456,7 +463,9 @@ class _Verifier:
         if self.seed is None:
             return
         try:
-            self.expected = spec.decide(self.state, row.actor, command, FairRng(self.seed, seq - 1))
+            self.derived = step(
+                self.codec.spec, self.state, row.actor, command, FairRng(self.seed, seq - 1)
+            )
         except SpiesError as exc:
             raise _fail(
                 seq,
@@ -467,8 +476,9 @@ class _Verifier:
 
     def _game_event(self, row: EventRow, event: Any) -> None:
         assert self.codec is not None
-        seq, expected = row.seq, self.expected
-        if expected is not None:
+        seq = row.seq
+        if self.derived is not None:
+            expected = self.derived.events
             index = len(self.batch)
             if index >= len(expected):
                 raise _fail(
@@ -485,19 +495,22 @@ class _Verifier:
                     f"logged {row.type} differs from the re-derived {event_tag(expected[index])}:"
                     f" {derived.decode()[:200]}",
                 )
+        # The logged event is folded, not the re-derived one: the log is what is verified,
+        # and without a seed there is nothing else to fold.
         try:
-            self.state = self.codec.spec.evolve(self.state, event)
+            folded = apply_events(self.codec.spec, self.state, (event,))
         except Exception as exc:  # noqa: BLE001  (any failure of the fold is the finding)
             raise _fail(seq, "fold-failed", f"{row.type}: {exc!r}") from exc
+        self.state, self.outcome = folded.state, folded.outcome
         self.batch.append(row)
 
     def _end_batch(self, next_seq: int) -> None:
         assert self.codec is not None
-        if self.expected is not None and len(self.batch) < len(self.expected):
+        if self.derived is not None and len(self.batch) < len(self.derived.events):
             raise _fail(
                 next_seq,
                 "rederivation-mismatch",
-                f"re-running gives {len(self.expected)} events here but the log has"
+                f"re-running gives {len(self.derived.events)} events here but the log has"
                 f" {len(self.batch)}",
             )
         if self.batch:
@@ -507,12 +520,10 @@ class _Verifier:
                 raise _fail(
                     self.batch[-1].seq, "invariant-broken", f"invariant broken here: {exc}"
                 ) from exc
-        self.batch, self.expected = [], None
+        self.batch, self.derived = [], None
 
     def _check_end(self) -> None:
-        assert self.codec is not None
-        record, last = self.record, self.rows
-        outcome = self.codec.spec.outcome(self.state)
+        record, last, outcome = self.record, self.rows, self.outcome
         if outcome is not None and self.revealed_at is None:
             raise _fail(
                 last + 1,

@@ -144,6 +144,14 @@ def test_init_only_assembles_the_spec(name: str) -> None:
 
 
 @games
+def test_the_spec_names_what_its_scores_hold(name: str) -> None:
+    """Reports head the outcome's scores with this name (a Spies & Lies score is an
+    infiltration marker, not the measure of who won), so the default will not do."""
+    spec = GAMES[name]
+    assert spec.score_name != "score" and spec.score_name.strip() == spec.score_name != ""
+
+
+@games
 def test_batches_of_events_are_built_one_way(name: str) -> None:
     """A command's events go through :class:`Batch` (each applied as it is emitted), never
     through a list appended by hand."""

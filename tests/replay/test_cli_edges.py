@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from spies_replay.cli import main
+from spies_replay.cli.keys import command_for_key, split_keys
 from spies_replay.errors import StoreUnavailableError
-from spies_replay.keys import command_for_key, split_keys
 from spies_replay.store.backends import open_store
 from spies_replay.store.protocols import EventStore
 

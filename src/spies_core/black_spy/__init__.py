@@ -82,5 +82,6 @@ SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, BlackSpyOptions]] = Ga
     render_view=text.render_view,
     twin_deals=fixtures.twin_deals,
     golden_cases=fixtures.GOLDEN_CASES,
+    score_name="penalty points",
 )
 """The registry entry of Black Spy."""

@@ -61,5 +61,6 @@ SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, DeckOfSpiesOptions]
     render_view=text.render_view,
     twin_deals=fixtures.twin_deals,
     golden_cases=fixtures.GOLDEN_CASES,
+    score_name="owned face cards",
 )
 """The registry entry of Deck of Spies."""

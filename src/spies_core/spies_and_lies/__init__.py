@@ -93,5 +93,6 @@ SPEC: Final[GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions]] = 
     render_view=text.render_view,
     twin_deals=fixtures.twin_deals,
     golden_cases=fixtures.GOLDEN_CASES,
+    score_name="infiltration marker",
 )
 """The registry entry of Spies & Lies."""

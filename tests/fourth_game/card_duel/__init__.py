@@ -56,5 +56,6 @@ SPEC: Final[GameSpec[State, Command, Event, CardDuelView, CardDuelOptions]] = Ga
     render_view=text.render_view,
     twin_deals=fixtures.twin_deals,
     golden_cases=fixtures.GOLDEN_CASES,
+    score_name="points",
 )
 """The registry entry of Card Duel (registered by ``tests/fourth_game/plugin.py``)."""

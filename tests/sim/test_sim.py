@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from spies_api.sim import main, wilson
 from spies_bots import BOTS, BotSpec
 from spies_bots.match import play_match
 from spies_bots.random_bot import choose
@@ -20,6 +19,8 @@ from spies_core import GAMES
 from spies_core.rng import seed_commitment
 from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
 from spies_replay.store.sqlite import SQLiteEventStore
+from spies_sim.cli import main
+from spies_sim.stats import wilson
 
 
 def _seat_counts(game: str) -> list[int]:
@@ -70,9 +71,10 @@ def test_json_report_per_seat(game: str, players: int) -> None:
     assert report["game"] == game and report["games"] == 4 and report["players"] == players
     assert report["seats"] == ["random"] * players
     assert [seat["seat"] for seat in report["per_seat"]] == list(range(players))
+    assert report["score_name"] == GAMES[game].score_name
     for seat in report["per_seat"]:
-        assert seat["wins"] + seat["draws"] + seat["losses"] == 4
-        assert seat["win_rate"] == (seat["wins"] + seat["draws"] / 2) / 4
+        assert seat["wins"] + seat["shared_wins"] + seat["draws"] + seat["losses"] == 4
+        assert seat["win_rate"] == (seat["wins"] + seat["shared_wins"] + seat["draws"] / 2) / 4
         low, high = seat["ci95"]
         assert 0 <= low <= seat["win_rate"] <= high <= 1
         assert seat["decisions"] > 0
@@ -92,8 +94,9 @@ def test_json_report_per_seat(game: str, players: int) -> None:
         assert [team["seats"] for team in report["teams"]] == list(groups.values())
         for team in report["teams"]:
             seat = report["per_seat"][team["seats"][0]]
-            assert (team["wins"], team["draws"], team["losses"]) == (
+            assert (team["wins"], team["shared_wins"], team["draws"], team["losses"]) == (
                 seat["wins"],
+                seat["shared_wins"],
                 seat["draws"],
                 seat["losses"],
             )

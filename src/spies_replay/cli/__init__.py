@@ -1,0 +1,252 @@
+"""``spies-replay``: list, show, step through, verify, export and import stored games.
+
+Usage::
+
+    spies-replay [--db PATH] [--json] list [--game ID] [--status active|finished]
+    spies-replay [--db PATH] [--json] show GAME [--at SEQ] [--as SEAT]
+    spies-replay [--db PATH] [--json] step GAME [--at SEQ] [--as SEAT]
+    spies-replay [--db PATH] [--json] verify [GAME | --all]
+    spies-replay [--db PATH] [--json] export GAME [-o FILE]
+    spies-replay [--db PATH] [--json] import FILE
+    spies-replay [--json] copy --from SRC --to DST
+
+``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand. A database is a
+SQLite file path or a ``postgresql://`` URL. ``copy`` moves every game, in progress or not,
+between any two databases with its hashes intact (:mod:`spies_replay.copying`).
+
+Hidden information: ``show`` and ``step`` print what one viewer could see at that step:
+a spectator by default, or the seat given with ``--as``. While a game is in progress its
+events are redacted for that viewer too; once it is over its log is public (it can be
+exported with the revealed seed), so events are shown in full, while the view stays the
+viewer's. ``export`` refuses games in progress.
+
+A game has steps 0 (before the first event) to its version; ``show`` starts at the last,
+``step`` at 0. On a terminal ``step`` reads single keys
+(:data:`~spies_replay.cli.keys.STEP_KEYS`): ``n``, space, Enter or the right arrow for the
+next step, ``b`` or the left arrow for the one before, ``f`` or Home for step 0, ``l`` or End
+for the last, a digit or ``j`` to type a step number, ``q`` or Esc to quit, ``h`` for help.
+From a pipe it reads one command per line: ``n``/``next`` (or an empty line),
+``b``/``back``, ``j SEQ``/``jump SEQ`` (or just ``SEQ``), ``f``/``first``, ``l``/``last``,
+``q``/``quit`` (or end of input), ``h``/``help``.
+
+Every error is one line on stderr (``spies-replay: error: ...``), never a traceback. A closed
+output pipe (``spies-replay export GAME | head``) is a normal end, exit status 0.
+
+The subcommands live in modules by group: :mod:`~spies_replay.cli.browse` (``list``,
+``show``, ``step``; ``step``'s keys in :mod:`~spies_replay.cli.keys`),
+:mod:`~spies_replay.cli.audit` (``verify``) and :mod:`~spies_replay.cli.exchange`
+(``export``, ``import``, ``copy``); :mod:`~spies_replay.cli.output` is what they share. This
+module parses the command line and runs one of them. Like the rest of the package, it knows
+the games only through the registry (or the mapping :func:`main` is given).
+
+Exit status: 0 when all is well; 1 when ``verify`` finds a problem (naming the game and the
+first bad seq) or ``import`` refuses a file (tampered or not an export); 2 on usage errors,
+which include an unknown game id, a seq or seat the game does not have, a database that
+cannot be used (missing, a directory, not a database), a file that cannot be written,
+exporting a game in progress and importing a game id that is already stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
+
+import structlog
+
+from spies_core.decider import AnySpec
+from spies_core.errors import SpiesError, UnknownGameError
+from spies_replay import (
+    GameExistsError,
+    GameNotFinishedError,
+    GameNotFoundError,
+    GameStatus,
+    InvalidExportError,
+    SeqOutOfRangeError,
+    StoreUnavailableError,
+    TamperedLogError,
+    open_store,
+)
+from spies_replay.cli.audit import verify
+from spies_replay.cli.browse import list_games, show, step
+from spies_replay.cli.exchange import copy, export, import_file
+from spies_replay.cli.keys import STEP_KEYS, STEP_LINE_HELP
+from spies_replay.cli.output import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Handler, Output, UsageError
+
+__all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_USAGE", "main"]
+
+_HANDLERS: dict[str, Handler] = {
+    "list": list_games,
+    "show": show,
+    "step": step,
+    "verify": verify,
+    "export": export,
+    "import": import_file,
+}
+"""The subcommands that run on the ``--db`` store (``copy`` opens two of its own)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db",
+        metavar="DB",
+        default=argparse.SUPPRESS,
+        help="a SQLite file or a postgresql:// URL (spies.db)",
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+    )
+    parser = argparse.ArgumentParser(
+        prog="spies-replay",
+        description="List, show, step through, verify, export and import stored games.",
+        parents=[common],
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    listing = commands.add_parser("list", parents=[common], help="list games")
+    listing.add_argument("--game", help="only games of this game id")
+    listing.add_argument("--status", choices=[str(s) for s in GameStatus])
+    listing.add_argument(
+        "--limit", type=_count(1), default=1000, metavar="N", help="at most N games (1000)"
+    )
+    listing.add_argument(
+        "--offset", type=_count(0), default=0, metavar="N", help="skip the first N games (0)"
+    )
+
+    showing = commands.add_parser("show", parents=[common], help="show a game at a step")
+    stepping = commands.add_parser(
+        "step",
+        parents=[common],
+        help="step through a game",
+        description="Step through a game, from step 0 (before the first event) to the last.\n\n"
+        "Keys on a terminal (no Enter needed):\n"
+        + "".join(f"  {keys:<32}{action}\n" for keys, action in STEP_KEYS)
+        + f"\nFrom a pipe, one command a line: {STEP_LINE_HELP}.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for sub, start in ((showing, "the last"), (stepping, "0, before the first event")):
+        sub.add_argument("game_id", metavar="GAME")
+        sub.add_argument(
+            "--at", type=_count(None), metavar="SEQ", help=f"the step to start at (default {start})"
+        )
+        sub.add_argument(
+            "--as", dest="seat", type=_count(None), metavar="SEAT", help="view as this seat"
+        )
+
+    verifying = commands.add_parser("verify", parents=[common], help="verify one game or all")
+    which = verifying.add_mutually_exclusive_group()
+    which.add_argument("game_id", metavar="GAME", nargs="?")
+    which.add_argument("--all", action="store_true", help="every game (the default)")
+
+    exporting = commands.add_parser("export", parents=[common], help="export a finished game")
+    exporting.add_argument("game_id", metavar="GAME")
+    exporting.add_argument("-o", "--output", metavar="FILE", help="file to write (default stdout)")
+
+    importing = commands.add_parser("import", parents=[common], help="verify and import a file")
+    importing.add_argument("file", metavar="FILE", help="an export (- for stdin)")
+
+    copying = commands.add_parser(
+        "copy", parents=[common], help="copy every game to another database, hashes intact"
+    )
+    copying.add_argument("--from", dest="source", required=True, metavar="SRC")
+    copying.add_argument("--to", dest="target", required=True, metavar="DST")
+    return parser
+
+
+def _count(least: int | None) -> Callable[[str], int]:
+    """An argparse type: a whole number, at least ``least`` (any, when ``None``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if least is not None and value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least}, not {value}")
+        return value
+
+    return parse
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    games: Mapping[str, AnySpec] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``spies-replay``; return the exit status.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+        games: the games to decode (default the registry; tests pass their own).
+        stdin: input for ``step`` and ``import -`` (default ``sys.stdin``).
+        stdout: output (default ``sys.stdout``).
+        stderr: notes and errors (default ``sys.stderr``).
+    """
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    _configure_logging(stderr)
+    out = Output(stdout, stderr, bool(getattr(args, "json", False)))
+    db: str = getattr(args, "db", "spies.db")
+    try:
+        if args.command == "copy":
+            return copy(args, out, games)
+        with open_store(db, create=args.command == "import", games=games) as store:
+            return _HANDLERS[args.command](store, args, out, stdin)
+    except BrokenPipeError:
+        # The reader went away (``| head``): a normal end. Point stdout at /dev/null so the
+        # interpreter's final flush does not fail again.
+        if stdout is sys.__stdout__:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+        return EXIT_OK
+    except (UsageError, GameNotFoundError, SeqOutOfRangeError, UnknownGameError) as exc:
+        return _error(out, str(exc), EXIT_USAGE)
+    except (GameNotFinishedError, GameExistsError, StoreUnavailableError) as exc:
+        return _error(out, str(exc), EXIT_USAGE)
+    except (TamperedLogError, InvalidExportError) as exc:
+        return _error(out, f"import refused: {exc}", EXIT_PROBLEM)
+    except SpiesError as exc:
+        return _error(out, str(exc), EXIT_USAGE if exc.code == "invalid-seat" else EXIT_PROBLEM)
+
+
+def _error(out: Output, message: str, status: int) -> int:
+    if out.json:
+        out.data({"error": message, "exit": status})
+    out.note(f"spies-replay: error: {message}")
+    return status
+
+
+def _configure_logging(stderr: TextIO) -> None:
+    """Warnings and errors as one line each on stderr (JSON off a terminal).
+
+    Left alone when the host process configured structlog already.
+    """
+    if structlog.is_configured():
+        return
+    renderer: Any = (
+        structlog.dev.ConsoleRenderer() if stderr.isatty() else structlog.processors.JSONRenderer()
+    )
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso"),
+            structlog.processors.dict_tracebacks,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+        # Look sys.stderr up per line, so a replaced stream (tests, a host app) is followed.
+        logger_factory=lambda *_: structlog.PrintLogger(sys.stderr),
+        cache_logger_on_first_use=False,
+    )

@@ -1,0 +1,1 @@
+"""Tests of the simulator (spies_sim, the spies-sim console script)."""
