@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Final, assert_never
 
+from spies_bots.memo import SharedMemo
 from spies_core.cards import ALL_CARDS, Card, sort_key, suit, value
 from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
@@ -35,6 +36,7 @@ __all__ = [
     "COUNTER",
     "LOST",
     "LOST_NO_ACE",
+    "OPTIONS",
     "PLAYING",
     "RECRUIT",
     "WON",
@@ -402,8 +404,7 @@ _Option = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 """``(kind, off_suit, used, retired)``, cards as indices into the hand: a move the greedy
 may play, legal unless a card of ``off_suit`` (a mask) is not of the spy's suit."""
 
-_options_cache: dict[tuple[int | bool, ...], tuple[_Option, ...]] = {}
-_CACHE_LIMIT: Final = 40_000
+_Key = tuple[int | bool, ...]
 
 
 def greedy_move(t: Table) -> Move:
@@ -433,9 +434,9 @@ def greedy_move(t: Table) -> Move:
         t.multi,
         *values,
     )
-    options = _options_cache.get(key)
+    options = _known(key)
     if options is None:
-        options = _greedy_options(key)
+        options = OPTIONS(key)
     if not options:
         return (ASSASSINATE, (assassination_ace(t),), ())
     if len(options) > 1:
@@ -457,14 +458,13 @@ def greedy_move(t: Table) -> Move:
     )
 
 
-def _greedy_options(key: tuple[int | bool, ...]) -> tuple[_Option, ...]:
+def _greedy_options(key: _Key) -> tuple[_Option, ...]:
     """The greedy's moves for a hand, best first, cut after the first that is always legal.
 
     The key holds everything the choice depends on but the suits: the spy's value less
     one, where the spy's Ace lies in the hand, how many cards a retire may take (clipped),
     the three rule flags and the hand's values in ascending order. An empty tuple means
-    no counter is possible. Memoised: hands of the same values recur all through the
-    rollouts.
+    no counter is possible.
     """
     rank, ace_at, cap, strict, ace_counts, multi, *values = key
     v = int(rank) + 1
@@ -516,12 +516,14 @@ def _greedy_options(key: tuple[int | bool, ...]) -> tuple[_Option, ...]:
         options.append(option)
         if not option[1]:
             break
-    if len(_options_cache) >= _CACHE_LIMIT:
-        # Forget the older half (dicts keep insertion order), not everything at once.
-        for old in list(itertools.islice(_options_cache, _CACHE_LIMIT // 2)):
-            del _options_cache[old]
-    result = _options_cache[key] = tuple(options)
-    return result
+    return tuple(options)
+
+
+OPTIONS: Final[SharedMemo[_Key, tuple[_Option, ...]]] = SharedMemo(_greedy_options, limit=40_000)
+"""The greedy's moves for a hand (:func:`_greedy_options`), remembered: hands of the same
+values recur all through the rollouts. Shared by every thread, and safe to be: the server
+plays its bots on a pool of threads."""
+_known: Final = OPTIONS.known
 
 
 def _retire_choice(groups: list[list[int]], rest: int, cap: int, multi: bool) -> tuple[int, ...]:
