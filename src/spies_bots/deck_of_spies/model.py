@@ -78,8 +78,9 @@ CARD_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(CARDS)}
 """A card's int in this model, by its JSON notation."""
 CANON: Final[tuple[int, ...]] = tuple(sort_key(c) for c in CARDS)
 """A card's place in the core's canonical order."""
-# Facts of each card by its int, read from the core's cards (names of a model int table
-# alike to the core's private per-notation ones; see tests/test_one_source.py).
+# The facts of each card by its int, built from spies_core.cards: VALUE and SUIT share
+# their names with the core's private tables by card notation (tests/test_one_source.py
+# allows that), never their definition.
 VALUE: Final[tuple[int, ...]] = tuple(value(c) for c in CARDS)
 """A card's value (§1.2), by its int."""
 SUIT: Final[tuple[int, ...]] = tuple(_SUITS.index(suit(c)) for c in CARDS)
