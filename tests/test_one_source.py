@@ -12,6 +12,7 @@ thing goes in :data:`ALLOWED`, with the reason.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -49,11 +50,27 @@ def _is_type_variable(value: ast.expr | None) -> bool:
     return name in _NOT_CONSTANTS
 
 
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's top-level statements, those inside ``if``, ``try`` and ``with`` too."""
+    for node in body:
+        match node:
+            case ast.If(body=then, orelse=otherwise):
+                yield from _top_level(then)
+                yield from _top_level(otherwise)
+            case ast.Try(body=tried, orelse=otherwise, finalbody=final, handlers=handlers):
+                for block in (tried, otherwise, final, *(h.body for h in handlers)):
+                    yield from _top_level(block)
+            case ast.With(body=inner):
+                yield from _top_level(inner)
+            case _:
+                yield node
+
+
 def module_constants(source: str) -> dict[str, int]:
     """The UPPER_CASE names a module's top level assigns, without leading underscores, to
     the line of their first assignment."""
     found: dict[str, int] = {}
-    for node in ast.parse(source).body:
+    for node in _top_level(ast.parse(source).body):
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -127,6 +144,16 @@ def test_copies_are_found_with_or_without_underscores_and_type_variables_are_not
             "lower_case = 3",
             "def f() -> None:",
             "    INSIDE = 4",
+            "try:",
+            "    TRIED = 5",
+            "except ImportError:",
+            "    TRIED = 6",
         ]
     )
-    assert module_constants(source) == {"HAND_SIZE": 2, "WIN_FACES": 3, "A": 4, "B": 4}
+    assert module_constants(source) == {
+        "HAND_SIZE": 2,
+        "WIN_FACES": 3,
+        "A": 4,
+        "B": 4,
+        "TRIED": 10,
+    }
