@@ -14,12 +14,14 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar, cast
 
 __all__ = ["SharedMemo"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+
+_ABSENT: Final = object()
 
 
 class SharedMemo(Generic[K, V]):
@@ -47,10 +49,9 @@ class SharedMemo(Generic[K, V]):
 
     def __call__(self, key: K) -> V:
         """The value of ``key``: remembered, or computed now and remembered."""
-        try:
-            return self._table[key]
-        except KeyError:
-            pass
+        found = self._table.get(key, _ABSENT)
+        if found is not _ABSENT:
+            return cast(V, found)
         value = self._compute(key)
         with self._lock:
             table = self._table
