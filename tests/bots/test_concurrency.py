@@ -3,12 +3,12 @@
 The server asks its bots from a pool of threads (16 in ``spies_api.bots``), so whatever a
 bot keeps between calls is read and written by many threads at once. Here every bot of
 every game is given many distinct views, taken at the decisions of seeded random playouts
-at every seat count (and, for Deck of Spies, under each rule flag, which changes the keys
-of the expert's memo), on a :class:`~concurrent.futures.ThreadPoolExecutor` of as many
-threads. Each decision is submitted twice, so that threads meet on the same memo entries,
-and bots and games are interleaved. Then each decision is made again alone, in turn, with
-a generator seeded alike. No concurrent decision may raise, and each must equal the
-decision made alone.
+at every seat count (and, for Deck of Spies, with its default rule flags and with all
+three changed, which changes the keys of the expert's memo), on a
+:class:`~concurrent.futures.ThreadPoolExecutor` of as many threads. Each decision is
+submitted twice, so that threads meet on the same memo entries, and bots and games are
+interleaved. Then each decision is made again alone, in turn, with a generator seeded
+alike. No concurrent decision may raise, and each must equal the decision made alone.
 
 A race in a shared memo shows when a thread is interrupted between looking at the table
 and changing it, and the table changes most when it is full and forgets. So the threads
@@ -49,9 +49,11 @@ MEMO_LIMIT: Final = 512
 OPTIONS: Final[dict[str, tuple[dict[str, Any], ...]]] = {
     "deck-of-spies": (
         {},
-        {"strict_necessity": False},
-        {"ace_counts_in_necessity": False},
-        {"retire_multiple_ranks": True},
+        {
+            "strict_necessity": False,
+            "ace_counts_in_necessity": False,
+            "retire_multiple_ranks": True,
+        },
     ),
 }
 """Creation options per game for the playouts that supply the views (default: none)."""
