@@ -43,6 +43,7 @@ from spies_bots.black_spy.model import (
 from spies_bots.black_spy.worlds import deal_of, knowledge, sample
 from spies_core.black_spy.cards import DECK
 from spies_core.black_spy.commands import PassCards
+from spies_core.black_spy.rules import PASS_SIZE
 from spies_core.black_spy.view import BlackSpyView
 
 __all__ = ["choose"]
@@ -57,7 +58,8 @@ MIN_WORLDS: Final[int] = 3
 MAX_WORLDS: Final[int] = 120
 """Most sampled worlds in one round (decisions between few candidates late in a deal)."""
 PASS_POOL: Final[int] = 7
-"""The pass candidates are the 3-card subsets of this many most dangerous cards."""
+"""The pass candidates are the passes (``PASS_SIZE`` cards) among this many most dangerous
+cards."""
 END_BONUS: Final[float] = 30.0
 """Worth of ending the game with the lowest total (minus: with a higher one)."""
 
@@ -134,7 +136,9 @@ def _choose_pass(view: BlackSpyView, legal: Sequence[Any], rng: Random) -> Any:
     rules: Scoring = scoring(view.flags)
     know = knowledge(view)
     order = pass_order(list(know.hand), rules)
-    candidates = list(dict.fromkeys(tuple(sorted(c)) for c in combinations(order[:PASS_POOL], 3)))
+    candidates = list(
+        dict.fromkeys(tuple(sorted(c)) for c in combinations(order[:PASS_POOL], PASS_SIZE))
+    )
     offset = view.pass_direction.offset
 
     def world() -> tuple[list[list[Kind]], list[list[Kind]]]:

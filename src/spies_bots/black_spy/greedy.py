@@ -25,8 +25,9 @@ from typing import Any, Final
 
 from spies_bots.black_spy.model import BLACK, COLOUR, FOLLOW, KIND, NAME, RANK, Kind, Scoring
 from spies_bots.black_spy.model import scoring as scoring_of
-from spies_core.black_spy.cards import sort_cards
+from spies_core.black_spy.cards import Colour, sort_cards
 from spies_core.black_spy.commands import PassCards, PlayCard
+from spies_core.black_spy.rules import PASS_SIZE
 from spies_core.black_spy.view import BlackSpyView
 
 __all__ = ["choose", "choose_pass", "choose_play", "pass_order"]
@@ -124,15 +125,16 @@ def _pass_danger(kind: Kind, short: bool, rules: Scoring) -> int:
 
 def pass_order(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:
     """``hand`` from the card the bot most wants to pass to the one it most wants to keep."""
-    counts = [0] * 5
+    counts = [0] * len(Colour)
     for c in hand:
         counts[COLOUR[c]] += 1
     return sorted(hand, key=lambda c: (-_pass_danger(c, counts[COLOUR[c]] <= 3, rules), c))
 
 
 def choose_pass(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:
-    """The three cards to pass (§3.1)."""
-    return pass_order(hand, rules)[:3]
+    """The cards to pass (§3.1): the :data:`~spies_core.black_spy.rules.PASS_SIZE` the bot
+    most wants to pass."""
+    return pass_order(hand, rules)[:PASS_SIZE]
 
 
 def pass_command(cards: Sequence[Kind], legal: Sequence[Any]) -> PassCards:

@@ -45,7 +45,6 @@ __all__ = [
     "Scoring",
     "exchange",
     "first_leader",
-    "legal_kinds",
     "play_out",
     "scoring",
     "trick_winner",
@@ -74,8 +73,8 @@ RED_1_KIND: Final[Kind] = KIND[RED_1]
 PlayChooser = Callable[[list[Kind], list[Kind], bool, int, "Scoring"], Kind]
 """``choose(hand, trick, first_trick, players, scoring) -> kind``: a play-out policy.
 
-It returns a kind of ``hand`` that may be played to ``trick`` (:func:`legal_kinds`); it
-must not change its arguments.
+It returns a kind of ``hand`` that the rules let it play to ``trick`` (§4.3, §5.2: one of
+:func:`spies_core.black_spy.scoring.legal_plays`); it must not change its arguments.
 """
 
 
@@ -105,20 +104,6 @@ _SCORINGS: Final[dict[tuple[bool, bool], Scoring]] = {
 def scoring(flags: BlackSpyFlags) -> Scoring:
     """The scoring of a game with these rule flags."""
     return _SCORINGS[good_spies(flags), moon_applies(flags)]
-
-
-def legal_kinds(hand: Sequence[Kind], trick: Sequence[Kind], first_trick: bool) -> list[Kind]:
-    """The kinds of ``hand`` that may be played (repeats kept), as ``legal_plays`` (§4.3, §5.2)."""
-    if trick:
-        follow = FOLLOW[trick[0]]
-        able = [c for c in hand if c in follow]
-        if able:
-            return able
-    elif first_trick:
-        coloured = [c for c in hand if COLOUR[c] != BLACK]
-        if coloured:
-            return coloured
-    return list(hand)
 
 
 def trick_winner(trick: Sequence[Kind]) -> int:

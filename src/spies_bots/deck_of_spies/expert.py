@@ -2,10 +2,11 @@
 
 For each decision it takes the greedy's top candidates, samples worlds that agree with the
 view (:mod:`.worlds`), and in every world plays each candidate and then the greedy to the
-end of the game in the compact model (:mod:`.model`). The same worlds and the same
-reshuffles serve every candidate (common random numbers), so the comparison measures the
-moves and not the luck of the draw. A rollout scores 1 for a win plus a little per owned
-face card; the candidate with the best total is played, ties to the greedy's order.
+end of the game in the compact model (:mod:`.model`, with the greedy of
+:mod:`.fast_greedy`). The same worlds and the same reshuffles serve every candidate
+(common random numbers), so the comparison measures the moves and not the luck of the
+draw. A rollout scores 1 for a win plus a little per owned face card; the candidate with
+the best total is played, ties to the greedy's order.
 
 Worlds are played one after another as a race: every few worlds a candidate that trails
 the leader clearly (in paired differences over the same worlds) is dropped, and the search
@@ -24,7 +25,8 @@ from random import Random
 from typing import Final
 
 from spies_bots.deck_of_spies import greedy
-from spies_bots.deck_of_spies.model import WON, apply, model_move, play_out
+from spies_bots.deck_of_spies.fast_greedy import play_out
+from spies_bots.deck_of_spies.model import WON, apply, model_move
 from spies_bots.deck_of_spies.worlds import Sampler
 from spies_core.deck_of_spies.commands import Command
 from spies_core.deck_of_spies.state import Phase

@@ -3,7 +3,8 @@
 Every legal command gets a score and one with the highest score is played:
 
 - 100 for recruiting a face card, the spy's value for recruiting another spy;
-- 2 per Ace kept in hand (``w_ace``; ``w_keep``, the weight of the kept hand's value, is 0);
+- 2 per Ace kept in hand (``w_ace``; ``w_keep``, the weight of the kept hand's value, is 0
+  in the tuned setting, so that value does not count);
 - 2 per retired card, but only ranks 2 to 10 and never below 8 owned cards afterwards (a
   recruited spy counts as owned); any other retire is never chosen.
 
@@ -11,6 +12,9 @@ Ties go to the command that uses the fewest cards, then the lowest cards (by val
 suit), a counter before a recruit, then the one retiring the lowest cards. An assassination
 removes the Ace of the suit with the fewest face cards, then the least total value, among the
 spies still to come (ties to the first Ace listed).
+
+The weights below are the greedy's one definition: :mod:`.fast_greedy` plays the same
+greedy on the compact model for the ``expert``'s rollouts, from these same names.
 """
 
 from __future__ import annotations
@@ -19,20 +23,32 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final, assert_never
 
-from spies_core.cards import Card, is_ace, suit, value
+from spies_core.cards import ALL_CARDS, Card, is_ace, is_face, suit, value
 from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
 from spies_core.deck_of_spies.view import DeckOfSpiesView
 
-__all__ = ["assassination_key", "choose", "ranked", "score"]
+__all__ = [
+    "ACE_WEIGHT",
+    "FACE_RECRUIT",
+    "MIN_OWNED",
+    "NEVER",
+    "RETIRE_VALUES",
+    "RETIRE_WEIGHT",
+    "assassination_key",
+    "choose",
+    "ranked",
+    "recruit_score",
+    "score",
+]
 
 FACE_RECRUIT: Final = 100
 """Score of recruiting a J, Q or K."""
-KEEP_WEIGHT: Final = 0
-"""``w_keep``: score per point of value kept in hand."""
 ACE_WEIGHT: Final = 2
 """``w_ace``: score per Ace kept in hand."""
 RETIRE_WEIGHT: Final = 2
-"""Score per retired card of rank 2 to 10."""
+"""Score per retired card of a value in :data:`RETIRE_VALUES`."""
+RETIRE_VALUES: Final = frozenset(value(c) for c in ALL_CARDS if not is_ace(c) and not is_face(c))
+"""The values the tuned greedy retires, 2 to 10: never an Ace nor a face card (§13.2)."""
 MIN_OWNED: Final = 8
 """Retires never leave fewer owned cards than this."""
 NEVER: Final = -1
@@ -43,6 +59,11 @@ def _owned(view: DeckOfSpiesView) -> int:
     return view.hand_count + view.draw_deck_count + len(view.draw_discard)
 
 
+def recruit_score(spy: Card) -> int:
+    """What recruiting ``spy`` scores: :data:`FACE_RECRUIT` for a face card, else its value."""
+    return FACE_RECRUIT if is_face(spy) else value(spy)
+
+
 def score(view: DeckOfSpiesView, command: Counter | Recruit) -> int:
     """The greedy's score of a counter or recruit against the view's top spy."""
     spy = view.top_spy
@@ -51,13 +72,14 @@ def score(view: DeckOfSpiesView, command: Counter | Recruit) -> int:
     total = 0
     recruit = isinstance(command, Recruit)
     if recruit:
-        total = FACE_RECRUIT if value(spy) > 10 else value(spy)
+        total = recruit_score(spy)
     kept = [c for c in hand if c not in command.cards and c not in command.retire]
-    total += KEEP_WEIGHT * sum(value(c) for c in kept)
     total += ACE_WEIGHT * sum(1 for c in kept if is_ace(c))
     if command.retire:
         owned_after = _owned(view) + recruit - len(command.retire)
-        if owned_after < MIN_OWNED or not all(2 <= value(Card(c)) <= 10 for c in command.retire):
+        if owned_after < MIN_OWNED or not all(
+            value(Card(c)) in RETIRE_VALUES for c in command.retire
+        ):
             return NEVER
         total += RETIRE_WEIGHT * len(command.retire)
     return total
@@ -67,7 +89,7 @@ def assassination_key(view: DeckOfSpiesView, ace: str) -> tuple[int, int]:
     """Face cards, then total value, of the Ace's suit among the spies still to come."""
     ace_suit = suit(Card(ace))
     below = [c for c in view.unseen_spies if suit(c) == ace_suit]
-    return sum(1 for c in below if value(c) > 10), sum(value(c) for c in below)
+    return sum(1 for c in below if is_face(c)), sum(value(c) for c in below)
 
 
 def _low_first(card: Card) -> tuple[int, str]:

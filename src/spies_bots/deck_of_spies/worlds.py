@@ -3,7 +3,8 @@
 The player's view (§10.1) shows every card's zone except the order of the two decks: the
 draw deck's composition is known but not its order, and the spies below the top are known
 as a set but not in order. A sampled world shuffles the draw deck, and the unseen spies
-within their value bands (5-7 above 8-10 above J-K, §2.2; the bands are public, I-17).
+within their value bands (5-7 above 8-10 above J-K, §2.2, the core's ``SPY_BANDS``; the
+bands are public, I-17).
 Nothing else is guessed, so a world never moves a card the view shows elsewhere. (An
 explicit deal may stack the spies in any order; the bands are then only a prior.)
 """
@@ -14,16 +15,17 @@ from random import Random
 from typing import Final
 
 from spies_bots.deck_of_spies.model import CARD_INDEX, VALUE, Table, new_table
+from spies_core.deck_of_spies.rules import SPY_BANDS
 from spies_core.deck_of_spies.view import DeckOfSpiesView
 
 __all__ = ["Sampler"]
 
-_BAND_TOPS: Final = (7, 10)
-"""Highest value of the first two spy bands; everything above lies in the last band."""
+_BAND_TOPS: Final = tuple(high for _, high in SPY_BANDS[:-1])
+"""Highest value of every spy band but the last; everything above lies in the last band."""
 
 
 def _band(value: int) -> int:
-    return 0 if value <= _BAND_TOPS[0] else 1 if value <= _BAND_TOPS[1] else 2
+    return next((i for i, top in enumerate(_BAND_TOPS) if value <= top), len(_BAND_TOPS))
 
 
 class Sampler:
@@ -43,7 +45,7 @@ class Sampler:
             spy_discard=view.spy_discard,
             removed=view.removed,
         )
-        bands: list[list[int]] = [[], [], []]
+        bands: list[list[int]] = [[] for _ in SPY_BANDS]
         for c in view.unseen_spies:
             i = CARD_INDEX[c]
             bands[_band(VALUE[i])].append(i)

@@ -24,6 +24,7 @@ from spies_core.decider import shuffled
 from spies_core.spies_and_lies.deployment import legal_deployments
 from spies_core.spies_and_lies.options import SpiesAndLiesOptions
 from spies_core.spies_and_lies.state import (
+    ALL_RANKS,
     MISSIONS,
     SERGEANT,
     Mission,
@@ -59,7 +60,7 @@ UNKNOWN = -1
 
 def pool(exhausted: Sequence[int]) -> tuple[int, ...]:
     """The ranks a side may deploy today: all but its exhausted soldiers (§5.1.1)."""
-    return tuple(rank for rank in range(1, 11) if rank not in exhausted)
+    return tuple(rank for rank in sorted(ALL_RANKS) if rank not in exhausted)
 
 
 def tokens_out(view: SpiesAndLiesView) -> bool:

@@ -43,13 +43,17 @@ from spies_core.spies_and_lies.commands import (
 )
 from spies_core.spies_and_lies.deployment import legal_deployments
 from spies_core.spies_and_lies.options import DAYS, ReserveRule
+from spies_core.spies_and_lies.resolution import DECEPTION_BONUS, MARSHAL_SABOTAGE, SOLDIER_POINTS
 from spies_core.spies_and_lies.state import (
+    ALL_RANKS,
     BOMB,
     CAPTAIN,
     COLONEL,
     GENERAL,
+    INFILTRATION_AT,
     LIEUTENANT,
     MARSHAL,
+    MAX_DECEPTION_TOKENS,
     MINER,
     MISSIONS,
     SCOUT,
@@ -70,17 +74,12 @@ __all__ = [
 
 CAPTURE: Final = 10.0
 """The value of taking the enemy flag, in steps: more than any position short of it."""
-_INFILTRATION_AT: Final = 10
-_POINTS: Final = {SPY: 1, SCOUT: 2, MINER: 3, SERGEANT: 4, CAPTAIN: 6, COLONEL: 8}
-"""Infiltration points of an activated soldier (§9); the Marshal is chosen apart."""
 _EFFECT_POINTS: Final = {SPY: 0.5, SCOUT: 1.5, MINER: 0.5}
 """Rough worth, in points, of a round effect (§9) beyond its points."""
 _BOMB_STEPS: Final = 0.3
 """Rough worth of the Bomb's effect: the next enemy card retreats (§9)."""
 _TOKEN_POINTS: Final = 2.0
 """Rough worth of a deception token held: +4 when the guess misses, about half the time."""
-_DECEPTION_POINTS: Final = 4
-_MAX_TOKENS: Final = 2
 _ALWAYS_DECEIVE: Final = 0.75
 """Chance of a miss from which a deception token is played even when tokens are scarce."""
 _DEPLOY_SLACK: Final = 0.15
@@ -117,7 +116,7 @@ class Board:
         tokens = ours.deception_tokens
         per_side = view.deception_reserve_rule is ReserveRule.PER_SIDE
         if not view.deception_reserve_left or (per_side and ours.reserve_taken):
-            tokens = _MAX_TOKENS  # a Spy would gain no token ([I-9], [U-6])
+            tokens = MAX_DECEPTION_TOKENS  # a Spy would gain no token ([I-9], [U-6])
         return cls(view.day, view.board_length, position, ours.tower, theirs.tower, tokens)
 
     def key(self) -> tuple[int, ...]:
@@ -144,10 +143,10 @@ class Board:
     def gain(self, points: int, carry: bool = False) -> tuple[int, int]:
         """``(position, tower)`` after the side gains ``points`` (§7)."""
         total = self.tower + points
-        if total < _INFILTRATION_AT:
+        if total < INFILTRATION_AT:
             return self.position, total
         position = self.move(self.position, self.day)
-        return position, (total - _INFILTRATION_AT if carry else 0)
+        return position, (total - INFILTRATION_AT if carry else 0)
 
     def points(self, points: int, carry: bool = False) -> float:
         """The change of worth when the side gains ``points``."""
@@ -161,9 +160,9 @@ class Board:
     def marshal(self, option: MarshalOption) -> float:
         """The change of worth of a Marshal option (§9, rank 10)."""
         if option is MarshalOption.POINTS:
-            return self.points(10)
-        position, tower = self.gain(5)
-        return self.value(position, tower, max(0, self.rival - 5)) - self.now()
+            return self.points(SOLDIER_POINTS[MARSHAL])
+        position, tower = self.gain(MARSHAL_SABOTAGE)
+        return self.value(position, tower, max(0, self.rival - MARSHAL_SABOTAGE)) - self.now()
 
 
 def activation_value(rank: int, board: Board, exhausted: Sequence[int] = ()) -> float:
@@ -179,10 +178,10 @@ def activation_value(rank: int, board: Board, exhausted: Sequence[int] = ()) -> 
         return max(board.marshal(option) for option in MarshalOption)
     if rank == CAPTAIN:
         borrowed = [activation_value(r, board) for r in exhausted if r != CAPTAIN]
-        return max([board.points(_POINTS[CAPTAIN]), *borrowed])
-    value = board.points(_POINTS[rank], carry=rank == COLONEL)
+        return max([board.points(SOLDIER_POINTS[CAPTAIN]), *borrowed])
+    value = board.points(SOLDIER_POINTS[rank], carry=rank == COLONEL)
     value += unit * _EFFECT_POINTS.get(rank, 0.0)
-    if rank == SPY and board.tokens < _MAX_TOKENS:
+    if rank == SPY and board.tokens < MAX_DECEPTION_TOKENS:
         value += unit * _TOKEN_POINTS
     return value
 
@@ -195,7 +194,7 @@ def _values(board: Board, exhausted: tuple[int, ...]) -> tuple[float, ...]:
 @lru_cache(maxsize=4096)
 def _values_of(key: tuple[int, ...], exhausted: tuple[int, ...]) -> tuple[float, ...]:
     board = Board(*key)
-    return (0.0, *(round(activation_value(r, board, exhausted), 2) for r in range(1, 11)))
+    return (0.0, *(round(activation_value(r, board, exhausted), 2) for r in sorted(ALL_RANKS)))
 
 
 def _forced(rank: int, effects: Sequence[SoldierEffect]) -> bool:
@@ -226,7 +225,7 @@ def guess_scores(view: SpiesAndLiesView) -> list[tuple[float, int, float]]:
     correct = mine.points(4 if SoldierEffect.SCOUT in attacker.effects else 2)
     deceived = defender.missions[index].deception
     pays = view.deception_pays_on_forced_retreat
-    bonus = theirs.points(_DECEPTION_POINTS) if deceived else 0.0
+    bonus = theirs.points(DECEPTION_BONUS) if deceived else 0.0
     scored = []
     for rank, chance in marginal(rows, index):
         forced = _forced(rank, attacker.effects)
@@ -479,7 +478,7 @@ def _captain(view: SpiesAndLiesView, legal: Sequence[ChooseCaptain]) -> ChooseCa
 
     def worth(command: ChooseCaptain) -> float:
         if command.borrow is None:
-            return board.points(_POINTS[CAPTAIN])
+            return board.points(SOLDIER_POINTS[CAPTAIN])
         return activation_value(command.borrow, board, side.exhausted)
 
     return max(legal, key=lambda command: (worth(command), command.borrow is None))

@@ -50,14 +50,14 @@ from spies_core.spies_and_lies.state import (
     State,
 )
 
-__all__ = ["Resolution"]
+__all__ = ["DECEPTION_BONUS", "MARSHAL_SABOTAGE", "SOLDIER_POINTS", "Resolution"]
 
 DECEPTION_BONUS = 4
 """A successful deception's points (§10)."""
 MARSHAL_SABOTAGE = 5
 """Option (b) of the Marshal: gain 5, the opponent loses 5 (§9)."""
 
-_SOLDIER_POINTS = (0, 1, 2, 3, 4, 0, 6, 0, 8, 0, 10)
+SOLDIER_POINTS = (0, 1, 2, 3, 4, 0, 6, 0, 8, 0, 10)
 """Infiltration points of an activated soldier by rank (§9); Marshal option (a)."""
 _ROUND_EFFECTS = {
     SPY: SoldierEffect.SPY,
@@ -195,7 +195,7 @@ class Resolution:
         elif rank == GENERAL:
             self.move(side, 2, MoveCause.GENERAL)
         elif rank != BOMB:  # the Bomb scores nothing [I-10]
-            self.gain(side, _SOLDIER_POINTS[rank], PointSource.SOLDIER, rank)
+            self.gain(side, SOLDIER_POINTS[rank], PointSource.SOLDIER, rank)
         if self.over:
             return None
         if rank == SPY and self.tokens[side] < MAX_DECEPTION_TOKENS and self._reserve_for(side):
@@ -218,7 +218,7 @@ class Resolution:
         """The Marshal's option (§9, rank 10): 10 points, or 5 and the opponent -5."""
         self.emit(MarshalChosen(seat=seat, side=side, option=option))
         if option is MarshalOption.POINTS:
-            self.gain(side, _SOLDIER_POINTS[MARSHAL], PointSource.SOLDIER, MARSHAL)
+            self.gain(side, SOLDIER_POINTS[MARSHAL], PointSource.SOLDIER, MARSHAL)
             return
         self.gain(side, MARSHAL_SABOTAGE, PointSource.SOLDIER, MARSHAL)
         if not self.over:

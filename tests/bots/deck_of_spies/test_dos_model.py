@@ -2,11 +2,11 @@
 
 Both are started from the same table and driven by the same moves, with the same shuffles
 (the core's own ``shuffled`` on a generator seeded per turn). After every turn they must
-hold the same cards in every zone (decks in order), the same owned count and outcome, and
-list the same legal moves in the same order; and the model's greedy must choose the move
-that the ``greedy`` policy chooses from the core's legal commands. Games are driven by the
-greedy, or by a mix of greedy and random moves (which reach retires of Aces and face cards,
-assassinations and lost games), under every rule flag of §12.
+hold the same cards in every zone (decks in order), the same owned count and outcome; and
+the fast greedy must choose on the model's table the move that the ``greedy`` policy
+chooses from the core's legal commands. Games are driven by the greedy, by random legal
+moves, or by a mix of both (which reach retires of Aces and face cards, assassinations and
+lost games), under every rule flag of §12.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from spies_bots.deck_of_spies import greedy, model
+from spies_bots.deck_of_spies import fast_greedy, greedy, model
 from spies_core import fold, get_game, start_game
 from spies_core.cards import ALL_CARDS, Card, is_face, sort_key
 from spies_core.decider import shuffled
@@ -123,8 +123,9 @@ def _random_deal(rng: Random) -> dict[str, Any]:
     }
 
 
-def _play(options: dict[str, Any], seed: int, mixed: bool) -> int:
-    """Play one game in both, comparing after every turn; return the number of turns."""
+def _play(options: dict[str, Any], seed: int, random_share: float) -> tuple[int, int]:
+    """Play one game in both, comparing after every turn, a random legal move instead of
+    the greedy's with chance ``random_share``; return the number of turns and the result."""
     state = fold(SPEC, start_game(SPEC, 1, options, Random(seed)))
     table = _table(state)
     chooser = Random(seed + 1)
@@ -132,12 +133,12 @@ def _play(options: dict[str, Any], seed: int, mixed: bool) -> int:
     while True:
         assert _zones(table) == _core_zones(state), f"seed {seed}, turn {turns}"
         if state.result is not None:
-            return turns
+            return turns, table.result
         legal = SPEC.legal_commands(state, 0)
-        assert model.legal_moves(table) == [model.model_move(c) for c in legal]
         choice = greedy.choose(SPEC.view(state, 0), legal, Random(0))
-        assert model.greedy_move(table) == model.model_move(choice), f"seed {seed}, turn {turns}"
-        if mixed and chooser.random() < 0.5:
+        fast = fast_greedy.greedy_move(table)
+        assert fast == model.model_move(choice), f"seed {seed}, turn {turns}"
+        if chooser.random() < random_share:
             choice = legal[chooser.randrange(len(legal))]
         turn_seed = seed * 1000 + turns
         for event in SPEC.decide(state, 0, choice, Random(turn_seed)):
@@ -146,10 +147,10 @@ def _play(options: dict[str, Any], seed: int, mixed: bool) -> int:
         turns += 1
 
 
-@pytest.mark.parametrize("mixed", [False, True], ids=["greedy", "mixed"])
+@pytest.mark.parametrize("random_share", [0.0, 0.5], ids=["greedy", "mixed"])
 @pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "defaults")
-def test_model_plays_seeded_games_as_the_core(flags: dict[str, bool], mixed: bool) -> None:
-    turns = [_play(flags, seed, mixed) for seed in range(GAMES)]
+def test_model_plays_seeded_games_as_the_core(flags: dict[str, bool], random_share: float) -> None:
+    turns = [_play(flags, seed, random_share)[0] for seed in range(GAMES)]
     assert sum(turns) > 30 * GAMES
 
 
@@ -157,21 +158,20 @@ def test_model_plays_dealt_positions_as_the_core() -> None:
     rng = Random(2024)
     for seed in range(40):
         options = _random_deal(rng) | FLAGS[seed % len(FLAGS)]
-        _play(options, seed, mixed=True)
+        _play(options, seed, random_share=0.5)
 
 
 def test_model_reaches_every_ending() -> None:
     """Random play and the greedy reach a win, a loss and a loss with no Ace left."""
+    endings = {_play({}, seed, share)[1] for seed in range(GAMES) for share in (0.0, 1.0)}
+    assert endings == {model.WON, model.LOST, model.LOST_NO_ACE}
+
+
+def test_fast_greedy_plays_out_to_the_end() -> None:
+    """The rollout of the ``expert`` ends every game, won or lost."""
     endings = set()
     for seed in range(GAMES):
-        state = fold(SPEC, start_game(SPEC, 1, {}, Random(seed)))
-        table = _table(state)
-        chooser = Random(seed)
-        while table.result == model.PLAYING:
-            moves = model.legal_moves(table)
-            model.apply(table, moves[chooser.randrange(len(moves))], chooser.shuffle)
+        table = _table(fold(SPEC, start_game(SPEC, 1, {}, Random(seed))))
+        fast_greedy.play_out(table, Random(seed).shuffle)
         endings.add(table.result)
-        table = _table(state)
-        model.play_out(table, chooser.shuffle)
-        endings.add(table.result)
-    assert endings == {model.WON, model.LOST, model.LOST_NO_ACE}
+    assert model.PLAYING not in endings and model.WON in endings
