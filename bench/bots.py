@@ -29,7 +29,8 @@ from random import Random
 
 from spies_bots import BOTS, policy_for
 from spies_bots.match import Decision, play_match
-from spies_core import GAMES, InvalidOptionsError, start_game
+from spies_core import GAMES, start_game
+from spies_core.errors import InvalidOptionsError
 
 MEDIAN_TARGET_MS = 50.0
 WORST_TARGET_MS = 250.0

@@ -14,8 +14,9 @@ import argparse
 import time
 from random import Random
 
-from spies_core import GAMES, InvalidOptionsError, fold, start_game
+from spies_core import GAMES, fold, start_game
 from spies_core.decider import AnySpec
+from spies_core.errors import InvalidOptionsError
 
 TARGETS = {"deck-of-spies": 10_000, "black-spy": 20_000, "spies-and-lies": 20_000}
 """The project's targets: actions/s per game on one core."""

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Final, Union
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar, Union
 
 import msgspec
 
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
-from spies_replay.store.records import GameStatus
+from spies_replay.store.records import GameRecord, GameStatus
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
@@ -64,6 +64,7 @@ __all__ = [
     "command_decoder",
     "command_union",
     "event_out",
+    "from_record",
 ]
 
 
@@ -199,6 +200,20 @@ if TYPE_CHECKING:
 else:
     AnyEvent = _union(_EVENT_OUT.values())
     AnyView = _union(spec.view_type for spec in GAMES.values())
+
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+def from_record(answer: type[R], record: GameRecord, **fields: Any) -> R:
+    """An answer about a game: the fields it shares with the game's record, taken from the
+    record, and ``fields`` for the rest (or to show a record's field otherwise)."""
+    shared = {
+        name: getattr(record, name)
+        for name in answer.__struct_fields__
+        if name not in fields and name in GameRecord.__struct_fields__
+    }
+    return answer(**shared, **fields)
 
 
 def event_out(event: msgspec.Struct, seq: int, recorded_at: str) -> msgspec.Struct:

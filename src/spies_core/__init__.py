@@ -1,7 +1,8 @@
 """The pure rules core of the spies engine.
 
 No I/O, no clock, no logging and no global randomness: every game is a Decider of pure
-functions (see :mod:`spies_core.decider`) registered in :data:`spies_core.registry.GAMES`.
+functions (see :mod:`spies_core.decider`) registered in :data:`spies_core.registry.GAMES`;
+the errors every rule raises are in :mod:`spies_core.errors`.
 """
 
 from __future__ import annotations
@@ -16,32 +17,14 @@ from spies_core.decider import (
     shuffled,
     start_game,
 )
-from spies_core.errors import (
-    CorruptLogError,
-    GameNotStartedError,
-    GameOverError,
-    InvalidOptionsError,
-    NotYourTurnError,
-    RuleError,
-    SpiesError,
-    UnknownGameError,
-)
 from spies_core.registry import GAMES, get_game
 
 __all__ = [
     "GAMES",
-    "CorruptLogError",
-    "GameNotStartedError",
-    "GameOverError",
     "GameSpec",
-    "InvalidOptionsError",
-    "NotYourTurnError",
     "Outcome",
     "Rng",
-    "RuleError",
     "Seat",
-    "SpiesError",
-    "UnknownGameError",
     "fold",
     "get_game",
     "parse_options",

@@ -13,10 +13,11 @@ through this module and the registry; they never name a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Generic, Protocol, TypeVar
+from types import ModuleType
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -29,8 +30,10 @@ __all__ = [
     "GoldenCase",
     "Outcome",
     "Rng",
+    "ROLES",
     "Seat",
     "TwinDeals",
+    "assemble",
     "fold",
     "parse_options",
     "seat_counts_text",
@@ -288,6 +291,73 @@ def fold(spec: GameSpec[S, Any, E, Any, Any], events: Sequence[E] | Iterable[E])
     for event in events:
         state = evolve(state, event)
     return state
+
+
+ROLES: Final[Mapping[str, tuple[str, ...]]] = {
+    "rules": (
+        "initial_state",
+        "start",
+        "decide",
+        "evolve",
+        "legal_commands",
+        "outcome",
+        "players",
+        "probe_commands",
+    ),
+    "state": ("to_act", "check_invariants"),
+    "view": ("view", "redact", "scramble"),
+    "text": ("describe_event", "render_view"),
+    "fixtures": ("twin_deals",),
+}
+"""Which module of a game package each function of its :class:`GameSpec` comes from: the
+package shape that every game has (``tests/core/test_package_shape.py`` checks it)."""
+
+
+def assemble(
+    *,
+    name: str,
+    title: str,
+    seat_counts: Iterable[int],
+    options_type: type[Any],
+    view_type: type[Any],
+    modules: Iterable[ModuleType],
+    score_name: str = "score",
+) -> GameSpec[Any, Any, Any, Any, Any]:
+    """A game's :class:`GameSpec` from the modules of its package, by their roles.
+
+    Args:
+        name: the game id.
+        title: the human-readable name.
+        seat_counts: every number of seats the game is played by.
+        options_type: the options Struct (``<Game>Options`` in ``options.py``).
+        view_type: the view Struct (``<Game>View`` in ``view.py``).
+        modules: the package's modules, each named after its role: ``commands`` (its
+            ``Command`` union), ``events`` (its ``Event`` union), ``state`` (``State``,
+            ``MAX_EVENTS``), and each module of :data:`ROLES` with its functions;
+            ``fixtures`` also gives ``GOLDEN_CASES``.
+        score_name: what the outcome's scores hold, for reports.
+    """
+    by_role = {module.__name__.rsplit(".", 1)[-1]: module for module in modules}
+    functions = {
+        function: getattr(by_role[role], function)
+        for role, names in ROLES.items()
+        for function in names
+    }
+    state = by_role["state"]
+    return GameSpec(
+        name=name,
+        title=title,
+        seat_counts=frozenset(seat_counts),
+        max_events=state.MAX_EVENTS,
+        options_type=options_type,
+        command_type=by_role["commands"].Command,
+        event_type=by_role["events"].Event,
+        view_type=view_type,
+        state_type=state.State,
+        golden_cases=by_role["fixtures"].GOLDEN_CASES,
+        score_name=score_name,
+        **functions,
+    )
 
 
 AnySpec = GameSpec[Any, Any, Any, Any, Any]

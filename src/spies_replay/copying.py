@@ -18,6 +18,7 @@ import msgspec
 
 from spies_replay.errors import GameExistsError
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import GameSecrets, NewGame
 
 __all__ = ["CopiedGame", "CopyOutcome", "copy_game", "copy_store"]
 
@@ -56,15 +57,16 @@ def copy_game(source: EventStore, target: EventStore, game_id: str) -> CopiedGam
         snapshots = source.snapshots(game_id)
     try:
         target.insert_game(
-            record,
-            seed=b"" if secrets is None else secrets.seed,
-            deal=None if secrets is None else secrets.deal,
-            token_hashes=[tokens.get(seat) for seat in range(record.players)],
-            rows=rows,
-            snapshots=[(seq, msgspec.Raw(state.encode())) for seq, state in snapshots],
-            seats=seats,
-            rematch_of=rematch_of,
-            idempotency=idempotency,
+            NewGame(
+                record=record,
+                secrets=GameSecrets(seed=b"") if secrets is None else secrets,
+                rows=rows,
+                token_hashes=[tokens.get(seat) for seat in range(record.players)],
+                seats=seats,
+                snapshots=[(seq, msgspec.Raw(state.encode())) for seq, state in snapshots],
+                rematch_of=rematch_of,
+                idempotency=idempotency,
+            )
         )
     except GameExistsError:
         there = target.get_game(game_id).head_hash

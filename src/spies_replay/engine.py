@@ -64,6 +64,7 @@ from spies_replay.store.records import (
     GameRecord,
     GameSecrets,
     GameStatus,
+    NewGame,
     Reply,
     SeatChange,
     SeatChoice,
@@ -400,14 +401,15 @@ def create_game(
         snapshots = [(rows[-1].seq, state)] if len(rows) >= store.snapshot_every else []
         try:
             store.insert_game(
-                record,
-                seed=seed_bytes,
-                token_hashes=[None if token is None else hash_token(token) for token in plain],
-                rows=rows,
-                snapshots=snapshots,
-                deal=deal,
-                seats=holders,
-                rematch_of=rematch_of,
+                NewGame(
+                    record=record,
+                    secrets=GameSecrets(seed=seed_bytes, deal=deal),
+                    rows=rows,
+                    token_hashes=[None if token is None else hash_token(token) for token in plain],
+                    seats=holders,
+                    snapshots=snapshots,
+                    rematch_of=rematch_of,
+                )
             )
         except GameExistsError:
             if game_id is not None or attempt == 4:

@@ -27,7 +27,7 @@ from spies_replay.codec import CHAIN_VERSION
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
 from spies_replay.meta import META_TYPES, seat_table
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import EventRow, GameRecord, GameStatus
+from spies_replay.store.records import EventRow, GameRecord, GameSecrets, GameStatus, NewGame
 from spies_replay.verify import VerifyReport, verify_log
 
 __all__ = [
@@ -185,12 +185,12 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> VerifyReport
     codec = store.codec(record.game)
     meta = [codec.event.decode(row.payload) for row in rows if row.type in META_TYPES]
     store.insert_game(
-        record,
-        seed=seed,
-        deal=revealed.get("deal"),
-        token_hashes=[],
-        rows=rows,
-        snapshots=sorted(result.states.items()),
-        seats=seat_table(meta),
+        NewGame(
+            record=record,
+            secrets=GameSecrets(seed=seed, deal=revealed.get("deal")),
+            rows=rows,
+            seats=seat_table(meta),
+            snapshots=sorted(result.states.items()),
+        )
     )
     return result.report

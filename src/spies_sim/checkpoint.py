@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 
 import msgspec
 
@@ -48,6 +48,10 @@ class _Saved(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     events: int
     sides: tuple[int | None, ...]
     times: tuple[tuple[float, ...], ...]
+
+
+_KEPT_AS_THEY_ARE: Final = tuple(name for name in _Saved.__struct_fields__ if name != "times")
+"""The fields of a result that a checkpoint line keeps as they are (times change form)."""
 
 
 class Checkpoint:
@@ -126,15 +130,8 @@ class Checkpoint:
     def append(self, result: GameResult) -> None:
         """Add one game's result to the file."""
         saved = _Saved(
-            index=result.index,
-            winners=result.winners,
-            draw=result.draw,
-            reason=result.reason,
-            scores=result.scores,
-            commands=result.commands,
-            events=result.events,
-            sides=result.sides,
             times=tuple(tuple(t) for t in result.times),
+            **{name: getattr(result, name) for name in _KEPT_AS_THEY_ARE},
         )
         assert self._file is not None, "open() first"
         self._file.write(_json.encode(saved) + b"\n")
@@ -148,13 +145,6 @@ class Checkpoint:
 
 def _from_saved(saved: _Saved) -> GameResult:
     return GameResult(
-        index=saved.index,
-        winners=saved.winners,
-        draw=saved.draw,
-        reason=saved.reason,
-        scores=saved.scores,
-        commands=saved.commands,
-        events=saved.events,
-        sides=saved.sides,
         times=tuple(array("d", t) for t in saved.times),
+        **{name: getattr(saved, name) for name in _KEPT_AS_THEY_ARE},
     )

@@ -20,16 +20,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from spies_core import (
-    GAMES,
-    GameNotStartedError,
-    GameOverError,
-    InvalidOptionsError,
-    SpiesError,
-    fold,
-    start_game,
-)
+from spies_core import GAMES, fold, start_game
 from spies_core.decider import GameSpec
+from spies_core.errors import GameNotStartedError, GameOverError, InvalidOptionsError, SpiesError
 from spies_core.rng import FairRng
 from spies_replay.meta import META_TYPES
 

@@ -18,29 +18,11 @@ from typing import Any
 import pytest
 
 from spies_core.batch import Batch
-from spies_core.decider import GameView
+from spies_core.decider import ROLES, GameView
 from spies_core.registry import GAMES
 
 MODULES = ("commands", "events", "options", "state", "rules", "view", "text", "fixtures")
 """The modules of every game package (more, game-specific helpers are allowed)."""
-
-ROLES: dict[str, tuple[str, ...]] = {
-    "rules": (
-        "initial_state",
-        "start",
-        "decide",
-        "evolve",
-        "legal_commands",
-        "outcome",
-        "players",
-        "probe_commands",
-    ),
-    "state": ("to_act", "check_invariants"),
-    "view": ("view", "redact", "scramble"),
-    "text": ("describe_event", "render_view"),
-    "fixtures": ("twin_deals",),
-}
-"""Which module each function of a ``GameSpec`` comes from."""
 
 
 def package_of(name: str) -> str:

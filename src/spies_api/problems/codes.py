@@ -14,43 +14,13 @@ from typing import Any, Final
 
 from litestar.exceptions import HTTPException
 
-from spies_api.problems.errors import (
-    ForbiddenError,
-    IdempotencyKeyReusedError,
-    InvalidNameError,
-    InvalidParameterError,
-    InvalidSeatsError,
-    MalformedBodyError,
-    ReplaySeatHiddenError,
-    SeatsClosedError,
-    TooManyStreamsError,
-    UnauthorizedError,
-    WrongGameCommandError,
-)
+from spies_api.problems import errors as api_errors
 from spies_api.problems.table import problem_for
 from spies_api.schemas import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
 from spies_bots import UnknownBotError
-from spies_core.errors import (
-    GameNotStartedError,
-    GameOverError,
-    InvalidOptionsError,
-    NotYourTurnError,
-    RuleError,
-    SpiesError,
-    UnknownGameError,
-)
-from spies_replay.errors import (
-    GameNotFinishedError,
-    GameNotFoundError,
-    NoOpenSeatError,
-    SeatNotFoundError,
-    SeatNotHeldError,
-    SeatTakenError,
-    SeqOutOfRangeError,
-    StoreBusyError,
-    VersionConflictError,
-)
+from spies_core import errors as core_errors
+from spies_replay import errors as replay_errors
 
 __all__ = ["ERROR_CODES", "NOT_ANSWERED", "ErrorCode", "markdown_table", "status_of"]
 
@@ -69,7 +39,7 @@ class ErrorCode:
     """
 
     code: str
-    source: type[SpiesError] | int | str
+    source: type[core_errors.SpiesError] | int | str
     meaning: str
 
 
@@ -87,14 +57,14 @@ def _sample(entry: ErrorCode) -> BaseException:
     if isinstance(source, int):
         return HTTPException(status_code=source)
     if isinstance(source, str):
-        return StoreBusyError("spies.db")
-    if source is TooManyStreamsError:
-        return TooManyStreamsError("a sample", retry_after=1)
-    if source is VersionConflictError:
-        return VersionConflictError("g", 1, 2)
-    if source is SeqOutOfRangeError:
-        return SeqOutOfRangeError("g", 9, 1)
-    if source in (GameNotFoundError, GameNotFinishedError):
+        return replay_errors.StoreBusyError("spies.db")
+    if source is api_errors.TooManyStreamsError:
+        return api_errors.TooManyStreamsError("a sample", retry_after=1)
+    if source is replay_errors.VersionConflictError:
+        return replay_errors.VersionConflictError("g", 1, 2)
+    if source is replay_errors.SeqOutOfRangeError:
+        return replay_errors.SeqOutOfRangeError("g", 9, 1)
+    if source in (replay_errors.GameNotFoundError, replay_errors.GameNotFinishedError):
         return source("g")  # type: ignore[no-any-return]
     return source("a sample", code=entry.code)  # type: ignore[no-any-return]
 
@@ -103,24 +73,26 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     # -- the request ------------------------------------------------------------------------
     ErrorCode(
         "malformed-body",
-        MalformedBodyError,
+        api_errors.MalformedBodyError,
         "The body is empty, not JSON, has a wrong type, a missing or unknown field, or a"
         " command of an unknown type; `detail` shows the shape to send.",
     ),
     ErrorCode(
         "invalid-parameter",
-        InvalidParameterError,
+        api_errors.InvalidParameterError,
         "A query parameter or header that cannot be used; `errors` lists them and `detail`"
         " says what each takes.",
     ),
     ErrorCode(
         "unauthorized",
-        UnauthorizedError,
+        api_errors.UnauthorizedError,
         "A command without a seat token, a malformed `Authorization` header, or a token of"
         " no seat: send `Authorization: Bearer <token>` from `POST /games`.",
     ),
-    ErrorCode("forbidden", ForbiddenError, "A seat token of another game."),
-    ErrorCode("not-your-seat", ForbiddenError, "A seat's own action with another seat's token."),
+    ErrorCode("forbidden", api_errors.ForbiddenError, "A seat token of another game."),
+    ErrorCode(
+        "not-your-seat", api_errors.ForbiddenError, "A seat's own action with another seat's token."
+    ),
     ErrorCode(
         "bad-request", 400, "A request refused before it reaches the API (a malformed request)."
     ),
@@ -139,48 +111,54 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "Over the per-client rate limit (`--rate-limit`); retry after `Retry-After` seconds.",
     ),
     # -- games and the log ------------------------------------------------------------------
-    ErrorCode("game-not-found", GameNotFoundError, "No game with that id."),
+    ErrorCode("game-not-found", replay_errors.GameNotFoundError, "No game with that id."),
     ErrorCode(
         "seq-out-of-range",
-        SeqOutOfRangeError,
+        replay_errors.SeqOutOfRangeError,
         "A step outside 0 (before the first event) to the game's version.",
     ),
     ErrorCode(
         "replay-seat-hidden",
-        ReplaySeatHiddenError,
+        api_errors.ReplaySeatHiddenError,
         "A replay `as` a seat of a game in progress without that seat's token: its hidden"
         " cards are secret until the end.",
     ),
     ErrorCode(
         "version-conflict",
-        VersionConflictError,
+        replay_errors.VersionConflictError,
         "`expected_version` is not the game's version (another command was recorded first);"
         " the problem carries `current_version`: fetch `/legal` again and resend.",
     ),
     ErrorCode(
         "game-not-finished",
-        GameNotFinishedError,
+        replay_errors.GameNotFinishedError,
         "Export or rematch of a game in progress (its seed and hidden cards are still secret).",
     ),
     # -- seats ------------------------------------------------------------------------------
-    ErrorCode("seat-not-found", SeatNotFoundError, "The game has no seat of that number."),
-    ErrorCode("seat-taken", SeatTakenError, "The seat is not open (another join got there first)."),
-    ErrorCode("no-open-seat", NoOpenSeatError, "The game has no open seat left."),
+    ErrorCode(
+        "seat-not-found", replay_errors.SeatNotFoundError, "The game has no seat of that number."
+    ),
+    ErrorCode(
+        "seat-taken",
+        replay_errors.SeatTakenError,
+        "The seat is not open (another join got there first).",
+    ),
+    ErrorCode("no-open-seat", replay_errors.NoOpenSeatError, "The game has no open seat left."),
     ErrorCode(
         "seat-not-handed",
-        SeatNotHeldError,
+        replay_errors.SeatNotHeldError,
         "Taking back a seat no bot plays for it, or handing over a seat that is a bot's from"
         " the start.",
     ),
-    ErrorCode("game-over", SeatsClosedError, "A seat change in a finished game."),
+    ErrorCode("game-over", api_errors.SeatsClosedError, "A seat change in a finished game."),
     ErrorCode(
         "invalid-seats",
-        InvalidSeatsError,
+        api_errors.InvalidSeatsError,
         "A create request's `seats` that is not one entry per seat.",
     ),
     ErrorCode(
         "invalid-name",
-        InvalidNameError,
+        api_errors.InvalidNameError,
         f"A display name that is not 1 to {NAME_MAX} printable characters.",
     ),
     ErrorCode(
@@ -188,144 +166,182 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     ),
     ErrorCode(
         "idempotency-key-reused",
-        IdempotencyKeyReusedError,
+        api_errors.IdempotencyKeyReusedError,
         "An `Idempotency-Key` sent again with another body or by another seat.",
     ),
     # -- creating a game --------------------------------------------------------------------
     ErrorCode(
         "unknown-game",
-        UnknownGameError,
+        core_errors.UnknownGameError,
         "Not a registered game; the detail lists them (`deck-of-spies`, `black-spy`,"
         " `spies-and-lies`).",
     ),
     ErrorCode(
         "unknown-option",
-        InvalidOptionsError,
+        core_errors.InvalidOptionsError,
         "An option the game does not have; the detail lists its options.",
     ),
     ErrorCode(
-        "invalid-options", InvalidOptionsError, "An option of the wrong type or out of range."
+        "invalid-options",
+        core_errors.InvalidOptionsError,
+        "An option of the wrong type or out of range.",
     ),
     ErrorCode(
         "invalid-players",
-        InvalidOptionsError,
+        core_errors.InvalidOptionsError,
         "A number of players the game is not played by.",
     ),
     ErrorCode(
         "invalid-deal",
-        InvalidOptionsError,
+        core_errors.InvalidOptionsError,
         "An explicit `options.deal` that is not a complete, valid deal for the game.",
     ),
     ErrorCode(
-        "invalid-seed", InvalidOptionsError, "A `seed` that cannot be used (an empty string)."
+        "invalid-seed",
+        core_errors.InvalidOptionsError,
+        "A `seed` that cannot be used (an empty string).",
     ),
     ErrorCode(
         "unsupported-variant",
-        InvalidOptionsError,
+        core_errors.InvalidOptionsError,
         "A rules variant the engine does not support (Black Spy).",
     ),
     # -- commands: any game -----------------------------------------------------------------
     ErrorCode(
         "wrong-game-command",
-        WrongGameCommandError,
+        api_errors.WrongGameCommandError,
         "A well-formed command of another game; `GET /games/{id}/legal` lists this game's.",
     ),
-    ErrorCode("not-your-turn", NotYourTurnError, "The seat may not act now."),
-    ErrorCode("game-over", GameOverError, "The game has ended; no command is accepted."),
-    ErrorCode("illegal-command", RuleError, "A command the rules do not allow now."),
-    ErrorCode("unknown-card", RuleError, "A card that does not exist in the game's deck."),
-    ErrorCode("card-not-in-hand", RuleError, "A card that is not in the seat's hand."),
+    ErrorCode("not-your-turn", core_errors.NotYourTurnError, "The seat may not act now."),
+    ErrorCode(
+        "game-over", core_errors.GameOverError, "The game has ended; no command is accepted."
+    ),
+    ErrorCode("illegal-command", core_errors.RuleError, "A command the rules do not allow now."),
+    ErrorCode(
+        "unknown-card", core_errors.RuleError, "A card that does not exist in the game's deck."
+    ),
+    ErrorCode("card-not-in-hand", core_errors.RuleError, "A card that is not in the seat's hand."),
     # -- commands: Deck of Spies ------------------------------------------------------------
-    ErrorCode("duplicate-card", RuleError, "A card given twice, or both used and retired."),
+    ErrorCode(
+        "duplicate-card", core_errors.RuleError, "A card given twice, or both used and retired."
+    ),
     ErrorCode(
         "insufficient-value",
-        RuleError,
+        core_errors.RuleError,
         "No cards named, or cards that sum to less than the spy's value.",
     ),
     ErrorCode(
         "unnecessary-card",
-        RuleError,
+        core_errors.RuleError,
         "A card the counter does not need: without it the cards still beat the spy.",
     ),
     ErrorCode(
         "wrong-suit",
-        RuleError,
+        core_errors.RuleError,
         "A recruit with a card not of the spy's suit (and no double agent).",
     ),
     ErrorCode(
         "must-assassinate",
-        RuleError,
+        core_errors.RuleError,
         "The hand cannot counter the spy: the only way on is to assassinate it.",
     ),
-    ErrorCode("not-an-ace", RuleError, "Only an Ace can be sacrificed to assassinate a spy."),
-    ErrorCode("ace-not-available", RuleError, "That Ace is discarded or removed, not owned."),
+    ErrorCode(
+        "not-an-ace", core_errors.RuleError, "Only an Ace can be sacrificed to assassinate a spy."
+    ),
+    ErrorCode(
+        "ace-not-available", core_errors.RuleError, "That Ace is discarded or removed, not owned."
+    ),
     ErrorCode(
         "assassination-not-allowed",
-        RuleError,
+        core_errors.RuleError,
         "Assassination is allowed only when the hand cannot counter the spy.",
     ),
-    ErrorCode("retire-single-card", RuleError, "A retire needs two or more cards of one value."),
-    ErrorCode("retire-mixed-ranks", RuleError, "One retire is cards of one value only."),
+    ErrorCode(
+        "retire-single-card",
+        core_errors.RuleError,
+        "A retire needs two or more cards of one value.",
+    ),
+    ErrorCode(
+        "retire-mixed-ranks", core_errors.RuleError, "One retire is cards of one value only."
+    ),
     # -- commands: Black Spy ----------------------------------------------------------------
-    ErrorCode("wrong-pass-count", RuleError, "A pass must be exactly three cards."),
-    ErrorCode("already-passed", NotYourTurnError, "The seat has passed already this deal."),
-    ErrorCode("passing-not-over", NotYourTurnError, "Cards are played once every seat passed."),
+    ErrorCode("wrong-pass-count", core_errors.RuleError, "A pass must be exactly three cards."),
+    ErrorCode(
+        "already-passed", core_errors.NotYourTurnError, "The seat has passed already this deal."
+    ),
+    ErrorCode(
+        "passing-not-over", core_errors.NotYourTurnError, "Cards are played once every seat passed."
+    ),
     ErrorCode(
         "must-follow",
-        RuleError,
+        core_errors.RuleError,
         "The seat holds cards of the led colour or rank and must play one.",
     ),
     ErrorCode(
-        "black-lead-first-trick", RuleError, "The first trick may not be led with a black card."
+        "black-lead-first-trick",
+        core_errors.RuleError,
+        "The first trick may not be led with a black card.",
     ),
     # -- commands: Stratego Spies & Lies ----------------------------------------------------
-    ErrorCode("not-started", GameNotStartedError, "The game has not started."),
-    ErrorCode("not-deploy-phase", RuleError, "Soldiers are deployed only in the deploy phase."),
+    ErrorCode("not-started", core_errors.GameNotStartedError, "The game has not started."),
     ErrorCode(
-        "wrong-soldier-count", RuleError, "A deploy of the wrong number of soldiers for the seat."
+        "not-deploy-phase", core_errors.RuleError, "Soldiers are deployed only in the deploy phase."
     ),
-    ErrorCode("invalid-rank", RuleError, "A soldier rank that is not 1 to 10."),
-    ErrorCode("duplicate-soldier", RuleError, "The same soldier deployed twice."),
-    ErrorCode("soldier-exhausted", RuleError, "The soldier is exhausted on this day."),
-    ErrorCode("soldier-not-in-hand", RuleError, "The soldier is not in the side's hand."),
+    ErrorCode(
+        "wrong-soldier-count",
+        core_errors.RuleError,
+        "A deploy of the wrong number of soldiers for the seat.",
+    ),
+    ErrorCode("invalid-rank", core_errors.RuleError, "A soldier rank that is not 1 to 10."),
+    ErrorCode("duplicate-soldier", core_errors.RuleError, "The same soldier deployed twice."),
+    ErrorCode("soldier-exhausted", core_errors.RuleError, "The soldier is exhausted on this day."),
+    ErrorCode(
+        "soldier-not-in-hand", core_errors.RuleError, "The soldier is not in the side's hand."
+    ),
     ErrorCode(
         "deployment-out-of-order",
-        RuleError,
+        core_errors.RuleError,
         "The deployment breaks the order the missions must read in.",
     ),
     ErrorCode(
         "deployment-not-completable",
-        RuleError,
+        core_errors.RuleError,
         "The remaining soldiers could not complete the deployment.",
     ),
     ErrorCode(
         "not-intel-phase",
-        RuleError,
+        core_errors.RuleError,
         "`mark_sergeant` and `confirm_intel` only in the intel phase.",
     ),
-    ErrorCode("no-sergeant-deployed", RuleError, "No Sergeant to mark; send `confirm_intel`."),
+    ErrorCode(
+        "no-sergeant-deployed", core_errors.RuleError, "No Sergeant to mark; send `confirm_intel`."
+    ),
     ErrorCode(
         "sergeant-choice-required",
-        RuleError,
+        core_errors.RuleError,
         "The Sergeant is deployed: choose its mission before confirming intel.",
     ),
-    ErrorCode("not-guess-step", RuleError, "A guess outside the guess step."),
+    ErrorCode("not-guess-step", core_errors.RuleError, "A guess outside the guess step."),
     ErrorCode(
         "no-deception-token",
-        NotYourTurnError,
+        core_errors.NotYourTurnError,
         "The side holds no deception token for that mission.",
     ),
-    ErrorCode("outside-deception-window", NotYourTurnError, "No deception window is open now."),
-    ErrorCode("choice-not-offered", RuleError, "A Marshal or Captain choice not offered now."),
+    ErrorCode(
+        "outside-deception-window", core_errors.NotYourTurnError, "No deception window is open now."
+    ),
+    ErrorCode(
+        "choice-not-offered", core_errors.RuleError, "A Marshal or Captain choice not offered now."
+    ),
     ErrorCode(
         "borrow-not-exhausted",
-        RuleError,
+        core_errors.RuleError,
         "The borrowed soldier is not among the defender's exhausted soldiers.",
     ),
     # -- the server -------------------------------------------------------------------------
     ErrorCode(
         "too-many-streams",
-        TooManyStreamsError,
+        api_errors.TooManyStreamsError,
         "The game has as many open event streams as allowed; retry after `Retry-After`.",
     ),
     ErrorCode(

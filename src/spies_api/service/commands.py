@@ -25,10 +25,10 @@ new head (three attempts in all).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import msgspec
@@ -82,6 +82,7 @@ class CommandReply(msgspec.Struct, frozen=True, kw_only=True):
     replayed: bool = False
 
 
+@dataclass(eq=False)
 class Commands:
     """Applies the commands of seats, one at a time per game.
 
@@ -94,21 +95,16 @@ class Commands:
         appended: called with the game id after every append.
     """
 
-    def __init__(
-        self,
-        replies: ReplyLedger,
-        states: GameStates,
-        placement: Placement,
-        locks: GameLocks,
-        appended: Callable[[str], None],
-    ) -> None:
-        self.replies = replies
-        self.states = states
-        self.placement = placement
-        self.locks = locks
-        self.appended = appended
+    replies: ReplyLedger
+    states: GameStates
+    placement: Placement
+    locks: GameLocks
+    appended: Callable[[str], None]
+    log: Any = field(init=False, repr=False)
+    """Bound once, with the logging configuration in force when the app starts."""
+
+    def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
-        """Bound once, with the logging configuration in force when the app starts."""
 
     async def run(
         self, caller: Caller, request: CommandRequest, idempotency_key: str | None = None
@@ -253,7 +249,7 @@ class Commands:
         body = command_answer(spec, seat, prepared)
         batch = prepared.append
         if key is not None:
-            batch = dataclasses.replace(batch, reply=Reply(key, fingerprint, body))
+            batch = replace(batch, reply=Reply(key, fingerprint, body))
         return batch, prepared.head, body
 
     async def _replayed(self, game_id: str, key: str | None, fingerprint: str) -> _Replayed | None:
@@ -268,7 +264,7 @@ class Commands:
         return _Replayed(reply=reply, version=version)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class _Replayed:
     reply: CommandReply
     version: Any

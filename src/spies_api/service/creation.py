@@ -8,6 +8,8 @@ cache and its tokens are remembered as verified, so its first commands read noth
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 import structlog
@@ -21,6 +23,7 @@ from spies_api.schemas import (
     CreatorSeatRequest,
     GameCreatedResponse,
     SeatToken,
+    from_record,
 )
 from spies_api.service.auth import SeatAuthenticator
 from spies_api.service.states import GameStates
@@ -79,6 +82,7 @@ def holders(
     return seats
 
 
+@dataclass(eq=False)
 class GameCreator:
     """Creates games (blocking: run it on a worker thread).
 
@@ -89,17 +93,14 @@ class GameCreator:
         appended: called with the game id of a new game that has a bot seat.
     """
 
-    def __init__(
-        self,
-        store: EventStore,
-        states: GameStates,
-        auth: SeatAuthenticator,
-        appended: Callable[[str], None],
-    ) -> None:
-        self.store = store
-        self.states = states
-        self.auth = auth
-        self.appended = appended
+    store: EventStore
+    states: GameStates
+    auth: SeatAuthenticator
+    appended: Callable[[str], None]
+    log: Any = field(init=False, repr=False)
+    """Bound once, with the logging configuration in force when the app starts."""
+
+    def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
 
     def create(self, request: CreateGameRequest) -> GameCreatedResponse:
@@ -122,14 +123,9 @@ class GameCreator:
         self.created(created)
         record = created.record
         self.log.info("game_created", game_id=record.id, game=record.game, players=record.players)
-        return GameCreatedResponse(
-            id=record.id,
-            game=record.game,
-            players=record.players,
-            status=record.status,
-            version=record.version,
-            head_hash=record.head_hash,
-            created_at=record.created_at,
+        return from_record(
+            GameCreatedResponse,
+            record,
             seats=[
                 SeatToken(
                     seat=held.seat,

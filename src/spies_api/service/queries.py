@@ -12,7 +12,14 @@ from typing import Any
 
 from spies_api.problems.errors import ReplaySeatHiddenError
 from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE
-from spies_api.schemas import EventsPage, GameList, GameSummary, LegalCommands, PublicSeat
+from spies_api.schemas import (
+    EventsPage,
+    GameList,
+    GameSummary,
+    LegalCommands,
+    PublicSeat,
+    from_record,
+)
 from spies_api.service.answers import outgoing, public_options
 from spies_api.service.states import GameStates
 from spies_core.step import view_at as versioned_view
@@ -65,22 +72,13 @@ class GameQueries:
         if seats is None:
             seats = self.store.seat_states(record.id, record.players)
         rematch_of, rematch = self.store.rematch_links(record.id)
-        return GameSummary(
-            id=record.id,
-            game=record.game,
-            players=record.players,
-            status=record.status,
-            version=record.version,
-            head_hash=record.head_hash,
+        return from_record(
+            GameSummary,
+            record,
             seats=public_seats(seats),
             to_act=to_act,
-            outcome=record.outcome,
             options=public_options(record.options, finished),
-            seed_commitment=record.seed_commitment,
             seed_source=str(record.seed_source),
-            rng=record.rng,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
             rematch=rematch,
             rematch_of=rematch_of,
         )

@@ -16,12 +16,12 @@ holder asking again gets the same token, though the server keeps only its hash.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Final
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 import structlog
 
@@ -83,6 +83,7 @@ def bot_list() -> BotList:
     )
 
 
+@dataclass(eq=False)
 class SeatService:
     """Joins, hand-overs to bots and rematches, over one store (on the event loop).
 
@@ -95,21 +96,16 @@ class SeatService:
         appended: called with the game id after every append.
     """
 
-    def __init__(
-        self,
-        store: EventStore,
-        states: GameStates,
-        locks: GameLocks,
-        auth: SeatAuthenticator,
-        creator: GameCreator,
-        appended: Callable[[str], None],
-    ) -> None:
-        self.store = store
-        self.states = states
-        self.locks = locks
-        self.auth = auth
-        self.creator = creator
-        self.appended = appended
+    store: EventStore
+    states: GameStates
+    locks: GameLocks
+    auth: SeatAuthenticator
+    creator: GameCreator
+    appended: Callable[[str], None]
+    log: Any = field(init=False, repr=False)
+    """Bound once, with the logging configuration in force when the app starts."""
+
+    def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
 
     async def _change(
@@ -132,9 +128,7 @@ class SeatService:
                 head = self.states.cached(game_id)
                 if head is not None and head.version == change.version - 1:
                     self.states.put(
-                        dataclasses.replace(
-                            head, version=change.version, head_hash=change.head_hash
-                        )
+                        replace(head, version=change.version, head_hash=change.head_hash)
                     )
         if change.event is not None:
             self.appended(game_id)

@@ -45,43 +45,23 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_core.black_spy import fixtures, rules, state, text, view
+from spies_core.black_spy import commands, events, fixtures, rules, state, text, view
 from spies_core.black_spy.commands import Command
 from spies_core.black_spy.events import Event
 from spies_core.black_spy.options import BlackSpyOptions
 from spies_core.black_spy.state import State
 from spies_core.black_spy.view import BlackSpyView
-from spies_core.decider import GameSpec
+from spies_core.decider import GameSpec, assemble
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, BlackSpyOptions]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, BlackSpyOptions]] = assemble(
     name="black-spy",
     title="Black Spy",
-    seat_counts=frozenset({3, 4, 5, 6}),
-    max_events=state.MAX_EVENTS,
+    seat_counts={3, 4, 5, 6},
     options_type=BlackSpyOptions,
-    command_type=Command,
-    event_type=Event,
     view_type=BlackSpyView,
-    state_type=State,
-    initial_state=rules.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    legal_commands=rules.legal_commands,
-    view=view.view,
-    redact=view.redact,
-    to_act=state.to_act,
-    outcome=rules.outcome,
-    players=rules.players,
-    check_invariants=state.check_invariants,
-    probe_commands=rules.probe_commands,
-    scramble=view.scramble,
-    describe_event=text.describe_event,
-    render_view=text.render_view,
-    twin_deals=fixtures.twin_deals,
-    golden_cases=fixtures.GOLDEN_CASES,
+    modules=(commands, events, fixtures, rules, state, text, view),
     score_name="penalty points",
 )
 """The registry entry of Black Spy."""

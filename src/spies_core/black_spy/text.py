@@ -5,18 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+from spies_core.black_spy import events
 from spies_core.black_spy.cards import Card
-from spies_core.black_spy.events import (
-    BlackSpyCardPlayed,
-    BlackSpyCardsExchanged,
-    BlackSpyCardsPassed,
-    BlackSpyDealScored,
-    BlackSpyDealt,
-    BlackSpyGameEnded,
-    BlackSpyStarted,
-    BlackSpyTrickWon,
-    Event,
-)
 from spies_core.black_spy.view import BlackSpyView, PlayedCard
 
 __all__ = ["describe_event", "render_view"]
@@ -34,49 +24,49 @@ def _scores(values: Sequence[int]) -> str:
     return " ".join(f"{v:+d}" for v in values)
 
 
-def _rules(event: BlackSpyStarted) -> str:
+def _rules(event: events.BlackSpyStarted) -> str:
     if event.flags.classic:
         return "classic 1981 rules"
     return "modern rules" + (", no good spies" if event.flags.no_good_spies else "")
 
 
-def describe_event(event: Event) -> str:
+def describe_event(event: events.Event) -> str:
     """One line of text, e.g. ``seat 2 won trick 3: red-4 red-9 black-4 (1 point)``."""
     match event:
-        case BlackSpyStarted():
+        case events.BlackSpyStarted():
             how = "given" if event.fixed_deal else "drawn"
             return (
                 f"Black Spy for {event.players} players, {_rules(event)};"
                 f" first dealer seat {event.dealer} ({how})"
             )
-        case BlackSpyDealt():
+        case events.BlackSpyDealt():
             mine = [f"seat {s}: {_cards(h)}" for s, h in enumerate(event.hands) if h is not None]
             shown = f"; {'; '.join(mine)}" if mine else ""
             return (
                 f"deal {event.deal}: seat {event.dealer} dealt {event.hand_size} cards each,"
                 f" pass {event.direction.value}{shown}"
             )
-        case BlackSpyCardsPassed():
+        case events.BlackSpyCardsPassed():
             return f"seat {event.seat} passed {_cards(event.cards)} to seat {event.to_seat}"
-        case BlackSpyCardsExchanged():
+        case events.BlackSpyCardsExchanged():
             got = [f"seat {s} got {_cards(c)}" for s, c in enumerate(event.received) if c]
             shown = f" ({'; '.join(got)})" if got else ""
             return f"passes handed over{shown}; seat {event.leader} leads"
-        case BlackSpyCardPlayed():
+        case events.BlackSpyCardPlayed():
             return f"seat {event.seat} played {event.card}"
-        case BlackSpyTrickWon():
+        case events.BlackSpyTrickWon():
             unit = "point" if abs(event.points) == 1 else "points"
             return (
                 f"seat {event.winner} won trick {event.trick}: {_cards(event.cards)}"
                 f" ({event.points} {unit})"
             )
-        case BlackSpyDealScored():
+        case events.BlackSpyDealScored():
             moon = "" if event.moon is None else f"; seat {event.moon} shot the moon"
             return (
                 f"deal {event.deal} scored {_scores(event.scores)}{moon};"
                 f" totals {' '.join(map(str, event.totals))}"
             )
-        case BlackSpyGameEnded():
+        case events.BlackSpyGameEnded():
             return (
                 f"game over at {event.threshold}: {_seats(event.winners)} won with"
                 f" {min(event.totals)}; totals {' '.join(map(str, event.totals))}"

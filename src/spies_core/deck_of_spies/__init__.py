@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_core.decider import GameSpec
-from spies_core.deck_of_spies import fixtures, rules, state, text, view
+from spies_core.decider import GameSpec, assemble
+from spies_core.deck_of_spies import commands, events, fixtures, rules, state, text, view
 from spies_core.deck_of_spies.commands import Command
 from spies_core.deck_of_spies.events import Event
 from spies_core.deck_of_spies.options import DeckOfSpiesOptions
@@ -34,33 +34,13 @@ from spies_core.deck_of_spies.view import DeckOfSpiesView
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, DeckOfSpiesOptions]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, DeckOfSpiesOptions]] = assemble(
     name="deck-of-spies",
     title="Deck of Spies",
-    seat_counts=frozenset({1}),
-    max_events=state.MAX_EVENTS,
+    seat_counts={1},
     options_type=DeckOfSpiesOptions,
-    command_type=Command,
-    event_type=Event,
     view_type=DeckOfSpiesView,
-    state_type=State,
-    initial_state=rules.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    legal_commands=rules.legal_commands,
-    view=view.view,
-    redact=view.redact,
-    to_act=state.to_act,
-    outcome=rules.outcome,
-    players=rules.players,
-    check_invariants=state.check_invariants,
-    probe_commands=rules.probe_commands,
-    scramble=view.scramble,
-    describe_event=text.describe_event,
-    render_view=text.render_view,
-    twin_deals=fixtures.twin_deals,
-    golden_cases=fixtures.GOLDEN_CASES,
+    modules=(commands, events, fixtures, rules, state, text, view),
     score_name="owned face cards",
 )
 """The registry entry of Deck of Spies."""

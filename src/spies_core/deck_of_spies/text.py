@@ -5,19 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from spies_core.cards import Card, pretty
-from spies_core.deck_of_spies.events import (
-    CardsDrawn,
-    CardsRetired,
-    DeckOfSpiesEnded,
-    DeckOfSpiesStarted,
-    DiscardReshuffled,
-    DrawDeckShuffled,
-    Event,
-    SpyAssassinated,
-    SpyCountered,
-    SpyRecruited,
-    SpyRevealed,
-)
+from spies_core.deck_of_spies import events
 from spies_core.deck_of_spies.view import DeckOfSpiesView
 
 __all__ = ["describe_event", "render_view"]
@@ -33,10 +21,10 @@ def _cards(cards: tuple[Card, ...] | None, count: int | None = None) -> str:
     return " ".join(pretty(c) for c in cards) or "-"
 
 
-def describe_event(event: Event) -> str:  # noqa: C901 (one case per event)
+def describe_event(event: events.Event) -> str:  # noqa: C901 (one case per event)
     """One line describing the event, e.g. ``counter 3♥ 4♠ against 5♣``."""
     match event:
-        case DeckOfSpiesStarted():
+        case events.DeckOfSpiesStarted():
             flags = event.flags
             return (
                 f"table laid out: {event.spy_deck_count} spies, draw deck of"
@@ -44,28 +32,28 @@ def describe_event(event: Event) -> str:  # noqa: C901 (one case per event)
                 f" ace_counts_in_necessity={flags.ace_counts_in_necessity},"
                 f" retire_multiple_ranks={flags.retire_multiple_ranks})"
             )
-        case SpyRevealed(spy=spy, turn=turn):
+        case events.SpyRevealed(spy=spy, turn=turn):
             return f"turn {turn}: spy {pretty(spy)}"
-        case CardsDrawn(cards=cards, count=count):
+        case events.CardsDrawn(cards=cards, count=count):
             return f"drew {_cards(cards, count)}"
-        case DiscardReshuffled(count=count):
+        case events.DiscardReshuffled(count=count):
             return f"draw discard ({_count(count)}) shuffled into a new draw deck"
-        case DrawDeckShuffled(count=count):
+        case events.DrawDeckShuffled(count=count):
             return f"draw deck ({_count(count)}) shuffled"
-        case SpyCountered(spy=spy, cards=cards):
+        case events.SpyCountered(spy=spy, cards=cards):
             return f"counter {_cards(cards)} against {pretty(spy)}"
-        case SpyRecruited(spy=spy, cards=cards, double_agent=ace):
+        case events.SpyRecruited(spy=spy, cards=cards, double_agent=ace):
             agent = f" (double agent {pretty(ace)})" if ace else ""
             return f"recruit {pretty(spy)} with {_cards(cards)}{agent}"
-        case CardsRetired(cards=cards, count=count):
+        case events.CardsRetired(cards=cards, count=count):
             return f"retire {_cards(cards, count)}"
-        case SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded):
+        case events.SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded):
             where = zone.value.replace("_", " ")
             return (
                 f"assassinate {pretty(spy)} with {pretty(ace)} from the {where};"
                 f" hand discarded: {_cards(discarded)}"
             )
-        case DeckOfSpiesEnded(result=result, owned_faces=faces):
+        case events.DeckOfSpiesEnded(result=result, owned_faces=faces):
             return f"game over: {result.value} with {faces} owned face cards"
         case _:
             assert_never(event)

@@ -56,43 +56,21 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from spies_core.decider import GameSpec
-from spies_core.spies_and_lies import fixtures, rules, state, text, view
-from spies_core.spies_and_lies.commands import Command
-from spies_core.spies_and_lies.events import Event
+from spies_core.decider import GameSpec, assemble
+from spies_core.spies_and_lies import commands, events, fixtures, rules, state, text, view
 from spies_core.spies_and_lies.options import SpiesAndLiesOptions
 from spies_core.spies_and_lies.state import State
 from spies_core.spies_and_lies.view import SpiesAndLiesView
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions]] = GameSpec(
+SPEC: Final[GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions]] = assemble(
     name="spies-and-lies",
     title="Stratego Spies & Lies",
-    seat_counts=frozenset({2, 4}),
-    max_events=state.MAX_EVENTS,
+    seat_counts={2, 4},
     options_type=SpiesAndLiesOptions,
-    command_type=Command,
-    event_type=Event,
     view_type=SpiesAndLiesView,
-    state_type=State,
-    initial_state=rules.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    legal_commands=rules.legal_commands,
-    view=view.view,
-    redact=view.redact,
-    to_act=state.to_act,
-    outcome=rules.outcome,
-    players=rules.players,
-    check_invariants=state.check_invariants,
-    probe_commands=rules.probe_commands,
-    scramble=view.scramble,
-    describe_event=text.describe_event,
-    render_view=text.render_view,
-    twin_deals=fixtures.twin_deals,
-    golden_cases=fixtures.GOLDEN_CASES,
+    modules=(commands, events, fixtures, rules, state, text, view),
     score_name="infiltration marker",
 )
 """The registry entry of Spies & Lies."""

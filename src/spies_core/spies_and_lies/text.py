@@ -4,28 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from spies_core.spies_and_lies.events import (
-    CaptainChosen,
-    DeceptionDeclined,
-    DeceptionPlayed,
-    DeceptionTokenGained,
-    DoubleAgentMoved,
-    DoubleDamageEarned,
-    Event,
-    FlagCaptured,
-    InfiltrationPointsGained,
-    InfiltrationPointsLost,
-    IntelCardTurned,
-    IntelMarked,
-    IntelTokensRevealed,
-    MarshalChosen,
-    SoldierEffectStarted,
-    SoldierRevealed,
-    SoldiersDeployed,
-    SpiesAndLiesDayEnded,
-    SpiesAndLiesEnded,
-    SpiesAndLiesStarted,
-)
+from spies_core.spies_and_lies import events
 from spies_core.spies_and_lies.state import RANK_NAMES, SIDE_NAMES, PointSource
 from spies_core.spies_and_lies.view import MissionView, SideView, SpiesAndLiesView
 
@@ -44,10 +23,10 @@ def _card(card: tuple[int, ...]) -> str:
     return "{" + ",".join(str(rank) for rank in card) + "}"
 
 
-def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
+def describe_event(event: events.Event) -> str:  # noqa: C901  (one case per event)
     """One line of text for a person."""
     match event:
-        case SpiesAndLiesStarted():
+        case events.SpiesAndLiesStarted():
             red, blue = event.exhausted
             starter = (
                 "the day-1 starter is flipped when the mission phase begins"
@@ -59,19 +38,19 @@ def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
                 f" old intel {_card(event.old_intel)}, exhausted red {_soldier(red)}, blue"
                 f" {_soldier(blue)}; {starter}"
             )
-        case SoldiersDeployed():
+        case events.SoldiersDeployed():
             what = "hidden" if event.soldiers is None else _soldiers(event.soldiers)
             last = event.first_mission + event.count - 1
             return (
                 f"seat {event.seat} ({SIDE_NAMES[event.side]}) deployed missions"
                 f" {event.first_mission}-{last}: {what}"
             )
-        case IntelCardTurned():
+        case events.IntelCardTurned():
             return f"day {event.day} intel: {_card(event.card)}"
-        case IntelMarked():
+        case events.IntelMarked():
             mark = {None: "", True: ": Sergeant token", False: ": Sergeant without token"}
             return f"seat {event.seat} placed its intel{mark[event.sergeant_token]}"
-        case IntelTokensRevealed():
+        case events.IntelTokensRevealed():
             rows = [
                 f"{SIDE_NAMES[side]} " + "".join("T" if token else "." for token in row)
                 for side, row in enumerate(event.tokens)
@@ -80,11 +59,11 @@ def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
                 "" if event.starting_side is None else f"; {SIDE_NAMES[event.starting_side]} starts"
             )
             return "intel tokens: " + ", ".join(rows) + starts
-        case DeceptionPlayed():
+        case events.DeceptionPlayed():
             return f"{SIDE_NAMES[event.side]} played a deception token on mission {event.mission}"
-        case DeceptionDeclined():
+        case events.DeceptionDeclined():
             return f"{SIDE_NAMES[event.side]} played no deception on mission {event.mission}"
-        case SoldierRevealed():
+        case events.SoldierRevealed():
             verdict = "correct" if event.correct else "wrong"
             forced = f", forced to retreat ({event.forced_by})" if event.forced_by else ""
             return (
@@ -92,7 +71,7 @@ def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
                 f" {SIDE_NAMES[event.side]}'s mission {event.mission}: {_soldier(event.rank)},"
                 f" {verdict}{forced}"
             )
-        case InfiltrationPointsGained():
+        case events.InfiltrationPointsGained():
             source = (
                 _soldier(event.rank)
                 if event.source is PointSource.SOLDIER and event.rank
@@ -104,35 +83,35 @@ def describe_event(event: Event) -> str:  # noqa: C901  (one case per event)
                 f"{SIDE_NAMES[event.side]} +{event.amount} ({source}):{tail} marker"
                 f" {event.tower}{carry}"
             )
-        case InfiltrationPointsLost():
+        case events.InfiltrationPointsLost():
             return f"{SIDE_NAMES[event.side]} -{event.amount}: marker {event.tower}"
-        case DeceptionTokenGained():
+        case events.DeceptionTokenGained():
             return f"{SIDE_NAMES[event.side]} took a deception token from the reserve"
-        case SoldierEffectStarted():
+        case events.SoldierEffectStarted():
             return f"{SIDE_NAMES[event.side]}'s {event.effect} effect runs until the day ends"
-        case DoubleDamageEarned():
+        case events.DoubleDamageEarned():
             return f"{SIDE_NAMES[event.side]} earned double damage"
-        case MarshalChosen():
+        case events.MarshalChosen():
             return f"{SIDE_NAMES[event.side]}'s Marshal: {event.option}"
-        case CaptainChosen():
+        case events.CaptainChosen():
             if event.borrow is None:
                 return f"{SIDE_NAMES[event.side]}'s Captain takes 6 points"
             return f"{SIDE_NAMES[event.side]}'s Captain borrows the {_soldier(event.borrow)}"
-        case DoubleAgentMoved():
+        case events.DoubleAgentMoved():
             return (
                 f"{SIDE_NAMES[event.side]} moved the Double Agent {event.steps} ({event.cause}):"
                 f" now at {event.position:+d}"
             )
-        case FlagCaptured():
+        case events.FlagCaptured():
             return f"{SIDE_NAMES[event.side]} captured the enemy flag ({event.cause})!"
-        case SpiesAndLiesDayEnded():
+        case events.SpiesAndLiesDayEnded():
             red_out, blue_out = event.exhausted
             return (
                 f"day {event.day} ended: exhausted red {_soldiers(red_out)}, blue"
                 f" {_soldiers(blue_out)};"
                 f" {SIDE_NAMES[event.next_starting_side]} starts next"
             )
-        case SpiesAndLiesEnded():
+        case events.SpiesAndLiesEnded():
             if event.winner is None:
                 return f"draw ({event.reason})"
             return f"{SIDE_NAMES[event.winner]} wins ({event.reason})"

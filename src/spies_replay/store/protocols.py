@@ -37,6 +37,7 @@ from spies_replay.store.records import (
     GameSecrets,
     GameStatus,
     IdempotencyRecord,
+    NewGame,
     StoredEvent,
 )
 
@@ -54,19 +55,7 @@ __all__ = [
 class EventLog(Protocol):
     """A game's append-only, hash-chained log."""
 
-    def insert_game(
-        self,
-        record: GameRecord,
-        *,
-        seed: bytes,
-        token_hashes: Sequence[str | None],
-        rows: Sequence[EventRow],
-        snapshots: Sequence[tuple[int, object]] = (),
-        deal: object = None,
-        seats: Sequence[SeatState] = (),
-        rematch_of: str | None = None,
-        idempotency: Sequence[IdempotencyRecord] = (),
-    ) -> None: ...
+    def insert_game(self, game: NewGame) -> None: ...
     def append(self, batch: Append) -> None: ...
     def read_rows(
         self, game_id: str, *, after: int = 0, upto: int | None = None

@@ -27,6 +27,7 @@ __all__ = [
     "GameStatus",
     "Append",
     "IdempotencyRecord",
+    "NewGame",
     "Reply",
     "SeatChange",
     "SeatChoice",
@@ -142,6 +143,34 @@ class Reply:
     key: str
     fingerprint: str
     response: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game for :meth:`~spies_replay.store.protocols.EventLog.insert_game`: everything that
+    is written when a game is created (or copied, or imported), in one transaction.
+
+    Attributes:
+        record: the game's row; its ``version`` and ``head_hash`` describe ``rows``.
+        secrets: the seed and the explicit deal, kept apart from the log.
+        rows: the first events, sealed (:func:`spies_replay.codec.seal`).
+        token_hashes: by seat, the sha256 of the seat's token, ``None`` for a seat nobody
+            holds a token of (open, a bot's).
+        seats: each seat's holder.
+        snapshots: folded states to keep, as ``(seq, state)``.
+        rematch_of: the finished game this one is the rematch of (the link is written with
+            it, and refused if that game has its rematch already).
+        idempotency: a copied game's idempotency records.
+    """
+
+    record: GameRecord
+    secrets: GameSecrets
+    rows: Sequence[EventRow]
+    token_hashes: Sequence[str | None] = ()
+    seats: Sequence[SeatState] = ()
+    snapshots: Sequence[tuple[int, object]] = ()
+    rematch_of: str | None = None
+    idempotency: Sequence[IdempotencyRecord] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,7 @@ from spies_replay.store.records import (
     GameSecrets,
     GameStatus,
     IdempotencyRecord,
+    NewGame,
     Reply,
     StoredEvent,
     hash_token,
@@ -204,31 +205,18 @@ class SqlEventStore:
         """The decoders of a game id (see :meth:`spec`)."""
         return codec_for(self.spec(game))
 
-    def insert_game(
-        self,
-        record: GameRecord,
-        *,
-        seed: bytes,
-        token_hashes: Sequence[str | None],
-        rows: Sequence[EventRow],
-        snapshots: Sequence[tuple[int, object]] = (),
-        deal: object = None,
-        seats: Sequence[SeatState] = (),
-        rematch_of: str | None = None,
-        idempotency: Sequence[IdempotencyRecord] = (),
-    ) -> None:
+    def insert_game(self, game: NewGame) -> None:
         """Write a new game: its row, seed, secret deal, seat token hashes and holders, first
         events, and its link from the game it is a rematch of, atomically.
 
-        ``record.version`` and ``record.head_hash`` must describe ``rows`` (made with
-        :func:`seal`). Used by :func:`spies_replay.engine.create_game` and by import.
-        ``token_hashes[seat]`` is ``None`` for a seat nobody holds a token of (open, bot).
-        ``idempotency`` carries a copied game's idempotency records.
+        Used by :func:`spies_replay.engine.create_game`, by import and by copying.
 
         Raises:
             GameExistsError: the id is taken.
             RematchExistsError: ``rematch_of`` already has a rematch (nothing is written).
         """
+        record, rows, seats, rematch_of = game.record, game.rows, game.seats, game.rematch_of
+        seed, deal = game.secrets.seed, game.secrets.deal
         with self._write() as conn:
             inserted = conn.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) VALUES"
@@ -248,7 +236,7 @@ class SqlEventStore:
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
                 [
                     (record.id, seat, digest)
-                    for seat, digest in enumerate(token_hashes)
+                    for seat, digest in enumerate(game.token_hashes)
                     if digest is not None
                 ],
             )
@@ -268,14 +256,14 @@ class SqlEventStore:
                     ).fetchone()
                     raise RematchExistsError(rematch_of, found[0] if found else "?")
             self._insert_rows(conn, record.id, rows)
-            self._insert_snapshots(conn, record.id, snapshots)
+            self._insert_snapshots(conn, record.id, game.snapshots)
             conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
             conn.executemany(
                 "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
                 " created_at) VALUES (?, ?, ?, ?, ?)",
                 [
                     (record.id, r.key, r.request_fingerprint, r.response.decode(), r.created_at)
-                    for r in idempotency
+                    for r in game.idempotency
                 ],
             )
 

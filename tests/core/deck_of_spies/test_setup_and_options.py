@@ -6,11 +6,12 @@ from random import Random
 
 import pytest
 
-from spies_core import InvalidOptionsError, fold, start_game
+from spies_core import fold, start_game
 from spies_core.cards import ALL_CARDS, value
 from spies_core.deck_of_spies.commands import Counter
 from spies_core.deck_of_spies.events import CardsDrawn, DeckOfSpiesStarted, SpyRevealed
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
+from spies_core.errors import InvalidOptionsError
 from tests.core.deck_of_spies.position import SPEC, deal, moves, play, sets, start
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_core.decider import GameSpec
-from tests.fourth_game.card_duel import fixtures, rules, state, text, view
+from spies_core.decider import GameSpec, assemble
+from tests.fourth_game.card_duel import commands, events, fixtures, rules, state, text, view
 from tests.fourth_game.card_duel.commands import Command
 from tests.fourth_game.card_duel.events import Event
 from tests.fourth_game.card_duel.options import CardDuelOptions
@@ -29,33 +29,13 @@ from tests.fourth_game.card_duel.view import CardDuelView
 
 __all__ = ["SPEC"]
 
-SPEC: Final[GameSpec[State, Command, Event, CardDuelView, CardDuelOptions]] = GameSpec(
+SPEC: Final[GameSpec[State, Command, Event, CardDuelView, CardDuelOptions]] = assemble(
     name="card-duel",
     title="Card Duel (test game)",
-    seat_counts=frozenset({2}),
-    max_events=state.MAX_EVENTS,
+    seat_counts={2},
     options_type=CardDuelOptions,
-    command_type=Command,
-    event_type=Event,
     view_type=CardDuelView,
-    state_type=State,
-    initial_state=rules.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    legal_commands=rules.legal_commands,
-    view=view.view,
-    redact=view.redact,
-    to_act=state.to_act,
-    outcome=rules.outcome,
-    players=rules.players,
-    check_invariants=state.check_invariants,
-    probe_commands=rules.probe_commands,
-    scramble=view.scramble,
-    describe_event=text.describe_event,
-    render_view=text.render_view,
-    twin_deals=fixtures.twin_deals,
-    golden_cases=fixtures.GOLDEN_CASES,
+    modules=(commands, events, fixtures, rules, state, text, view),
     score_name="points",
 )
 """The registry entry of Card Duel (registered by ``tests/fourth_game/plugin.py``)."""
