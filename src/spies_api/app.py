@@ -40,6 +40,7 @@ from spies_api.problems.table import to_problem
 from spies_api.service.auth import SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
+from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, StreamSlots
 from spies_api.service.placement import Placement
@@ -116,7 +117,8 @@ class Runtime:
         appends = AppendListeners()
         appends.add(notifier.notify)
         locks = GameLocks()
-        creator = GameCreator(store, states, auth, appends)
+        effects = WriteEffects(states, auth, appends)
+        creator = GameCreator(store, effects)
         return cls(
             settings=settings,
             store=store,
@@ -127,9 +129,9 @@ class Runtime:
             streams=StreamSlots(settings.max_streams_per_game, settings.stream_retry_after_seconds),
             appends=appends,
             queries=GameQueries(store, states),
-            commands=Commands(store, states, Placement(store, inline), locks, appends),
+            commands=Commands(store, states, Placement(store, inline), locks, effects),
             creator=creator,
-            seats=SeatService(store, states, locks, auth, creator, appends),
+            seats=SeatService(store, locks, creator, effects),
             # appends by other processes (PostgreSQL's LISTEN) wake this process's streams
             unwatch=store.watch(notifier.notify),
         )

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -49,6 +48,7 @@ from spies_api.schemas import (
 )
 from spies_api.service.answers import command_answer
 from spies_api.service.auth import Caller
+from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
 from spies_api.service.placement import Placement, blocking
 from spies_api.service.states import GameStates
@@ -92,14 +92,14 @@ class Commands:
         states: the cached heads of games.
         placement: where appends run.
         locks: one lock per game, shared with the seat changes.
-        appended: called with the game id after every append.
+        effects: what an append changes in this process (the cached head, the listeners).
     """
 
     replies: ReplyLedger
     states: GameStates
     placement: Placement
     locks: GameLocks
-    appended: Callable[[str], None]
+    effects: WriteEffects
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -163,8 +163,6 @@ class Commands:
                 duration_ms=round((time.perf_counter() - started) * 1000, 3),
             )
             raise
-        if not reply.replayed:
-            self.appended(game_id)
         self.log.info(
             "command_handled",
             **fields,
@@ -216,7 +214,7 @@ class Commands:
                     raise
                 head = await blocking(self.states.load, game_id)
                 continue
-            self.states.put(head_after)
+            self.effects.command(head_after)
             fields["version"] = head_after.version
             fields["events"] = len(batch.rows)
             return CommandReply(body=body)

@@ -7,7 +7,7 @@ cache and its tokens are remembered as verified, so its first commands read noth
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,10 +25,9 @@ from spies_api.schemas import (
     SeatToken,
     from_record,
 )
-from spies_api.service.auth import SeatAuthenticator
-from spies_api.service.states import GameStates
+from spies_api.service.effects import WriteEffects
 from spies_bots import policy_for
-from spies_replay.engine import CreatedGame, create_game
+from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 
@@ -88,15 +87,11 @@ class GameCreator:
 
     Args:
         store: the replay log.
-        states: the cached heads (the new game's goes in).
-        auth: the seat authenticator (told of each token handed out).
-        appended: called with the game id of a new game that has a bot seat.
+        effects: what a creation changes in this process (the new head, its tokens).
     """
 
     store: EventStore
-    states: GameStates
-    auth: SeatAuthenticator
-    appended: Callable[[str], None]
+    effects: WriteEffects
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -120,7 +115,7 @@ class GameCreator:
             request.seed,
             seats=seats,
         )
-        self.created(created)
+        self.effects.created(created)
         record = created.record
         self.log.info("game_created", game_id=record.id, game=record.game, players=record.players)
         return from_record(
@@ -137,13 +132,3 @@ class GameCreator:
                 for held, token in zip(created.seats, created.tokens, strict=True)
             ],
         )
-
-    def created(self, created: CreatedGame) -> None:
-        """Remember a new game's tokens and cache its head (a rematch's too)."""
-        record = created.record
-        for seat, token in enumerate(created.tokens):
-            if token is not None:
-                self.auth.remember(record.id, seat, token)
-        self.states.put(created.head)
-        if any(s.bot is not None for s in created.seats):
-            self.appended(record.id)  # a bot may be the first to act

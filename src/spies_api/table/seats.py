@@ -20,7 +20,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import structlog
@@ -32,12 +32,12 @@ from spies_api.problems.errors import (
     UnauthorizedError,
 )
 from spies_api.schemas import BotInfo, BotList, JoinedSeat, PublicSeat, RematchResponse
-from spies_api.service.auth import Caller, SeatAuthenticator
+from spies_api.service.auth import Caller
 from spies_api.service.creation import GameCreator, check_name
+from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
 from spies_api.service.queries import public_seats
-from spies_api.service.states import GameStates
 from spies_bots import BOTS, policy_for
 from spies_replay.engine import change_seat, create_game, new_game_id
 from spies_replay.errors import (
@@ -89,19 +89,16 @@ class SeatService:
 
     Args:
         store: the replay log.
-        states: the cached heads (a seat event moves a cached head to the new version).
         locks: the per-game locks shared with the commands.
-        auth: the seat authenticator (told of each token handed out).
         creator: creates a rematch's game.
-        appended: called with the game id after every append.
+        effects: what a seat change changes in this process (the cached head, the tokens,
+            the listeners).
     """
 
     store: EventStore
-    states: GameStates
     locks: GameLocks
-    auth: SeatAuthenticator
     creator: GameCreator
-    appended: Callable[[str], None]
+    effects: WriteEffects
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -125,13 +122,8 @@ class SeatService:
                     f"game {game_id!r} has finished; its seats can no longer change"
                 ) from exc
             if change.event is not None:
-                head = self.states.cached(game_id)
-                if head is not None and head.version == change.version - 1:
-                    self.states.put(
-                        replace(head, version=change.version, head_hash=change.head_hash)
-                    )
+                self.effects.seat_changed(game_id, change)
         if change.event is not None:
-            self.appended(game_id)
             self.log.info(
                 "seat_changed",
                 game_id=game_id,
@@ -171,7 +163,7 @@ class SeatService:
         change = await self._change(game_id, choose, hash_token(token))
         assert change.event is not None
         taken: int = change.event.event.seat
-        self.auth.remember(game_id, taken, token)
+        self.effects.token(game_id, taken, token)
         return JoinedSeat(seat=taken, token=token)
 
     async def _holder(self, caller: Caller, seat: int) -> GameRecord:
@@ -286,7 +278,7 @@ class SeatService:
             tokens={seat: mine},
             rematch_of=record.id,
         )
-        self.creator.created(created)
+        self.creator.effects.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)
         return RematchResponse(id=next_id, seat=seat, token=mine)
 
@@ -309,7 +301,7 @@ class SeatService:
             # The rematch is over already: a seat that claimed it may still ask again.
             if await blocking(self.store.check_token, next_id, token) != seat:
                 raise
-        self.auth.remember(next_id, seat, token)
+        self.effects.token(next_id, seat, token)
         return RematchResponse(id=next_id, seat=seat, token=token)
 
 

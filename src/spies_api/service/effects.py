@@ -1,0 +1,61 @@
+"""What a write of this process changes in the process besides the log.
+
+After each append, seat change or creation, the process keeps its memory in step with the
+log in one place: the game's cached head moves to its new version, the seat tokens handed
+out are remembered as verified, and the game's listeners (its event streams, the bot
+runner) are woken. The command handler, the seats and the creation call
+:class:`WriteEffects` once their write is in the store; nothing here writes to the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.notify import AppendListeners
+from spies_api.service.states import GameStates
+from spies_replay.engine import CreatedGame, Head
+from spies_replay.store.records import SeatChange
+
+__all__ = ["WriteEffects"]
+
+
+@dataclass(frozen=True, slots=True)
+class WriteEffects:
+    """Keeps the process's caches in step with its writes, and wakes the listeners.
+
+    Attributes:
+        states: the cached heads of games.
+        auth: the seat authenticator (remembers the tokens it hands out).
+        listeners: what is called with the game's id after every write.
+    """
+
+    states: GameStates
+    auth: SeatAuthenticator
+    listeners: AppendListeners
+
+    def command(self, head: Head) -> None:
+        """A command was appended: ``head`` is the game's new head."""
+        self.states.put(head)
+        self.listeners(head.id)
+
+    def seat_changed(self, game_id: str, change: SeatChange) -> None:
+        """A seat event was appended: the cached head (the state is the same) moves on."""
+        head = self.states.cached(game_id)
+        if head is not None and head.version == change.version - 1:
+            self.states.put(replace(head, version=change.version, head_hash=change.head_hash))
+        self.listeners(game_id)
+
+    def created(self, created: CreatedGame) -> None:
+        """A game was created (a rematch too): its tokens and head are kept."""
+        record = created.record
+        for seat, token in enumerate(created.tokens):
+            if token is not None:
+                self.auth.remember(record.id, seat, token)
+        self.states.put(created.head)
+        if any(s.bot is not None for s in created.seats):
+            self.listeners(record.id)  # a bot may be the first to act
+
+    def token(self, game_id: str, seat: int, token: str) -> None:
+        """A seat's token was handed out (a join, a claimed rematch seat)."""
+        self.auth.remember(game_id, seat, token)
