@@ -114,6 +114,111 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
     assert not found, "import cycles: " + "; ".join(" -> ".join(cycle) for cycle in found)
 
 
+CORE, BOTS, REPLAY = "spies_core", "spies_bots", "spies_replay"
+REPLAY_PARTS = {f"{REPLAY}.{part}" for part in ("codec", "errors", "meta", "store")}
+API = "spies_api"
+API_BELOW = {f"{API}.{part}" for part in ("schemas", "settings")}
+
+ALLOWED: dict[str, set[str]] = {
+    CORE: set(),
+    BOTS: {CORE},
+    # the log: the store and its records at the bottom, then the engine, verify and
+    # transfer, then the console program; never the bots (bar the console program's
+    # verify, which re-derives bots' moves) nor anything above
+    f"{REPLAY}.meta": set(),
+    f"{REPLAY}.errors": {CORE, f"{REPLAY}.store"},
+    f"{REPLAY}.codec": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
+    f"{REPLAY}.store": {CORE, *REPLAY_PARTS},
+    f"{REPLAY}.engine": {CORE, *REPLAY_PARTS},
+    f"{REPLAY}.verify": {CORE, *REPLAY_PARTS},
+    f"{REPLAY}.transfer": {CORE, *REPLAY_PARTS, f"{REPLAY}.verify"},
+    f"{REPLAY}.copying": {CORE, *REPLAY_PARTS},
+    REPLAY: {CORE, "spies_replay.*"},
+    f"{REPLAY}.cli": {CORE, BOTS, "spies_replay.*"},
+    f"{REPLAY}.__main__": {f"{REPLAY}.cli"},
+    "spies_sim": {CORE, BOTS, REPLAY, "spies_replay.*"},
+    # the API: schemas and settings at the bottom, then the problems, the service, the
+    # table, the OpenAPI document and HTTP; the app wires them all
+    f"{API}.settings": {f"{REPLAY}.store"},
+    f"{API}.logging": set(),
+    f"{API}.schemas": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
+    f"{API}.problems": {CORE, BOTS, *REPLAY_PARTS, *API_BELOW},
+    f"{API}.service": {CORE, BOTS, "spies_replay.*", f"{API}.problems", *API_BELOW},
+    f"{API}.table": {
+        CORE,
+        BOTS,
+        "spies_replay.*",
+        f"{API}.problems",
+        f"{API}.service",
+        *API_BELOW,
+    },
+    f"{API}.openapi": {CORE, f"{API}.problems", *API_BELOW, f"{API}.app"},
+    f"{API}.http": {
+        CORE,
+        f"{REPLAY}.store",
+        *(f"{API}.{part}" for part in ("problems", "service", "table", "openapi")),
+        *API_BELOW,
+    },
+    f"{API}.app": {"*"},
+    f"{API}.cli": {"*"},
+    f"{API}.__main__": {f"{API}.cli"},
+    API: {f"{API}.app", *API_BELOW},
+}
+"""What each part of the source may import, besides itself: a package, or a folder or top-level
+module of ``spies_api`` and ``spies_replay``. ``spies_replay.*`` stands for any part of the
+log; ``*`` for anything (the app and its console script wire every part)."""
+
+
+def part_of(module: str) -> str:
+    """The part of :data:`ALLOWED` a module belongs to (its folder, or itself)."""
+    parts = module.split(".")
+    if parts[0] in (API, REPLAY) and len(parts) > 1:
+        return ".".join(parts[:2])
+    return parts[0]
+
+
+def test_every_part_of_the_source_is_in_the_table() -> None:
+    assert {part_of(name) for name, _ in modules()} <= set(ALLOWED)
+
+
+def against_the_layers(graph: dict[str, set[str]]) -> list[str]:
+    """The edges of ``graph`` that :data:`ALLOWED` does not allow, as ``a -> b``."""
+    found = []
+    for name, targets in graph.items():
+        source = part_of(name)
+        allowed = ALLOWED[source]
+        for target in targets:
+            wanted = part_of(target)
+            ok = (
+                wanted == source
+                or "*" in allowed
+                or wanted in allowed
+                or ("spies_replay.*" in allowed and wanted.split(".")[0] == REPLAY)
+            )
+            if not ok:
+                found.append(f"{name} -> {target}")
+    return sorted(found)
+
+
+def test_the_layer_check_finds_an_import_upwards() -> None:
+    graph = {
+        "spies_api.service.commands": {"spies_api.http.play", "spies_api.problems.errors"},
+        "spies_replay.store.sql": {"spies_bots.registry", "spies_replay.codec"},
+        "spies_core.rng": set(),
+    }
+    assert against_the_layers(graph) == [
+        "spies_api.service.commands -> spies_api.http.play",
+        "spies_replay.store.sql -> spies_bots.registry",
+    ]
+
+
+def test_imports_run_one_way_between_the_parts() -> None:
+    """Each folder's docstring says what it may import; this holds the code to it, function
+    level imports included (see :func:`imports`)."""
+    found = against_the_layers(import_graph())
+    assert not found, "imports against the layers: " + "; ".join(found)
+
+
 TEXT_SUFFIXES = {".py", ".md", ".ts", ".tsx", ".html", ".css", ".toml", ".cfg", ".sh", ".json", ""}
 SKIPPED = {".git", ".venv", ".ci-venv", "node_modules", "static", "build", "dist", "__pycache__"}
 TICKET = re.compile(r"\bissues?\s+#?[0-9]+", re.IGNORECASE)
