@@ -471,8 +471,10 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str
     """sha256 of the secret seed (hex); ``seed_revealed`` discloses the seed at the end."""
     seed_source: str
-    """Who chose the seed: ``server`` (secret and random) or ``client`` (given at creation,
-    so the game is reproducible)."""
+    """Who chose the cards, from the log: ``server`` (a secret random seed), ``client`` (a
+    seed given at creation, so the game is reproducible) or ``deal`` (the creator laid the
+    cards out with ``options.deal``). Only a game whose every person seat its creator holds
+    can be ``client`` or ``deal``."""
     rng: str
     """The versioned algorithm that derives every shuffle from the seed."""
     created_at: str

@@ -325,7 +325,8 @@ def create_game(
         players: the number of seats (default: the game's minimum).
         options: the raw options (a JSON object, or ``None`` for defaults).
         seed: a client-given seed string (UTF-8 bytes; recorded ``seed_source="client"``);
-            ``None`` draws a secret one.
+            ``None`` draws a secret one. With an explicit ``options.deal`` the game's
+            ``seed_source`` is ``"deal"``, whoever chose the seed.
         game_id: an explicit id (tests, tools); default a random one.
         seats: each seat's holder, in seat order (default: every seat the creator's).
         tokens: the seats that get a token and those tokens (default: a new random token
@@ -352,6 +353,8 @@ def create_game(
     if not isinstance(raw_options, dict):
         raise InvalidOptionsError(f"options must be a JSON object, not {raw_options!r}")
     public_options, deal = split_deal(msgspec.to_builtins(raw_options))
+    if deal is not None:  # the creator chose the cards, whoever chose the seed
+        source = SeedSource.DEAL
     count = spec.min_players if players is None else players
     holders = [SeatState(seat=seat) for seat in range(count)] if seats is None else list(seats)
     if len(holders) != count or any(s.seat != i for i, s in enumerate(holders)):

@@ -53,6 +53,9 @@ class SeedSource(StrEnum):
     """Drawn with ``secrets.token_bytes(32)``: nobody knew it before the game ended."""
     CLIENT = "client"
     """Given by the client at creation, which makes the game reproducible (puzzles, tests)."""
+    DEAL = "deal"
+    """The creator laid out the cards (``options.deal``, committed in ``game_created`` and
+    revealed at the end); any later shuffle is drawn from a seed as above."""
 
 
 class SeatType(StrEnum):

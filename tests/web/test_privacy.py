@@ -82,7 +82,7 @@ def test_a_seat_page_never_holds_another_seats_hidden_cards(
         seats = [{"type": "creator"}, {"type": "open"}, {"type": "creator"}]
         answer = httpx.post(
             f"{base}/games",
-            json={"game": "black-spy", "players": 3, "seed": "web-privacy-2", "seats": seats},
+            json={"game": "black-spy", "players": 3, "seats": seats},
         )
         assert answer.status_code == 201, answer.text
         game_id = answer.json()["id"]

@@ -82,9 +82,7 @@ def test_two_browsers_join_one_game_by_link_and_play(
     open_context: Callable[[], Watched], base: str
 ) -> None:
     ada = open_context().page()
-    game_id = create_in_lobby(
-        ada, base, "black-spy", ["creator", "open", "bot:random"], name="Ada", seed="web-join-1"
-    )
+    game_id = create_in_lobby(ada, base, "black-spy", ["creator", "open", "bot:random"], name="Ada")
     link = ada.get_by_test_id("share-1").input_value()
     assert link == f"{base}/join/{game_id}/1"
     screenshots(ada, "lobby-created")

@@ -143,7 +143,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 codes={
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
-                    " per seat), `unknown-bot`, `invalid-name`"
+                    " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
+                    " open seat), `unknown-bot`, `invalid-name`"
                 },
                 examples={422: "unknown-game"},
             ),
@@ -467,7 +468,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
         summary="The caller's seat in the rematch",
         description=(
             "With a seat token of a finished game: the same seat in the next game, which"
-            " has the same options, a new secret seed and the same seat types (open seats"
+            " has the same options (but never an explicit `deal`: it deals afresh), a new"
+            " secret seed and the same seat types (open seats"
             " stay open, bots stay bots; every other seat is kept for its holder). The first"
             " call creates the next game; each later call by another seat's holder takes"
             " that seat in it (`seat_claimed`); the same seat calling again gets the same"

@@ -157,6 +157,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "A create request's `seats` that is not one entry per seat.",
     ),
     ErrorCode(
+        "fixed-deal-with-open-seat",
+        api_errors.UnfairDealError,
+        "A client `seed` or `options.deal` in a game with an open seat: the creator would know"
+        " what a joiner is dealt. A chosen seed or deal is for games whose every person seat"
+        " the creator holds (bot seats allowed); leave both out for a game others join.",
+    ),
+    ErrorCode(
         "invalid-name",
         api_errors.InvalidNameError,
         f"A display name that is not 1 to {NAME_MAX} printable characters.",

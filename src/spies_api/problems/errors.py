@@ -93,6 +93,13 @@ class InvalidSeatsError(ApiError):
     default_code = "invalid-seats"
 
 
+class UnfairDealError(InvalidSeatsError):
+    """A client ``seed`` or ``options.deal`` in a game with an open seat (422): the creator
+    would know what a joiner is dealt."""
+
+    default_code = "fixed-deal-with-open-seat"
+
+
 class InvalidNameError(ApiError):
     """A display name that is not 1 to 40 printable characters (422)."""
 

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from spies_api.problems.errors import InvalidNameError, InvalidSeatsError
+from spies_api.problems.errors import InvalidNameError, InvalidSeatsError, UnfairDealError
 from spies_api.schemas import (
     NAME_MAX,
     AnySeatRequest,
@@ -31,7 +31,7 @@ from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 
-__all__ = ["GameCreator", "check_name", "holders"]
+__all__ = ["GameCreator", "check_fair", "check_name", "holders"]
 
 
 def check_name(name: str) -> str:
@@ -81,6 +81,34 @@ def holders(
     return seats
 
 
+def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) -> None:
+    """Refuse a deal the creator chose in a game that seats someone else.
+
+    A client ``seed`` makes every shuffle known to whoever knows the seed, and
+    ``options.deal`` lays the cards out: both are for games whose every person seat the
+    creator holds (puzzles, bug reports, tests; bot seats allowed). A game with an open seat
+    deals from a server seed that nobody knows.
+
+    Raises:
+        UnfairDealError: a ``seed`` or a ``deal`` with an open seat.
+    """
+    chosen = [
+        name
+        for name, given in (
+            ("seed", request.seed is not None),
+            ("options.deal", "deal" in (request.options or {})),
+        )
+        if given
+    ]
+    open_seats = [s.seat for s in seats or () if s.type == SeatType.OPEN]
+    if chosen and open_seats:
+        raise UnfairDealError(
+            f"{' and '.join(chosen)} cannot be given for a game with an open seat (seat"
+            f" {open_seats[0]}): whoever chose them would know what a joiner is dealt; leave"
+            " them out (the server deals from a secret seed), or hold every person seat"
+        )
+
+
 @dataclass(eq=False)
 class GameCreator:
     """Creates games (blocking: run it on a worker thread).
@@ -107,6 +135,7 @@ class GameCreator:
             InvalidSeatsError, UnknownBotError, InvalidNameError: bad ``seats``.
         """
         seats = holders(self.store, request.game, request.players, request.seats)
+        check_fair(request, seats)
         created = create_game(
             self.store,
             request.game,

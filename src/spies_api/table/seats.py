@@ -262,10 +262,9 @@ class SeatService:
             )
             for s in self.store.seat_states(record.id, record.players)
         ]
+        # A fresh server seed and no explicit deal (the record's options never hold it): the
+        # finished game's cards are public now, and a rematch must not deal them again.
         options = dict(record.options)
-        found = self.store.secrets(record.id)
-        if found is not None and found.deal is not None:
-            options["deal"] = found.deal
         next_id = new_game_id()
         mine = rematch_token(token, next_id, seat)
         created = create_game(
