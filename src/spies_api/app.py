@@ -5,7 +5,8 @@ This is where the parts meet. :class:`Runtime` opens the store and builds each p
 the seats, the stream wake-ups); the app provides each of them to the routes as a
 dependency of its own name (Litestar's ``Provide``), and the caller of a route about one
 game (``caller``, :func:`spies_api.http.dependencies.provide_caller`). The lifespan opens
-the runtime, runs the bot runner (:mod:`spies_api.table.bots`) as a background task, and
+the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.scheduler`) as a
+background task, and
 stops them in the other order. The app also carries the one error table (problem details
 for every exception), the OpenAPI document and its interactive docs, the web client
 (:mod:`spies_api.http.webapp`), the body-size limit, the optional per-client rate limit and
@@ -47,7 +48,8 @@ from spies_api.service.placement import Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
 from spies_api.settings import Settings, parse_rate
-from spies_api.table.bots import BotRunner
+from spies_api.table.bots import BotPool, default_workers
+from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
@@ -216,8 +218,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     def start_bots(_: Litestar) -> None:
         runtime = holder.get()
-        runner = BotRunner(runtime.store, runtime.states, runtime.commands, runtime.appends)
-        bot_tasks.append(asyncio.get_running_loop().create_task(runner.run()))
+        pool = BotPool(
+            settings.bot_workers if settings.bot_workers is not None else default_workers(),
+            timeout_seconds=settings.bot_timeout_seconds,
+        )
+        scheduler = Scheduler(
+            runtime.store,
+            runtime.states,
+            runtime.commands,
+            runtime.appends,
+            pool,
+            poll_seconds=settings.scheduler_poll_seconds,
+        )
+        bot_tasks.append(asyncio.get_running_loop().create_task(scheduler.run()))
 
     async def stop_bots(_: Litestar) -> None:
         while bot_tasks:

@@ -100,6 +100,14 @@ class Settings:
             ``N/day`` (Litestar's ``RateLimitConfig``, by client address, a fixed window);
             beyond it requests get 429 ``too-many-requests`` with ``Retry-After``.
             ``None`` (the default): no rate limit, so a local bot is never slowed down.
+        bot_workers: how many bots may think at once, each in a worker process of its own
+            (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
+            think at a time in a thread of the server (tests that register a bot of their
+            own).
+        bot_timeout_seconds: how long a bot may think about one move before it is asked
+            again, then replaced for that move by the ``random`` bot.
+        scheduler_poll_seconds: how often the index of due work is read for work marked by
+            another process (the server's own appends wake the scheduler at once).
         inline_commands: run a command on the event loop when nothing can make it wait
             (its seat known, its game cached, the game and the database free), else on a
             worker thread; ``False``: always on a worker thread. With PostgreSQL commands
@@ -128,6 +136,9 @@ class Settings:
     max_streams_per_game: int = 64
     stream_retry_after_seconds: int = 5
     rate_limit: str | None = None
+    bot_workers: int | None = None
+    bot_timeout_seconds: float = 10.0
+    scheduler_poll_seconds: float = 2.0
     inline_commands: bool = True
     log_json: bool | None = None
     configure_logging: bool = True
@@ -155,6 +166,10 @@ class Settings:
             raise ValueError("idempotency_key_max_length must be positive")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
+        if self.bot_workers is not None and self.bot_workers < 0:
+            raise ValueError("bot_workers must be 0 or more")
+        if self.bot_timeout_seconds <= 0 or self.scheduler_poll_seconds <= 0:
+            raise ValueError("bot_timeout_seconds and scheduler_poll_seconds must be positive")
 
 
 DEFAULTS: Final = Settings()

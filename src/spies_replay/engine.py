@@ -126,7 +126,7 @@ class CreatedGame:
     def head(self) -> Head:
         """The new game's head."""
         assert self.secrets is not None
-        return Head.of(self.record, self.state, self.secrets)
+        return Head.of(self.record, self.state, self.secrets, self.seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +142,7 @@ class Head:
         finished: whether the game is over.
         secrets: the seed (every command's chance is drawn from it) and the explicit deal
             (revealed with the seed).
+        seats: each seat's holder (which seats a bot plays).
     """
 
     id: str
@@ -151,9 +152,16 @@ class Head:
     state: Any
     finished: bool
     secrets: GameSecrets
+    seats: tuple[SeatState, ...] = ()
 
     @classmethod
-    def of(cls, record: GameRecord, state: Any, secrets: GameSecrets) -> Head:
+    def of(
+        cls,
+        record: GameRecord,
+        state: Any,
+        secrets: GameSecrets,
+        seats: Sequence[SeatState] = (),
+    ) -> Head:
         """The head of a game whose record and state are at the same version."""
         return cls(
             id=record.id,
@@ -163,7 +171,16 @@ class Head:
             state=state,
             finished=record.status == GameStatus.FINISHED,
             secrets=secrets,
+            seats=tuple(seats),
         )
+
+    def due_at(self, spec: AnySpec, now: str) -> str | None:
+        """When the server has work to do on the game at this head: ``now`` when a seat a
+        bot plays is to act, else ``None`` (the game waits on people, or is over)."""
+        if self.finished or not self.seats:
+            return None
+        bots = {seat.seat for seat in self.seats if seat.bot is not None}
+        return now if bots & spec.to_act(self.state) else None
 
     def after(self, batch: Append, state: Any = None, *, finished: bool = False) -> Head:
         """The head after ``batch`` was appended (with ``state`` when the batch changed it)."""
@@ -412,6 +429,9 @@ def create_game(
                     seats=holders,
                     snapshots=snapshots,
                     rematch_of=rematch_of,
+                    due_at=Head.of(record, state, GameSecrets(seed_bytes), holders).due_at(
+                        spec, created_at
+                    ),
                 )
             )
         except GameExistsError:
@@ -474,11 +494,12 @@ def prepare_command(
     batch: list[Any] = list(moved.events)
     if moved.outcome is not None:
         batch.append(SeedRevealed(seed=head.secrets.seed.hex(), deal=head.secrets.deal))
+    now = utc_now() if recorded_at is None else recorded_at
     rows = seal(
         head.head_hash,
         head.version + 1,
         batch,
-        recorded_at=utc_now() if recorded_at is None else recorded_at,
+        recorded_at=now,
         actor=seat,
         command=command,
         bot=bot,
@@ -491,11 +512,13 @@ def prepare_command(
         outcome=moved.outcome,
         state=moved.state,
     )
+    after = head.after(append, moved.state, finished=moved.finished)
+    append = dataclasses.replace(append, due_at=after.due_at(spec, now))
     return PreparedCommand(
         step=moved,
         events=stored_events(append, batch),
         append=append,
-        head=head.after(append, moved.state, finished=moved.finished),
+        head=after,
     )
 
 
@@ -529,6 +552,8 @@ def prepare_seat_change(
         rows=rows,
         seat=changed[event.seat],
         token_hash=token_hash,
+        # the scheduler looks at the game again: a bot may now be the one to act, or no more
+        due_at=rows[-1].recorded_at,
     )
     return append, changed
 
@@ -543,9 +568,10 @@ def load_head(store: EventStore, game_id: str) -> Head:
     with store.reading():
         loaded = load_state(store, game_id)
         found = store.secrets(game_id)
+        seats = store.seat_states(game_id, loaded.record.players)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    return Head.of(loaded.record, loaded.state, found)
+    return Head.of(loaded.record, loaded.state, found, seats)
 
 
 def submit_command(

@@ -73,7 +73,12 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
         applied = conn.execute(
             "SELECT name FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
         ).fetchall()
-    assert applied == [("m001_initial",), ("m002_secret_deal",), ("m003_seats",)]
+    assert applied == [
+        ("m001_initial",),
+        ("m002_secret_deal",),
+        ("m003_seats",),
+        ("m004_due_work",),
+    ]
     assert len(applied) == SCHEMA_VERSION
 
 
@@ -114,7 +119,7 @@ def test_close_while_threads_read_never_breaks_a_call(db_path: Path) -> None:
         while True:
             try:
                 store.read_events(game_id)
-                store.games_with_bots()
+                store.due_games()
             except StoreClosedError:
                 outcomes.append("closed")
                 return

@@ -43,7 +43,10 @@ class WriteEffects:
         """A seat event was appended: the cached head (the state is the same) moves on."""
         head = self.states.cached(game_id)
         if head is not None and head.version == change.version - 1:
-            self.states.put(replace(head, version=change.version, head_hash=change.head_hash))
+            moved = replace(
+                head, version=change.version, head_hash=change.head_hash, seats=tuple(change.seats)
+            )
+            self.states.put(moved)
         self.listeners(game_id)
 
     def created(self, created: CreatedGame) -> None:
@@ -55,6 +58,12 @@ class WriteEffects:
         self.states.put(created.head)
         if any(s.bot is not None for s in created.seats):
             self.listeners(record.id)  # a bot may be the first to act
+
+    def remote(self, game_id: str) -> None:
+        """Another process appended to the game (a wake-up from the store): this process's
+        cached head of it is stale."""
+        self.states.discard(game_id)
+        self.listeners(game_id)
 
     def token(self, game_id: str, seat: int, token: str) -> None:
         """A seat's token was handed out (a join, a claimed rematch seat)."""

@@ -1,25 +1,17 @@
-"""Bots at the table: the server plays every seat a bot holds, off the request path.
+"""Bots at the table: what a bot is asked, where it thinks, and what happens when it fails.
 
-:class:`BotRunner` is a background task of the app's lifespan. It wakes when a game of this
-process is appended to (the service's append listeners) and sweeps the log every second for
-games in progress with a bot seat (which also resumes them after a restart, and catches
-appends by other processes). For each such game, one task at a time:
+A bot turn (:class:`BotTurn`) is planned from a game's head: the lowest seat a bot plays
+among those to act, its view (version filled in, as the API serves it), its legal commands,
+and a :class:`random.Random` seeded by ``HMAC-SHA256(seed, "bot:<seat>:<version>")``: the same
+for every re-run of the game, unknown to the players until the seed is revealed.
 
-1. on a worker thread, read the state and find a seat that a bot plays and that is to act;
-2. ask the bot's policy (:func:`spies_bots.policy_for`) for a command, on the bots' own
-   thread pool with a timeout, given that seat's view, its legal commands and a
-   :class:`random.Random` seeded by ``HMAC-SHA256(seed, "bot:<seat>:<version>")``: the same
-   for every re-run of the game, unknown to the players until the seed is revealed;
-3. submit it through the command pipeline as a command of that seat, marked with the bot's
-   name, at the version it was chosen for (anything appended meanwhile sends it back to 1).
-
-Games are played concurrently, so a slow bot holds up only its own game. When the task is
-cancelled (the app shutting down), it waits for its store calls already running on worker
-threads before it ends: a cancelled ``await`` abandons its thread, and the store must not be
-closed under a thread that is using it. A bot that fails
-(raises, returns a refused command, or runs out of time) logs one ``bot_failed`` line and
-leaves the game waiting: nothing is appended, and the bot is not asked again at that
-version (a seat taken back, or any other change, moves the game on).
+Bots think off the event loop, in :class:`BotPool`: by default in worker processes (so a
+searching bot never holds the server's GIL while requests wait), at most ``workers`` at a
+time, a flood of bot games queueing behind itself; with ``workers=0`` in threads of this
+process (tests that register a bot of their own). A decision that raises, times out or
+returns a command that is not legal is asked once more; if it fails again, the ``random`` bot
+makes that one move, recorded as ``random``'s (:func:`decide`), so a game never stalls on a
+bot.
 """
 
 from __future__ import annotations
@@ -27,42 +19,35 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final
 
-import anyio
-import structlog
-
-from spies_api.schemas import SubmittedCommand
-from spies_api.service.commands import Commands
-from spies_api.service.notify import AppendListeners
-from spies_api.service.states import GameStates
 from spies_bots import policy_for
-from spies_core.errors import SpiesError
+from spies_bots.random_bot import choose as random_choice
 from spies_core.registry import GAMES
 from spies_core.step import view_at
-from spies_replay.errors import GameFinishedError, VersionConflictError
-from spies_replay.store.protocols import GameIndex, SeatLedger
+from spies_replay.engine import Head
 
-__all__ = ["BOT_TIMEOUT_SECONDS", "SWEEP_SECONDS", "BotRunner", "BotTurn", "bot_rng"]
+__all__ = [
+    "BOT_TIMEOUT_SECONDS",
+    "FALLBACK_BOT",
+    "BotPool",
+    "BotTurn",
+    "Decision",
+    "bot_rng",
+    "plan_turn",
+]
 
-SWEEP_SECONDS: Final = 1.0
-"""How often the log is swept for games waiting on a bot."""
 BOT_TIMEOUT_SECONDS: Final = 10.0
 """How long a bot may think about one command."""
-_BOT_THREADS: Final = 16
-_DRAIN_SECONDS: Final = 30.0
-"""At shutdown, how long to wait for store calls still running on worker threads."""
-
-T = TypeVar("T")
-
-
-class _Stopped(Exception):  # noqa: N818  (a signal, not an error)
-    """The runner is stopping: a store call that has not started yet does not start."""
+FALLBACK_BOT: Final = "random"
+"""The bot that moves for a bot that failed twice on one turn."""
+_ATTEMPTS: Final = 2
 
 
 def bot_rng(seed: bytes, seat: int, version: int) -> Random:
@@ -84,185 +69,140 @@ class BotTurn:
     version: int
     game: str
     view: Any
-    legal: list[Any]
-    rng: Random
+    legal: tuple[Any, ...]
+    seed: bytes
+
+    def rng(self) -> Random:
+        """The bot's generator for this turn (a fresh one: each attempt draws the same)."""
+        return bot_rng(self.seed, self.seat, self.version)
 
 
-class BotSeats(GameIndex, SeatLedger, Protocol):
-    """The roles of the store the bot runner reads: the games with bots, and their seats."""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's command for a turn, and the bot that chose it.
+
+    Attributes:
+        command: one of the turn's legal commands.
+        bot: the bot that chose it (the seat's bot, or :data:`FALLBACK_BOT`).
+        failures: why the seat's bot failed, attempt by attempt (empty when it did not).
+    """
+
+    command: Any
+    bot: str
+    failures: tuple[str, ...] = ()
 
 
-class BotRunner:
-    """Plays the bot seats of every game in progress (see the module docstring).
+def plan_turn(head: Head) -> BotTurn | None:
+    """The next bot turn at a game's head, or ``None`` when no seat a bot plays is to act."""
+    if head.finished:
+        return None
+    spec = GAMES[head.game]
+    for seat in sorted(spec.to_act(head.state)):
+        bot = head.seats[seat].bot if seat < len(head.seats) else None
+        if bot is None:
+            continue
+        legal = tuple(spec.legal_commands(head.state, seat))
+        if not legal:
+            continue
+        view = view_at(spec, head.state, seat, head.version)
+        return BotTurn(head.id, seat, bot, head.version, head.game, view, legal, head.secrets.seed)
+    return None
+
+
+def _choose(bot: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -> Any:
+    """One decision, where it runs (a worker process or thread): the bot's policy."""
+    return policy_for(bot, game)(view, legal, rng)
+
+
+def _warm() -> None:
+    """Import the bots in a new worker process before its first decision."""
+
+
+class BotPool:
+    """Where bots think: worker processes (or threads), bounded, each decision timed out.
 
     Args:
-        store: the games and their seats.
-        states: the cached heads of games.
-        commands: the command handler a bot's command goes through.
-        appends: the listeners of this process's appends (the runner is one while it runs).
-        sweep_seconds: how often the log is swept for games waiting on a bot.
-        timeout_seconds: how long a bot may think about one command.
+        workers: how many bots may think at once: worker processes, or with ``0`` one
+            thread of this process (where a bot registered by a test is seen).
+        timeout_seconds: how long one decision may take before it counts as failed.
+        choose: what a worker runs for one decision (a test may put its own bots here).
     """
 
     def __init__(
         self,
-        store: BotSeats,
-        states: GameStates,
-        commands: Commands,
-        appends: AppendListeners,
+        workers: int,
         *,
-        sweep_seconds: float = SWEEP_SECONDS,
         timeout_seconds: float = BOT_TIMEOUT_SECONDS,
+        choose: Callable[[str, str, Any, Sequence[Any], Random], Any] = _choose,
     ) -> None:
-        self.store = store
-        self.states = states
-        self.commands = commands
-        self.appends = appends
-        self.sweep_seconds = sweep_seconds
+        self.workers = workers
         self.timeout_seconds = timeout_seconds
-        self.log = structlog.get_logger("spies_api").bind()
-        self._pending: set[str] = set()
-        self._busy: set[str] = set()
-        self._failed: set[tuple[str, int, int]] = set()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._wake: asyncio.Event | None = None
-        self._running = threading.Condition()
-        self._in_threads = 0
-        self._stopping = False
+        self.choose = choose
+        self._executor: Executor | None = None
+        self._slots = asyncio.Semaphore(max(1, workers))
 
-    # -- store calls on worker threads -----------------------------------------------------
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.workers == 0:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="spies-bot")
+            else:
+                context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=_warm
+                )
+        return self._executor
 
-    async def _in_thread(self, func: Callable[[], T]) -> T:
-        """Run ``func`` on a worker thread, counted so that :meth:`_drain` can wait for it."""
-
-        def counted() -> T:
-            with self._running:
-                if self._stopping:
-                    raise _Stopped
-                self._in_threads += 1
-            try:
-                return func()
-            finally:
-                with self._running:
-                    self._in_threads -= 1
-                    self._running.notify_all()
-
-        return await anyio.to_thread.run_sync(counted)
-
-    def _drain(self) -> None:
-        """Stop new store calls and wait for those running (blocks: shutdown only)."""
-        with self._running:
-            self._stopping = True
-            self._running.wait_for(lambda: self._in_threads == 0, timeout=_DRAIN_SECONDS)
-
-    # -- waking up -------------------------------------------------------------------------
-
-    def poke(self, game_id: str) -> None:
-        """Look at ``game_id`` soon (called after every append, from any thread)."""
-        loop = self._loop
-        if loop is None:
+    def _restart(self) -> None:
+        """Drop a pool whose worker is stuck on a decision that timed out."""
+        executor, self._executor = self._executor, None
+        if executor is None:
             return
-        try:
-            loop.call_soon_threadsafe(self._mark, game_id)
-        except RuntimeError:  # the loop has closed: the server is shutting down
-            return
+        # shutdown does not stop a worker process that is still thinking: stop it, or it
+        # would hold a core for as long as the stuck bot runs
+        workers = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.kill()
 
-    def _mark(self, game_id: str) -> None:
-        self._pending.add(game_id)
-        if self._wake is not None:
-            self._wake.set()
-
-    # -- the task --------------------------------------------------------------------------
-
-    async def run(self) -> None:
-        """Play bot turns until cancelled (the app's lifespan runs this as a task)."""
-        self._loop = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
-        executor = ThreadPoolExecutor(_BOT_THREADS, thread_name_prefix="spies-bot")
-        self.appends.add(self.poke)
-        try:
-            async with anyio.create_task_group() as group:
-                await self._sweep()
-                while True:
-                    for game_id in sorted(self._pending - self._busy):
-                        self._busy.add(game_id)
-                        self._pending.discard(game_id)
-                        group.start_soon(self._play, game_id, executor)
-                    woken = False
-                    with anyio.move_on_after(self.sweep_seconds):
-                        await self._wake.wait()
-                        woken = True
-                    self._wake.clear()
-                    if not woken:
-                        await self._sweep()
-        finally:
-            self.appends.remove(self.poke)
-            executor.shutdown(wait=False, cancel_futures=True)
-            self._loop = None
-            self._drain()
-
-    async def _sweep(self) -> None:
-        try:
-            found = await self._in_thread(self.store.games_with_bots)
-        except Exception as exc:  # noqa: BLE001  (a busy or closed database: sweep again later)
-            self.log.warning("bot_sweep_failed", error_type=type(exc).__name__)
-            return
-        self._pending.update(found)
-
-    async def _play(self, game_id: str, executor: ThreadPoolExecutor) -> None:
-        try:
-            while True:
-                turn = await self._in_thread(lambda: self.plan(game_id))
-                if turn is None:
-                    return
-                await self._move(turn, executor)
-        except Exception as exc:  # noqa: BLE001  (one game's trouble never stops the runner)
-            self.log.error("bot_failed", game_id=game_id, error_type=type(exc).__name__)
-        finally:
-            self._busy.discard(game_id)
-            if self._wake is not None:
-                self._wake.set()  # appends seen while busy wait in _pending
-
-    def plan(self, game_id: str) -> BotTurn | None:
-        """The next bot turn of a game, or ``None`` when no bot is to act (worker thread)."""
-        record, head = self.states.current(game_id)
-        if head.finished:
-            return None
-        spec = GAMES[record.game]
-        seats = self.store.seat_states(game_id, record.players)
-        for seat in sorted(spec.to_act(head.state)):
-            bot = seats[seat].bot if seat < len(seats) else None
-            if bot is None or (game_id, seat, head.version) in self._failed:
-                continue
-            legal = list(spec.legal_commands(head.state, seat))
-            if not legal:
-                continue
-            view = view_at(spec, head.state, seat, head.version)
-            rng = bot_rng(head.secrets.seed, seat, head.version)
-            return BotTurn(game_id, seat, bot, head.version, record.game, view, legal, rng)
-        return None
-
-    async def _move(self, turn: BotTurn, executor: ThreadPoolExecutor) -> None:
-        fields = {"game_id": turn.game_id, "seat": turn.seat, "bot": turn.bot}
+    async def _ask(self, bot: str, turn: BotTurn) -> Any:
         loop = asyncio.get_running_loop()
-        try:
-            policy = policy_for(turn.bot, turn.game)
-            chosen = loop.run_in_executor(executor, policy, turn.view, turn.legal, turn.rng)
-            command = await asyncio.wait_for(chosen, self.timeout_seconds)
-        except TimeoutError:
-            self._fail(turn, fields, "timeout")
-            return
-        except Exception as exc:  # noqa: BLE001  (a bug in a bot must not stop its game's log)
-            self._fail(turn, fields, type(exc).__name__)
-            return
-        request = SubmittedCommand(command=command, expected_version=turn.version)
-        try:
-            await self.commands.submit(turn.game_id, turn.seat, request, bot=turn.bot)
-        except (VersionConflictError, GameFinishedError):
-            return  # the game moved meanwhile: plan again (or it is over)
-        except SpiesError as exc:  # the rules refused the bot's command: a bug in the bot
-            self._fail(turn, fields, exc.code)
+        async with self._slots:
+            pending = loop.run_in_executor(
+                self._pool(), self.choose, bot, turn.game, turn.view, turn.legal, turn.rng()
+            )
+            try:
+                return await asyncio.wait_for(pending, self.timeout_seconds)
+            except TimeoutError:
+                self._restart()
+                raise
 
-    def _fail(self, turn: BotTurn, fields: dict[str, Any], reason: str) -> None:
-        self._failed.add((turn.game_id, turn.seat, turn.version))
-        self.log.error("bot_failed", **fields, version=turn.version, reason=reason)
+    async def decide(self, turn: BotTurn) -> Decision:
+        """The seat's bot's command, asked twice if it fails; else the fallback bot's.
+
+        Never raises for a bot's failure: the game always gets a legal move.
+        """
+        failures: list[str] = []
+        for _attempt in range(_ATTEMPTS):
+            try:
+                command = await self._ask(turn.bot, turn)
+            except TimeoutError:
+                failures.append("timeout")
+                continue
+            except Exception as exc:  # noqa: BLE001  (a bug in a bot must not stop its game)
+                failures.append(type(exc).__name__)
+                continue
+            if command in turn.legal:
+                return Decision(command, turn.bot, tuple(failures))
+            failures.append("illegal-command")
+        command = random_choice(turn.view, list(turn.legal), turn.rng())
+        return Decision(command, FALLBACK_BOT, tuple(failures))
+
+    def close(self) -> None:
+        """Stop the workers (at shutdown)."""
+        self._restart()
+
+
+def default_workers() -> int:
+    """Worker processes for bots when the operator does not say: one core is left to the
+    server, and at least one bot thinks."""
+    return max(1, (os.cpu_count() or 1) - 1)

@@ -95,6 +95,15 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
         CREATE TABLE rematches (game_id TEXT PRIMARY KEY, next_id TEXT NOT NULL UNIQUE);
         """,
     ),
+    (
+        "m002_due_work",
+        """
+        ALTER TABLE games ADD COLUMN due_at TEXT;
+        CREATE INDEX games_due ON games (due_at) WHERE due_at IS NOT NULL;
+        UPDATE games SET due_at = updated_at WHERE status = 'active' AND EXISTS
+            (SELECT 1 FROM seat_states s WHERE s.game_id = games.id AND s.bot IS NOT NULL);
+        """,
+    ),
 )
 """The versioned migrations, in order: append new ones at the end; never edit an applied one.
 

@@ -161,6 +161,7 @@ class NewGame:
         rematch_of: the finished game this one is the rematch of (the link is written with
             it, and refused if that game has its rematch already).
         idempotency: a copied game's idempotency records.
+        due_at: see :attr:`Append.due_at`.
     """
 
     record: GameRecord
@@ -171,6 +172,8 @@ class NewGame:
     snapshots: Sequence[tuple[int, object]] = ()
     rematch_of: str | None = None
     idempotency: Sequence[IdempotencyRecord] = ()
+    due_at: str | None = None
+    """When the server has work to do on the game (a bot to move), or ``None``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +197,11 @@ class Append:
         seat: the holder of a seat after the seat event in ``rows`` (kept in the store's
             table of seats).
         token_hash: the sha256 of a new token of ``seat`` (a join, a claimed rematch seat).
+        due_at: when the server next has work to do on the game after the batch (RFC 3339
+            UTC, as ``recorded_at``): now for a bot to move; ``None`` while the game waits on
+            people. The store keeps it in an index of due work
+            (:meth:`~spies_replay.store.protocols.GameIndex.due_games`), so a scheduler reads
+            only the games with work.
     """
 
     game_id: str
@@ -205,6 +213,7 @@ class Append:
     reply: Reply | None = None
     seat: SeatState | None = None
     token_hash: str | None = None
+    due_at: str | None = None
 
     @property
     def new_version(self) -> int:

@@ -169,6 +169,22 @@ def m003_seats(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN bot TEXT")
 
 
+@migrations()
+def m004_due_work(db: Database) -> None:
+    """``games.due_at``: when the server next has work to do on a game (a bot to move, a
+    clock to run out), so a scheduler finds the games with work without reading the others.
+
+    Games in progress with a bot seat are marked due at once: the scheduler looks at each
+    once and clears the mark when nothing is due.
+    """
+    db.execute("ALTER TABLE games ADD COLUMN due_at TEXT")
+    db.execute("CREATE INDEX games_due ON games (due_at) WHERE due_at IS NOT NULL")
+    db.execute(
+        "UPDATE games SET due_at = updated_at WHERE status = 'active' AND EXISTS"
+        " (SELECT 1 FROM seat_states s WHERE s.game_id = games.id AND s.bot IS NOT NULL)"
+    )
+
+
 def schema_version(db: Database) -> int:
     """The number of ``spies_replay`` migrations recorded in the file."""
     return len(migrations.applied(db))

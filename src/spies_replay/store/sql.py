@@ -256,6 +256,8 @@ class SqlEventStore:
                     ).fetchone()
                     raise RematchExistsError(rematch_of, found[0] if found else "?")
             self._insert_rows(conn, record.id, rows)
+            if game.due_at is not None:
+                conn.execute("UPDATE games SET due_at = ? WHERE id = ?", (game.due_at, record.id))
             self._insert_snapshots(conn, record.id, game.snapshots)
             conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
             conn.executemany(
@@ -352,20 +354,21 @@ class SqlEventStore:
             if finishing:
                 conn.execute(
                     "UPDATE games SET version = ?, head_hash = ?, updated_at = ?, status = ?,"
-                    " outcome = ? WHERE id = ?",
+                    " outcome = ?, due_at = NULL WHERE id = ?",
                     (
                         new_version,
                         batch.new_head_hash,
                         updated_at,
-                        GameStatus.FINISHED if finishing else GameStatus.ACTIVE,
+                        GameStatus.FINISHED,
                         None if batch.outcome is None else encode(batch.outcome),
                         game_id,
                     ),
                 )
             else:
                 conn.execute(
-                    "UPDATE games SET version = ?, head_hash = ?, updated_at = ? WHERE id = ?",
-                    (new_version, batch.new_head_hash, updated_at, game_id),
+                    "UPDATE games SET version = ?, head_hash = ?, updated_at = ?, due_at = ?"
+                    " WHERE id = ?",
+                    (new_version, batch.new_head_hash, updated_at, batch.due_at, game_id),
                 )
             every = self.snapshot_every
             if batch.state is not None and version // every != new_version // every:
@@ -662,13 +665,30 @@ class SqlEventStore:
             ).fetchone()
         return (None if before is None else before[0], None if after is None else after[0])
 
-    def games_with_bots(self) -> list[str]:
-        """The ids of the games in progress that a bot plays a seat of."""
+    def due_games(self, *, limit: int = 1000) -> list[tuple[str, str]]:
+        """``(game id, due_at)`` of the games the server has work to do on, soonest first
+        (an index read: games that wait on people are not read)."""
         rows = self._all(
-            "SELECT DISTINCT g.id FROM games g JOIN seat_states s ON s.game_id = g.id"
-            " WHERE g.status = 'active' AND s.bot IS NOT NULL ORDER BY g.id"
+            "SELECT id, due_at FROM games WHERE due_at IS NOT NULL ORDER BY due_at, id LIMIT ?",
+            (limit,),
         )
-        return [row[0] for row in rows]
+        return [(row[0], row[1]) for row in rows]
+
+    def due_at(self, game_id: str) -> str | None:
+        """When the server next has work to do on a game (``None``: none, or no such game)."""
+        row = self._one("SELECT due_at FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row[0]
+
+    def set_due(self, game_id: str, version: int, due_at: str | None) -> bool:
+        """Mark when the server next has work to do on a game that is still at ``version``
+        (a scheduler that looked and found the next work elsewhere, or none). Returns whether
+        the mark was set; a game that moved on keeps the mark its last append gave it."""
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE games SET due_at = ? WHERE id = ? AND version = ?",
+                (due_at, game_id, version),
+            )
+            return bool(changed.rowcount)
 
     def orphan_game_ids(self) -> list[str]:
         """Game ids that have events but no ``games`` row (a sign of tampering)."""

@@ -1,0 +1,279 @@
+"""The scheduler: the server's own work at every table, driven by when it is due.
+
+Every append records when the server next has work to do on its game (``games.due_at``, see
+:attr:`spies_replay.store.records.Append.due_at`): now when a seat a bot plays is to act,
+``None`` while the game waits on people. The scheduler keeps the games that are due, soonest
+first, and sleeps until the next one; it never sweeps the games that wait on people, so an
+idle server costs nothing however many games it holds.
+
+- **Waking.** An append of this process pokes it with the game (its cached head says what is
+  due); an append by another process (PostgreSQL's ``LISTEN``) pokes it too, and the due mark
+  is read from the store. At start, and every ``poll_seconds`` (for other processes on one
+  SQLite file), it reads the index of due work: one indexed query that returns only games
+  with work.
+- **A turn.** Per game one task at a time; games run concurrently, so a slow bot holds up
+  only its own game. The bot's turn is planned from the game's head (:func:`plan_turn`), its
+  decision made in the bot pool (:class:`~spies_api.table.bots.BotPool`: off the event loop,
+  bounded, retried, with the ``random`` bot as the fallback), and the command submitted
+  through the command handler as that seat's, marked with the bot that chose it, at the
+  version it was chosen for; anything appended meanwhile plans the turn again.
+- **Nothing due.** A game whose mark says due but that has no bot to act (a seat taken back,
+  a mark set by a seat change) has its mark cleared at that version.
+
+When the task is cancelled (the app shutting down), it waits for its store calls already
+running on worker threads before it ends: a cancelled ``await`` abandons its thread, and the
+store must not be closed under a thread that is using it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Final, Protocol, TypeVar
+
+import anyio
+import structlog
+
+from spies_api.schemas import SubmittedCommand
+from spies_api.service.commands import Commands
+from spies_api.service.notify import AppendListeners
+from spies_api.service.states import GameStates
+from spies_api.table.bots import BotPool, BotTurn, plan_turn
+from spies_core.errors import SpiesError
+from spies_core.registry import GAMES
+from spies_replay.errors import GameFinishedError, VersionConflictError
+from spies_replay.store.protocols import GameIndex
+from spies_replay.store.records import utc_now
+
+__all__ = ["POLL_SECONDS", "Scheduler"]
+
+POLL_SECONDS: Final = 2.0
+"""How often the index of due work is read, for marks set by other processes."""
+_DRAIN_SECONDS: Final = 30.0
+"""At shutdown, how long to wait for store calls still running on worker threads."""
+_DUE_PAGE: Final = 1000
+
+T = TypeVar("T")
+
+
+class _Stopped(Exception):  # noqa: N818  (a signal, not an error)
+    """The scheduler is stopping: a store call that has not started yet does not start."""
+
+
+class DueIndex(GameIndex, Protocol):
+    """The part of the store the scheduler reads: the index of due work."""
+
+
+@dataclass(eq=False)
+class Scheduler:
+    """Runs every game's due work (see the module docstring).
+
+    Args:
+        store: the index of due work.
+        states: the cached heads of games.
+        commands: the command handler a bot's command goes through.
+        appends: the listeners of this process's appends (the scheduler is one while it
+            runs).
+        bots: where bots think.
+        poll_seconds: how often the index of due work is read.
+    """
+
+    store: DueIndex
+    states: GameStates
+    commands: Commands
+    appends: AppendListeners
+    bots: BotPool
+    poll_seconds: float = POLL_SECONDS
+    log: Any = field(init=False, repr=False)
+    _due: list[tuple[str, str]] = field(init=False, default_factory=list)
+    _marks: dict[str, str] = field(init=False, default_factory=dict)
+    _poked: set[str] = field(init=False, default_factory=set)
+    _busy: set[str] = field(init=False, default_factory=set)
+    _loop: asyncio.AbstractEventLoop | None = field(init=False, default=None)
+    _wake: asyncio.Event | None = field(init=False, default=None)
+    _running: threading.Condition = field(init=False, default_factory=threading.Condition)
+    _in_threads: int = field(init=False, default=0)
+    _stopping: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        self.log = structlog.get_logger("spies_api").bind()
+
+    # -- store calls on worker threads -----------------------------------------------------
+
+    async def _in_thread(self, func: Callable[[], T]) -> T:
+        """Run ``func`` on a worker thread, counted so that :meth:`_drain` can wait for it."""
+
+        def counted() -> T:
+            with self._running:
+                if self._stopping:
+                    raise _Stopped
+                self._in_threads += 1
+            try:
+                return func()
+            finally:
+                with self._running:
+                    self._in_threads -= 1
+                    self._running.notify_all()
+
+        return await anyio.to_thread.run_sync(counted)
+
+    def _drain(self) -> None:
+        """Stop new store calls and wait for those running (blocks: shutdown only)."""
+        with self._running:
+            self._stopping = True
+            self._running.wait_for(lambda: self._in_threads == 0, timeout=_DRAIN_SECONDS)
+
+    # -- what is due -----------------------------------------------------------------------
+
+    def poke(self, game_id: str) -> None:
+        """Look at ``game_id`` soon (called after every append, from any thread)."""
+        loop = self._loop
+        if loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(self._poke, game_id)
+        except RuntimeError:  # the loop has closed: the server is shutting down
+            return
+
+    def _poke(self, game_id: str) -> None:
+        self._poked.add(game_id)
+        if self._wake is not None:
+            self._wake.set()
+
+    def _mark(self, game_id: str, due_at: str | None) -> None:
+        """Keep ``game_id`` due at ``due_at`` (``None``: nothing due)."""
+        if due_at is None:
+            self._marks.pop(game_id, None)
+            return
+        if self._marks.get(game_id) == due_at:
+            return
+        self._marks[game_id] = due_at
+        heapq.heappush(self._due, (due_at, game_id))
+
+    async def _settle_pokes(self) -> None:
+        """What is due on each poked game: from its cached head, else from the store."""
+        poked, self._poked = self._poked, set()
+        now = utc_now()
+        unknown = []
+        for game_id in poked:
+            head = self.states.cached(game_id)
+            if head is None:
+                unknown.append(game_id)
+            else:
+                self._mark(game_id, head.due_at(GAMES[head.game], now))
+        for game_id in unknown:
+            self._mark(game_id, await self._in_thread(partial(self.store.due_at, game_id)))
+
+    async def _read_index(self) -> None:
+        try:
+            found = await self._in_thread(lambda: self.store.due_games(limit=_DUE_PAGE))
+        except _Stopped:
+            raise
+        except Exception as exc:  # noqa: BLE001  (a busy or closed database: read it later)
+            self.log.warning("due_index_unread", error_type=type(exc).__name__)
+            return
+        for game_id, due_at in found:
+            self._mark(game_id, due_at)
+
+    def _take_due(self, now: str) -> list[str]:
+        """The games due by ``now`` and not busy, off the heap."""
+        ready: list[str] = []
+        later: list[tuple[str, str]] = []
+        while self._due and self._due[0][0] <= now:
+            due_at, game_id = heapq.heappop(self._due)
+            if self._marks.get(game_id) != due_at:
+                continue  # a newer mark replaced this one
+            if game_id in self._busy:
+                later.append((due_at, game_id))
+                continue
+            del self._marks[game_id]
+            ready.append(game_id)
+        for item in later:
+            heapq.heappush(self._due, item)
+        return ready
+
+    # -- the task --------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Run due work until cancelled (the app's lifespan runs this as a task)."""
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self.appends.add(self.poke)
+        try:
+            async with anyio.create_task_group() as group:
+                await self._read_index()
+                polled = self._loop.time()
+                while True:
+                    await self._settle_pokes()
+                    for game_id in self._take_due(utc_now()):
+                        self._busy.add(game_id)
+                        group.start_soon(self._work, game_id)
+                    with anyio.move_on_after(self.poll_seconds):
+                        await self._wake.wait()
+                    self._wake.clear()
+                    if self._loop.time() - polled >= self.poll_seconds:
+                        await self._read_index()
+                        polled = self._loop.time()
+        finally:
+            self.appends.remove(self.poke)
+            self.bots.close()
+            self._loop = None
+            self._drain()
+
+    async def _work(self, game_id: str) -> None:
+        try:
+            while True:
+                head = self.states.cached(game_id)
+                if head is None:  # a fold from the log: not on the event loop
+                    head = await self._in_thread(partial(self.states.load, game_id))
+                turn = plan_turn(head)
+                if turn is None:
+                    if head.due_at(GAMES[head.game], utc_now()) is None:
+                        clear = partial(self.store.set_due, game_id, head.version, None)
+                        await self._in_thread(clear)
+                    return
+                if not await self._move(turn):
+                    return
+        except _Stopped:
+            return
+        except Exception as exc:  # noqa: BLE001  (one game's trouble never stops the others)
+            self.log.error("bot_failed", game_id=game_id, error_type=type(exc).__name__)
+        finally:
+            self._busy.discard(game_id)
+            if self._wake is not None:
+                self._wake.set()  # appends seen while busy wait in the pokes
+
+    async def _move(self, turn: BotTurn) -> bool:
+        """Play one bot turn; whether the game may have more due work now."""
+        decision = await self.bots.decide(turn)
+        if decision.failures:
+            self.log.error(
+                "bot_failed",
+                game_id=turn.game_id,
+                seat=turn.seat,
+                bot=turn.bot,
+                version=turn.version,
+                reason=decision.failures[-1],
+                attempts=len(decision.failures),
+                played_by=decision.bot,
+            )
+        request = SubmittedCommand(command=decision.command, expected_version=turn.version)
+        try:
+            await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.bot)
+        except (VersionConflictError, GameFinishedError):
+            return True  # the game moved meanwhile: plan again (or it is over)
+        except SpiesError as exc:  # the rules refused a legal command: a bug, not a bot's
+            self.log.error(
+                "bot_failed",
+                game_id=turn.game_id,
+                seat=turn.seat,
+                bot=decision.bot,
+                version=turn.version,
+                reason=exc.code,
+            )
+            return False
+        return True
