@@ -4,7 +4,7 @@ This is where the parts meet. :class:`Runtime` opens the store and builds each p
 (the cached heads, the authenticator, the queries, the command handler, the game creator,
 the seats, the stream wake-ups); the app provides each of them to the routes as a
 dependency of its own name (Litestar's ``Provide``), and the caller of a route about one
-game (``caller``, :func:`spies_api.http.dependencies.provide_caller`). The lifespan opens
+game (``caller``, :func:`spies_api.http.dependencies.caller_provider`). The lifespan opens
 the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.scheduler`) as a
 background task, and
 stops them in the other order. The app also carries the one error table (problem details
@@ -29,7 +29,7 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
 from spies_api.http import ROUTE_HANDLERS
-from spies_api.http.dependencies import provide_caller
+from spies_api.http.dependencies import caller_provider
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
@@ -131,7 +131,14 @@ class Runtime:
             streams=StreamSlots(settings.max_streams_per_game, settings.stream_retry_after_seconds),
             appends=appends,
             queries=GameQueries(store, states),
-            commands=Commands(store, states, Placement(store, inline), locks, effects),
+            commands=Commands(
+                store,
+                states,
+                Placement(store, inline),
+                locks,
+                effects,
+                key_max_length=settings.idempotency_key_max_length,
+            ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             # appends by other processes (PostgreSQL's LISTEN) wake this process's streams
@@ -244,7 +251,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         dependencies={
             **{part: _provider(holder, part) for part in _PARTS},
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
-            "caller": Provide(provide_caller),
+            "caller": Provide(
+                caller_provider(lambda: holder.get().auth, lambda: holder.get().states)
+            ),
         },
         on_startup=[open_runtime, start_bots],
         on_shutdown=[stop_bots, close_runtime],  # in this order: the bots stop first

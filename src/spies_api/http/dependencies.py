@@ -1,12 +1,13 @@
 """The dependency every route about one game's caller takes: who is calling, parsed once.
 
-The app provides it (:func:`spies_api.app.create_app`) as ``caller`` for the routes under
-``/games/{game_id}``; the other dependencies (queries, commands, seats, settings...) are the
-parts of the running app themselves.
+The app provides it (:func:`spies_api.app.create_app`, with :func:`caller_provider`) as
+``caller`` for the routes under ``/games/{game_id}``; the other dependencies (queries,
+commands, seats, settings...) are the parts of the running app themselves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeAlias, TypeVar
 
 from litestar import Request
@@ -17,7 +18,7 @@ from spies_api.service.auth import Caller, SeatAuthenticator, bearer_token
 from spies_api.service.placement import blocking
 from spies_api.service.states import GameStates
 
-__all__ = ["Provided", "provide_caller"]
+__all__ = ["Provided", "authorization", "caller_provider"]
 
 T = TypeVar("T")
 
@@ -26,29 +27,46 @@ Provided: TypeAlias = NamedDependency[SkipValidation[T]]
 client's input, so it is not validated)."""
 
 
-async def provide_caller(
-    game_id: FromPath[str],
-    request: Request[Any, Any, Any],
-    auth: Provided[SeatAuthenticator],
-    states: Provided[GameStates],
-) -> Caller:
-    """The caller of a request about ``game_id``: a seat by its bearer token, or a
-    spectator (see :mod:`spies_api.service.auth` for the rule).
+def caller_provider(
+    auth: Callable[[], SeatAuthenticator], states: Callable[[], GameStates]
+) -> Callable[..., Awaitable[Caller]]:
+    """The ``caller`` dependency, over the app's authenticator and cached heads.
 
-    A token verified before, or a spectator of a game in use, costs no store access; anything
-    else is looked up on a worker thread (an unknown game is 404 whatever the token).
-
-    Raises:
-        GameNotFoundError: no such game.
-        UnauthorizedError: a malformed header, or a token of no seat.
-        ForbiddenError: a token of another game.
+    The provider takes only the path's ``game_id`` and the request (no other dependency),
+    so resolving it costs one call, not a batch of dependencies.
     """
-    token = bearer_token(request.headers.get("authorization"))
-    known = states.cached(game_id) is not None
-    if token is not None:
-        seat = auth.remembered(game_id, token)
-        if seat is not None:
-            return Caller(game_id, seat, token)
-    elif known:
-        return Caller(game_id, None)
-    return await blocking(auth.caller, game_id, token, known_game=known)
+
+    async def provide_caller(game_id: FromPath[str], request: Request[Any, Any, Any]) -> Caller:
+        """The caller of a request about ``game_id``: a seat by its bearer token, or a
+        spectator (see :mod:`spies_api.service.auth` for the rule).
+
+        A token verified before, or a spectator of a game in use, costs no store access;
+        anything else is looked up on a worker thread (an unknown game is 404 whatever the
+        token).
+
+        Raises:
+            GameNotFoundError: no such game.
+            UnauthorizedError: a malformed header, or a token of no seat.
+            ForbiddenError: a token of another game.
+        """
+        seats = auth()
+        token = bearer_token(authorization(request))
+        known = states().cached(game_id) is not None
+        if token is not None:
+            seat = seats.remembered(game_id, token)
+            if seat is not None:
+                return Caller(game_id, seat, token)
+        elif known:
+            return Caller(game_id, None)
+        return await blocking(seats.caller, game_id, token, known_game=known)
+
+    return provide_caller
+
+
+def authorization(request: Request[Any, Any, Any]) -> str | None:
+    """The request's ``Authorization`` header, read from the ASGI scope (without building the
+    request's whole header map)."""
+    for name, value in request.scope["headers"]:
+        if name == b"authorization":
+            return value.decode("latin-1")
+    return None

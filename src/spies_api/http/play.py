@@ -12,12 +12,11 @@ from spies_api.http.body import StrictBody
 from spies_api.http.dependencies import Provided
 from spies_api.openapi.examples import COMMAND_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
-from spies_api.problems.errors import InvalidParameterError
 from spies_api.schemas import AnyView, CommandRequest, LegalCommands
 from spies_api.service.auth import Caller
 from spies_api.service.commands import Commands
 from spies_api.service.queries import GameQueries
-from spies_api.settings import DEFAULTS, Settings
+from spies_api.settings import DEFAULTS
 
 __all__ = ["PlayController"]
 
@@ -74,17 +73,9 @@ class PlayController(Controller):
         data: Annotated[CommandRequest, Body(examples=COMMAND_REQUEST_EXAMPLES)],
         caller: Provided[Caller],
         commands: Provided[Commands],
-        settings: Provided[Settings],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[bytes]:
         """Send a command."""
-        # a setting, so checked here rather than by the parameter's schema
-        limit = settings.idempotency_key_max_length
-        if idempotency_key is not None and len(idempotency_key) > limit:
-            raise InvalidParameterError(
-                f"header parameter Idempotency-Key: {len(idempotency_key)} characters;"
-                f" expected 1 to {limit}"
-            )
         reply = await commands.run(caller, data, idempotency_key)
         headers = {"Idempotent-Replayed": "true"} if reply.replayed else None
         return Response(reply.body, media_type=MediaType.JSON, headers=headers)

@@ -35,6 +35,7 @@ import structlog
 
 from spies_api.problems.errors import (
     IdempotencyKeyReusedError,
+    InvalidParameterError,
     MalformedBodyError,
     UnauthorizedError,
     WrongGameCommandError,
@@ -93,6 +94,8 @@ class Commands:
         placement: where appends run.
         locks: one lock per game, shared with the seat changes.
         effects: what an append changes in this process (the cached head, the listeners).
+        key_max_length: the longest ``Idempotency-Key`` accepted (a setting, so checked here
+            rather than by the parameter's schema).
     """
 
     replies: ReplyLedger
@@ -100,6 +103,7 @@ class Commands:
     placement: Placement
     locks: GameLocks
     effects: WriteEffects
+    key_max_length: int
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -112,11 +116,18 @@ class Commands:
         """Decode a request's command with its game's commands and apply it as the caller's.
 
         Raises:
+            InvalidParameterError: an ``Idempotency-Key`` longer than the setting allows (400).
             UnauthorizedError: the caller has no seat.
             GameNotFoundError: no such game.
             MalformedBodyError: not a command of any game, or a malformed one (400).
             Anything :meth:`submit` raises.
         """
+        limit = self.key_max_length
+        if idempotency_key is not None and len(idempotency_key) > limit:
+            raise InvalidParameterError(
+                f"header parameter Idempotency-Key: {len(idempotency_key)} characters;"
+                f" expected 1 to {limit}"
+            )
         if caller.seat is None:
             raise UnauthorizedError("a command needs a seat token: Authorization: Bearer <token>")
         head = await self._head(caller.game_id)

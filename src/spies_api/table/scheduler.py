@@ -94,6 +94,7 @@ class Scheduler:
     _poked: set[str] = field(init=False, default_factory=set)
     _busy: set[str] = field(init=False, default_factory=set)
     _loop: asyncio.AbstractEventLoop | None = field(init=False, default=None)
+    _loop_thread: int = field(init=False, default=0)
     _wake: asyncio.Event | None = field(init=False, default=None)
     _running: threading.Condition = field(init=False, default_factory=threading.Condition)
     _in_threads: int = field(init=False, default=0)
@@ -133,6 +134,9 @@ class Scheduler:
         """Look at ``game_id`` soon (called after every append, from any thread)."""
         loop = self._loop
         if loop is None:
+            return
+        if threading.get_ident() == self._loop_thread:
+            self._poke(game_id)  # the command handler, on the loop: no hop needed
             return
         try:
             loop.call_soon_threadsafe(self._poke, game_id)
@@ -201,6 +205,7 @@ class Scheduler:
     async def run(self) -> None:
         """Run due work until cancelled (the app's lifespan runs this as a task)."""
         self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         self._wake = asyncio.Event()
         self.appends.add(self.poke)
         try:
