@@ -115,7 +115,7 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
 
 
 CORE, BOTS, REPLAY = "spies_core", "spies_bots", "spies_replay"
-REPLAY_PARTS = {f"{REPLAY}.{part}" for part in ("codec", "errors", "meta", "store")}
+REPLAY_PARTS = {f"{REPLAY}.{part}" for part in ("codec", "errors", "meta", "store", "clocks")}
 API = "spies_api"
 API_BELOW = {f"{API}.{part}" for part in ("schemas", "settings")}
 
@@ -125,10 +125,11 @@ ALLOWED: dict[str, set[str]] = {
     # the log: the store and its records at the bottom, then the engine, verify and
     # transfer, then the console program; never the bots (bar the console program's
     # verify, which re-derives bots' moves) nor anything above
-    f"{REPLAY}.meta": set(),
+    f"{REPLAY}.meta": {CORE},
     f"{REPLAY}.errors": {CORE, f"{REPLAY}.store"},
     f"{REPLAY}.codec": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
-    f"{REPLAY}.store": {CORE, *REPLAY_PARTS},
+    f"{REPLAY}.clocks": {CORE, f"{REPLAY}.meta"},
+    f"{REPLAY}.store": {CORE, f"{REPLAY}.codec", f"{REPLAY}.errors", f"{REPLAY}.meta"},
     f"{REPLAY}.engine": {CORE, *REPLAY_PARTS},
     f"{REPLAY}.verify": {CORE, *REPLAY_PARTS},
     f"{REPLAY}.transfer": {CORE, *REPLAY_PARTS, f"{REPLAY}.verify"},

@@ -54,6 +54,7 @@ from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import Clock, utc_now
 
 __all__ = ["Runtime", "create_app", "service_of"]
 
@@ -72,6 +73,7 @@ class Runtime:
         notifier: wakes the event streams after appends.
         streams: the open event streams, capped per game.
         appends: what is called after every append of this process.
+        clock: where the time is read.
         queries: the reads.
         commands: the command handler.
         creator: creates games.
@@ -92,10 +94,12 @@ class Runtime:
     seats: SeatService
     unwatch: Callable[[], None]
 
+    clock: Clock
+
     @classmethod
-    def open(cls, settings: Settings) -> Runtime:
+    def open(cls, settings: Settings, clock: Clock = utc_now) -> Runtime:
         """Open (create and migrate, if needed) the database of ``settings`` and build the
-        parts over it.
+        parts over it, reading the time from ``clock``.
 
         Raises:
             StoreUnavailableError: the database cannot be used (its directory is missing,
@@ -120,7 +124,7 @@ class Runtime:
         appends.add(notifier.notify)
         locks = GameLocks()
         effects = WriteEffects(states, auth, appends)
-        creator = GameCreator(store, effects)
+        creator = GameCreator(store, effects, clock=clock)
         return cls(
             settings=settings,
             store=store,
@@ -130,7 +134,7 @@ class Runtime:
             notifier=notifier,
             streams=StreamSlots(settings.max_streams_per_game, settings.stream_retry_after_seconds),
             appends=appends,
-            queries=GameQueries(store, states),
+            queries=GameQueries(store, states, clock),
             commands=Commands(
                 store,
                 states,
@@ -138,11 +142,14 @@ class Runtime:
                 locks,
                 effects,
                 key_max_length=settings.idempotency_key_max_length,
+                clock=clock,
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             # appends by other processes (PostgreSQL's LISTEN) wake this process's streams
-            unwatch=store.watch(notifier.notify),
+            # and its scheduler, and make its cached head of the game stale
+            unwatch=store.watch(effects.remote),
+            clock=clock,
         )
 
     def close(self) -> None:
@@ -160,8 +167,9 @@ class _RuntimeHolder:
     needs nothing else.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Clock) -> None:
         self.settings = settings
+        self.clock = clock
         self._runtime: Runtime | None = None
         self._lock = threading.Lock()
 
@@ -171,7 +179,7 @@ class _RuntimeHolder:
         if runtime is None:
             with self._lock:
                 if self._runtime is None:
-                    self._runtime = Runtime.open(self.settings)
+                    self._runtime = Runtime.open(self.settings, self.clock)
                 runtime = self._runtime
         return runtime
 
@@ -194,12 +202,13 @@ def _provider(holder: _RuntimeHolder, part: str) -> Provide:
     return Provide(provide, sync_to_thread=False)
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> Litestar:
     """Build the app.
 
     Args:
         settings: how to run (default: ``spies.db`` in the working directory, 64 KiB bodies,
             15 s keep-alives); see :class:`~spies_api.settings.Settings`.
+        clock: where the server reads the time (tests pass their own, to drive deadlines).
 
     Returns:
         The Litestar app; serve it with any ASGI server (``spies-api`` uses uvicorn).
@@ -207,7 +216,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings if settings is not None else Settings()
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
-    holder = _RuntimeHolder(settings)
+    holder = _RuntimeHolder(settings, clock)
     middleware = []
     if settings.rate_limit is not None:
         # Litestar's fixed-window limit per client address; 429s become problem details
@@ -236,6 +245,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             runtime.appends,
             pool,
             poll_seconds=settings.scheduler_poll_seconds,
+            clock=runtime.clock,
         )
         bot_tasks.append(asyncio.get_running_loop().create_task(scheduler.run()))
 

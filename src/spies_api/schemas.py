@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar, Union
 
 import msgspec
 
+from spies_core.clock import ClockView, TimeControl
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
@@ -274,6 +275,22 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     seats: list[AnySeatRequest] | None = None
     """One entry per seat, tagged by ``type``: ``creator`` (the default), ``open`` or
     ``bot``; ``null`` or omitted: every seat is the creator's."""
+    clock: Any = None
+    """A time control (checked by the server, whatever its JSON: a bad value is 422
+    `invalid-clock`); ``null`` or omitted: no clock."""
+
+
+_CLOCK_DOC: Final = Annotated[
+    Union[TimeControl, None],  # noqa: UP007
+    msgspec.Meta(
+        description="A time control: `turn_seconds` (a per-move timer), `budget_seconds` with"
+        " `increment_seconds` (a chess clock per seat), or both; seconds are any positive"
+        " numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with"
+        " `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy)."
+        " `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422"
+        " `invalid-clock`; ``null`` or omitted: no clock."
+    ),
+]
 
 
 def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
@@ -291,7 +308,10 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
     ]
     request = msgspec.defstruct(
         f"{spec.options_type.__name__.removesuffix('Options')}CreateGameRequest",
-        [(name, options if name == "options" else kind, default) for name, kind, default in fields],
+        [
+            (name, {"options": options, "clock": _CLOCK_DOC}.get(name, kind), default)
+            for name, kind, default in fields
+        ],
         tag_field="game",
         tag=name,
         frozen=True,
@@ -485,6 +505,9 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     """Once the game is over: the id of its rematch; ``null`` until one is asked for."""
     rematch_of: str | None = None
     """The finished game this one is the rematch of; ``null`` for a new game."""
+    clock: ClockView | None = None
+    """The game's clock now: the time control and each seat's time left and deadline (while
+    its clock runs); ``null`` for a game without a clock."""
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):

@@ -21,6 +21,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 import msgspec
 
+from spies_core.clock import ClockView
 from spies_core.errors import InvalidOptionsError
 
 __all__ = [
@@ -115,6 +116,10 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     the step's seq). Filled in by the API."""
     seat: int | None
     """The viewer's seat; ``null`` for a spectator (no token)."""
+    clock: ClockView | None = None
+    """The game's clock, as it was at this version (a replay) or is now: the time control
+    and each seat's time left and deadline; ``null`` for a game without a clock. Filled in
+    by the API."""
 
 
 class TwinDeals(msgspec.Struct, frozen=True, kw_only=True):
@@ -208,6 +213,11 @@ class GameSpec(Generic[S, C, E, V, O]):
     twin_deals: Callable[[int, Seat | None, Random], TwinDeals] | None = None
     """``twin_deals(players, viewer, rng)``: two explicit deals the viewer cannot tell apart
     (the HTTP hidden-information suite plays both); every registered game has one."""
+    forfeit: Callable[[S, Seat], Outcome] | None = None
+    """``forfeit(state, seat)``: how the game ends when ``seat`` loses by running out of
+    time (a time control with ``on_timeout`` ``forfeit``): the other side wins, or a solo
+    game is lost. ``None``: no seat's leaving decides the game (Black Spy), so a time control
+    may not forfeit it."""
     golden_cases: tuple[GoldenCase, ...] = field(default=(), hash=False)
     """The game's golden logs; every registered game has at least one. (Not hashed: options
     are dicts, and specs are cache keys.)"""
@@ -334,7 +344,7 @@ def assemble(
         modules: the package's modules, each named after its role: ``commands`` (its
             ``Command`` union), ``events`` (its ``Event`` union), ``state`` (``State``,
             ``MAX_EVENTS``), and each module of :data:`ROLES` with its functions;
-            ``fixtures`` also gives ``GOLDEN_CASES``.
+            ``fixtures`` also gives ``GOLDEN_CASES``, and ``rules`` may give ``forfeit``.
         score_name: what the outcome's scores hold, for reports.
     """
     by_role = {module.__name__.rsplit(".", 1)[-1]: module for module in modules}
@@ -344,6 +354,7 @@ def assemble(
         for function in names
     }
     state = by_role["state"]
+    forfeit = getattr(by_role["rules"], "forfeit", None)
     return GameSpec(
         name=name,
         title=title,
@@ -356,6 +367,7 @@ def assemble(
         state_type=state.State,
         golden_cases=by_role["fixtures"].GOLDEN_CASES,
         score_name=score_name,
+        forfeit=forfeit,
         **functions,
     )
 

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from spies_core.clock import ClockView
 from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, Seat, start_game
 
 __all__ = ["Step", "apply_events", "setup", "step", "view_at"]
@@ -73,11 +74,17 @@ def setup(spec: AnySpec, players: int | None, raw_options: object, rng: Rng) -> 
     return apply_events(spec, spec.initial_state(), events)
 
 
-def view_at(spec: AnySpec, state: Any, seat: Seat | None, version: int) -> Any:
-    """``spec.view(state, seat)`` with its ``version`` set: the view as a client receives it.
+def view_at(
+    spec: AnySpec, state: Any, seat: Seat | None, version: int, clock: ClockView | None = None
+) -> Any:
+    """``spec.view(state, seat)`` with its ``version`` (and ``clock``) set: the view as a
+    client receives it.
 
     Every game's view is a :class:`~spies_core.decider.GameView`, whose ``version`` the core
-    leaves at 0 (the core does not count the log's events).
+    leaves at 0 (the core does not count the log's events) and whose ``clock`` it leaves
+    empty (the core reads no clock).
     """
     view = spec.view(state, seat)
-    return msgspec.structs.replace(view, version=version)
+    if clock is None:
+        return msgspec.structs.replace(view, version=version)
+    return msgspec.structs.replace(view, version=version, clock=clock)

@@ -33,13 +33,26 @@ from typing import Any, Final
 import msgspec
 import structlog
 
+from spies_core.clock import ClockState, OnTimeout, TimeControl, deadline_ms, expire, move
+from spies_core.clock import resume as resume_clocks
+from spies_core.clock import run as run_clocks
 from spies_core.decider import AnySpec, Outcome, Seat
 from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup, step
 from spies_core.step import view_at as versioned_view
+from spies_replay.clocks import (
+    clock_view,
+    clocks_event,
+    from_ms,
+    next_deadline,
+    start_clocks,
+    state_of,
+    to_ms,
+)
 from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
 from spies_replay.errors import (
+    DeadlinePassedError,
     GameExistsError,
     GameFinishedError,
     IdempotencyKeyExistsError,
@@ -48,9 +61,13 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import (
+    ClockExpired,
+    ClocksResumed,
+    ClocksUpdated,
     GameCreated,
     SeatClaimed,
     SeatEvent,
+    SeatHandedToBot,
     SeatState,
     SeatType,
     SeedRevealed,
@@ -96,6 +113,7 @@ __all__ = [
 ]
 
 _log = structlog.get_logger("spies_replay.engine")
+_CLOCKS_UPDATED: Final = str(ClocksUpdated.__struct_config__.tag)
 _SEAT_CHANGE_ATTEMPTS: Final = 20
 """Seat changes read the seats, decide, then append at the version read; another writer in
 between makes them read again, at most this many times."""
@@ -121,12 +139,13 @@ class CreatedGame:
     events: list[StoredEvent]
     seats: tuple[SeatState, ...] = ()
     secrets: GameSecrets | None = None
+    clock: ClockState | None = None
 
     @property
     def head(self) -> Head:
         """The new game's head."""
         assert self.secrets is not None
-        return Head.of(self.record, self.state, self.secrets, self.seats)
+        return Head.of(self.record, self.state, self.secrets, self.seats, self.clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +162,7 @@ class Head:
         secrets: the seed (every command's chance is drawn from it) and the explicit deal
             (revealed with the seed).
         seats: each seat's holder (which seats a bot plays).
+        clock: every seat's clock, for a game with a time control; else ``None``.
     """
 
     id: str
@@ -153,6 +173,7 @@ class Head:
     finished: bool
     secrets: GameSecrets
     seats: tuple[SeatState, ...] = ()
+    clock: ClockState | None = None
 
     @classmethod
     def of(
@@ -161,6 +182,7 @@ class Head:
         state: Any,
         secrets: GameSecrets,
         seats: Sequence[SeatState] = (),
+        clock: ClockState | None = None,
     ) -> Head:
         """The head of a game whose record and state are at the same version."""
         return cls(
@@ -172,24 +194,39 @@ class Head:
             finished=record.status == GameStatus.FINISHED,
             secrets=secrets,
             seats=tuple(seats),
+            clock=clock,
         )
 
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
-        bot plays is to act, else ``None`` (the game waits on people, or is over)."""
-        if self.finished or not self.seats:
+        bot plays is to act, else the earliest deadline of a running clock, else ``None``
+        (the game waits on people with no clock, or is over)."""
+        if self.finished:
             return None
         bots = {seat.seat for seat in self.seats if seat.bot is not None}
-        return now if bots & spec.to_act(self.state) else None
+        if bots & spec.to_act(self.state):
+            return now
+        deadline = None if self.clock is None else next_deadline(self.clock)
+        return None if deadline is None else from_ms(deadline)
 
-    def after(self, batch: Append, state: Any = None, *, finished: bool = False) -> Head:
-        """The head after ``batch`` was appended (with ``state`` when the batch changed it)."""
+    def after(
+        self,
+        batch: Append,
+        state: Any = None,
+        *,
+        finished: bool = False,
+        clock: ClockState | None = None,
+        seats: Sequence[SeatState] | None = None,
+    ) -> Head:
+        """The head after ``batch`` was appended (with what the batch changed)."""
         return dataclasses.replace(
             self,
             version=batch.new_version,
             head_hash=batch.new_head_hash,
             state=self.state if state is None else state,
             finished=self.finished or finished,
+            clock=self.clock if clock is None else clock,
+            seats=self.seats if seats is None else tuple(seats),
         )
 
 
@@ -333,6 +370,8 @@ def create_game(
     seats: Sequence[SeatState] | None = None,
     tokens: Mapping[int, str] | None = None,
     rematch_of: str | None = None,
+    clock: TimeControl | None = None,
+    created_at: str | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -350,6 +389,9 @@ def create_game(
             for each creator seat).
         rematch_of: the finished game this one is the rematch of: the link is written with
             the game, and each seat given a token is recorded as claimed (``seat_claimed``).
+        clock: the game's time control (checked by the caller), or ``None``: the clocks of
+            the seats to act start at creation (``clocks_updated``).
+        created_at: the time to record (the server's clock); default now.
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -377,7 +419,7 @@ def create_game(
     if len(holders) != count or any(s.seat != i for i, s in enumerate(holders)):
         raise ValueError(f"seats must list seats 0 to {count - 1} in order, one each")
     state, outcome = started.state, started.outcome
-    created_at = utc_now()
+    created_at = utc_now() if created_at is None else created_at
     events: list[msgspec.Struct] = [
         GameCreated(
             game=spec.name,
@@ -390,6 +432,7 @@ def create_game(
             deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
             seats=None if seats is None else holders,
             rematch_of=rematch_of,
+            clock=clock,
         ),
         *started.events,
     ]
@@ -397,6 +440,10 @@ def create_game(
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
     if rematch_of is not None:
         events.extend(SeatClaimed(seat=seat) for seat in sorted(tokens))
+    clocks = None
+    if clock is not None and outcome is None:
+        clocks = start_clocks(clock, count, created_at, spec.to_act(state))
+        events.append(clocks_event(clocks))
     if outcome is not None:
         events.append(SeedRevealed(seed=seed_bytes.hex(), deal=deal))
     plain = tuple(tokens.get(seat) for seat in range(count))
@@ -429,7 +476,7 @@ def create_game(
                     seats=holders,
                     snapshots=snapshots,
                     rematch_of=rematch_of,
-                    due_at=Head.of(record, state, GameSecrets(seed_bytes), holders).due_at(
+                    due_at=Head.of(record, state, GameSecrets(seed_bytes), holders, clocks).due_at(
                         spec, created_at
                     ),
                 )
@@ -456,6 +503,7 @@ def create_game(
             events=stored,
             seats=tuple(holders),
             secrets=GameSecrets(seed=seed_bytes, deal=deal),
+            clock=clocks,
         )
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -468,12 +516,15 @@ def prepare_command(
     *,
     bot: str | None = None,
     recorded_at: str | None = None,
+    forced: bool = False,
 ) -> PreparedCommand:
     """Decide ``command`` of ``seat`` on the game's head and seal its batch.
 
     The command is decided with ``FairRng(seed, nonce=version)``; when its events end the
-    game, ``seed_revealed`` (the seed and the explicit deal) closes the batch. Nothing is
-    written: hand ``append`` to the store.
+    game, ``seed_revealed`` (the seed and the explicit deal) closes the batch. In a game with
+    a clock, the seat's clock stops (the time it took charged to its budget, the increment
+    added), the clocks of the seats to act after it run, and ``clocks_updated`` records them.
+    Nothing is written: hand ``append`` to the store.
 
     Args:
         spec: the game's spec.
@@ -483,24 +534,61 @@ def prepare_command(
         bot: the bot that chose the command (recorded with it), or ``None``: a person.
         recorded_at: the time to record (the server's clock, read by the caller); default
             now.
+        forced: the move a bot plays for a seat whose clock ran out (its timeouts in a row
+            are kept).
 
     Raises:
         GameFinishedError: the head is finished (a :class:`~spies_core.errors.GameOverError`).
+        DeadlinePassedError: the seat's clock ran out before ``recorded_at``.
         RuleError: whatever the game's ``decide`` raises.
     """
     if head.finished:
         raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+    now = utc_now() if recorded_at is None else recorded_at
+    clocks = head.clock
+    if clocks is not None and not forced:
+        deadline = deadline_ms(clocks, seat)
+        if deadline is not None and to_ms(now) >= deadline:
+            raise DeadlinePassedError(head.id, seat, from_ms(deadline), head.version)
     moved = step(spec, head.state, seat, command, FairRng(head.secrets.seed, head.version))
     batch: list[Any] = list(moved.events)
-    if moved.outcome is not None:
-        batch.append(SeedRevealed(seed=head.secrets.seed.hex(), deal=head.secrets.deal))
-    now = utc_now() if recorded_at is None else recorded_at
-    rows = seal(
-        head.head_hash,
-        head.version + 1,
+    if clocks is not None:
+        clocks, used = move(clocks, seat, to_ms(now), forced=forced)
+        if not moved.finished:
+            clocks = run_clocks(clocks, to_ms(now), spec.to_act(moved.state))
+        batch.append(clocks_event(clocks, moved=seat, used_ms=used))
+    return _sealed(
+        spec, head, batch, moved, now, actor=seat, command=command, bot=bot, clock=clocks
+    )
+
+
+def _sealed(
+    spec: AnySpec,
+    head: Head,
+    batch: list[Any],
+    moved: Step[Any, Any],
+    now: str,
+    *,
+    actor: Seat | None = None,
+    command: Any = None,
+    bot: str | None = None,
+    clock: ClockState | None = None,
+    before: Sequence[Any] = (),
+    seat: SeatState | None = None,
+    seats: Sequence[SeatState] | None = None,
+) -> PreparedCommand:
+    """Seal ``before`` (meta events ahead of the command), then ``batch`` with ``actor``,
+    ``command`` and ``bot`` on its first row, and ``seed_revealed`` when the game ends."""
+    outcome = moved.outcome
+    if outcome is not None:
+        batch = [*batch, SeedRevealed(seed=head.secrets.seed.hex(), deal=head.secrets.deal)]
+    rows = seal(head.head_hash, head.version + 1, before, recorded_at=now)
+    rows += seal(
+        rows[-1].hash if rows else head.head_hash,
+        head.version + 1 + len(rows),
         batch,
         recorded_at=now,
-        actor=seat,
+        actor=actor,
         command=command,
         bot=bot,
     )
@@ -509,16 +597,119 @@ def prepare_command(
         version=head.version,
         head_hash=head.head_hash,
         rows=rows,
-        outcome=moved.outcome,
+        outcome=outcome,
         state=moved.state,
+        seat=seat,
     )
-    after = head.after(append, moved.state, finished=moved.finished)
+    after = head.after(append, moved.state, finished=moved.finished, clock=clock, seats=seats)
     append = dataclasses.replace(append, due_at=after.due_at(spec, now))
     return PreparedCommand(
         step=moved,
-        events=stored_events(append, batch),
+        events=stored_events(append, [*before, *batch]),
         append=append,
         head=after,
+    )
+
+
+def prepare_timeout(
+    spec: AnySpec,
+    head: Head,
+    seat: Seat,
+    *,
+    forced: Any = None,
+    bot: str | None = None,
+    recorded_at: str | None = None,
+) -> PreparedCommand:
+    """A seat's clock ran out: ``clock_expired``, then what its time control says.
+
+    - ``forfeit``: the seat loses (``spec.forfeit``): the game ends in the same batch;
+    - ``bot`` with ``abandon_after`` timeouts in a row reached: the seat is handed to the
+      time control's bot for the rest of the game (``seat_handed_to_bot``, as a hand-over;
+      its holder can take it back);
+    - else ``bot``: ``forced`` (the move the time control's bot chose for the seat, at the
+      version after ``clock_expired``) is played as the seat's, marked with ``bot``.
+
+    Raises:
+        ValueError: the game has no clock, the seat's clock has not run out by
+            ``recorded_at``, or a forced move is needed and none was given.
+        RuleError: the forced move is refused by the rules (a bug in the bot).
+    """
+    clocks = head.clock
+    deadline = None if clocks is None else deadline_ms(clocks, seat)
+    now = utc_now() if recorded_at is None else recorded_at
+    if clocks is None or deadline is None or to_ms(now) < deadline:
+        raise ValueError(f"seat {seat}'s clock in game {head.id!r} has not run out")
+    control = clocks.control
+    clocks = expire(clocks, seat)
+    timeouts = clocks.seats[seat].timeouts
+    forfeit = control.on_timeout is OnTimeout.FORFEIT
+    expired = ClockExpired(
+        seat=seat, deadline=from_ms(deadline), timeouts=timeouts, forfeit=forfeit
+    )
+    at_ms = to_ms(now)
+    if forfeit:
+        if spec.forfeit is None:
+            raise ValueError(f"{spec.name} cannot be forfeited")
+        outcome = spec.forfeit(head.state, seat)
+        over: Step[Any, Any] = Step((), head.state, outcome)
+        return _sealed(
+            spec, head, [clocks_event(clocks)], over, now, before=[expired], clock=clocks
+        )
+    same: Step[Any, Any] = Step((), head.state, None)
+    if control.abandon_after is not None and timeouts >= control.abandon_after:
+        handed = SeatHandedToBot(seat=seat, bot=control.timeout_bot)
+        seats = apply_seat_event(list(head.seats), handed)
+        clocks = run_clocks(clocks, at_ms, spec.to_act(head.state))
+        return _sealed(
+            spec,
+            head,
+            [handed, clocks_event(clocks)],
+            same,
+            now,
+            before=[expired],
+            clock=clocks,
+            seat=seats[seat],
+            seats=seats,
+        )
+    if forced is None:
+        raise ValueError("a timeout played by a bot needs the bot's move")
+    # the forced move follows clock_expired: it is decided at the version after it
+    after_expired = dataclasses.replace(head, version=head.version + 1, clock=clocks)
+    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.seed, after_expired.version))
+    clocks, used = move(clocks, seat, at_ms, forced=True)
+    if not moved.finished:
+        clocks = run_clocks(clocks, at_ms, spec.to_act(moved.state))
+    batch = [*moved.events, clocks_event(clocks, moved=seat, used_ms=used)]
+    return _sealed(
+        spec,
+        head,
+        batch,
+        moved,
+        now,
+        actor=seat,
+        command=forced,
+        bot=bot,
+        clock=clocks,
+        before=[expired],
+    )
+
+
+def prepare_resume(spec: AnySpec, head: Head, recorded_at: str | None = None) -> PreparedCommand:
+    """Clocks that ran out while no server was running start again from what they had:
+    ``clocks_resumed``, then the clocks.
+
+    Raises:
+        ValueError: the game has no clock.
+    """
+    if head.clock is None:
+        raise ValueError(f"game {head.id!r} has no clock")
+    now = utc_now() if recorded_at is None else recorded_at
+    started = [clock.since_ms for clock in head.clock.seats if clock.since_ms is not None]
+    since = from_ms(max(started)) if started else now
+    clocks = resume_clocks(head.clock, to_ms(now))
+    resumed = ClocksResumed(since=since)
+    return _sealed(
+        spec, head, [resumed, clocks_event(clocks)], Step((), head.state, None), now, clock=clocks
     )
 
 
@@ -569,9 +760,33 @@ def load_head(store: EventStore, game_id: str) -> Head:
         loaded = load_state(store, game_id)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
+        clock = clock_at(store, game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    return Head.of(loaded.record, loaded.state, found, seats)
+    return Head.of(loaded.record, loaded.state, found, seats, clock)
+
+
+def time_control(store: EventStore, game_id: str) -> TimeControl | None:
+    """The game's time control (``game_created.clock``), or ``None``.
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    first = store.read_events(game_id, after=0, limit=1)
+    created = first[0].event if first else None
+    return created.clock if isinstance(created, GameCreated) else None
+
+
+def clock_at(store: EventStore, game_id: str, at: int | None = None) -> ClockState | None:
+    """Every seat's clock after event ``at`` (default: the head), or ``None`` without a clock:
+    the last ``clocks_updated`` up to there."""
+    control = time_control(store, game_id)
+    if control is None:
+        return None
+    last = store.last_event(game_id, [_CLOCKS_UPDATED], upto=at)
+    if last is None or not isinstance(last.event, ClocksUpdated):
+        return None
+    return state_of(control, last.event)
 
 
 def submit_command(
@@ -755,5 +970,12 @@ def view_at(
             f"game {game_id!r} has {seats}; there is no seat {seat}",
             code="invalid-seat",
         )
-    view = versioned_view(store.spec(record.game), loaded.state, seat, loaded.seq)
+    clocks = clock_at(store, game_id, loaded.seq)
+    when = (
+        None if clocks is None else store.read_rows(game_id, after=loaded.seq - 1, upto=loaded.seq)
+    )
+    now = to_ms(when[0].recorded_at) if when else 0
+    view = versioned_view(
+        store.spec(record.game), loaded.state, seat, loaded.seq, clock_view(clocks, now)
+    )
     return ViewAt(record=record, seq=loaded.seq, seat=seat, state=loaded.state, view=view)

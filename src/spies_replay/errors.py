@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # records imports nothing of this package's stores: no cycle
     from spies_replay.store.records import IdempotencyRecord
 
 __all__ = [
+    "DeadlinePassedError",
     "GameExistsError",
     "GameFinishedError",
     "GameNotFinishedError",
@@ -138,6 +139,30 @@ class GameFinishedError(GameOverError, ReplayError):
     """An append to a game that has finished (its seed is revealed; the log is closed)."""
 
     default_code = "game-over"
+
+
+class DeadlinePassedError(ReplayError):
+    """A seat's move arrived at or after its clock's deadline: its timeout is due first.
+
+    Attributes:
+        game_id: the game.
+        seat: the late seat.
+        deadline: when its clock ran out, RFC 3339 UTC.
+        current_version: the game's version when the move arrived.
+    """
+
+    default_code = "deadline-passed"
+
+    def __init__(self, game_id: str, seat: int, deadline: str, current_version: int) -> None:
+        super().__init__(
+            f"seat {seat}'s clock in game {game_id!r} ran out at {deadline}: the move came too"
+            " late, and the seat's timeout is being recorded; see GET /games/{id} for the game"
+            " after it"
+        )
+        self.game_id = game_id
+        self.seat = seat
+        self.deadline = deadline
+        self.current_version = current_version
 
 
 class SeqOutOfRangeError(ReplayError, ValueError):

@@ -24,9 +24,14 @@ from typing import Any, Final
 
 import msgspec
 
+from spies_core.clock import SeatTime, TimeControl
+
 __all__ = [
     "META_EVENTS",
     "META_TYPES",
+    "ClockExpired",
+    "ClocksResumed",
+    "ClocksUpdated",
     "GameCreated",
     "MetaEvent",
     "SeatClaimed",
@@ -114,6 +119,8 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     """Each seat's holder at creation; ``None``: every seat is the creator's."""
     rematch_of: str | None = None
     """The finished game this one is the rematch of, if any."""
+    clock: TimeControl | None = None
+    """The game's time control; ``None``: no clock."""
 
 
 class SeatEvent(MetaEvent, frozen=True, kw_only=True):
@@ -145,6 +152,45 @@ class SeatTakenBack(SeatEvent, frozen=True, kw_only=True, tag="seat_taken_back")
     """The seat's holder took it back from its bot."""
 
 
+class ClocksUpdated(MetaEvent, frozen=True, kw_only=True, tag="clocks_updated"):
+    """Every seat's clock after a batch of a game with a clock: the last one in the log is
+    the clocks now. Ends every batch that moved a clock (before ``seed_revealed``)."""
+
+    seats: tuple[SeatTime, ...]
+    """Each seat's clock: what is left of its budget, since when it runs, its timeouts in a
+    row."""
+    moved: int | None = None
+    """The seat whose move (or forced move) the batch recorded, if any."""
+    used_ms: int | None = None
+    """How long that move took, from the moment the seat's clock started to the move's
+    ``recorded_at``."""
+
+
+class ClockExpired(MetaEvent, frozen=True, kw_only=True, tag="clock_expired"):
+    """A seat's clock ran out: the server recorded it at or after the seat's deadline. Its
+    forced move (marked with the time control's bot) or, for a forfeit, the end of the game
+    follows in the same batch."""
+
+    seat: int
+    """The seat whose clock ran out."""
+    deadline: str
+    """The deadline it ran out at, RFC 3339 UTC (the event's ``recorded_at`` is when the
+    server saw it pass)."""
+    timeouts: int
+    """The seat's timeouts in a row, this one included."""
+    forfeit: bool = False
+    """Whether the seat lost the game by it (a time control with ``on_timeout`` ``forfeit``)."""
+
+
+class ClocksResumed(MetaEvent, frozen=True, kw_only=True, tag="clocks_resumed"):
+    """The server found clocks that ran out while no server was running: every running clock
+    starts again from what it had when it last started (the time no server saw is not
+    counted against a seat)."""
+
+    since: str
+    """When the last event before the pause was recorded, RFC 3339 UTC."""
+
+
 class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
     """The final event of a finished game: the seed, so anyone can re-derive every shuffle."""
 
@@ -160,6 +206,9 @@ META_EVENTS: Final[tuple[type[MetaEvent], ...]] = (
     SeatClaimed,
     SeatHandedToBot,
     SeatTakenBack,
+    ClocksUpdated,
+    ClockExpired,
+    ClocksResumed,
     SeedRevealed,
 )
 """Every meta event type."""
@@ -259,6 +308,18 @@ def describe_meta(event: MetaEvent) -> str:
         return f"seat {event.seat} claimed by its holder from the previous game"
     if isinstance(event, SeatHandedToBot):
         return f"seat {event.seat} handed to bot {event.bot}"
+    if isinstance(event, ClocksUpdated):
+        return "clocks: " + ", ".join(_seat_clock(clock) for clock in event.seats)
+    if isinstance(event, ClockExpired):
+        outcome = ", who loses the game" if event.forfeit else ""
+        return f"seat {event.seat}'s clock ran out at {event.deadline}{outcome}"
+    if isinstance(event, ClocksResumed):
+        return f"clocks resumed: the time since {event.since} is not counted"
     if isinstance(event, SeatTakenBack):
         return f"seat {event.seat} taken back from its bot"
     raise TypeError(f"not a meta event: {event!r}")
+
+
+def _seat_clock(clock: SeatTime) -> str:
+    left = "no budget" if clock.remaining_ms is None else f"{clock.remaining_ms / 1000:.1f}s left"
+    return f"seat {clock.seat} {left}{' (running)' if clock.since_ms is not None else ''}"

@@ -62,6 +62,8 @@ def _sample(entry: ErrorCode) -> BaseException:
         return api_errors.TooManyStreamsError("a sample", retry_after=1)
     if source is replay_errors.VersionConflictError:
         return replay_errors.VersionConflictError("g", 1, 2)
+    if source is replay_errors.DeadlinePassedError:
+        return replay_errors.DeadlinePassedError("g", 0, "2026-01-01T00:00:00.000000Z", 3)
     if source is replay_errors.SeqOutOfRangeError:
         return replay_errors.SeqOutOfRangeError("g", 9, 1)
     if source in (replay_errors.GameNotFoundError, replay_errors.GameNotFinishedError):
@@ -155,6 +157,22 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "invalid-seats",
         api_errors.InvalidSeatsError,
         "A create request's `seats` that is not one entry per seat.",
+    ),
+    ErrorCode(
+        "deadline-passed",
+        replay_errors.DeadlinePassedError,
+        "The seat's clock ran out before its command arrived: the timeout is recorded instead"
+        " (the time control's bot moves, or the seat forfeits); the answer has"
+        " `current_version`.",
+    ),
+    ErrorCode(
+        "invalid-clock",
+        api_errors.InvalidClockError,
+        "A `clock` the game cannot run: not an object, an unknown field, a number of seconds"
+        " that is not positive (or not a number), neither `turn_seconds` nor `budget_seconds`,"
+        " `increment_seconds` without a budget, an `on_timeout` other than `bot` or"
+        " `forfeit`, `forfeit` in a game that no seat's leaving decides (Black Spy), or an"
+        " `abandon_after` that is not a whole number of at least 1 with `on_timeout` `bot`.",
     ),
     ErrorCode(
         "fixed-deal-with-open-seat",

@@ -12,6 +12,7 @@ __all__ = [
     "ApiError",
     "ForbiddenError",
     "IdempotencyKeyReusedError",
+    "InvalidClockError",
     "InvalidNameError",
     "InvalidParameterError",
     "InvalidSeatsError",
@@ -98,6 +99,12 @@ class UnfairDealError(InvalidSeatsError):
     would know what a joiner is dealt."""
 
     default_code = "fixed-deal-with-open-seat"
+
+
+class InvalidClockError(ApiError):
+    """A ``clock`` that is not a time control the game can run (422)."""
+
+    default_code = "invalid-clock"
 
 
 class InvalidNameError(ApiError):

@@ -41,7 +41,8 @@ __all__ = [
 
 COMMAND_SHAPE: Final = '{"command": {"type": "...", ...}, "expected_version": N}'
 CREATE_SHAPE: Final = (
-    '{"game": "deck-of-spies", "players": N, "options": {...}, "seed": "...", "seats": [...]}'
+    '{"game": "deck-of-spies", "players": N, "options": {...}, "seed": "...", "seats": [...],'
+    ' "clock": {...}}'
 )
 JOIN_SHAPE: Final = '{"name": "..."}'
 BOT_SHAPE: Final = '{"bot": "random"}'

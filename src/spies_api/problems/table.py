@@ -27,6 +27,7 @@ from litestar.plugins.problem_details import ProblemDetailsException
 from spies_api.problems.errors import (
     ForbiddenError,
     IdempotencyKeyReusedError,
+    InvalidClockError,
     InvalidNameError,
     InvalidParameterError,
     InvalidSeatsError,
@@ -46,6 +47,7 @@ from spies_core.errors import (
     UnknownGameError,
 )
 from spies_replay.errors import (
+    DeadlinePassedError,
     GameNotFinishedError,
     GameNotFoundError,
     NoOpenSeatError,
@@ -81,6 +83,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     GameNotFoundError: _Rule(404, "Game not found"),
     SeqOutOfRangeError: _Rule(404, "No such step"),
     VersionConflictError: _Rule(409, "Version conflict"),
+    DeadlinePassedError: _Rule(409, "Deadline passed"),
     GameNotFinishedError: _Rule(409, "Game not finished"),
     RuleError: _Rule(422, "Command refused by the rules"),
     InvalidOptionsError: _Rule(422, "Invalid game options"),
@@ -94,6 +97,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     SeatsClosedError: _Rule(409, "Game over"),
     RematchTooEarlyError: _Rule(409, "Game not finished"),
     InvalidSeatsError: _Rule(422, "Invalid seats"),
+    InvalidClockError: _Rule(422, "Invalid clock"),
     InvalidNameError: _Rule(422, "Invalid name"),
     UnknownBotError: _Rule(422, "Unknown bot"),
 }
@@ -135,6 +139,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
         if isinstance(exc, VersionConflictError):
             extra["current_version"] = exc.current_version
             extra["expected_version"] = exc.expected_version
+        if isinstance(exc, DeadlinePassedError):
+            extra["current_version"] = exc.current_version
         if isinstance(exc, UnauthorizedError):
             headers["WWW-Authenticate"] = 'Bearer realm="spies"'
         if isinstance(exc, TooManyStreamsError):

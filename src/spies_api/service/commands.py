@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -55,14 +56,15 @@ from spies_api.service.placement import Placement, blocking
 from spies_api.service.states import GameStates
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
-from spies_replay.engine import Head, prepare_command
+from spies_replay.engine import Head, PreparedCommand, prepare_command
 from spies_replay.errors import (
+    DeadlinePassedError,
     GameFinishedError,
     IdempotencyKeyExistsError,
     VersionConflictError,
 )
 from spies_replay.store.protocols import ReplyLedger
-from spies_replay.store.records import Append, IdempotencyRecord, Reply
+from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
 
 __all__ = ["CommandReply", "Commands"]
 
@@ -96,6 +98,7 @@ class Commands:
         effects: what an append changes in this process (the cached head, the listeners).
         key_max_length: the longest ``Idempotency-Key`` accepted (a setting, so checked here
             rather than by the parameter's schema).
+        clock: where the time recorded with each command is read.
     """
 
     replies: ReplyLedger
@@ -104,6 +107,7 @@ class Commands:
     locks: GameLocks
     effects: WriteEffects
     key_max_length: int
+    clock: Clock = utc_now
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -183,6 +187,40 @@ class Commands:
         )
         return reply
 
+    async def write(
+        self,
+        game_id: str,
+        prepare: Callable[[Head], PreparedCommand | None],
+        *,
+        event: str,
+        **fields: Any,
+    ) -> Head | None:
+        """Append what ``prepare`` makes of the game's head (a timeout, clocks resumed), on the
+        game's lock like a command; log one ``event`` line. ``prepare`` returns ``None`` when
+        the head no longer calls for it (nothing is written then).
+
+        Returns:
+            The new head, or ``None`` when nothing was written.
+
+        Raises:
+            VersionConflictError: another process wrote first (the cached head is dropped).
+        """
+        async with self.locks.hold(game_id):
+            head = await self._head(game_id)
+            prepared = prepare(head)
+            if prepared is None:
+                return None
+            try:
+                await self.placement.append(prepared.append)
+            except VersionConflictError:
+                self.states.discard(game_id)
+                raise
+            self.effects.command(prepared.head)
+        self.log.info(
+            event, game_id=game_id, game=head.game, version=prepared.head.version, **fields
+        )
+        return prepared.head
+
     async def _head(self, game_id: str) -> Head:
         head = self.states.cached(game_id)
         if head is None:  # a fold from the log: not on the event loop
@@ -207,7 +245,12 @@ class Commands:
         for attempt in range(_CONFLICT_RETRIES):
             fields["game"], fields["version"] = head.game, head.version
             try:
-                batch, head_after, body = self._prepare(head, seat, request, key, fingerprint, bot)
+                batch, head_after, body = self._prepare(
+                    head, seat, request, key, fingerprint, bot, self.clock()
+                )
+            except DeadlinePassedError:
+                self.effects.listeners(game_id)  # the scheduler records the timeout now
+                raise
             except SpiesError:
                 replayed = await self._replayed(game_id, key, fingerprint)
                 if replayed is None:
@@ -239,6 +282,7 @@ class Commands:
         key: str | None,
         fingerprint: str,
         bot: str | None,
+        now: str,
     ) -> tuple[Append, Head, bytes]:
         """The checks against the head, the pure step and the answer: no I/O."""
         command = request.command
@@ -254,7 +298,7 @@ class Commands:
         if expected is not None and expected != head.version:
             raise VersionConflictError(head.id, expected, head.version)
         spec = GAMES[head.game]
-        prepared = prepare_command(spec, head, seat, command, bot=bot)
+        prepared = prepare_command(spec, head, seat, command, bot=bot, recorded_at=now)
         body = command_answer(spec, seat, prepared)
         batch = prepared.append
         if key is not None:

@@ -7,14 +7,20 @@ cache and its tokens are remembered as verified, so its first commands read noth
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 import structlog
 
-from spies_api.problems.errors import InvalidNameError, InvalidSeatsError, UnfairDealError
+from spies_api.problems.errors import (
+    InvalidClockError,
+    InvalidNameError,
+    InvalidSeatsError,
+    UnfairDealError,
+)
 from spies_api.schemas import (
     NAME_MAX,
     AnySeatRequest,
@@ -27,11 +33,14 @@ from spies_api.schemas import (
 )
 from spies_api.service.effects import WriteEffects
 from spies_bots import policy_for
+from spies_core.clock import OnTimeout, TimeControl
+from spies_core.decider import AnySpec
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import Clock, utc_now
 
-__all__ = ["GameCreator", "check_fair", "check_name", "holders"]
+__all__ = ["GameCreator", "check_fair", "check_name", "holders", "time_control"]
 
 
 def check_name(name: str) -> str:
@@ -81,6 +90,82 @@ def holders(
     return seats
 
 
+_MAX_SECONDS: Final = 7 * 24 * 3600
+"""The longest time a clock may give (a week): longer is surely a mistake."""
+_CLOCK_FIELDS: Final = frozenset(TimeControl.__struct_fields__)
+
+
+def _seconds(raw: dict[str, Any], name: str, *, zero: bool = False) -> float | None:
+    value = raw.get(name)
+    if value is None:
+        return None
+    low = "0 or more" if zero else "more than 0"
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidClockError(f"clock.{name} must be a number of seconds, {low}; not {value!r}")
+    if value < 0 or (value == 0 and not zero) or value > _MAX_SECONDS:
+        raise InvalidClockError(
+            f"clock.{name} must be {low} seconds and at most {_MAX_SECONDS} (a week); not {value}"
+        )
+    return float(value)
+
+
+def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
+    """The time control a create request asks for (``None``: no clock).
+
+    Raises:
+        InvalidClockError: not a time control this game can run (the message says what is
+            allowed).
+        UnknownBotError: a ``timeout_bot`` that does not exist or does not play the game.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InvalidClockError(
+            f'clock must be an object such as {{"turn_seconds": 30}}, not {raw!r}'
+        )
+    unknown = sorted(set(raw) - _CLOCK_FIELDS)
+    if unknown:
+        raise InvalidClockError(
+            f"clock has no field {unknown[0]!r}; its fields are {', '.join(sorted(_CLOCK_FIELDS))}"
+        )
+    turn, budget = _seconds(raw, "turn_seconds"), _seconds(raw, "budget_seconds")
+    increment = _seconds(raw, "increment_seconds", zero=True) or 0.0
+    if turn is None and budget is None:
+        raise InvalidClockError(
+            "clock needs turn_seconds (a per-move timer), budget_seconds (a chess clock) or both"
+        )
+    if increment and budget is None:
+        raise InvalidClockError("clock.increment_seconds is added to a budget: give budget_seconds")
+    on_timeout = raw.get("on_timeout", "bot")
+    if on_timeout not in (OnTimeout.BOT, OnTimeout.FORFEIT):
+        raise InvalidClockError(f"clock.on_timeout is 'bot' or 'forfeit', not {on_timeout!r}")
+    if on_timeout == OnTimeout.FORFEIT and spec.forfeit is None:
+        raise InvalidClockError(
+            f"clock.on_timeout 'forfeit' is refused for {spec.title}: no seat's leaving decides"
+            " the game; use 'bot'"
+        )
+    bot = raw.get("timeout_bot", "greedy")
+    if not isinstance(bot, str):
+        raise InvalidClockError(f"clock.timeout_bot is a bot's name (GET /bots), not {bot!r}")
+    policy_for(bot, spec.name)
+    abandon = raw.get("abandon_after")
+    if abandon is not None:
+        if isinstance(abandon, bool) or not isinstance(abandon, int) or abandon < 1:
+            raise InvalidClockError(
+                f"clock.abandon_after is a whole number of timeouts, at least 1; not {abandon!r}"
+            )
+        if on_timeout != OnTimeout.BOT:
+            raise InvalidClockError("clock.abandon_after hands a seat to its bot: on_timeout 'bot'")
+    return TimeControl(
+        turn_seconds=turn,
+        budget_seconds=budget,
+        increment_seconds=increment,
+        on_timeout=OnTimeout(on_timeout),
+        timeout_bot=bot,
+        abandon_after=abandon,
+    )
+
+
 def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) -> None:
     """Refuse a deal the creator chose in a game that seats someone else.
 
@@ -116,10 +201,12 @@ class GameCreator:
     Args:
         store: the replay log.
         effects: what a creation changes in this process (the new head, its tokens).
+        clock: where the time of creation is read.
     """
 
     store: EventStore
     effects: WriteEffects
+    clock: Clock = utc_now
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -133,9 +220,11 @@ class GameCreator:
             UnknownGameError: not a registered game.
             InvalidOptionsError: bad ``players``, ``options`` or ``seed``.
             InvalidSeatsError, UnknownBotError, InvalidNameError: bad ``seats``.
+            InvalidClockError: a bad ``clock``.
         """
         seats = holders(self.store, request.game, request.players, request.seats)
         check_fair(request, seats)
+        clock = time_control(self.store.spec(request.game), request.clock)
         created = create_game(
             self.store,
             request.game,
@@ -143,6 +232,8 @@ class GameCreator:
             request.options,
             request.seed,
             seats=seats,
+            clock=clock,
+            created_at=self.clock(),
         )
         self.effects.created(created)
         record = created.record

@@ -23,11 +23,12 @@ from spies_api.schemas import (
 from spies_api.service.answers import outgoing, public_options
 from spies_api.service.states import GameStates
 from spies_core.step import view_at as versioned_view
-from spies_replay.engine import view_at
+from spies_replay.clocks import clock_view, to_ms
+from spies_replay.engine import clock_at, view_at
 from spies_replay.errors import SeatNotFoundError
 from spies_replay.meta import SeatState
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import GameRecord, GameStatus
+from spies_replay.store.records import Clock, GameRecord, GameStatus, utc_now
 from spies_replay.transfer import export_lines
 
 __all__ = ["GameQueries", "public_seats"]
@@ -44,11 +45,13 @@ class GameQueries:
     Args:
         store: the replay log.
         states: the cached folded states.
+        clock: where the time is read (the clocks' time left).
     """
 
-    def __init__(self, store: EventStore, states: GameStates) -> None:
+    def __init__(self, store: EventStore, states: GameStates, clock: Clock = utc_now) -> None:
         self.store = store
         self.states = states
+        self.clock = clock
 
     def summary_of(
         self, record: GameRecord, *, keep: bool, seats: list[SeatState] | None = None
@@ -58,6 +61,7 @@ class GameQueries:
         states = self.states
         finished = record.status == GameStatus.FINISHED
         to_act: list[int] = []
+        clock = None
         if not finished:
             head = states.head_of(record, keep=keep)
             if head.version != record.version:  # a command landed meanwhile: use the newer pair
@@ -67,11 +71,14 @@ class GameQueries:
                     head = states.load(record.id, keep=keep)
                     record = self.store.get_game(record.id)
                     finished = record.status == GameStatus.FINISHED
+            clock = head.clock
             if not finished:
                 to_act = sorted(self.store.spec(record.game).to_act(head.state))
         if seats is None:
             seats = self.store.seat_states(record.id, record.players)
         rematch_of, rematch = self.store.rematch_links(record.id)
+        if finished:
+            clock = clock_at(self.store, record.id)
         return from_record(
             GameSummary,
             record,
@@ -81,6 +88,7 @@ class GameQueries:
             seed_source=str(record.seed_source),
             rematch=rematch,
             rematch_of=rematch_of,
+            clock=clock_view(clock, to_ms(self.clock())),
         )
 
     def summary(self, game_id: str) -> GameSummary:
@@ -123,7 +131,8 @@ class GameQueries:
             GameNotFoundError: no such game.
         """
         record, head = self.states.current(game_id)
-        return versioned_view(self.store.spec(record.game), head.state, seat, head.version)
+        clock = clock_view(head.clock, to_ms(self.clock()))
+        return versioned_view(self.store.spec(record.game), head.state, seat, head.version, clock)
 
     def legal(self, game_id: str, seat: int | None) -> LegalCommands:
         """The commands ``seat`` may send now (none for a spectator or a seat not to act).

@@ -40,6 +40,7 @@ __all__ = [
     "BotTurn",
     "Decision",
     "bot_rng",
+    "forced_turn",
     "plan_turn",
 ]
 
@@ -107,6 +108,16 @@ def plan_turn(head: Head) -> BotTurn | None:
         view = view_at(spec, head.state, seat, head.version)
         return BotTurn(head.id, seat, bot, head.version, head.game, view, legal, head.secrets.seed)
     return None
+
+
+def forced_turn(head: Head, seat: int, bot: str) -> BotTurn:
+    """The turn ``bot`` is asked for a seat whose clock ran out: the seat's view at the
+    version after ``clock_expired`` (the version its forced move follows)."""
+    spec = GAMES[head.game]
+    version = head.version + 1
+    legal = tuple(spec.legal_commands(head.state, seat))
+    view = view_at(spec, head.state, seat, version)
+    return BotTurn(head.id, seat, bot, version, head.game, view, legal, head.secrets.seed)
 
 
 def _choose(bot: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -> Any:

@@ -1,10 +1,11 @@
 """The scheduler: the server's own work at every table, driven by when it is due.
 
 Every append records when the server next has work to do on its game (``games.due_at``, see
-:attr:`spies_replay.store.records.Append.due_at`): now when a seat a bot plays is to act,
-``None`` while the game waits on people. The scheduler keeps the games that are due, soonest
-first, and sleeps until the next one; it never sweeps the games that wait on people, so an
-idle server costs nothing however many games it holds.
+:attr:`spies_replay.store.records.Append.due_at`): now when a seat a bot plays is to act, the
+earliest deadline of a running clock, ``None`` while the game waits on people with no clock.
+The scheduler keeps the games that are due, soonest first, and sleeps until the next one; it
+never sweeps the games that wait on people, so an idle server costs nothing however many
+games it holds.
 
 - **Waking.** An append of this process pokes it with the game (its cached head says what is
   due); an append by another process (PostgreSQL's ``LISTEN``) pokes it too, and the due mark
@@ -17,8 +18,17 @@ idle server costs nothing however many games it holds.
   bounded, retried, with the ``random`` bot as the fallback), and the command submitted
   through the command handler as that seat's, marked with the bot that chose it, at the
   version it was chosen for; anything appended meanwhile plans the turn again.
-- **Nothing due.** A game whose mark says due but that has no bot to act (a seat taken back,
-  a mark set by a seat change) has its mark cleared at that version.
+- **A deadline.** A seat whose clock ran out gets its timeout recorded
+  (:func:`spies_replay.engine.prepare_timeout`: ``clock_expired``, then the time control's
+  bot's move for it, or its forfeit, or, after ``abandon_after`` timeouts in a row, the seat
+  handed to that bot), on the game's lock like a command: a move that got there first wins,
+  and of several processes racing one deadline, the append's version check lets exactly one
+  record it. A deadline that had already passed when this server started (by more than
+  ``poll_seconds``: no server was up to see it pass) resumes the clocks instead
+  (``clocks_resumed``): a seat does not lose on time because the server was down.
+- **Nothing due.** A game whose mark says due but that has nothing to do now (a seat taken
+  back, a mark set by a seat change) has its mark cleared at that version, or moved to its
+  next deadline.
 
 When the task is cancelled (the app shutting down), it waits for its store calls already
 running on worker threads before it ends: a cancelled ``await`` abandons its thread, and the
@@ -42,12 +52,15 @@ from spies_api.schemas import SubmittedCommand
 from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
-from spies_api.table.bots import BotPool, BotTurn, plan_turn
+from spies_api.table.bots import BotPool, BotTurn, forced_turn, plan_turn
+from spies_core.clock import OnTimeout, deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
-from spies_replay.errors import GameFinishedError, VersionConflictError
+from spies_replay.clocks import to_ms
+from spies_replay.engine import Head, PreparedCommand, prepare_resume, prepare_timeout
+from spies_replay.errors import DeadlinePassedError, GameFinishedError, VersionConflictError
 from spies_replay.store.protocols import GameIndex
-from spies_replay.store.records import utc_now
+from spies_replay.store.records import Clock, utc_now
 
 __all__ = ["POLL_SECONDS", "Scheduler"]
 
@@ -80,6 +93,7 @@ class Scheduler:
             runs).
         bots: where bots think.
         poll_seconds: how often the index of due work is read.
+        clock: where the time is read.
     """
 
     store: DueIndex
@@ -88,6 +102,7 @@ class Scheduler:
     appends: AppendListeners
     bots: BotPool
     poll_seconds: float = POLL_SECONDS
+    clock: Clock = utc_now
     log: Any = field(init=False, repr=False)
     _due: list[tuple[str, str]] = field(init=False, default_factory=list)
     _marks: dict[str, str] = field(init=False, default_factory=dict)
@@ -99,9 +114,12 @@ class Scheduler:
     _running: threading.Condition = field(init=False, default_factory=threading.Condition)
     _in_threads: int = field(init=False, default=0)
     _stopping: bool = field(init=False, default=False)
+    _started_ms: int = field(init=False, default=0)
+    _grace_ms: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
+        self._grace_ms = round(self.poll_seconds * 1000)
 
     # -- store calls on worker threads -----------------------------------------------------
 
@@ -161,7 +179,7 @@ class Scheduler:
     async def _settle_pokes(self) -> None:
         """What is due on each poked game: from its cached head, else from the store."""
         poked, self._poked = self._poked, set()
-        now = utc_now()
+        now = self.clock()
         unknown = []
         for game_id in poked:
             head = self.states.cached(game_id)
@@ -182,6 +200,15 @@ class Scheduler:
             return
         for game_id, due_at in found:
             self._mark(game_id, due_at)
+
+    def _sleep(self) -> float:
+        """Seconds until the soonest due work (at most ``poll_seconds``)."""
+        while self._due and self._marks.get(self._due[0][1]) != self._due[0][0]:
+            heapq.heappop(self._due)  # a mark replaced or taken since
+        if not self._due:
+            return self.poll_seconds
+        wait = (to_ms(self._due[0][0]) - to_ms(self.clock())) / 1000
+        return min(self.poll_seconds, max(0.0, wait))
 
     def _take_due(self, now: str) -> list[str]:
         """The games due by ``now`` and not busy, off the heap."""
@@ -206,6 +233,7 @@ class Scheduler:
         """Run due work until cancelled (the app's lifespan runs this as a task)."""
         self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
+        self._started_ms = to_ms(self.clock())
         self._wake = asyncio.Event()
         self.appends.add(self.poke)
         try:
@@ -214,10 +242,10 @@ class Scheduler:
                 polled = self._loop.time()
                 while True:
                     await self._settle_pokes()
-                    for game_id in self._take_due(utc_now()):
+                    for game_id in self._take_due(self.clock()):
                         self._busy.add(game_id)
                         group.start_soon(self._work, game_id)
-                    with anyio.move_on_after(self.poll_seconds):
+                    with anyio.move_on_after(self._sleep()):
                         await self._wake.wait()
                     self._wake.clear()
                     if self._loop.time() - polled >= self.poll_seconds:
@@ -235,14 +263,22 @@ class Scheduler:
                 head = self.states.cached(game_id)
                 if head is None:  # a fold from the log: not on the event loop
                     head = await self._in_thread(partial(self.states.load, game_id))
+                late = _late_seat(head, to_ms(self.clock()))
+                if late is not None:  # a clock that ran out comes first, a bot's too
+                    await self._time_out(head, late)
+                    continue
                 turn = plan_turn(head)
-                if turn is None:
-                    if head.due_at(GAMES[head.game], utc_now()) is None:
-                        clear = partial(self.store.set_due, game_id, head.version, None)
-                        await self._in_thread(clear)
-                    return
-                if not await self._move(turn):
-                    return
+                if turn is not None:
+                    if not await self._move(turn):
+                        return
+                    continue
+                due = head.due_at(GAMES[head.game], self.clock())
+                if due is None:
+                    clear = partial(self.store.set_due, game_id, head.version, None)
+                    await self._in_thread(clear)
+                else:
+                    self._mark(game_id, due)  # the next deadline
+                return
         except _Stopped:
             return
         except Exception as exc:  # noqa: BLE001  (one game's trouble never stops the others)
@@ -251,6 +287,53 @@ class Scheduler:
             self._busy.discard(game_id)
             if self._wake is not None:
                 self._wake.set()  # appends seen while busy wait in the pokes
+
+    async def _time_out(self, head: Head, seat: int) -> None:
+        """Record ``seat``'s timeout (or, for a deadline that passed before this server was up,
+        resume the clocks): on the game's lock, if the head still calls for it."""
+        spec = GAMES[head.game]
+        clocks = head.clock
+        assert clocks is not None
+        deadline = deadline_ms(clocks, seat)
+        if deadline is not None and deadline < self._started_ms - self._grace_ms:
+            # it ran out while no server was running: the time nobody saw is not counted
+            def resume(now: Head) -> PreparedCommand | None:
+                if now.version != head.version:
+                    return None
+                return prepare_resume(spec, now, recorded_at=self.clock())
+
+            await self._write(head.id, resume, "clocks_resumed", seat=seat)
+            return
+        control = clocks.control
+        forced = bot = None
+        abandoning = (
+            control.abandon_after is not None
+            and clocks.seats[seat].timeouts + 1 >= control.abandon_after
+        )
+        if control.on_timeout is OnTimeout.BOT and not abandoning:
+            decision = await self.bots.decide(forced_turn(head, seat, control.timeout_bot))
+            forced, bot = decision.command, decision.bot
+
+        def expire(now: Head) -> PreparedCommand | None:
+            if now.version != head.version:
+                return None  # the game moved meanwhile: look again
+            return prepare_timeout(
+                spec, now, seat, forced=forced, bot=bot, recorded_at=self.clock()
+            )
+
+        await self._write(head.id, expire, "clock_expired", seat=seat, bot=bot)
+
+    async def _write(
+        self,
+        game_id: str,
+        prepare: Callable[[Head], PreparedCommand | None],
+        event: str,
+        **fields: Any,
+    ) -> None:
+        try:
+            await self.commands.write(game_id, prepare, event=event, **fields)
+        except VersionConflictError:
+            return  # another process recorded it (or moved the game) first: look again
 
     async def _move(self, turn: BotTurn) -> bool:
         """Play one bot turn; whether the game may have more due work now."""
@@ -269,8 +352,8 @@ class Scheduler:
         request = SubmittedCommand(command=decision.command, expected_version=turn.version)
         try:
             await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.bot)
-        except (VersionConflictError, GameFinishedError):
-            return True  # the game moved meanwhile: plan again (or it is over)
+        except (VersionConflictError, GameFinishedError, DeadlinePassedError):
+            return True  # the game moved, or the seat's clock ran out: look again
         except SpiesError as exc:  # the rules refused a legal command: a bug, not a bot's
             self.log.error(
                 "bot_failed",
@@ -282,3 +365,14 @@ class Scheduler:
             )
             return False
         return True
+
+
+def _late_seat(head: Head, now_ms: int) -> int | None:
+    """The first seat whose running clock has run out by ``now_ms``, or ``None``."""
+    if head.finished or head.clock is None:
+        return None
+    for clock in head.clock.seats:
+        deadline = deadline_ms(head.clock, clock.seat)
+        if deadline is not None and deadline <= now_ms:
+            return clock.seat
+    return None

@@ -39,7 +39,7 @@ from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
 from spies_api.service.queries import public_seats
 from spies_bots import BOTS, policy_for
-from spies_replay.engine import change_seat, create_game, new_game_id
+from spies_replay.engine import change_seat, create_game, new_game_id, time_control
 from spies_replay.errors import (
     GameFinishedError,
     NoOpenSeatError,
@@ -276,6 +276,7 @@ class SeatService:
             seats=holders,
             tokens={seat: mine},
             rematch_of=record.id,
+            clock=time_control(self.store, record.id),  # a rematch keeps its game's clock
         )
         self.creator.effects.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)

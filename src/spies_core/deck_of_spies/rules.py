@@ -57,6 +57,7 @@ __all__ = [
     "WIN_FACES",
     "decide",
     "evolve",
+    "forfeit",
     "initial_state",
     "is_legal_counter",
     "is_legal_recruit",
@@ -698,6 +699,13 @@ def outcome(state: State) -> Outcome | None:
     reason = "no-ace-left" if state.result is Result.LOST_NO_ACE else "owned-faces"
     winners = (0,) if state.result is Result.WON else ()
     return Outcome(winners=winners, reason=reason, scores=(state.final_owned_faces,))
+
+
+def forfeit(state: State, seat: Seat) -> Outcome:
+    """The player ran out of time with ``forfeit`` as its time control's rule: the game is
+    lost."""
+    del seat  # the only seat
+    return Outcome(winners=(), reason="timeout", scores=(owned_faces(state),))
 
 
 def players(state: State) -> int:

@@ -96,6 +96,7 @@ from spies_core.spies_and_lies.state import (
 __all__ = [
     "decide",
     "evolve",
+    "forfeit",
     "initial_state",
     "legal_commands",
     "outcome",
@@ -706,6 +707,17 @@ def outcome(state: State) -> Outcome | None:
         reason=str(state.end_reason),
         draw=state.winner is None,
         scores=tuple(state.sides[s % 2].tower for s in seats),
+    )
+
+
+def forfeit(state: State, seat: int) -> Outcome:
+    """``seat`` ran out of time with ``forfeit`` as its time control's rule: its side loses
+    and the other side wins (a team's both seats), whatever the score."""
+    seats = range(state.players)
+    return Outcome(
+        winners=tuple(s for s in seats if s % 2 != seat % 2),
+        reason="timeout",
+        scores=tuple(state.sides[s % 2].tower for s in seats) if state.sides else (),
     )
 
 

@@ -53,6 +53,9 @@ class EventLog(Protocol):
     def read_events(
         self, game_id: str, *, after: int = 0, limit: int | None = None
     ) -> list[records.StoredEvent]: ...
+    def last_event(
+        self, game_id: str, types: Sequence[str], *, upto: int | None = None
+    ) -> records.StoredEvent | None: ...
     def read_game_payloads(
         self, game_id: str, *, after: int, upto: int
     ) -> list[tuple[int, str]]: ...

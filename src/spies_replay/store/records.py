@@ -34,6 +34,7 @@ __all__ = [
     "StoredEvent",
     "hash_token",
     "utc_now",
+    "Clock",
 ]
 
 
@@ -224,6 +225,11 @@ class Append:
     def new_head_hash(self) -> str:
         """The game's head hash after the append."""
         return self.rows[-1].hash if self.rows else self.head_hash
+
+
+Clock = Callable[[], str]
+"""Where the server reads the time: a function giving now as :func:`utc_now` does (tests
+give their own, to drive deadlines without waiting)."""
 
 
 def utc_now() -> str:

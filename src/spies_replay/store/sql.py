@@ -548,6 +548,33 @@ class SqlEventStore:
             for r in rows
         ]
 
+    def last_event(
+        self, game_id: str, types: Sequence[str], *, upto: int | None = None
+    ) -> StoredEvent | None:
+        """The last event of one of ``types`` with ``seq <= upto`` (default: the whole log),
+        decoded, or ``None``: one indexed read (the clocks now are the last
+        ``clocks_updated``)."""
+        marks = ", ".join("?" * len(types))
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND type IN ({marks})"
+        params: list[object] = [game_id, *types]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        with self.reading():
+            row = self._one(sql + " ORDER BY seq DESC LIMIT 1", params)
+            if row is None:
+                return None
+            game = self.get_game(game_id).game
+        return StoredEvent(
+            seq=row[0],
+            type=row[1],
+            event=self.codec(game).event.decode(row[2]),
+            actor=row[4],
+            recorded_at=row[3],
+            hash=row[6],
+            bot=row[7],
+        )
+
     def read_game_payloads(self, game_id: str, *, after: int, upto: int) -> list[tuple[int, str]]:
         """``(seq, payload)`` of the game events (meta left out) with ``after < seq <= upto``."""
         return self._all(
