@@ -53,6 +53,10 @@ class SeedSource(StrEnum):
     """Drawn with ``secrets.token_bytes(32)``: nobody knew it before the game ended."""
     CLIENT = "client"
     """Given by the client at creation, which makes the game reproducible (puzzles, tests)."""
+    DEAL = "deal"
+    """The game was created with an explicit deal (``options.deal``): its hidden cards were
+    laid out by its creator, whatever the seed. Logs written before this label say
+    ``server`` or ``client`` for such a game."""
 
 
 class SeatType(StrEnum):

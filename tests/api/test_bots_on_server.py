@@ -22,8 +22,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.table.bots import BotRunner, bot_rng
-from spies_bots import policy_for
+from spies_api.table.bots import BotRunner
+from spies_bots import bot_rng, policy_for
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
@@ -68,7 +68,7 @@ def test_a_human_plays_black_spy_against_three_bots_over_http(
     commands = [line for line in export[1:] if line["command"] is not None]
     assert {line["actor"] for line in commands} == {0, 1, 2, 3}
     for line in commands:
-        assert line.get("bot") == (None if line["actor"] == 0 else "random"), line
+        assert line.get("bot") == (None if line["actor"] == 0 else "random@1"), line
     assert sum(1 for line in commands if line["actor"] == 0) == my_commands
 
 

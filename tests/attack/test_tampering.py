@@ -20,12 +20,12 @@ import msgspec
 import pytest
 
 from spies_core.registry import GAMES
-from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.engine import create_game, submit_command
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_log
+from tests.replay.botgames import rechain
 
 from .figures import record
 
@@ -49,29 +49,6 @@ def played(store: EventStore, name: str, finish: bool, rng: random.Random) -> st
         state = submit_command(store, game_id, seat, command).state
     assert (store.get_game(game_id).status == GameStatus.FINISHED) == finish
     return game_id
-
-
-def rechain(record: GameRecord, rows: Rows) -> tuple[GameRecord, Rows]:
-    """Renumber the rows 1, 2, ... and recompute every hash and the head, as an attacker
-    who knows the hash rule would."""
-    previous = genesis_hash(record.id)
-    fixed = []
-    for seq, row in enumerate(rows, start=1):
-        digest = chain_hash(
-            previous,
-            canonical_bytes(
-                seq=seq,
-                type=row.type,
-                actor=row.actor,
-                command=row.command,
-                payload=row.payload,
-                recorded_at=row.recorded_at,
-            ),
-        )
-        fixed.append(msgspec.structs.replace(row, seq=seq, hash=digest))
-        previous = digest
-    head = msgspec.structs.replace(record, version=len(fixed), head_hash=previous)
-    return head, fixed
 
 
 def _mutate(value: Any) -> Any:

@@ -7,11 +7,15 @@ appends by other processes). For each such game, one task at a time:
 
 1. on a worker thread, read the state and find a seat that a bot plays and that is to act;
 2. ask the bot's policy (:func:`spies_bots.policy_for`) for a command, on the bots' own
-   thread pool with a timeout, given that seat's view, its legal commands and a
-   :class:`random.Random` seeded by ``HMAC-SHA256(seed, "bot:<seat>:<version>")``: the same
-   for every re-run of the game, unknown to the players until the seed is revealed;
+   thread pool with a timeout, given that seat's view (version filled in), its legal
+   commands and :func:`spies_bots.bot_rng`, a :class:`random.Random` seeded by
+   ``HMAC-SHA256(seed, "bot:<seat>:<version>")``: the same for every re-run of the game,
+   unknown to the players until the seed is revealed;
 3. submit it through the command pipeline as a command of that seat, marked with the bot's
-   name, at the version it was chosen for (anything appended meanwhile sends it back to 1).
+   name and version (``greedy@1``, :func:`spies_replay.marks.bot_mark`), at the version it
+   was chosen for (anything appended meanwhile sends it back to 1). Once the seed is
+   revealed, ``spies-replay verify`` asks the same bot the same question and checks that
+   the recorded command is its answer.
 
 Games are played concurrently, so a slow bot holds up only its own game. When the task is
 cancelled (the app shutting down), it waits for its store calls already running on worker
@@ -25,8 +29,6 @@ version (a seat taken back, or any other change, moves the game on).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,14 +43,15 @@ from spies_api.schemas import SubmittedCommand
 from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
-from spies_bots import policy_for
+from spies_bots import bot_rng, get_bot, policy_for
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.errors import GameFinishedError, VersionConflictError
+from spies_replay.marks import bot_mark
 from spies_replay.store.protocols import GameIndex, SeatLedger
 
-__all__ = ["BOT_TIMEOUT_SECONDS", "SWEEP_SECONDS", "BotRunner", "BotTurn", "bot_rng"]
+__all__ = ["BOT_TIMEOUT_SECONDS", "SWEEP_SECONDS", "BotRunner", "BotTurn"]
 
 SWEEP_SECONDS: Final = 1.0
 """How often the log is swept for games waiting on a bot."""
@@ -63,15 +66,6 @@ T = TypeVar("T")
 
 class _Stopped(Exception):  # noqa: N818  (a signal, not an error)
     """The runner is stopping: a store call that has not started yet does not start."""
-
-
-def bot_rng(seed: bytes, seat: int, version: int) -> Random:
-    """The bot's generator for ``seat`` at ``version``.
-
-    Seeded by ``HMAC-SHA256(seed, "bot:<seat>:<version>")``.
-    """
-    digest = hmac.new(seed, f"bot:{seat}:{version}".encode(), hashlib.sha256).digest()
-    return Random(int.from_bytes(digest, "big"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +243,9 @@ class BotRunner:
             policy = policy_for(turn.bot, turn.game)
             chosen = loop.run_in_executor(executor, policy, turn.view, turn.legal, turn.rng)
             command = await asyncio.wait_for(chosen, self.timeout_seconds)
+            # The version of the bot that chose, recorded with its move: verify re-runs the
+            # move only with that version of the bot.
+            mark = bot_mark(turn.bot, get_bot(turn.bot).version)
         except TimeoutError:
             self._fail(turn, fields, "timeout")
             return
@@ -257,7 +254,7 @@ class BotRunner:
             return
         request = SubmittedCommand(command=command, expected_version=turn.version)
         try:
-            await self.commands.submit(turn.game_id, turn.seat, request, bot=turn.bot)
+            await self.commands.submit(turn.game_id, turn.seat, request, bot=mark)
         except (VersionConflictError, GameFinishedError):
             return  # the game moved meanwhile: plan again (or it is over)
         except SpiesError as exc:  # the rules refused the bot's command: a bug in the bot
