@@ -114,6 +114,32 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
     assert not found, "import cycles: " + "; ".join(" -> ".join(cycle) for cycle in found)
 
 
+def test_the_replay_log_never_imports_the_bots_but_in_its_console_layer() -> None:
+    """``spies_replay`` sits below the bots: verify takes them as a parameter, and only the
+    console script (``spies_replay.cli``) hands the registry in. The bots import the rules
+    alone."""
+    graph = import_graph()
+
+    def packages(name: str) -> set[str]:
+        return {target.split(".")[0] for target in graph[name]}
+
+    console = ("spies_replay.cli", "spies_replay.cli.")
+    replay = [
+        f"{name}: {sorted(packages(name) - {'spies_core', 'spies_replay'})}"
+        for name in graph
+        if name.split(".")[0] == "spies_replay"
+        and not (name == console[0] or name.startswith(console[1]))
+        and packages(name) - {"spies_core", "spies_replay"}
+    ]
+    assert replay == []
+    importers = {name for name in graph if "spies_bots" in packages(name)}
+    assert {name for name in importers if name.startswith("spies_replay")} == {
+        "spies_replay.cli.bots"
+    }
+    bots = [name for name in graph if name.split(".")[0] == "spies_bots"]
+    assert bots and all(packages(name) <= {"spies_core", "spies_bots"} for name in bots)
+
+
 TEXT_SUFFIXES = {".py", ".md", ".ts", ".tsx", ".html", ".css", ".toml", ".cfg", ".sh", ".json", ""}
 SKIPPED = {".git", ".venv", ".ci-venv", "node_modules", "static", "build", "dist", "__pycache__"}
 TICKET = re.compile(r"\bissues?\s+#?[0-9]+", re.IGNORECASE)
