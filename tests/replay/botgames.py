@@ -41,8 +41,9 @@ def play_with_bots(
     handed: Sequence[int] = (),
     mark: Mark = current_mark,
     person_moves: int | None = None,
+    commands: int | None = None,
 ) -> str:
-    """Play a game of ``game`` to its end; return its id.
+    """Play a game of ``game`` to its end (or ``commands`` commands); return its id.
 
     Args:
         store: where.
@@ -65,12 +66,13 @@ def play_with_bots(
             store, game_id, lambda s, t, seat=seat: SeatHandedToBot(seat=seat, bot="random")
         )
     spec = GAMES[game]
-    moves = 0
+    moves = played = 0
     while True:
         loaded = load_state(store, game_id)
         state, version = loaded.state, loaded.seq
-        if spec.outcome(state) is not None:
+        if spec.outcome(state) is not None or played == commands:
             return game_id
+        played += 1
         holders = store.seat_states(game_id)
         seat = min(spec.to_act(state))
         legal = list(spec.legal_commands(state, seat))
@@ -80,6 +82,7 @@ def play_with_bots(
                 change_seat(
                     store, game_id, lambda s, t, seat=seat: SeatHandedToBot(seat=seat, bot="random")
                 )
+                played -= 1
                 continue
             command, marked = legal[0], None
             moves += 1
