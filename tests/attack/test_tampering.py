@@ -90,11 +90,15 @@ def insert(rows: Rows, index: int) -> Rows:
 
 
 def swap(rows: Rows, index: int) -> Rows | None:
-    """The rows at ``index`` and ``index + 1`` exchanged (in place of each other)."""
+    """The rows at ``index`` and ``index + 1`` exchanged (in place of each other), each
+    keeping the time of its place, as a careful attacker would: the times still run
+    forward."""
     if index + 1 >= len(rows) or rows[index].payload == rows[index + 1].payload:
         return None
     a, b = rows[index], rows[index + 1]
-    return [*rows[:index], b, a, *rows[index + 2 :]]
+    first = msgspec.structs.replace(b, recorded_at=a.recorded_at)
+    second = msgspec.structs.replace(a, recorded_at=b.recorded_at)
+    return [*rows[:index], first, second, *rows[index + 2 :]]
 
 
 TAMPERS: dict[str, Callable[[Rows, int], Rows | None]] = {
@@ -120,7 +124,13 @@ def logs(
                 seed = None if secrets is None else secrets.seed
                 found[f"{name}-{'finished' if finish else 'active'}"] = (record_, rows, seed)
             seats = ["random", "greedy"] * GAMES[name].max_players
-            game_id = play_with_bots(store, name, seats[: GAMES[name].max_players], commands=12)
+            game_id = play_with_bots(
+                store,
+                name,
+                seats[: GAMES[name].max_players],
+                seed=f"tamper-{name}-bots",
+                commands=12,
+            )
             record_, rows, secrets = store.read_game(game_id)
             assert secrets is not None and any(row.bot for row in rows)
             found[f"{name}-bots"] = (record_, rows, secrets.seed)
