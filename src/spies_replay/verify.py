@@ -876,8 +876,8 @@ SERVER_SEED_BYTES: Final = 32
 
 def _check_seed_source(seq: int, source: SeedSource, seed: bytes, which: str) -> None:
     """The seed must be one its label allows: a ``server`` seed 32 bytes that do not read as
-    text (a person types text; 32 random bytes read as printable UTF-8 text by a chance far
-    below one in a billion), a ``client`` seed UTF-8 text (what the client gave)."""
+    text (a person types text; 32 random bytes read as printable UTF-8 text by a chance of
+    about six in a trillion), a ``client`` seed UTF-8 text (what the client gave)."""
     problem = None
     text = _as_text(seed)
     if source is SeedSource.SERVER:

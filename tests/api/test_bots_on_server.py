@@ -24,7 +24,9 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.table.bots import BotRunner
 from spies_bots import bot_rng, policy_for
+from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.store.sqlite import SQLiteEventStore
+from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
 
@@ -121,6 +123,29 @@ def test_bots_are_deterministic_per_game_seed(client: TestClient[Litestar]) -> N
     assert logs[0] == logs[1]
     assert bot_rng(b"seed", 0, 5).random() == bot_rng(b"seed", 0, 5).random()
     assert bot_rng(b"seed", 0, 5).random() != bot_rng(b"seed", 1, 5).random()
+
+
+def test_verify_re_derives_every_move_the_servers_bots_made(
+    client: TestClient[Litestar], tmp_path: Path
+) -> None:
+    """The bot runner and verify ask a bot the same question (view at the version, legal
+    commands, bot_rng): every bot move of a game the server played, by a bot seat and by a
+    seat handed to a bot, is re-run from the revealed seed and found to be that bot's."""
+    seats = [{"type": "creator"}, {"type": "bot", "bot": "random"}]
+    created = create(client, {"game": "spies-and-lies", "seats": seats})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    handed = client.post(
+        f"/games/{game_id}/seats/0/bot", json={"bot": "greedy"}, headers=bearer(token)
+    )
+    assert handed.status_code == 200, handed.text
+    summary = finished(client, game_id)
+    lines = client.get(f"/games/{game_id}/export").content.splitlines()
+    marks = [msgspec.json.decode(line).get("bot") for line in lines[1:]]
+    assert {mark for mark in marks if mark} == {"random@1", "greedy@1"}
+    with SQLiteEventStore(tmp_path / "other.db") as other:
+        report = import_game(other, lines, bots=REGISTERED_BOTS, head=summary["head_hash"])
+    assert report.ok and report.caveats == []
+    assert report.bot_moves_rederived == sum(1 for mark in marks if mark)
 
 
 # -- bots that fail ------------------------------------------------------------------------
