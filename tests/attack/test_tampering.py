@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from spies_bots import BOTS
 from spies_core.registry import GAMES
 from spies_replay.engine import create_game, submit_command
 from spies_replay.store.protocols import EventStore
@@ -123,14 +124,9 @@ def logs(
                 record_, rows, secrets = store.read_game(game_id)
                 seed = None if secrets is None else secrets.seed
                 found[f"{name}-{'finished' if finish else 'active'}"] = (record_, rows, seed)
-            seats = ["random", "greedy"] * GAMES[name].max_players
-            game_id = play_with_bots(
-                store,
-                name,
-                seats[: GAMES[name].max_players],
-                seed=f"tamper-{name}-bots",
-                commands=12,
-            )
+            bots = [bot for bot in ("random", "greedy") if name in BOTS[bot].policies]
+            seats = [bots[seat % len(bots)] for seat in range(GAMES[name].max_players)]
+            game_id = play_with_bots(store, name, seats, seed=f"tamper-{name}-bots", commands=12)
             record_, rows, secrets = store.read_game(game_id)
             assert secrets is not None and any(row.bot for row in rows)
             found[f"{name}-bots"] = (record_, rows, secrets.seed)
