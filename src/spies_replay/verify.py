@@ -876,8 +876,14 @@ SERVER_SEED_BYTES: Final = 32
 
 def _check_seed_source(seq: int, source: SeedSource, seed: bytes, which: str) -> None:
     """The seed must be one its label allows: a ``server`` seed 32 bytes that do not read as
-    text (a person types text; 32 random bytes read as printable UTF-8 text by a chance of
-    about six in a trillion), a ``client`` seed UTF-8 text (what the client gave)."""
+    text, a ``client`` seed UTF-8 text (what the client gave).
+
+    A person types text, and 32 random bytes read as text (UTF-8 whose every character is
+    printable or white space: ``rigged\\n`` read from a file is text too) by a chance of
+    about five in a hundred billion. A client seed chosen with a control character in it,
+    later relabelled ``server``, would pass: the head hash the server published is the
+    anchor for that.
+    """
     problem = None
     text = _as_text(seed)
     if source is SeedSource.SERVER:
@@ -890,7 +896,7 @@ def _check_seed_source(seq: int, source: SeedSource, seed: bytes, which: str) ->
             problem = (
                 f"{len(seed)} bytes, not the {SERVER_SEED_BYTES} random bytes the server draws"
             )
-    elif source is SeedSource.CLIENT and (not seed or text is None):
+    elif source is SeedSource.CLIENT and not _is_utf8(seed):
         problem = "not the UTF-8 text a client gives"
     if problem is not None:
         raise _fail(
@@ -900,13 +906,22 @@ def _check_seed_source(seq: int, source: SeedSource, seed: bytes, which: str) ->
         )
 
 
+def _is_utf8(seed: bytes) -> bool:
+    try:
+        seed.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return bool(seed)
+
+
 def _as_text(seed: bytes) -> str | None:
-    """The seed as the printable text it reads as, or ``None`` when it does not."""
+    """The seed as the text it reads as (every character printable or white space), or
+    ``None`` when it does not read as text."""
     try:
         text = seed.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return text if text.isprintable() else None
+    return text if all(char.isprintable() or char.isspace() for char in text) else None
 
 
 def _revealed_seed(codec: GameCodec, row: EventRow) -> bytes | None:

@@ -174,16 +174,25 @@ def test_a_typed_seed_relabelled_server_is_caught(real: EventStore, other: Event
     assert refusal(other, *relabel(rows, record, "server")) == (len(rows), "seed-source-mismatch")
 
 
+@pytest.mark.parametrize(
+    "seed", ["a" * 32, "a" * 31 + "\n", "é" * 16], ids=["ascii", "newline", "utf-8"]
+)
 def test_a_32_byte_typed_seed_relabelled_server_is_caught(
-    real: EventStore, other: EventStore
+    real: EventStore, other: EventStore, seed: str
 ) -> None:
-    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"], seed="a" * 32)
+    assert len(seed.encode()) == 32
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"], seed=seed)
     record, rows = log_of(real, game_id)
     assert refusal(other, *relabel(rows, record, "server")) == (len(rows), "seed-source-mismatch")
 
 
 def test_a_server_seed_is_32_bytes_that_are_not_text(real: EventStore, other: EventStore) -> None:
     game_id = play_with_bots(real, "spies-and-lies", ["random", "random"])
+    assert import_game(other, export_lines(real, game_id), bots=REGISTERED).ok
+
+
+def test_a_client_seed_is_any_text_the_client_gave(real: EventStore, other: EventStore) -> None:
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"], seed="tab\tand\x00nul")
     assert import_game(other, export_lines(real, game_id), bots=REGISTERED).ok
 
 

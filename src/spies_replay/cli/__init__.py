@@ -297,8 +297,12 @@ def _configure_logging(stderr: TextIO) -> None:
     """
     if structlog.is_configured():
         return
-    renderer: Any = (
-        structlog.dev.ConsoleRenderer() if stderr.isatty() else structlog.processors.JSONRenderer()
+    # JSON escapes every control character; on a terminal the values are escaped first, as
+    # a log line may carry a game id read from the database.
+    renderers: list[Any] = (
+        [_printable_values, structlog.dev.ConsoleRenderer()]
+        if stderr.isatty()
+        else [structlog.processors.JSONRenderer()]
     )
     structlog.configure(
         processors=[
@@ -306,10 +310,15 @@ def _configure_logging(stderr: TextIO) -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso"),
             structlog.processors.dict_tracebacks,
-            renderer,
+            *renderers,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
         # Look sys.stderr up per line, so a replaced stream (tests, a host app) is followed.
         logger_factory=lambda *_: structlog.PrintLogger(sys.stderr),
         cache_logger_on_first_use=False,
     )
+
+
+def _printable_values(_: Any, __: str, event: dict[str, Any]) -> dict[str, Any]:
+    """A structlog processor: every string value of a log line escaped for the terminal."""
+    return {key: shown(value) if isinstance(value, str) else value for key, value in event.items()}
