@@ -55,7 +55,7 @@ ROWS: list[tuple[str, str, str]] = [
         "tampering",
         "Tampering: every edit, deletion, insertion and swap of stored events is reported at"
         " the first seq it changes (with the hash chain recomputed: there or later, never"
-        " earlier)",
+        " earlier; what no log can show, against the published head)",
         "tests/attack/test_tampering.py::test_every_tamper_is_reported_at_its_seq;"
         " tests/replay/test_verify.py",
     ),

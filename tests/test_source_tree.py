@@ -115,7 +115,9 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
 
 
 CORE, BOTS, REPLAY = "spies_core", "spies_bots", "spies_replay"
-REPLAY_PARTS = {f"{REPLAY}.{part}" for part in ("codec", "errors", "meta", "store", "clocks")}
+REPLAY_PARTS = {
+    f"{REPLAY}.{part}" for part in ("codec", "errors", "meta", "store", "clocks", "marks", "times")
+}
 API = "spies_api"
 API_BELOW = {f"{API}.{part}" for part in ("schemas", "settings")}
 
@@ -129,6 +131,8 @@ ALLOWED: dict[str, set[str]] = {
     f"{REPLAY}.errors": {CORE, f"{REPLAY}.store"},
     f"{REPLAY}.codec": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
     f"{REPLAY}.clocks": {CORE, f"{REPLAY}.meta"},
+    f"{REPLAY}.marks": set(),
+    f"{REPLAY}.times": set(),
     f"{REPLAY}.store": {CORE, f"{REPLAY}.codec", f"{REPLAY}.errors", f"{REPLAY}.meta"},
     f"{REPLAY}.engine": {CORE, *REPLAY_PARTS},
     f"{REPLAY}.verify": {CORE, *REPLAY_PARTS},
@@ -218,6 +222,32 @@ def test_imports_run_one_way_between_the_parts() -> None:
     level imports included (see :func:`imports`)."""
     found = against_the_layers(import_graph())
     assert not found, "imports against the layers: " + "; ".join(found)
+
+
+def test_the_replay_log_never_imports_the_bots_but_in_its_console_layer() -> None:
+    """``spies_replay`` sits below the bots: verify takes them as a parameter, and only the
+    console script (``spies_replay.cli``) hands the registry in. The bots import the rules
+    alone."""
+    graph = import_graph()
+
+    def packages(name: str) -> set[str]:
+        return {target.split(".")[0] for target in graph[name]}
+
+    console = ("spies_replay.cli", "spies_replay.cli.")
+    replay = [
+        f"{name}: {sorted(packages(name) - {'spies_core', 'spies_replay'})}"
+        for name in graph
+        if name.split(".")[0] == "spies_replay"
+        and not (name == console[0] or name.startswith(console[1]))
+        and packages(name) - {"spies_core", "spies_replay"}
+    ]
+    assert replay == []
+    importers = {name for name in graph if "spies_bots" in packages(name)}
+    assert {name for name in importers if name.startswith("spies_replay")} == {
+        "spies_replay.cli.bots"
+    }
+    bots = [name for name in graph if name.split(".")[0] == "spies_bots"]
+    assert bots and all(packages(name) <= {"spies_core", "spies_bots"} for name in bots)
 
 
 TEXT_SUFFIXES = {".py", ".md", ".ts", ".tsx", ".html", ".css", ".toml", ".cfg", ".sh", ".json", ""}

@@ -6,13 +6,29 @@ state: a bot that searches samples the hidden cards from what its view allows. L
 ``spies_core``, this package does no I/O, reads no clock and draws no global randomness,
 so a bot is deterministic given its seed. It imports ``spies_core`` only.
 
-:data:`spies_bots.registry.BOTS` lists every bot by name; :mod:`spies_bots.match` plays a
-whole game between bots in memory, exactly as the server would record it.
+:data:`spies_bots.registry.BOTS` lists every bot by name, each with a version that the
+server records with the bot's moves; :func:`~spies_bots.base.bot_rng` is the generator a bot
+draws from at a table (the one definition: the server and ``spies-replay verify`` both use
+it); :mod:`spies_bots.match` plays a whole game between bots in memory, exactly as the server
+would record it.
+
+Who may import it: ``spies_api`` (the bots at the table), ``spies_sim``, and the console layer
+of the replay tool (``spies_replay.cli``, which hands the registry to ``verify`` and
+``import`` as a parameter: the rest of ``spies_replay`` never imports the bots).
 """
 
 from __future__ import annotations
 
-from spies_bots.base import BotSpec, Policy, UnknownBotError
-from spies_bots.registry import BOTS, get_bot, policy_for
+from spies_bots.base import BotSpec, Policy, UnknownBotError, bot_rng
+from spies_bots.registry import BOTS, find_policy, get_bot, policy_for
 
-__all__ = ["BOTS", "BotSpec", "Policy", "UnknownBotError", "get_bot", "policy_for"]
+__all__ = [
+    "BOTS",
+    "BotSpec",
+    "Policy",
+    "UnknownBotError",
+    "bot_rng",
+    "find_policy",
+    "get_bot",
+    "policy_for",
+]

@@ -21,17 +21,23 @@ Public API, by module:
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
   records a store keeps (:class:`GameRecord`, :class:`StoredEvent`, ...) and the backends.
-- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`.
+- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`
+  (the report: :class:`VerifyReport`, its :class:`Problem` and :class:`Caveat`).
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
+- :mod:`spies_replay.marks`: the bot mark recorded with a bot's command (``greedy@1``), and
+  :class:`BotPolicies`, the bots verify re-runs those commands with.
 - :mod:`spies_replay.errors`: the typed errors and their codes.
 - :mod:`spies_replay.cli`: the ``spies-replay`` console script (a package, one module per
   group of subcommands).
 
 Nothing here names a game: games come from :data:`spies_core.registry.GAMES` (or a mapping
-given to :func:`open_store`).
+given to :func:`open_store`). Nothing here names a bot either: a bot's command is recorded
+with the mark the caller gives, and verify re-runs bot moves only with the bots it is given.
 
-Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests); it imports only
-:mod:`spies_core`, never the bots or the API.
+Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests). It imports only
+:mod:`spies_core`, never the bots or the API, with one exception: its console layer,
+:mod:`spies_replay.cli` (a program, which nothing in ``src/`` imports), hands the registry of
+``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`).
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ from spies_replay.errors import (
     TamperedLogError,
     VersionConflictError,
 )
+from spies_replay.marks import BotMark, BotPolicies, bot_mark, parse_bot_mark
 from spies_replay.meta import GameCreated, MetaEvent, SeedRevealed, SeedSource, is_meta
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
@@ -76,9 +83,19 @@ from spies_replay.store.records import (
     StoredEvent,
 )
 from spies_replay.transfer import export_game, export_lines, import_game
-from spies_replay.verify import Problem, Rederivation, VerifyReport, verify_all, verify_game
+from spies_replay.verify import (
+    Caveat,
+    Problem,
+    Rederivation,
+    VerifyReport,
+    verify_all,
+    verify_game,
+)
 
 __all__ = [
+    "BotMark",
+    "BotPolicies",
+    "Caveat",
     "CommandResult",
     "CreatedGame",
     "EventStore",
@@ -109,6 +126,7 @@ __all__ = [
     "VerifyReport",
     "VersionConflictError",
     "ViewAt",
+    "bot_mark",
     "create_game",
     "export_game",
     "export_lines",
@@ -117,6 +135,7 @@ __all__ = [
     "is_postgres_url",
     "load_state",
     "open_store",
+    "parse_bot_mark",
     "redact_for",
     "redact_location",
     "seed_from_client",

@@ -21,13 +21,23 @@ therefore covers who acted, what they asked for, what followed, when, and where 
 it does not depend on how the stored JSON text happens to be spaced or ordered. Binding
 ``hash_0`` to the game id stops a log from being passed off as another game's. The head hash
 (``games.head_hash``) is the hash of the last event.
+
+Nesting
+-------
+msgspec decodes nested JSON by recursion and has no depth limit of its own, so a line nested
+a thousand levels deep would end in Python's ``RecursionError`` at a depth that depends on
+the caller's stack. Every JSON text read from outside (an export line, a stored payload or
+command) is measured first with :func:`json_depth`, without decoding it, and refused when
+nested deeper than :data:`MAX_JSON_DEPTH`; the logs the engine writes stay far below it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, Final, Union
 
 import msgspec
@@ -38,6 +48,7 @@ from spies_replay.store.records import EventRow
 
 __all__ = [
     "CHAIN_VERSION",
+    "MAX_JSON_DEPTH",
     "GameCodec",
     "canonical_bytes",
     "chain_hash",
@@ -45,11 +56,16 @@ __all__ = [
     "encode",
     "event_tag",
     "genesis_hash",
+    "json_depth",
     "seal",
 ]
 
 CHAIN_VERSION: Final = "spies-replay/1"
 """Version of the hash-chain and export format."""
+
+MAX_JSON_DEPTH: Final = 64
+"""The deepest nesting of arrays and objects accepted in one JSON text from outside (an
+export line counts its own object): ``{"a": [1]}`` is 2 deep."""
 
 _GENESIS_PREFIX: Final = b"spies-replay/1:genesis:"
 _canonical_encoder: Final = msgspec.json.Encoder(order="deterministic")
@@ -72,6 +88,28 @@ def event_tag(event: msgspec.Struct) -> str:
     if not isinstance(tag, str):
         raise TypeError(f"{type(event).__name__} is not a tagged event Struct")
     return tag
+
+
+_JSON_STRING: Final = re.compile(rb'"(?:[^"\\]++|\\.?)*+(?:"|\Z)', re.DOTALL)
+"""A JSON string literal, or an unterminated one up to the end: every quote starts a match
+that consumes what it scans (possessive, no backtracking), so the scan stays linear on
+hostile input."""
+_NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def json_depth(text: str | bytes) -> int:
+    """How deep arrays and objects nest in a JSON text, measured without decoding it.
+
+    Brackets inside string literals do not count. On text that is not JSON the figure is
+    only an estimate, but the decoder refuses such text anyway.
+
+    >>> json_depth('{"a": [1, "]]"], "b": {}}')
+    2
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
 
 
 def genesis_hash(game_id: str) -> str:

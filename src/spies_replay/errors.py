@@ -217,7 +217,7 @@ class TamperedLogError(ReplayError):
 
     def __init__(self, game_id: str, seq: int | None, reason: str, message: str) -> None:
         where = f"seq {seq}" if seq is not None else "the log"
-        super().__init__(f"game {game_id!r} fails verification at {where}: {message}")
+        super().__init__(f"game {game_id!r} fails verification at {where}: {reason}: {message}")
         self.game_id = game_id
         self.seq = seq
         self.reason = reason

@@ -59,8 +59,9 @@ class SeedSource(StrEnum):
     CLIENT = "client"
     """Given by the client at creation, which makes the game reproducible (puzzles, tests)."""
     DEAL = "deal"
-    """The creator laid out the cards (``options.deal``, committed in ``game_created`` and
-    revealed at the end); any later shuffle is drawn from a seed as above."""
+    """The game was created with an explicit deal (``options.deal``): its hidden cards were
+    laid out by its creator, whatever the seed. Logs written before this label say
+    ``server`` or ``client`` for such a game."""
 
 
 class SeatType(StrEnum):

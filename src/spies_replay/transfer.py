@@ -14,23 +14,37 @@ Seq 1 is ``game_created`` (with the seed commitment) and the last line is ``seed
 so the file alone lets anyone recompute the hash chain (:mod:`spies_replay.codec`) and
 re-run every shuffle and command (:mod:`spies_replay.verify`). Only finished games are
 exported: in a game in progress the seed and the hidden cards are still secret.
+
+What import refuses before it verifies (:class:`~spies_replay.errors.InvalidExportError`,
+naming the line): a line that is not UTF-8 JSON of that shape, a line nested deeper than
+:data:`~spies_replay.codec.MAX_JSON_DEPTH` levels (measured before decoding: the decoder has
+no depth limit of its own), and a game id outside :data:`GAME_ID`: 1 to 64 characters of
+``[a-z0-9-]``, starting and ending with a letter or digit. That holds the server's own ids
+(:func:`~spies_replay.engine.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
+tools and tests give (``active``, ``black-spy-6p-no-good-spies`` in the golden logs), and
+keeps out everything a terminal, a shell or a path would read as more than a name: control
+characters, ``/`` and ``.``, upper case that another store might fold, a leading ``-`` that a
+command line reads as an option, and ids too long to print.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Final
 
 import msgspec
 
-from spies_replay.codec import CHAIN_VERSION
+from spies_replay.codec import CHAIN_VERSION, MAX_JSON_DEPTH, json_depth
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
+from spies_replay.marks import BotPolicies
 from spies_replay.meta import META_TYPES, seat_table
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameSecrets, GameStatus, NewGame
 from spies_replay.verify import VerifyReport, verify_log
 
 __all__ = [
+    "GAME_ID",
     "ExportHeader",
     "ExportedEvent",
     "export_game",
@@ -38,6 +52,9 @@ __all__ = [
     "import_game",
     "read_export",
 ]
+
+GAME_ID: Final = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?", re.ASCII)
+"""The game ids import accepts (see the module docstring), matched whole."""
 
 
 class ExportHeader(GameRecord, frozen=True, kw_only=True):
@@ -115,15 +132,27 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
     """
     record: GameRecord | None = None
     rows: list[EventRow] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in _numbered(lines):
         if not line.strip():
             continue
+        if json_depth(line) > MAX_JSON_DEPTH:
+            raise InvalidExportError(
+                f"nested deeper than {MAX_JSON_DEPTH} levels: not a spies-replay line",
+                line=number,
+            )
         try:
             if record is None:
                 header = _header_decoder.decode(line)
                 if header.format != CHAIN_VERSION:
                     raise InvalidExportError(
                         f"format {header.format!r} is not {CHAIN_VERSION!r}", line=number
+                    )
+                if GAME_ID.fullmatch(header.id) is None:
+                    raise InvalidExportError(
+                        f"game id {header.id[:80]!r}{'…' if len(header.id) > 80 else ''} is"
+                        " not a game id: 1 to 64 of a-z, 0-9 and '-', starting and ending"
+                        " with a letter or digit",
+                        line=number,
                     )
                 fields = msgspec.structs.asdict(header)
                 del fields["format"]
@@ -132,6 +161,8 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
             item = _event_decoder.decode(line)
         except msgspec.DecodeError as exc:
             raise InvalidExportError(f"not a spies-replay line: {exc}", line=number) from exc
+        except RecursionError as exc:  # the depth check's backstop: a deep stack already
+            raise InvalidExportError("nested too deeply to decode", line=number) from exc
         rows.append(
             EventRow(
                 seq=item.seq,
@@ -149,17 +180,46 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
     return record, rows
 
 
+def _numbered(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes | str]]:
+    """The lines with their numbers; a file that is not UTF-8 is refused at its line."""
+    number = 0
+    iterator = iter(lines)
+    while True:
+        number += 1
+        try:
+            line = next(iterator)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as exc:
+            raise InvalidExportError("not UTF-8 text", line=number) from exc
+        yield number, line
+
+
 def _text_or_none(raw: msgspec.Raw) -> str | None:
     text = bytes(raw).decode()
     return None if text.strip() == "null" else text
 
 
-def import_game(store: EventStore, lines: Iterable[bytes | str]) -> VerifyReport:
+def import_game(
+    store: EventStore,
+    lines: Iterable[bytes | str],
+    *,
+    bots: BotPolicies | None = None,
+    head: str | None = None,
+) -> VerifyReport:
     """Verify an export completely, then store the game with its hashes; all or nothing.
 
     The game keeps its id, every event its ``recorded_at`` and hash, so the head hash is the
     same in both stores. The revealed seed goes to the ``seeds`` table; the game has no seat
     tokens (it is over).
+
+    Args:
+        store: where to store the game.
+        lines: the export's lines.
+        bots: the bots to re-run the marked commands with (see
+            :func:`~spies_replay.verify.verify_log`).
+        head: the head hash the server that played the game published: the export must
+            end in it.
 
     Returns:
         The verification report (always ``ok``, re-derived from the revealed seed).
@@ -176,7 +236,7 @@ def import_game(store: EventStore, lines: Iterable[bytes | str]) -> VerifyReport
     store.spec(record.game)
     every = store.snapshot_every
     capture = range(every, record.version + 1, every)
-    result = verify_log(store.games, record, rows, capture=capture)
+    result = verify_log(store.games, record, rows, capture=capture, bots=bots, head=head)
     problem = result.report.problem
     if problem is not None:
         raise TamperedLogError(record.id, problem.seq, problem.code, problem.message)

@@ -1,4 +1,5 @@
-"""Verification of a game's log: the hash chain, the fold, and a re-run of every command.
+"""Verification of a game's log: the hash chain, the fold, and a re-run of every command and
+every bot move. Verify re-derives what the log itself proves; it trusts no label.
 
 :func:`verify_log` checks one log, from the database or from an export file, and stops at the
 first problem, which it names by seq and by a stable code. The hash chain is walked over the
@@ -7,20 +8,29 @@ would read ahead (the revealed seed and deal sit in the last row); then one pass
 re-derives and folds:
 
 1. **Chain.** Seqs run 1, 2, 3, … with no gap (``missing-event``) and in order
-   (``out-of-order``: a seq that exists but not in its place, or twice); every row's hash
-   chains from the previous one (``hash-mismatch``, see :mod:`spies_replay.codec`); the
-   last hash and seq are the game's head hash and version (``head-mismatch``,
-   ``missing-event``, ``unexpected-event``).
+   (``out-of-order``: a seq that exists but not in its place, or twice); every payload and
+   command is JSON nested at most :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels
+   (``malformed-row``); every row's hash chains from the previous one (``hash-mismatch``,
+   see :mod:`spies_replay.codec`); the last hash and seq are the game's head hash and
+   version (``head-mismatch``, ``missing-event``, ``unexpected-event``).
 2. **Decode and fold.** Every payload decodes as the game's event (``undecodable-event``),
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
    events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
-   come between batches, a command marked as a bot's comes from a seat that bot plays then
-   (``bot-mismatch``),
-   ``seed_revealed`` comes last (``event-after-end``), every event folds (``fold-failed``),
-   ``check_invariants`` holds after every batch (``invariant-broken``), and the final state's
-   outcome matches the status, the stored outcome and the presence of ``seed_revealed``.
-3. **Re-derivation.** The game is re-run with the pure step (:mod:`spies_core.step`) that
+   come between batches, ``seed_revealed`` comes last (``event-after-end``), every event
+   folds (``fold-failed``), ``check_invariants`` holds after every batch
+   (``invariant-broken``), and the final state's outcome matches the status, the stored
+   outcome and the presence of ``seed_revealed``.
+3. **Times.** The game's ``created_at`` and ``updated_at`` and every row's ``recorded_at``
+   are RFC 3339 times in UTC as the engine writes them, ``2026-11-29T17:00:00.000000Z``
+   (``invalid-timestamp``; :mod:`spies_replay.times`), and from the creation on they never
+   run backwards (``time-backwards``, at the first row earlier than the one before it).
+4. **Bot marks against the seats.** A command a bot chose carries its mark
+   (:mod:`spies_replay.marks`, ``NAME@VERSION``; ``bot-mark-invalid`` when it is not one),
+   and comes from a seat that bot plays at that version (``bot-mismatch``). A command with no
+   mark from a seat a bot holds from creation is a bot's move passed off as a person's
+   (``bot-mark-missing``): nobody holds a token to such a seat.
+5. **Re-derivation.** The game is re-run with the pure step (:mod:`spies_core.step`) that
    the server takes: the setup, ``setup(spec, players, options, FairRng(seed, 0))``, must
    give exactly the logged setup events, and each stored command, stepped by its seat with
    ``FairRng(seed, nonce=seq_before)`` from the state the log folds to, exactly the logged
@@ -33,11 +43,46 @@ re-derives and folds:
    ``seed-not-revealed`` at the seq where it should be): anyone can do this. For a game in
    progress it can only run on the server's own database, from the ``seeds`` table, as an
    operator audit; :attr:`VerifyReport.rederived` says which.
+6. **Bot moves.** With the seed, each marked command is asked again of the bot it names, as
+   the server asked it (``spies_api.table.bots``): the seat's view at the version before the
+   command (``view_at``), its legal commands, and the generator
+   ``bot_rng(seed, seat, version)``. Its answer must be the recorded command
+   (``bot-move-mismatch``). The bots come from the caller (``bots``, a
+   :class:`~spies_replay.marks.BotPolicies`): this package never imports them.
+7. **The seed's source.** ``seed_source`` must agree with the log (``seed-source-mismatch``):
+   a ``server`` seed is the 32 random bytes the server draws, so a revealed one of another
+   length, or one that reads as text (``rigged``: a seed a person typed), is not one; a
+   ``client`` seed is the UTF-8 text the client gave; ``deal`` labels a game exactly when
+   ``game_created`` commits to an explicit deal (named at seq 1; a ``server`` or ``client``
+   seed is checked at the reveal, or at seq 1 against the operator's seed).
+8. **The published head** (``head``, optional): the log must end in the head hash its
+   server published (``published-head-mismatch``; the message says when that hash is an
+   earlier row's, a log that goes on past what was published).
 
-What no verifier can see: an attacker who can write the file and recomputes every hash
-can swap two simultaneous commands of different seats (another valid history) or change
-a ``recorded_at``; the head hash a client saw earlier (in every summary) is the anchor for
-that. ``tests/attack/test_tampering.py`` tries every edit, deletion, insertion and swap.
+**Caveats** (:class:`Caveat`, in :attr:`VerifyReport.caveats`) are what the log does not let
+this build prove though nothing in it is wrong; the report stays ``ok``. Each stands for
+every event it concerns, with their count and the first seq:
+
+- ``bot-version-unknown``: marks without a version (a log written before bots had
+  versions): the bot is known, not which version chose, so the moves are not re-derived.
+- ``bot-not-in-build``, ``bot-version-not-in-build``: the mark names a bot, or a version of
+  it, that this build lacks (a newer or an older server); not re-derived.
+- ``bots-not-given``: verify was called without bots (the library's default; the console
+  script passes its own); marks are checked against the seats, the moves not re-derived.
+- ``unmarked-on-handed-seat``: commands without a mark from a seat its holder had handed to
+  a bot. The server accepts a holder's own commands on a handed seat (the holder keeps the
+  token), so such a command may be the holder's, or a bot's whose mark was stripped: the
+  log cannot tell.
+- ``seed-source-predates-deal``: ``game_created`` commits to an explicit deal but labels
+  its seed ``server`` or ``client`` (written before the ``deal`` label): its hidden cards
+  were laid out by its creator, not drawn from the seed.
+
+What no verifier can see: an attacker who can write the file and recomputes every hash can
+swap two simultaneous commands of different seats (another valid history), move a
+``recorded_at`` within the times around it, or strip marks on a handed seat (a caveat, above);
+the head hash a client saw (in every summary), given as ``head``, is the anchor for that.
+``tests/attack/test_tampering.py`` tries every edit, deletion, insertion and swap, and
+``tests/replay/test_forged_exports.py`` every forged label.
 
 Snapshots are a cache, not part of the log: :func:`verify_game` compares them with the fold
 and reports disagreements as warnings.
@@ -49,15 +94,16 @@ import hashlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
 from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import SpiesError
 from spies_core.rng import ALGORITHM, FairRng
-from spies_core.step import Step, apply_events, setup, step
+from spies_core.step import Step, apply_events, setup, step, view_at
 from spies_replay.codec import (
+    MAX_JSON_DEPTH,
     GameCodec,
     canonical_bytes,
     canonical_json,
@@ -67,20 +113,26 @@ from spies_replay.codec import (
     encode,
     event_tag,
     genesis_hash,
+    json_depth,
 )
 from spies_replay.errors import GameNotFoundError
+from spies_replay.marks import BotMark, BotPolicies, parse_bot_mark
 from spies_replay.meta import (
     GameCreated,
     SeatEvent,
     SeatState,
+    SeatType,
     SeedRevealed,
+    SeedSource,
     apply_seat_event,
     initial_seats,
 )
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
+from spies_replay.times import Instant, parse_utc
 
 __all__ = [
+    "Caveat",
     "Problem",
     "Rederivation",
     "VerifyReport",
@@ -112,6 +164,19 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     message: str
 
 
+class Caveat(msgspec.Struct, frozen=True, kw_only=True):
+    """Something a log does not let this build prove, though nothing in it is wrong: a bot
+    move it cannot re-run, a label that predates what it labels. The log still verifies."""
+
+    seq: int | None
+    """The first seq it concerns."""
+    code: str
+    """Stable kebab-case code, e.g. ``bot-version-unknown`` (see the module docstring)."""
+    message: str
+    count: int = 1
+    """How many events it concerns (one caveat stands for all of them)."""
+
+
 class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     """The result of verifying one game."""
 
@@ -125,6 +190,13 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
     rederived: Rederivation
     problem: Problem | None
     warnings: list[str] = []
+    caveats: list[Caveat] = []
+    """What the log does not let this build prove (it is ``ok`` all the same)."""
+    bot_moves_rederived: int = 0
+    """How many commands marked as a bot's were re-run with that bot and found to be its
+    choice."""
+    published_head: str | None = None
+    """The head hash a server published that the log was checked against, if one was given."""
 
     @property
     def first_bad_seq(self) -> int | None:
@@ -165,6 +237,8 @@ def verify_log(
     seed: bytes | None = None,
     deal: Any = None,
     capture: Collection[int] = (),
+    bots: BotPolicies | None = None,
+    head: str | None = None,
 ) -> VerifyResult:
     """Verify one game's log (see the module docstring for every check).
 
@@ -176,12 +250,19 @@ def verify_log(
             game is always re-derived from the seed revealed in its log.
         deal: the server's secret ``options.deal`` that goes with ``seed`` (if any).
         capture: seqs whose folded state to return (import keeps them as snapshots).
+        bots: the bots to re-run marked commands with (the console layer passes the
+            registry of ``spies_bots``); ``None``: marks are checked against the seats but
+            no bot move is re-run (caveat ``bots-not-given``).
+        head: the head hash a server published for this game: the log must end in it
+            (``published-head-mismatch``).
 
     Returns:
         The report (``ok``, or the first problem by seq), and the final and captured states.
     """
     spec = games.get(record.game)
-    verifier = _Verifier(record, None if spec is None else codec_for(spec), frozenset(capture))
+    verifier = _Verifier(
+        record, None if spec is None else codec_for(spec), frozenset(capture), bots, head
+    )
     try:
         if spec is None:
             verifier.walk_chain(rows)
@@ -197,10 +278,26 @@ def verify_log(
 class _Verifier:
     """One pass over a log: chain, decode, re-derive and fold each row as it comes."""
 
-    def __init__(self, record: GameRecord, codec: GameCodec | None, capture: frozenset[int]):
+    def __init__(
+        self,
+        record: GameRecord,
+        codec: GameCodec | None,
+        capture: frozenset[int],
+        bots: BotPolicies | None,
+        head: str | None,
+    ):
         self.record = record
         self.codec = codec
         self.capture = capture
+        self.bots = bots
+        self.published = head
+        self.hashes: dict[str, int] = {}
+        """Each row's hash to its seq (kept only to name a published head's seq)."""
+        self.caveats: dict[tuple[str, str], _Tally] = {}
+        """The caveats so far, by code and what they concern, in the order first met."""
+        self.bot_moves = 0
+        self.last_time: tuple[Instant, str] | None = None
+        """The latest time read so far (the creation's, then each row's), and its text."""
         self.seqs: frozenset[int] = frozenset()
         self.previous = genesis_hash(record.id)
         self.rows = 0
@@ -237,7 +334,19 @@ class _Verifier:
             rederived=self.rederived if problem is None else Rederivation.NOT_CHECKED,
             problem=problem,
             warnings=self.warnings,
+            caveats=[tally.caveat() for tally in self.caveats.values()],
+            bot_moves_rederived=self.bot_moves,
+            published_head=self.published,
         )
+
+    def caveat(self, seq: int, code: str, about: str, describe: Callable[[int], str]) -> None:
+        """Count one more event under the caveat ``(code, about)``; ``describe(count)`` says
+        it in words once all are counted."""
+        tally = self.caveats.get((code, about))
+        if tally is None:
+            self.caveats[(code, about)] = _Tally(seq, code, describe)
+        else:
+            tally.count += 1
 
     # -- the chain alone (for a game this registry cannot decode) ----------------------
 
@@ -260,6 +369,13 @@ class _Verifier:
                 "out-of-order",
                 f"expected seq {expected_seq} here but found seq {row.seq}",
             )
+        for text in (row.payload, row.command or ""):
+            if json_depth(text) > MAX_JSON_DEPTH:
+                raise _fail(
+                    row.seq,
+                    "malformed-row",
+                    f"payload or command nested deeper than {MAX_JSON_DEPTH} levels",
+                )
         try:
             canonical = canonical_bytes(
                 seq=row.seq,
@@ -273,6 +389,8 @@ class _Verifier:
         except msgspec.DecodeError as exc:
             raise _fail(row.seq, "malformed-row", f"payload or command is not JSON: {exc}") from exc
         digest = chain_hash(self.previous, canonical)
+        if self.published is not None:
+            self.hashes.setdefault(row.hash, row.seq)
         if digest != row.hash:
             raise _fail(
                 row.seq,
@@ -328,6 +446,7 @@ class _Verifier:
         self._end_batch(self.rows + 1)
         self._check_head()
         self._check_end()
+        self._check_published_head()
 
     def _choose_seed(
         self, rows: Sequence[EventRow], operator_seed: bytes | None, operator_deal: Any
@@ -360,11 +479,52 @@ class _Verifier:
             return
         self.warnings.append("no seed available: shuffles and commands were not re-derived")
 
+    def _check_published_head(self) -> None:
+        """The log must end in the head a server published (an anchor no rewrite can
+        forge: the server's, not the file's)."""
+        published = self.published
+        if published is None or published.lower() == self.previous:
+            return
+        where = self.hashes.get(published.lower())
+        found = (
+            f": that is the hash at seq {where}, so this log goes on past the game the server"
+            f" published at version {where}"
+            if where is not None
+            else ", nor the hash of any of its events"
+        )
+        raise _fail(
+            self.rows,
+            "published-head-mismatch",
+            f"the log ends in head {self.previous[:16]}… (seq {self.rows}), not in the head"
+            f" {published[:16]}… the server published{found}",
+        )
+
+    def _time(self, seq: int, name: str, text: str) -> None:
+        """``text`` must be an RFC 3339 UTC time, and no earlier than any time before it."""
+        instant = parse_utc(text)
+        if instant is None:
+            raise _fail(
+                seq,
+                "invalid-timestamp",
+                f"{name} {text!r} is not an RFC 3339 time in UTC as the log writes it"
+                " (e.g. 2026-11-29T17:00:00.000000Z)",
+            )
+        if self.last_time is not None and instant < self.last_time[0]:
+            raise _fail(
+                seq,
+                "time-backwards",
+                f"{name} {text} is earlier than {self.last_time[1]}, the time before it:"
+                " the log's times never run backwards",
+            )
+        self.last_time = instant, text
+
     def _row(self, row: EventRow) -> None:
         assert self.codec is not None
         seq = row.seq
         if self.revealed_at is not None:
             raise _fail(seq, "event-after-end", "an event follows seed_revealed")
+        if seq > 1:  # seq 1's time is read after the creation's (it must not be earlier)
+            self._time(seq, "recorded_at", row.recorded_at)
         try:
             event = self.codec.event.decode(row.payload)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -391,14 +551,27 @@ class _Verifier:
         _check_created(self.record, event)
         if row.command is not None or row.actor is not None:
             raise _fail(1, "misplaced-command", "game_created carries a command")
+        if event.created_at is not None:
+            self._time(1, "created_at", event.created_at)
+        self._time(1, "recorded_at", row.recorded_at)
+        if parse_utc(self.record.updated_at) is None:
+            raise _fail(
+                1,
+                "invalid-timestamp",
+                f"the game's updated_at {self.record.updated_at!r} is not an RFC 3339 time in"
+                " UTC as the log writes it",
+            )
         self.created = event
         self.seats = initial_seats(event)
         if len(self.seats) != event.players or any(
             seat.seat != index for index, seat in enumerate(self.seats)
         ):
             raise _fail(1, "header-mismatch", "game_created lists seats that are not the game's")
+        self._check_deal_label(event)
         if self.seed is None:
             return
+        if self.rederived is Rederivation.OPERATOR_SEED:
+            _check_seed_source(1, event.seed_source, self.seed, "the server's stored seed")
         if event.rng != ALGORITHM:
             raise _fail(1, "unsupported-rng", f"unknown randomness algorithm {event.rng!r}")
         options = dict(event.options)
@@ -424,7 +597,29 @@ class _Verifier:
         seed = _revealed_seed(self.codec, row)
         if seed is None or not _commits(seed, self.created):
             raise _fail(seq, "seed-mismatch", "the revealed seed does not match the commitment")
+        _check_seed_source(seq, self.created.seed_source, seed, "the revealed seed")
         self.revealed_at = seq
+
+    def _check_deal_label(self, created: GameCreated) -> None:
+        """A ``deal`` source exactly when game_created commits to an explicit deal."""
+        source = created.seed_source
+        if source is SeedSource.DEAL and created.deal_commitment is None:
+            raise _fail(
+                1,
+                "seed-source-mismatch",
+                "game_created labels its seed source 'deal' but commits to no explicit deal",
+            )
+        if source is not SeedSource.DEAL and created.deal_commitment is not None:
+            self.caveat(
+                1,
+                "seed-source-predates-deal",
+                "",
+                lambda _: (
+                    f"game_created commits to an explicit deal but labels its seed"
+                    f" {str(source)!r} (a log written before the 'deal' source): the hidden cards"
+                    " were laid out by the game's creator, not drawn from the seed"
+                ),
+            )
 
     def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
         assert self.codec is not None
@@ -447,15 +642,7 @@ class _Verifier:
             raise _fail(seq, "event-after-end", "a command follows the end of the game")
         if row.actor is None:
             raise _fail(seq, "missing-actor", "a command without the seat that sent it")
-        if row.bot is not None:
-            holder = self.seats[row.actor] if 0 <= row.actor < len(self.seats) else None
-            if holder is None or holder.bot != row.bot:
-                raise _fail(
-                    seq,
-                    "bot-mismatch",
-                    f"a command marked as bot {row.bot!r}'s, but no such bot plays seat"
-                    f" {row.actor} here",
-                )
+        mark = self._check_mark(row, row.actor)
         try:
             command = self.codec.command.decode(row.command)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -473,6 +660,126 @@ class _Verifier:
                 f"seat {row.actor}'s {event_tag(command)} is refused by the rules:"
                 f" {exc.code}: {exc.message}",
             ) from exc
+        if mark is not None:
+            self._rederive_bot_move(row, row.actor, mark, command, self.seed)
+
+    def _check_mark(self, row: EventRow, actor: int) -> BotMark | None:
+        """The command's mark against the seat's holder: a marked command comes from a seat
+        that bot plays; an unmarked one from a seat no bot holds from the start."""
+        seq = row.seq
+        holder = self.seats[actor] if 0 <= actor < len(self.seats) else None
+        if row.bot is None:
+            if holder is None or holder.bot is None:
+                return None
+            bot = holder.bot
+            if holder.type == SeatType.BOT:
+                raise _fail(
+                    seq,
+                    "bot-mark-missing",
+                    f"seat {actor}'s command carries no bot mark, but bot {bot!r} holds the seat"
+                    " from the start and nobody else can command it: a bot's move passed off"
+                    " as a person's",
+                )
+            # The API accepts a holder's own commands on a seat it handed to a bot, so an
+            # unmarked command there proves nothing either way: said, not failed.
+            self.caveat(
+                seq,
+                "unmarked-on-handed-seat",
+                f"{actor}:{bot}",
+                lambda count: (
+                    f"{_commands(count)} of seat {actor} carry no bot mark while"
+                    f" bot {bot!r} played the seat (its holder had handed it over): the server"
+                    " accepts a holder's own commands on a handed seat, so the log cannot tell"
+                    f" them from {bot}'s moves with their marks stripped"
+                ),
+            )
+            return None
+        try:
+            mark = parse_bot_mark(row.bot)
+        except ValueError as exc:
+            raise _fail(seq, "bot-mark-invalid", str(exc)) from exc
+        if holder is None or holder.bot != mark.name:
+            raise _fail(
+                seq,
+                "bot-mismatch",
+                f"a command marked as bot {row.bot!r}'s, but no such bot plays seat {actor} here",
+            )
+        return mark
+
+    def _rederive_bot_move(
+        self, row: EventRow, actor: int, mark: BotMark, command: Any, seed: bytes
+    ) -> None:
+        """Ask the marked bot what the server asked it (the seat's view at the version
+        before the command, its legal commands, ``bot_rng(seed, seat, version)``): its
+        answer must be the recorded command."""
+        assert self.codec is not None and row.bot is not None
+        spec, seq, text = self.codec.spec, row.seq, row.bot
+        if self.bots is None:
+            self.caveat(
+                seq,
+                "bots-not-given",
+                "",
+                lambda count: (
+                    f"{_commands(count)} marked as a bot's were not re-derived:"
+                    " verify was given no bots to re-run them with"
+                ),
+            )
+            return
+        if mark.version is None:
+            self.caveat(
+                seq,
+                "bot-version-unknown",
+                text,
+                lambda count: (
+                    f"{_commands(count)} marked {text!r}, with no bot version (a log"
+                    " written before bots had versions): bot version unknown, not re-derived"
+                ),
+            )
+            return
+        found = self.bots.lookup(mark.name, spec.name)
+        if found is None:
+            self.caveat(
+                seq,
+                "bot-not-in-build",
+                text,
+                lambda count: (
+                    f"{_commands(count)} marked {text!r}: this build has no bot"
+                    f" {mark.name!r} for {spec.name}, so they were not re-derived"
+                ),
+            )
+            return
+        version, policy = found
+        if version != mark.version:
+            self.caveat(
+                seq,
+                "bot-version-not-in-build",
+                text,
+                lambda count: (
+                    f"{_commands(count)} marked {text!r}: this build has"
+                    f" {mark.name} at version {version}, so they were not re-derived"
+                ),
+            )
+            return
+        at = seq - 1
+        view = view_at(spec, self.state, actor, at)
+        legal = list(spec.legal_commands(self.state, actor))
+        try:
+            chosen = policy(view, legal, self.bots.rng(seed, actor, at))
+        except Exception as exc:  # noqa: BLE001  (a bot that fails here made no move here)
+            raise _fail(
+                seq,
+                "bot-move-mismatch",
+                f"seat {actor}'s command is marked as {text}'s, but {text} fails here"
+                f" ({type(exc).__name__}), so it chose no command",
+            ) from exc
+        if canonical_json(encode(chosen)) != canonical_json(row.command or "null"):
+            raise _fail(
+                seq,
+                "bot-move-mismatch",
+                f"seat {actor}'s {event_tag(command)} is marked as {text}'s, but {text} asked"
+                f" at version {at} chooses {encode(chosen)[:200]}",
+            )
+        self.bot_moves += 1
 
     def _game_event(self, row: EventRow, event: Any) -> None:
         assert self.codec is not None
@@ -544,6 +851,79 @@ class _Verifier:
             raise _fail(last, "outcome-mismatch", "the stored outcome is not the log's outcome")
 
 
+@dataclass
+class _Tally:
+    """One caveat being counted."""
+
+    seq: int
+    code: str
+    describe: Callable[[int], str]
+    count: int = 1
+
+    def caveat(self) -> Caveat:
+        return Caveat(
+            seq=self.seq, code=self.code, message=self.describe(self.count), count=self.count
+        )
+
+
+def _commands(count: int) -> str:
+    return "1 command" if count == 1 else f"{count} commands"
+
+
+SERVER_SEED_BYTES: Final = 32
+"""A server seed is ``secrets.token_bytes(32)``."""
+
+
+def _check_seed_source(seq: int, source: SeedSource, seed: bytes, which: str) -> None:
+    """The seed must be one its label allows: a ``server`` seed 32 bytes that do not read as
+    text, a ``client`` seed UTF-8 text (what the client gave).
+
+    A person types text, and 32 random bytes read as text (UTF-8 whose every character is
+    printable or white space: ``rigged\\n`` read from a file is text too) by a chance of
+    about five in a hundred billion. A client seed chosen with a control character in it,
+    later relabelled ``server``, would pass: the head hash the server published is the
+    anchor for that.
+    """
+    problem = None
+    text = _as_text(seed)
+    if source is SeedSource.SERVER:
+        if text is not None:
+            problem = (
+                f"the text {text[:40]!r} ({len(seed)} bytes): a seed a person typed, not the"
+                f" {SERVER_SEED_BYTES} random bytes the server draws"
+            )
+        elif len(seed) != SERVER_SEED_BYTES:
+            problem = (
+                f"{len(seed)} bytes, not the {SERVER_SEED_BYTES} random bytes the server draws"
+            )
+    elif source is SeedSource.CLIENT and not _is_utf8(seed):
+        problem = "not the UTF-8 text a client gives"
+    if problem is not None:
+        raise _fail(
+            seq,
+            "seed-source-mismatch",
+            f"game_created labels the seed {str(source)!r}, but {which} is {problem}",
+        )
+
+
+def _is_utf8(seed: bytes) -> bool:
+    try:
+        seed.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return bool(seed)
+
+
+def _as_text(seed: bytes) -> str | None:
+    """The seed as the text it reads as (every character printable or white space), or
+    ``None`` when it does not read as text."""
+    try:
+        text = seed.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text if all(char.isprintable() or char.isspace() for char in text) else None
+
+
 def _revealed_seed(codec: GameCodec, row: EventRow) -> bytes | None:
     try:
         event = codec.event.decode(row.payload)
@@ -584,8 +964,20 @@ def _check_created(record: GameRecord, event: Any) -> None:
         )
 
 
-def verify_game(store: EventStore, game_id: str) -> VerifyReport:
+def verify_game(
+    store: EventStore,
+    game_id: str,
+    *,
+    bots: BotPolicies | None = None,
+    head: str | None = None,
+) -> VerifyReport:
     """Verify one stored game, re-deriving it from the revealed or the stored seed.
+
+    Args:
+        store: the store.
+        game_id: the game.
+        bots: the bots to re-run marked commands with (see :func:`verify_log`).
+        head: the head hash a server published for the game (see :func:`verify_log`).
 
     Raises:
         GameNotFoundError: no such game (and no orphaned events under that id).
@@ -598,7 +990,9 @@ def verify_game(store: EventStore, game_id: str) -> VerifyReport:
         raise
     capture = {seq for seq, _ in store.snapshots(game_id)}
     seed, deal = (None, None) if secrets is None else (secrets.seed, secrets.deal)
-    result = verify_log(store.games, record, rows, seed=seed, deal=deal, capture=capture)
+    result = verify_log(
+        store.games, record, rows, seed=seed, deal=deal, capture=capture, bots=bots, head=head
+    )
     if result.report.ok:
         _check_snapshots(store, record, result)
     return result.report
@@ -631,8 +1025,13 @@ def _orphan_report(store: EventStore, game_id: str) -> VerifyReport:
     )
 
 
-def verify_all(store: EventStore) -> list[VerifyReport]:
-    """Verify every stored game, and report events whose game row is missing."""
-    reports = [verify_game(store, game_id) for game_id in store.game_ids()]
+def verify_all(store: EventStore, *, bots: BotPolicies | None = None) -> list[VerifyReport]:
+    """Verify every stored game, and report events whose game row is missing.
+
+    Args:
+        store: the store.
+        bots: the bots to re-run marked commands with (see :func:`verify_log`).
+    """
+    reports = [verify_game(store, game_id, bots=bots) for game_id in store.game_ids()]
     reports += [_orphan_report(store, game_id) for game_id in store.orphan_game_ids()]
     return reports

@@ -23,9 +23,11 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.table.bots import bot_rng
-from spies_bots import policy_for
+from spies_bots import bot_rng, policy_for
+from spies_replay.cli.bots import REGISTERED_BOTS
+from spies_replay.marks import parse_bot_mark
 from spies_replay.store.sqlite import SQLiteEventStore
+from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
 
@@ -69,7 +71,7 @@ def test_a_human_plays_black_spy_against_three_bots_over_http(
     commands = [line for line in export[1:] if line["command"] is not None]
     assert {line["actor"] for line in commands} == {0, 1, 2, 3}
     for line in commands:
-        assert line.get("bot") == (None if line["actor"] == 0 else "random"), line
+        assert line.get("bot") == (None if line["actor"] == 0 else "random@1"), line
     assert sum(1 for line in commands if line["actor"] == 0) == my_commands
 
 
@@ -124,6 +126,29 @@ def test_bots_are_deterministic_per_game_seed(client: TestClient[Litestar]) -> N
     assert bot_rng(b"seed", 0, 5).random() != bot_rng(b"seed", 1, 5).random()
 
 
+def test_verify_re_derives_every_move_the_servers_bots_made(
+    client: TestClient[Litestar], tmp_path: Path
+) -> None:
+    """The bot runner and verify ask a bot the same question (view at the version, legal
+    commands, bot_rng): every bot move of a game the server played, by a bot seat and by a
+    seat handed to a bot, is re-run from the revealed seed and found to be that bot's."""
+    seats = [{"type": "creator"}, {"type": "bot", "bot": "random"}]
+    created = create(client, {"game": "spies-and-lies", "seats": seats})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    handed = client.post(
+        f"/games/{game_id}/seats/0/bot", json={"bot": "greedy"}, headers=bearer(token)
+    )
+    assert handed.status_code == 200, handed.text
+    summary = finished(client, game_id)
+    lines = client.get(f"/games/{game_id}/export").content.splitlines()
+    marks = [msgspec.json.decode(line).get("bot") for line in lines[1:]]
+    assert {mark for mark in marks if mark} == {"random@1", "greedy@1"}
+    with SQLiteEventStore(tmp_path / "other.db") as other:
+        report = import_game(other, lines, bots=REGISTERED_BOTS, head=summary["head_hash"])
+    assert report.ok and report.caveats == []
+    assert report.bot_moves_rederived == sum(1 for mark in marks if mark)
+
+
 # -- bots that fail ------------------------------------------------------------------------
 
 
@@ -150,7 +175,8 @@ def quick_app(settings: Settings) -> Litestar:
 def _bots_of(client: TestClient[Litestar], game_id: str) -> list[str | None]:
     export = client.get(f"/games/{game_id}/export").content.splitlines()
     lines = [msgspec.json.decode(line) for line in export[1:]]
-    return [line.get("bot") for line in lines if line["command"] is not None]
+    marks = [line.get("bot") for line in lines if line["command"] is not None]
+    return [None if mark is None else parse_bot_mark(mark).name for mark in marks]
 
 
 def test_a_failing_bots_moves_are_played_by_the_random_bot_and_logged(

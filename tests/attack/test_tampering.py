@@ -2,8 +2,9 @@
 events of real games is reported by verify at the exact seq.
 
 ``tests/replay/test_verify.py`` tampers with the database file (triggers dropped) of a small
-test game; here every seq of a finished and of an active game of every registered game is
-tampered with, in memory, and :func:`spies_replay.verify.verify_log` (what
+test game; here every seq of a finished and of an active game of every registered game, and
+of a game in progress whose seats bots play (their moves re-run by verify), is tampered with,
+in memory, and :func:`spies_replay.verify.verify_log` (what
 ``verify_game`` and ``import`` run) must name that seq. Each tamper is tried twice: as is
 (the hash chain breaks) and by a careful attacker who then recomputes every hash and the
 game's head (only re-running the commands from the seed can tell).
@@ -19,13 +20,14 @@ from typing import Any
 import msgspec
 import pytest
 
+from spies_bots import BOTS
 from spies_core.registry import GAMES
-from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.engine import create_game, submit_command
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_log
+from tests.replay.botgames import REGISTERED, play_with_bots, rechain
 
 from .figures import record
 
@@ -49,29 +51,6 @@ def played(store: EventStore, name: str, finish: bool, rng: random.Random) -> st
         state = submit_command(store, game_id, seat, command).state
     assert (store.get_game(game_id).status == GameStatus.FINISHED) == finish
     return game_id
-
-
-def rechain(record: GameRecord, rows: Rows) -> tuple[GameRecord, Rows]:
-    """Renumber the rows 1, 2, ... and recompute every hash and the head, as an attacker
-    who knows the hash rule would."""
-    previous = genesis_hash(record.id)
-    fixed = []
-    for seq, row in enumerate(rows, start=1):
-        digest = chain_hash(
-            previous,
-            canonical_bytes(
-                seq=seq,
-                type=row.type,
-                actor=row.actor,
-                command=row.command,
-                payload=row.payload,
-                recorded_at=row.recorded_at,
-            ),
-        )
-        fixed.append(msgspec.structs.replace(row, seq=seq, hash=digest))
-        previous = digest
-    head = msgspec.structs.replace(record, version=len(fixed), head_hash=previous)
-    return head, fixed
 
 
 def _mutate(value: Any) -> Any:
@@ -112,11 +91,15 @@ def insert(rows: Rows, index: int) -> Rows:
 
 
 def swap(rows: Rows, index: int) -> Rows | None:
-    """The rows at ``index`` and ``index + 1`` exchanged (in place of each other)."""
+    """The rows at ``index`` and ``index + 1`` exchanged (in place of each other), each
+    keeping the time of its place, as a careful attacker would: the times still run
+    forward."""
     if index + 1 >= len(rows) or rows[index].payload == rows[index + 1].payload:
         return None
     a, b = rows[index], rows[index + 1]
-    return [*rows[:index], b, a, *rows[index + 2 :]]
+    first = msgspec.structs.replace(b, recorded_at=a.recorded_at)
+    second = msgspec.structs.replace(a, recorded_at=b.recorded_at)
+    return [*rows[:index], first, second, *rows[index + 2 :]]
 
 
 TAMPERS: dict[str, Callable[[Rows, int], Rows | None]] = {
@@ -141,6 +124,12 @@ def logs(
                 record_, rows, secrets = store.read_game(game_id)
                 seed = None if secrets is None else secrets.seed
                 found[f"{name}-{'finished' if finish else 'active'}"] = (record_, rows, seed)
+            bots = [bot for bot in ("random", "greedy") if name in BOTS[bot].policies]
+            seats = [bots[seat % len(bots)] for seat in range(GAMES[name].max_players)]
+            game_id = play_with_bots(store, name, seats, seed=f"tamper-{name}-bots", commands=12)
+            record_, rows, secrets = store.read_game(game_id)
+            assert secrets is not None and any(row.bot for row in rows)
+            found[f"{name}-bots"] = (record_, rows, secrets.seed)
     return found
 
 
@@ -148,7 +137,7 @@ def cases() -> list[Any]:
     return [
         pytest.param(f"{name}-{state}", tamper, id=f"{name}-{state}-{tamper}")
         for name in GAMES
-        for state in ("finished", "active")
+        for state in ("finished", "active", "bots")
         for tamper in TAMPERS
     ]
 
@@ -156,13 +145,14 @@ def cases() -> list[Any]:
 def first_difference(original: Rows, tampered: Rows) -> int:
     """The first seq whose stored content differs: where the log stops being the true one."""
     for index, (a, b) in enumerate(zip(original, tampered, strict=False)):
-        if (a.seq, a.type, a.payload, a.actor, a.command, a.recorded_at) != (
+        if (a.seq, a.type, a.payload, a.actor, a.command, a.recorded_at, a.bot) != (
             b.seq,
             b.type,
             b.payload,
             b.actor,
             b.command,
             b.recorded_at,
+            b.bot,
         ):
             return index + 1
     return min(len(original), len(tampered)) + 1
@@ -176,6 +166,15 @@ def commuting(rows: Rows, index: int) -> bool:
     return a.command is not None and b.command is not None and a.actor != b.actor
 
 
+def truncated(record_: GameRecord, rows: Rows, index: int) -> bool:
+    """Deleting row ``index`` leaves the log of a game in progress as it was one command
+    earlier: the row is the last, and the whole batch of the last command."""
+    last = rows[index]
+    return (
+        record_.status == GameStatus.ACTIVE and index == len(rows) - 1 and last.command is not None
+    )
+
+
 @pytest.mark.parametrize(("log", "tamper"), cases())
 def test_every_tamper_is_reported_at_its_seq(
     logs: dict[str, tuple[GameRecord, Rows, bytes | None]], log: str, tamper: str
@@ -183,13 +182,15 @@ def test_every_tamper_is_reported_at_its_seq(
     """As is, each tamper is named at the first seq that differs (the hash chain). With the
     chain recomputed, re-running the commands names it there too, or at the first seq where
     the log stops being a valid history (a deleted event that only the next command's
-    events miss); never earlier. One rechained tamper cannot be told from a real log: two
-    simultaneous commands of two seats swapped are another valid history (only the head
-    hash a client saw can tell); those are counted apart."""
+    events miss); never earlier. Two rechained tampers cannot be told from a real log by
+    the log alone: two simultaneous commands of two seats swapped (another valid history),
+    and the last command of a game in progress deleted whole (the log as it was one command
+    earlier). Those are counted apart, and the head hash the server published, given to
+    verify, names every one of them (``published-head-mismatch``)."""
     record_, rows, seed = logs[log]
-    clean = verify_log(GAMES, record_, rows, seed=seed)
+    clean = verify_log(GAMES, record_, rows, seed=seed, bots=REGISTERED)
     assert clean.report.ok, clean.report.problem
-    figures = {"exact": 0, "later": 0, "valid_alternative_history": 0}
+    figures = {"exact": 0, "later": 0, "valid_alternative_history": 0, "truncated": 0}
     tried = 0
     misses: list[str] = []
     for index in range(len(rows)):
@@ -199,13 +200,19 @@ def test_every_tamper_is_reported_at_its_seq(
         for careful in (False, True):
             head, shown = rechain(record_, tampered) if careful else (record_, tampered)
             seq = first_difference(rows, shown)
-            report = verify_log(GAMES, head, shown, seed=seed).report
+            report = verify_log(GAMES, head, shown, seed=seed, bots=REGISTERED).report
             tried += 1
             where = f"{tamper} at seq {index + 1} (rechained={careful})"
             found = report.problem.seq if report.problem is not None else None
             if report.ok:
-                if careful and tamper == "reorder" and commuting(rows, index):
+                anchored = verify_log(GAMES, head, shown, seed=seed, head=record_.head_hash)
+                problem = anchored.report.problem
+                if problem is None or problem.code != "published-head-mismatch":
+                    misses.append(f"{where} not detected, not even against the published head")
+                elif careful and tamper == "reorder" and commuting(rows, index):
                     figures["valid_alternative_history"] += 1
+                elif careful and tamper == "delete" and truncated(record_, rows, index):
+                    figures["truncated"] += 1
                 else:
                     misses.append(f"{where} not detected")
             elif found == seq:
@@ -224,4 +231,19 @@ def test_every_tamper_is_reported_at_its_seq(
         detected_at_first_changed_seq=figures["exact"],
         detected_later_rechained=figures["later"],
         undetectable_valid_reorders=figures["valid_alternative_history"],
+        undetectable_truncations=figures["truncated"],
+        caught_by_the_published_head=figures["valid_alternative_history"] + figures["truncated"],
     )
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_bot_mark_stripped_is_caught_at_the_first_bot_move(
+    logs: dict[str, tuple[GameRecord, Rows, bytes | None]], name: str
+) -> None:
+    """A careful attacker strips the marks and rechains: the bots' moves would pass as a
+    person's, but the seat events say bots hold those seats from creation."""
+    record_, rows, seed = logs[f"{name}-bots"]
+    first = next(row.seq for row in rows if row.bot is not None)
+    report = verify_log(GAMES, *rechain(record_, rows, keep_marks=False), seed=seed).report
+    assert report.problem is not None
+    assert (report.problem.seq, report.problem.code) == (first, "bot-mark-missing")

@@ -17,8 +17,6 @@ bot.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -27,11 +25,12 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, Final
 
-from spies_bots import policy_for
+from spies_bots import bot_rng, get_bot, policy_for
 from spies_bots.random_bot import choose as random_choice
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.engine import Head
+from spies_replay.marks import bot_mark
 
 __all__ = [
     "BOT_TIMEOUT_SECONDS",
@@ -39,7 +38,6 @@ __all__ = [
     "BotPool",
     "BotTurn",
     "Decision",
-    "bot_rng",
     "forced_turn",
     "plan_turn",
 ]
@@ -49,15 +47,6 @@ BOT_TIMEOUT_SECONDS: Final = 10.0
 FALLBACK_BOT: Final = "random"
 """The bot that moves for a bot that failed twice on one turn."""
 _ATTEMPTS: Final = 2
-
-
-def bot_rng(seed: bytes, seat: int, version: int) -> Random:
-    """The bot's generator for ``seat`` at ``version``.
-
-    Seeded by ``HMAC-SHA256(seed, "bot:<seat>:<version>")``.
-    """
-    digest = hmac.new(seed, f"bot:{seat}:{version}".encode(), hashlib.sha256).digest()
-    return Random(int.from_bytes(digest, "big"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +80,12 @@ class Decision:
     command: Any
     bot: str
     failures: tuple[str, ...] = ()
+
+    @property
+    def mark(self) -> str:
+        """The mark recorded with the move: the bot and the version of its choices
+        (``greedy@1``), so that ``spies-replay verify`` re-runs the move with that version."""
+        return bot_mark(self.bot, get_bot(self.bot).version)
 
 
 def plan_turn(head: Head) -> BotTurn | None:

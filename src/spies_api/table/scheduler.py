@@ -312,7 +312,7 @@ class Scheduler:
         )
         if control.on_timeout is OnTimeout.BOT and not abandoning:
             decision = await self.bots.decide(forced_turn(head, seat, control.timeout_bot))
-            forced, bot = decision.command, decision.bot
+            forced, bot = decision.command, decision.mark
 
         def expire(now: Head) -> PreparedCommand | None:
             if now.version != head.version:
@@ -351,7 +351,7 @@ class Scheduler:
             )
         request = SubmittedCommand(command=decision.command, expected_version=turn.version)
         try:
-            await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.bot)
+            await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.mark)
         except (VersionConflictError, GameFinishedError, DeadlinePassedError):
             return True  # the game moved, or the seat's clock ran out: look again
         except SpiesError as exc:  # the rules refused a legal command: a bug, not a bot's

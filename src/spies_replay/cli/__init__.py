@@ -5,9 +5,10 @@ Usage::
     spies-replay [--db PATH] [--json] list [--game ID] [--status active|finished]
     spies-replay [--db PATH] [--json] show GAME [--at SEQ] [--as SEAT]
     spies-replay [--db PATH] [--json] step GAME [--at SEQ] [--as SEAT]
-    spies-replay [--db PATH] [--json] verify [GAME | --all]
+    spies-replay [--db PATH] [--json] verify [GAME [--head HASH] | --all]
+    spies-replay [--json] verify --file EXPORT [--head HASH]
     spies-replay [--db PATH] [--json] export GAME [-o FILE]
-    spies-replay [--db PATH] [--json] import FILE
+    spies-replay [--db PATH] [--json] import FILE [--head HASH]
     spies-replay [--json] copy --from SRC --to DST
 
 ``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand. A database is a
@@ -29,8 +30,20 @@ From a pipe it reads one command per line: ``n``/``next`` (or an empty line),
 ``b``/``back``, ``j SEQ``/``jump SEQ`` (or just ``SEQ``), ``f``/``first``, ``l``/``last``,
 ``q``/``quit`` (or end of input), ``h``/``help``.
 
-Every error is one line on stderr (``spies-replay: error: ...``), never a traceback. A closed
-output pipe (``spies-replay export GAME | head``) is a normal end, exit status 0.
+``verify`` re-derives every shuffle and command, and re-runs every recorded bot move with the
+bot and version its mark names (the bots of this build, :mod:`~spies_replay.cli.bots`); what
+the log does not let this build prove is a ``caveat:`` line under the game's ``ok`` line
+(a bot or bot version this build lacks, a mark from before bots had versions), which leaves
+the exit status 0. ``--head HASH`` checks that the game (or with ``--file``, an export that is
+not stored) ends in the head hash its server published, which is what ties a log to the
+server that played it; ``import --head`` refuses a file that does not.
+
+Every error is one line on stderr (``spies-replay: error: ...``), never a traceback: a file
+that is not UTF-8, a line nested deeper than 64 levels, a game id outside the server's
+alphabet (:data:`~spies_replay.transfer.GAME_ID`) included. No text output prints a
+character read from a file raw: what is not printable is escaped
+(:func:`~spies_replay.cli.output.shown`). A closed output pipe
+(``spies-replay export GAME | head``) is a normal end, exit status 0.
 
 The subcommands live in modules by group: :mod:`~spies_replay.cli.browse` (``list``,
 ``show``, ``step``; ``step``'s keys in :mod:`~spies_replay.cli.keys`),
@@ -39,11 +52,18 @@ The subcommands live in modules by group: :mod:`~spies_replay.cli.browse` (``lis
 module parses the command line and runs one of them. Like the rest of the package, it knows
 the games only through the registry (or the mapping :func:`main` is given).
 
-Exit status: 0 when all is well; 1 when ``verify`` finds a problem (naming the game and the
-first bad seq) or ``import`` refuses a file (tampered or not an export); 2 on usage errors,
+Who may import it: nothing in ``src/`` (it is the console script; tests call :func:`main`).
+Unlike the rest of :mod:`spies_replay`, it imports ``spies_bots``, in one module
+(:mod:`~spies_replay.cli.bots`), to hand the registered bots to ``verify`` and ``import``.
+
+Exit status: 0 when all is well (caveats included); 1 when ``verify`` finds a problem (naming
+the game and the first bad seq, ``published-head-mismatch`` for another head than the one
+given) or ``import`` refuses a file (tampered, not an export, or not ending in the given
+head); 2 on usage errors,
 which include an unknown game id, a seq or seat the game does not have, a database that
-cannot be used (missing, a directory, not a database), a file that cannot be written,
-exporting a game in progress and importing a game id that is already stored.
+cannot be used (missing, a directory, not a database), a file that cannot be read or written,
+a ``--head`` that is not 64 hex digits or that goes with ``--all``, exporting a game in
+progress and importing a game id that is already stored.
 """
 
 from __future__ import annotations
@@ -51,6 +71,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
@@ -70,11 +91,21 @@ from spies_replay import (
     TamperedLogError,
     open_store,
 )
-from spies_replay.cli.audit import verify
+from spies_replay.cli.audit import verify, verify_file
+from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.cli.browse import list_games, show, step
 from spies_replay.cli.exchange import copy, export, import_file
 from spies_replay.cli.keys import STEP_KEYS, STEP_LINE_HELP
-from spies_replay.cli.output import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Handler, Output, UsageError
+from spies_replay.cli.output import (
+    EXIT_OK,
+    EXIT_PROBLEM,
+    EXIT_USAGE,
+    Handler,
+    Output,
+    UsageError,
+    shown,
+)
+from spies_replay.marks import BotPolicies
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_USAGE", "main"]
 
@@ -137,10 +168,16 @@ def _parser() -> argparse.ArgumentParser:
             "--as", dest="seat", type=_count(None), metavar="SEAT", help="view as this seat"
         )
 
-    verifying = commands.add_parser("verify", parents=[common], help="verify one game or all")
+    verifying = commands.add_parser(
+        "verify", parents=[common], help="verify one game, all, or an export file"
+    )
     which = verifying.add_mutually_exclusive_group()
     which.add_argument("game_id", metavar="GAME", nargs="?")
     which.add_argument("--all", action="store_true", help="every game (the default)")
+    which.add_argument(
+        "--file", metavar="EXPORT", help="an export file, stored nowhere (- for stdin)"
+    )
+    verifying.add_argument("--head", type=_head_hash, metavar="HASH", help=_HEAD_HELP)
 
     exporting = commands.add_parser("export", parents=[common], help="export a finished game")
     exporting.add_argument("game_id", metavar="GAME")
@@ -148,6 +185,7 @@ def _parser() -> argparse.ArgumentParser:
 
     importing = commands.add_parser("import", parents=[common], help="verify and import a file")
     importing.add_argument("file", metavar="FILE", help="an export (- for stdin)")
+    importing.add_argument("--head", type=_head_hash, metavar="HASH", help=_HEAD_HELP)
 
     copying = commands.add_parser(
         "copy", parents=[common], help="copy every game to another database, hashes intact"
@@ -155,6 +193,19 @@ def _parser() -> argparse.ArgumentParser:
     copying.add_argument("--from", dest="source", required=True, metavar="SRC")
     copying.add_argument("--to", dest="target", required=True, metavar="DST")
     return parser
+
+
+_HEAD_HELP = "the head hash the game's server published: the log must end in it"
+_HASH = re.compile(r"[0-9a-f]{64}", re.ASCII)
+
+
+def _head_hash(text: str) -> str:
+    """An argparse type: a head hash, 64 hex digits (lower-cased)."""
+    if _HASH.fullmatch(text.lower()) is None:
+        raise argparse.ArgumentTypeError(
+            f"expected the 64 hex digits of a head hash, not {shown(text)[:80]!r}"
+        )
+    return text.lower()
 
 
 def _count(least: int | None) -> Callable[[str], int]:
@@ -176,6 +227,7 @@ def main(
     argv: Sequence[str] | None = None,
     *,
     games: Mapping[str, AnySpec] | None = None,
+    bots: BotPolicies | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
@@ -185,6 +237,8 @@ def main(
     Args:
         argv: the arguments (default ``sys.argv[1:]``).
         games: the games to decode (default the registry; tests pass their own).
+        bots: the bots ``verify`` and ``import`` re-run recorded bot moves with (default
+            the registry of ``spies_bots``).
         stdin: input for ``step`` and ``import -`` (default ``sys.stdin``).
         stdout: output (default ``sys.stdout``).
         stderr: notes and errors (default ``sys.stderr``).
@@ -199,9 +253,15 @@ def main(
     _configure_logging(stderr)
     out = Output(stdout, stderr, bool(getattr(args, "json", False)))
     db: str = getattr(args, "db", "spies.db")
+    args.bots = REGISTERED_BOTS if bots is None else bots
     try:
         if args.command == "copy":
             return copy(args, out, games)
+        if args.command == "verify":
+            if args.head is not None and not (args.game_id or args.file):
+                raise UsageError("verify --head needs one game: GAME or --file EXPORT")
+            if args.file is not None:
+                return verify_file(args, out, stdin, games)
         with open_store(db, create=args.command == "import", games=games) as store:
             return _HANDLERS[args.command](store, args, out, stdin)
     except BrokenPipeError:
@@ -215,15 +275,18 @@ def main(
     except (GameNotFinishedError, GameExistsError, StoreUnavailableError) as exc:
         return _error(out, str(exc), EXIT_USAGE)
     except (TamperedLogError, InvalidExportError) as exc:
-        return _error(out, f"import refused: {exc}", EXIT_PROBLEM)
+        refused = "import refused" if args.command == "import" else f"cannot verify {args.file}"
+        return _error(out, f"{refused}: {exc}", EXIT_PROBLEM)
     except SpiesError as exc:
         return _error(out, str(exc), EXIT_USAGE if exc.code == "invalid-seat" else EXIT_PROBLEM)
+    except RecursionError:  # the nesting checks' backstop: input too deep for the decoder
+        return _error(out, "input nested too deeply to decode", EXIT_PROBLEM)
 
 
 def _error(out: Output, message: str, status: int) -> int:
     if out.json:
         out.data({"error": message, "exit": status})
-    out.note(f"spies-replay: error: {message}")
+    out.note(f"spies-replay: error: {shown(message)}")
     return status
 
 
@@ -234,8 +297,12 @@ def _configure_logging(stderr: TextIO) -> None:
     """
     if structlog.is_configured():
         return
-    renderer: Any = (
-        structlog.dev.ConsoleRenderer() if stderr.isatty() else structlog.processors.JSONRenderer()
+    # JSON escapes every control character; on a terminal the values are escaped first, as
+    # a log line may carry a game id read from the database.
+    renderers: list[Any] = (
+        [_printable_values, structlog.dev.ConsoleRenderer()]
+        if stderr.isatty()
+        else [structlog.processors.JSONRenderer()]
     )
     structlog.configure(
         processors=[
@@ -243,10 +310,15 @@ def _configure_logging(stderr: TextIO) -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso"),
             structlog.processors.dict_tracebacks,
-            renderer,
+            *renderers,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
         # Look sys.stderr up per line, so a replaced stream (tests, a host app) is followed.
         logger_factory=lambda *_: structlog.PrintLogger(sys.stderr),
         cache_logger_on_first_use=False,
     )
+
+
+def _printable_values(_: Any, __: str, event: dict[str, Any]) -> dict[str, Any]:
+    """A structlog processor: every string value of a log line escaped for the terminal."""
+    return {key: shown(value) if isinstance(value, str) else value for key, value in event.items()}

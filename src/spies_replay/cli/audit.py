@@ -1,19 +1,53 @@
-"""``verify``: one stored game or all of them, each named with its first problem by seq."""
+"""``verify``: one stored game, all of them, or an export file, each named with its first
+problem by seq.
+
+Each recorded bot move is re-run with the bot that made it (:mod:`spies_replay.cli.bots`);
+what the log does not let this build prove (a bot move it cannot re-run, a label older than
+what it labels) is a ``caveat:`` line under the game's ``ok`` line, and exit status 0. With
+``--head HASH`` the game must end in that head hash, the one its server published: that is
+what anchors a log to the server that played it (exit 1 with ``published-head-mismatch``
+otherwise).
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import TextIO
 
+from spies_core.decider import AnySpec
+from spies_core.registry import GAMES
 from spies_replay import EventStore, VerifyReport, verify_all, verify_game
-from spies_replay.cli.output import EXIT_OK, EXIT_PROBLEM, REDERIVED_TEXT, Output
+from spies_replay.cli.exchange import open_input
+from spies_replay.cli.output import EXIT_OK, EXIT_PROBLEM, Output, proven, report_lines, shown
+from spies_replay.transfer import read_export
+from spies_replay.verify import verify_log
 
-__all__ = ["verify"]
+__all__ = ["verify", "verify_file"]
 
 
 def verify(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``verify``: exit 1 when any game has a problem."""
-    reports = [verify_game(store, args.game_id)] if args.game_id else verify_all(store)
+    if args.game_id:
+        reports = [verify_game(store, args.game_id, bots=args.bots, head=args.head)]
+    else:
+        reports = verify_all(store, bots=args.bots)
+    return _print(reports, out)
+
+
+def verify_file(
+    args: argparse.Namespace, out: Output, stdin: TextIO, games: Mapping[str, AnySpec] | None
+) -> int:
+    """``verify --file EXPORT``: an export checked as ``import`` checks it, stored nowhere."""
+    with open_input(args.file, stdin) as source:
+        record, rows = read_export(source)
+    report = verify_log(
+        GAMES if games is None else games, record, rows, bots=args.bots, head=args.head
+    )
+    return _print([report.report], out)
+
+
+def _print(reports: list[VerifyReport], out: Output) -> int:
     failed = [report for report in reports if not report.ok]
     if out.json:
         out.data({"ok": not failed, "games": reports})
@@ -27,14 +61,14 @@ def verify(store: EventStore, args: argparse.Namespace, out: Output, stdin: Text
 
 def _verify_line(report: VerifyReport, out: Output) -> None:
     if report.problem is None:
-        head = (report.head_hash or "")[:16]
+        head = shown((report.head_hash or "")[:16])
         out.line(
-            f"ok    {report.game_id} ({report.game}, {report.status}): {report.events} events,"
-            f" head {head}; {REDERIVED_TEXT[report.rederived]}"
+            f"ok    {shown(report.game_id)} ({shown(report.game)}, {shown(report.status)}):"
+            f" {report.events} events, head {head}; {proven(report)}"
         )
     else:
         problem = report.problem
         where = "" if problem.seq is None else f" at seq {problem.seq}"
-        out.line(f"FAIL  {report.game_id}{where}: {problem.code}: {problem.message}")
-    for warning in report.warnings:
-        out.line(f"      warning: {warning}")
+        out.line(f"FAIL  {shown(report.game_id)}{where}: {problem.code}: {shown(problem.message)}")
+    for line in report_lines(report):
+        out.line(line)

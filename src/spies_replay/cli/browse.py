@@ -24,7 +24,7 @@ from spies_replay import (
     view_at,
 )
 from spies_replay.cli.keys import KEYS_HELP, STEP_LINE_HELP, read_commands
-from spies_replay.cli.output import EXIT_OK, Output
+from spies_replay.cli.output import EXIT_OK, Output, escaped, shown
 from spies_replay.meta import describe_meta
 
 __all__ = ["list_games", "show", "step"]
@@ -44,12 +44,12 @@ def list_games(store: EventStore, args: argparse.Namespace, out: Output, stdin: 
     out.line(f"{'id':<18}{'game':<16}{'status':<10}{'players':>7}{'events':>8}  head")
     for record in page.games:
         out.line(
-            f"{record.id:<18}{record.game:<16}{record.status:<10}{record.players:>7}"
-            f"{record.version:>8}  {record.head_hash[:16]}"
+            f"{shown(record.id):<18}{shown(record.game):<16}{shown(record.status):<10}"
+            f"{record.players:>7}{record.version:>8}  {shown(record.head_hash[:16])}"
         )
-    shown = len(page.games)
+    listed = len(page.games)
     total = f"{page.total} game{'' if page.total == 1 else 's'}"
-    out.line(total if shown == page.total else f"{shown} of {total}")
+    out.line(total if listed == page.total else f"{listed} of {total}")
     return EXIT_OK
 
 
@@ -63,10 +63,10 @@ def step(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO
     """``step``: one game from a step (default 0) on, moved by keys or line commands."""
     record = store.get_game(args.game_id)
     seq = 0 if args.at is None else args.at
-    shown = _screen(store, args.game_id, seq, args.seat)
+    first = _screen(store, args.game_id, seq, args.seat)
     interactive = stdin.isatty()
     help_text = KEYS_HELP if interactive else STEP_LINE_HELP
-    _display(store, shown, out)
+    _display(store, first, out)
     if interactive:
         out.note(help_text)
     try:
@@ -126,15 +126,19 @@ def _describe(spec: AnySpec, event: Any) -> str:
     return spec.describe_event(event)
 
 
-def _display(store: EventStore, shown: ViewAt, out: Output) -> None:
-    record = shown.record
+def _display(store: EventStore, at: ViewAt, out: Output) -> None:
+    record = at.record
     spec = store.spec(record.game)
-    stored = _event_at(store, record, shown.seq)
+    stored = _event_at(store, record, at.seq)
     public = record.status == GameStatus.FINISHED
     event = None
     if stored is not None:
-        event = stored.event if public else redact_for(spec, stored.event, shown.seat)
-    viewer = "spectator" if shown.seat is None else f"seat {shown.seat}"
+        event = stored.event if public else redact_for(spec, stored.event, at.seat)
+    viewer = "spectator" if at.seat is None else f"seat {at.seat}"
+    # The texts come from the log: every string in the event and the view is escaped
+    # before it is described or drawn (JSON keeps the data as stored; its encoder escapes).
+    described = _describe(spec, escaped(event))
+    drawn = spec.render_view(escaped(at.view))
     if out.json:
         out.data(
             {
@@ -142,8 +146,8 @@ def _display(store: EventStore, shown: ViewAt, out: Output) -> None:
                 "game": record.game,
                 "status": record.status,
                 "version": record.version,
-                "seq": shown.seq,
-                "seat": shown.seat,
+                "seq": at.seq,
+                "seat": at.seat,
                 "event": None
                 if stored is None
                 else {
@@ -152,20 +156,20 @@ def _display(store: EventStore, shown: ViewAt, out: Output) -> None:
                     "actor": stored.actor,
                     "hash": stored.hash,
                     "event": event,
-                    "text": _describe(spec, event),
+                    "text": described,
                 },
-                "view": shown.view,
-                "text": spec.render_view(shown.view),
+                "view": at.view,
+                "text": drawn,
             }
         )
         return
     out.line(
-        f"{record.id} ({record.game}, {record.status}) step {shown.seq} of {record.version},"
-        f" as {viewer}"
+        f"{shown(record.id)} ({shown(record.game)}, {shown(record.status)}) step {at.seq} of"
+        f" {record.version}, as {viewer}"
     )
     if stored is None:
         out.line("before the first event")
     else:
         actor = "" if stored.actor is None else f" [seat {stored.actor}]"
-        out.line(f"#{stored.seq}{actor} {_describe(spec, event)}")
-    out.line(spec.render_view(shown.view))
+        out.line(f"#{stored.seq}{actor} {described}")
+    out.line(drawn)

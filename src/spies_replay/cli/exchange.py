@@ -14,10 +14,18 @@ from typing import IO, Any, TextIO
 
 from spies_core.decider import AnySpec
 from spies_replay import EventStore, export_lines, import_game, open_store
-from spies_replay.cli.output import EXIT_OK, EXIT_PROBLEM, REDERIVED_TEXT, Output, UsageError
+from spies_replay.cli.output import (
+    EXIT_OK,
+    EXIT_PROBLEM,
+    Output,
+    UsageError,
+    proven,
+    report_lines,
+    shown,
+)
 from spies_replay.copying import CopyOutcome, copy_store
 
-__all__ = ["copy", "export", "import_file"]
+__all__ = ["copy", "export", "import_file", "open_input"]
 
 
 def export(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
@@ -42,14 +50,16 @@ def export(store: EventStore, args: argparse.Namespace, out: Output, stdin: Text
     if out.json:
         out.data({"id": args.game_id, "events": count, "file": args.output})
     else:
-        out.line(f"exported {count} events of {args.game_id} to {args.output}")
+        out.line(f"exported {count} events of {shown(args.game_id)} to {shown(args.output)}")
     return EXIT_OK
 
 
 @contextmanager
-def _open_input(name: str, stdin: TextIO) -> Iterator[IO[Any]]:
+def open_input(name: str, stdin: TextIO) -> Iterator[IO[Any]]:
+    """An export to read: the file ``name``, or stdin for ``-`` (as bytes when it has them,
+    so that a file that is not UTF-8 is refused at its line, not by the text layer)."""
     if name == "-":
-        yield stdin
+        yield getattr(stdin, "buffer", stdin)
         return
     try:
         file = open(name, "rb")  # noqa: SIM115  (closed below)
@@ -63,15 +73,17 @@ def import_file(store: EventStore, args: argparse.Namespace, out: Output, stdin:
     """``import``: an export file (``-``: stdin), verified, into the store."""
     if args.file == "-" and stdin.isatty():
         out.note("reading an export from the terminal; end it with Ctrl+D")
-    with _open_input(args.file, stdin) as source:
-        report = import_game(store, source)
+    with open_input(args.file, stdin) as source:
+        report = import_game(store, source, bots=args.bots, head=args.head)
     if out.json:
         out.data({"imported": report})
     else:
         out.line(
-            f"imported {report.game_id} ({report.game}): {report.events} events, head"
-            f" {(report.head_hash or '')[:16]}; {REDERIVED_TEXT[report.rederived]}"
+            f"imported {shown(report.game_id)} ({shown(report.game)}): {report.events} events,"
+            f" head {shown((report.head_hash or '')[:16])}; {proven(report)}"
         )
+        for line in report_lines(report):
+            out.line(line)
     return EXIT_OK
 
 
@@ -88,8 +100,8 @@ def copy(args: argparse.Namespace, out: Output, games: Mapping[str, AnySpec] | N
     else:
         for game in copied:
             out.line(
-                f"{game.outcome:<13} {game.game_id}: {game.events} events,"
-                f" head {game.head_hash[:16]}"
+                f"{game.outcome:<13} {shown(game.game_id)}: {game.events} events,"
+                f" head {shown(game.head_hash[:16])}"
             )
         done = sum(game.outcome is CopyOutcome.COPIED for game in copied)
         out.line(

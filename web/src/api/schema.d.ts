@@ -1579,9 +1579,10 @@ export interface components {
          * @description Who chose a game's seed.
          *     - `server`: Drawn with `secrets.token_bytes(32)`: nobody knew it before the game ended.
          *     - `client`: Given by the client at creation, which makes the game reproducible (puzzles, tests).
+         *     - `deal`: The game was created with an explicit deal (`options.deal`): its hidden cards were laid out by its creator, whatever the seed. Logs written before this label say `server` or `client` for such a game.
          * @enum {string}
          */
-        SeedSource: "server" | "client";
+        SeedSource: "server" | "client" | "deal";
         /**
          * SpiesAndLiesCaptainChosen
          * @description The owner of an activated Captain took 6 points or borrowed a soldier (§9, rank 6).
