@@ -863,6 +863,7 @@ def change_seat(
     choose: SeatChoice,
     *,
     token_hash: str | None = None,
+    clock: Callable[[], str] = utc_now,
 ) -> SeatChange:
     """Decide and record one seat change: read the seats, ``choose``, append at that version.
 
@@ -871,7 +872,8 @@ def change_seat(
     nothing, or raises to refuse. The event is appended at the version the seats were read
     at, so two racing changes are decided one after the other, across processes: exactly
     one of two joins of a seat finds it open, and the other reads the seats again and is
-    refused. With ``token_hash`` the event's seat gets that token.
+    refused. With ``token_hash`` the event's seat gets that token; ``clock`` is where the
+    event's time is read (the server's clock).
 
     Raises:
         GameNotFoundError: no such game.
@@ -892,7 +894,9 @@ def change_seat(
             return SeatChange(
                 seats=seats, event=None, version=record.version, head_hash=record.head_hash
             )
-        append, changed = prepare_seat_change(record, seats, event, token_hash=token_hash)
+        append, changed = prepare_seat_change(
+            record, seats, event, token_hash=token_hash, recorded_at=clock()
+        )
         try:
             store.append(append)
         except VersionConflictError:

@@ -55,7 +55,15 @@ re-derives and folds:
    ``client`` seed is the UTF-8 text the client gave; ``deal`` labels a game exactly when
    ``game_created`` commits to an explicit deal (named at seq 1; a ``server`` or ``client``
    seed is checked at the reveal, or at seq 1 against the operator's seed).
-8. **The published head** (``head``, optional): the log must end in the head hash its
+8. **Clocks** (a game created with a time control): every clock is recomputed from the rows'
+   times (:mod:`spies_replay.clock_audit`): each ``clocks_updated`` must be the clocks its
+   batch leaves (``clocks-mismatch``, ``clocks-missing``, ``clocks-unexpected``), a seat's
+   own command must be recorded before its deadline (``move-after-deadline``), a
+   ``clock_expired`` at or after it (``clock-expired-early``), the forced move after it must
+   be marked with the time control's bot (re-run like any bot move; ``forced-move-missing``,
+   ``bot-mark-missing``, ``bot-mismatch``), an abandoned seat handed to it
+   (``seat-not-handed``), and a forfeit ends the game as the game's ``forfeit`` says.
+9. **The published head** (``head``, optional): the log must end in the head hash its
    server published (``published-head-mismatch``; the message says when that hash is an
    earlier row's, a log that goes on past what was published).
 
@@ -76,6 +84,9 @@ every event it concerns, with their count and the first seq:
 - ``seed-source-predates-deal``: ``game_created`` commits to an explicit deal but labels
   its seed ``server`` or ``client`` (written before the ``deal`` label): its hidden cards
   were laid out by its creator, not drawn from the seed.
+- ``clocks-resumed``: the server resumed clocks that ran out while no server ran
+  (``clocks_resumed``): that time was counted against no seat, and the log cannot prove
+  that no server ran then.
 
 What no verifier can see: an attacker who can write the file and recomputes every hash can
 swap two simultaneous commands of different seats (another valid history), move a
@@ -102,6 +113,8 @@ from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import SpiesError
 from spies_core.rng import ALGORITHM, FairRng
 from spies_core.step import Step, apply_events, setup, step, view_at
+from spies_replay.clock_audit import ClockAudit, ClockMismatchError
+from spies_replay.clocks import to_ms
 from spies_replay.codec import (
     MAX_JSON_DEPTH,
     GameCodec,
@@ -116,8 +129,11 @@ from spies_replay.codec import (
     json_depth,
 )
 from spies_replay.errors import GameNotFoundError
-from spies_replay.marks import BotMark, BotPolicies, parse_bot_mark
+from spies_replay.marks import FALLBACK_BOT, BotMark, BotPolicies, parse_bot_mark
 from spies_replay.meta import (
+    ClockExpired,
+    ClocksResumed,
+    ClocksUpdated,
     GameCreated,
     SeatEvent,
     SeatState,
@@ -219,6 +235,9 @@ class VerifyResult:
     states: dict[int, Any] = field(default_factory=dict)
 
 
+_ClockEvent = ClocksUpdated | ClockExpired | ClocksResumed
+
+
 class _ProblemFoundError(Exception):
     def __init__(self, problem: Problem) -> None:
         super().__init__(problem.message)
@@ -272,6 +291,9 @@ def verify_log(
         verifier.run(rows, seed, deal)
     except _ProblemFoundError as stop:
         return VerifyResult(report=verifier.report(stop.problem))
+    except ClockMismatchError as found:
+        problem = Problem(seq=found.seq, code=found.code, message=found.message)
+        return VerifyResult(report=verifier.report(problem))
     return VerifyResult(report=verifier.report(None), state=verifier.state, states=verifier.states)
 
 
@@ -307,6 +329,11 @@ class _Verifier:
         self.states: dict[int, Any] = {}
         self.warnings: list[str] = []
         self.created: GameCreated | None = None
+        self.clocks = ClockAudit(None, record.players)
+        """The game's clocks, checked as the rows come."""
+        self.closed = False
+        """Whether the current batch's ``clocks_updated`` has come: no event of it follows."""
+        self.setup_outcome: Outcome | None = None
         self.seats: list[SeatState] = []
         """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
@@ -444,6 +471,9 @@ class _Verifier:
             if row.seq in self.capture:
                 self.states[row.seq] = self.state
         self._end_batch(self.rows + 1)
+        if self.revealed_at is None:
+            self.clocks.end(self.rows + 1, finished_at_setup=self.setup_outcome is not None)
+        self._check_resumes()
         self._check_head()
         self._check_end()
         self._check_published_head()
@@ -541,9 +571,17 @@ class _Verifier:
             self._revealed(row, event)
         elif isinstance(event, SeatEvent):
             self._seat_event(row, event)
+        elif isinstance(event, ClocksUpdated | ClockExpired | ClocksResumed):
+            self._clock_event(row, event)
         else:
             if row.command is not None:
                 self._start_batch(row)
+            elif self.closed:
+                raise _fail(
+                    seq,
+                    "misplaced-event",
+                    f"{row.type} follows its batch's clocks_updated: the clocks end a batch",
+                )
             self._game_event(row, event)
 
     def _created(self, row: EventRow, event: Any) -> None:
@@ -562,6 +600,7 @@ class _Verifier:
                 " UTC as the log writes it",
             )
         self.created = event
+        self.clocks = ClockAudit(event.clock, event.players)
         self.seats = initial_seats(event)
         if len(self.seats) != event.players or any(
             seat.seat != index for index, seat in enumerate(self.seats)
@@ -587,6 +626,7 @@ class _Verifier:
             self.derived = setup(self.codec.spec, event.players, options, FairRng(self.seed, 0))
         except SpiesError as exc:
             raise _fail(1, "setup-refused", f"start refused the logged options: {exc}") from exc
+        self.setup_outcome = self.derived.outcome
 
     def _revealed(self, row: EventRow, event: SeedRevealed) -> None:
         assert self.created is not None and self.codec is not None
@@ -594,6 +634,7 @@ class _Verifier:
         if row.command is not None or row.actor is not None:
             raise _fail(seq, "misplaced-command", "seed_revealed carries a command")
         self._end_batch(seq)
+        self.clocks.end(seq, finished_at_setup=self.setup_outcome is not None)
         seed = _revealed_seed(self.codec, row)
         if seed is None or not _commits(seed, self.created):
             raise _fail(seq, "seed-mismatch", "the revealed seed does not match the commitment")
@@ -629,6 +670,7 @@ class _Verifier:
         self._end_batch(seq)
         if self.outcome is not None:
             raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
+        self.clocks.seat_event(seq)
         try:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
@@ -642,7 +684,9 @@ class _Verifier:
             raise _fail(seq, "event-after-end", "a command follows the end of the game")
         if row.actor is None:
             raise _fail(seq, "missing-actor", "a command without the seat that sent it")
-        mark = self._check_mark(row, row.actor)
+        self.closed = False
+        forced = self.clocks.command(seq, to_ms(row.recorded_at), row.actor)
+        mark = self._check_forced_mark(row) if forced else self._check_mark(row, row.actor)
         try:
             command = self.codec.command.decode(row.command)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -698,13 +742,93 @@ class _Verifier:
             mark = parse_bot_mark(row.bot)
         except ValueError as exc:
             raise _fail(seq, "bot-mark-invalid", str(exc)) from exc
-        if holder is None or holder.bot != mark.name:
+        if holder is None or holder.bot is None:
+            raise _fail(
+                seq,
+                "bot-mismatch",
+                f"a command marked as bot {row.bot!r}'s, but no bot plays seat {actor} here",
+            )
+        if holder.bot != mark.name and mark.name != FALLBACK_BOT:
             raise _fail(
                 seq,
                 "bot-mismatch",
                 f"a command marked as bot {row.bot!r}'s, but no such bot plays seat {actor} here",
             )
         return mark
+
+    def _check_forced_mark(self, row: EventRow) -> BotMark:
+        """A forced move (after the seat's clock ran out) is the time control's bot's, or
+        the fallback bot's when that one failed."""
+        control = self.clocks.control
+        assert control is not None
+        if row.bot is None:
+            raise _fail(
+                row.seq,
+                "bot-mark-missing",
+                f"seat {row.actor}'s clock ran out and its move is played by"
+                f" {control.timeout_bot!r}, but the command carries no bot mark",
+            )
+        try:
+            mark = parse_bot_mark(row.bot)
+        except ValueError as exc:
+            raise _fail(row.seq, "bot-mark-invalid", str(exc)) from exc
+        if mark.name not in (control.timeout_bot, FALLBACK_BOT):
+            raise _fail(
+                row.seq,
+                "bot-mismatch",
+                f"seat {row.actor}'s forced move is marked as {row.bot!r}'s, but the time"
+                f" control's bot is {control.timeout_bot!r}",
+            )
+        return mark
+
+    def _clock_event(
+        self, row: EventRow, event: ClocksUpdated | ClockExpired | ClocksResumed
+    ) -> None:
+        """A clock event: ``clock_expired`` and ``clocks_resumed`` open a batch,
+        ``clocks_updated`` closes the game events of one."""
+        assert self.codec is not None
+        seq, at = row.seq, to_ms(row.recorded_at)
+        if row.command is not None or row.actor is not None or row.bot is not None:
+            raise _fail(seq, "misplaced-command", f"{row.type} carries a command")
+        self._end_batch(seq)
+        if isinstance(event, ClocksUpdated):
+            spec = self.codec.spec
+            finished = self.outcome is not None
+            self.clocks.updated(
+                seq,
+                at,
+                event,
+                to_act=() if finished else spec.to_act(self.state),
+                finished=finished,
+                seats=self.seats,
+            )
+            self.closed = True
+            return
+        if self.outcome is not None:
+            raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
+        self.closed = False
+        if isinstance(event, ClocksResumed):
+            self.clocks.resumed(seq, at, event)
+            return
+        forfeit = self.codec.spec.forfeit
+        self.clocks.expired(seq, at, event, forfeitable=forfeit is not None)
+        if event.forfeit and forfeit is not None:
+            self.outcome = forfeit(self.state, event.seat)
+
+    def _check_resumes(self) -> None:
+        resumes = self.clocks.resumes
+        if resumes:
+            self.caveat(
+                resumes[0],
+                "clocks-resumed",
+                "",
+                lambda _: (
+                    f"the clocks were resumed {len(resumes)} time(s) (clocks_resumed): the time"
+                    " between the last event before each and its clocks_resumed was counted"
+                    " against no seat, as no server ran then; the log cannot prove that none"
+                    " did"
+                ),
+            )
 
     def _rederive_bot_move(
         self, row: EventRow, actor: int, mark: BotMark, command: Any, seed: bytes

@@ -30,7 +30,7 @@ from spies_bots.random_bot import choose as random_choice
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.engine import Head
-from spies_replay.marks import bot_mark
+from spies_replay.marks import FALLBACK_BOT, bot_mark
 
 __all__ = [
     "BOT_TIMEOUT_SECONDS",
@@ -44,8 +44,6 @@ __all__ = [
 
 BOT_TIMEOUT_SECONDS: Final = 10.0
 """How long a bot may think about one command."""
-FALLBACK_BOT: Final = "random"
-"""The bot that moves for a bot that failed twice on one turn."""
 _ATTEMPTS: Final = 2
 
 

@@ -115,7 +115,12 @@ class SeatService:
         async with self.locks.hold(game_id):
             try:
                 change = await blocking(
-                    change_seat, self.store, game_id, choose, token_hash=token_hash
+                    change_seat,
+                    self.store,
+                    game_id,
+                    choose,
+                    token_hash=token_hash,
+                    clock=self.creator.clock,
                 )
             except GameFinishedError as exc:
                 raise SeatsClosedError(
@@ -277,6 +282,7 @@ class SeatService:
             tokens={seat: mine},
             rematch_of=record.id,
             clock=time_control(self.store, record.id),  # a rematch keeps its game's clock
+            created_at=self.creator.clock(),
         )
         self.creator.effects.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)
