@@ -6,7 +6,7 @@ game, replayed on games created with the same seed), a client opens the game's e
 (server-sent events) on A and on B, then sends the game's commands to A one at a time; after
 each, it waits until both streams have delivered the command's first event. Between commands
 both streams are caught up and idle, so B learns of A's commit only from PostgreSQL's
-LISTEN/NOTIFY wake-up (or, had a notification been lost, from its periodic look at the log).
+LISTEN/NOTIFY wake-up (or, had a notification been lost, from its slow safety poll).
 
 It prints, in milliseconds from the moment the command is sent, the median and worst time to
 A's response, to the event on A's own stream (the baseline: the same process), and to the

@@ -240,6 +240,8 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_PORT",
         "SPIES_RATE_LIMIT",
         "SPIES_MAX_STREAMS_PER_GAME",
+        "SPIES_MAX_STREAMS_PER_SEAT",
+        "SPIES_MAX_STREAMS",
         "SPIES_IDEMPOTENCY_KEY_MAX_LENGTH",
         "SPIES_ACCESS_LOG",
     }

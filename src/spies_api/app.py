@@ -43,7 +43,12 @@ from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
-from spies_api.service.notify import AppendListeners, EventNotifier, StreamSlots
+from spies_api.service.notify import (
+    AppendListeners,
+    EventNotifier,
+    StreamSlots,
+    store_versions,
+)
 from spies_api.service.placement import Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
@@ -52,9 +57,9 @@ from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
-from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, utc_now
+from spies_replay.store.sqlite import SQLiteEventStore
 
 __all__ = ["Runtime", "create_app", "service_of"]
 
@@ -71,7 +76,7 @@ class Runtime:
         states: the cached heads of games.
         auth: who is calling.
         notifier: wakes the event streams after appends.
-        streams: the open event streams, capped per game.
+        streams: the open event streams, capped per game, per seat and in all.
         appends: what is called after every append of this process.
         clock: where the time is read.
         queries: the reads.
@@ -110,16 +115,11 @@ class Runtime:
         inline = None
         # On the event loop only with an in-process database: a server round trip would
         # hold up every other request of this process.
-        if settings.inline_commands and not is_postgres_url(settings.db_path):
-            inline = open_store(
-                settings.db_path,
-                snapshot_every=settings.snapshot_every,
-                busy_timeout=0.0,
-                sync=sync,
-            )
+        if settings.inline_commands and isinstance(store, SQLiteEventStore):
+            inline = store.twin(busy_timeout=0.0)
         states = GameStates(store, settings.cache_size)
         auth = SeatAuthenticator(store, settings.cache_size)
-        notifier = EventNotifier()
+        notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)
         locks = GameLocks()
@@ -132,7 +132,7 @@ class Runtime:
             states=states,
             auth=auth,
             notifier=notifier,
-            streams=StreamSlots(settings.max_streams_per_game, settings.stream_retry_after_seconds),
+            streams=StreamSlots.of(settings),
             appends=appends,
             queries=GameQueries(store, states, clock),
             commands=Commands(
@@ -146,8 +146,8 @@ class Runtime:
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
-            # appends by other processes (PostgreSQL's LISTEN) wake this process's streams
-            # and its scheduler, and make its cached head of the game stale
+            # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
+            # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
             clock=clock,
         )

@@ -84,8 +84,10 @@ class Settings:
             events, so a cache miss folds at most about that many events.
         sse_keepalive_seconds: an idle event stream sends a ``: keep-alive`` comment at
             least this often.
-        sse_poll_seconds: an idle event stream also looks at the log this often, for events
-            appended by another process sharing the database file.
+        sse_poll_seconds: the safety poll of event streams: this often, one thread of the
+            process reads the version of each game that has open streams and wakes those of
+            its streams that are behind (a wake-up lost, e.g. while PostgreSQL's LISTEN
+            connection reconnects). Streams are otherwise woken by appends, never polled.
         events_page_default: events returned by ``GET /games/{id}/events`` without ``limit``
             (more than any registered game's ``max_events``: one page holds a whole game).
         events_page_max: the largest ``limit`` accepted there.
@@ -93,8 +95,15 @@ class Settings:
         games_page_max: the largest ``limit`` accepted there.
         idempotency_key_max_length: the longest ``Idempotency-Key`` accepted, in
             characters; a longer one gets 400 ``invalid-parameter``.
-        max_streams_per_game: open event streams allowed on one game at once (in this
-            process); one more is refused with 503 ``too-many-streams`` and ``Retry-After``.
+        max_streams_per_game: open spectator event streams allowed on one game at once (in
+            this process); one more is refused with 503 ``too-many-streams`` and
+            ``Retry-After``. A seat's own streams (with its token) are not counted here.
+        max_streams_per_seat: open event streams allowed to one seat of a game; its next
+            stream ends its oldest rather than being refused.
+        max_streams: open event streams allowed in this process, seats' and spectators';
+            spectators may take all but a tenth (rounded up), which is kept for seats.
+            Beyond that: 503 ``too-many-streams`` with ``Retry-After``. Lowered, with a
+            warning at startup, to three quarters of the process's open-file limit.
         stream_retry_after_seconds: the ``Retry-After`` of that refusal.
         rate_limit: a per-client request rate, ``N/second``, ``N/minute``, ``N/hour`` or
             ``N/day`` (Litestar's ``RateLimitConfig``, by client address, a fixed window);
@@ -127,13 +136,15 @@ class Settings:
     cache_size: int = 1024
     snapshot_every: int = 128
     sse_keepalive_seconds: float = 15.0
-    sse_poll_seconds: float = 1.0
+    sse_poll_seconds: float = 5.0
     events_page_default: int = 5000
     events_page_max: int = 10_000
     games_page_default: int = 50
     games_page_max: int = 200
     idempotency_key_max_length: int = 255
     max_streams_per_game: int = 64
+    max_streams_per_seat: int = 4
+    max_streams: int = 10_000
     stream_retry_after_seconds: int = 5
     rate_limit: str | None = None
     bot_workers: int | None = None
@@ -150,27 +161,35 @@ class Settings:
             raise ValueError(f"sync must be normal or full, not {self.sync!r}")
         if not 1 <= self.port <= MAX_PORT:
             raise ValueError(f"port must be 1 to {MAX_PORT}, not {self.port}")
-        if self.max_body_bytes < 1 or self.cache_size < 1 or self.snapshot_every < 1:
-            raise ValueError("max_body_bytes, cache_size and snapshot_every must be positive")
+        not_positive = [name for name in _POSITIVE if getattr(self, name) <= 0]
+        if not_positive:
+            raise ValueError(f"{', '.join(not_positive)} must be positive")
         if not 0 < self.sse_keepalive_seconds <= 15:
             raise ValueError("sse_keepalive_seconds must be in (0, 15]")
-        if self.sse_poll_seconds <= 0:
-            raise ValueError("sse_poll_seconds must be positive")
         if not 1 <= self.events_page_default <= self.events_page_max:
             raise ValueError("need 1 <= events_page_default <= events_page_max")
         if not 1 <= self.games_page_default <= self.games_page_max:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
-        if self.max_streams_per_game < 1 or self.stream_retry_after_seconds < 1:
-            raise ValueError("max_streams_per_game and stream_retry_after_seconds must be positive")
-        if self.idempotency_key_max_length < 1:
-            raise ValueError("idempotency_key_max_length must be positive")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
-        if self.bot_timeout_seconds <= 0 or self.scheduler_poll_seconds <= 0:
-            raise ValueError("bot_timeout_seconds and scheduler_poll_seconds must be positive")
 
+
+_POSITIVE: Final = (
+    "max_body_bytes",
+    "cache_size",
+    "snapshot_every",
+    "sse_poll_seconds",
+    "max_streams_per_game",
+    "stream_retry_after_seconds",
+    "max_streams_per_seat",
+    "max_streams",
+    "idempotency_key_max_length",
+    "bot_timeout_seconds",
+    "scheduler_poll_seconds",
+)
+"""The settings that must be more than 0."""
 
 DEFAULTS: Final = Settings()
 """The settings of a server started with no option: the limits the API's document states."""
@@ -293,7 +312,22 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "max_streams_per_game",
         "--max-streams-per-game",
         "N",
-        "open event streams allowed on one game; one more is 503",
+        "open spectator event streams allowed on one game (seats' own are not counted);"
+        " one more is 503",
+        _positive,
+    ),
+    Option(
+        "max_streams_per_seat",
+        "--max-streams-per-seat",
+        "N",
+        "open event streams allowed to one seat; its next one ends its oldest",
+        _positive,
+    ),
+    Option(
+        "max_streams",
+        "--max-streams",
+        "N",
+        "open event streams allowed in all, a tenth of them kept for seats; one more is 503",
         _positive,
     ),
     Option(

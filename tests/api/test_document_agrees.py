@@ -26,6 +26,8 @@ SETTINGS_STATED = {
     DEFAULTS.events_page_default,
     DEFAULTS.events_page_max,
     DEFAULTS.max_streams_per_game,
+    DEFAULTS.max_streams_per_seat,
+    DEFAULTS.max_streams,
     DEFAULTS.idempotency_key_max_length,
 }
 """The default settings the document's limits paragraph states."""

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -15,13 +19,17 @@ from litestar.testing import TestClient
 from spies_api import Settings
 from spies_api.app import Runtime, service_of
 from spies_api.service.answers import DEAL_HIDDEN, outgoing, public_options
+from spies_api.service.notify import EventNotifier, SharedReads
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for
+from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
 from spies_replay.store.records import StoredEvent
+from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.streams import streaming_server
 
 from .helpers import Game, game_cases, new_game, play_to_end, play_turn
 from .test_games import assert_problem
+from .test_live_server import post_legal
 
 
 def parse_sse(text: str) -> list[dict[str, Any]]:
@@ -308,3 +316,188 @@ def test_streams_end_when_the_server_shuts_down(
         closer.join()
     ids = [m["id"] for m in parse_sse(response.text) if "id" in m]
     assert ids == list(range(1, game.created["version"] + 1))
+
+
+# -- pushed, not polled ----------------------------------------------------------------------
+
+
+def count_reads(app: Litestar) -> Counter[str]:
+    """Count, by game, every read of the log that an event stream (or anyone) makes."""
+    queries = service_of(app).queries
+    read = queries.events
+    counts: Counter[str] = Counter()
+
+    def counted(game_id: str, seat: int | None, *, after: int, limit: int) -> Any:
+        counts[game_id] += 1
+        return read(game_id, seat, after=after, limit=limit)
+
+    queries.events = counted  # type: ignore[method-assign]
+    return counts
+
+
+def live_settings(db: Path, *, keepalive: float, poll: float) -> Settings:
+    """A server's settings with the stream intervals of a test."""
+    return Settings(
+        db_path=db, sse_keepalive_seconds=keepalive, sse_poll_seconds=poll, log_json=True
+    )
+
+
+def live_game(created: dict[str, Any]) -> Game:
+    """A :class:`Game` of a creation answered over a real socket."""
+    tokens = [seat["token"] for seat in created["seats"]]
+    return Game(
+        id=created["id"],
+        game=created["game"],
+        seats={seat: {"Authorization": f"Bearer {token}"} for seat, token in enumerate(tokens)},
+        tokens=tokens,
+        created=created,
+    )
+
+
+def test_idle_streams_read_the_log_only_when_their_game_changes(tmp_path: Path) -> None:
+    """Twenty idle streams over two games send keep-alives and never read the log; a command
+    wakes only its game's streams, which share one read of it, and every stream gets every
+    event exactly once, to the end."""
+    # a fast safety poll: it reads the games' versions, never a stream's log
+    settings = live_settings(tmp_path / "idle.db", keepalive=0.1, poll=0.05)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        service = service_of(app)
+        games = [
+            live_game(http.post("/games", json={"game": "deck-of-spies", "seed": f"i{i}"}).json())
+            for i in range(2)
+        ]
+        reads = count_reads(app)
+        streams = {
+            game.id: [raw.open(game.url("/events/stream")) for _ in range(10)] for game in games
+        }
+        assert all(s.status == 200 for group in streams.values() for s in group)
+        for game in games:
+            version = game.created["version"]
+            raw.wait(lambda g=game, v=version: all(s.ids()[-1:] == [v] for s in streams[g.id]))
+            raw.wait(lambda g=game: service.notifier.waiting(g.id) == 10)
+        time.sleep(0.5)
+        idle_from = Counter(reads)
+        keepalives = sum(s.keepalives() for group in streams.values() for s in group)
+        time.sleep(1.5)
+        # None, or one per game: the file's watch also reports this process's own appends
+        # (here the games' creation), late on a loaded machine, and a game's streams woken
+        # together share one read
+        assert all(reads[g.id] - idle_from[g.id] <= 1 for g in games), (reads, idle_from)
+        idle_from = Counter(reads)
+        after_idle = sum(s.keepalives() for group in streams.values() for s in group)
+        assert after_idle - keepalives >= 20 * 5  # each still sent its keep-alives
+
+        first, second = games
+        version = post_legal(http, first)["version"]
+        raw.wait(lambda: all(s.ids()[-1] == version for s in streams[first.id]))
+        time.sleep(0.5)  # a second wake-up for the same append (the file's watch) comes and goes
+        assert reads[second.id] - idle_from[second.id] <= 1  # as above
+        assert 1 <= reads[first.id] - idle_from[first.id] <= 4  # woken together, read once
+
+        final = play_to_end(http, first, random.Random(5))  # type: ignore[arg-type]
+        raw.wait(lambda: all(s.ended for s in streams[first.id]))
+        for stream in streams[first.id]:
+            assert stream.ids() == list(range(1, final["version"] + 1))
+        assert not any(s.ended for s in streams[second.id])
+
+
+def test_another_process_appending_to_the_sqlite_file_wakes_the_stream(tmp_path: Path) -> None:
+    """No stream polls, and keep-alives are 15 s apart: the event arrives through the
+    process's one watch of the file."""
+    settings = live_settings(tmp_path / "shared.db", keepalive=15.0, poll=60.0)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        game = live_game(http.post("/games", json={"game": "deck-of-spies", "seed": "x"}).json())
+        stream = raw.open(game.url("/events/stream"), game.seats[0])
+        version = game.created["version"]
+        raw.wait(lambda: stream.ids()[-1:] == [version])
+        raw.wait(lambda: service_of(app).notifier.waiting(game.id) == 1)
+        legal = http.get(game.url("/legal"), headers=game.seats[0]).json()
+        command = msgspec.convert(legal["commands"][0], GAMES["deck-of-spies"].command_type)
+        with SQLiteEventStore(settings.db_path) as other_process:
+            appended = submit_command(other_process, game.id, 0, command).version
+        started = time.monotonic()
+        raw.wait(lambda: stream.ids()[-1] == appended, timeout=5.0)
+        assert time.monotonic() - started < 3.0
+        assert stream.ids() == list(range(1, appended + 1))
+
+
+def test_a_lost_wake_up_delays_an_event_only_until_the_safety_poll(tmp_path: Path) -> None:
+    """With every wake-up cut off, the process's slow look at the versions of its streamed
+    games still finds the event, and the stream sends it once."""
+    settings = live_settings(tmp_path / "lost.db", keepalive=15.0, poll=0.5)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        service = service_of(app)
+        service.unwatch()  # no wake-up from the file's watch
+        service.appends.remove(service.notifier.notify)  # nor from this process's appends
+        game = live_game(http.post("/games", json={"game": "deck-of-spies", "seed": "y"}).json())
+        streams = [raw.open(game.url("/events/stream")) for _ in range(3)]
+        version = game.created["version"]
+        raw.wait(lambda: all(s.ids()[-1:] == [version] for s in streams))
+        raw.wait(lambda: service.notifier.waiting(game.id) == 3)
+        appended = post_legal(http, game)["version"]
+        raw.wait(lambda: all(s.ids()[-1] == appended for s in streams), timeout=5.0)
+        for stream in streams:
+            assert stream.ids() == list(range(1, appended + 1))
+
+
+def test_the_safety_poll_wakes_only_the_streams_behind_their_games_version() -> None:
+    """One look at the versions, per process: a stream that has read up to its game's
+    version is left asleep; one behind is woken; a game nobody streams is not looked up."""
+    looked_up: list[list[str]] = []
+    versions = {"a": 5, "b": 7}
+
+    def current(game_ids: Sequence[str]) -> dict[str, int]:
+        looked_up.append(sorted(game_ids))
+        return {game_id: versions[game_id] for game_id in game_ids}
+
+    notifier = EventNotifier(current, recheck_seconds=3600)
+
+    async def scenario() -> list[bool]:
+        with (
+            notifier.subscribe("a") as caught_up,
+            notifier.subscribe("a") as behind,
+            notifier.subscribe("b") as other,
+            notifier.subscribe("b") as unread,
+        ):
+            caught_up.seen, behind.seen, other.seen = 5, 4, 7  # unread: not read yet
+            assert notifier.recheck() == 1
+            await asyncio.sleep(0.01)  # the wake-up is set on the loop
+            return [w.event.is_set() for w in (caught_up, behind, other, unread)]
+
+    assert asyncio.run(scenario()) == [False, True, False, False]
+    assert looked_up == [["a", "b"]]
+    assert notifier.recheck() == 0 and looked_up == [["a", "b"]]  # nobody waits: no lookup
+    notifier.close()
+
+
+def test_a_shared_read_is_joined_only_by_streams_woken_before_it_began() -> None:
+    """A stream woken after a read began must not take that read's page (it may predate the
+    append that woke the stream): it reads afresh; streams woken before share the read."""
+    reads = SharedReads()
+    release = threading.Event()
+    begun: list[int] = []
+
+    def read() -> Any:
+        begun.append(len(begun))
+        number = len(begun)
+        release.wait(5)
+        return f"page {number}"
+
+    async def scenario() -> list[Any]:
+        woken_before = reads.tick()
+        first = asyncio.create_task(reads.read("key", woken_before, read))
+        await asyncio.sleep(0.05)  # the read has begun
+        joined = asyncio.create_task(reads.read("key", woken_before, read))
+        woken_after = reads.tick()
+        fresh = asyncio.create_task(reads.read("key", woken_after, read))
+        elsewhere = asyncio.create_task(reads.read("other", woken_before, read))
+        await asyncio.sleep(0.05)
+        release.set()
+        return list(await asyncio.gather(first, joined, fresh, elsewhere))
+
+    pages = asyncio.run(scenario())
+    assert len(begun) == 3  # first (joined by one), fresh, elsewhere
+    assert pages[0] == pages[1] and pages[2] != pages[0] and pages[3] != pages[0]

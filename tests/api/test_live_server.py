@@ -146,7 +146,7 @@ def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]
             time.sleep(0.3)  # the stream is connected and caught up
             legal = http.get(game.url("/legal"), headers=game.seats[0]).json()
             command = msgspec.convert(legal["commands"][0], GAMES["deck-of-spies"].command_type)
-            with SQLiteEventStore(service.store.path) as other_process:  # no notifier: only polling
+            with SQLiteEventStore(service.store.path) as other_process:  # not this app's notifier
                 marks["elsewhere"] = submit_command(other_process, game.id, 0, command).version
             # nothing else happens in this process until the stream has found that event
             marks["polled"] = polled.wait(timeout=30)
@@ -171,4 +171,4 @@ def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]
     assert resumed == list(range(seen[-1] + 1, final["version"] + 1))
     assert seen + resumed == list(range(1, final["version"] + 1))
     assert last["type"] == "seed_revealed"
-    assert marks["polled"]  # the other process's append was found by polling the log
+    assert marks["polled"]  # the other process's append was found (the file's watch)

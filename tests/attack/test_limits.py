@@ -7,6 +7,7 @@ document, and leaves the log unchanged.
 from __future__ import annotations
 
 import random
+import resource
 import threading
 import time
 from collections.abc import Iterator
@@ -23,10 +24,15 @@ from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
 from spies_api.cli import main as cli_main
+from spies_api.http.streaming import SUPERSEDED
 from spies_api.openapi.document import openapi_document
-from spies_api.settings import parse_rate
+from spies_api.service.notify import StreamSlots, seat_reserve
+from spies_api.settings import SettingsError, parse_rate, settings_from
 from tests.api.helpers import new_game, play_turn
+from tests.api.test_events import live_game
 from tests.api.test_games import assert_problem
+from tests.api.test_live_server import post_legal
+from tests.support.streams import RawStream, streaming_server
 
 from .conftest import log_snapshot, serve_in_thread
 from .figures import record
@@ -195,11 +201,9 @@ def test_open_streams_per_game_are_capped_with_503_and_retry_after(tmp_path: Pat
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert refused.json()["code"] == "too-many-streams"
         assert int(refused.headers["retry-after"]) >= 1
-        # another game is not affected, and a seat is no exception
+        # another game is not affected
         with http.stream("GET", f"/games/{other['id']}/events/stream") as elsewhere:
             assert elsewhere.status_code == 200
-        seat = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
-        assert http.get(url, headers=seat).status_code == 503
         # a closed stream gives its slot back
         listeners[0].stop.set()
         listeners[0].join(timeout=30)
@@ -229,6 +233,129 @@ def test_a_stream_dropped_before_it_starts_gives_its_slot_back(
     assert service.streams.open(game.id) == 1
     del slot
     assert service.streams.open(game.id) == 0
+
+
+# -- seats before spectators, and the server's cap ---------------------------------------------
+
+
+def _bearer(created: dict[str, Any], seat: int) -> dict[str, str]:
+    return {"authorization": f"Bearer {created['seats'][seat]['token']}"}
+
+
+def _assert_refused(stream: RawStream) -> None:
+    assert stream.status == 503, stream.text
+    assert stream.headers["content-type"].startswith("application/problem+json")
+    assert msgspec.json.decode(stream.body)["code"] == "too-many-streams"
+    assert int(stream.headers["retry-after"]) >= 1
+
+
+def test_spectators_filling_a_game_never_refuse_its_seats(tmp_path: Path) -> None:
+    """The default cap of spectators per game, reached: the next spectator is 503, and every
+    seat of the game still connects and is served."""
+    settings = Settings(db_path=tmp_path / "seats.db", log_json=True)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
+        path = f"/games/{created['id']}/events/stream"
+        spectators = [raw.open(path) for _ in range(settings.max_streams_per_game)]
+        assert {stream.status for stream in spectators} == {200}
+        _assert_refused(raw.open(path))
+        seats = [raw.open(path, _bearer(created, seat)) for seat in range(3)]
+        assert [stream.status for stream in seats] == [200, 200, 200]
+        version = created["version"]
+        raw.wait(lambda: all(stream.ids()[-1:] == [version] for stream in seats))
+        assert service_of(app).streams.open(created["id"]) == settings.max_streams_per_game + 3
+        _assert_refused(raw.open(path))  # the seats took no spectator's place either
+    record(
+        GUARANTEE,
+        "test_limits.py::test_spectators_filling_a_game_never_refuse_its_seats",
+        spectator_streams=settings.max_streams_per_game,
+        seat_streams_served_beside_them=3,
+    )
+
+
+def test_a_seats_newest_stream_ends_its_oldest(tmp_path: Path) -> None:
+    """A seat is never refused for its own streams: past its allowance, the oldest ends."""
+    settings = Settings(db_path=tmp_path / "own.db", max_streams_per_seat=2, log_json=True)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
+        path = f"/games/{created['id']}/events/stream"
+        mine = [raw.open(path, _bearer(created, 0)) for _ in range(2)]
+        other_seat = raw.open(path, _bearer(created, 1))
+        newest = raw.open(path, _bearer(created, 0))
+        assert {s.status for s in (*mine, other_seat, newest)} == {200}
+        raw.wait(lambda: mine[0].ended)
+        assert not mine[1].ended and not other_seat.ended and not newest.ended
+        raw.wait(lambda: service_of(app).streams.open(created["id"]) == 3)
+        version = post_legal(http, live_game(created))["version"]
+        raw.wait(lambda: all(s.ids()[-1:] == [version] for s in (mine[1], other_seat, newest)))
+        assert mine[0].ids() == list(range(1, created["version"] + 1))
+
+
+def test_the_server_caps_its_streams_and_keeps_a_tenth_for_seats(tmp_path: Path) -> None:
+    """``max_streams`` 10: spectators of any games take 9, the last is a seat's; a seat is
+    refused only when the server is full."""
+    settings = Settings(db_path=tmp_path / "server.db", max_streams=10, log_json=True)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        streams = service_of(app).streams
+        games = [
+            http.post("/games", json={"game": "black-spy", "players": 3}).json() for _ in range(4)
+        ]
+        paths = [f"/games/{game['id']}/events/stream" for game in games]
+        spectators = [raw.open(paths[i % 3]) for i in range(9)]
+        assert {stream.status for stream in spectators} == {200}
+        _assert_refused(raw.open(paths[0]))
+        _assert_refused(raw.open(paths[3]))  # a game with no stream at all: the server is full
+        seat = raw.open(paths[3], _bearer(games[3], 0))
+        assert seat.status == 200 and streams.total() == 10
+        _assert_refused(raw.open(paths[0], _bearer(games[0], 0)))  # full, for seats too
+        raw.close(spectators[0])
+        raw.wait(lambda: streams.total() == 9)
+        again = raw.open(paths[0], _bearer(games[0], 0))
+        assert again.status == 200
+        _assert_refused(raw.open(paths[1]))
+        raw.close(seat)
+        raw.wait(lambda: streams.total() == 9)
+        assert raw.open(paths[1]).status == 200  # 8 spectators and a seat: room for a ninth
+        raw.close(again)
+        raw.wait(lambda: streams.total() == 9)
+        _assert_refused(raw.open(paths[1]))  # 9 spectators, 9 streams: the tenth is a seat's
+    record(
+        GUARANTEE,
+        "test_limits.py::test_the_server_caps_its_streams_and_keeps_a_tenth_for_seats",
+        server_stream_cap=10,
+        spectators_refused_at=9,
+    )
+
+
+def test_the_server_cap_fits_the_open_file_limit() -> None:
+    """More streams than the process has sockets for would fail at accept, seats' too."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    slots = StreamSlots.of(Settings(max_streams=soft * 10))
+    assert slots.limit == soft * 3 // 4
+    assert slots.limit - slots.spectator_limit == seat_reserve(slots.limit) >= 1
+    assert StreamSlots.of(Settings(max_streams=10)).limit == 10
+
+
+@pytest.mark.parametrize(
+    ("field", "flag", "value"),
+    [
+        ("max_streams", "--max-streams", 7),
+        ("max_streams_per_seat", "--max-streams-per-seat", 3),
+        ("max_streams_per_game", "--max-streams-per-game", 5),
+    ],
+)
+def test_the_stream_caps_are_options_and_environment_variables(
+    field: str, flag: str, value: int
+) -> None:
+    env = "SPIES_" + flag.removeprefix("--").upper().replace("-", "_")
+    assert getattr(settings_from({field: str(value)}, {}), field) == value
+    assert getattr(settings_from({}, {env: str(value)}), field) == value
+    with pytest.raises(SettingsError):
+        settings_from({field: "0"}, {})
+    assert _parser().parse_args([flag, str(value)]).__dict__[field] == str(value)
 
 
 # -- rate limit ----------------------------------------------------------------------------------
@@ -327,3 +454,19 @@ def test_every_limit_is_documented_on_its_operations() -> None:
     assert "413" in paths["/games/{game_id}/commands"]["post"]["responses"]
     stream = paths["/games/{game_id}/events/stream"]["get"]["responses"]["503"]
     assert "too-many-streams" in stream["description"]
+
+
+def test_seats_before_spectators_is_documented_on_the_stream() -> None:
+    operation = openapi_document()["paths"]["/games/{game_id}/events/stream"]["get"]
+    description = operation["description"]
+    for words in (
+        "Seats before spectators",
+        "`max_streams_per_game`",
+        "`max_streams_per_seat`",
+        "`max_streams`",
+        "a tenth",
+        SUPERSEDED,
+        "Retry-After",
+        "pushed",
+    ):
+        assert words in description, words

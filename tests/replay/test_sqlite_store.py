@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from spies_replay.store.schema import SCHEMA_VERSION
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .conftest import append, new_game
-from .countergame import GAMES
+from .countergame import GAMES, CounterBumped
 
 
 def raw(db_path: Path) -> sqlite3.Connection:
@@ -145,3 +146,29 @@ def test_sync_full_is_set_on_the_connection(db_path: Path) -> None:
         assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
     with SQLiteEventStore(db_path, games=GAMES) as store:
         assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 1
+
+
+def test_the_watch_hears_other_stores_appends_and_never_its_own(tmp_path: Path) -> None:
+    """A process's own appends are not news to it (its cached heads stay); another store's
+    on the file, in this process or another, are."""
+    heard: list[str] = []
+    with (
+        SQLiteEventStore(tmp_path / "w.db", games=GAMES) as mine,
+        SQLiteEventStore(tmp_path / "w.db", games=GAMES) as other,
+    ):
+        mine.watch_seconds = 0.01
+        unwatch = mine.watch(heard.append)
+        try:
+            own = new_game(mine).record.id
+            append(mine, own, mine.get_game(own).version, [CounterBumped(seat=0, by=1, total=1)])
+            theirs = new_game(other).record.id
+            deadline = time.monotonic() + 10
+            while theirs not in heard and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert heard == [theirs]
+            append(other, own, mine.get_game(own).version, [CounterBumped(seat=0, by=1, total=2)])
+            while own not in heard and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert heard == [theirs, own]  # another store's append to my game is news
+        finally:
+            unwatch()

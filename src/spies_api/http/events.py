@@ -86,7 +86,7 @@ class EventsController(Controller):
         record = await blocking(queries.record, caller.game_id)
         if record.status == GameStatus.FINISHED and start >= record.version:
             return Response(content=None, status_code=204)
-        slot = streams.take(caller.game_id)
+        slot = streams.take(caller.game_id, caller.seat)
         return ServerSentEvent(
             event_stream(queries, notifier, settings, caller, start, slot),
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},

@@ -12,15 +12,22 @@ shutting down ends its streams). Messages carry no ``event:`` line, so an
 sends a ``: keep-alive`` comment at least every ``Settings.sse_keepalive_seconds``. The
 stream ends after the game's final event (``seed_revealed``).
 
-Each game has at most ``Settings.max_streams_per_game`` open streams in this process
-(:class:`~spies_api.notify.StreamSlots`); one more is refused before it starts, with 503
-``too-many-streams`` and ``Retry-After``. A slot is given back when its stream ends,
+A stream is pushed, not polled: it reads its game's log (in a worker thread, one page at
+a time, so it never holds more than a page in memory) when it starts and then only when
+woken, by this process's appends at once, by another process's through the store's watch
+(:mod:`spies_api.service.notify`), or by the process's slow safety poll, which wakes only
+the streams that are behind. Streams woken together at the same point of the same log
+(a game's spectators, after a command) share one read
+(:class:`~spies_api.service.notify.SharedReads`). An idle stream does nothing but send its
+keep-alives.
+
+Each stream holds a place (:class:`~spies_api.service.notify.StreamSlots`): spectators are
+capped per game and in all, a seat's own streams are not counted against its game's cap,
+and a seat's newest stream past its own allowance ends its oldest (which says so in a last
+comment and ends); a stream that cannot have a place is refused before it starts, with 503
+``too-many-streams`` and ``Retry-After``. A place is given back when its stream ends,
 however it ends (the game's end, the client leaving, a shutdown), or when a stream that
 never started is dropped.
-
-New events are noticed at once when this process appended them (:mod:`spies_api.service.notify`),
-and within ``Settings.sse_poll_seconds`` when another process did. The log is read in a
-worker thread, one page at a time, so a stream never holds more than a page in memory.
 """
 
 from __future__ import annotations
@@ -40,10 +47,13 @@ from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_replay.store.records import GameStatus
 
-__all__ = ["FINAL_EVENT", "event_stream"]
+__all__ = ["FINAL_EVENT", "SUPERSEDED", "event_stream"]
 
 FINAL_EVENT: Final = "seed_revealed"
 """The type of a finished game's last event, after which the stream ends."""
+
+SUPERSEDED: Final = "superseded by a newer stream of this seat"
+"""The last comment of a seat's stream ended to make way for that seat's newest one."""
 
 _encoder: Final = msgspec.json.Encoder()
 
@@ -65,27 +75,41 @@ async def event_stream(
         keepalive = settings.sse_keepalive_seconds
         game_id = caller.game_id
         read = partial(queries.events, game_id, caller.seat, limit=settings.events_page_max)
+        shared = notifier.reads
         last_sent = time.monotonic()
-        with notifier.subscribe(game_id) as appended:
+        with notifier.subscribe(game_id) as waiter:
+            slot.on_revoke(waiter.wake)
+            woken = True  # nothing read yet
             while not notifier.closed:
-                appended.clear()
-                page = await anyio.to_thread.run_sync(partial(read, after=after))
-                for event in page.events:
-                    yield ServerSentEventMessage(id=event.seq, data=_encoder.encode(event).decode())
-                    if event.__struct_config__.tag == FINAL_EVENT:
-                        return
-                if page.events:
-                    last_sent = time.monotonic()
-                if page.next_after > after:
-                    after = page.next_after
-                    continue  # a full page: there may be more
-                if page.status == GameStatus.FINISHED and after >= page.version:
+                if slot.revoked:
+                    yield ServerSentEventMessage(comment=SUPERSEDED, data=None)
                     return
-                wait = min(settings.sse_poll_seconds, keepalive - (time.monotonic() - last_sent))
+                if woken:
+                    waiter.event.clear()  # before the read: an append during it wakes again
+                    since = waiter.woken_at  # after the clear: no later wake-up is lost
+                    page = await shared.read(
+                        (game_id, caller.seat, after), since, partial(read, after=after)
+                    )
+                    for event in page.events:
+                        yield ServerSentEventMessage(
+                            id=event.seq, data=_encoder.encode(event).decode()
+                        )
+                        if event.__struct_config__.tag == FINAL_EVENT:
+                            return
+                    if page.events:
+                        last_sent = time.monotonic()
+                    after = max(after, page.next_after)
+                    if after < page.version:
+                        continue  # a full page: read the next at once
+                    if page.status == GameStatus.FINISHED:
+                        return
+                    waiter.seen = page.version
+                wait = keepalive - (time.monotonic() - last_sent)
                 if wait > 0:
                     with anyio.move_on_after(wait):
-                        await appended.wait()
-                if time.monotonic() - last_sent >= keepalive:
+                        await waiter.event.wait()
+                woken = waiter.event.is_set()
+                if not woken and time.monotonic() - last_sent >= keepalive:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
                     last_sent = time.monotonic()
     finally:

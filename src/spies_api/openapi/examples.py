@@ -311,9 +311,9 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     ),
     "too-many-streams": (
         "Too many event streams",
-        f"game {GAME_ID!r} already has {DEFAULTS.max_streams_per_game} open event streams, the"
-        " most this server allows;"
-        " close one or retry later",
+        f"game {GAME_ID!r} already has {DEFAULTS.max_streams_per_game} spectator event"
+        " streams, the most this server allows on one game (a seat's stream, with its token,"
+        " is still served); close one or retry later",
     ),
 }
 """Examples of other codes of a status: code -> (title, detail)."""

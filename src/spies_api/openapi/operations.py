@@ -324,11 +324,25 @@ OPERATIONS: Final[dict[str, Operation]] = {
         description=(
             "The same events as `GET /games/{id}/events`, as `text/event-stream`: one message"
             " per event with `id: <seq>` and `data: <event JSON>`; a `: keep-alive` comment at"
-            " least every 15 s; the stream ends after the final event (`seed_revealed`)."
-            " Resumes after `Last-Event-ID` (or `?after=`). 204 when a finished game has"
-            " nothing after that point (EventSource then stops reconnecting). A game has at"
-            " most 64 open streams at once (server setting `max_streams_per_game`); one more"
-            " is 503 `too-many-streams` with `Retry-After`."
+            f" least every {DEFAULTS.sse_keepalive_seconds:g} s; the stream ends after the"
+            " final event (`seed_revealed`). Resumes after `Last-Event-ID` (or `?after=`)."
+            " 204 when a finished game has nothing after that point (EventSource then stops"
+            " reconnecting). Events are pushed: a command wakes its game's streams at once"
+            " (through another server process sharing the database, within a moment), and"
+            " an idle stream sends only its keep-alives.\n\n"
+            "**Seats before spectators.** A game has at most"
+            f" {DEFAULTS.max_streams_per_game} open spectator streams (server setting"
+            " `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`."
+            " A seat's own streams (with its token) do not count there: each seat may hold"
+            f" {DEFAULTS.max_streams_per_seat} (`max_streams_per_seat`), and its next one ends"
+            " its oldest, which sends a last `: superseded by a newer stream of this seat`"
+            " comment, rather than being"
+            " refused, so a client whose old connections died unnoticed is never locked out"
+            f" by them. The server holds at most {DEFAULTS.max_streams} streams in all"
+            " (`max_streams`); spectators may take all but a tenth of them, which is kept for"
+            " seats, so no number of spectators of a game, or of the whole server, refuses a"
+            " seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps"
+            " are per server process."
         ),
         security=OPTIONAL_SEAT_TOKEN,
         responses={
@@ -352,7 +366,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 403,
                 404,
                 503,
-                codes={**_GAME_NOT_FOUND, 503: "`too-many-streams` (with `Retry-After`)"},
+                codes={
+                    **_GAME_NOT_FOUND,
+                    503: "`too-many-streams` (with `Retry-After`): the game's spectator"
+                    " streams, or the server's streams, are at their cap",
+                },
                 examples={503: "too-many-streams"},
             ),
         },

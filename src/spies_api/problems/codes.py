@@ -367,7 +367,9 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(
         "too-many-streams",
         api_errors.TooManyStreamsError,
-        "The game has as many open event streams as allowed; retry after `Retry-After`.",
+        "The game has as many open spectator streams as allowed, or the server as many"
+        " streams (a seat's own stream is still served within the server's share kept for"
+        " seats); retry after `Retry-After`.",
     ),
     ErrorCode(
         "database-busy",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal
@@ -35,6 +35,7 @@ from spies_replay.errors import (
     StoreClosedError,
     StoreUnavailableError,
 )
+from spies_replay.store.records import Append, NewGame
 from spies_replay.store.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
 from spies_replay.store.sql import SqlEventStore, Transaction
 
@@ -105,6 +106,7 @@ class SQLiteEventStore(SqlEventStore):
         self._lock = threading.Condition()
         self._handles: list[_Handle] = []
         self._closed = False
+        self._own = _OwnWrites()
         with self._connection():  # open, set WAL and migrate now, so errors surface here
             pass
 
@@ -234,6 +236,157 @@ class SQLiteEventStore(SqlEventStore):
             finally:
                 if conn.in_transaction:
                     conn.rollback()
+
+    def twin(self, *, busy_timeout: float) -> SQLiteEventStore:
+        """Another store on the same file, with its own connections and busy timeout, whose
+        writes count as this store's own: :meth:`watch` leaves them out too (the process
+        that holds both knows of them)."""
+        twin = SQLiteEventStore(
+            self.path,
+            games=self.games,
+            snapshot_every=self.snapshot_every,
+            busy_timeout=busy_timeout,
+            sync=self.sync,
+        )
+        twin._own = self._own
+        return twin
+
+    # -- other connections' appends ----------------------------------------------------
+
+    watch_seconds: float = 0.25
+    """How often :meth:`watch` looks whether another connection has committed."""
+
+    def append(self, batch: Append) -> None:
+        """See :meth:`SqlEventStore.append`; the watch leaves this write out."""
+        with self._own.writing(batch.game_id, batch.new_version):
+            super().append(batch)
+
+    def insert_game(self, game: NewGame) -> None:
+        """See :meth:`SqlEventStore.insert_game`; the watch leaves this write out."""
+        with self._own.writing(game.record.id, game.record.version):
+            super().insert_game(game)
+
+    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``on_append(game_id)`` for each game other connections append to: other
+        processes sharing the file, and this process's other stores of it, never this
+        store's own writes (the caller knows of those). A wake-up only: the log stays the
+        truth.
+
+        SQLite cannot signal another process, so one daemon thread, on a connection of its
+        own, polls: every :attr:`watch_seconds` it reads ``PRAGMA data_version``, which
+        changes exactly when another connection has committed, and only then the games of
+        the ``events`` rows past the last rowid it saw (writers are serialized, so rowids
+        grow in commit order). One pragma per interval while nothing happens, however many
+        readers wait. Returns the function that stops the thread.
+        """
+        stop = threading.Event()
+        state = _Watched(self._own)
+        state.look(self)  # the starting point, before any append the caller must hear of
+
+        def poll() -> None:
+            while not stop.wait(self.watch_seconds):
+                for game_id in state.look(self):
+                    on_append(game_id)
+            state.close()
+
+        thread = threading.Thread(target=poll, name="spies-store-watch", daemon=True)
+        thread.start()
+
+        def unwatch() -> None:
+            stop.set()
+            thread.join(timeout=self.watch_seconds + 5.0)
+
+        return unwatch
+
+
+class _OwnWrites:
+    """The writes of this store that its watch has not seen yet: (game, version after)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, set[int]] = {}
+
+    @contextmanager
+    def writing(self, game_id: str, version: int) -> Iterator[None]:
+        """Around one write: known as this store's before it commits, forgotten if it
+        fails."""
+        with self._lock:
+            self._pending.setdefault(game_id, set()).add(version)
+        try:
+            yield
+        except BaseException:
+            self._drop(game_id, version)
+            raise
+
+    def seen(self, game_id: str, last_seq: int) -> bool:
+        """Whether the game's log, now ending at ``last_seq``, ends in a write of this
+        store's (all of them up to it are then forgotten)."""
+        with self._lock:
+            pending = self._pending.get(game_id)
+            if not pending:
+                return False
+            mine = last_seq in pending
+            pending.difference_update([v for v in pending if v <= last_seq])
+            if not pending:
+                del self._pending[game_id]
+            return mine
+
+    def _drop(self, game_id: str, version: int) -> None:
+        with self._lock:
+            pending = self._pending.get(game_id)
+            if pending is not None:
+                pending.discard(version)
+                if not pending:
+                    del self._pending[game_id]
+
+
+class _Watched:
+    """What :meth:`SQLiteEventStore.watch` has seen: its connection, the file's commit
+    counter and the last ``events`` rowid."""
+
+    def __init__(self, own: _OwnWrites) -> None:
+        self.own = own
+        self.conn: sqlite3.Connection | None = None
+        self.data_version: int | None = None
+        self.rowid: int | None = None
+
+    def look(self, store: SQLiteEventStore) -> list[str]:
+        """The games appended to since the last look (none on the first)."""
+        try:
+            if self.conn is None:
+                self.conn = sqlite3.connect(
+                    store.path,
+                    timeout=store.busy_timeout,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
+                self.conn.execute("PRAGMA query_only = ON")
+                self.data_version = None  # a new connection counts afresh
+            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            if version == self.data_version:
+                return []
+            if self.rowid is None:
+                self.rowid = self.conn.execute(
+                    "SELECT coalesce(max(rowid), 0) FROM events"
+                ).fetchone()[0]
+                self.data_version = version
+                return []
+            rows = self.conn.execute(
+                "SELECT game_id, max(rowid), max(seq) FROM events WHERE rowid > ? GROUP BY game_id",
+                (self.rowid,),
+            ).fetchall()
+        except sqlite3.Error:
+            self.close()  # the file busy or gone for a moment: a fresh connection next time
+            return []
+        self.data_version = version
+        if rows:
+            self.rowid = max(self.rowid, *(row[1] for row in rows))
+        return [row[0] for row in rows if not self.own.seen(row[0], row[2])]
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
 
 def _raise_busy(location: str, exc: sqlite3.OperationalError) -> None:

@@ -117,7 +117,9 @@ export interface paths {
         };
         /**
          * The event log, live (server-sent events)
-         * @description The same events as `GET /games/{id}/events`, as `text/event-stream`: one message per event with `id: <seq>` and `data: <event JSON>`; a `: keep-alive` comment at least every 15 s; the stream ends after the final event (`seed_revealed`). Resumes after `Last-Event-ID` (or `?after=`). 204 when a finished game has nothing after that point (EventSource then stops reconnecting). A game has at most 64 open streams at once (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`.
+         * @description The same events as `GET /games/{id}/events`, as `text/event-stream`: one message per event with `id: <seq>` and `data: <event JSON>`; a `: keep-alive` comment at least every 15 s; the stream ends after the final event (`seed_revealed`). Resumes after `Last-Event-ID` (or `?after=`). 204 when a finished game has nothing after that point (EventSource then stops reconnecting). Events are pushed: a command wakes its game's streams at once (through another server process sharing the database, within a moment), and an idle stream sends only its keep-alives.
+         *
+         *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -199,7 +201,7 @@ export interface paths {
         put?: never;
         /**
          * The caller's seat in the rematch
-         * @description With a seat token of a finished game: the same seat in the next game, which has the same options, a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer.
+         * @description With a seat token of a finished game: the same seat in the next game, which has the same options (but never an explicit `deal`: it deals afresh), a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer.
          */
         post: operations["rematch"];
         delete?: never;
@@ -379,6 +381,8 @@ export interface components {
          * @description Body of `POST /games` for a game of Black Spy (`black-spy`).
          */
         BlackSpyCreateGameRequest: {
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `black-spy` here. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -621,6 +625,8 @@ export interface components {
          * @description A game of Black Spy as one seat (or a spectator) may see it.
          */
         BlackSpyView: {
+            /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
+            clock?: components["schemas"]["ClockView"] | null;
             /** @description The current deal, 1 for the first; 0 before the first deal. */
             deal: number;
             /** @description Every scored deal's scores, first deal first, each by seat (§6); a seat's total is the sum of its scores. */
@@ -726,6 +732,90 @@ export interface components {
             type: "bot";
         };
         /**
+         * ClockExpired
+         * @description A seat's clock ran out: the server recorded it at or after the seat's deadline. Its forced move (marked with the time control's bot) or, for a forfeit, the end of the game follows in the same batch.
+         */
+        ClockExpired: {
+            /** @description The deadline it ran out at, RFC 3339 UTC (the event's `recorded_at` is when the server saw it pass). */
+            deadline: string;
+            /**
+             * @description Whether the seat lost the game by it (a time control with `on_timeout` `forfeit`).
+             * @default false
+             */
+            forfeit: boolean;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The seat whose clock ran out. */
+            seat: number;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description The seat's timeouts in a row, this one included. */
+            timeouts: number;
+            /**
+             * @description Always `clock_expired`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "clock_expired";
+        };
+        /**
+         * ClockView
+         * @description A game's clock as a client sees it: the time control, and each seat's clock.
+         */
+        ClockView: {
+            /** @description With `on_timeout` `bot`: after this many timeouts of a seat in a row, the seat is handed to `timeout_bot` for the rest of the game (its holder can take it back). */
+            abandon_after?: number | null;
+            /** @description A chess clock per seat: the time it may take over the whole game; `null`: none. */
+            budget_seconds?: number | null;
+            /** @description Added to a seat's budget after each of its moves (Fischer); only with a budget. Default: `0.0`. */
+            increment_seconds?: number;
+            /** @description `bot`: the seat's move is played by `timeout_bot` and the game goes on; `forfeit`: the seat loses. Default: `"bot"`. */
+            on_timeout?: components["schemas"]["OnTimeout"];
+            /** @description Each seat's clock, in seat order. Default: `[]`. */
+            seats?: components["schemas"]["SeatClock"][];
+            /** @description The bot that plays a timed-out seat's move (`on_timeout` `bot`). Default: `"greedy"`. */
+            timeout_bot?: string;
+            /** @description How long a seat may take over one decision; `null`: no per-move timer. */
+            turn_seconds?: number | null;
+        };
+        /**
+         * ClocksResumed
+         * @description The server found clocks that ran out while no server was running: every running clock starts again from what it had when it last started (the time no server saw is not counted against a seat).
+         */
+        ClocksResumed: {
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /** @description When the last event before the pause was recorded, RFC 3339 UTC. */
+            since: string;
+            /**
+             * @description Always `clocks_resumed`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "clocks_resumed";
+        };
+        /**
+         * ClocksUpdated
+         * @description Every seat's clock after a batch of a game with a clock: the last one in the log is the clocks now. Ends every batch that moved a clock (before `seed_revealed`).
+         */
+        ClocksUpdated: {
+            /** @description The seat whose move (or forced move) the batch recorded, if any. */
+            moved?: number | null;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description Each seat's clock: what is left of its budget, since when it runs, its timeouts in a row. */
+            seats: components["schemas"]["SeatTime"][];
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `clocks_updated`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "clocks_updated";
+            /** @description How long that move took, from the moment the seat's clock started to the move's `recorded_at`. */
+            used_ms?: number | null;
+        };
+        /**
          * CommandRequest
          * @description Body of `POST /games/{id}/commands`.
          */
@@ -741,7 +831,7 @@ export interface components {
          */
         CommandResponse: {
             /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
             outcome?: components["schemas"]["Outcome"] | null;
             /** @description `active` while the game goes on, `finished` once this command ended it. */
@@ -852,6 +942,8 @@ export interface components {
          * @description Body of `POST /games` for a game of Deck of Spies (`deck-of-spies`).
          */
         DeckOfSpiesCreateGameRequest: {
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1144,6 +1236,8 @@ export interface components {
          * @description The table of Deck of Spies as one viewer may see it.
          */
         DeckOfSpiesView: {
+            /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
+            clock?: components["schemas"]["ClockView"] | null;
             /** @description The draw deck's composition in canonical order, never its order (§10.1): the player knows which owned cards are in it. `null` for a spectator while the game is in play. */
             draw_deck_cards: string[] | null;
             /** @description Cards in the draw deck (face down). */
@@ -1199,7 +1293,7 @@ export interface components {
          */
         EventsPage: {
             /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["SeedRevealed"])[];
             /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
             next_after: number;
             /** @description `active` while the game goes on, `finished` once it is over. */
@@ -1212,6 +1306,8 @@ export interface components {
          * @description Seq 1 of every game: what was created, and the public commitment to its seed.
          */
         GameCreated: {
+            /** @description The game's time control; `null`: no clock. */
+            clock?: components["schemas"]["TimeControl"] | null;
             /** @description When the game was created, ISO 8601 UTC. */
             created_at?: string | null;
             /** @description With `options.deal`: `sha256(seed || canonical JSON of the deal)` as hex. The deal itself is revealed with the seed in `SeedRevealed`. */
@@ -1293,6 +1389,8 @@ export interface components {
          * @description The public summary of a game (no token, no seed, no hidden card).
          */
         GameSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock?: components["schemas"]["ClockView"] | null;
             /** @description When the game was created: an ISO 8601 UTC timestamp. */
             created_at: string;
             /** @description The game id, e.g. `black-spy`. */
@@ -1319,7 +1417,7 @@ export interface components {
             seats: components["schemas"]["PublicSeat"][];
             /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end. */
             seed_commitment: string;
-            /** @description Who chose the seed: `server` (secret and random) or `client` (given at creation, so the game is reproducible). */
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible) or `deal` (the creator laid the cards out with `options.deal`). Only a game whose every person seat its creator holds can be `client` or `deal`. */
             seed_source: string;
             /** @description `active` while the game goes on, `finished` once it is over. */
             status: components["schemas"]["GameStatus"];
@@ -1362,6 +1460,14 @@ export interface components {
             /** @description The game's version these commands apply to (send it as `expected_version`). */
             version: number;
         };
+        /**
+         * OnTimeout
+         * @description What happens when a seat's clock runs out.
+         *     - `bot`: The seat's move is played by the time control's `timeout_bot`; the game goes on.
+         *     - `forfeit`: The seat loses the game (a game where one seat's leaving decides it, only).
+         * @enum {string}
+         */
+        OnTimeout: "bot" | "forfeit";
         /**
          * OpenSeatRequest
          * @description An open seat: anyone may join it with a name (`POST /games/{id}/seats/{seat}/join`).
@@ -1461,6 +1567,18 @@ export interface components {
             type: "seat_claimed";
         };
         /**
+         * SeatClock
+         * @description One seat's clock as a client sees it.
+         */
+        SeatClock: {
+            /** @description While the seat's clock runs: when it runs out, RFC 3339 UTC; `null` otherwise. */
+            deadline: string | null;
+            /** @description The time left before the seat's next deadline when the clock was read (its budget, or its move's timer, whichever is shorter); `null` without a budget or a timer. */
+            remaining_ms: number | null;
+            /** @description The seat. */
+            seat: number;
+        };
+        /**
          * SeatHandedToBot
          * @description The seat's holder handed it to a bot: the server plays it until it is taken back.
          */
@@ -1528,6 +1646,23 @@ export interface components {
              * @enum {string}
              */
             type: "seat_taken_back";
+        };
+        /**
+         * SeatTime
+         * @description One seat's clock as the log leaves it.
+         */
+        SeatTime: {
+            /** @description What is left of the seat's budget, when it last stopped; `null` without a budget. */
+            remaining_ms: number | null;
+            /** @description The seat. */
+            seat: number;
+            /** @description When the seat's clock started running (milliseconds since the epoch, as recorded); `null` while it does not run (the seat is not to act). */
+            since_ms?: number | null;
+            /**
+             * @description The seat's timeouts in a row (its own move sets it back to 0).
+             * @default 0
+             */
+            timeouts: number;
         };
         /**
          * SeatToken
@@ -1653,6 +1788,8 @@ export interface components {
          * @description Body of `POST /games` for a game of Stratego Spies & Lies (`spies-and-lies`).
          */
         SpiesAndLiesCreateGameRequest: {
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2324,6 +2461,8 @@ export interface components {
         SpiesAndLiesView: {
             /** @description G, the spaces from the centre to the space in front of each gate (§8.1, [U-1]); the creation option `board_length`. */
             board_length: number;
+            /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
+            clock?: components["schemas"]["ClockView"] | null;
             /** @description This day's intel card, the ranks printed on it (§5.2.1); `null` before it is turned up in the intel phase. */
             current_intel: number[] | null;
             /** @description The day, 1 to 3 (§5); 0 before setup. */
@@ -2406,6 +2545,24 @@ export interface components {
             data: string;
             /** @description The event's seq: send it back as `Last-Event-ID` to resume after it. */
             id: string;
+        };
+        /**
+         * TimeControl
+         * @description A game's time control, chosen at creation (`clock` of `POST /games`).
+         */
+        TimeControl: {
+            /** @description With `on_timeout` `bot`: after this many timeouts of a seat in a row, the seat is handed to `timeout_bot` for the rest of the game (its holder can take it back). */
+            abandon_after?: number | null;
+            /** @description A chess clock per seat: the time it may take over the whole game; `null`: none. */
+            budget_seconds?: number | null;
+            /** @description Added to a seat's budget after each of its moves (Fischer); only with a budget. Default: `0.0`. */
+            increment_seconds?: number;
+            /** @description `bot`: the seat's move is played by `timeout_bot` and the game goes on; `forfeit`: the seat loses. Default: `"bot"`. */
+            on_timeout?: components["schemas"]["OnTimeout"];
+            /** @description The bot that plays a timed-out seat's move (`on_timeout` `bot`). Default: `"greedy"`. */
+            timeout_bot?: string;
+            /** @description How long a seat may take over one decision; `null`: no per-move timer. */
+            turn_seconds?: number | null;
         };
     };
     responses: never;
@@ -2533,7 +2690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `unknown-bot`, `invalid-name`. */
+            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2871,7 +3028,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap. */
             503: {
                 headers: {
                     [name: string]: unknown;
