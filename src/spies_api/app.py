@@ -49,7 +49,7 @@ from spies_api.service.notify import (
     StreamSlots,
     store_versions,
 )
-from spies_api.service.placement import Placement
+from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
 from spies_api.settings import Settings, parse_rate
@@ -57,6 +57,7 @@ from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
+from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, utc_now
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -115,8 +116,12 @@ class Runtime:
         inline = None
         # On the event loop only with an in-process database: a server round trip would
         # hold up every other request of this process.
+        on_loop: LoopAppends | None = None
         if settings.inline_commands and isinstance(store, SQLiteEventStore):
             inline = store.twin(busy_timeout=0.0)
+        elif settings.inline_commands and isinstance(store, PostgresEventStore):
+            # one statement per append, awaited on the loop: no worker thread per command
+            on_loop = store.async_appends()
         states = GameStates(store, settings.cache_size)
         auth = SeatAuthenticator(store, settings.cache_size)
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
@@ -138,7 +143,7 @@ class Runtime:
             commands=Commands(
                 store,
                 states,
-                Placement(store, inline),
+                Placement(store, inline, on_loop),
                 locks,
                 effects,
                 key_max_length=settings.idempotency_key_max_length,
@@ -182,6 +187,10 @@ class _RuntimeHolder:
                     self._runtime = Runtime.open(self.settings, self.clock)
                 runtime = self._runtime
         return runtime
+
+    def opened(self) -> Runtime | None:
+        """The runtime if it was opened (never opens it)."""
+        return self._runtime
 
     def close(self) -> None:
         """Close the runtime's database connections (at shutdown)."""
@@ -227,7 +236,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     def open_runtime(_: Litestar) -> None:
         holder.get()
 
-    def close_runtime(_: Litestar) -> None:
+    async def close_runtime(_: Litestar) -> None:
+        runtime = holder.opened()
+        if runtime is not None:  # the loop's connections close on the loop
+            await runtime.commands.placement.close()
         holder.close()
 
     bot_tasks: list[asyncio.Task[None]] = []

@@ -119,8 +119,9 @@ class Settings:
             another process (the server's own appends wake the scheduler at once).
         inline_commands: run a command on the event loop when nothing can make it wait
             (its seat known, its game cached, the game and the database free), else on a
-            worker thread; ``False``: always on a worker thread. With PostgreSQL commands
-            always run on worker threads (a server round trip would hold up the loop).
+            worker thread; ``False``: always on a worker thread. With PostgreSQL an
+            append is one statement awaited on the loop (psycopg's async connections);
+            ``False`` runs it on a worker thread instead.
         log_json: ``True`` for JSON log lines, ``False`` for coloured console lines,
             ``None`` to choose by whether stderr is a terminal.
         configure_logging: whether :func:`~spies_api.create_app` configures structlog (an

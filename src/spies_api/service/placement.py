@@ -4,15 +4,17 @@ A write is tried on the event loop when it cannot wait: with SQLite, on a connec
 no busy timeout, so a database locked by another writer (another process, or a worker
 thread of this one) raises at once, having written nothing, and the write runs again on a
 worker thread, which waits as long as the busy timeout allows. On the loop a write needs no
-thread hop and no hand-over of the GIL at each SQLite call. Every other store call (reads,
-a fold on a cache miss, PostgreSQL's round trips) runs on a worker thread. Nothing else in
+thread hop and no hand-over of the GIL at each SQLite call. With PostgreSQL an append is one
+statement, one round trip (``spies_append``), awaited on the loop over psycopg's async
+connections (:class:`~spies_replay.store.postgres.AsyncAppends`): no worker thread. Every
+other store call (reads, a fold on a cache miss) runs on a worker thread. Nothing else in
 the command path decides where it runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 import anyio
 
@@ -20,7 +22,7 @@ from spies_replay.errors import StoreBusyError
 from spies_replay.store.protocols import EventLog
 from spies_replay.store.records import Append
 
-__all__ = ["Placement", "blocking"]
+__all__ = ["LoopAppends", "Placement", "blocking"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -31,6 +33,13 @@ async def blocking(func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
     return await anyio.to_thread.run_sync(lambda: func(*args, **kwargs))
 
 
+class LoopAppends(Protocol):
+    """Appends awaited on the event loop (PostgreSQL's async connections)."""
+
+    async def append(self, batch: Append) -> None: ...
+    async def close(self) -> None: ...
+
+
 class Placement:
     """Runs appends on the loop when they cannot wait, else on a worker thread.
 
@@ -39,14 +48,22 @@ class Placement:
         inline: the same SQLite file opened with no busy timeout, for writes on the loop;
             ``None`` runs every write on a worker thread (PostgreSQL, or
             ``Settings.inline_commands=False``).
+        on_loop: appends awaited on the loop (PostgreSQL); when set, every append goes
+            there.
     """
 
-    def __init__(self, log: EventLog, inline: EventLog | None) -> None:
+    def __init__(
+        self, log: EventLog, inline: EventLog | None, on_loop: LoopAppends | None = None
+    ) -> None:
         self.log = log
         self.inline = inline
+        self.on_loop = on_loop
 
     async def append(self, batch: Append) -> None:
         """Append ``batch`` (see :meth:`~spies_replay.store.protocols.EventLog.append`)."""
+        if self.on_loop is not None:
+            await self.on_loop.append(batch)
+            return
         if self.inline is not None:
             try:
                 self.inline.append(batch)
@@ -55,3 +72,8 @@ class Placement:
             else:
                 return
         await anyio.to_thread.run_sync(self.log.append, batch)
+
+    async def close(self) -> None:
+        """Close what the loop's appends hold open (at shutdown)."""
+        if self.on_loop is not None:
+            await self.on_loop.close()

@@ -24,27 +24,41 @@ lock so that one process migrates while the others wait.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 import psycopg
 import structlog
 from psycopg import errors as pg_errors
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from spies_core.decider import AnySpec
-from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError, StoreUnavailableError
+from spies_replay.codec import encode
+from spies_replay.errors import (
+    GameFinishedError,
+    GameNotFoundError,
+    IdempotencyKeyExistsError,
+    ReplayError,
+    SeatTakenError,
+    StoreBusyError,
+    StoreClosedError,
+    StoreUnavailableError,
+    VersionConflictError,
+)
 from spies_replay.store.locations import redact
-from spies_replay.store.records import utc_now
+from spies_replay.store.records import Append, IdempotencyRecord, utc_now
 from spies_replay.store.schema import APPEND_ONLY_MESSAGE
-from spies_replay.store.sql import Cursor, SqlEventStore, Transaction
+from spies_replay.store.sql import Cursor, SqlEventStore, Transaction, check_batch
 
-__all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "PostgresEventStore"]
+__all__ = ["APPEND_SQL", "MIGRATIONS", "NOTIFY_CHANNEL", "AsyncAppends", "PostgresEventStore"]
 
 NOTIFY_CHANNEL: Final = "spies_events"
 """The channel every append notifies with its game id (a wake-up; the table is the truth)."""
+_SEAT_TAKEN: Final = "SPS01"  # the SQLSTATE spies_append raises for a seat token already held
+_SEAT_TAKEN_MESSAGE: Final = "seat taken"
 
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
@@ -102,6 +116,96 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
         CREATE INDEX games_due ON games (due_at) WHERE due_at IS NOT NULL;
         UPDATE games SET due_at = updated_at WHERE status = 'active' AND EXISTS
             (SELECT 1 FROM seat_states s WHERE s.game_id = games.id AND s.bot IS NOT NULL);
+        """,
+    ),
+    (
+        "m003_append_function",
+        f"""
+        CREATE FUNCTION spies_append(
+            p_game_id TEXT, p_version BIGINT, p_head_hash TEXT, p_updated_at TEXT,
+            p_key TEXT, p_fingerprint TEXT, p_response TEXT,
+            p_seqs BIGINT[], p_types TEXT[], p_payloads TEXT[], p_recorded TEXT[],
+            p_actors INTEGER[], p_commands TEXT[], p_hashes TEXT[], p_bots TEXT[],
+            p_new_head_hash TEXT, p_outcome TEXT, p_due_at TEXT, p_snapshot TEXT,
+            p_seat INTEGER, p_seat_type TEXT, p_seat_name TEXT, p_seat_bot TEXT,
+            p_token_hash TEXT, p_lock_timeout_ms INTEGER
+        ) RETURNS TABLE (
+            result TEXT, current_version BIGINT, fingerprint TEXT, response TEXT,
+            created_at TEXT
+        ) LANGUAGE plpgsql AS $$
+        DECLARE
+            v_version BIGINT;
+            v_head TEXT;
+            v_status TEXT;
+            v_new BIGINT;
+        BEGIN
+            PERFORM set_config('lock_timeout', p_lock_timeout_ms::text, true);
+            SELECT g.version, g.head_hash, g.status INTO v_version, v_head, v_status
+                FROM games g WHERE g.id = p_game_id FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT 'not-found'::text, NULL::bigint, NULL::text, NULL::text,
+                    NULL::text;
+                RETURN;
+            END IF;
+            IF p_key IS NOT NULL THEN
+                RETURN QUERY SELECT 'key-exists'::text, v_version, i.request_fingerprint,
+                    i.response, i.created_at
+                    FROM idempotency i WHERE i.game_id = p_game_id AND i.key = p_key;
+                IF FOUND THEN
+                    RETURN;
+                END IF;
+            END IF;
+            IF v_version <> p_version OR v_head <> p_head_hash THEN
+                RETURN QUERY SELECT 'conflict'::text, v_version, NULL::text, NULL::text,
+                    NULL::text;
+                RETURN;
+            END IF;
+            IF v_status = 'finished' AND cardinality(p_seqs) > 0 THEN
+                RETURN QUERY SELECT 'finished'::text, v_version, NULL::text, NULL::text,
+                    NULL::text;
+                RETURN;
+            END IF;
+            IF p_key IS NOT NULL THEN
+                INSERT INTO idempotency (game_id, key, request_fingerprint, response, created_at)
+                    VALUES (p_game_id, p_key, p_fingerprint, p_response, p_updated_at);
+            END IF;
+            IF p_seat IS NOT NULL THEN
+                IF p_token_hash IS NOT NULL THEN
+                    INSERT INTO seats (game_id, seat, token_hash)
+                        VALUES (p_game_id, p_seat, p_token_hash) ON CONFLICT DO NOTHING;
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION '{_SEAT_TAKEN_MESSAGE}' USING ERRCODE = '{_SEAT_TAKEN}';
+                    END IF;
+                END IF;
+                INSERT INTO seat_states (game_id, seat, type, name, bot)
+                    VALUES (p_game_id, p_seat, p_seat_type, p_seat_name, p_seat_bot)
+                    ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,
+                    name = excluded.name, bot = excluded.bot;
+            END IF;
+            IF cardinality(p_seqs) = 0 THEN
+                RETURN QUERY SELECT 'ok'::text, v_version, NULL::text, NULL::text, NULL::text;
+                RETURN;
+            END IF;
+            INSERT INTO events (game_id, seq, type, payload, recorded_at, actor, command,
+                hash, bot)
+                SELECT p_game_id, r.* FROM unnest(p_seqs, p_types, p_payloads, p_recorded,
+                    p_actors, p_commands, p_hashes, p_bots) AS r;
+            PERFORM pg_notify('{NOTIFY_CHANNEL}', p_game_id);
+            v_new := p_version + cardinality(p_seqs);
+            IF p_outcome IS NOT NULL THEN
+                UPDATE games SET version = v_new, head_hash = p_new_head_hash,
+                    updated_at = p_updated_at, status = 'finished', outcome = p_outcome,
+                    due_at = NULL WHERE id = p_game_id;
+            ELSE
+                UPDATE games SET version = v_new, head_hash = p_new_head_hash,
+                    updated_at = p_updated_at, due_at = p_due_at WHERE id = p_game_id;
+            END IF;
+            IF p_snapshot IS NOT NULL THEN
+                INSERT INTO snapshots (game_id, seq, state) VALUES (p_game_id, v_new, p_snapshot)
+                    ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state;
+            END IF;
+            RETURN QUERY SELECT 'ok'::text, v_new, NULL::text, NULL::text, NULL::text;
+        END $$;
         """,
     ),
 )
@@ -183,6 +287,8 @@ class PostgresEventStore(SqlEventStore):
         self.url = url
         self.location = redact(url)
         self.lock_timeout = lock_timeout
+        self.pool_size = max(1, pool_size)
+        self.connect_timeout = max(1, round(connect_timeout))
         self._local = threading.local()
         self._closed = False
         try:
@@ -332,6 +438,186 @@ class PostgresEventStore(SqlEventStore):
 
     def _appended(self, conn: Transaction, game_id: str) -> None:
         conn.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, game_id))
+
+    # -- appends: one statement, one round trip ---------------------------------------------
+
+    def append(self, batch: Append) -> None:
+        """Append one batch (see :meth:`~spies_replay.store.SqlEventStore.append`) in one
+        statement: the ``spies_append`` function (migration ``m003_append_function``) checks
+        the idempotency key, the version and the finished game under the row lock, then
+        writes the reply, the seat, the rows, the game row (with ``due_at``), a snapshot and
+        the notification, all in the statement's one transaction."""
+        params = self._append_params(batch)
+        with self._connection() as tx:
+            conn = cast(_Tx, tx).conn
+            try:
+                row = conn.execute(APPEND_SQL, params).fetchone()
+            except pg_errors.UniqueViolation as exc:  # a writer that ignored the lock protocol
+                raise VersionConflictError(batch.game_id, batch.version, batch.version + 1) from exc
+            except psycopg.Error as exc:
+                _raise_append_error(self.location, batch, exc)
+                raise
+        _check_append_result(batch, row)
+
+    def _append_params(self, batch: Append) -> tuple[object, ...]:
+        """The arguments of ``spies_append`` for a batch (checked first)."""
+        check_batch(batch)
+        rows = batch.rows
+        reply, seat = batch.reply, batch.seat
+        every = self.snapshot_every
+        snapshot = None
+        if (
+            rows
+            and batch.state is not None
+            and batch.version // every != batch.new_version // every
+        ):
+            snapshot = encode(batch.state)
+        return (
+            batch.game_id,
+            batch.version,
+            batch.head_hash,
+            rows[-1].recorded_at if rows else utc_now(),
+            None if reply is None else reply.key,
+            None if reply is None else reply.fingerprint,
+            None if reply is None else reply.response.decode(),
+            [r.seq for r in rows],
+            [r.type for r in rows],
+            [r.payload for r in rows],
+            [r.recorded_at for r in rows],
+            [r.actor for r in rows],
+            [r.command for r in rows],
+            [r.hash for r in rows],
+            [r.bot for r in rows],
+            batch.new_head_hash,
+            None if batch.outcome is None else encode(batch.outcome),
+            batch.due_at,
+            snapshot,
+            None if seat is None else seat.seat,
+            None if seat is None else str(seat.type),
+            None if seat is None else seat.name,
+            None if seat is None else seat.bot,
+            batch.token_hash if seat is not None else None,
+            max(1, int(self.lock_timeout * 1000)),  # 0 would mean "wait forever"
+        )
+
+    def async_appends(self) -> AsyncAppends:
+        """Appends on the event loop: psycopg's async connections, from a pool of their own
+        opened on the running loop at the first append (see :class:`AsyncAppends`)."""
+        return AsyncAppends(self)
+
+
+APPEND_SQL: Final = (
+    "SELECT result, current_version, fingerprint, response, created_at FROM spies_append("
+    "%s, %s, %s, %s, %s, %s, %s, %s::bigint[], %s::text[], %s::text[], %s::text[],"
+    " %s::integer[], %s::text[], %s::text[], %s::text[], %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+    " %s)"
+)
+"""The one statement of an append (its arguments: ``PostgresEventStore._append_params``)."""
+
+
+def _raise_append_error(location: str, batch: Append, exc: psycopg.Error) -> None:
+    """The store's error for a failed ``spies_append`` (returns for anything else)."""
+    state = getattr(exc, "sqlstate", None)
+    if state == _SEAT_TAKEN and batch.seat is not None:
+        raise SeatTakenError(f"seat {batch.seat.seat} of game {batch.game_id!r} is taken") from exc
+    if isinstance(exc, pg_errors.LockNotAvailable):
+        raise StoreBusyError(location) from exc
+
+
+def _check_append_result(batch: Append, row: Any) -> None:
+    """Raise what ``spies_append``'s answer means (nothing for an accepted append)."""
+    result, current = row[0], row[1]
+    if result == "ok":
+        return
+    game_id = batch.game_id
+    if result == "not-found":
+        raise GameNotFoundError(game_id)
+    if result == "key-exists":
+        assert batch.reply is not None
+        raise IdempotencyKeyExistsError(
+            IdempotencyRecord(
+                game_id=game_id,
+                key=batch.reply.key,
+                request_fingerprint=row[2],
+                response=row[3].encode(),
+                created_at=row[4],
+            )
+        )
+    if result == "conflict":
+        raise VersionConflictError(game_id, batch.version, current)
+    if result == "finished":
+        raise GameFinishedError(f"game {game_id!r} has finished; no event can follow")
+    raise ReplayError(f"spies_append answered {result!r}")  # pragma: no cover
+
+
+class AsyncAppends:
+    """Appends of one :class:`PostgresEventStore` on the event loop: one ``spies_append``
+    statement per batch over a :class:`psycopg_pool.AsyncConnectionPool`, no worker thread.
+
+    The pool is opened on the running loop at the first :meth:`append` (a pool belongs to
+    one loop); :meth:`close` closes it. Errors are the store's, as with
+    :meth:`PostgresEventStore.append`.
+    """
+
+    def __init__(self, store: PostgresEventStore) -> None:
+        self.store = store
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._opening: asyncio.Lock | None = None
+
+    async def _connections(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        loop = asyncio.get_running_loop()
+        pool = self._pool
+        if pool is not None and self._loop is loop:
+            return pool
+        if self._opening is None or self._loop is not loop:
+            self._opening, self._loop, self._pool = asyncio.Lock(), loop, None
+        async with self._opening:
+            if self._pool is None:
+                store = self.store
+                pool = AsyncConnectionPool(
+                    store.url,
+                    min_size=1,
+                    max_size=store.pool_size,
+                    kwargs={"autocommit": True, "connect_timeout": store.connect_timeout},
+                    timeout=max(store.lock_timeout, 1.0),
+                    open=False,
+                    name="spies-store-async",
+                )
+                await pool.open(wait=True, timeout=max(float(store.connect_timeout), 1.0))
+                self._pool = pool
+            return self._pool
+
+    async def append(self, batch: Append) -> None:
+        """Append ``batch`` in one round trip (see :meth:`PostgresEventStore.append`)."""
+        store = self.store
+        params = store._append_params(batch)
+        if store._closed:
+            raise StoreClosedError(store.location)
+        try:
+            pool = await self._connections()
+            async with pool.connection() as conn:
+                cursor = await conn.execute(APPEND_SQL, params)
+                row = await cursor.fetchone()
+        except pg_errors.UniqueViolation as exc:
+            raise VersionConflictError(batch.game_id, batch.version, batch.version + 1) from exc
+        except PoolTimeout as exc:
+            raise StoreBusyError(store.location) from exc
+        except psycopg.OperationalError as exc:
+            _raise_append_error(store.location, batch, exc)
+            if store._closed:
+                raise StoreClosedError(store.location) from exc
+            raise StoreUnavailableError(store.location, _reason(exc)) from exc
+        except psycopg.Error as exc:
+            _raise_append_error(store.location, batch, exc)
+            raise
+        _check_append_result(batch, row)
+
+    async def close(self) -> None:
+        """Close the pool (if it was opened). Idempotent."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
 
 
 def _reason(exc: psycopg.Error) -> str:

@@ -78,7 +78,7 @@ from spies_replay.store.records import (
     utc_now,
 )
 
-__all__ = ["Cursor", "SqlEventStore", "Transaction"]
+__all__ = ["Cursor", "SqlEventStore", "Transaction", "check_batch"]
 
 _log = structlog.get_logger("spies_replay.store")
 _decode_plain: Final = msgspec.json.Decoder().decode
@@ -323,7 +323,7 @@ class SqlEventStore:
             GameFinishedError: the game has finished; its log is closed.
             SeatTakenError: ``batch.seat`` already has a token.
         """
-        _check_batch(batch)
+        check_batch(batch)
         game_id, version, rows = batch.game_id, batch.version, batch.rows
         with self._write() as conn:
             found = conn.execute(
@@ -747,7 +747,8 @@ def _seat_states(conn: Transaction, game_id: str, players: int | None) -> list[S
     return [SeatState(seat=seat) for seat in range(players)]
 
 
-def _check_batch(batch: Append) -> None:
+def check_batch(batch: Append) -> None:
+    """Refuse a malformed batch (a caller's bug, not a conflict): ``ValueError``."""
     rows = batch.rows
     for index, row in enumerate(rows):
         if row.seq != batch.version + 1 + index:
