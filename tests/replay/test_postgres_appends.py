@@ -1,0 +1,215 @@
+"""PostgreSQL appends are one statement, one round trip (``spies_append``), on a worker
+thread's connection and on the event loop's (:class:`AsyncAppends`), and every refusal is the
+store's typed error with nothing written. Skipped without ``SPIES_TEST_POSTGRES_URL``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from spies_replay.codec import seal
+from spies_replay.errors import (
+    GameFinishedError,
+    GameNotFoundError,
+    IdempotencyKeyExistsError,
+    SeatTakenError,
+    VersionConflictError,
+)
+from spies_replay.meta import SeatState, SeatType
+from spies_replay.store.postgres import PostgresEventStore
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import Append, Reply, hash_token, utc_now
+
+from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
+from .conftest import finish, new_game, play
+from .countergame import CounterBumped
+
+pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[Backend]:
+    with fresh_backend("postgres", tmp_path) as found:
+        yield found
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[PostgresEventStore]:
+    with backend.open(snapshot_every=4) as opened:
+        assert isinstance(opened, PostgresEventStore)
+        yield opened
+
+
+class Statements:
+    """Counts the statements psycopg sends (each one a round trip to the server)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sent: list[str] = []
+        for cursor in (psycopg.Cursor, psycopg.ServerCursor):
+            self._wrap(monkeypatch, cursor, "execute")
+            self._wrap(monkeypatch, cursor, "executemany")
+        for cursor in (psycopg.AsyncCursor,):
+            self._wrap_async(monkeypatch, cursor, "execute")
+            self._wrap_async(monkeypatch, cursor, "executemany")
+
+    def _wrap(self, monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> None:
+        original = getattr(cls, name)
+        sent = self.sent
+
+        def counted(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            sent.append(str(query))
+            return original(self, query, *args, **kwargs)
+
+        monkeypatch.setattr(cls, name, counted)
+
+    def _wrap_async(self, monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> None:
+        original = getattr(cls, name)
+        sent = self.sent
+
+        async def counted(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            sent.append(str(query))
+            return await original(self, query, *args, **kwargs)
+
+        monkeypatch.setattr(cls, name, counted)
+
+
+def batch(
+    store: EventStore, game_id: str, *, by: int = 1, reply: Reply | None = None, **extra: Any
+) -> Append:
+    """One bump after the game's version, sealed from its head hash."""
+    record = store.get_game(game_id)
+    rows = seal(
+        record.head_hash,
+        record.version + 1,
+        [CounterBumped(seat=0, by=by, total=by)],
+        recorded_at=utc_now(),
+    )
+    return Append(
+        game_id=game_id,
+        version=record.version,
+        head_hash=record.head_hash,
+        rows=rows,
+        reply=reply,
+        **extra,
+    )
+
+
+def test_an_append_is_one_statement_with_everything_in_it(
+    store: PostgresEventStore, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = new_game(store).record.id
+    version = play(store, game_id, 2)
+    due = "2030-01-01T00:00:00.000000Z"
+    one = batch(store, game_id, reply=Reply("k1", "fp", b'{"version":9}'), due_at=due)
+    with psycopg.connect(backend.location, autocommit=True) as listener:
+        listener.execute("LISTEN spies_events")
+        statements = Statements(monkeypatch)
+        store.append(one)
+        assert len(statements.sent) == 1
+        assert "spies_append" in statements.sent[0]
+        heard = False  # other tests and processes may notify the same database's channel
+        for note in listener.notifies(timeout=2.0):
+            if note.payload == game_id:
+                heard = True
+                break
+    monkeypatch.undo()
+    assert heard
+    record = store.get_game(game_id)
+    assert record.version == version + 1
+    assert record.head_hash == one.rows[-1].hash
+    assert record.updated_at == one.rows[-1].recorded_at
+    assert store.due_at(game_id) == due
+    assert [row.hash for row in store.read_rows(game_id, after=version)] == [one.rows[0].hash]
+    kept = store.get_idempotency(game_id, "k1")
+    assert (
+        kept is not None and kept.response == b'{"version":9}' and kept.request_fingerprint == "fp"
+    )
+
+
+def test_a_snapshot_is_kept_when_the_append_crosses_the_interval(
+    store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = new_game(store).record.id
+    version = play(store, game_id, 3)  # the created game's events and 3 commands
+    while (version + 1) % store.snapshot_every != 0:
+        version = play(store, game_id, 1)
+    before = store.snapshots(game_id)
+    statements = Statements(monkeypatch)
+    store.append(batch(store, game_id, state={"marker": 1}))
+    monkeypatch.undo()
+    assert [s for s in statements.sent if "spies_append" in s] == statements.sent[-1:]
+    assert store.snapshots(game_id)[len(before) :] == [(version + 1, '{"marker":1}')]
+
+
+def test_refusals_are_typed_and_write_nothing(store: PostgresEventStore) -> None:
+    game_id = new_game(store).record.id
+    play(store, game_id, 2)
+    stale = batch(store, game_id, reply=Reply("k1", "fp", b"{}"))
+    store.append(stale)
+    record = store.get_game(game_id)
+    with pytest.raises(VersionConflictError) as conflict:
+        store.append(Append(**(_fields(stale) | {"reply": None})))
+    assert conflict.value.current_version == record.version
+    with pytest.raises(IdempotencyKeyExistsError) as again:
+        store.append(batch(store, game_id, reply=Reply("k1", "other", b"[]")))
+    assert again.value.record.request_fingerprint == "fp"
+    assert again.value.record.response == b"{}"
+    with pytest.raises(GameNotFoundError):
+        store.append(Append(game_id="nope", version=0, head_hash="x", rows=()))
+    assert store.get_game(game_id).version == record.version
+    finish(store, game_id)
+    with pytest.raises(GameFinishedError):
+        store.append(batch(store, game_id))
+
+
+def test_a_taken_seat_rolls_back_the_whole_append(store: PostgresEventStore) -> None:
+    game_id = new_game(store).record.id
+    version = store.get_game(game_id).version
+    seat = SeatState(seat=0, type=SeatType.JOINED, name="x")
+    taken = batch(
+        store, game_id, reply=Reply("k2", "fp", b"{}"), seat=seat, token_hash=hash_token("t")
+    )
+    with pytest.raises(SeatTakenError):  # seat 0 is the creator's, with its token
+        store.append(taken)
+    assert store.get_game(game_id).version == version
+    assert store.get_idempotency(game_id, "k2") is None
+    assert store.seat_states(game_id)[0].type is SeatType.CREATOR
+
+
+def test_async_appends_are_one_statement_on_the_loop(
+    store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = new_game(store).record.id
+    version = play(store, game_id, 2)
+    first = batch(store, game_id, reply=Reply("k1", "fp", b'{"a":1}'))
+    stale = _fields(first) | {"reply": None}
+
+    async def run() -> tuple[int, int | None, bytes]:
+        appends = store.async_appends()
+        try:
+            statements = Statements(monkeypatch)
+            await appends.append(first)
+            sent = len(statements.sent)
+            monkeypatch.undo()
+            with pytest.raises(VersionConflictError) as conflict:
+                await appends.append(Append(**stale))
+            with pytest.raises(IdempotencyKeyExistsError) as again:
+                await appends.append(first)
+            return sent, conflict.value.current_version, again.value.record.response
+        finally:
+            await appends.close()
+
+    sent, current, stored = asyncio.run(run())
+    assert sent == 1
+    assert current == version + 1
+    assert stored == b'{"a":1}'
+    assert store.get_game(game_id).version == version + 1
+
+
+def _fields(append: Append) -> dict[str, Any]:
+    return {name: getattr(append, name) for name in append.__dataclass_fields__}
