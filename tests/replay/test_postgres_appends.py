@@ -5,6 +5,7 @@ store's typed error with nothing written. Skipped without ``SPIES_TEST_POSTGRES_
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -213,3 +214,41 @@ def test_async_appends_are_one_statement_on_the_loop(
 
 def _fields(append: Append) -> dict[str, Any]:
     return {name: getattr(append, name) for name in append.__dataclass_fields__}
+
+
+def test_the_watch_leaves_out_its_own_appends(backend: Backend) -> None:
+    with backend.open() as mine, backend.open() as other:
+        heard: list[str] = []
+        unwatch = mine.watch(heard.append)
+        try:
+            own_game = new_game(mine).record.id
+            other_game = new_game(other).record.id
+            _heard_after(heard, lambda: play(other, other_game, 1), other_game)  # listening
+            heard.clear()
+            play(mine, own_game, 1)
+
+            async def on_loop() -> None:
+                appends = mine.async_appends()  # type: ignore[attr-defined]
+                try:
+                    await appends.append(batch(mine, own_game))
+                finally:
+                    await appends.close()
+
+            asyncio.run(on_loop())
+            # notifications arrive in commit order: once the other's is heard, ours were too
+            assert _heard_after(heard, lambda: play(other, other_game, 1), other_game)
+        finally:
+            unwatch()
+    assert own_game not in heard
+
+
+def _heard_after(heard: list[str], write: Any, game_id: str) -> bool:
+    """Write until ``game_id`` is heard (at most 5 s); whether it was."""
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        write()
+        for _ in range(10):
+            if game_id in heard:
+                return True
+            time.sleep(0.05)
+    return False

@@ -291,6 +291,9 @@ class PostgresEventStore(SqlEventStore):
         self.connect_timeout = max(1, round(connect_timeout))
         self._local = threading.local()
         self._closed = False
+        self._own_pids: set[int] = set()
+        """The server processes of this store's connections: their notifications are this
+        store's own appends, which :meth:`watch` leaves out (the caller knows of them)."""
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError:
@@ -310,6 +313,7 @@ class PostgresEventStore(SqlEventStore):
             timeout=max(lock_timeout, 1.0),
             open=False,
             name="spies-store",
+            configure=self._own_connection,
         )
         self.pool.open(wait=True, timeout=max(connect_timeout, 1.0))
 
@@ -339,6 +343,9 @@ class PostgresEventStore(SqlEventStore):
                         "INSERT INTO schema_migrations (name, applied_at) VALUES (%s, %s)",
                         (name, utc_now()),
                     )
+
+    def _own_connection(self, conn: psycopg.Connection[Any]) -> None:
+        self._own_pids.add(conn.info.backend_pid)
 
     def applied_migrations(self) -> list[str]:
         """The names of the migrations recorded in the database, in the order they ran."""
@@ -406,7 +413,10 @@ class PostgresEventStore(SqlEventStore):
                 yield tx
 
     def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``on_append(game_id)`` for every append any process commits (``LISTEN``).
+        """Call ``on_append(game_id)`` for every append another process (or another store
+        of this database) commits (``LISTEN``); this store's own appends are left out, told
+        apart by the server process that sent the notification (the caller knows of them, and
+        its cached state of the game is current).
 
         A daemon thread holds one connection of its own (outside the pool) listening on
         :data:`NOTIFY_CHANNEL`, and reconnects after a failure; a notification missed
@@ -422,7 +432,8 @@ class PostgresEventStore(SqlEventStore):
                         conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                         while not stop.is_set():
                             for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
-                                on_append(note.payload)
+                                if note.pid not in self._own_pids:
+                                    on_append(note.payload)
                 except psycopg.Error as exc:
                     _log.warning("listen_lost", error=" ".join(str(exc).split()))
                     stop.wait(1.0)
@@ -583,10 +594,14 @@ class AsyncAppends:
                     timeout=max(store.lock_timeout, 1.0),
                     open=False,
                     name="spies-store-async",
+                    configure=self._own_connection,
                 )
                 await pool.open(wait=True, timeout=max(float(store.connect_timeout), 1.0))
                 self._pool = pool
             return self._pool
+
+    async def _own_connection(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.store._own_pids.add(conn.info.backend_pid)
 
     async def append(self, batch: Append) -> None:
         """Append ``batch`` in one round trip (see :meth:`PostgresEventStore.append`)."""
