@@ -38,7 +38,7 @@ from spies_api.openapi.plugins import (
     openapi_config,
 )
 from spies_api.problems.table import to_problem
-from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
@@ -205,6 +205,16 @@ _PARTS = ("states", "auth", "notifier", "streams", "queries", "commands", "creat
 
 
 def _provider(holder: _RuntimeHolder, part: str) -> Provide:
+    if part == "commands":
+        # The one route that takes the commands also takes the caller: providing them after
+        # the caller puts each in a batch of its own, which Litestar resolves without a task
+        # group (two tasks spawned per command otherwise).
+        def provide_commands(caller: Caller) -> Any:
+            del caller
+            return holder.get().commands
+
+        return Provide(provide_commands, sync_to_thread=False)
+
     def provide() -> Any:
         return getattr(holder.get(), part)
 

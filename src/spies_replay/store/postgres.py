@@ -25,6 +25,7 @@ lock so that one process migrates while the others wait.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -60,6 +61,11 @@ NOTIFY_CHANNEL: Final = "spies_events"
 _SEAT_TAKEN: Final = "SPS01"  # the SQLSTATE spies_append raises for a seat token already held
 _SEAT_TAKEN_MESSAGE: Final = "seat taken"
 
+ASYNC_POOL_SIZE: Final = int(os.environ.get("SPIES_PG_LOOP_POOL", "12"))
+"""The most connections a process's appends on the event loop hold at once: as many
+commands of different games are in flight. Each commit waits for its WAL flush; commits in
+flight together share one flush (PostgreSQL's group commit), so this bounds a process's
+commands/s at about this many per flush."""
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
@@ -511,10 +517,11 @@ class PostgresEventStore(SqlEventStore):
             max(1, int(self.lock_timeout * 1000)),  # 0 would mean "wait forever"
         )
 
-    def async_appends(self) -> AsyncAppends:
+    def async_appends(self, pool_size: int = ASYNC_POOL_SIZE) -> AsyncAppends:
         """Appends on the event loop: psycopg's async connections, from a pool of their own
-        opened on the running loop at the first append (see :class:`AsyncAppends`)."""
-        return AsyncAppends(self)
+        of at most ``pool_size`` opened on the running loop at the first append (see
+        :class:`AsyncAppends`)."""
+        return AsyncAppends(self, pool_size)
 
 
 APPEND_SQL: Final = (
@@ -570,8 +577,9 @@ class AsyncAppends:
     :meth:`PostgresEventStore.append`.
     """
 
-    def __init__(self, store: PostgresEventStore) -> None:
+    def __init__(self, store: PostgresEventStore, pool_size: int = ASYNC_POOL_SIZE) -> None:
         self.store = store
+        self.pool_size = max(1, pool_size)
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._opening: asyncio.Lock | None = None
@@ -589,7 +597,7 @@ class AsyncAppends:
                 pool = AsyncConnectionPool(
                     store.url,
                     min_size=1,
-                    max_size=store.pool_size,
+                    max_size=self.pool_size,
                     kwargs={"autocommit": True, "connect_timeout": store.connect_timeout},
                     timeout=max(store.lock_timeout, 1.0),
                     open=False,
