@@ -25,12 +25,12 @@ lock so that one process migrates while the others wait.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, Final, cast
 
+import msgspec
 import psycopg
 import structlog
 from psycopg import errors as pg_errors
@@ -61,7 +61,7 @@ NOTIFY_CHANNEL: Final = "spies_events"
 _SEAT_TAKEN: Final = "SPS01"  # the SQLSTATE spies_append raises for a seat token already held
 _SEAT_TAKEN_MESSAGE: Final = "seat taken"
 
-ASYNC_POOL_SIZE: Final = int(os.environ.get("SPIES_PG_LOOP_POOL", "12"))
+ASYNC_POOL_SIZE: Final = 12
 """The most connections a process's appends on the event loop hold at once: as many
 commands of different games are in flight. Each commit waits for its WAL flush; commits in
 flight together share one flush (PostgreSQL's group commit), so this bounds a process's
@@ -127,87 +127,91 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
     (
         "m003_append_function",
         f"""
-        CREATE FUNCTION spies_append(
-            p_game_id TEXT, p_version BIGINT, p_head_hash TEXT, p_updated_at TEXT,
-            p_key TEXT, p_fingerprint TEXT, p_response TEXT,
-            p_seqs BIGINT[], p_types TEXT[], p_payloads TEXT[], p_recorded TEXT[],
-            p_actors INTEGER[], p_commands TEXT[], p_hashes TEXT[], p_bots TEXT[],
-            p_new_head_hash TEXT, p_outcome TEXT, p_due_at TEXT, p_snapshot TEXT,
-            p_seat INTEGER, p_seat_type TEXT, p_seat_name TEXT, p_seat_bot TEXT,
-            p_token_hash TEXT, p_lock_timeout_ms INTEGER
-        ) RETURNS TABLE (
+        CREATE FUNCTION spies_append(p_batch json) RETURNS TABLE (
             result TEXT, current_version BIGINT, fingerprint TEXT, response TEXT,
             created_at TEXT
         ) LANGUAGE plpgsql AS $$
         DECLARE
+            v_game TEXT := p_batch->>'game_id';
+            v_expected BIGINT := (p_batch->>'version')::bigint;
+            v_key TEXT := p_batch->>'key';
+            v_updated TEXT := p_batch->>'updated_at';
+            v_seat INTEGER := (p_batch->>'seat')::integer;
+            v_count INTEGER := json_array_length(p_batch->'rows');
             v_version BIGINT;
             v_head TEXT;
             v_status TEXT;
             v_new BIGINT;
         BEGIN
-            PERFORM set_config('lock_timeout', p_lock_timeout_ms::text, true);
+            PERFORM set_config('lock_timeout', p_batch->>'lock_timeout_ms', true);
             SELECT g.version, g.head_hash, g.status INTO v_version, v_head, v_status
-                FROM games g WHERE g.id = p_game_id FOR UPDATE;
+                FROM games g WHERE g.id = v_game FOR UPDATE;
             IF NOT FOUND THEN
                 RETURN QUERY SELECT 'not-found'::text, NULL::bigint, NULL::text, NULL::text,
                     NULL::text;
                 RETURN;
             END IF;
-            IF p_key IS NOT NULL THEN
+            IF v_key IS NOT NULL THEN
                 RETURN QUERY SELECT 'key-exists'::text, v_version, i.request_fingerprint,
                     i.response, i.created_at
-                    FROM idempotency i WHERE i.game_id = p_game_id AND i.key = p_key;
+                    FROM idempotency i WHERE i.game_id = v_game AND i.key = v_key;
                 IF FOUND THEN
                     RETURN;
                 END IF;
             END IF;
-            IF v_version <> p_version OR v_head <> p_head_hash THEN
+            IF v_version <> v_expected OR v_head <> p_batch->>'head_hash' THEN
                 RETURN QUERY SELECT 'conflict'::text, v_version, NULL::text, NULL::text,
                     NULL::text;
                 RETURN;
             END IF;
-            IF v_status = 'finished' AND cardinality(p_seqs) > 0 THEN
+            IF v_status = 'finished' AND v_count > 0 THEN
                 RETURN QUERY SELECT 'finished'::text, v_version, NULL::text, NULL::text,
                     NULL::text;
                 RETURN;
             END IF;
-            IF p_key IS NOT NULL THEN
+            IF v_key IS NOT NULL THEN
                 INSERT INTO idempotency (game_id, key, request_fingerprint, response, created_at)
-                    VALUES (p_game_id, p_key, p_fingerprint, p_response, p_updated_at);
+                    VALUES (v_game, v_key, p_batch->>'fingerprint', p_batch->>'response',
+                    v_updated);
             END IF;
-            IF p_seat IS NOT NULL THEN
-                IF p_token_hash IS NOT NULL THEN
+            IF v_seat IS NOT NULL THEN
+                IF p_batch->>'token_hash' IS NOT NULL THEN
                     INSERT INTO seats (game_id, seat, token_hash)
-                        VALUES (p_game_id, p_seat, p_token_hash) ON CONFLICT DO NOTHING;
+                        VALUES (v_game, v_seat, p_batch->>'token_hash') ON CONFLICT DO NOTHING;
                     IF NOT FOUND THEN
                         RAISE EXCEPTION '{_SEAT_TAKEN_MESSAGE}' USING ERRCODE = '{_SEAT_TAKEN}';
                     END IF;
                 END IF;
                 INSERT INTO seat_states (game_id, seat, type, name, bot)
-                    VALUES (p_game_id, p_seat, p_seat_type, p_seat_name, p_seat_bot)
+                    VALUES (v_game, v_seat, p_batch->>'seat_type', p_batch->>'seat_name',
+                    p_batch->>'seat_bot')
                     ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,
                     name = excluded.name, bot = excluded.bot;
             END IF;
-            IF cardinality(p_seqs) = 0 THEN
+            IF v_count = 0 THEN
                 RETURN QUERY SELECT 'ok'::text, v_version, NULL::text, NULL::text, NULL::text;
                 RETURN;
             END IF;
             INSERT INTO events (game_id, seq, type, payload, recorded_at, actor, command,
                 hash, bot)
-                SELECT p_game_id, r.* FROM unnest(p_seqs, p_types, p_payloads, p_recorded,
-                    p_actors, p_commands, p_hashes, p_bots) AS r;
-            PERFORM pg_notify('{NOTIFY_CHANNEL}', p_game_id);
-            v_new := p_version + cardinality(p_seqs);
-            IF p_outcome IS NOT NULL THEN
-                UPDATE games SET version = v_new, head_hash = p_new_head_hash,
-                    updated_at = p_updated_at, status = 'finished', outcome = p_outcome,
-                    due_at = NULL WHERE id = p_game_id;
+                SELECT v_game, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command,
+                    r.hash, r.bot
+                FROM json_to_recordset(p_batch->'rows') AS r(seq BIGINT, type TEXT,
+                    payload TEXT, recorded_at TEXT, actor INTEGER, command TEXT, hash TEXT,
+                    bot TEXT);
+            PERFORM pg_notify('{NOTIFY_CHANNEL}', v_game);
+            v_new := v_expected + v_count;
+            IF p_batch->>'outcome' IS NOT NULL THEN
+                UPDATE games SET version = v_new, head_hash = p_batch->>'new_head_hash',
+                    updated_at = v_updated, status = 'finished',
+                    outcome = p_batch->>'outcome', due_at = NULL WHERE id = v_game;
             ELSE
-                UPDATE games SET version = v_new, head_hash = p_new_head_hash,
-                    updated_at = p_updated_at, due_at = p_due_at WHERE id = p_game_id;
+                UPDATE games SET version = v_new, head_hash = p_batch->>'new_head_hash',
+                    updated_at = v_updated, due_at = p_batch->>'due_at' WHERE id = v_game;
             END IF;
-            IF p_snapshot IS NOT NULL THEN
-                INSERT INTO snapshots (game_id, seq, state) VALUES (p_game_id, v_new, p_snapshot)
+            IF p_batch->>'snapshot' IS NOT NULL THEN
+                INSERT INTO snapshots (game_id, seq, state)
+                    VALUES (v_game, v_new, p_batch->>'snapshot')
                     ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state;
             END IF;
             RETURN QUERY SELECT 'ok'::text, v_new, NULL::text, NULL::text, NULL::text;
@@ -231,6 +235,7 @@ _SQLSTATE_REASONS: Final[dict[str, str]] = {
 }
 
 _placeholders: dict[str, str] = {}
+_encode_document: Final = msgspec.json.Encoder().encode
 
 
 def _pg(sql: str) -> str:
@@ -476,46 +481,44 @@ class PostgresEventStore(SqlEventStore):
                 raise
         _check_append_result(batch, row)
 
-    def _append_params(self, batch: Append) -> tuple[object, ...]:
-        """The arguments of ``spies_append`` for a batch (checked first)."""
+    def _append_params(self, batch: Append) -> tuple[str]:
+        """The argument of ``spies_append`` for a batch (checked first): one JSON document,
+        so the driver adapts one text, not a parameter per column and an array per field
+        of the rows. The texts in it (payloads, the reply, the snapshot) come back out of it
+        exactly as they went in."""
         check_batch(batch)
         rows = batch.rows
         reply, seat = batch.reply, batch.seat
         every = self.snapshot_every
         snapshot = None
-        if (
-            rows
-            and batch.state is not None
-            and batch.version // every != batch.new_version // every
-        ):
+        crossed = batch.version // every != batch.new_version // every
+        if rows and batch.state is not None and crossed:
             snapshot = encode(batch.state)
-        return (
-            batch.game_id,
-            batch.version,
-            batch.head_hash,
-            rows[-1].recorded_at if rows else utc_now(),
-            None if reply is None else reply.key,
-            None if reply is None else reply.fingerprint,
-            None if reply is None else reply.response.decode(),
-            [r.seq for r in rows],
-            [r.type for r in rows],
-            [r.payload for r in rows],
-            [r.recorded_at for r in rows],
-            [r.actor for r in rows],
-            [r.command for r in rows],
-            [r.hash for r in rows],
-            [r.bot for r in rows],
-            batch.new_head_hash,
-            None if batch.outcome is None else encode(batch.outcome),
-            batch.due_at,
-            snapshot,
-            None if seat is None else seat.seat,
-            None if seat is None else str(seat.type),
-            None if seat is None else seat.name,
-            None if seat is None else seat.bot,
-            batch.token_hash if seat is not None else None,
-            max(1, int(self.lock_timeout * 1000)),  # 0 would mean "wait forever"
-        )
+        document: dict[str, object] = {
+            "game_id": batch.game_id,
+            "version": batch.version,
+            "head_hash": batch.head_hash,
+            "updated_at": rows[-1].recorded_at if rows else utc_now(),
+            "rows": rows,
+            "new_head_hash": batch.new_head_hash,
+            "due_at": batch.due_at,
+            "lock_timeout_ms": max(1, int(self.lock_timeout * 1000)),  # 0: "wait forever"
+        }
+        if reply is not None:
+            document["key"] = reply.key
+            document["fingerprint"] = reply.fingerprint
+            document["response"] = reply.response.decode()
+        if batch.outcome is not None:
+            document["outcome"] = encode(batch.outcome)
+        if snapshot is not None:
+            document["snapshot"] = snapshot
+        if seat is not None:
+            document["seat"] = seat.seat
+            document["seat_type"] = str(seat.type)
+            document["seat_name"] = seat.name
+            document["seat_bot"] = seat.bot
+            document["token_hash"] = batch.token_hash
+        return (_encode_document(document).decode(),)
 
     def async_appends(self, pool_size: int = ASYNC_POOL_SIZE) -> AsyncAppends:
         """Appends on the event loop: psycopg's async connections, from a pool of their own
@@ -525,10 +528,7 @@ class PostgresEventStore(SqlEventStore):
 
 
 APPEND_SQL: Final = (
-    "SELECT result, current_version, fingerprint, response, created_at FROM spies_append("
-    "%s, %s, %s, %s, %s, %s, %s, %s::bigint[], %s::text[], %s::text[], %s::text[],"
-    " %s::integer[], %s::text[], %s::text[], %s::text[], %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-    " %s)"
+    "SELECT result, current_version, fingerprint, response, created_at FROM spies_append(%s::json)"
 )
 """The one statement of an append (its arguments: ``PostgresEventStore._append_params``)."""
 
