@@ -252,3 +252,29 @@ def _heard_after(heard: list[str], write: Any, game_id: str) -> bool:
                 return True
             time.sleep(0.05)
     return False
+
+
+def test_the_texts_come_out_of_the_document_exactly(store: PostgresEventStore) -> None:
+    game_id = new_game(store).record.id
+    record = store.get_game(game_id)
+    payload = '{"type":"counter_bumped","seat":0,"by":1,"total":1,"note":"é \\" \\\\ \\u00e9 ☃"}'
+    row = seal(
+        record.head_hash,
+        record.version + 1,
+        [CounterBumped(seat=0, by=1, total=1)],
+        recorded_at=utc_now(),
+    )[0]
+    odd = type(row)(**{**{f: getattr(row, f) for f in row.__struct_fields__}, "payload": payload})
+    response = b'{"a":"\\u2603 \\"x\\""}  '
+    store.append(
+        Append(
+            game_id=game_id,
+            version=record.version,
+            head_hash=record.head_hash,
+            rows=[odd],
+            reply=Reply("k", "fp", response),
+        )
+    )
+    assert store.read_rows(game_id, after=record.version)[0].payload == payload
+    kept = store.get_idempotency(game_id, "k")
+    assert kept is not None and kept.response == response

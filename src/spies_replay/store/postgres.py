@@ -127,7 +127,7 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
     (
         "m003_append_function",
         f"""
-        CREATE FUNCTION spies_append(p_batch json) RETURNS TABLE (
+        CREATE FUNCTION spies_append(p_batch jsonb) RETURNS TABLE (
             result TEXT, current_version BIGINT, fingerprint TEXT, response TEXT,
             created_at TEXT
         ) LANGUAGE plpgsql AS $$
@@ -137,7 +137,7 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
             v_key TEXT := p_batch->>'key';
             v_updated TEXT := p_batch->>'updated_at';
             v_seat INTEGER := (p_batch->>'seat')::integer;
-            v_count INTEGER := json_array_length(p_batch->'rows');
+            v_count INTEGER := jsonb_array_length(p_batch->'rows');
             v_version BIGINT;
             v_head TEXT;
             v_status TEXT;
@@ -196,7 +196,7 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
                 hash, bot)
                 SELECT v_game, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command,
                     r.hash, r.bot
-                FROM json_to_recordset(p_batch->'rows') AS r(seq BIGINT, type TEXT,
+                FROM jsonb_to_recordset(p_batch->'rows') AS r(seq BIGINT, type TEXT,
                     payload TEXT, recorded_at TEXT, actor INTEGER, command TEXT, hash TEXT,
                     bot TEXT);
             PERFORM pg_notify('{NOTIFY_CHANNEL}', v_game);
@@ -528,7 +528,7 @@ class PostgresEventStore(SqlEventStore):
 
 
 APPEND_SQL: Final = (
-    "SELECT result, current_version, fingerprint, response, created_at FROM spies_append(%s::json)"
+    "SELECT result, current_version, fingerprint, response, created_at FROM spies_append(%s::jsonb)"
 )
 """The one statement of an append (its arguments: ``PostgresEventStore._append_params``)."""
 
