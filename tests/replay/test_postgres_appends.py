@@ -278,3 +278,37 @@ def test_the_texts_come_out_of_the_document_exactly(store: PostgresEventStore) -
     assert store.read_rows(game_id, after=record.version)[0].payload == payload
     kept = store.get_idempotency(game_id, "k")
     assert kept is not None and kept.response == response
+
+
+def test_appends_waiting_for_a_connection_share_one_round_trip(
+    store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = [new_game(store).record.id for _ in range(5)]
+    fresh = [batch(store, game_id) for game_id in games]
+    stale = batch(store, games[0], by=2)  # at fresh[0]'s version: stale once it is written
+    seat = SeatState(seat=0, type=SeatType.JOINED, name="x")
+    taken = batch(store, games[1], seat=seat, token_hash=hash_token("t"))  # seat 0 is held
+
+    async def run() -> list[BaseException | None]:
+        appends = store.async_appends(pool_size=1)  # one connection: they wait and share it
+        try:
+            statements = Statements(monkeypatch)
+            outcomes = await asyncio.gather(
+                *(appends.append(b) for b in [fresh[0], stale, taken, *fresh[1:]]),
+                return_exceptions=True,
+            )
+            monkeypatch.undo()
+            assert len(statements.sent) == 1  # all seven in one statement
+            assert "spies_append_many" in statements.sent[0]
+            return list(outcomes)
+        finally:
+            await appends.close()
+
+    outcomes = asyncio.run(run())
+    assert outcomes[0] is None and outcomes[3:] == [None] * 4
+    assert isinstance(outcomes[1], VersionConflictError)
+    assert outcomes[1].current_version == fresh[0].version + 1
+    assert isinstance(outcomes[2], SeatTakenError)  # undone alone: games[1]'s next one is written
+    for game_id, written in zip(games, fresh, strict=True):
+        assert store.get_game(game_id).head_hash == written.rows[-1].hash
+    assert store.seat_states(games[1])[0].type is SeatType.CREATOR

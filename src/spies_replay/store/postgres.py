@@ -216,6 +216,50 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
             END IF;
             RETURN QUERY SELECT 'ok'::text, v_new, NULL::text, NULL::text, NULL::text;
         END $$;
+        CREATE FUNCTION spies_append_many(p_batches jsonb) RETURNS TABLE (
+            item INTEGER, result TEXT, current_version BIGINT, fingerprint TEXT,
+            response TEXT, created_at TEXT
+        ) LANGUAGE plpgsql AS $$
+        DECLARE
+            v_batch jsonb;
+            v_item INTEGER;
+            r RECORD;
+        BEGIN
+            -- rows locked in game id order, so that two such transactions never deadlock
+            FOR v_batch, v_item IN SELECT b.value, b.ordinality::integer
+                FROM jsonb_array_elements(p_batches) WITH ORDINALITY AS b
+                ORDER BY b.value->>'game_id', b.ordinality
+            LOOP
+                BEGIN  -- each batch in a subtransaction: its failure undoes it alone
+                    FOR r IN SELECT * FROM spies_append(v_batch) LOOP
+                        item := v_item;
+                        result := r.result;
+                        current_version := r.current_version;
+                        fingerprint := r.fingerprint;
+                        response := r.response;
+                        created_at := r.created_at;
+                        RETURN NEXT;
+                    END LOOP;
+                EXCEPTION
+                    WHEN unique_violation THEN
+                        item := v_item;
+                        result := 'seq-taken';
+                        current_version := NULL;
+                        fingerprint := NULL;
+                        response := NULL;
+                        created_at := NULL;
+                        RETURN NEXT;
+                    WHEN SQLSTATE '{_SEAT_TAKEN}' THEN
+                        item := v_item;
+                        result := 'seat-taken';
+                        current_version := NULL;
+                        fingerprint := NULL;
+                        response := NULL;
+                        created_at := NULL;
+                        RETURN NEXT;
+                END;
+            END LOOP;
+        END $$;
         """,
     ),
 )
@@ -531,6 +575,17 @@ APPEND_SQL: Final = (
     "SELECT result, current_version, fingerprint, response, created_at FROM spies_append(%s::jsonb)"
 )
 """The one statement of an append (its arguments: ``PostgresEventStore._append_params``)."""
+APPEND_ONE_SQL: Final = (
+    "SELECT 1, result, current_version, fingerprint, response, created_at"
+    " FROM spies_append(%s::jsonb)"
+)
+APPEND_MANY_SQL: Final = (
+    "SELECT item, result, current_version, fingerprint, response, created_at"
+    " FROM spies_append_many(%s::jsonb)"
+)
+"""The statements of :class:`AsyncAppends`: one batch, or several in one transaction."""
+MAX_SHARED_APPENDS: Final = 64
+"""The most batches one round trip of :class:`AsyncAppends` carries."""
 
 
 def _raise_append_error(location: str, batch: Append, exc: psycopg.Error) -> None:
@@ -583,6 +638,9 @@ class AsyncAppends:
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._opening: asyncio.Lock | None = None
+        self._waiting: list[tuple[Append, str, asyncio.Future[Any]]] = []
+        self._senders = 0
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def _connections(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
         loop = asyncio.get_running_loop()
@@ -612,29 +670,88 @@ class AsyncAppends:
         self.store._own_pids.add(conn.info.backend_pid)
 
     async def append(self, batch: Append) -> None:
-        """Append ``batch`` in one round trip (see :meth:`PostgresEventStore.append`)."""
+        """Append ``batch`` in one round trip (see :meth:`PostgresEventStore.append`).
+
+        Appends that arrive while every connection of the pool is busy wait together and go
+        in the next round trip as one ``spies_append_many`` statement (at most
+        :data:`MAX_SHARED_APPENDS`): one transaction, one commit to wait for, each batch in
+        a subtransaction of its own, so that one refused batch leaves the others written.
+        """
         store = self.store
-        params = store._append_params(batch)
+        document = store._append_params(batch)[0]
         if store._closed:
             raise StoreClosedError(store.location)
-        try:
-            pool = await self._connections()
-            async with pool.connection() as conn:
-                cursor = await conn.execute(APPEND_SQL, params)
-                row = await cursor.fetchone()
-        except pg_errors.UniqueViolation as exc:
-            raise VersionConflictError(batch.game_id, batch.version, batch.version + 1) from exc
-        except PoolTimeout as exc:
-            raise StoreBusyError(store.location) from exc
-        except psycopg.OperationalError as exc:
-            _raise_append_error(store.location, batch, exc)
-            if store._closed:
-                raise StoreClosedError(store.location) from exc
-            raise StoreUnavailableError(store.location, _reason(exc)) from exc
-        except psycopg.Error as exc:
-            _raise_append_error(store.location, batch, exc)
-            raise
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        self._waiting.append((batch, document, answer))
+        if self._senders < self.pool_size:
+            self._senders += 1
+            task = loop.create_task(self._send())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        row = await answer
         _check_append_result(batch, row)
+
+    async def _send(self) -> None:
+        """Send what waits, in turns, until nothing does."""
+        try:
+            while self._waiting:
+                taken = self._waiting[:MAX_SHARED_APPENDS]
+                del self._waiting[:MAX_SHARED_APPENDS]
+                try:
+                    rows = await self._execute([document for _, document, _ in taken])
+                except BaseException as exc:
+                    for batch, _, answer in taken:
+                        if not answer.done():
+                            answer.set_exception(self._error(batch, exc))
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for row in rows:
+                    batch, _, answer = taken[row[0] - 1]
+                    if answer.done():
+                        continue
+                    if row[1] == "seq-taken":  # a writer that ignored the lock protocol
+                        answer.set_exception(
+                            VersionConflictError(batch.game_id, batch.version, batch.version + 1)
+                        )
+                    elif row[1] == "seat-taken" and batch.seat is not None:
+                        answer.set_exception(
+                            SeatTakenError(
+                                f"seat {batch.seat.seat} of game {batch.game_id!r} is taken"
+                            )
+                        )
+                    else:
+                        answer.set_result(row[1:])
+                for _batch, _, answer in taken:  # pragma: no cover (one row per batch)
+                    if not answer.done():
+                        answer.set_exception(ReplayError("spies_append_many left a batch out"))
+        finally:
+            self._senders -= 1
+
+    async def _execute(self, documents: list[str]) -> list[Any]:
+        pool = await self._connections()
+        async with pool.connection() as conn:
+            if len(documents) == 1:
+                cursor = await conn.execute(APPEND_ONE_SQL, (documents[0],))
+            else:
+                cursor = await conn.execute(APPEND_MANY_SQL, ("[" + ",".join(documents) + "]",))
+            return await cursor.fetchall()
+
+    def _error(self, batch: Append, exc: BaseException) -> BaseException:
+        """The store's error for a round trip that failed as a whole."""
+        store = self.store
+        if isinstance(exc, pg_errors.UniqueViolation):  # one batch: a taken seq
+            return VersionConflictError(batch.game_id, batch.version, batch.version + 1)
+        if getattr(exc, "sqlstate", None) == _SEAT_TAKEN and batch.seat is not None:
+            return SeatTakenError(f"seat {batch.seat.seat} of game {batch.game_id!r} is taken")
+        if isinstance(exc, PoolTimeout | pg_errors.LockNotAvailable):
+            return StoreBusyError(store.location)
+        if isinstance(exc, psycopg.OperationalError):
+            if store._closed:
+                return StoreClosedError(store.location)
+            return StoreUnavailableError(store.location, _reason(exc))
+        return exc
 
     async def close(self) -> None:
         """Close the pool (if it was opened). Idempotent."""
