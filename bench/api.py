@@ -77,6 +77,10 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 
 RATIO_TARGET = 0.6
+PG_RATIO_TARGET = 0.6
+"""PostgreSQL with one process against SQLite (normal sync), commands/s, same clients."""
+PG_CPU_TARGET_MS = 1.0
+"""API CPU per command on PostgreSQL with one process."""
 GROWTH_TARGET = 1.2
 WARMUP = 20
 """Requests per client before the clock starts."""
@@ -229,14 +233,26 @@ def cpu_now(servers: list[int], database: list[int]) -> tuple[float, float, floa
     return time.process_time(), cpu_seconds(servers), cpu_seconds(database)
 
 
-def postgres_pids() -> list[int]:
-    """The processes of a PostgreSQL server on this machine (Linux), to count their CPU."""
-    pids = []
+def postgres_pids(url: str) -> list[int]:
+    """The processes of the PostgreSQL server of ``url`` when it runs on this machine (Linux):
+    its postmaster (from ``postmaster.pid`` in its data directory) and the postmaster's
+    children, to count their CPU. Other clusters on the machine are left out."""
+    try:
+        import psycopg  # noqa: PLC0415
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SHOW data_directory").fetchone()
+        postmaster = int((Path(row[0]) / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError, TypeError, ImportError, Exception):  # noqa: BLE001
+        return []
+    pids = [postmaster]
     for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
         try:
-            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
-                pids.append(int(entry.name))
-        except OSError:
+            if entry.name.isdigit():
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if parent == postmaster:
+                    pids.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
             continue
     return pids
 
@@ -525,7 +541,7 @@ def run_scaling(
                     work = asyncio.run(api_work(setup.ports, plans, per_client + WARMUP))
                     asyncio.run(drive(setup.ports, [Work(w.requests[:WARMUP]) for w in work]))
                     rest = [Work(w.requests[WARMUP:]) for w in work]
-                    local = postgres_pids() if setup.label == "PostgreSQL" else []
+                    local = postgres_pids(str(setup.db)) if setup.label == "PostgreSQL" else []
                     before = cpu_now(setup.pids, local)
                     row = summary(*asyncio.run(drive(setup.ports, rest)))
                     after = cpu_now(setup.pids, local)
@@ -555,15 +571,36 @@ def run_scaling(
         f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}"
     )
     base = 0.0
+    by_setup: dict[tuple[str, int], tuple[float, float]] = {}
     for setup in table:
         middle = sorted(range(rounds), key=lambda i: setup.measured[i][1])[rounds // 2]
         _, rate, p50, p99 = setup.measured[middle]
         client, api, postgres = setup.cpu[middle]
         base = base or rate
+        by_setup.setdefault((setup.label, setup.workers), (rate, api))
         print(
             f"  {setup.label:14}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
             f"{rate / base:>10.2f}{client:>12.2f}{api:>7.2f}{postgres:>7.2f}"
         )
+    sqlite = by_setup.get(("SQLite normal", 1))
+    postgres_one = by_setup.get(("PostgreSQL", 1))
+    if sqlite is not None and postgres_one is not None:
+        pairs = zip(_rows(table, "PostgreSQL", 1), _rows(table, "SQLite normal", 1), strict=False)
+        print(
+            f"  PostgreSQL x1 commands/s ÷ SQLite normal x1: {postgres_one[0] / sqlite[0]:.2f}"
+            f" (target at least {PG_RATIO_TARGET}); rounds:"
+            f" {', '.join(f'{pg[1] / lite[1]:.2f}' for pg, lite in pairs)};"
+            f" API CPU per command on PostgreSQL x1: {postgres_one[1]:.2f} ms"
+            f" (target at most {PG_CPU_TARGET_MS})"
+        )
+
+
+def _rows(table: list[Setup], label: str, workers: int) -> list[tuple[int, float, float, float]]:
+    """The rounds of one set-up (empty when the run has none)."""
+    for setup in table:
+        if setup.label == label and setup.workers == workers:
+            return setup.measured
+    return []
 
 
 def main() -> None:

@@ -61,11 +61,12 @@ NOTIFY_CHANNEL: Final = "spies_events"
 _SEAT_TAKEN: Final = "SPS01"  # the SQLSTATE spies_append raises for a seat token already held
 _SEAT_TAKEN_MESSAGE: Final = "seat taken"
 
-ASYNC_POOL_SIZE: Final = 12
-"""The most connections a process's appends on the event loop hold at once: as many
-commands of different games are in flight. Each commit waits for its WAL flush; commits in
-flight together share one flush (PostgreSQL's group commit), so this bounds a process's
-commands/s at about this many per flush."""
+ASYNC_POOL_SIZE: Final = 2
+"""The most connections a process's appends on the event loop hold at once. Appends that
+arrive while both are busy wait and go together in the next round trip (one transaction,
+one commit): on a busy machine few round trips carrying many appends beat many round trips
+of one (``bench/api.py``: 1 or 2 connections gave about 0.48x SQLite's commands/s, 4 gave
+0.43x, 12 gave 0.34x, in one hour of runs)."""
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
