@@ -46,7 +46,7 @@ class Placement:
     Args:
         log: the store (worker threads; its busy timeout applies).
         inline: the same SQLite file opened with no busy timeout, for writes on the loop;
-            ``None`` runs every write on a worker thread (PostgreSQL, or
+            ``None`` runs every write on a worker thread (PostgreSQL without ``on_loop``, or
             ``Settings.inline_commands=False``).
         on_loop: appends awaited on the loop (PostgreSQL); when set, every append goes
             there.
