@@ -9,9 +9,9 @@ the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.
 background task, and
 stops them in the other order. The app also carries the one error table (problem details
 for every exception), the OpenAPI document and its interactive docs, the web client
-(:mod:`spies_api.http.webapp`), the body-size limit, the optional per-client rate limit and
-structlog. A test client used without startup still works: the first request opens the
-runtime.
+(:mod:`spies_api.http.webapp`), the body-size limit, the edge (:mod:`spies_api.http.edge`:
+client addresses, the per-client rate limit, security headers) and structlog. A test
+client used without startup still works: the first request opens the runtime.
 """
 
 from __future__ import annotations
@@ -25,12 +25,11 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.dependencies import caller_provider
-from spies_api.http.edge import Edge, client_of
+from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
@@ -53,7 +52,7 @@ from spies_api.service.notify import (
 from spies_api.service.placement import Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
-from spies_api.settings import Settings, parse_rate
+from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
@@ -218,16 +217,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
     holder = _RuntimeHolder(settings, clock)
-    middleware = []
+    limiter = None
     if settings.rate_limit is not None:
-        # Litestar's fixed-window limit per client address; 429s become problem details
-        # with Retry-After (spies_api.problems.table). The docs pages are not counted.
-        limit = RateLimitConfig(
-            rate_limit=parse_rate(settings.rate_limit),
-            exclude=["^/schema"],
-            identifier_for_request=lambda request: client_of(request.scope),
-        )
-        middleware.append(limit.middleware)
+        unit, count = parse_rate(settings.rate_limit)
+        limiter = RateLimiter(count / RATE_SECONDS[unit], count)
 
     def open_runtime(_: Litestar) -> None:
         holder.get()
@@ -281,12 +274,13 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         ],
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
-        middleware=middleware,
         logging_config=None,
         debug=False,
     )
     # every request meets the edge first (its client address), the router's 404s included
-    app.asgi_handler = Edge(app.asgi_handler, trusted_proxies=settings.trusted_proxies)
+    app.asgi_handler = Edge(
+        app.asgi_handler, trusted_proxies=settings.trusted_proxies, limiter=limiter
+    )
     app.state.runtime_holder = holder
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app

@@ -23,6 +23,8 @@ from spies_replay.store.backends import SyncMode
 
 __all__ = [
     "DEFAULTS",
+    "DEFAULT_RATE_LIMIT",
+    "RATE_SECONDS",
     "ENV_PREFIX",
     "OPTIONS",
     "RATE_UNITS",
@@ -40,8 +42,16 @@ MAX_PORT: Final = 65535
 
 KIB = 1024
 
+DEFAULT_RATE_LIMIT: Final = "50/second"
+"""The rate limit of a server started with no ``--rate-limit`` (see ``Settings.rate_limit``)."""
+
+RATE_OFF: Final = frozenset({"off", "none", "no"})
+"""What ``--rate-limit`` takes for no limit."""
+
 RateUnit = Literal["second", "minute", "hour", "day"]
 RATE_UNITS: Final[tuple[RateUnit, ...]] = ("second", "minute", "hour", "day")
+RATE_SECONDS: Final[dict[RateUnit, int]] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+"""The length of each unit of a rate, in seconds."""
 _RATE: Final = re.compile(r"\s*([1-9][0-9]{0,8})\s*/\s*(second|minute|hour|day)\s*")
 
 
@@ -132,9 +142,14 @@ class Settings:
             warning at startup, to three quarters of the process's open-file limit.
         stream_retry_after_seconds: the ``Retry-After`` of that refusal.
         rate_limit: a per-client request rate, ``N/second``, ``N/minute``, ``N/hour`` or
-            ``N/day`` (Litestar's ``RateLimitConfig``, by client address, a fixed window);
-            beyond it requests get 429 ``too-many-requests`` with ``Retry-After``.
-            ``None`` (the default): no rate limit, so a local bot is never slowed down.
+            ``N/day``: a token bucket per client address (per ``/64`` for IPv6) that holds
+            ``N`` requests and refills at ``N`` per unit; beyond it requests get 429
+            ``too-many-requests`` with ``Retry-After``. Static files, the web client's
+            pages, the docs, ``/healthz``, ``/readyz`` and ``/metrics`` are not counted.
+            ``None`` (``--rate-limit off``): no limit (tests, benches). The default,
+            ``50/second``, is above what a person reaches through the web client (one
+            request per action; holding a key on the replay slider repeats about 30 times a
+            second) and far below what a script in a loop sends (thousands a second).
         trusted_proxies: the addresses and CIDR networks of the reverse proxies in front of
             the server. Only a request whose direct peer is one of them has its
             ``X-Forwarded-For`` read: its client is the rightmost address there that is not
@@ -178,7 +193,7 @@ class Settings:
     max_streams_per_seat: int = 4
     max_streams: int = 10_000
     stream_retry_after_seconds: int = 5
-    rate_limit: str | None = None
+    rate_limit: str | None = DEFAULT_RATE_LIMIT
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -281,13 +296,15 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-def _rate(text: str) -> str:
+def _rate(text: str) -> str | None:
+    if text.strip().lower() in RATE_OFF:
+        return None
     try:
         parse_rate(text)
     except ValueError:
         raise ValueError(
             f"expected N/UNIT with N >= 1 and UNIT one of {', '.join(RATE_UNITS)}"
-            " (e.g. 100/second, 6000/minute)"
+            " (e.g. 100/second, 6000/minute), or off"
         ) from None
     return text.strip()
 
@@ -348,8 +365,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "rate_limit",
         "--rate-limit",
         "RATE",
-        "per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
-        " beyond it: 429 with Retry-After",
+        "per-client request rate, N/second, N/minute, N/hour or N/day (a bucket of N"
+        " requests refilled at N per unit), or off; beyond it: 429 with Retry-After",
         _rate,
     ),
     Option(

@@ -28,6 +28,7 @@ from .conftest import ServerProcess
 def scope(peer: str, *forwarded: str) -> dict[str, Any]:
     return {
         "type": "http",
+        "path": "/games",
         "client": (peer, 40000),
         "headers": [(b"x-forwarded-for", item.encode()) for item in forwarded],
     }
