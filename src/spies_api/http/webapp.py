@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from litestar import Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.enums import MediaType
+from litestar.file_system import BaseLocalFileSystem
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
@@ -38,6 +39,19 @@ DOCS_ASSETS: Final = f"{ASSETS_PATH}/docs"
 
 # Assets keep their names from build to build, so browsers revalidate them each time.
 _REVALIDATE: Final = CacheControlHeader(no_cache=True)
+
+
+class _Files(BaseLocalFileSystem):
+    """The package's files, where a path that cannot name a file is not found (404), not an
+    error: ``app.js/x`` (not a directory), a name too long, a null byte."""
+
+    async def info(self, path: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().info(path, **kwargs)
+        except PermissionError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise FileNotFoundError(str(path)) from exc
 
 
 @cache
@@ -85,6 +99,7 @@ WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
     create_static_files_router(
         path=ASSETS_PATH,
         directories=[STATIC_DIR],
+        file_system=_Files(),
         name="assets",
         cache_control=_REVALIDATE,
         include_in_schema=False,
