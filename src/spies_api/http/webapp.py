@@ -28,6 +28,8 @@ from litestar.file_system import BaseLocalFileSystem
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
+from spies_api.openapi.plugins import SWAGGER_INIT
+
 __all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]
 
 STATIC_DIR: Final = Path(__file__).parent.parent / "static"
@@ -67,6 +69,33 @@ def _index() -> Response[bytes]:
     )
 
 
+_SWAGGER_INIT_JS: Final = b"""// Starts Swagger UI on the document (no inline script: the CSP).
+(function () {
+  var container = document.getElementById("swagger-container");
+  document.body.style.margin = "0";
+  window.ui = SwaggerUIBundle({
+    url: container.dataset.openapi,
+    dom_id: "#swagger-container",
+    deepLinking: true,
+    showExtensions: true,
+    showCommonExtensions: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+  });
+})();
+"""
+
+
+@get(f"{DOCS_ASSETS}/{SWAGGER_INIT}", include_in_schema=False, sync_to_thread=False)
+def swagger_init() -> Response[bytes]:
+    """The docs page's starter script."""
+    return Response(
+        _SWAGGER_INIT_JS,
+        media_type="text/javascript",
+        headers={_REVALIDATE.HEADER_NAME: _REVALIDATE.to_header()},
+    )
+
+
 @get("/", include_in_schema=False, sync_to_thread=False)
 def lobby_page() -> Response[bytes]:
     """The lobby."""
@@ -92,6 +121,7 @@ def replay_page() -> Response[bytes]:
 
 
 WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
+    swagger_init,
     lobby_page,
     play_page,
     join_page,
