@@ -50,16 +50,17 @@ with ``/``; a module may be followed by ``::`` and a test's name (without parame
 
 @pytest.fixture(autouse=True, scope="session")
 def _no_rate_limit_unless_asked() -> Iterator[None]:
-    """Tests build ``Settings(...)`` without the default rate limit (as ``--rate-limit off``):
-    a test plays whole games as fast as it can from one address. A test of the limit passes
-    ``rate_limit`` itself; ``spies_api.settings.DEFAULTS`` keeps the real default."""
+    """Tests build ``Settings(...)`` without the default rate limit (as ``--rate-limit off``)
+    nor the quota of bot games per client: a test plays whole games as fast as it can from
+    one address. A test of a limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps
+    the real defaults."""
     defaults = Settings.__init__.__kwdefaults__
-    saved = defaults["rate_limit"]
-    defaults["rate_limit"] = None
+    saved = {name: defaults[name] for name in ("rate_limit", "max_bot_games_per_client")}
+    defaults.update(dict.fromkeys(saved))
     try:
         yield
     finally:
-        defaults["rate_limit"] = saved
+        defaults.update(saved)
 
 
 BROWSER_FIXTURE = "browser"

@@ -54,6 +54,7 @@ from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
+from spies_api.table.quota import BotGameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
@@ -83,6 +84,7 @@ class Runtime:
         commands: the command handler.
         creator: creates games.
         seats: joins, hand-overs and rematches.
+        bot_quota: active games with bot seats per client.
     """
 
     settings: Settings
@@ -97,6 +99,7 @@ class Runtime:
     commands: Commands
     creator: GameCreator
     seats: SeatService
+    bot_quota: BotGameQuota
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -125,6 +128,13 @@ class Runtime:
         locks = GameLocks()
         effects = WriteEffects(states, auth, appends)
         creator = GameCreator(store, effects, clock=clock)
+        bot_quota = BotGameQuota(
+            settings.max_bot_games_per_client,
+            states,
+            idle_seconds=settings.bot_game_idle_seconds,
+            retry_after=settings.bot_games_retry_after_seconds,
+        )
+        appends.add(bot_quota.appended)
         return cls(
             settings=settings,
             store=store,
@@ -146,6 +156,7 @@ class Runtime:
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
+            bot_quota=bot_quota,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -191,7 +202,17 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-_PARTS = ("states", "auth", "notifier", "streams", "queries", "commands", "creator", "seats")
+_PARTS = (
+    "states",
+    "auth",
+    "notifier",
+    "streams",
+    "queries",
+    "commands",
+    "creator",
+    "seats",
+    "bot_quota",
+)
 """The runtime's parts that routes take as dependencies, by their own names."""
 
 

@@ -156,6 +156,15 @@ class Settings:
             itself a trusted proxy. None by default, loopback included: a server behind a
             proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
             keys the rate limit and is logged as ``client``.
+        max_bot_games_per_client: how many active games with bot seats one client address
+            (per ``/64`` for IPv6) may have at once, counting the games it created with a
+            bot seat and those it handed a seat of to a bot; one more is 429
+            ``too-many-bot-games`` with ``Retry-After``. A game stops counting when it ends
+            or after ``bot_game_idle_seconds`` with no append. ``None``: no limit. The
+            default, 4, lets a person play a few tables against bots at once; a script that
+            floods the server with bot games waits for its own to end.
+        bot_game_idle_seconds: see ``max_bot_games_per_client``.
+        bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
             think at a time in a thread of the server (tests that register a bot of their
@@ -194,6 +203,9 @@ class Settings:
     max_streams: int = 10_000
     stream_retry_after_seconds: int = 5
     rate_limit: str | None = DEFAULT_RATE_LIMIT
+    max_bot_games_per_client: int | None = 4
+    bot_game_idle_seconds: float = 300.0
+    bot_games_retry_after_seconds: int = 5
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -222,6 +234,8 @@ class Settings:
             parse_rate(self.rate_limit)
         for network in self.trusted_proxies:
             parse_networks(network)
+        if self.max_bot_games_per_client is not None and self.max_bot_games_per_client < 1:
+            raise ValueError("max_bot_games_per_client must be at least 1 (or None)")
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
 
@@ -238,6 +252,8 @@ _POSITIVE: Final = (
     "idempotency_key_max_length",
     "bot_timeout_seconds",
     "scheduler_poll_seconds",
+    "bot_game_idle_seconds",
+    "bot_games_retry_after_seconds",
 )
 """The settings that must be more than 0."""
 
@@ -294,6 +310,15 @@ def _positive(text: str) -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise ValueError("expected a whole number, at least 1")
     return int(text)
+
+
+def _positive_or_off(text: str) -> int | None:
+    if text.strip().lower() in RATE_OFF:
+        return None
+    try:
+        return _positive(text)
+    except ValueError:
+        raise ValueError("expected a whole number, at least 1, or off") from None
 
 
 def _rate(text: str) -> str | None:
@@ -368,6 +393,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "per-client request rate, N/second, N/minute, N/hour or N/day (a bucket of N"
         " requests refilled at N per unit), or off; beyond it: 429 with Retry-After",
         _rate,
+    ),
+    Option(
+        "max_bot_games_per_client",
+        "--max-bot-games-per-client",
+        "N",
+        "active games with bot seats one client address may have at once, or off; one more"
+        " is 429 with Retry-After",
+        _positive_or_off,
     ),
     Option(
         "trusted_proxies",
