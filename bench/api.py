@@ -3,8 +3,8 @@
 Starts three servers in subprocesses, each with uvicorn (one worker) on loopback and a fresh
 SQLite file:
 
-- the API (``python -m spies_api``), with its default settings and JSON logging (to
-  /dev/null);
+- the API (``python -m spies_api``), with its default settings but ``--rate-limit off``
+  (the bench is one client address) and JSON logging (to /dev/null);
 - the baseline: a minimal Litestar app whose one JSON POST handler inserts the body into
   SQLite (WAL, ``synchronous=NORMAL``, a connection per thread) in a worker thread
   (``sync_to_thread=True``, Litestar's idiom for blocking code), which is the least a
@@ -46,6 +46,11 @@ It prints and never asserts. Usage::
     python bench/api.py [--clients 32] [--commands 12000] [--rounds 3]
     python bench/api.py --db sqlite --db postgresql://... [--workers 1,2,4]
         [--sqlite-sync normal,full]
+    python bench/api.py --rate-limit-cost [--clients 32] [--commands 12000] [--rounds 3]
+
+``--rate-limit-cost`` runs the API twice side by side, ``--rate-limit off`` and a limit no
+client reaches (every request goes through the limiter, none is refused), and prints
+commands/s with the limit ÷ without.
 """
 
 from __future__ import annotations
@@ -280,6 +285,10 @@ def server(args: list[str], port: int) -> Iterator[int]:
 
 
 def api_server(db: Path | str, port: int, *options: str) -> Any:
+    """``spies-api`` with ``--rate-limit off`` (one client address sends everything) unless
+    ``options`` give a rate."""
+    if "--rate-limit" not in options:
+        options = ("--rate-limit", "off", *options)
     return server(["-m", "spies_api", "--db", str(db), "--port", str(port), *options], port)
 
 
@@ -603,6 +612,59 @@ def _rows(table: list[Setup], label: str, workers: int) -> list[tuple[int, float
     return []
 
 
+UNREACHED_RATE = "1000000000/second"
+"""A rate limit no bench reaches: the limiter runs on every request, and never refuses."""
+
+
+def run_rate_limit(clients: int, commands: int, rounds: int) -> None:
+    """The rate limit's cost: the same commands on two API servers, one with
+    ``--rate-limit off`` and one with a limit it never reaches (so every request goes
+    through the limiter), rounds alternating; prints commands/s of each and on ÷ off."""
+    per_client = max(1, commands // clients)
+    with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
+        workdir = Path(tmp)
+        print("recording game scripts from random playouts ...", flush=True)
+        scripts = record_scripts(workdir, per_game=4)
+        plans = plan_games(scripts, clients, per_client + WARMUP)
+        off_port, on_port = free_port(), free_port()
+        results: list[tuple[Any, Any]] = []
+        with (
+            api_server(workdir / "off.db", off_port, "--rate-limit", "off"),
+            api_server(workdir / "on.db", on_port, "--rate-limit", UNREACHED_RATE),
+        ):
+            for number in range(1, rounds + 1):
+                measured = []
+                for port in (off_port, on_port):
+                    work = asyncio.run(api_work(port, plans, per_client + WARMUP))
+                    asyncio.run(drive(port, [Work(w.requests[:WARMUP]) for w in work]))
+                    rest = [Work(w.requests[WARMUP:]) for w in work]
+                    measured.append(summary(*asyncio.run(drive(port, rest))))
+                results.append((measured[0], measured[1]))
+                print(
+                    f"  round {number}: limit off {measured[0][1]:.0f} commands/s,"
+                    f" on {measured[1][1]:.0f} commands/s,"
+                    f" on ÷ off {measured[1][1] / measured[0][1]:.2f}",
+                    flush=True,
+                )
+    ratios = [on[1] / off[1] for off, on in results]
+    middle = sorted(range(len(ratios)), key=ratios.__getitem__)[len(ratios) // 2]
+    off, on = results[middle]
+    print(
+        f"\nthe rate limit's cost: {clients} clients, uvicorn (1 worker),"
+        f" Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; the median of {rounds} rounds"
+    )
+    print(f"{'':26}{'requests':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    for label, (count, rate, p50, p99) in (
+        ("--rate-limit off", off),
+        (f"--rate-limit {UNREACHED_RATE}", on),
+    ):
+        print(f"  {label:24}{count:>9}{rate:>9.0f}{p50:>9.2f}{p99:>9.2f}")
+    print(
+        f"  commands/s with the limit ÷ without: {ratios[middle]:.2f};"
+        f" rounds: {', '.join(f'{r:.2f}' for r in ratios)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=32)
@@ -632,10 +694,19 @@ def main() -> None:
         metavar="MODE[,MODE]",
         help="spies-api --sync modes to run each SQLite database with (normal, full)",
     )
+    parser.add_argument(
+        "--rate-limit-cost",
+        action="store_true",
+        help="measure the rate limiter's cost instead: the API with --rate-limit off beside"
+        " the API with a limit it never reaches",
+    )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
         serve_baseline(args.serve_baseline[0], int(args.serve_baseline[1]), args.serve_baseline[2])
+        return
+    if args.rate_limit_cost:
+        run_rate_limit(args.clients, args.commands, args.rounds)
         return
     if args.db:
         workers = [int(n) for n in args.workers.split(",")]

@@ -37,7 +37,7 @@ def serve(db: str, port: int, out: str) -> None:
     profile = cProfile.Profile()
     profile.enable()
     try:
-        spies_api(["--db", db, "--port", str(port)], environ={})
+        spies_api(["--db", db, "--port", str(port), "--rate-limit", "off"], environ={})
     finally:
         profile.disable()
         profile.dump_stats(out)

@@ -10,9 +10,12 @@ through ``page``) is slow too, wherever it is: it needs Chromium and seconds per
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from spies_api.settings import Settings
 
 _ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,6 +46,22 @@ SLOW: tuple[str, ...] = (
 )
 """Paths (relative to the repository, ``/``-separated) whose tests are slow: a folder ends
 with ``/``; a module may be followed by ``::`` and a test's name (without parameters)."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_rate_limit_unless_asked() -> Iterator[None]:
+    """Tests build ``Settings(...)`` without the default rate limit (as ``--rate-limit off``)
+    nor the quota of bot games per client: a test plays whole games as fast as it can from
+    one address. A test of a limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps
+    the real defaults."""
+    defaults = Settings.__init__.__kwdefaults__
+    saved = {name: defaults[name] for name in ("rate_limit", "max_bot_games_per_client")}
+    defaults.update(dict.fromkeys(saved))
+    try:
+        yield
+    finally:
+        defaults.update(saved)
+
 
 BROWSER_FIXTURE = "browser"
 """A test that uses this fixture (directly or through another) drives Chromium: slow."""

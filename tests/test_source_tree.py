@@ -162,6 +162,7 @@ ALLOWED: dict[str, set[str]] = {
     f"{API}.http": {
         CORE,
         f"{REPLAY}.store",
+        f"{REPLAY}.codec",
         *(f"{API}.{part}" for part in ("problems", "service", "table", "openapi")),
         *API_BELOW,
     },

@@ -9,9 +9,9 @@ the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.
 background task, and
 stops them in the other order. The app also carries the one error table (problem details
 for every exception), the OpenAPI document and its interactive docs, the web client
-(:mod:`spies_api.http.webapp`), the body-size limit, the optional per-client rate limit and
-structlog. A test client used without startup still works: the first request opens the
-runtime.
+(:mod:`spies_api.http.webapp`), the body-size limit, the edge (:mod:`spies_api.http.edge`:
+client addresses, the per-client rate limit, security headers) and structlog. A test
+client used without startup still works: the first request opens the runtime.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.dependencies import caller_provider
+from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
@@ -52,8 +52,9 @@ from spies_api.service.notify import (
 from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
-from spies_api.settings import Settings, parse_rate
+from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
+from spies_api.table.quota import BotGameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
@@ -84,6 +85,7 @@ class Runtime:
         commands: the command handler.
         creator: creates games.
         seats: joins, hand-overs and rematches.
+        bot_quota: active games with bot seats per client.
     """
 
     settings: Settings
@@ -98,6 +100,7 @@ class Runtime:
     commands: Commands
     creator: GameCreator
     seats: SeatService
+    bot_quota: BotGameQuota
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -130,6 +133,13 @@ class Runtime:
         locks = GameLocks()
         effects = WriteEffects(states, auth, appends)
         creator = GameCreator(store, effects, clock=clock)
+        bot_quota = BotGameQuota(
+            settings.max_bot_games_per_client,
+            states,
+            idle_seconds=settings.bot_game_idle_seconds,
+            retry_after=settings.bot_games_retry_after_seconds,
+        )
+        appends.add(bot_quota.appended)
         return cls(
             settings=settings,
             store=store,
@@ -151,6 +161,7 @@ class Runtime:
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
+            bot_quota=bot_quota,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -200,7 +211,17 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-_PARTS = ("states", "auth", "notifier", "streams", "queries", "commands", "creator", "seats")
+_PARTS = (
+    "states",
+    "auth",
+    "notifier",
+    "streams",
+    "queries",
+    "commands",
+    "creator",
+    "seats",
+    "bot_quota",
+)
 """The runtime's parts that routes take as dependencies, by their own names."""
 
 
@@ -236,12 +257,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
     holder = _RuntimeHolder(settings, clock)
-    middleware = []
+    limiter = None
     if settings.rate_limit is not None:
-        # Litestar's fixed-window limit per client address; 429s become problem details
-        # with Retry-After (spies_api.problems.table). The docs pages are not counted.
-        limit = RateLimitConfig(rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema"])
-        middleware.append(limit.middleware)
+        unit, count = parse_rate(settings.rate_limit)
+        limiter = RateLimiter(count / RATE_SECONDS[unit], count)
 
     def open_runtime(_: Litestar) -> None:
         holder.get()
@@ -298,9 +317,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         ],
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
-        middleware=middleware,
         logging_config=None,
         debug=False,
+    )
+    # every request meets the edge first (its client address), the router's 404s included
+    app.asgi_handler = Edge(
+        app.asgi_handler, trusted_proxies=settings.trusted_proxies, limiter=limiter
     )
     app.state.runtime_holder = holder
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)

@@ -12,6 +12,7 @@ value came from and what is expected.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -22,6 +23,8 @@ from spies_replay.store.backends import SyncMode
 
 __all__ = [
     "DEFAULTS",
+    "DEFAULT_RATE_LIMIT",
+    "RATE_SECONDS",
     "ENV_PREFIX",
     "OPTIONS",
     "RATE_UNITS",
@@ -29,6 +32,7 @@ __all__ = [
     "RateUnit",
     "Settings",
     "SettingsError",
+    "parse_networks",
     "parse_rate",
     "settings_from",
 ]
@@ -38,8 +42,16 @@ MAX_PORT: Final = 65535
 
 KIB = 1024
 
+DEFAULT_RATE_LIMIT: Final = "50/second"
+"""The rate limit of a server started with no ``--rate-limit`` (see ``Settings.rate_limit``)."""
+
+RATE_OFF: Final = frozenset({"off", "none", "no"})
+"""What ``--rate-limit`` takes for no limit."""
+
 RateUnit = Literal["second", "minute", "hour", "day"]
 RATE_UNITS: Final[tuple[RateUnit, ...]] = ("second", "minute", "hour", "day")
+RATE_SECONDS: Final[dict[RateUnit, int]] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+"""The length of each unit of a rate, in seconds."""
 _RATE: Final = re.compile(r"\s*([1-9][0-9]{0,8})\s*/\s*(second|minute|hour|day)\s*")
 
 
@@ -60,6 +72,30 @@ def parse_rate(text: str) -> tuple[RateUnit, int]:
         )
     unit = next(u for u in RATE_UNITS if u == match.group(2))
     return unit, int(match.group(1))
+
+
+def parse_networks(text: str) -> tuple[str, ...]:
+    """Parse a comma-separated list of IP addresses and CIDR networks, e.g.
+    ``10.0.0.1, 192.168.0.0/16, ::1``.
+
+    Returns:
+        The networks, normalized (``10.0.0.1`` is ``10.0.0.1/32``); ``()`` for an empty text.
+
+    Raises:
+        ValueError: an item that is neither an IP address nor a network.
+    """
+    found = []
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        try:
+            found.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError:
+            raise ValueError(
+                f"{item.strip()!r} is not an IP address or a CIDR network"
+                " (e.g. 10.0.0.1, 192.168.0.0/16, ::1)"
+            ) from None
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,9 +142,29 @@ class Settings:
             warning at startup, to three quarters of the process's open-file limit.
         stream_retry_after_seconds: the ``Retry-After`` of that refusal.
         rate_limit: a per-client request rate, ``N/second``, ``N/minute``, ``N/hour`` or
-            ``N/day`` (Litestar's ``RateLimitConfig``, by client address, a fixed window);
-            beyond it requests get 429 ``too-many-requests`` with ``Retry-After``.
-            ``None`` (the default): no rate limit, so a local bot is never slowed down.
+            ``N/day``: a token bucket per client address (per ``/64`` for IPv6) that holds
+            ``N`` requests and refills at ``N`` per unit; beyond it requests get 429
+            ``too-many-requests`` with ``Retry-After``. Static files, the web client's
+            pages, the docs, ``/healthz``, ``/readyz`` and ``/metrics`` are not counted.
+            ``None`` (``--rate-limit off``): no limit (tests, benches). The default,
+            ``50/second``, is above what a person reaches through the web client (one
+            request per action; holding a key on the replay slider repeats about 30 times a
+            second) and far below what a script in a loop sends (thousands a second).
+        trusted_proxies: the addresses and CIDR networks of the reverse proxies in front of
+            the server. Only a request whose direct peer is one of them has its
+            ``X-Forwarded-For`` read: its client is the rightmost address there that is not
+            itself a trusted proxy. None by default, loopback included: a server behind a
+            proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
+            keys the rate limit and is logged as ``client``.
+        max_bot_games_per_client: how many active games with bot seats one client address
+            (per ``/64`` for IPv6) may have at once, counting the games it created with a
+            bot seat and those it handed a seat of to a bot; one more is 429
+            ``too-many-bot-games`` with ``Retry-After``. A game stops counting when it ends
+            or after ``bot_game_idle_seconds`` with no append. ``None``: no limit. The
+            default, 4, lets a person play a few tables against bots at once; a script that
+            floods the server with bot games waits for its own to end.
+        bot_game_idle_seconds: see ``max_bot_games_per_client``.
+        bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
             think at a time in a thread of the server (tests that register a bot of their
@@ -147,7 +203,11 @@ class Settings:
     max_streams_per_seat: int = 4
     max_streams: int = 10_000
     stream_retry_after_seconds: int = 5
-    rate_limit: str | None = None
+    rate_limit: str | None = DEFAULT_RATE_LIMIT
+    max_bot_games_per_client: int | None = 4
+    bot_game_idle_seconds: float = 300.0
+    bot_games_retry_after_seconds: int = 5
+    trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
     scheduler_poll_seconds: float = 2.0
@@ -173,6 +233,10 @@ class Settings:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
+        for network in self.trusted_proxies:
+            parse_networks(network)
+        if self.max_bot_games_per_client is not None and self.max_bot_games_per_client < 1:
+            raise ValueError("max_bot_games_per_client must be at least 1 (or None)")
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
 
@@ -189,6 +253,8 @@ _POSITIVE: Final = (
     "idempotency_key_max_length",
     "bot_timeout_seconds",
     "scheduler_poll_seconds",
+    "bot_game_idle_seconds",
+    "bot_games_retry_after_seconds",
 )
 """The settings that must be more than 0."""
 
@@ -247,15 +313,35 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-def _rate(text: str) -> str:
+def _positive_or_off(text: str) -> int | None:
+    if text.strip().lower() in RATE_OFF:
+        return None
+    try:
+        return _positive(text)
+    except ValueError:
+        raise ValueError("expected a whole number, at least 1, or off") from None
+
+
+def _rate(text: str) -> str | None:
+    if text.strip().lower() in RATE_OFF:
+        return None
     try:
         parse_rate(text)
     except ValueError:
         raise ValueError(
             f"expected N/UNIT with N >= 1 and UNIT one of {', '.join(RATE_UNITS)}"
-            " (e.g. 100/second, 6000/minute)"
+            " (e.g. 100/second, 6000/minute), or off"
         ) from None
     return text.strip()
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    try:
+        return parse_networks(text)
+    except ValueError as exc:
+        raise ValueError(
+            f"expected IP addresses and CIDR networks, comma separated: {exc}"
+        ) from None
 
 
 _SWITCH: Final = {"1": True, "true": True, "yes": True, "on": True} | {
@@ -305,9 +391,25 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "rate_limit",
         "--rate-limit",
         "RATE",
-        "per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
-        " beyond it: 429 with Retry-After",
+        "per-client request rate, N/second, N/minute, N/hour or N/day (a bucket of N"
+        " requests refilled at N per unit), or off; beyond it: 429 with Retry-After",
         _rate,
+    ),
+    Option(
+        "max_bot_games_per_client",
+        "--max-bot-games-per-client",
+        "N",
+        "active games with bot seats one client address may have at once, or off; one more"
+        " is 429 with Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "trusted_proxies",
+        "--trusted-proxies",
+        "LIST",
+        "the reverse proxies whose X-Forwarded-For is honoured: IP addresses and CIDR"
+        " networks, comma separated, e.g. 127.0.0.1,10.0.0.0/8",
+        _networks,
     ),
     Option(
         "max_streams_per_game",

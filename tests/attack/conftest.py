@@ -31,7 +31,8 @@ class ServerProcess:
     Args:
         db: the database: a file, or a ``postgresql://`` URL.
         log: where its stderr (JSON log lines) goes.
-        extra: more command-line arguments.
+        extra: more command-line arguments; ``--rate-limit off`` and
+            ``--max-bot-games-per-client off`` unless they give them.
     """
 
     def __init__(self, db: Path | str, log: Path, *extra: str) -> None:
@@ -51,6 +52,12 @@ class ServerProcess:
         with self.log.open("ab") as stderr:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "spies_api", "--db", str(self.db), "--port", str(self.port)]
+                + ([] if "--rate-limit" in self.extra else ["--rate-limit", "off"])
+                + (
+                    []
+                    if "--max-bot-games-per-client" in self.extra
+                    else ["--max-bot-games-per-client", "off"]
+                )
                 + list(self.extra),
                 stdout=subprocess.DEVNULL,
                 stderr=stderr,

@@ -24,10 +24,17 @@ from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
 from spies_api.cli import main as cli_main
+from spies_api.http.edge import RateLimiter, rate_key
 from spies_api.http.streaming import SUPERSEDED
 from spies_api.openapi.document import openapi_document
 from spies_api.service.notify import StreamSlots, seat_reserve
-from spies_api.settings import SettingsError, parse_rate, settings_from
+from spies_api.settings import (
+    DEFAULT_RATE_LIMIT,
+    DEFAULTS,
+    SettingsError,
+    parse_rate,
+    settings_from,
+)
 from tests.api.helpers import new_game, play_turn
 from tests.api.test_events import live_game
 from tests.api.test_games import assert_problem
@@ -376,8 +383,10 @@ def test_bad_rates_are_refused_by_the_settings_and_the_command_line(text: str) -
     assert cli_main(["--rate-limit", text], environ={}) == 2
 
 
-def test_the_rate_limit_is_off_by_default(client: TestClient[Litestar]) -> None:
-    """A bot at full speed is never slowed: hundreds of requests, no 429."""
+def test_a_bot_at_full_speed_is_never_slowed_with_the_limit_off(
+    client: TestClient[Litestar],
+) -> None:
+    """``--rate-limit off`` (tests, benches): hundreds of requests, no 429."""
     game = new_game(client, "black-spy", 3)
     rng = random.Random(4)
     statuses = set()
@@ -387,12 +396,19 @@ def test_the_rate_limit_is_off_by_default(client: TestClient[Litestar]) -> None:
         statuses.add(client.get(game.url("/view")).status_code)
         requests += 4
     assert statuses == {200}
-    assert _parser().parse_args([]).rate_limit is None and Settings().rate_limit is None
+    assert settings_from({"rate_limit": "off"}, {}).rate_limit is None
+    assert settings_from({}, {"SPIES_RATE_LIMIT": "OFF"}).rate_limit is None
     record(
         GUARANTEE,
-        "test_limits.py::test_the_rate_limit_is_off_by_default",
+        "test_limits.py::test_a_bot_at_full_speed_is_never_slowed_with_the_limit_off",
         requests_unlimited=requests,
     )
+
+
+def test_a_server_started_with_no_option_has_a_rate_limit() -> None:
+    assert DEFAULTS.rate_limit == DEFAULT_RATE_LIMIT == "50/second"
+    assert settings_from({}, {}, DEFAULTS).rate_limit == "50/second"
+    assert _parser().parse_args([]).rate_limit is None  # not given: the default applies
 
 
 def test_over_the_rate_limit_a_client_gets_429_with_retry_after(tmp_path: Path) -> None:
@@ -400,7 +416,6 @@ def test_over_the_rate_limit_a_client_gets_429_with_retry_after(tmp_path: Path) 
     with TestClient(app=create_app(settings)) as client:
         created = client.post("/games", json={"game": "deck-of-spies"})
         assert created.status_code == 201
-        assert created.headers["ratelimit-limit"] == "5"
         game_id = created.json()["id"]
         token = created.json()["seats"][0]["token"]
         for _ in range(4):
@@ -414,22 +429,52 @@ def test_over_the_rate_limit_a_client_gets_429_with_retry_after(tmp_path: Path) 
                 headers={"Authorization": f"Bearer {token}"},
                 json={"command": {"type": "counter", "cards": ["AS"]}},
             ),
+            client.get("/games/no-such-game"),
         ]
         for response in refused:
             assert response.status_code == 429
             assert response.headers["content-type"].startswith("application/problem+json")
             problem = response.json()
             assert problem["code"] == "too-many-requests" and problem["status"] == 429
-            assert 1 <= int(response.headers["retry-after"]) <= 60
-            assert response.headers["ratelimit-remaining"] == "0"
+            assert 1 <= int(response.headers["retry-after"]) <= 12  # one of 5 a minute
+            assert response.headers["x-content-type-options"] == "nosniff"
         assert log_snapshot(settings.db_path) == before
-        # the docs are not counted
-        assert client.get("/schema/openapi.json").status_code == 200
+        # the docs, static files and the web client's pages are not counted
+        for path in ("/schema/openapi.json", "/schema", "/", f"/play/{game_id}"):
+            assert client.get(path).status_code == 200, path
+        assert client.get("/assets/web/app.js").status_code == 200
     record(
         GUARANTEE,
         "test_limits.py::test_over_the_rate_limit_a_client_gets_429_with_retry_after",
         rate_limited_requests=len(refused),
     )
+
+
+def test_the_bucket_refills_at_its_rate_and_holds_its_burst() -> None:
+    now = [0.0]
+    limiter = RateLimiter(2.0, 3, clock=lambda: now[0])
+    assert [limiter.take("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.take("a") == pytest.approx(0.5)  # one token every half second
+    assert limiter.take("b") == 0.0  # another client has its own bucket
+    now[0] = 0.5
+    assert limiter.take("a") == 0.0 and limiter.take("a") > 0
+    now[0] = 100.0  # idle: back to the burst, no more
+    assert [limiter.take("a") for _ in range(4)][-1] > 0
+
+
+def test_ipv6_clients_are_counted_by_their_slash_64() -> None:
+    assert rate_key("2001:db8:1:2:aaaa::1") == rate_key("2001:db8:1:2:bbbb::9")
+    assert rate_key("2001:db8:1:3::1") != rate_key("2001:db8:1:2::1")
+    assert rate_key("203.0.113.9") == "203.0.113.9"
+
+
+def test_many_clients_do_not_grow_the_limiter_without_bound() -> None:
+    now = [0.0]
+    limiter = RateLimiter(1.0, 5, max_clients=100, clock=lambda: now[0])
+    for n in range(1000):
+        now[0] += 0.001
+        limiter.take(f"10.0.{n // 256}.{n % 256}")
+    assert len(limiter._buckets) <= 100
 
 
 def test_every_limit_is_documented_on_its_operations() -> None:

@@ -19,7 +19,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.startswith("SPIES_")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "spies_api", "--db", str(db), "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "spies_api",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+            "--rate-limit",
+            "off",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=clean,

@@ -1,7 +1,9 @@
 """A live spies-api on a free loopback port, and Debian's Chromium driven by Playwright.
 
-Every page a test opens is watched: a console error, an uncaught exception or a request to
-any host other than the test server fails the test when it ends.
+Every page a test opens is watched: a console error, an uncaught exception, a request to
+any host other than the test server, or a Content-Security-Policy violation (the server
+sends its policy on every response; a ``securitypolicyviolation`` event is recorded by a
+script added to every page) fails the test when it ends.
 """
 
 from __future__ import annotations
@@ -58,6 +60,22 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+VIOLATIONS = "__cspViolations"
+"""Where the watching script keeps the page's CSP violations."""
+
+_WATCH_CSP = f"""
+window.{VIOLATIONS} = [];
+document.addEventListener("securitypolicyviolation", (event) => {{
+  const line = `${{event.violatedDirective}} blocked ${{event.blockedURI || "inline"}}`
+    + ` at ${{event.sourceFile || event.documentURI}}:${{event.lineNumber}}`;
+  window.{VIOLATIONS}.push(line);
+  console.error(`CSP violation: ${{line}}`);
+}});
+"""
+"""Added to every page before its own scripts (Playwright's init scripts are not subject to
+the page's policy): each violation becomes a console error, which fails the test."""
+
+
 class Watched:
     """A browser context whose pages report console errors and requests off the server."""
 
@@ -66,6 +84,7 @@ class Watched:
         self.base = base
         self.errors: list[str] = []
         self.foreign: list[str] = []
+        context.add_init_script(_WATCH_CSP)
         context.on("page", self._watch)
 
     def _watch(self, page: Page) -> None:

@@ -6,7 +6,8 @@ provides, call one service method, and return its answer.
 
 Who may import it: :mod:`spies_api.app` only; it imports :mod:`spies_api.service`,
 :mod:`spies_api.table`, :mod:`spies_api.problems`, :mod:`spies_api.openapi` (the routes'
-documentation), :mod:`spies_api.schemas` and :mod:`spies_api.settings`.
+documentation), :mod:`spies_api.schemas` and :mod:`spies_api.settings`, and of the replay
+log its store's records and its codec's JSON nesting limit.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ that decodes the raw bytes with a ``msgspec.json.Decoder`` built once per body t
 wrong types, unknown fields, invalid UTF-8 and non-JSON are all errors) and publishes the
 Struct's own schema in OpenAPI.
 
+msgspec decodes nesting by recursion with no limit of its own, so a body nested a thousand
+levels deep would end in a ``RecursionError``. Every body is first measured against the
+replay log's own limit for JSON from outside
+(:data:`spies_replay.codec.MAX_JSON_DEPTH`, one source for imports and bodies) and refused
+with 400 ``malformed-body`` above it, before anything else reads it.
+
 Usage: ``@post(..., dto=StrictBody[CreateGameRequest], return_dto=None)``.
 """
 
@@ -21,15 +27,31 @@ from litestar.typing import FieldDefinition
 from spies_api.problems.errors import MalformedBodyError
 from spies_api.problems.hints import explain_body
 from spies_core.errors import SpiesError
+from spies_replay.codec import MAX_JSON_DEPTH, json_depth
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
     from litestar.dto._backend import DTOBackend
     from litestar.openapi.spec import Reference, Schema
 
-__all__ = ["StrictBody"]
+__all__ = ["StrictBody", "check_depth"]
 
 T = TypeVar("T")
+
+
+def check_depth(body: bytes) -> None:
+    """Refuse a body whose arrays and objects nest deeper than ``MAX_JSON_DEPTH``.
+
+    Raises:
+        MalformedBodyError: nested too deeply (one line naming the limit).
+    """
+    # fast path: a body with fewer brackets than the limit cannot nest deeper than it
+    if body.count(b"[") + body.count(b"{") <= MAX_JSON_DEPTH:
+        return
+    if json_depth(body) > MAX_JSON_DEPTH:
+        raise MalformedBodyError(
+            f"invalid request body: JSON nested deeper than {MAX_JSON_DEPTH} levels"
+        )
 
 
 class StrictBody(AbstractDTO[T]):
@@ -47,8 +69,10 @@ class StrictBody(AbstractDTO[T]):
         """Decode the raw body.
 
         Raises:
-            MalformedBodyError: not JSON, a wrong type, a missing or unknown field.
+            MalformedBodyError: not JSON, a wrong type, a missing or unknown field, nested
+                deeper than ``MAX_JSON_DEPTH``.
         """
+        check_depth(value)
         try:
             return self._decoder.decode(value)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
-from litestar import Controller, Response, get, post, route
+from litestar import Controller, Request, Response, get, post, route
 from litestar.enums import HttpMethod
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from spies_api.http.body import StrictBody
 from spies_api.http.dependencies import Provided
+from spies_api.http.edge import client_of, rate_key
 from spies_api.http.params import GamesLimit, Offset
 from spies_api.openapi.examples import CREATE_REQUEST_EXAMPLES
 from spies_api.openapi.operations import EXPORT_MEDIA_TYPE, documented
 from spies_api.problems.errors import InvalidParameterError
-from spies_api.schemas import CreateGameRequest, GameCreatedResponse, GameList, GameSummary
+from spies_api.schemas import (
+    BotSeatRequest,
+    CreateGameRequest,
+    GameCreatedResponse,
+    GameList,
+    GameSummary,
+)
 from spies_api.service.creation import GameCreator
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
+from spies_api.table.quota import BotGameQuota
 from spies_core.registry import GAMES
 from spies_replay.store.records import GameStatus
 
@@ -56,9 +64,16 @@ class GamesController(Controller):
         self,
         data: Annotated[CreateGameRequest, Body(examples=CREATE_REQUEST_EXAMPLES)],
         creator: Provided[GameCreator],
+        bot_quota: Provided[BotGameQuota],
+        request: Request[Any, Any, Any],
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
-        created = creator.create(data)
+        if any(isinstance(seat, BotSeatRequest) for seat in data.seats or ()):
+            with bot_quota.hold(rate_key(client_of(request.scope))) as record:
+                created = creator.create(data)
+                record(created.id)
+        else:
+            created = creator.create(data)
         return Response(created, status_code=201, headers={"Location": f"/games/{created.id}"})
 
     @get("/", sync_to_thread=True, **documented("listGames"))

@@ -3,14 +3,15 @@ seats, the lobby's joins, bots at the table and rematches."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, Response, delete, get, post, route
+from litestar import Controller, Request, Response, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.params import Body, FromPath, PathParameter
 
 from spies_api.http.body import StrictBody
 from spies_api.http.dependencies import Provided
+from spies_api.http.edge import client_of, rate_key
 from spies_api.openapi.examples import BOT_REQUEST_EXAMPLES, JOIN_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
 from spies_api.schemas import (
@@ -22,6 +23,7 @@ from spies_api.schemas import (
     RematchResponse,
 )
 from spies_api.service.auth import Caller
+from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
 
 __all__ = ["BotsController", "SeatsController"]
@@ -88,10 +90,16 @@ class SeatsController(Controller):
         data: BotBody,
         caller: Provided[Caller],
         seats: Provided[SeatService],
+        bot_quota: Provided[BotGameQuota],
+        request: Request[Any, Any, Any],
     ) -> PublicSeat:
         """Hand the seat to a bot."""
         del game_id  # the caller's game
-        return await seats.hand_to_bot(caller, seat, data.bot)
+        client = rate_key(client_of(request.scope))
+        with bot_quota.hold(client, caller.game_id) as record:
+            handed = await seats.hand_to_bot(caller, seat, data.bot)
+            record(caller.game_id)
+        return handed
 
     @delete("/seats/{seat:int}/bot", status_code=200, **documented("takeSeatBack"))
     async def take_back(

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from litestar import Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.enums import MediaType
+from litestar.file_system import BaseLocalFileSystem
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
+
+from spies_api.openapi.plugins import SWAGGER_INIT
 
 __all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]
 
@@ -40,6 +43,19 @@ DOCS_ASSETS: Final = f"{ASSETS_PATH}/docs"
 _REVALIDATE: Final = CacheControlHeader(no_cache=True)
 
 
+class _Files(BaseLocalFileSystem):
+    """The package's files, where a path that cannot name a file is not found (404), not an
+    error: ``app.js/x`` (not a directory), a name too long, a null byte."""
+
+    async def info(self, path: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().info(path, **kwargs)
+        except PermissionError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise FileNotFoundError(str(path)) from exc
+
+
 @cache
 def _index_html() -> bytes:
     return (STATIC_DIR / "web" / "index.html").read_bytes()
@@ -49,6 +65,33 @@ def _index() -> Response[bytes]:
     return Response(
         _index_html(),
         media_type=MediaType.HTML,
+        headers={_REVALIDATE.HEADER_NAME: _REVALIDATE.to_header()},
+    )
+
+
+_SWAGGER_INIT_JS: Final = b"""// Starts Swagger UI on the document (no inline script: the CSP).
+(function () {
+  var container = document.getElementById("swagger-container");
+  document.body.style.margin = "0";
+  window.ui = SwaggerUIBundle({
+    url: container.dataset.openapi,
+    dom_id: "#swagger-container",
+    deepLinking: true,
+    showExtensions: true,
+    showCommonExtensions: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+  });
+})();
+"""
+
+
+@get(f"{DOCS_ASSETS}/{SWAGGER_INIT}", include_in_schema=False, sync_to_thread=False)
+def swagger_init() -> Response[bytes]:
+    """The docs page's starter script."""
+    return Response(
+        _SWAGGER_INIT_JS,
+        media_type="text/javascript",
         headers={_REVALIDATE.HEADER_NAME: _REVALIDATE.to_header()},
     )
 
@@ -78,6 +121,7 @@ def replay_page() -> Response[bytes]:
 
 
 WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
+    swagger_init,
     lobby_page,
     play_page,
     join_page,
@@ -85,6 +129,7 @@ WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
     create_static_files_router(
         path=ASSETS_PATH,
         directories=[STATIC_DIR],
+        file_system=_Files(),
         name="assets",
         cache_control=_REVALIDATE,
         include_in_schema=False,

@@ -263,7 +263,7 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
         {},
     ),
     429: (
-        "Over the per-client rate limit (only when the server runs with --rate-limit);"
+        "Over the per-client rate limit (`--rate-limit`, 50/second by default);"
         " see the Retry-After header",
         "too-many-requests",
         "too many requests from this client; retry after the Retry-After seconds",
@@ -343,6 +343,13 @@ _TITLES: Final = {
     429: "Too many requests",
     503: "Database busy",
 }
+
+BOT_GAMES_429: Final = (
+    "`too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the"
+    " client already has as many active games with bot seats as allowed,"
+    " `--max-bot-games-per-client`)"
+)
+"""The 429 codes of the operations that seat a bot."""
 
 _CODES: Final[dict[int, str]] = {
     400: "`malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`",

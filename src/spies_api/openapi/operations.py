@@ -14,6 +14,7 @@ from typing import Any, Final
 from litestar.openapi import ResponseSpec
 
 from spies_api.openapi.examples import (
+    BOT_GAMES_429,
     BOTS_EXAMPLE,
     COMMAND_RESPONSE_EXAMPLE,
     CREATED_EXAMPLE,
@@ -144,7 +145,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
-                    " open seat), `unknown-bot`, `invalid-name`"
+                    " open seat), `unknown-bot`, `invalid-name`",
+                    429: BOT_GAMES_429,
                 },
                 examples={422: "unknown-game"},
             ),
@@ -449,7 +451,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
-                codes=_HOLDER_CODES,
+                codes={**_HOLDER_CODES, 429: BOT_GAMES_429},
                 examples={
                     403: "not-your-seat",
                     404: "seat-not-found",

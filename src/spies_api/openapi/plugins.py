@@ -30,6 +30,7 @@ The :class:`DocumentedSchemaPlugin` makes the code's documentation the document'
 from __future__ import annotations
 
 import ast
+import html
 import inspect
 import re
 import textwrap
@@ -471,6 +472,39 @@ def _version() -> str:
         return "0.0.0"
 
 
+SWAGGER_INIT: Final = "swagger-init.js"
+"""The docs page's own script (served by the web routes under the docs' assets path): it
+starts Swagger UI on the document's URL, so that the page holds no inline script."""
+
+
+class SwaggerWithoutInlineScript(SwaggerRenderPlugin):
+    """Swagger UI as a page that works under the server's Content-Security-Policy: scripts
+    and style sheets from the server's own paths only, no inline script or style; the
+    document is fetched from ``/schema/openapi.json`` by :data:`SWAGGER_INIT` (its URL in the
+    page's ``data-openapi`` attribute)."""
+
+    def __init__(self, *, init_js_url: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.init_js_url = init_js_url
+
+    def render(self, request: Any, openapi_schema: dict[str, Any]) -> bytes:
+        """The page: the bundle, the preset and the starter script, all from the server."""
+        title = html.escape(str(openapi_schema["info"]["title"]))
+        document = html.escape(self.get_openapi_json_route(request), quote=True)
+        return (
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f"<title>{title}</title>"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="icon" href="data:,">'
+            f'<link href="{self.css_url}" rel="stylesheet"></head>'
+            f'<body><div id="swagger-container" data-openapi="{document}"></div>'
+            f'<script src="{self.js_url}"></script>'
+            f'<script src="{self.standalone_preset_js_url}"></script>'
+            f'<script src="{self.init_js_url}"></script>'
+            "</body></html>\n"
+        ).encode()
+
+
 def openapi_config(docs_assets: str) -> OpenAPIConfig:
     """The app's OpenAPI configuration (docs at ``/schema``), its pages loading their
     scripts and style sheets from ``docs_assets`` (the server's own path)."""
@@ -480,7 +514,8 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
         description=DESCRIPTION,
         path="/schema",
         render_plugins=[
-            SwaggerRenderPlugin(
+            SwaggerWithoutInlineScript(
+                init_js_url=f"{docs_assets}/{SWAGGER_INIT}",
                 path=["/", "/swagger"],
                 js_url=f"{docs_assets}/swagger-ui-bundle.js",
                 css_url=f"{docs_assets}/swagger-ui.css",

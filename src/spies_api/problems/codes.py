@@ -58,8 +58,8 @@ def _sample(entry: ErrorCode) -> BaseException:
         return HTTPException(status_code=source)
     if isinstance(source, str):
         return replay_errors.StoreBusyError("spies.db")
-    if source is api_errors.TooManyStreamsError:
-        return api_errors.TooManyStreamsError("a sample", retry_after=1)
+    if source in (api_errors.TooManyStreamsError, api_errors.TooManyBotGamesError):
+        return source("a sample", retry_after=1)  # type: ignore[no-any-return]
     if source is replay_errors.VersionConflictError:
         return replay_errors.VersionConflictError("g", 1, 2)
     if source is replay_errors.DeadlinePassedError:
@@ -364,6 +364,12 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "The borrowed soldier is not among the defender's exhausted soldiers.",
     ),
     # -- the server -------------------------------------------------------------------------
+    ErrorCode(
+        "too-many-bot-games",
+        api_errors.TooManyBotGamesError,
+        "The client (by address) already has as many active games with bot seats as allowed"
+        " (`--max-bot-games-per-client`); retry after `Retry-After`, or finish one.",
+    ),
     ErrorCode(
         "too-many-streams",
         api_errors.TooManyStreamsError,

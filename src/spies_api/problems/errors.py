@@ -88,6 +88,21 @@ class TooManyStreamsError(ApiError):
         self.retry_after = retry_after
 
 
+class TooManyBotGamesError(ApiError):
+    """The client already has as many active games with bot seats as the server allows
+    (429).
+
+    Attributes:
+        retry_after: seconds after which one of them may have ended.
+    """
+
+    default_code = "too-many-bot-games"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class InvalidSeatsError(ApiError):
     """A create request's ``seats`` that is not one entry per seat (422)."""
 

@@ -35,6 +35,7 @@ from spies_api.problems.errors import (
     RematchTooEarlyError,
     ReplaySeatHiddenError,
     SeatsClosedError,
+    TooManyBotGamesError,
     TooManyStreamsError,
     UnauthorizedError,
 )
@@ -90,6 +91,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     UnknownGameError: _Rule(422, "Unknown game"),
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
     TooManyStreamsError: _Rule(503, "Too many event streams"),
+    TooManyBotGamesError: _Rule(429, "Too many games with bots"),
     SeatNotFoundError: _Rule(404, "No such seat"),
     SeatTakenError: _Rule(409, "Seat taken"),
     NoOpenSeatError: _Rule(409, "No open seat"),
@@ -143,7 +145,7 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             extra["current_version"] = exc.current_version
         if isinstance(exc, UnauthorizedError):
             headers["WWW-Authenticate"] = 'Bearer realm="spies"'
-        if isinstance(exc, TooManyStreamsError):
+        if isinstance(exc, TooManyStreamsError | TooManyBotGamesError):
             headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, StoreBusyError):
         # Another process held the database's write lock for longer than the busy timeout.

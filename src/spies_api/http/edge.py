@@ -1,0 +1,331 @@
+"""What every request meets before the routes: who the client is, its rate, its path, and
+the security headers of every response.
+
+:class:`TrustedProxies` and :func:`client_address` give a request's client address: the
+direct peer's, unless that peer is a reverse proxy the operator named
+(``Settings.trusted_proxies``); then ``X-Forwarded-For`` is read from the right, and the
+client is the rightmost address there that is not itself a trusted proxy. A client that
+writes its own ``X-Forwarded-For`` changes nothing: its header is either ignored (it is not a
+trusted proxy) or left of the address its proxy appended. No peer is trusted by default,
+loopback included.
+
+:class:`Edge` is the ASGI layer wrapped around the whole app (every response passes through
+it, the router's 404s included). For each request it:
+
+1. finds the client address once, keeps it in the scope (:func:`client_of`) and binds it to
+   the request's structured log lines as ``client``;
+2. answers a path holding a null byte or another control character with 404 ``not-found``
+   (a problem document) before anything tries to open a file by it;
+3. takes one token from the client's bucket (:class:`RateLimiter`; static files, the web
+   client's pages, the docs and the health and metrics paths are not counted); an empty
+   bucket is 429 ``too-many-requests`` with ``Retry-After``;
+4. adds the security headers (:data:`SECURITY_HEADERS`) to whatever the app answers.
+
+It is plain ASGI, with no request object built and no store access: the rate limit costs a
+dictionary lookup and a little arithmetic per request.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+import msgspec
+import structlog
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from spies_api.problems.hints import NO_PATH
+from spies_api.problems.table import problem_document
+
+__all__ = [
+    "CLIENT_KEY",
+    "CONTENT_SECURITY_POLICY",
+    "NOT_COUNTED",
+    "SECURITY_HEADERS",
+    "Edge",
+    "RateLimiter",
+    "TrustedProxies",
+    "client_address",
+    "client_of",
+    "rate_key",
+]
+
+CLIENT_KEY: Final = "spies.client"
+"""The key of the scope's ``state`` under which :class:`Edge` keeps the client address."""
+
+UNKNOWN_CLIENT: Final = "unknown"
+"""The client address of a request whose peer the server was not told (no ``client``)."""
+
+_Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+_Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _address(text: str) -> _Address | None:
+    """An IP address from a peer or an ``X-Forwarded-For`` item (``1.2.3.4``,
+    ``1.2.3.4:5678``, ``::1``, ``[::1]:5678``), or ``None``."""
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+class TrustedProxies:
+    """The reverse proxies whose ``X-Forwarded-For`` is believed."""
+
+    def __init__(self, networks: Iterable[str]) -> None:
+        self.networks: tuple[_Network, ...] = tuple(
+            ipaddress.ip_network(network, strict=False) for network in networks
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.networks)
+
+    def trusts(self, address: _Address | None) -> bool:
+        """Whether ``address`` is one of the proxies."""
+        return address is not None and any(address in network for network in self.networks)
+
+
+def _forwarded_for(headers: Iterable[tuple[bytes, bytes]]) -> list[str]:
+    """Every ``X-Forwarded-For`` item, in order (several headers are one list)."""
+    items: list[str] = []
+    for name, value in headers:
+        if name == b"x-forwarded-for":
+            items.extend(value.decode("latin-1").split(","))
+    return items
+
+
+def client_address(scope: Scope | dict[str, Any], trusted: TrustedProxies) -> str:
+    """The client address of a request.
+
+    The direct peer's address, unless that peer is a trusted proxy: then the rightmost
+    ``X-Forwarded-For`` address that is not itself a trusted proxy (the first one a trusted
+    proxy did not vouch for). An item that is not an IP address ends the walk at the proxy
+    that passed it on. Every address is written in its normal form (an IPv4-mapped IPv6
+    address as IPv4).
+    """
+    peer = scope.get("client")
+    if not peer:
+        return UNKNOWN_CLIENT
+    host = str(peer[0])
+    if not trusted:
+        return host
+    current = _address(host)
+    if not trusted.trusts(current):
+        return str(current) if current is not None else host
+    for item in reversed(_forwarded_for(scope.get("headers", ()))):
+        found = _address(item)
+        if found is None:
+            break
+        current = found
+        if not trusted.trusts(found):
+            break
+    return str(current)
+
+
+def rate_key(client: str) -> str:
+    """What the rate limit (and the bot-game quota) counts by: the client's address, or for
+    IPv6 its ``/64`` network (one host usually holds a whole ``/64``, so a client could
+    otherwise rotate through billions of addresses)."""
+    if ":" not in client:
+        return client
+    try:
+        return str(ipaddress.ip_network(f"{client}/64", strict=False))
+    except ValueError:
+        return client
+
+
+def client_of(scope: Scope | dict[str, Any]) -> str:
+    """The client address :class:`Edge` found for a request (``unknown`` without it)."""
+    return str(scope.get("state", {}).get(CLIENT_KEY, UNKNOWN_CLIENT))
+
+
+CONTENT_SECURITY_POLICY: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline';"
+    " img-src 'self' data:;"
+    " font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none';"
+    " form-action 'self'; frame-ancestors 'none'"
+)
+"""What a page of the server may load: only the server's own scripts, style sheets, images
+(and ``data:`` images: the favicon, Swagger UI's icons) and API, no inline script and no
+inline ``<style>`` element, nothing from another host; no page may frame it. ``style``
+attributes are allowed (``style-src-attr``: the web client sets a bar's width with one);
+they cannot run script."""
+
+SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""The headers of every response."""
+
+NOT_COUNTED: Final = re.compile(
+    r"/(assets/|schema(/|$)|play/|join/|replay/|healthz$|readyz$|metrics$|favicon\.ico$|$)"
+)
+"""The paths the rate limit does not count: static files, the web client's pages, the docs,
+the health and metrics paths (matched from the start of the path)."""
+
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
+"""A character no path of the server holds (a null byte would reach ``open()``)."""
+
+
+class RateLimiter:
+    """A token bucket per client: ``burst`` requests at once, refilled at ``rate`` a second.
+
+    Args:
+        rate: tokens added per second.
+        burst: the bucket's size (and its content when a client is first seen).
+        max_clients: buckets kept at most; beyond it, the full ones (clients idle for long
+            enough to be back at ``burst``) are forgotten, then the oldest half if need be.
+        clock: seconds, monotonic.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        *,
+        max_clients: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.max_clients = max_clients
+        self.clock = clock
+        self._buckets: dict[str, list[float]] = {}
+
+    def take(self, key: str) -> float:
+        """Take a token of ``key``'s bucket: ``0.0`` if there was one, else the seconds until
+        there is."""
+        now = self.clock()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.max_clients:
+                self._prune(now)
+            self._buckets[key] = [self.burst - 1.0, now]
+            return 0.0
+        tokens = bucket[0] + (now - bucket[1]) * self.rate
+        if tokens > self.burst:
+            tokens = self.burst
+        bucket[1] = now
+        if tokens >= 1.0:
+            bucket[0] = tokens - 1.0
+            return 0.0
+        bucket[0] = tokens
+        return (1.0 - tokens) / self.rate
+
+    def _prune(self, now: float) -> None:
+        refill = self.burst / self.rate
+        self._buckets = {
+            key: bucket for key, bucket in self._buckets.items() if now - bucket[1] < refill
+        }
+        if len(self._buckets) >= self.max_clients:
+            newest = sorted(self._buckets.items(), key=lambda item: item[1][1])
+            self._buckets = dict(newest[len(newest) // 2 :])
+
+
+def _problem_response(
+    status: int, code: str, title: str, detail: str, headers: Iterable[tuple[bytes, bytes]] = ()
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    body = msgspec.json.encode(problem_document(status, code, title, detail))
+    start: dict[str, Any] = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/problem+json"),
+            (b"content-length", str(len(body)).encode()),
+            *headers,
+            *SECURITY_HEADERS,
+        ],
+    }
+    end: dict[str, Any] = {"type": "http.response.body", "body": body}
+    return start, end
+
+
+TOO_MANY_REQUESTS_DETAIL: Final = (
+    "too many requests from this client; retry after the Retry-After seconds"
+)
+
+
+class Edge:
+    """The ASGI layer around the app: the client address of each request, in the scope
+    (:func:`client_of`) and in its log lines (``client``); invalid paths; the rate limit;
+    the security headers.
+
+    Args:
+        app: the app's own ASGI handler.
+        trusted_proxies: see :class:`TrustedProxies`.
+        limiter: the rate limit, or ``None`` for none.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        trusted_proxies: Iterable[str] = (),
+        limiter: RateLimiter | None = None,
+    ) -> None:
+        self.app = app
+        self.trusted = TrustedProxies(trusted_proxies)
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in (ScopeType.HTTP, ScopeType.WEBSOCKET):
+            await self.app(scope, receive, send)
+            return
+        client = client_address(scope, self.trusted)
+        scope.setdefault("state", {})[CLIENT_KEY] = client
+        tokens = structlog.contextvars.bind_contextvars(client=client)
+        try:
+            if scope["type"] == ScopeType.HTTP:
+                refusal = self._refusal(scope, client)
+                if refusal is not None:
+                    for message in refusal:
+                        await send(message)  # type: ignore[arg-type]
+                    return
+                await self.app(scope, receive, _with_headers(send))
+            else:
+                await self.app(scope, receive, send)
+        finally:
+            structlog.contextvars.reset_contextvars(**tokens)
+
+    def _refusal(self, scope: Scope, client: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        path = scope["path"]
+        if _CONTROL.search(path) is not None:
+            return _problem_response(404, "not-found", "Not found", NO_PATH)
+        if self.limiter is None or NOT_COUNTED.match(path) is not None:
+            return None
+        wait = self.limiter.take(rate_key(client))
+        if wait == 0.0:
+            return None
+        retry = str(max(1, math.ceil(wait))).encode()
+        return _problem_response(
+            429,
+            "too-many-requests",
+            "Too many requests",
+            TOO_MANY_REQUESTS_DETAIL,
+            [(b"retry-after", retry)],
+        )
+
+
+def _with_headers(send: Send) -> Send:
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+        await send(message)
+
+    return send_with_headers

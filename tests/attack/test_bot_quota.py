@@ -1,0 +1,131 @@
+"""Bot work bounded per client: a client with as many active games with bot seats as the
+server allows gets 429 ``too-many-bot-games`` for one more, until one of them ends or idles.
+
+Attack, before: one anonymous client created bot games as fast as it could (30 expert-bot
+games kept the server busy for two minutes and another client's ``GET`` went from 4.8 ms to
+181 ms median). ``bench/bot_flood.py`` measures the other client's latency under the flood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spies_api import Settings, create_app
+from spies_api.app import service_of
+from spies_api.cli import _parser
+from spies_api.problems.errors import TooManyBotGamesError
+from spies_api.settings import DEFAULTS, SettingsError, settings_from
+from spies_api.table.quota import BotGameQuota
+
+BOT_GAME = {
+    "game": "black-spy",
+    "players": 3,
+    "seats": [{"type": "creator"}, {"type": "bot", "bot": "random"}, {"type": "creator"}],
+}
+PERSON_GAME = {"game": "black-spy", "players": 3}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient[Litestar]]:
+    settings = Settings(
+        db_path=tmp_path / "quota.db", max_bot_games_per_client=2, bot_workers=0, log_json=True
+    )
+    with TestClient(app=create_app(settings)) as client:
+        yield client
+
+
+def test_a_server_started_with_no_option_limits_bot_games_per_client() -> None:
+    assert DEFAULTS.max_bot_games_per_client == 4
+    assert _parser().parse_args([]).max_bot_games_per_client is None
+    assert settings_from({"max_bot_games_per_client": "off"}, {}).max_bot_games_per_client is None
+    env = {"SPIES_MAX_BOT_GAMES_PER_CLIENT": "9"}
+    assert settings_from({}, env).max_bot_games_per_client == 9
+    with pytest.raises(SettingsError, match="--max-bot-games-per-client '0'"):
+        settings_from({"max_bot_games_per_client": "0"}, {})
+
+
+def test_one_bot_game_too_many_is_429_with_retry_after(client: TestClient[Litestar]) -> None:
+    for _ in range(2):
+        assert client.post("/games", json=BOT_GAME).status_code == 201
+    before = client.get("/games").json()["total"]
+    refused = client.post("/games", json=BOT_GAME)
+    assert refused.status_code == 429
+    assert refused.headers["content-type"].startswith("application/problem+json")
+    problem = refused.json()
+    assert problem["code"] == "too-many-bot-games"
+    assert "at most 2" in problem["detail"] and "\n" not in problem["detail"]
+    assert int(refused.headers["retry-after"]) >= 1
+    assert client.get("/games").json()["total"] == before  # nothing created
+    # a game without bots is not counted
+    assert client.post("/games", json=PERSON_GAME).status_code == 201
+
+
+def test_handing_a_seat_to_a_bot_counts_too(client: TestClient[Litestar]) -> None:
+    games = [client.post("/games", json=PERSON_GAME).json() for _ in range(3)]
+
+    def hand(game: dict[str, Any], seat: int) -> Any:
+        token = game["seats"][seat]["token"]
+        return client.post(
+            f"/games/{game['id']}/seats/{seat}/bot",
+            json={"bot": "random"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+
+    assert hand(games[0], 1).status_code == 200
+    assert hand(games[0], 2).status_code == 200  # the same game: no new place
+    assert hand(games[1], 1).status_code == 200
+    refused = hand(games[2], 1)
+    assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
+    quota = service_of(client.app).bot_quota
+    assert quota.active("testclient") == 2
+
+
+class _Head:
+    def __init__(self, finished: bool) -> None:
+        self.finished = finished
+
+
+class _States:
+    def __init__(self) -> None:
+        self.heads: dict[str, _Head] = {}
+
+    def cached(self, game_id: str) -> _Head | None:
+        return self.heads.get(game_id)
+
+
+def test_a_game_stops_counting_when_it_ends_or_idles() -> None:
+    now = [0.0]
+    states = _States()
+    quota = BotGameQuota(2, states, idle_seconds=60, clock=lambda: now[0])  # type: ignore[arg-type]
+    for game_id in ("a", "b"):
+        states.heads[game_id] = _Head(False)
+        with quota.hold("1.2.3.4") as record:
+            record(game_id)
+    with pytest.raises(TooManyBotGamesError), quota.hold("1.2.3.4"):
+        pass
+    with quota.hold("5.6.7.8") as record:  # another client has its own count
+        record("c")
+    states.heads["a"] = _Head(True)
+    quota.appended("a")  # its last append ended it
+    assert quota.active("1.2.3.4") == 1
+    now[0] = 30.0
+    quota.appended("b")  # still going: seen now
+    now[0] = 89.0
+    assert quota.active("1.2.3.4") == 1
+    now[0] = 91.0  # idle for a minute
+    assert quota.active("1.2.3.4") == 0
+
+
+def test_a_creation_that_fails_frees_its_place() -> None:
+    quota = BotGameQuota(1, _States())  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError), quota.hold("1.2.3.4"):
+        raise RuntimeError("refused by the rules")
+    with quota.hold("1.2.3.4") as record:
+        record("x")
+    assert quota.active("1.2.3.4") == 1
