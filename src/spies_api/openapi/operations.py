@@ -140,6 +140,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
@@ -270,6 +271,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={404: "`game-not-found`", 409: "`version-conflict` (with `current_version`)"},
             ),
         },
@@ -369,7 +371,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 codes={
                     **_GAME_NOT_FOUND,
                     503: "`too-many-streams` (with `Retry-After`): the game's spectator"
-                    " streams, or the server's streams, are at their cap",
+                    " streams, or the server's streams, are at their cap; `store-unavailable`"
+                    " (with `Retry-After`): the database cannot be reached",
                 },
                 examples={503: "too-many-streams"},
             ),
@@ -393,6 +396,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes=_JOIN_CODES,
                 examples={404: "seat-not-found", 409: "seat-taken", 422: "invalid-name"},
             ),
@@ -415,6 +419,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={
                     **_JOIN_CODES,
                     404: "`game-not-found`",
@@ -449,6 +454,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes=_HOLDER_CODES,
                 examples={
                     403: "not-your-seat",
@@ -477,6 +483,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 404,
                 409,
                 503,
+                507,
                 codes={**_HOLDER_CODES, 400: PARAMETER_CODES},
                 examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
             ),
@@ -508,6 +515,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 409,
                 422,
                 503,
+                507,
                 codes={
                     400: PARAMETER_CODES,
                     404: "`game-not-found`",
