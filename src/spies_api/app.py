@@ -30,6 +30,7 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.dependencies import caller_provider
+from spies_api.http.health import OPERATIONS_PATHS, DrainMiddleware, HealthController, Lifecycle
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
@@ -191,7 +192,17 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-_PARTS = ("states", "auth", "notifier", "streams", "queries", "commands", "creator", "seats")
+_PARTS = (
+    "store",
+    "states",
+    "auth",
+    "notifier",
+    "streams",
+    "queries",
+    "commands",
+    "creator",
+    "seats",
+)
 """The runtime's parts that routes take as dependencies, by their own names."""
 
 
@@ -217,11 +228,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
     holder = _RuntimeHolder(settings, clock)
-    middleware = []
+    lifecycle = Lifecycle()
+    middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
     if settings.rate_limit is not None:
         # Litestar's fixed-window limit per client address; 429s become problem details
-        # with Retry-After (spies_api.problems.table). The docs pages are not counted.
-        limit = RateLimitConfig(rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema"])
+        # with Retry-After (spies_api.problems.table). The docs pages and the operators'
+        # paths (health, readiness, metrics) are not counted.
+        limit = RateLimitConfig(
+            rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema", *OPERATIONS_PATHS]
+        )
         middleware.append(limit.middleware)
 
     def open_runtime(_: Litestar) -> None:
@@ -257,8 +272,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
                 await task
 
     app = Litestar(
-        route_handlers=[*ROUTE_HANDLERS, *WEB_ROUTE_HANDLERS],
+        route_handlers=[*ROUTE_HANDLERS, HealthController, *WEB_ROUTE_HANDLERS],
         dependencies={
+            "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
             **{part: _provider(holder, part) for part in _PARTS},
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(
@@ -281,6 +297,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         debug=False,
     )
     app.state.runtime_holder = holder
+    app.state.lifecycle = lifecycle
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
 

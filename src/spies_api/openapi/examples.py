@@ -400,3 +400,29 @@ def problems(
             examples=[example(description, problem_document(status, code, title, detail, extra))],
         )
     return specs
+
+
+NOT_READY_EXAMPLE: Final = problem_document(
+    503,
+    "not-ready",
+    "Not ready",
+    "this process is shutting down: send new requests to another one",
+    {"reason": "draining"},
+)
+"""What ``GET /readyz`` answers while the process drains."""
+
+
+def not_ready() -> dict[int, ResponseSpec]:
+    """The one problem of ``GET /readyz``: 503 ``not-ready`` with its ``reason``."""
+    return {
+        503: ResponseSpec(
+            data_container=Problem,
+            media_type=PROBLEM_MEDIA_TYPE,
+            description=(
+                "Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of"
+                " `draining`, `store-unavailable`, `database-busy`, `migrations-pending`."
+            ),
+            generate_examples=False,
+            examples=[example("Shutting down", NOT_READY_EXAMPLE)],
+        )
+    }

@@ -28,6 +28,7 @@ from spies_api.openapi.examples import (
     TAKEN_BACK_EXAMPLE,
     VIEW_EXAMPLE,
     example,
+    not_ready,
     problems,
 )
 from spies_api.schemas import (
@@ -39,9 +40,11 @@ from spies_api.schemas import (
     GameCreatedResponse,
     GameList,
     GameSummary,
+    Health,
     JoinedSeat,
     LegalCommands,
     PublicSeat,
+    Readiness,
     RematchResponse,
     StreamMessage,
 )
@@ -537,8 +540,33 @@ OPERATIONS: Final[dict[str, Operation]] = {
             **problems(),
         },
     ),
+    # -- operations (not the game API: no rate limit, no token) ------------------------------
+    "healthz": Operation(
+        summary="Liveness",
+        description=(
+            "200 while the process is alive and its event loop answers; the database is not"
+            " asked, so a database outage never makes a process look dead (restarting it"
+            " would not help). For a supervisor's liveness probe; never rate limited."
+        ),
+        responses={200: _ok(Health, "Alive.", ("Alive", {"status": "ok"}))},
+    ),
+    "readyz": Operation(
+        summary="Readiness",
+        description=(
+            "200 when this process may be sent traffic: its database answers within a few"
+            " seconds and has every migration this code knows. Otherwise 503 `not-ready`"
+            " with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing"
+            " its requests: send new ones elsewhere), `store-unavailable` or `database-busy`"
+            " (the database; the process reconnects by itself), `migrations-pending`. For a"
+            " load balancer's health check; never rate limited."
+        ),
+        responses={
+            200: _ok(Readiness, "Ready.", ("Ready", {"status": "ready", "backend": "sqlite"})),
+            **not_ready(),
+        },
+    ),
 }
-"""Every operation of the game API, by operation id."""
+"""Every operation of the API, by operation id."""
 
 
 def documented(operation_id: str) -> dict[str, Any]:

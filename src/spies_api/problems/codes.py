@@ -60,6 +60,8 @@ def _sample(entry: ErrorCode) -> BaseException:
         return replay_errors.StoreBusyError("spies.db")
     if source is api_errors.TooManyStreamsError:
         return api_errors.TooManyStreamsError("a sample", retry_after=1)
+    if source is api_errors.NotReadyError:
+        return api_errors.NotReadyError("a sample", reason="draining")
     if source is replay_errors.StoreUnavailableError:
         return replay_errors.StoreUnavailableError("spies.db", "a sample")
     if source is replay_errors.StoreFullError:
@@ -379,6 +381,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "database-busy",
         "database-busy",
         "Another process keeps the database locked; retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "not-ready",
+        api_errors.NotReadyError,
+        "`GET /readyz` only: this process should not be sent traffic now; `reason` says why"
+        " (`draining`: it is shutting down; `store-unavailable`, `database-busy`: its database;"
+        " `migrations-pending`: the schema is older than this code).",
     ),
     ErrorCode(
         "store-unavailable",

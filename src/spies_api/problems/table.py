@@ -35,6 +35,7 @@ from spies_api.problems.errors import (
     InvalidParameterError,
     InvalidSeatsError,
     MalformedBodyError,
+    NotReadyError,
     RematchTooEarlyError,
     ReplaySeatHiddenError,
     SeatsClosedError,
@@ -107,6 +108,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     UnknownGameError: _Rule(422, "Unknown game"),
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
     TooManyStreamsError: _Rule(503, "Too many event streams"),
+    NotReadyError: _Rule(503, "Not ready"),
     SeatNotFoundError: _Rule(404, "No such seat"),
     SeatTakenError: _Rule(409, "Seat taken"),
     NoOpenSeatError: _Rule(409, "No open seat"),
@@ -153,15 +155,7 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
     extra: dict[str, Any] = {}
     if isinstance(exc, SpiesError) and (rule := _rule_for(exc)) is not None:
         status, title, code, detail = rule.status, rule.title, exc.code, exc.message
-        if isinstance(exc, VersionConflictError):
-            extra["current_version"] = exc.current_version
-            extra["expected_version"] = exc.expected_version
-        if isinstance(exc, DeadlinePassedError):
-            extra["current_version"] = exc.current_version
-        if isinstance(exc, UnauthorizedError):
-            headers["WWW-Authenticate"] = 'Bearer realm="spies"'
-        if isinstance(exc, TooManyStreamsError):
-            headers["Retry-After"] = str(exc.retry_after)
+        _add_fields(exc, extra, headers)
     elif isinstance(exc, StoreUnavailableError):
         # The database went away (a server killed or restarting, a disk error): nothing was
         # written by this request; the store reconnects by itself.
@@ -214,6 +208,22 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
             exc_info=exc,
         )
     return status, problem_document(status, code, title, detail, extra), headers
+
+
+def _add_fields(exc: SpiesError, extra: dict[str, Any], headers: dict[str, str]) -> None:
+    """The fields and headers some problems carry besides the usual ones."""
+    if isinstance(exc, VersionConflictError):
+        extra["current_version"] = exc.current_version
+        extra["expected_version"] = exc.expected_version
+    if isinstance(exc, DeadlinePassedError):
+        extra["current_version"] = exc.current_version
+    if isinstance(exc, UnauthorizedError):
+        headers["WWW-Authenticate"] = 'Bearer realm="spies"'
+    if isinstance(exc, TooManyStreamsError):
+        headers["Retry-After"] = str(exc.retry_after)
+    if isinstance(exc, NotReadyError):
+        extra["reason"] = exc.reason
+        headers["Retry-After"] = str(STORE_RETRY_AFTER_SECONDS)
 
 
 def problem_document(

@@ -294,6 +294,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; never rate limited.
+         */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description 200 when this process may be sent traffic: its database answers within a few seconds and has every migration this code knows. Otherwise 503 `not-ready` with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing its requests: send new ones elsewhere), `store-unavailable` or `database-busy` (the database; the process reconnects by itself), `migrations-pending`. For a load balancer's health check; never rate limited.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1429,6 +1469,18 @@ export interface components {
             version: number;
         };
         /**
+         * Health
+         * @description Answer to `GET /healthz`: the process is alive and its event loop answers (the database is not asked).
+         */
+        Health: {
+            /**
+             * @description Always `ok`.
+             * @default ok
+             * @constant
+             */
+            status: "ok";
+        };
+        /**
          * JoinRequest
          * @description Body of `POST /games/{id}/join` and `POST /games/{id}/seats/{seat}/join`.
          */
@@ -1536,6 +1588,23 @@ export interface components {
             seat: number;
             /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
             type?: components["schemas"]["SeatType"];
+        };
+        /**
+         * Readiness
+         * @description Answer to `GET /readyz` when this process may be sent traffic: its database answers and its schema is current.
+         */
+        Readiness: {
+            /**
+             * @description The kind of database the process uses.
+             * @enum {string}
+             */
+            backend: "sqlite" | "postgresql";
+            /**
+             * @description Always `ready` (a process that is not ready answers 503 `not-ready`).
+             * @default ready
+             * @constant
+             */
+            status: "ready";
         };
         /**
          * RematchResponse
@@ -2600,6 +2669,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listGames: {
@@ -2641,6 +2719,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2708,8 +2795,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2759,6 +2855,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2867,8 +2972,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2941,6 +3055,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3028,7 +3151,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap. */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,6 +3211,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3175,8 +3307,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3244,6 +3385,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3336,8 +3486,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3410,6 +3569,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3517,8 +3685,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3604,8 +3781,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3695,8 +3881,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3764,6 +3959,64 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
