@@ -335,6 +335,12 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " reconnecting). Events are pushed: a command wakes its game's streams at once"
             " (through another server process sharing the database, within a moment), and"
             " an idle stream sends only its keep-alives.\n\n"
+            "**A server shutting down** ends its streams with one last message of type"
+            " `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data:"
+            ' {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to'
+            " another server process, with `Last-Event-ID` (or `?after=N`); nothing is"
+            " lost. An `EventSource` delivers it only to a `reconnect` listener, never to"
+            " `onmessage`, and reconnects by itself.\n\n"
             "**Seats before spectators.** A game has at most"
             f" {DEFAULTS.max_streams_per_game} open spectator streams (server setting"
             " `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`."
