@@ -186,7 +186,7 @@ class Load:
             return None  # the game is over: a new one
         body = {"command": commands[0], "expected_version": legal.json()["version"]}
         key = uuid.uuid4().hex
-        for _attempt in range(50):  # the same key until the command is answered for sure
+        while not self._stop.is_set():  # the same key until the command is answered for sure
             try:
                 answer = http.post(
                     f"/games/{game_id}/commands",
