@@ -160,7 +160,10 @@ class Load:
                     return
 
     def _answer(self, response: httpx.Response, kind: str) -> None:
-        self._note(f"{kind} {response.status_code}", status=True)
+        what = f"{kind} {response.status_code}"
+        if response.status_code >= 500:  # noqa: PLR2004
+            what += f" {response.json().get('code', '?')}"
+        self._note(what, status=True)
         if self.leave_on_close and response.headers.get("connection") == "close":
             raise _Leave
 
