@@ -23,7 +23,10 @@ import pytest
 from .postgres_cluster import Cluster, can_run_postgres, start_cluster
 from .process import Load, acknowledged_lost, spies_api
 
-pytestmark = pytest.mark.skipif(not can_run_postgres(), reason="no PostgreSQL to run here")
+pytestmark = [
+    pytest.mark.slow,  # a cluster of its own, a real spies-api process, an outage
+    pytest.mark.skipif(not can_run_postgres(), reason="no PostgreSQL to run here"),
+]
 
 OUTAGE_SECONDS = 3.0
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from .process import Load, acknowledged_lost, spies_api
 
@@ -34,6 +35,7 @@ def follow(base: str, game_id: str, seat: dict[str, str], seen: list[dict[str, A
                 message[name] = text.strip()
 
 
+@pytest.mark.slow  # two real spies-api processes, one after the other
 def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> None:
     db = str(tmp_path / "spies.db")
     log = tmp_path / "api.log"
