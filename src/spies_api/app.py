@@ -9,9 +9,11 @@ the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.
 background task, and
 stops them in the other order. The app also carries the one error table (problem details
 for every exception), the OpenAPI document and its interactive docs, the web client
-(:mod:`spies_api.http.webapp`), the body-size limit, the optional per-client rate limit and
-structlog. A test client used without startup still works: the first request opens the
-runtime.
+(:mod:`spies_api.http.webapp`), the body-size limit, the optional per-client rate limit,
+structlog, health and readiness and the drain's ``Connection: close``
+(:mod:`spies_api.http.health`), and, when switched on, the metrics
+(:mod:`spies_api.http.metrics`). A test client used without startup still works: the
+first request opens the runtime.
 """
 
 from __future__ import annotations
@@ -286,15 +288,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         pool = BotPool(
             settings.bot_workers if settings.bot_workers is not None else default_workers(),
             timeout_seconds=settings.bot_timeout_seconds,
-            observe=(
-                (
-                    lambda bot, game, seconds, fallback: bot_decided(
-                        bot, game, seconds, fallback=fallback
-                    )
-                )
-                if settings.metrics_on
-                else None
-            ),
+            observe=bot_decided if settings.metrics_on else None,
         )
         scheduler = Scheduler(
             runtime.store,

@@ -144,7 +144,7 @@ def written(game: str | None, kind: str) -> None:
     APPENDS.labels(game_label(game), kind).inc()
 
 
-def bot_decided(bot: str, game: str, seconds: float, *, fallback: bool) -> None:
+def bot_decided(bot: str, game: str, seconds: float, fallback: bool) -> None:  # noqa: FBT001
     """Count one bot decision and its time (``bot``: a bot the server runs)."""
     label = game_label(game)
     BOT_DECISIONS.labels(bot, label, "fallback" if fallback else "chosen").inc()
