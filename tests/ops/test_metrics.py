@@ -4,6 +4,7 @@ every label from a fixed vocabulary, so no client can grow the number of series.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from litestar import Litestar
@@ -95,3 +96,24 @@ def test_clients_cannot_grow_the_number_of_series(tmp_path: Path) -> None:
     labels = "".join(now)
     assert "missing-" not in labels and "made-up" not in labels and "key-" not in labels
     assert "/no/such" not in labels
+
+
+def test_bot_decisions_are_counted_by_bot_and_game(tmp_path: Path) -> None:
+    with TestClient(app_on(tmp_path, metrics=True, scheduler_poll_seconds=0.05)) as client:
+        pattern = r'spies_bot_decisions_total\{bot="random",game="black-spy",outcome="chosen"\}'
+        before = [v for name, v in series(client).items() if re.fullmatch(pattern, name)]
+        seats = [{"type": "bot", "bot": "random"}] * 4
+        created = client.post("/games", json={"game": "black-spy", "players": 4, "seats": seats})
+        assert created.status_code == 201, created.text
+        for _ in range(400):  # the bots play the game
+            now = [v for name, v in series(client).items() if re.fullmatch(pattern, name)]
+            if now and now[0] > (before[0] if before else 0):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("no bot decision counted")
+        seconds = series(client)
+        assert any(
+            name.startswith('spies_bot_decision_seconds_count{bot="random",game="black-spy"}')
+            for name in seconds
+        )
