@@ -246,6 +246,10 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_MAX_STREAMS",
         "SPIES_IDEMPOTENCY_KEY_MAX_LENGTH",
         "SPIES_ACCESS_LOG",
+        "SPIES_METRICS",
+        "SPIES_METRICS_PORT",
+        "SPIES_DRAIN_SECONDS",
+        "SPIES_SHUTDOWN_TIMEOUT",
     }
 
 

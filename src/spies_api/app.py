@@ -10,8 +10,10 @@ background task, and
 stops them in the other order. The app also carries the one error table (problem details
 for every exception), the OpenAPI document and its interactive docs, the web client
 (:mod:`spies_api.http.webapp`), the body-size limit, the edge (:mod:`spies_api.http.edge`:
-client addresses, the per-client rate limit, security headers) and structlog. A test
-client used without startup still works: the first request opens the runtime.
+client addresses, the per-client rate limit, security headers), structlog, health and
+readiness and the drain's ``Connection: close`` (:mod:`spies_api.http.health`), and, when
+switched on, the metrics (:mod:`spies_api.http.metrics`). A test client used without
+startup still works: the first request opens the runtime.
 """
 
 from __future__ import annotations
@@ -25,11 +27,26 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
+from litestar.plugins.problem_details import (
+    ProblemDetailsConfig,
+    ProblemDetailsException,
+    ProblemDetailsPlugin,
+)
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.dependencies import caller_provider
 from spies_api.http.edge import Edge, RateLimiter
+from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle
+from spies_api.http.metrics import (
+    CommandMetrics,
+    MetricsController,
+    bot_decided,
+    deadline_fired,
+    problem_answered,
+    prometheus_config,
+    track_streams,
+    written,
+)
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
@@ -57,10 +74,11 @@ from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
+from spies_replay.engine import CreatedGame, Head
 from spies_replay.store.backends import open_store
 from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Clock, utc_now
+from spies_replay.store.records import Clock, SeatChange, utc_now
 from spies_replay.store.sqlite import SQLiteEventStore
 
 __all__ = ["Runtime", "create_app", "service_of"]
@@ -131,7 +149,7 @@ class Runtime:
         appends = AppendListeners()
         appends.add(notifier.notify)
         locks = GameLocks()
-        effects = WriteEffects(states, auth, appends)
+        effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
         creator = GameCreator(store, effects, clock=clock)
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
@@ -176,6 +194,25 @@ class Runtime:
             self.inline_store.close()
 
 
+class _CountedEffects(WriteEffects):
+    """The write effects, each write also counted in the metrics (``spies_appends``)."""
+
+    __slots__ = ()
+
+    def command(self, head: Head) -> None:
+        super().command(head)
+        written(head.game, "command")
+
+    def seat_changed(self, game_id: str, change: SeatChange) -> None:
+        super().seat_changed(game_id, change)
+        head = self.states.cached(game_id)
+        written(head.game if head is not None else None, "seat")
+
+    def created(self, created: CreatedGame) -> None:
+        super().created(created)
+        written(created.record.game, "created")
+
+
 class _RuntimeHolder:
     """Opens the :class:`Runtime` once: at startup, or at the first request.
 
@@ -212,6 +249,7 @@ class _RuntimeHolder:
 
 
 _PARTS = (
+    "store",
     "states",
     "auth",
     "notifier",
@@ -261,6 +299,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.rate_limit is not None:
         unit, count = parse_rate(settings.rate_limit)
         limiter = RateLimiter(count / RATE_SECONDS[unit], count)
+    lifecycle = Lifecycle()
+    middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
 
     def open_runtime(_: Litestar) -> None:
         holder.get()
@@ -278,6 +318,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         pool = BotPool(
             settings.bot_workers if settings.bot_workers is not None else default_workers(),
             timeout_seconds=settings.bot_timeout_seconds,
+            observe=bot_decided if settings.metrics_on else None,
         )
         scheduler = Scheduler(
             runtime.store,
@@ -287,6 +328,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             pool,
             poll_seconds=settings.scheduler_poll_seconds,
             clock=runtime.clock,
+            fired=deadline_fired if settings.metrics_on else None,
         )
         bot_tasks.append(asyncio.get_running_loop().create_task(scheduler.run()))
 
@@ -297,9 +339,30 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    handlers: list[Any] = [*ROUTE_HANDLERS, HealthController, *WEB_ROUTE_HANDLERS]
+    problem = to_problem
+    if settings.metrics_on:
+        # request metrics by route template, then the commands' own; /metrics on the API's
+        # port unless it has a port of its own (spies_api.cli serves that one)
+        middleware.append(prometheus_config().middleware)
+        middleware.append(
+            lambda app: CommandMetrics(app, lambda game_id: _cached_game(holder, game_id))
+        )
+        if settings.metrics_port is None:
+            handlers.append(MetricsController)
+        track_streams(lambda: holder.get().streams.total())
+
+        def problem(exc: Exception) -> ProblemDetailsException:
+            answer = to_problem(exc)
+            code = (answer.extra or {}).get("code") if isinstance(answer.extra, dict) else None
+            if isinstance(code, str):
+                problem_answered(code)
+            return answer
+
     app = Litestar(
-        route_handlers=[*ROUTE_HANDLERS, *WEB_ROUTE_HANDLERS],
+        route_handlers=handlers,
         dependencies={
+            "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
             **{part: _provider(holder, part) for part in _PARTS},
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(
@@ -310,13 +373,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         on_shutdown=[stop_bots, close_runtime],  # in this order: the bots stop first
         plugins=[
             ProblemDetailsPlugin(
-                ProblemDetailsConfig(exception_to_problem_detail_map={Exception: to_problem})
+                ProblemDetailsConfig(exception_to_problem_detail_map={Exception: problem})
             ),
             DocumentedSchemaPlugin(),
             TaggedUnionSchemaPlugin(),
         ],
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
+        middleware=middleware,
         logging_config=None,
         debug=False,
     )
@@ -325,8 +389,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         app.asgi_handler, trusted_proxies=settings.trusted_proxies, limiter=limiter
     )
     app.state.runtime_holder = holder
+    app.state.lifecycle = lifecycle
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
+
+
+def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:
+    """The registered game id of a cached game, else ``None`` (no database read)."""
+    head = holder.get().states.cached(game_id)
+    return head.game if head is not None else None
 
 
 def _game_of(runtime: Runtime, game_id: str) -> str:

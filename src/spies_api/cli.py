@@ -2,35 +2,49 @@
 
 Usage::
 
-    spies-api [--db PATH] [--host HOST] [--port PORT] [--[no-]access-log]
-              [--rate-limit RATE] [--max-streams-per-game N]
-              [--idempotency-key-max-length N]
+    spies-api [--db PATH] [--sync MODE] [--host HOST] [--port PORT] [--[no-]access-log]
+              [--rate-limit RATE] [--max-streams-per-game N] [--max-streams-per-seat N]
+              [--max-streams N] [--idempotency-key-max-length N]
+              [--[no-]metrics] [--metrics-port PORT] [--drain-seconds SECONDS]
+              [--shutdown-timeout SECONDS]
 
 Every option can also be set in the environment: ``SPIES_DB``, ``SPIES_HOST``,
 ``SPIES_PORT``, ``SPIES_ACCESS_LOG``, ``SPIES_RATE_LIMIT``, ``SPIES_MAX_STREAMS_PER_GAME``,
-``SPIES_IDEMPOTENCY_KEY_MAX_LENGTH``; the command line wins. Defaults: ``spies.db`` (created
-and migrated on first start; its directory must exist), ``127.0.0.1``, ``8000``, no rate
-limit (``--rate-limit 6000/minute``: each client address may send that many requests per
-minute, then gets 429 with ``Retry-After``), 64 open event streams per game, 255 characters
-in an ``Idempotency-Key``.
+``SPIES_IDEMPOTENCY_KEY_MAX_LENGTH``, ``SPIES_METRICS``, ``SPIES_METRICS_PORT``,
+``SPIES_DRAIN_SECONDS``, ``SPIES_SHUTDOWN_TIMEOUT``, ...; the command line wins. Defaults:
+``spies.db`` (created and migrated on first start; its directory must exist), ``127.0.0.1``,
+``8000``, no rate limit (``--rate-limit 6000/minute``: each client address may send that
+many requests per minute, then gets 429 with ``Retry-After``), 64 open event streams per
+game, 255 characters in an ``Idempotency-Key``, no metrics, a drain of 1 s and a shutdown
+bounded by 10 s.
 
 Before serving, the settings are checked, the database is opened and the port is bound; a
 problem with any of them is one line on stderr (``spies-api: error: ...``) and exit status 2.
 The first log line (``api_starting``) names the database in use. Log lines are JSON on stderr
-(coloured text on a terminal). On SIGTERM or Ctrl+C, open event streams end at once and other
-requests get a few seconds to finish.
+(coloured text on a terminal). On SIGTERM or Ctrl+C the process drains: ``/readyz`` says
+``draining``, open event streams end at once with a ``reconnect`` message, every answer
+closes its connection, new requests are still served for ``--drain-seconds`` (default 1);
+then it stops listening, the requests in flight finish, the bots and the scheduler stop,
+and it exits (status 0), within ``--shutdown-timeout`` (default 10 s) of the signal, or is
+ended then (status 3). ``--metrics`` serves ``GET /metrics``; ``--metrics-port`` on a port
+of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 
+import prometheus_client
 import structlog
 import uvicorn
 from litestar import Litestar
@@ -41,10 +55,13 @@ from spies_core.errors import SpiesError
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url, redact
 
-__all__ = ["EXIT_USAGE", "SHUTDOWN_GRACE_SECONDS", "main"]
+__all__ = ["EXIT_SHUTDOWN_TIMEOUT", "EXIT_USAGE", "LIFESPAN_SECONDS", "main"]
 
-SHUTDOWN_GRACE_SECONDS = 3
+LIFESPAN_SECONDS = 2.0
+"""Of the shutdown's bound, what is kept for the bots, the scheduler and the store to stop."""
 EXIT_USAGE = 2
+EXIT_SHUTDOWN_TIMEOUT = 3
+"""The exit status of a process the shutdown's watchdog ended."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -82,19 +99,64 @@ def _parser() -> argparse.ArgumentParser:
 
 
 class _Server(uvicorn.Server):
-    """uvicorn, ending the app's event streams as soon as a shutdown is asked for.
+    """uvicorn, draining before it stops, and bounded.
 
-    Streams of games in progress never end by themselves, and uvicorn waits for open
-    connections before it stops; clients resume with ``Last-Event-ID``.
+    The first SIGTERM (or Ctrl+C) starts the drain: ``/readyz`` says ``draining``, every
+    answer closes its connection, and the event streams end at once with their
+    ``reconnect`` message (streams of games in progress never end by themselves, and
+    uvicorn waits for open connections; clients resume with ``Last-Event-ID`` elsewhere).
+    New requests are still served for ``drain_seconds``, while a proxy or load balancer
+    moves its traffic away; then uvicorn stops listening, lets the requests in flight (the
+    commands) finish, and the lifespan stops the bots and the scheduler and closes the
+    store. A watchdog ends the process if all that takes more than
+    ``shutdown_timeout_seconds`` from the signal. A second signal stops at once.
     """
 
-    def __init__(self, config: uvicorn.Config, app: Litestar) -> None:
+    def __init__(self, config: uvicorn.Config, app: Litestar, settings: Settings) -> None:
         super().__init__(config)
         self._app = app
+        self._settings = settings
+        self._drain_until: float | None = None
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self._drain_until is not None or self.should_exit:
+            super().handle_exit(sig, frame)  # a second signal: stop now
+            return
+        self._app.state.lifecycle.draining = True
+        self._drain_until = time.monotonic() + self._settings.drain_seconds
+        _watchdog(self._settings.shutdown_timeout_seconds)
+        structlog.get_logger("spies_api").info(
+            "api_draining",
+            signal=signal.Signals(sig).name,
+            drain_seconds=self._settings.drain_seconds,
+            shutdown_timeout_seconds=self._settings.shutdown_timeout_seconds,
+        )
         service_of(self._app).notifier.close()
-        super().handle_exit(sig, frame)
+        if self._settings.drain_seconds <= 0:
+            self.should_exit = True  # stop listening now
+
+    async def on_tick(self, counter: int) -> bool:
+        if (
+            self._drain_until is not None
+            and not self.should_exit
+            and time.monotonic() >= self._drain_until
+        ):
+            structlog.get_logger("spies_api").info("api_stopping")
+            self.should_exit = True  # stop listening; the requests in flight finish
+        return await super().on_tick(counter)
+
+
+def _watchdog(seconds: float) -> None:
+    """End the process ``seconds`` from now if it has not exited by itself (a stuck bot, a
+    store call that does not return): the bound on a shutdown."""
+
+    def expire() -> None:
+        structlog.get_logger("spies_api").error("api_shutdown_timed_out", seconds=seconds)
+        os._exit(EXIT_SHUTDOWN_TIMEOUT)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -168,6 +230,15 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         trusted_proxies=list(settings.trusted_proxies),
         max_streams_per_game=settings.max_streams_per_game,
     )
+    if settings.metrics_port is not None:
+        try:
+            prometheus_client.start_http_server(settings.metrics_port, addr=settings.host)
+        except OSError as exc:
+            sock.close()
+            return _fail(
+                f"cannot serve metrics on {settings.host}:{settings.metrics_port}:"
+                f" {(exc.strerror or str(exc)).lower()} (choose another --metrics-port)"
+            )
     config = uvicorn.Config(
         app,
         host=settings.host,
@@ -176,10 +247,17 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         # the app reads X-Forwarded-For itself, from Settings.trusted_proxies only
         # (uvicorn would trust any loopback peer's)
         proxy_headers=False,
-        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,  # a backstop for slow clients
+        # the requests in flight get what the drain leaves of the bound, less a moment for
+        # the bots, the scheduler and the store to stop
+        timeout_graceful_shutdown=max(
+            1,
+            math.floor(
+                settings.shutdown_timeout_seconds - settings.drain_seconds - LIFESPAN_SECONDS
+            ),
+        ),
     )
     with sock:
-        _Server(config, app).run(sockets=[sock])
+        _Server(config, app, settings).run(sockets=[sock])
     return 0
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeVar, Union
 
 import msgspec
 
@@ -36,6 +36,8 @@ __all__ = [
     "NAME_MAX",
     "DOCUMENTED_AS",
     "AnyEvent",
+    "Health",
+    "Readiness",
     "AnyView",
     "AnySeatRequest",
     "BotInfo",
@@ -433,6 +435,24 @@ class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The game ids it plays."""
     description: str
     """How it plays, in a sentence."""
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``GET /healthz``: the process is alive and its event loop answers (the
+    database is not asked)."""
+
+    status: Literal["ok"] = "ok"
+    """Always ``ok``."""
+
+
+class Readiness(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``GET /readyz`` when this process may be sent traffic: its database
+    answers and its schema is current."""
+
+    status: Literal["ready"] = "ready"
+    """Always ``ready`` (a process that is not ready answers 503 ``not-ready``)."""
+    backend: Literal["sqlite", "postgresql"]
+    """The kind of database the process uses."""
 
 
 class BotList(msgspec.Struct, frozen=True, kw_only=True):

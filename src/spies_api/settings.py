@@ -178,6 +178,19 @@ class Settings:
             worker thread; ``False``: always on a worker thread. With PostgreSQL an
             append is one statement awaited on the loop (psycopg's async connections);
             ``False`` runs it on a worker thread instead.
+        metrics: serve ``GET /metrics`` (Prometheus's text format: requests by route and
+            status, command latency, commands by outcome and code, appends, conflicts, open
+            streams, bot decisions, deadlines fired, store errors). Off by default.
+        metrics_port: serve the metrics on this port of ``host`` instead of the API's
+            (``None``: on the API's port); implies ``metrics``.
+        drain_seconds: on SIGTERM, how long the process goes on serving while ``/readyz``
+            says ``draining`` and every answer closes its connection, so that a proxy or
+            load balancer moves its traffic elsewhere before the process stops listening
+            (``0``: stop listening at once).
+        shutdown_timeout_seconds: the bound on a shutdown after SIGTERM: the drain, then
+            the requests in flight (commands finish; event streams are ended at once with
+            a ``reconnect`` event), then the bots and the scheduler; whatever is still
+            running then is cut and the process exits.
         log_json: ``True`` for JSON log lines, ``False`` for coloured console lines,
             ``None`` to choose by whether stderr is a terminal.
         configure_logging: whether :func:`~spies_api.create_app` configures structlog (an
@@ -212,6 +225,10 @@ class Settings:
     bot_timeout_seconds: float = 10.0
     scheduler_poll_seconds: float = 2.0
     inline_commands: bool = True
+    metrics: bool = False
+    metrics_port: int | None = None
+    drain_seconds: float = 1.0
+    shutdown_timeout_seconds: float = 10.0
     log_json: bool | None = None
     configure_logging: bool = True
 
@@ -239,6 +256,15 @@ class Settings:
             raise ValueError("max_bot_games_per_client must be at least 1 (or None)")
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
+        if self.metrics_port is not None and not 1 <= self.metrics_port <= MAX_PORT:
+            raise ValueError(f"metrics_port must be 1 to {MAX_PORT}, not {self.metrics_port}")
+        if not 0 <= self.drain_seconds < self.shutdown_timeout_seconds:
+            raise ValueError("need 0 <= drain_seconds < shutdown_timeout_seconds")
+
+    @property
+    def metrics_on(self) -> bool:
+        """Whether the metrics are served (``metrics``, or a ``metrics_port``)."""
+        return self.metrics or self.metrics_port is not None
 
 
 _POSITIVE: Final = (
@@ -255,6 +281,7 @@ _POSITIVE: Final = (
     "scheduler_poll_seconds",
     "bot_game_idle_seconds",
     "bot_games_retry_after_seconds",
+    "shutdown_timeout_seconds",
 )
 """The settings that must be more than 0."""
 
@@ -320,6 +347,16 @@ def _positive_or_off(text: str) -> int | None:
         return _positive(text)
     except ValueError:
         raise ValueError("expected a whole number, at least 1, or off") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 3600:  # noqa: PLR2004
+        raise ValueError("expected a number of seconds from 0 to 3600, e.g. 1 or 0.5")
+    return value
 
 
 def _rate(text: str) -> str | None:
@@ -441,6 +478,35 @@ OPTIONS: Final[tuple[Option, ...]] = (
         _positive,
     ),
     Option("access_log", "--access-log", "", "also log every request line (uvicorn)", _switch),
+    Option(
+        "metrics",
+        "--metrics",
+        "",
+        "serve GET /metrics in Prometheus's text format",
+        _switch,
+    ),
+    Option(
+        "metrics_port",
+        "--metrics-port",
+        "PORT",
+        "serve the metrics on this port instead of the API's (implies --metrics)",
+        _port,
+    ),
+    Option(
+        "drain_seconds",
+        "--drain-seconds",
+        "SECONDS",
+        "on SIGTERM, serve this long more with /readyz not ready and connections closed"
+        " after each answer, before no longer accepting",
+        _seconds,
+    ),
+    Option(
+        "shutdown_timeout_seconds",
+        "--shutdown-timeout",
+        "SECONDS",
+        "on SIGTERM, exit within this many seconds: the drain, the requests in flight, the bots",
+        _seconds,
+    ),
 )
 """Every setting of ``spies-api``, in ``--help`` order."""
 

@@ -17,7 +17,10 @@
   bad seq and the problem code).
 - :class:`StoreUnavailableError` ``store-unavailable``: a database location that cannot be
   opened (no such directory, a directory, not a database, unreadable, an unreachable server,
-  a refused login); one line, no driver text.
+  a refused login), or a server lost while running (its connection dropped, no connection to
+  be had); one line, no driver text.
+- :class:`StoreFullError` ``storage-full``: the database's disk (or its size limit) is full;
+  the write was rolled back whole, nothing of it is stored.
 - :class:`StoreBusyError` ``database-busy``: another writer held the database longer than the
   store waits; nothing was written, retry.
 - :class:`StoreClosedError` ``store-closed``: a store used after :meth:`close`.
@@ -59,6 +62,7 @@ __all__ = [
     "SeqOutOfRangeError",
     "StoreBusyError",
     "StoreClosedError",
+    "StoreFullError",
     "StoreUnavailableError",
     "TamperedLogError",
     "VersionConflictError",
@@ -273,6 +277,26 @@ class StoreUnavailableError(ReplayError):
 
     def __init__(self, location: str, reason: str) -> None:
         super().__init__(f"cannot use the database {location}: {reason}")
+        self.location = location
+
+
+class StoreFullError(ReplayError):
+    """A write refused because the database's disk, or its size limit, is full.
+
+    The transaction was rolled back: nothing of the write is stored. Reads still work;
+    writes work again once space is freed.
+
+    Attributes:
+        location: the store's location.
+    """
+
+    default_code = "storage-full"
+
+    def __init__(self, location: str) -> None:
+        super().__init__(
+            f"the database {location} is out of space; nothing was written, retry once space"
+            " is freed"
+        )
         self.location = location
 
 

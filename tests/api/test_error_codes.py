@@ -55,7 +55,8 @@ def test_the_statuses_come_from_the_error_table() -> None:
     assert statuses["invalid-seed"] == 422
     assert statuses["malformed-body"] == 400 and statuses["game-not-found"] == 404
     assert statuses["version-conflict"] == 409 and statuses["database-busy"] == 503
-    assert all(400 <= status <= 503 for status in statuses.values())
+    assert statuses["store-unavailable"] == 503 and statuses["storage-full"] == 507
+    assert all(400 <= status <= 507 for status in statuses.values())
 
 
 def test_docs_api_md_holds_the_generated_table() -> None:

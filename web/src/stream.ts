@@ -16,8 +16,11 @@ export class SseParser {
     const blocks = this.buffer.split(/\r\n\r\n|\n\n|\r\r/);
     this.buffer = blocks.pop() ?? "";
     for (const block of blocks) {
-      const data = block
-        .split(/\r\n|\n|\r/)
+      const lines = block.split(/\r\n|\n|\r/);
+      // a named event is not a game event: `reconnect` is a server's last word at its
+      // shutdown, and the stream then ends (follow reconnects after the last seq)
+      if (lines.some((line) => line.startsWith("event:") && line.slice(6).trim() !== "message")) continue;
+      const data = lines
         .filter((line) => line.startsWith("data:"))
         .map((line) => line.slice(5).replace(/^ /, ""))
         .join("\n");

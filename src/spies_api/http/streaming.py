@@ -10,7 +10,10 @@ resumes exactly after the last event it received (also after a server restart: a
 shutting down ends its streams). Messages carry no ``event:`` line, so an
 ``EventSource``'s ``onmessage`` sees every event; the type is in the data. An idle stream
 sends a ``: keep-alive`` comment at least every ``Settings.sse_keepalive_seconds``. The
-stream ends after the game's final event (``seed_revealed``).
+stream ends after the game's final event (``seed_revealed``). A server shutting down ends
+its streams with one message of its own, ``event: reconnect`` (no ``id``, so a client's
+last event id stays that of its last event) with ``data: {"reason": "shutdown", "after":
+N}`` and ``retry: 1000``: the client reconnects, to another process, and resumes.
 
 A stream is pushed, not polled: it reads its game's log (in a worker thread, one page at
 a time, so it never holds more than a page in memory) when it starts and then only when
@@ -47,10 +50,15 @@ from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_replay.store.records import GameStatus
 
-__all__ = ["FINAL_EVENT", "SUPERSEDED", "event_stream"]
+__all__ = ["FINAL_EVENT", "RECONNECT_EVENT", "RECONNECT_RETRY_MS", "SUPERSEDED", "event_stream"]
 
 FINAL_EVENT: Final = "seed_revealed"
 """The type of a finished game's last event, after which the stream ends."""
+
+RECONNECT_EVENT: Final = "reconnect"
+"""The ``event:`` of the last message of a stream its server ends at shutdown."""
+RECONNECT_RETRY_MS: Final = 1000
+"""Its ``retry:``: how soon the client should reconnect, in milliseconds."""
 
 SUPERSEDED: Final = "superseded by a newer stream of this seat"
 """The last comment of a seat's stream ended to make way for that seat's newest one."""
@@ -112,5 +120,11 @@ async def event_stream(
                 if not woken and time.monotonic() - last_sent >= keepalive:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
                     last_sent = time.monotonic()
+            # the server is shutting down: tell the client to go on elsewhere
+            yield ServerSentEventMessage(
+                event=RECONNECT_EVENT,
+                data=_encoder.encode({"reason": "shutdown", "after": after}).decode(),
+                retry=RECONNECT_RETRY_MS,
+            )
     finally:
         slot.release()

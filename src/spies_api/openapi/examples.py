@@ -281,6 +281,13 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
         "the database is busy with another writer; retry shortly",
         {},
     ),
+    507: (
+        "The database's disk is full; nothing was written (see the Retry-After header)",
+        "storage-full",
+        "the database is out of space: nothing of this request was written; reads still"
+        " work, writes again once the operator frees space",
+        {},
+    ),
 }
 
 _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
@@ -342,6 +349,7 @@ _TITLES: Final = {
     422: "Command refused by the rules",
     429: "Too many requests",
     503: "Database busy",
+    507: "Database full",
 }
 
 BOT_GAMES_429: Final = (
@@ -364,20 +372,23 @@ _CODES: Final[dict[int, str]] = {
         " `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`,"
         " `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`"
     ),
-    503: "`database-busy` (with `Retry-After`)",
+    503: "`database-busy`, `store-unavailable` (with `Retry-After`)",
+    507: "`storage-full` (with `Retry-After`)",
 }
 
 
 def problems(
     *statuses: int, codes: dict[int, str] | None = None, examples: dict[int, str] | None = None
 ) -> dict[int, ResponseSpec]:
-    """Problem-details responses for ``statuses`` and 429, each with its codes and an example.
+    """Problem-details responses for ``statuses``, 429 and 503, each with its codes and an
+    example.
 
-    Every operation documents 429: a server run with a rate limit may answer it anywhere.
+    Every operation documents 429 (a server run with a rate limit may answer it anywhere) and
+    503 (a database gone away: ``store-unavailable``).
     ``examples`` picks another code's example for a status (see ``_OTHER_EXAMPLES``).
     """
     specs: dict[int, ResponseSpec] = {}
-    for status in sorted({*statuses, 429}):
+    for status in sorted({*statuses, 429, 503}):
         listed = (codes or {}).get(status, _CODES[status])
         parameter_only = status == 400 and "malformed-body" not in listed
         description, code, detail, extra = (
@@ -396,3 +407,29 @@ def problems(
             examples=[example(description, problem_document(status, code, title, detail, extra))],
         )
     return specs
+
+
+NOT_READY_EXAMPLE: Final = problem_document(
+    503,
+    "not-ready",
+    "Not ready",
+    "this process is shutting down: send new requests to another one",
+    {"reason": "draining"},
+)
+"""What ``GET /readyz`` answers while the process drains."""
+
+
+def not_ready() -> dict[int, ResponseSpec]:
+    """The one problem of ``GET /readyz``: 503 ``not-ready`` with its ``reason``."""
+    return {
+        503: ResponseSpec(
+            data_container=Problem,
+            media_type=PROBLEM_MEDIA_TYPE,
+            description=(
+                "Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of"
+                " `draining`, `store-unavailable`, `database-busy`, `migrations-pending`."
+            ),
+            generate_examples=False,
+            examples=[example("Shutting down", NOT_READY_EXAMPLE)],
+        )
+    }

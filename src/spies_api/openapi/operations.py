@@ -29,6 +29,7 @@ from spies_api.openapi.examples import (
     TAKEN_BACK_EXAMPLE,
     VIEW_EXAMPLE,
     example,
+    not_ready,
     problems,
 )
 from spies_api.schemas import (
@@ -40,9 +41,11 @@ from spies_api.schemas import (
     GameCreatedResponse,
     GameList,
     GameSummary,
+    Health,
     JoinedSeat,
     LegalCommands,
     PublicSeat,
+    Readiness,
     RematchResponse,
     StreamMessage,
 )
@@ -141,6 +144,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
@@ -272,6 +276,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={404: "`game-not-found`", 409: "`version-conflict` (with `current_version`)"},
             ),
         },
@@ -332,6 +337,12 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " reconnecting). Events are pushed: a command wakes its game's streams at once"
             " (through another server process sharing the database, within a moment), and"
             " an idle stream sends only its keep-alives.\n\n"
+            "**A server shutting down** ends its streams with one last message of type"
+            " `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data:"
+            ' {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to'
+            " another server process, with `Last-Event-ID` (or `?after=N`); nothing is"
+            " lost. An `EventSource` delivers it only to a `reconnect` listener, never to"
+            " `onmessage`, and reconnects by itself.\n\n"
             "**Seats before spectators.** A game has at most"
             f" {DEFAULTS.max_streams_per_game} open spectator streams (server setting"
             " `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`."
@@ -371,7 +382,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 codes={
                     **_GAME_NOT_FOUND,
                     503: "`too-many-streams` (with `Retry-After`): the game's spectator"
-                    " streams, or the server's streams, are at their cap",
+                    " streams, or the server's streams, are at their cap; `store-unavailable`"
+                    " (with `Retry-After`): the database cannot be reached",
                 },
                 examples={503: "too-many-streams"},
             ),
@@ -395,6 +407,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes=_JOIN_CODES,
                 examples={404: "seat-not-found", 409: "seat-taken", 422: "invalid-name"},
             ),
@@ -417,6 +430,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={
                     **_JOIN_CODES,
                     404: "`game-not-found`",
@@ -451,6 +465,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 413,
                 422,
                 503,
+                507,
                 codes={**_HOLDER_CODES, 429: BOT_GAMES_429},
                 examples={
                     403: "not-your-seat",
@@ -479,6 +494,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 404,
                 409,
                 503,
+                507,
                 codes={**_HOLDER_CODES, 400: PARAMETER_CODES},
                 examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
             ),
@@ -510,6 +526,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 409,
                 422,
                 503,
+                507,
                 codes={
                     400: PARAMETER_CODES,
                     404: "`game-not-found`",
@@ -531,8 +548,33 @@ OPERATIONS: Final[dict[str, Operation]] = {
             **problems(),
         },
     ),
+    # -- operations (not the game API: no rate limit, no token) ------------------------------
+    "healthz": Operation(
+        summary="Liveness",
+        description=(
+            "200 while the process is alive and its event loop answers; the database is not"
+            " asked, so a database outage never makes a process look dead (restarting it"
+            " would not help). For a supervisor's liveness probe; never rate limited."
+        ),
+        responses={200: _ok(Health, "Alive.", ("Alive", {"status": "ok"}))},
+    ),
+    "readyz": Operation(
+        summary="Readiness",
+        description=(
+            "200 when this process may be sent traffic: its database answers within a few"
+            " seconds and has every migration this code knows. Otherwise 503 `not-ready`"
+            " with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing"
+            " its requests: send new ones elsewhere), `store-unavailable` or `database-busy`"
+            " (the database; the process reconnects by itself), `migrations-pending`. For a"
+            " load balancer's health check; never rate limited."
+        ),
+        responses={
+            200: _ok(Readiness, "Ready.", ("Ready", {"status": "ready", "backend": "sqlite"})),
+            **not_ready(),
+        },
+    ),
 }
-"""Every operation of the game API, by operation id."""
+"""Every operation of the API, by operation id."""
 
 
 def documented(operation_id: str) -> dict[str, Any]:

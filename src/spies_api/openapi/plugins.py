@@ -536,6 +536,11 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
             Tag(name="games", description="Create, list, summarise and export games."),
             Tag(name="play", description="Views, legal commands, commands and replays."),
             Tag(name="events", description="The event log, paged and live."),
+            Tag(
+                name="operations",
+                description="For operators: liveness and readiness (not the game API: no"
+                " token, never rate limited).",
+            ),
         ],
         use_handler_docstrings=False,
         create_examples=False,

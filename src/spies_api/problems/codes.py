@@ -60,6 +60,12 @@ def _sample(entry: ErrorCode) -> BaseException:
         return replay_errors.StoreBusyError("spies.db")
     if source in (api_errors.TooManyStreamsError, api_errors.TooManyBotGamesError):
         return source("a sample", retry_after=1)  # type: ignore[no-any-return]
+    if source is api_errors.NotReadyError:
+        return api_errors.NotReadyError("a sample", reason="draining")
+    if source is replay_errors.StoreUnavailableError:
+        return replay_errors.StoreUnavailableError("spies.db", "a sample")
+    if source is replay_errors.StoreFullError:
+        return replay_errors.StoreFullError("spies.db")
     if source is replay_errors.VersionConflictError:
         return replay_errors.VersionConflictError("g", 1, 2)
     if source is replay_errors.DeadlinePassedError:
@@ -383,6 +389,26 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "Another process keeps the database locked; retry after `Retry-After`.",
     ),
     ErrorCode(
+        "not-ready",
+        api_errors.NotReadyError,
+        "`GET /readyz` only: this process should not be sent traffic now; `reason` says why"
+        " (`draining`: it is shutting down; `store-unavailable`, `database-busy`: its database;"
+        " `migrations-pending`: the schema is older than this code).",
+    ),
+    ErrorCode(
+        "store-unavailable",
+        replay_errors.StoreUnavailableError,
+        "The database cannot be reached for now (a server restarting, a connection lost, a"
+        " disk error); nothing of the request was written. Retry after `Retry-After`, with"
+        " the same `Idempotency-Key` for a command; the server reconnects by itself.",
+    ),
+    ErrorCode(
+        "storage-full",
+        replay_errors.StoreFullError,
+        "The database's disk is full: nothing of the request was written (reads still"
+        " work). Retry after `Retry-After`, once the operator has freed space.",
+    ),
+    ErrorCode(
         "internal-error",
         HTTP_INTERNAL_ERROR,
         "A bug; it is logged with its traceback, and the answer never carries its text.",
@@ -402,7 +428,6 @@ NOT_ANSWERED: Final = frozenset(
         "replay-error",  # the base class's code
         "schema-too-new",  # at start-up, before anything is served
         "seed-missing",  # verify and export of a log without its seed, spies-replay only
-        "store-unavailable",  # at start-up, before anything is served
         "store-closed",  # at shutdown, after the store is closed: answered as internal-error
         "tampered-log",  # spies-replay import only
         "illegal-bot-command",  # a bot's bug, in spies-sim and the bot tests

@@ -17,6 +17,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidSeatsError",
     "MalformedBodyError",
+    "NotReadyError",
     "RematchTooEarlyError",
     "ReplaySeatHiddenError",
     "SeatsClosedError",
@@ -138,3 +139,22 @@ class SeatsClosedError(ApiError):
     """A seat change in a finished game (409 ``game-over``)."""
 
     default_code = "game-over"
+
+
+class NotReadyError(ApiError):
+    """``GET /readyz``: this process should not be sent traffic now (503).
+
+    Attributes:
+        reason: why, one of :data:`NOT_READY_REASONS`.
+    """
+
+    default_code = "not-ready"
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+NOT_READY_REASONS = ("draining", "store-unavailable", "database-busy", "migrations-pending")
+"""The ``reason`` of a ``not-ready`` answer: shutting down, the database gone, another
+process holding it, or a schema older than this code (another process migrates it)."""

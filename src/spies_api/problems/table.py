@@ -11,8 +11,11 @@ send instead (:mod:`spies_api.problems.hints`); every code is listed in
 ``version-conflict``) and ``errors`` (400 with the offending parameters). The table below is
 the only place where an exception becomes a status code; the core and the replay log know
 nothing about HTTP. A database that another process keeps locked beyond the busy timeout is
-503 ``database-busy`` (with ``Retry-After``). Anything else is a bug: it is logged with its
-traceback and answered with 500 ``internal-error``, never with the exception's text.
+503 ``database-busy`` (with ``Retry-After``); a database that went away (a server killed or
+restarting, a connection lost, a disk error) is 503 ``store-unavailable`` and a disk that is
+full 507 ``storage-full``, both with ``Retry-After`` and nothing written (each logged as a
+warning). Anything else is a bug: it is logged with its traceback and answered with 500
+``internal-error``, never with the exception's text.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from spies_api.problems.errors import (
     InvalidParameterError,
     InvalidSeatsError,
     MalformedBodyError,
+    NotReadyError,
     RematchTooEarlyError,
     ReplaySeatHiddenError,
     SeatsClosedError,
@@ -57,13 +61,27 @@ from spies_replay.errors import (
     SeatTakenError,
     SeqOutOfRangeError,
     StoreBusyError,
+    StoreFullError,
+    StoreUnavailableError,
     VersionConflictError,
 )
 
-__all__ = ["PROBLEM_MEDIA_TYPE", "problem_document", "problem_for", "to_problem"]
+__all__ = [
+    "PROBLEM_MEDIA_TYPE",
+    "STORE_FULL_RETRY_AFTER_SECONDS",
+    "STORE_RETRY_AFTER_SECONDS",
+    "problem_document",
+    "problem_for",
+    "to_problem",
+]
 
 PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
 PROBLEM_TYPE_PREFIX: Final = "urn:spies:problem:"
+
+STORE_RETRY_AFTER_SECONDS: Final = 2
+"""The ``Retry-After`` of 503 ``store-unavailable``: about the store's reconnect interval."""
+STORE_FULL_RETRY_AFTER_SECONDS: Final = 30
+"""The ``Retry-After`` of 507 ``storage-full``: freeing space takes an operator."""
 
 _log = structlog.get_logger("spies_api")
 
@@ -92,6 +110,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
     TooManyStreamsError: _Rule(503, "Too many event streams"),
     TooManyBotGamesError: _Rule(429, "Too many games with bots"),
+    NotReadyError: _Rule(503, "Not ready"),
     SeatNotFoundError: _Rule(404, "No such seat"),
     SeatTakenError: _Rule(409, "Seat taken"),
     NoOpenSeatError: _Rule(409, "No open seat"),
@@ -138,15 +157,20 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
     extra: dict[str, Any] = {}
     if isinstance(exc, SpiesError) and (rule := _rule_for(exc)) is not None:
         status, title, code, detail = rule.status, rule.title, exc.code, exc.message
-        if isinstance(exc, VersionConflictError):
-            extra["current_version"] = exc.current_version
-            extra["expected_version"] = exc.expected_version
-        if isinstance(exc, DeadlinePassedError):
-            extra["current_version"] = exc.current_version
-        if isinstance(exc, UnauthorizedError):
-            headers["WWW-Authenticate"] = 'Bearer realm="spies"'
-        if isinstance(exc, TooManyStreamsError | TooManyBotGamesError):
-            headers["Retry-After"] = str(exc.retry_after)
+        _add_fields(exc, extra, headers)
+    elif isinstance(exc, StoreUnavailableError):
+        # The database went away (a server killed or restarting, a disk error): nothing was
+        # written by this request; the store reconnects by itself.
+        status, title, code = 503, "Database unavailable", "store-unavailable"
+        detail = "the database cannot be reached for now; retry after the Retry-After seconds"
+        headers["Retry-After"] = str(STORE_RETRY_AFTER_SECONDS)
+    elif isinstance(exc, StoreFullError):
+        status, title, code = 507, "Database full", "storage-full"
+        detail = (
+            "the database is out of space: nothing of this request was written; reads still"
+            " work, writes again once the operator frees space"
+        )
+        headers["Retry-After"] = str(STORE_FULL_RETRY_AFTER_SECONDS)
     elif isinstance(exc, StoreBusyError):
         # Another process held the database's write lock for longer than the busy timeout.
         status, title, code = 503, "Database busy", "database-busy"
@@ -188,6 +212,22 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str]
     return status, problem_document(status, code, title, detail, extra), headers
 
 
+def _add_fields(exc: SpiesError, extra: dict[str, Any], headers: dict[str, str]) -> None:
+    """The fields and headers some problems carry besides the usual ones."""
+    if isinstance(exc, VersionConflictError):
+        extra["current_version"] = exc.current_version
+        extra["expected_version"] = exc.expected_version
+    if isinstance(exc, DeadlinePassedError):
+        extra["current_version"] = exc.current_version
+    if isinstance(exc, UnauthorizedError):
+        headers["WWW-Authenticate"] = 'Bearer realm="spies"'
+    if isinstance(exc, TooManyStreamsError | TooManyBotGamesError):
+        headers["Retry-After"] = str(exc.retry_after)
+    if isinstance(exc, NotReadyError):
+        extra["reason"] = exc.reason
+        headers["Retry-After"] = str(STORE_RETRY_AFTER_SECONDS)
+
+
 def problem_document(
     status: int, code: str, title: str, detail: str, extra: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -210,6 +250,8 @@ def to_problem(exc: Exception) -> ProblemDetailsException:
     app raises, its own and the framework's, leaves as problem details.
     """
     status, problem, headers = problem_for(exc)
+    if isinstance(exc, StoreUnavailableError | StoreFullError):
+        _log.warning("store_failed", error_code=problem["code"], reason=exc.message)
     extra = {key: value for key, value in problem.items() if key not in {"type", "title", "detail"}}
     extra.pop("status")
     return ProblemDetailsException(

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -140,6 +141,8 @@ class BotPool:
             thread of this process (where a bot registered by a test is seen).
         timeout_seconds: how long one decision may take before it counts as failed.
         choose: what a worker runs for one decision (a test may put its own bots here).
+        observe: called after each decision with the seat's bot, the game id, the seconds
+            it took and whether the fallback bot played (the metrics).
     """
 
     def __init__(
@@ -148,8 +151,10 @@ class BotPool:
         *,
         timeout_seconds: float = BOT_TIMEOUT_SECONDS,
         choose: Callable[[str, str, Any, Sequence[Any], Random], Any] = _choose,
+        observe: Callable[[str, str, float, bool], None] | None = None,
     ) -> None:
         self.workers = workers
+        self.observe = observe
         self.timeout_seconds = timeout_seconds
         self.choose = choose
         self._executor: Executor | None = None
@@ -195,6 +200,14 @@ class BotPool:
 
         Never raises for a bot's failure: the game always gets a legal move.
         """
+        started = time.perf_counter()
+        decision = await self._decide(turn)
+        if self.observe is not None:
+            fallback = decision.bot != turn.bot
+            self.observe(turn.bot, turn.game, time.perf_counter() - started, fallback)
+        return decision
+
+    async def _decide(self, turn: BotTurn) -> Decision:
         failures: list[str] = []
         for _attempt in range(_ATTEMPTS):
             try:

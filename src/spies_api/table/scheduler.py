@@ -94,6 +94,8 @@ class Scheduler:
         bots: where bots think.
         poll_seconds: how often the index of due work is read.
         clock: where the time is read.
+        fired: called with the game id and the event (``clock_expired``,
+            ``clocks_resumed``) of each deadline recorded (the metrics).
     """
 
     store: DueIndex
@@ -103,6 +105,7 @@ class Scheduler:
     bots: BotPool
     poll_seconds: float = POLL_SECONDS
     clock: Clock = utc_now
+    fired: Callable[[str, str], None] | None = None
     log: Any = field(init=False, repr=False)
     _due: list[tuple[str, str]] = field(init=False, default_factory=list)
     _marks: dict[str, str] = field(init=False, default_factory=dict)
@@ -302,7 +305,8 @@ class Scheduler:
                     return None
                 return prepare_resume(spec, now, recorded_at=self.clock())
 
-            await self._write(head.id, resume, "clocks_resumed", seat=seat)
+            if await self._write(head.id, resume, "clocks_resumed", seat=seat):
+                self._fired(head.game, "clocks_resumed")
             return
         control = clocks.control
         forced = bot = None
@@ -321,7 +325,12 @@ class Scheduler:
                 spec, now, seat, forced=forced, bot=bot, recorded_at=self.clock()
             )
 
-        await self._write(head.id, expire, "clock_expired", seat=seat, bot=bot)
+        if await self._write(head.id, expire, "clock_expired", seat=seat, bot=bot):
+            self._fired(head.game, "clock_expired")
+
+    def _fired(self, game: str, event: str) -> None:
+        if self.fired is not None:
+            self.fired(game, event)
 
     async def _write(
         self,
@@ -329,11 +338,13 @@ class Scheduler:
         prepare: Callable[[Head], PreparedCommand | None],
         event: str,
         **fields: Any,
-    ) -> None:
+    ) -> bool:
+        """Write what ``prepare`` makes; whether it was recorded."""
         try:
-            await self.commands.write(game_id, prepare, event=event, **fields)
+            written = await self.commands.write(game_id, prepare, event=event, **fields)
         except VersionConflictError:
-            return  # another process recorded it (or moved the game) first: look again
+            return False  # another process recorded it (or moved the game) first: look again
+        return written is not None
 
     async def _move(self, turn: BotTurn) -> bool:
         """Play one bot turn; whether the game may have more due work now."""

@@ -11,6 +11,10 @@ differs is how writers meet:
 - triggers abort every UPDATE, DELETE and TRUNCATE of ``events``;
 - a write waits at most ``lock_timeout`` seconds for a lock
   (:class:`~spies_replay.errors.StoreBusyError` after that);
+- a server that goes away (killed, restarted, unreachable) makes every call raise
+  :class:`~spies_replay.errors.StoreUnavailableError` at once (the store waits at most
+  :data:`DOWN_WAIT_SECONDS` for a connection while the server is down), and the pool
+  reconnects by itself when it is back: the process never needs a restart;
 - every append notifies the channel ``spies_events`` with the game id when it commits, so
   that other processes can wake up their streams (the table stays the truth);
 - ``synchronous_commit`` is left on: a command is acknowledged once its transaction is
@@ -54,7 +58,14 @@ from spies_replay.store.records import Append, IdempotencyRecord, utc_now
 from spies_replay.store.schema import APPEND_ONLY_MESSAGE
 from spies_replay.store.sql import Cursor, SqlEventStore, Transaction, check_batch
 
-__all__ = ["APPEND_SQL", "MIGRATIONS", "NOTIFY_CHANNEL", "AsyncAppends", "PostgresEventStore"]
+__all__ = [
+    "APPEND_SQL",
+    "DOWN_WAIT_SECONDS",
+    "MIGRATIONS",
+    "NOTIFY_CHANNEL",
+    "AsyncAppends",
+    "PostgresEventStore",
+]
 
 NOTIFY_CHANNEL: Final = "spies_events"
 """The channel every append notifies with its game id (a wake-up; the table is the truth)."""
@@ -69,6 +80,9 @@ of one (``bench/api.py``: 1 or 2 connections gave about 0.48x SQLite's commands/
 0.43x, 12 gave 0.34x, in one hour of runs)."""
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
+DOWN_WAIT_SECONDS: Final = 1.0
+"""How long a caller waits for a connection while the server is marked down."""
+_UNREACHABLE: Final = "the server cannot be reached (lost; retrying)"
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
 
 MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
@@ -350,6 +364,8 @@ class PostgresEventStore(SqlEventStore):
         self._own_pids: set[int] = set()
         """The server processes of this store's connections: their notifications are this
         store's own appends, which :meth:`watch` leaves out (the caller knows of them)."""
+        self.down = False
+        """Whether the server was found unreachable and has not answered since."""
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError:
@@ -407,6 +423,11 @@ class PostgresEventStore(SqlEventStore):
         """The names of the migrations recorded in the database, in the order they ran."""
         return [row[0] for row in self._all("SELECT name FROM schema_migrations ORDER BY name")]
 
+    def pending_migrations(self) -> list[str]:
+        """The migrations of :data:`MIGRATIONS` the database has not recorded."""
+        applied = set(self.applied_migrations())
+        return [name for name, _ in MIGRATIONS if name not in applied]
+
     # -- connections and transactions -------------------------------------------------------
 
     def close(self) -> None:
@@ -416,19 +437,44 @@ class PostgresEventStore(SqlEventStore):
 
     @contextmanager
     def _borrowed(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool, every failure of the server a store error.
+
+        A connection lost, or none to be had from a server that does not answer, is
+        :class:`~spies_replay.errors.StoreUnavailableError`, and marks the server down:
+        until a connection works again, a caller waits for one at most
+        :data:`DOWN_WAIT_SECONDS` rather than the pool's full timeout, so every request
+        meanwhile is answered at once. A pool exhausted by a live server, a lock not had in
+        time or a deadlock is :class:`~spies_replay.errors.StoreBusyError` (retry).
+        """
         if self._closed:
             raise StoreClosedError(self.location)
+        down = self.down
         try:
-            with self.pool.connection() as conn:
+            with self.pool.connection(timeout=DOWN_WAIT_SECONDS if down else None) as conn:
                 yield conn
         except PoolTimeout as exc:
+            if down or not self._server_answers():
+                self.down = True
+                raise StoreUnavailableError(self.location, _UNREACHABLE) from exc
             raise StoreBusyError(self.location) from exc
-        except pg_errors.LockNotAvailable as exc:
+        except (pg_errors.LockNotAvailable, pg_errors.TransactionRollback) as exc:
             raise StoreBusyError(self.location) from exc
-        except psycopg.OperationalError as exc:
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             if self._closed:
                 raise StoreClosedError(self.location) from exc
+            self.down = True
             raise StoreUnavailableError(self.location, _reason(exc)) from exc
+        if down:
+            self.down = False
+            _log.info("store_reconnected", location=self.location)
+
+    def _server_answers(self) -> bool:
+        """Whether a new connection to the server can be made now (after a pool timeout)."""
+        try:
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=1):
+                return True
+        except psycopg.Error:
+            return False
 
     @contextmanager
     def _pinned(self, tx: _Tx) -> Iterator[_Tx]:

@@ -159,6 +159,13 @@ class SqlEventStore:
         """Close the store's connections; using it afterwards raises a ``ReplayError``."""
         raise NotImplementedError
 
+    def pending_migrations(self) -> list[str]:
+        """The migrations this code knows that the database has not recorded, by name: empty
+        when the schema is current. A query of the database, so it also tells whether the
+        database answers (raises :class:`~spies_replay.errors.StoreUnavailableError` if
+        not): what a readiness check asks."""
+        raise NotImplementedError
+
     def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
         """Call ``on_append(game_id)`` after appends by other processes, when the backend
         can tell (a wake-up only: the log stays the truth); returns the function that stops

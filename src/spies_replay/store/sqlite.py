@@ -3,8 +3,11 @@
 The default store. Writers take SQLite's write lock up front (``BEGIN IMMEDIATE``), which
 serializes appends across threads and processes; several processes can share the file (WAL,
 ``busy_timeout``). Each thread gets its own connection. A write that waits for the lock
-longer than the busy timeout raises :class:`~spies_replay.errors.StoreBusyError`; nothing
-above this module sees ``sqlite3``.
+longer than the busy timeout raises :class:`~spies_replay.errors.StoreBusyError`, a write
+that finds the disk (or ``PRAGMA max_page_count``) full raises
+:class:`~spies_replay.errors.StoreFullError` after rolling the whole transaction back, and
+an input/output error :class:`~spies_replay.errors.StoreUnavailableError`; nothing above
+this module sees ``sqlite3``.
 
 :meth:`SQLiteEventStore.close` is safe while other threads still use the store: it takes
 the store's lock, marks the store closed and closes each connection only when no statement
@@ -33,6 +36,7 @@ from spies_replay.errors import (
     ReplayError,
     StoreBusyError,
     StoreClosedError,
+    StoreFullError,
     StoreUnavailableError,
 )
 from spies_replay.store.records import Append, NewGame
@@ -167,6 +171,12 @@ class SQLiteEventStore(SqlEventStore):
             raise
         conn.execute("COMMIT")
 
+    def pending_migrations(self) -> list[str]:
+        """The migrations of :mod:`spies_replay.store.schema` this file has not recorded."""
+        with self._connection():
+            applied = {migration.name for migration in migrations.applied(self.db)}
+        return sorted(MIGRATION_NAMES - applied)
+
     def close(self) -> None:
         """Close every connection this store opened (in any thread), each once it is idle.
 
@@ -204,7 +214,7 @@ class SQLiteEventStore(SqlEventStore):
             with self._using() as conn:
                 yield conn
         except sqlite3.OperationalError as exc:
-            _raise_busy(self.location, exc)
+            _raise_translated(self.location, exc)
             raise
 
     @contextmanager
@@ -214,28 +224,34 @@ class SQLiteEventStore(SqlEventStore):
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield conn
+                    conn.execute("COMMIT")
                 except BaseException:
+                    # a failed COMMIT (the disk full, an I/O error) may leave the transaction
+                    # open: roll it back, so nothing of it stays, and the next one starts clean
                     if conn.in_transaction:
                         conn.rollback()
                     raise
-                conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
-            _raise_busy(self.location, exc)
+            _raise_translated(self.location, exc)
             raise
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
         """A read transaction: every query inside sees one consistent snapshot of the file."""
-        with self._using() as conn:
-            if conn.in_transaction:
-                yield conn
-                return
-            conn.execute("BEGIN")
-            try:
-                yield conn
-            finally:
+        try:
+            with self._using() as conn:
                 if conn.in_transaction:
-                    conn.rollback()
+                    yield conn
+                    return
+                conn.execute("BEGIN")
+                try:
+                    yield conn
+                finally:
+                    if conn.in_transaction:
+                        conn.rollback()
+        except sqlite3.OperationalError as exc:
+            _raise_translated(self.location, exc)
+            raise
 
     def twin(self, *, busy_timeout: float) -> SQLiteEventStore:
         """Another store on the same file, with its own connections and busy timeout, whose
@@ -389,10 +405,16 @@ class _Watched:
             self.conn = None
 
 
-def _raise_busy(location: str, exc: sqlite3.OperationalError) -> None:
+def _raise_translated(location: str, exc: sqlite3.OperationalError) -> None:
+    """Raise the store's error for SQLite's: busy, full, or an input/output error."""
     code = getattr(exc, "sqlite_errorcode", None)
-    if (code is not None and code & 0xFF in _BUSY_CODES) or "database is locked" in str(exc):
+    primary = None if code is None else code & 0xFF
+    if primary in _BUSY_CODES or "database is locked" in str(exc):
         raise StoreBusyError(location) from exc
+    if primary == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc):
+        raise StoreFullError(location) from exc
+    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN):
+        raise StoreUnavailableError(location, _SQLITE_REASONS[primary]) from exc
 
 
 def open_sqlite(

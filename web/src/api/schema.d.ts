@@ -119,6 +119,8 @@ export interface paths {
          * The event log, live (server-sent events)
          * @description The same events as `GET /games/{id}/events`, as `text/event-stream`: one message per event with `id: <seq>` and `data: <event JSON>`; a `: keep-alive` comment at least every 15 s; the stream ends after the final event (`seed_revealed`). Resumes after `Last-Event-ID` (or `?after=`). 204 when a finished game has nothing after that point (EventSource then stops reconnecting). Events are pushed: a command wakes its game's streams at once (through another server process sharing the database, within a moment), and an idle stream sends only its keep-alives.
          *
+         *     **A server shutting down** ends its streams with one last message of type `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data: {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to another server process, with `Last-Event-ID` (or `?after=N`); nothing is lost. An `EventSource` delivers it only to a `reconnect` listener, never to `onmessage`, and reconnects by itself.
+         *
          *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
@@ -286,6 +288,46 @@ export interface paths {
          * @description The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a spectator): the seat's own hidden cards and what the rules make public, never another seat's hidden cards or a deck's order while the game is in progress.
          */
         get: operations["getView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; never rate limited.
+         */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description 200 when this process may be sent traffic: its database answers within a few seconds and has every migration this code knows. Otherwise 503 `not-ready` with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing its requests: send new ones elsewhere), `store-unavailable` or `database-busy` (the database; the process reconnects by itself), `migrations-pending`. For a load balancer's health check; never rate limited.
+         */
+        get: operations["readyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1429,6 +1471,18 @@ export interface components {
             version: number;
         };
         /**
+         * Health
+         * @description Answer to `GET /healthz`: the process is alive and its event loop answers (the database is not asked).
+         */
+        Health: {
+            /**
+             * @description Always `ok`.
+             * @default ok
+             * @constant
+             */
+            status: "ok";
+        };
+        /**
          * JoinRequest
          * @description Body of `POST /games/{id}/join` and `POST /games/{id}/seats/{seat}/join`.
          */
@@ -1536,6 +1590,23 @@ export interface components {
             seat: number;
             /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
             type?: components["schemas"]["SeatType"];
+        };
+        /**
+         * Readiness
+         * @description Answer to `GET /readyz` when this process may be sent traffic: its database answers and its schema is current.
+         */
+        Readiness: {
+            /**
+             * @description The kind of database the process uses.
+             * @enum {string}
+             */
+            backend: "sqlite" | "postgresql";
+            /**
+             * @description Always `ready` (a process that is not ready answers 503 `not-ready`).
+             * @default ready
+             * @constant
+             */
+            status: "ready";
         };
         /**
          * RematchResponse
@@ -2600,6 +2671,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listGames: {
@@ -2641,6 +2721,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2708,8 +2797,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2759,6 +2857,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2867,8 +2974,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2941,6 +3057,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3028,7 +3153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap. */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,6 +3213,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3175,8 +3309,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3244,6 +3387,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3336,8 +3488,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3410,6 +3571,15 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3517,8 +3687,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3604,8 +3783,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3695,8 +3883,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy` (with `Retry-After`). */
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3764,6 +3961,64 @@ export interface operations {
             };
             /** @description Over the per-client rate limit (only when the server runs with --rate-limit); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

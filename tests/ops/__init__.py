@@ -1,0 +1,1 @@
+"""Running it like a service: health, readiness, metrics, drain, surviving the database."""

@@ -1,0 +1,93 @@
+"""SIGTERM in the middle of a command load: the process drains and exits by itself, no
+acknowledged command is lost, no command's connection is cut, and its event streams end
+with a ``reconnect`` message after which a client resumes where it was."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .process import Load, acknowledged_lost, spies_api
+
+
+def follow(base: str, game_id: str, seat: dict[str, str], seen: list[dict[str, Any]]) -> None:
+    """Read the game's stream to its end: every message as ``{"event", "id", "data"}``."""
+    with (
+        httpx.Client(base_url=base, timeout=30.0) as http,
+        http.stream("GET", f"/games/{game_id}/events/stream", headers=seat) as stream,
+    ):
+        message: dict[str, Any] = {}
+        for line in stream.iter_lines():
+            if not line:
+                if message:
+                    seen.append(message)
+                message = {}
+            elif line.startswith(("event:", "id:", "data:", "retry:")):
+                name, _, text = line.partition(":")
+                message[name] = text.strip()
+
+
+@pytest.mark.slow  # two real spies-api processes, one after the other
+def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> None:
+    db = str(tmp_path / "spies.db")
+    log = tmp_path / "api.log"
+    with spies_api(db, log, "--drain-seconds", "1", "--shutdown-timeout", "10") as served:
+        with httpx.Client(base_url=served.base) as http:
+            created = http.post("/games", json={"game": "deck-of-spies", "seed": "watched"}).json()
+        watched = created["id"]
+        seat = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        seen: list[dict[str, Any]] = []
+        reader = threading.Thread(target=follow, args=(served.base, watched, seat, seen))
+        reader.start()
+        load = Load(served.base, clients=6, leave_on_close=True)
+        load.start()
+        while load.commands_acked() < 60:  # the load is under way
+            if served.process.poll() is not None:
+                raise AssertionError(log.read_text()[-2000:])
+            threading.Event().wait(0.02)
+        acked_before = load.commands_acked()
+        served.process.send_signal(signal.SIGTERM)
+        status = served.process.wait(timeout=30)
+        load.stop()
+        reader.join(timeout=30)
+
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    events = [line.get("event") for line in lines]
+    assert status == 0, log.read_text()[-3000:]
+    assert "api_draining" in events and "api_shutdown_timed_out" not in events
+    # no command's connection was cut: a client saw either an answer or a refused connection
+    assert load.failures["reset"] == 0 and load.failures["timeout"] == 0, load.failures
+    assert not any(key.startswith("command 5") for key in load.statuses), load.statuses
+    assert load.commands_acked() > acked_before  # commands were still served while draining
+    # the stream's last message says to reconnect, after the last seq it sent
+    assert seen and seen[-1].get("event") == "reconnect", seen[-3:]
+    last_seq = max((int(m["id"]) for m in seen if "id" in m), default=0)
+    assert json.loads(seen[-1]["data"]) == {"reason": "shutdown", "after": last_seq}
+
+    with spies_api(db, log) as again:  # every acknowledged command is in the log
+        assert acknowledged_lost(again.base, load.acked) == []
+        with httpx.Client(base_url=again.base) as http:
+            resumed = http.get(f"/games/{watched}/events?after={last_seq}", headers=seat).json()
+            assert [event["seq"] for event in resumed["events"]] == list(
+                range(last_seq + 1, resumed["version"] + 1)
+            )
+    verify = subprocess.run(
+        [sys.executable, "-m", "spies_replay", "--db", db, "verify", "--all"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    print(  # the figures of the run, for the report (pytest -s)
+        f"\nSIGTERM run: {load.commands_acked()} commands acknowledged ({acked_before} before"
+        f" the signal), lost 0; answers {dict(load.statuses)}; connection failures"
+        f" {dict(load.failures)}; exit status {status}"
+    )
