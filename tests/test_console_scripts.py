@@ -239,6 +239,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_HOST",
         "SPIES_PORT",
         "SPIES_RATE_LIMIT",
+        "SPIES_TRUSTED_PROXIES",
         "SPIES_MAX_STREAMS_PER_GAME",
         "SPIES_MAX_STREAMS_PER_SEAT",
         "SPIES_MAX_STREAMS",

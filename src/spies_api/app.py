@@ -30,6 +30,7 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.dependencies import caller_provider
+from spies_api.http.edge import Edge, client_of
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.plugins import (
@@ -221,7 +222,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.rate_limit is not None:
         # Litestar's fixed-window limit per client address; 429s become problem details
         # with Retry-After (spies_api.problems.table). The docs pages are not counted.
-        limit = RateLimitConfig(rate_limit=parse_rate(settings.rate_limit), exclude=["^/schema"])
+        limit = RateLimitConfig(
+            rate_limit=parse_rate(settings.rate_limit),
+            exclude=["^/schema"],
+            identifier_for_request=lambda request: client_of(request.scope),
+        )
         middleware.append(limit.middleware)
 
     def open_runtime(_: Litestar) -> None:
@@ -280,6 +285,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         logging_config=None,
         debug=False,
     )
+    # every request meets the edge first (its client address), the router's 404s included
+    app.asgi_handler = Edge(app.asgi_handler, trusted_proxies=settings.trusted_proxies)
     app.state.runtime_holder = holder
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app

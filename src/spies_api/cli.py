@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
         shown: object = default
         if default is None:
             shown = "no limit"
+        elif default == ():
+            shown = "none"
         elif isinstance(default, bool):
             shown = "on" if default else "off"
         text = f"{option.help} (env {option.env}; default {shown})"
@@ -163,6 +165,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         host=settings.host,
         port=settings.port,
         rate_limit=settings.rate_limit,
+        trusted_proxies=list(settings.trusted_proxies),
         max_streams_per_game=settings.max_streams_per_game,
     )
     config = uvicorn.Config(
@@ -170,6 +173,9 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         host=settings.host,
         port=settings.port,
         access_log=settings.access_log,
+        # the app reads X-Forwarded-For itself, from Settings.trusted_proxies only
+        # (uvicorn would trust any loopback peer's)
+        proxy_headers=False,
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,  # a backstop for slow clients
     )
     with sock:

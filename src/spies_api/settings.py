@@ -12,6 +12,7 @@ value came from and what is expected.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -29,6 +30,7 @@ __all__ = [
     "RateUnit",
     "Settings",
     "SettingsError",
+    "parse_networks",
     "parse_rate",
     "settings_from",
 ]
@@ -60,6 +62,30 @@ def parse_rate(text: str) -> tuple[RateUnit, int]:
         )
     unit = next(u for u in RATE_UNITS if u == match.group(2))
     return unit, int(match.group(1))
+
+
+def parse_networks(text: str) -> tuple[str, ...]:
+    """Parse a comma-separated list of IP addresses and CIDR networks, e.g.
+    ``10.0.0.1, 192.168.0.0/16, ::1``.
+
+    Returns:
+        The networks, normalized (``10.0.0.1`` is ``10.0.0.1/32``); ``()`` for an empty text.
+
+    Raises:
+        ValueError: an item that is neither an IP address nor a network.
+    """
+    found = []
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        try:
+            found.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError:
+            raise ValueError(
+                f"{item.strip()!r} is not an IP address or a CIDR network"
+                " (e.g. 10.0.0.1, 192.168.0.0/16, ::1)"
+            ) from None
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,6 +135,12 @@ class Settings:
             ``N/day`` (Litestar's ``RateLimitConfig``, by client address, a fixed window);
             beyond it requests get 429 ``too-many-requests`` with ``Retry-After``.
             ``None`` (the default): no rate limit, so a local bot is never slowed down.
+        trusted_proxies: the addresses and CIDR networks of the reverse proxies in front of
+            the server. Only a request whose direct peer is one of them has its
+            ``X-Forwarded-For`` read: its client is the rightmost address there that is not
+            itself a trusted proxy. None by default, loopback included: a server behind a
+            proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
+            keys the rate limit and is logged as ``client``.
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
             think at a time in a thread of the server (tests that register a bot of their
@@ -147,6 +179,7 @@ class Settings:
     max_streams: int = 10_000
     stream_retry_after_seconds: int = 5
     rate_limit: str | None = None
+    trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
     scheduler_poll_seconds: float = 2.0
@@ -172,6 +205,8 @@ class Settings:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
         if self.rate_limit is not None:
             parse_rate(self.rate_limit)
+        for network in self.trusted_proxies:
+            parse_networks(network)
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
 
@@ -257,6 +292,15 @@ def _rate(text: str) -> str:
     return text.strip()
 
 
+def _networks(text: str) -> tuple[str, ...]:
+    try:
+        return parse_networks(text)
+    except ValueError as exc:
+        raise ValueError(
+            f"expected IP addresses and CIDR networks, comma separated: {exc}"
+        ) from None
+
+
 _SWITCH: Final = {"1": True, "true": True, "yes": True, "on": True} | {
     "0": False,
     "false": False,
@@ -307,6 +351,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "per-client request rate, N/second, N/minute, N/hour or N/day, e.g. 6000/minute;"
         " beyond it: 429 with Retry-After",
         _rate,
+    ),
+    Option(
+        "trusted_proxies",
+        "--trusted-proxies",
+        "LIST",
+        "the reverse proxies whose X-Forwarded-For is honoured: IP addresses and CIDR"
+        " networks, comma separated, e.g. 127.0.0.1,10.0.0.0/8",
+        _networks,
     ),
     Option(
         "max_streams_per_game",
