@@ -6,8 +6,8 @@ rendered into a temporary directory with free loopback ports: the deploy file it
 upstream listing A and B, and twice more with an upstream of A alone and of B alone, so a
 test can choose the process behind a request while still going through nginx. Each test
 client connects from its own loopback address (127.0.0.2, 127.0.0.3, ...), which is the
-"real client" address nginx passes on in ``X-Forwarded-For``; nginx itself connects to the
-processes from 127.0.0.1, their only trusted proxy.
+"real client" address nginx appends to ``X-Forwarded-For``; nginx itself connects to the
+processes from 127.0.0.1, their only trusted proxy (``--trusted-proxies 127.0.0.1``).
 
 Skipped, with the reason, without ``nginx`` (``.ci/run`` installs Debian's) or without
 ``SPIES_TEST_POSTGRES_URL`` (``.ci/postgres.sh``).
@@ -45,11 +45,6 @@ NGINX = shutil.which("nginx") or next(
 POSTGRES = os.environ.get("SPIES_TEST_POSTGRES_URL")
 RATE = 300
 """Requests per minute per client address (and per process) the processes allow."""
-TRUSTED = (
-    ["--trusted-proxies", "127.0.0.1"]
-    if "trusted_proxies" in __import__("spies_api").Settings.__dataclass_fields__
-    else []
-)
 TIMEOUT = 15.0
 """How long any one wait may take before the test fails (never a measurement)."""
 
@@ -182,7 +177,8 @@ def deployment() -> Iterator[Deployment]:
                     str(port),
                     "--rate-limit",
                     f"{RATE}/minute",
-                    *TRUSTED,
+                    "--trusted-proxies",
+                    "127.0.0.1",
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -373,3 +369,53 @@ def test_the_web_client_plays_through_the_proxy_in_chromium(deployment: Deployme
             browser.close()
     assert watched.foreign == [], watched.foreign
     assert watched.errors == [], watched.errors
+
+
+# -- the client's address ------------------------------------------------------------------
+
+
+def test_the_logs_and_the_rate_limit_see_the_real_client_not_the_proxy(
+    deployment: Deployment,
+) -> None:
+    spoofed = {"X-Forwarded-For": "203.0.113.9"}  # what a client claims is never believed
+    with client_from("127.0.0.4") as client:
+        created = client.post(
+            f"{deployment.proxy}/games",
+            json={"game": "deck-of-spies", "seed": "proxy-4"},
+            headers=spoofed,
+        )
+        assert created.status_code == 201, created.text
+        game = created.json()
+        auth = {"Authorization": f"Bearer {game['seats'][0]['token']}", **spoofed}
+        for _ in range(2):
+            _play_one(client, deployment.proxy, game, auth)
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        lines = [
+            line
+            for line in deployment.log_lines()
+            if line.get("event") == "command_handled" and line.get("game_id") == game["id"]
+        ]
+        if len(lines) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(lines) >= 2, "no command_handled line for the game's commands"
+    assert {line.get("client") for line in lines} == {"127.0.0.4"}
+
+    # The rate limit counts each real client apart: one client through nginx runs out of
+    # requests on process A, another client through the same nginx still has all of its own.
+    limited, sent = None, 0
+    with client_from("127.0.0.5") as greedy:
+        while limited is None and sent < 3 * RATE:  # a fixed window: two windows at most
+            answer = greedy.get(f"{deployment.via_a}/games", params={"limit": 1})
+            if answer.status_code == 429:
+                limited = answer
+            else:
+                assert answer.status_code == 200, answer.text
+                sent += 1
+    assert limited is not None, f"{3 * RATE} requests were never limited"
+    assert sent >= RATE // 2, "limited long before the client's own allowance"
+    assert limited.json()["code"] == "too-many-requests"
+    assert int(limited.headers["Retry-After"]) >= 1
+    with client_from("127.0.0.6") as other:
+        assert other.get(f"{deployment.via_a}/games", params={"limit": 1}).status_code == 200
