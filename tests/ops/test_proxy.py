@@ -35,6 +35,7 @@ from typing import Any
 import httpx
 import pytest
 
+from spies_api.openapi.document import openapi_document
 from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,15 +49,12 @@ RATE = 300
 TIMEOUT = 15.0
 """How long any one wait may take before the test fails (never a measurement)."""
 
-pytestmark = [
-    pytest.mark.skipif(
-        NGINX is None, reason="nginx is not installed (apt-get install nginx, as .ci/run does)"
-    ),
-    pytest.mark.skipif(
-        POSTGRES is None,
-        reason="SPIES_TEST_POSTGRES_URL is not set (start one with .ci/postgres.sh start)",
-    ),
-]
+
+def _needs_nginx_and_postgres() -> None:
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx, as .ci/run does)")
+    if POSTGRES is None:
+        pytest.skip("SPIES_TEST_POSTGRES_URL is not set (start one with .ci/postgres.sh start)")
 
 
 # -- the configuration ---------------------------------------------------------------------
@@ -103,6 +101,43 @@ http {{
 {includes}
 }}
 """
+
+
+def _block(text: str, head: str) -> str:
+    """The body of the first ``head { ... }`` block of an nginx file (no nested blocks)."""
+    start = text.index(head)
+    return text[text.index("{", start) + 1 : text.index("}", start)]
+
+
+def _seconds(value: str) -> float:
+    units = {"s": 1, "m": 60, "h": 3600}
+    return float(value[:-1]) * units[value[-1]] if value[-1] in units else float(value)
+
+
+def test_the_deploy_file_keeps_streams_unbuffered_and_open_past_their_keep_alive() -> None:
+    """What the live tests below cannot see (they pass on any timeout over their own
+    length), read from the file itself."""
+    text = SITE.read_text()
+    upstream = _block(text, "upstream spies_api_backend")
+    assert len(re.findall(r"^\s*server ", upstream, flags=re.M)) >= 2
+    assert re.search(r"^\s*keepalive \d+;", upstream, flags=re.M)
+    assert "proxy_http_version 1.1;" in text
+    assert 'proxy_set_header Connection "";' in text
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in text
+    stream = _block(text, "location ~ ^/games/[^/]+/events/stream$")
+    assert "proxy_buffering off;" in stream
+    timeout = re.search(r"proxy_read_timeout (\w+);", stream)
+    assert timeout is not None
+    # the longest keep-alive interval Settings allows (sse_keepalive_seconds <= 15)
+    assert _seconds(timeout.group(1)) > 4 * 15
+    everywhere = re.search(r"^    proxy_read_timeout (\w+);", text, flags=re.M)
+    assert everywhere is not None and _seconds(everywhere.group(1)) > 15
+    # the location is every streaming path of the API's document, and no other path
+    pattern = re.search(r"location ~ (\S+) \{", text)
+    assert pattern is not None
+    paths = [path.replace("{game_id}", "k3j9x2") for path in openapi_document()["paths"]]
+    matched = [path for path in paths if re.fullmatch(pattern.group(1), path)]
+    assert matched == ["/games/k3j9x2/events/stream"], matched
 
 
 # -- the processes -------------------------------------------------------------------------
@@ -155,6 +190,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="module")
 def deployment() -> Iterator[Deployment]:
+    _needs_nginx_and_postgres()
     assert NGINX is not None and POSTGRES is not None
     with ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="spies-nginx-")))
