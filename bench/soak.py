@@ -2,7 +2,8 @@
 
 Starts one ``spies-api`` (``--db``: a fresh temporary SQLite file by default, or a
 ``postgresql://`` URL) and keeps ``--games`` games going at once, of all three registered
-games in turn, each slot starting a new game when its game ends:
+games in turn, each slot starting a new game when its game ends; ``--bot-games`` of them
+are played by bots alone, the others are human and mixed games in turn:
 
 - ``human`` games: every seat the client's, playing the commands of a random playout
   recorded beforehand (replayed on a game created with the same seed, so every command is
@@ -10,7 +11,8 @@ games in turn, each slot starting a new game when its game ends:
 - ``mixed`` games (Black Spy and Spies & Lies): seat 0 the client's, the others the
   server's ``random`` bot; the client asks ``/legal`` and sends one of its commands (a 409
   because a bot moved in between is counted as a conflict, not an error);
-- ``bots`` games: every seat a bot; the server plays them to the end by itself.
+- ``bots`` games: every seat a bot; the server plays them to the end by itself, as fast
+  as its bot workers allow (so a few of them keep the bots busy all the time).
 
 Every game has an event stream open from its start to its end (seat 0's on human and mixed
 games, a spectator's on bot games). Each stream's ids are checked as they arrive: an id
@@ -22,15 +24,19 @@ random, exponentially distributed time between its moves).
 
 Every ``--interval`` seconds (a minute) it prints the p50/p99 latency of ``POST
 /games/{id}/commands``, commands sent and conflicts, events delivered on the streams
-against events appended to the log (the sum of the games' versions in the database, read
-beside the server), lost and duplicated events, errors, and the server's RSS and open file
-descriptors (from ``/proc``, Linux). At the end: the totals, the last interval's p99 ÷ the
-first's (target at most 1.2), and the RSS of the last interval ÷ that after the warm-up
-(the second interval; target flat, about 1.0). Targets: nothing lost or duplicated, no
-error. ``--json PATH`` also writes the totals as JSON (the CI test reads them). It prints
-and never asserts. Usage::
+against events appended to the log in that interval (the sum of the games' versions in
+the database, read beside the server; the two differ by the events in flight at the
+interval's edges), lost and duplicated events so far, errors, games ended, and the server's
+RSS and open file descriptors (from ``/proc``, Linux). At the end: the totals (events
+appended counted exactly, per game watched: its version when its stream ended or was last
+caught up, against the ids its stream delivered), the last interval's p99 ÷ the first's
+(target at most 1.2) and ÷ the second's (the first holds the creation of every game), and
+the RSS of the last interval ÷ that of the second (after the warm-up; target flat, about
+1.0). Targets: nothing lost or duplicated, no error. ``--json PATH`` also writes the totals
+as JSON (the CI test reads them). It prints and never asserts. Usage::
 
-    python bench/soak.py [--games 2000] [--seconds 1800] [--rate 150] [--db URL]
+    python bench/soak.py [--games 2000] [--seconds 1800] [--rate 20] [--bot-games 12]
+        [--db URL]
 """
 
 from __future__ import annotations
