@@ -65,6 +65,8 @@ from spies_replay.store.locations import is_postgres_url, redact
 GAMES = ("deck-of-spies", "black-spy", "spies-and-lies")
 """The three games, in turn; Deck of Spies (one seat) has no mixed game."""
 P99_TARGET = 1.2
+IDLE_SECONDS = 4.0
+"""A pooled connection idle longer than this is replaced before it is used again."""
 UNLIMITED = "999999999/second"
 """The rate limit given to the server: the whole soak is one client address."""
 
@@ -110,6 +112,8 @@ class Soak:
         self.stopping = False
         self.stop = asyncio.Event()
         self.pool: asyncio.Queue[Connection] = asyncio.Queue()
+        self.used: dict[Connection, float] = {}
+        """When each pooled connection last sent a request (``time.monotonic``)."""
         self.open_games: dict[str, Stream] = {}
         self.rng = random.Random(args.seed)
         humans = max(args.games - args.bot_games, 0)
@@ -136,6 +140,13 @@ class Soak:
         """One request on a pooled keep-alive connection: ``(status, data)``, or ``None``
         when the connection failed (counted as an error)."""
         connection = await self.pool.get()
+        if time.monotonic() - self.used.get(connection, 0.0) > IDLE_SECONDS:
+            # the server closes a keep-alive connection idle for 5 s (uvicorn's default):
+            # a request written into it would be lost, so open a new one instead
+            connection.close()
+            self.used.pop(connection, None)
+            connection = await Connection.open(self.port)
+        self.used[connection] = time.monotonic()
         try:
             return await asyncio.wait_for(connection.call(method, path, body, auth), 60)
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:

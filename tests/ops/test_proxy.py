@@ -126,6 +126,7 @@ def test_the_deploy_file_keeps_streams_unbuffered_and_open_past_their_keep_alive
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in text
     stream = _block(text, "location ~ ^/games/[^/]+/events/stream$")
     assert "proxy_buffering off;" in stream
+    assert "gzip off;" in stream
     timeout = re.search(r"proxy_read_timeout (\w+);", stream)
     assert timeout is not None
     # the longest keep-alive interval Settings allows (sse_keepalive_seconds <= 15)
@@ -350,7 +351,8 @@ def test_a_stream_through_a_sees_each_command_through_b_as_it_happens(
             streaming, f"{deployment.via_a}/games/{game['id']}/events/stream", auth
         )
         reader.start()
-        assert reader.opened.wait(TIMEOUT) and reader.headers is not None, reader.failure
+        assert reader.opened.wait(TIMEOUT), f"no answer to the stream within {TIMEOUT} s"
+        assert reader.headers is not None, reader.failure
         assert reader.headers["content-type"].startswith("text/event-stream")
         seen = [reader.next_id() for _ in range(game["version"])]
         assert seen == list(range(1, game["version"] + 1))
