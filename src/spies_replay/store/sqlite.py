@@ -66,13 +66,15 @@ _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 
 class _Handle:
-    """One thread's connection, and whether a call is using it (so close can wait)."""
+    """One thread's connection, the thread, and whether a call is using it (so close can
+    wait)."""
 
-    __slots__ = ("busy", "db")
+    __slots__ = ("busy", "db", "thread")
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.busy = 0
+        self.thread = threading.current_thread()
 
 
 class SQLiteEventStore(SqlEventStore):
@@ -133,6 +135,12 @@ class SQLiteEventStore(SqlEventStore):
             if self._closed:
                 handle.db.close()
                 raise StoreClosedError(self.location)
+            # Worker threads come and go (a pool's idle threads exit): a thread that has
+            # ended never uses its connection again, so close it here rather than keep its
+            # descriptors and page cache until the store closes.
+            for ended in [h for h in self._handles if not h.busy and not h.thread.is_alive()]:
+                ended.db.close()
+                self._handles.remove(ended)
             self._handles.append(handle)
         self._local.handle = handle
         return handle
