@@ -1,7 +1,7 @@
 """Clocks on a real server: a 4-seat Black Spy game with one person who stops moving.
 
 Ada holds seat 0; three ``random`` bots hold the others. The game's clock gives each seat
-``--turn-seconds`` (2) per decision; a seat that lets it run out has its move played by the
+``--turn-seconds`` (3) per decision; a seat that lets it run out has its move played by the
 time control's bot (``greedy``), and after three timeouts in a row the seat is handed to that
 bot for good (``abandon_after``: 3). Ada moves once, then stops: the script follows the
 game's events and prints the three ``clock_expired``, the forced moves and the hand-over,
@@ -14,7 +14,7 @@ By default the script starts ``spies-api`` itself (``python -m spies_api``, a te
 database, a free port); ``--base URL`` drives a server already running instead (the restart
 is then skipped). Only the standard library is used. Usage::
 
-    python examples/clocks.py [--base http://127.0.0.1:8000] [--turn-seconds 2]
+    python examples/clocks.py [--base http://127.0.0.1:8000] [--turn-seconds 3]
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 START = [time.monotonic()]
+
+
+SEAT_EVENTS = ("seat_handed_to_bot", "seat_taken_back", "clocks_resumed")
 
 
 def stamp() -> str:
@@ -72,7 +75,9 @@ def show(status: int, payload: Any) -> None:
 def clock_line(summary: dict[str, Any]) -> str:
     seats = summary["clock"]["seats"]
     return ", ".join(
-        f"seat {s['seat']}: {s['remaining_ms']} ms" + (" (running)" if s.get("deadline") else "")
+        f"seat {s['seat']}: "
+        + ("running" if s.get("deadline") else "waiting")
+        + ("" if s["remaining_ms"] is None else f", {s['remaining_ms']} ms left")
         for s in seats
     )
 
@@ -83,6 +88,10 @@ class Follower:
     def __init__(self, base: str, game_id: str) -> None:
         self.base, self.game_id, self.seq = base, game_id, 0
         self.counts: dict[str, int] = {}
+        self.timeouts: dict[int, int] = {}
+        self.handed = False
+        self.bot_moves = 0
+        self.expired_at = -1
 
     def poll(self) -> list[dict[str, Any]]:
         path = f"/games/{self.game_id}/events?after={self.seq}"
@@ -93,15 +102,27 @@ class Follower:
         for event in new:
             kind = event["type"]
             self.counts[kind] = self.counts.get(kind, 0) + 1
+            if event["seq"] == self.expired_at + 1 and kind not in SEAT_EVENTS:
+                mark = f", played by {event['bot']}" if event.get("bot") else ""
+                print(f"{stamp()} event {event['seq']}: the forced move: {kind}{mark}")
+                continue
             if kind == "clock_expired":
+                self.expired_at = event["seq"]
+                self.timeouts[event["seat"]] = self.timeouts.get(event["seat"], 0) + 1
                 print(
                     f"{stamp()} event {event['seq']}: clock_expired seat {event['seat']},"
                     f" deadline {event['deadline']}, recorded {event['recorded_at']},"
                     f" timeouts in a row {event['timeouts']}"
                 )
-            elif kind in ("seat_handed_to_bot", "seat_taken_back", "clocks_resumed"):
+            elif kind in SEAT_EVENTS:
+                if kind == "seat_taken_back" and self.bot_moves:
+                    moves = f"{self.bot_moves} move{'s' if self.bot_moves != 1 else ''}"
+                    print(f"{stamp()} ... meanwhile the bot made {moves} for seat 0")
+                self.handed = kind == "seat_handed_to_bot"
                 fields = {k: v for k, v in event.items() if k not in ("type", "seq")}
                 print(f"{stamp()} event {event['seq']}: {kind} {json.dumps(fields)}")
+            elif kind == "clocks_updated" and event.get("moved") == 0 and self.handed:
+                self.bot_moves += 1
             elif kind == "clocks_updated" and event.get("moved") == 0:
                 print(
                     f"{stamp()} event {event['seq']}: clocks_updated: seat 0 moved after"
@@ -160,6 +181,19 @@ def to_act(base: str, game_id: str) -> list[int]:
     return acting
 
 
+def warm_up(base: str) -> None:
+    """Wait for a fresh server's bots: its worker process starts with the server, and a bot
+    seat's clock would run while it starts (seconds on a busy machine)."""
+    body = {"game": "deck-of-spies", "seats": [{"type": "bot", "bot": "random"}]}
+    _, created = call(base, "POST", "/games", body, quiet=True)
+    for _ in range(1200):
+        _, summary = call(base, "GET", f"/games/{created['id']}", quiet=True)
+        if summary["version"] > created["version"]:
+            return
+        time.sleep(0.05)
+    raise SystemExit("clocks.py: the server's bots did not move")
+
+
 def play(base: str, turn: float) -> tuple[str, str]:
     """The game, up to Ada taking her seat back; return its id and Ada's token."""
     body = {
@@ -173,7 +207,7 @@ def play(base: str, turn: float) -> tuple[str, str]:
     game_id, ada = created["id"], created["seats"][0]["token"]
     print(f"           -> {status} id {game_id}, seat 0's token $ADA")
     follow = Follower(base, game_id)
-    follow.until(lambda: to_act(base, game_id) == [0], "the bots' first moves")
+    follow.until(lambda: 0 in to_act(base, game_id), "Ada to act")
     _, summary = call(base, "GET", f"/games/{game_id}")
     control = {k: v for k, v in summary["clock"].items() if k != "seats" and v is not None}
     print(f"           -> clock {json.dumps(control)}")
@@ -191,8 +225,8 @@ def play(base: str, turn: float) -> tuple[str, str]:
     status, taken = call(base, "DELETE", f"/games/{game_id}/seats/0/bot", token=ada)
     show(status, taken)
     follow.until(lambda: follow.counts.get("seat_taken_back", 0) > 0, "seat_taken_back")
-    forced = follow.counts.get("clock_expired", 0)
-    print(f"{stamp()} {forced} timeouts recorded for seat 0; Ada holds her seat again")
+    timeouts = ", ".join(f"seat {seat}: {n}" for seat, n in sorted(follow.timeouts.items()))
+    print(f"{stamp()} timeouts recorded: {timeouts}; Ada holds her seat again")
     return game_id, ada
 
 
@@ -224,7 +258,7 @@ def restarted(db: Path, port: int, game_id: str, ada: str, since: int, turn: flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", help="a running server (default: start one)")
-    parser.add_argument("--turn-seconds", type=float, default=2.0)
+    parser.add_argument("--turn-seconds", type=float, default=3.0)
     args = parser.parse_args()
     if args.base is not None:
         play(args.base.rstrip("/"), args.turn_seconds)
@@ -232,12 +266,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="spies-clocks-") as tmp:
         db, port = Path(tmp) / "clocks.db", free_port()
         with spies_api(db, port) as base:
+            warm_up(base)
             game_id, ada = play(base, args.turn_seconds)
             wait_for_ada(base, game_id)
             _, page = call(base, "GET", f"/games/{game_id}/events", quiet=True)
             since = page["events"][-1]["seq"]
             print(f"{stamp()} the server stops while Ada's clock runs")
-        down = args.turn_seconds + 4.0  # past her deadline and the scheduler's grace (2 s)
+        down = args.turn_seconds + 3.0  # past her deadline and the scheduler's grace (2 s)
         time.sleep(down)
         print(f"{stamp()} the server starts again, {down:g} s later")
         restarted(db, port, game_id, ada, since, args.turn_seconds)

@@ -169,6 +169,11 @@ class BotPool:
         for process in workers:
             process.kill()
 
+    async def warm(self) -> None:
+        """Start the pool's worker now (the scheduler does at start), so that the first bot
+        move, or the first forced move of a seat whose clock ran out, does not wait for it."""
+        await self._ready()
+
     async def _ready(self) -> Executor:
         """The pool, its worker started: a worker process's start (a new interpreter that
         imports the bots: seconds on a busy machine) is not counted against a decision's
