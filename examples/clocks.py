@@ -103,8 +103,7 @@ class Follower:
             kind = event["type"]
             self.counts[kind] = self.counts.get(kind, 0) + 1
             if event["seq"] == self.expired_at + 1 and kind not in SEAT_EVENTS:
-                mark = f", played by {event['bot']}" if event.get("bot") else ""
-                print(f"{stamp()} event {event['seq']}: the forced move: {kind}{mark}")
+                print(f"{stamp()} event {event['seq']}: {kind}, the time control's bot's move")
                 continue
             if kind == "clock_expired":
                 self.expired_at = event["seq"]
