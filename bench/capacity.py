@@ -20,8 +20,9 @@ repeatable) and each count of ``--games`` (10,000 and 50,000), plus the in-run b
    kept), spread over every game (each client owns the games ``i % clients`` and
    takes them in a random order, one command each, round after round), a few warm-up
    commands first. It prints p50 and p99 latency and the ratio to the 100-game run
-   (target: p50 at most 1.2×): with 100 games every command finds its game cached, with
-   50,000 almost none does.
+   (target: p50 at most 1.2×), and the server's CPU per command (from ``/proc``, less
+   sensitive than latency to a busy machine) and its ratio: with 100 games every command
+   finds its game cached, with 50,000 almost none does.
 
 Then **idle CPU** (``--idle-games``, 2,000): Black Spy games of three seats, one person and
 two bots, created by this process; a server is started, plays the bots' passes, and once
@@ -290,11 +291,15 @@ class SetUp:
     server: Server | None = None
     rss_idle_kib: int = 0
     rss_loaded_kib: int = 0
-    rounds: list[tuple[float, float, float]] = field(default_factory=list)
-    """(p50 ms, p99 ms, commands/s) per round."""
+    rounds: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """(p50 ms, p99 ms, commands/s, the server's CPU ms per command) per round."""
 
-    def median(self) -> tuple[float, float, float]:
+    def median(self) -> tuple[float, float, float, float]:
         return sorted(self.rounds)[len(self.rounds) // 2]
+
+    def cpu_ms(self) -> float:
+        """The median round's CPU per command (less sensitive to a busy machine)."""
+        return statistics.median(r[3] for r in self.rounds)
 
 
 def prepare(db: str, location: str, count: int, scripts: list[Script]) -> SetUp:
@@ -315,14 +320,15 @@ def one_round(setup: SetUp, clients: int, per_client: int, number: int) -> None:
     assert setup.server is not None
     plans = plan(setup.games, clients, WARMUP + per_client, seed=number * 7919 + len(setup.games))
     asyncio.run(drive(setup.server.port, [order[:WARMUP] for order in plans]))
-    started = time.perf_counter()
+    cpu, started = cpu_of([setup.server.pid]), time.perf_counter()
     latencies = asyncio.run(drive(setup.server.port, [order[WARMUP:] for order in plans]))
     elapsed = time.perf_counter() - started
+    cpu_ms = (cpu_of([setup.server.pid]) - cpu) / len(latencies) * 1000
     p50, p99 = statistics.median(latencies) * 1000, percentile(latencies, 0.99) * 1000
-    setup.rounds.append((p50, p99, len(latencies) / elapsed))
+    setup.rounds.append((p50, p99, len(latencies) / elapsed, cpu_ms))
     print(
         f"    round {number}: {len(setup.games)} games: p50 {p50:.2f} ms, p99 {p99:.2f} ms,"
-        f" {len(latencies) / elapsed:.0f} commands/s",
+        f" {len(latencies) / elapsed:.0f} commands/s, {cpu_ms:.2f} ms CPU a command",
         flush=True,
     )
 
@@ -399,11 +405,12 @@ def run_capacity(
     print(
         f"{'database':>10}{'games':>8}{'start s':>9}{'CPU s':>7}{'empty s':>9}{'RSS MiB':>9}"
         f"{'KB/game idle':>13}{'KB/game':>9}{'p50 ms':>8}{'p99 ms':>8}{'p50 ×':>7}{'p99 ×':>7}"
+        f"{'CPU ms':>8}{'CPU ×':>7}"
     )
     for label, setups, empty in results:
         name = "postgres" if is_postgres_url(label) else "sqlite"
         base = setups[0]
-        base_p50, base_p99, _ = base.median()
+        base_p50, base_p99, _, _ = base.median()
         for setup in setups:
             assert setup.server is not None
             extra = len(setup.games) - len(base.games)
@@ -411,12 +418,13 @@ def run_capacity(
             loaded_kb = (
                 (setup.rss_loaded_kib - base.rss_loaded_kib) * 1.024 / extra if extra else 0.0
             )
-            p50, p99, _ = setup.median()
+            p50, p99, _, _ = setup.median()
             print(
                 f"{name:>10}{len(setup.games):>8}{setup.server.startup:>9.2f}"
                 f"{setup.server.startup_cpu:>7.2f}{empty[0]:>9.2f}"
                 f"{setup.rss_loaded_kib / 1024:>9.1f}{idle_kb:>13.2f}{loaded_kb:>9.2f}"
                 f"{p50:>8.2f}{p99:>8.2f}{p50 / base_p50:>7.2f}{p99 / base_p99:>7.2f}"
+                f"{setup.cpu_ms():>8.2f}{setup.cpu_ms() / base.cpu_ms():>7.2f}"
             )
     print(
         f"targets: p50 × at most {LATENCY_TARGET}; at most {MEMORY_TARGET_KB:g} KB per idle"
