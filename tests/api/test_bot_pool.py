@@ -32,7 +32,7 @@ def test_a_slow_worker_start_does_not_make_the_first_decision_time_out(
         starts.append(time.monotonic())
         time.sleep(0.6)
 
-    monkeypatch.setattr(bots, "_warm", slow_start)
+    monkeypatch.setattr(bots, "_started", slow_start)
     pool = BotPool(0, timeout_seconds=0.3)
     try:
         first = asyncio.run(pool.decide(turn()))

@@ -122,6 +122,10 @@ def _warm() -> None:
     """Import the bots in a new worker process before its first decision."""
 
 
+def _started() -> None:
+    """Nothing: a first call that returns once a worker has started (see ``BotPool.warm``)."""
+
+
 class BotPool:
     """Where bots think: worker processes (or threads), bounded, each decision timed out.
 
@@ -181,7 +185,7 @@ class BotPool:
         back to the ``random`` bot."""
         pool = self._pool()
         if self._warmed is not pool:
-            await asyncio.get_running_loop().run_in_executor(pool, _warm)
+            await asyncio.get_running_loop().run_in_executor(pool, _started)
             self._warmed = pool
         return pool
 
