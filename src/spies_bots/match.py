@@ -12,6 +12,10 @@ At each decision the lowest seat among those to act moves (the seats of a simult
 move one after the other, in seat order). It gets its view as the API serves it (``version``
 filled in), its legal commands and its own rng; what it returns must be one of those commands.
 
+A game with a time control (``clocked``) counts, as the log does, the ``clocks_updated`` event
+the server appends after the setup and after each command (no timeout happens here: bots
+decide in milliseconds), so its nonces, and so its deal, are the clocked game's.
+
 No clock is read here: pass ``clock`` (e.g. ``time.perf_counter``) to have every decision and
 every ``legal_commands`` call timed.
 """
@@ -100,6 +104,7 @@ def play_match(
     rngs: Sequence[Random],
     options: object = None,
     clock: Callable[[], float] | None = None,
+    clocked: bool = False,
 ) -> Match:
     """Play one game of ``spec``, seat ``i`` choosing with ``policies[i]`` and ``rngs[i]``.
 
@@ -110,6 +115,8 @@ def play_match(
         rngs: one generator per seat, each bot's own.
         options: the raw creation options, as a client would send them (``None``: defaults).
         clock: a monotonic clock in seconds; when given, decisions are timed.
+        clocked: the game has a time control: each command's events (and the setup's) are
+            followed by the log's ``clocks_updated``, which the nonces count.
 
     Returns:
         The finished game.
@@ -124,7 +131,9 @@ def play_match(
         raise ValueError(f"{players} policies but {len(rngs)} rngs; give one per seat")
     started = setup(spec, players, {} if options is None else options, FairRng(seed, 0))
     state, outcome = started.state, started.outcome
-    version = _CREATED_EVENTS + len(started.events)
+    # a clocked game's setup is followed by clocks_updated, as is each command's events
+    per_clock = 1 if clocked else 0
+    version = _CREATED_EVENTS + len(started.events) + (per_clock if outcome is None else 0)
     events = len(started.events)
     decisions: list[Decision] = []
     while outcome is None:
@@ -158,7 +167,7 @@ def play_match(
         decisions.append(decision)
         moved = step(spec, state, seat, command, FairRng(seed, version))
         state, outcome = moved.state, moved.outcome
-        version += len(moved.events)
+        version += len(moved.events) + per_clock
         events += len(moved.events)
     sides = tuple(getattr(spec.view(state, seat), "side", None) for seat in range(players))
     return Match(

@@ -3,7 +3,7 @@
 Usage::
 
     spies-sim GAME --seats BOT[,BOT...] [--games N] [--seed S] [--jobs J] [--options JSON]
-              [--record DB] [--checkpoint FILE] [--json]
+              [--record DB [--clock JSON]] [--checkpoint FILE] [--json]
 
 Plays ``N`` games (default 100) of ``GAME`` in memory, seat ``k`` played by the ``k``-th bot
 of ``--seats`` (so ``--seats`` names as many bots as the game has players), on ``J`` worker
@@ -23,12 +23,16 @@ Seeds: game ``i`` of a run with seed ``S`` is the server's game with client seed
 (:mod:`spies_sim.games`), so the same seed gives the same results for any ``--jobs``.
 ``--checkpoint FILE`` makes a long run resumable (:mod:`spies_sim.checkpoint`;
 ``games_per_second`` then counts only the games played in this sitting), and ``--record DB``
-writes every game into a replay database (:mod:`spies_sim.record`).
+writes every game into a replay database (:mod:`spies_sim.record`); with ``--clock JSON``
+(a time control as ``POST /games`` takes it) every recorded game carries that clock, its
+clocks recorded with each command as the server records them, so ``spies-replay verify``
+checks them too (no clock runs out: bots decide in milliseconds).
 
 Exit status: 0 when the games were played; 2 on bad input (an unknown game or bot, a bot that
 does not play the game, a wrong number of seats, options the game refuses, ``--games`` or
 ``--jobs`` below 1, a ``--record`` path that cannot be written, a ``--checkpoint`` file of
-another run or combined with ``--record``), reported as one line on
+another run or combined with ``--record``, a bad ``--clock`` or one without ``--record``),
+reported as one line on
 stderr before anything is played or written; 1 when a game fails midway (a bot returns a
 command that is not legal, or recording fails); 130 on Ctrl+C.
 """
@@ -36,17 +40,19 @@ command that is not legal, or recording fails); 130 on Ctrl+C.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Final, NoReturn, TextIO
 
 import msgspec
 
 from spies_bots.registry import policy_for
-from spies_core.decider import start_game
+from spies_core.clock import OnTimeout, TimeControl
+from spies_core.decider import AnySpec, start_game
 from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import FairRng
@@ -67,6 +73,11 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 _json = msgspec.json.Encoder()
+
+MIN_CLOCK_SECONDS: Final = 1.0
+"""The shortest ``--clock`` limit: a recording writes a game's commands milliseconds apart."""
+MAX_CLOCK_SECONDS: Final = 7 * 24 * 3600
+"""The longest: a week, as the server allows."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,6 +118,12 @@ def _parser() -> argparse.ArgumentParser:
         "--options", default=None, metavar="JSON", help="the game's options, a JSON object"
     )
     parser.add_argument("--record", metavar="DB", help="write every game to this replay database")
+    parser.add_argument(
+        "--clock",
+        metavar="JSON",
+        help="with --record: the time control of every recorded game, as POST /games takes it,"
+        " e.g. '{\"turn_seconds\": 30}' (the bots play as without it)",
+    )
     parser.add_argument(
         "--checkpoint",
         metavar="FILE",
@@ -160,6 +177,14 @@ def _validate(args: argparse.Namespace) -> Run:
         )
     if args.checkpoint is not None and not args.checkpoint:
         raise UsageError("--checkpoint must name a file")
+    clock = None
+    if args.clock is not None:
+        if record is None:
+            raise UsageError(
+                "--clock applies to --record only: bots decide in milliseconds, so no clock"
+                " runs out in a game played in memory"
+            )
+        clock = _time_control(spec, args.clock)
     assert isinstance(options, dict)
     return Run(
         game=spec.name,
@@ -170,7 +195,49 @@ def _validate(args: argparse.Namespace) -> Run:
         options=options,
         record=record,
         checkpoint=args.checkpoint,
+        clock=clock,
     )
+
+
+def _time_control(spec: AnySpec, text: str) -> TimeControl:
+    """The ``--clock`` time control, checked as far as recording needs.
+
+    The server's own check (``POST /games``) stays the authority on what a game accepts;
+    this one refuses what the engine could not record: a clock with no limit, seconds that
+    are not positive, under :data:`MIN_CLOCK_SECONDS` (the recording writes a game's
+    commands milliseconds apart, and a shorter clock could run out meanwhile) or more than a
+    week, ``forfeit`` in a game no seat's leaving decides, a bot that does not play the game.
+
+    Raises:
+        UsageError: a bad ``--clock``. UnknownBotError: its ``timeout_bot``.
+    """
+    try:
+        control = msgspec.json.decode(text, type=TimeControl)
+    except msgspec.ValidationError as exc:
+        raise UsageError(f"--clock: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise UsageError(f"--clock is not valid JSON: {exc}") from None
+    limits = [s for s in (control.turn_seconds, control.budget_seconds) if s is not None]
+    if not limits:
+        raise UsageError("--clock needs turn_seconds, budget_seconds or both")
+    for seconds in (*limits, control.increment_seconds):
+        if not math.isfinite(seconds) or seconds < 0 or seconds > MAX_CLOCK_SECONDS:
+            raise UsageError(f"--clock: {seconds} is not a number of seconds up to a week")
+    if min(limits) < MIN_CLOCK_SECONDS:
+        raise UsageError(
+            f"--clock: {min(limits)} s is too short to record: at least {MIN_CLOCK_SECONDS} s"
+            " (the recording writes a game's commands milliseconds apart)"
+        )
+    if control.increment_seconds and control.budget_seconds is None:
+        raise UsageError("--clock: increment_seconds is added to a budget: give budget_seconds")
+    if control.on_timeout is OnTimeout.FORFEIT and spec.forfeit is None:
+        raise UsageError(f"--clock: on_timeout 'forfeit' is refused for {spec.title}; use 'bot'")
+    if control.abandon_after is not None and (
+        control.abandon_after < 1 or control.on_timeout is not OnTimeout.BOT
+    ):
+        raise UsageError("--clock: abandon_after is at least 1, with on_timeout 'bot'")
+    policy_for(control.timeout_bot, spec.name)
+    return control
 
 
 def main(

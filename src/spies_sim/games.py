@@ -5,7 +5,10 @@ server takes a client's seed (its UTF-8 bytes), with the server's nonces
 (:func:`spies_bots.match.play_match`); the bot of seat ``k`` draws from
 ``random.Random("S:i:k")``. A game's result depends on ``S`` and ``i`` alone, so the same
 seed gives the same results whichever process plays it, and game ``i`` is the game the server
-would create with seed ``"S:i"`` and the same commands.
+would create with seed ``"S:i"`` and the same commands. With ``--clock`` it is the game the
+server would create with that clock too: the log's ``clocks_updated`` events take their place
+in the nonces (:func:`~spies_bots.match.play_match` ``clocked``), so the deal differs from the
+same seed's game without a clock.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from spies_bots.match import play_match
 from spies_bots.registry import policy_for
+from spies_core.clock import TimeControl
 from spies_core.registry import get_game
 from spies_replay import seed_from_client
 
@@ -38,6 +42,10 @@ class Run:
     """A SQLite file path or a ``postgresql://`` URL."""
     checkpoint: str | None = None
     """A file of the results played so far (JSON lines), to resume from."""
+    clock: TimeControl | None = None
+    """The time control of every recorded game (``--clock``, with ``--record`` only): each
+    game is played as the server would play it with that clock (its nonces count the clock
+    events), and each recorded game carries its clocks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +87,7 @@ def play_game(run: Run, index: int, *, keep_moves: bool = False) -> GameResult:
         rngs=rngs,
         options=run.options,
         clock=time.process_time,
+        clocked=run.clock is not None,
     )
     times = tuple(array("d") for _ in run.bots)
     for decision in match.decisions:

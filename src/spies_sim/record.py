@@ -5,6 +5,11 @@ each bot command is submitted as its seat's, exactly as the server records a gam
 ``spies-replay --db DB verify --all`` re-derives every recorded game and any of them can be
 stepped through. The workers only play; the parent process alone writes, in game order
 (SQLite has one writer).
+
+With ``--clock`` each game is created with that time control and every command's batch
+carries the clocks as the server records them (``clocks_updated``), at the times the
+commands are written; no clock runs out, since they are written milliseconds apart, and
+``verify`` checks every clock from those times.
 """
 
 from __future__ import annotations
@@ -68,11 +73,17 @@ def record_game(store: EventStore, run: Run, result: GameResult) -> None:
 
     Raises:
         ReplayError: the store refused a write, or the recorded game ended otherwise than
-            the game played (``record-diverged``).
+            the game played (``record-diverged``), or a seat's clock ran out while its
+            commands were being written (``deadline-passed``: a clock far too short).
     """
     assert result.moves is not None
     created = create_game(
-        store, run.game, len(run.bots), run.options, seed=game_seed(run.seed, result.index)
+        store,
+        run.game,
+        len(run.bots),
+        run.options,
+        seed=game_seed(run.seed, result.index),
+        clock=run.clock,
     )
     game_id, state, version = created.record.id, created.state, created.record.version
     outcome = created.record.outcome

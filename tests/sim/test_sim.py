@@ -419,3 +419,64 @@ def test_checkpoint_and_record_are_not_combined(tmp_path: Path) -> None:
     )
     assert result.status == 2 and "cannot be combined" in result.err
     assert list(tmp_path.iterdir()) == []
+
+
+# -- recording with a clock ------------------------------------------------------------------
+
+CLOCK = '{"turn_seconds": 60, "budget_seconds": 600, "increment_seconds": 2}'
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_recorded_games_with_a_clock_verify_every_clock(game: str, tmp_path: Path) -> None:
+    from spies_replay.cli.bots import REGISTERED_BOTS  # noqa: PLC0415
+    from spies_replay.verify import verify_all  # noqa: PLC0415
+
+    db = tmp_path / "clocked.db"
+    clocked = sim(
+        game, "--seats", _seats(game), "--games", "2", "--jobs", "1", "--json",
+        "--record", str(db), "--clock", CLOCK,
+    )  # fmt: skip
+    assert clocked.status == 0, clocked.err
+    assert clocked.json()["record"] == str(db)
+    with SQLiteEventStore(db) as store:
+        records = store.list_games(limit=10).games
+        assert len(records) == 2 and all(r.status == "finished" for r in records)
+        for record in records:
+            logged = store.read_events(record.id)
+            created = logged[0].event
+            assert created.clock is not None and created.clock.budget_seconds == 600
+            moves = sum(1 for e in logged if e.actor is not None and e.type != "clocks_updated")
+            updated = [e for e in logged if e.type == "clocks_updated"]
+            assert updated and len(updated) >= moves // 2  # a clock after (nearly) every move
+            assert not [e for e in logged if e.type in ("clock_expired", "clocks_resumed")]
+        reports = verify_all(store, bots=REGISTERED_BOTS)
+    assert [r.ok for r in reports] == [True, True], [r.problem for r in reports]
+    assert all(not r.caveats for r in reports)
+
+
+@pytest.mark.parametrize(
+    ("game", "clock", "needs"),
+    [
+        ("deck-of-spies", CLOCK, "--record"),
+        ("deck-of-spies", "{}", "turn_seconds, budget_seconds"),
+        ("deck-of-spies", '{"turn_seconds": 0.01}', "too short"),
+        ("deck-of-spies", '{"turn_seconds": -5}', "not a number of seconds"),
+        ("deck-of-spies", '{"turn_seconds": "30"}', "--clock"),
+        ("deck-of-spies", '{"turn_seconds": 30, "tempo": 1}', "tempo"),
+        ("deck-of-spies", '{"turn_seconds": 30, "increment_seconds": 1}', "budget_seconds"),
+        ("deck-of-spies", "{30s", "not valid JSON"),
+        ("deck-of-spies", "30", "--clock: Expected `object`"),
+        ("black-spy", '{"turn_seconds": 30, "on_timeout": "forfeit"}', "forfeit"),
+        ("deck-of-spies", '{"turn_seconds": 30, "timeout_bot": "wizard"}', "unknown-bot"),
+    ],
+)
+def test_a_bad_clock_is_refused_before_anything_is_written(
+    game: str, clock: str, needs: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "never.db"
+    record = [] if needs == "--record" else ["--record", str(db)]
+    result = sim(game, "--seats", _seats(game), "--games", "1", *record, "--clock", clock)
+    assert result.status == 2, result.err
+    assert result.err.startswith("spies-sim: error: --clock") or needs == "unknown-bot"
+    assert needs in result.err and result.err.count("\n") == 1
+    assert not db.exists()

@@ -133,6 +133,10 @@ def _warm() -> None:
         os.nice(BOT_NICENESS)
 
 
+def _started() -> None:
+    """Nothing: a first call that returns once a worker has started (see ``BotPool.warm``)."""
+
+
 class BotPool:
     """Where bots think: worker processes (or threads), bounded, each decision timed out.
 
@@ -158,6 +162,7 @@ class BotPool:
         self.timeout_seconds = timeout_seconds
         self.choose = choose
         self._executor: Executor | None = None
+        self._warmed: Executor | None = None
         self._slots = asyncio.Semaphore(max(1, workers))
 
     def _pool(self) -> Executor:
@@ -183,11 +188,28 @@ class BotPool:
         for process in workers:
             process.kill()
 
+    async def warm(self) -> None:
+        """Start the pool's worker now (the scheduler does at start), so that the first bot
+        move, or the first forced move of a seat whose clock ran out, does not wait for it."""
+        await self._ready()
+
+    async def _ready(self) -> Executor:
+        """The pool, its worker started: a worker process's start (a new interpreter that
+        imports the bots: seconds on a busy machine) is not counted against a decision's
+        time limit, or every first decision after a start could time out twice and fall
+        back to the ``random`` bot."""
+        pool = self._pool()
+        if self._warmed is not pool:
+            await asyncio.get_running_loop().run_in_executor(pool, _started)
+            self._warmed = pool
+        return pool
+
     async def _ask(self, bot: str, turn: BotTurn) -> Any:
         loop = asyncio.get_running_loop()
         async with self._slots:
+            pool = await self._ready()
             pending = loop.run_in_executor(
-                self._pool(), self.choose, bot, turn.game, turn.view, turn.legal, turn.rng()
+                pool, self.choose, bot, turn.game, turn.view, turn.legal, turn.rng()
             )
             try:
                 return await asyncio.wait_for(pending, self.timeout_seconds)

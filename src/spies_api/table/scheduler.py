@@ -26,6 +26,8 @@ games it holds.
   record it. A deadline that had already passed when this server started (by more than
   ``poll_seconds``: no server was up to see it pass) resumes the clocks instead
   (``clocks_resumed``): a seat does not lose on time because the server was down.
+- **The bots' worker** is started with the scheduler, not at the first decision: a bot
+  seat's clock runs while a worker process starts, and a deadline's forced move needs it.
 - **Nothing due.** A game whose mark says due but that has nothing to do now (a seat taken
   back, a mark set by a seat change) has its mark cleared at that version, or moved to its
   next deadline.
@@ -241,6 +243,7 @@ class Scheduler:
         self.appends.add(self.poke)
         try:
             async with anyio.create_task_group() as group:
+                group.start_soon(self._warm_bots)
                 await self._read_index()
                 polled = self._loop.time()
                 while True:
@@ -259,6 +262,15 @@ class Scheduler:
             self.bots.close()
             self._loop = None
             self._drain()
+
+    async def _warm_bots(self) -> None:
+        """Start the bots' worker at once: a clock keeps running while a worker process
+        starts (seconds on a busy machine), and a bot seat's clock, or a forced move's
+        deadline, must not pay for it."""
+        try:
+            await self.bots.warm()
+        except Exception as exc:  # noqa: BLE001  (a decision retries; the server goes on)
+            self.log.warning("bot_pool_unstarted", error_type=type(exc).__name__)
 
     async def _work(self, game_id: str) -> None:
         try:
