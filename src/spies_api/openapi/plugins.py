@@ -91,8 +91,11 @@ spectator. A token of another game is 403, any other bad token 401.
 **Commands.** Post any item of `GET /games/{id}/legal` as `command`. Each game has its own
 commands, tagged by `type` (`DeckOfSpiesCommand`, `BlackSpyCommand`, ...): the same `type`
 may mean different commands in two games, and the path's game decides. Send
-`expected_version` to refuse stale decisions (409 with `current_version`), and an
-`Idempotency-Key` header to retry safely.
+`expected_version` (the `version` of `/legal`) to refuse decisions made stale by a change of
+your own legal commands (409 with `current_version`; another seat's move in a phase where
+several act at once, a join or a hand-over does not refuse it), or
+`expected_game_version` to refuse any other version of the game, and an `Idempotency-Key`
+header to retry safely.
 
 **Hidden information.** While a game is in progress, views, commands' events, the event
 log, the stream and replays show each caller only what the rules let them see. Once it is
