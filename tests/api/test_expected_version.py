@@ -121,3 +121,17 @@ def test_a_client_sending_expected_version_while_bots_move_is_never_refused(
     # the bots did move between a read of /legal and the command it chose, at least once
     # (each such command would have been a 409 with the strict check)
     assert stale > 0
+
+
+@pytest.mark.parametrize(
+    ("entries", "text"),
+    [(1, "seats lists 1 entry, but the game has 2 seats"), (3, "seats lists 3 entries")],
+)
+def test_a_wrong_number_of_seats_is_counted_in_words(
+    client: TestClient[Litestar], entries: int, text: str
+) -> None:
+    response = client.post(
+        "/games", json={"game": "spies-and-lies", "seats": [{"type": "open"}] * entries}
+    )
+    assert_problem(response, 422, "invalid-seats")
+    assert text in response.json()["detail"]

@@ -40,6 +40,9 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import msgspec
+from litestar import Response, Router
+from litestar.enums import MediaType
+from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import (
@@ -53,6 +56,7 @@ from litestar.openapi.spec import (
 )
 from litestar.params import KwargDefinition
 from litestar.plugins import OpenAPISchemaPlugin
+from litestar.status_codes import HTTP_404_NOT_FOUND
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
@@ -474,6 +478,14 @@ def _version() -> str:
         return "0.0.0"
 
 
+def _problem_for_html_404(response: Response[Any]) -> Response[Any]:
+    """Litestar answers a path under ``/schema`` that no page has (``/schema/redoc``) with an
+    HTML page; the API answers every unknown path with its ``not-found`` problem instead."""
+    if response.status_code == HTTP_404_NOT_FOUND and response.media_type == MediaType.HTML:
+        raise NotFoundException
+    return response
+
+
 def openapi_config(docs_assets: str) -> OpenAPIConfig:
     """The app's OpenAPI configuration (docs at ``/schema``), its pages loading their
     scripts and style sheets from ``docs_assets`` (the server's own path)."""
@@ -482,6 +494,14 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
         version=_version(),
         description=DESCRIPTION,
         path="/schema",
+        openapi_router=Router(
+            "/schema",
+            route_handlers=[],
+            include_in_schema=False,
+            dto=None,
+            return_dto=None,
+            after_request=_problem_for_html_404,
+        ),
         render_plugins=[
             SwaggerRenderPlugin(
                 path=["/", "/swagger"],
