@@ -158,3 +158,11 @@ def test_no_string_of_the_source_writes_a_plural_as_s_in_brackets() -> None:
         if _PLURAL_SLIP.search(line)
     ]
     assert found == []
+
+
+def test_a_late_move_names_its_game_s_path() -> None:
+    from spies_replay.errors import DeadlinePassedError
+
+    late = DeadlinePassedError("abc", 1, "2026-12-01T12:00:14.000000Z", 9)
+    assert "see GET /games/abc for the game after it" in late.message
+    assert "{id}" not in late.message
