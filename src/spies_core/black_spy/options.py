@@ -150,7 +150,7 @@ def deal_hands(deal: Deal, players: int) -> tuple[tuple[Card, ...], ...]:
             f"dealer {deal.dealer} is not a seat of a {players}-player game (0-{players - 1})"
         )
     if len(deal.hands) != players:
-        raise _bad_deal(f"{len(deal.hands)} hands given for {players} players")
+        raise _bad_deal(f"{counted(len(deal.hands), 'hand')} given for {players} players")
     size = len(DECK) // players
     hands: list[tuple[Card, ...]] = []
     for seat, raw_hand in enumerate(deal.hands):

@@ -92,7 +92,7 @@ from spies_core.spies_and_lies.state import (
     seat_missions,
     to_act,
 )
-from spies_core.words import seat_list
+from spies_core.words import counted, seat_list
 
 __all__ = [
     "decide",
@@ -229,7 +229,7 @@ def _decide_deploy(state: State, seat: int, command: Deploy) -> list[Event]:
     listed = list(soldiers)
     if len(soldiers) != len(slots):
         raise RuleError(
-            f"deploy {listed}: seat {seat} deploys {len(slots)} soldiers, under missions"
+            f"deploy {listed}: seat {seat} deploys {counted(len(slots), 'soldier')}, under missions"
             f" {slots.start + 1}-{slots.stop}",
             code="wrong-soldier-count",
         )
