@@ -12,14 +12,18 @@ from spies_core.words import counted
 __all__ = ["BOARD_LEGEND", "describe_event", "render_view"]
 
 BOARD_LEGEND: tuple[str, ...] = (
-    "legend: [...] a side's missions in order, each its soldier's rank (1-10), ? face down"
+    "legend: Double Agent +N of ±F: its space, 0 the centre, + toward blue's flag (red pushes"
+    " it there), - toward red's, ±F a flag;",
+    "  [...] a side's missions in order, each its soldier's rank (1-10), ? face down"
     " (hidden from this viewer) or _ no soldier yet;",
     "  after the rank: a face up (revealed), r retreated; T an intel token on the mission,"
     " D a deception token;",
     "  marker: the side's infiltration marker (0-9; at 10 the Double Agent moves and it goes"
     " back to 0); tokens: its deception tokens;",
-    "  intel {..}: the day's intel card (the ranks it names); reserve: deception tokens left"
-    " to take",
+    "  exhausted: the side's soldiers out for the day; effects: its soldiers' effects running"
+    " until the day ends;",
+    "  intel {..}: the day's intel card (the ranks it names); old: the cards of earlier days;"
+    " reserve: deception tokens left to take; day N {..}: a past day's missions as it ended",
 )
 """What the symbols of :func:`render_view`'s board mean (its last lines)."""
 
