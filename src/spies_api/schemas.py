@@ -357,8 +357,16 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     ``GET /games/{id}/legal`` works. Each game has its own commands (``DeckOfSpiesCommand``,
     ``BlackSpyCommand``, ...); the same ``type`` may mean different commands in two games."""
     expected_version: int | None = None
-    """Refuse with 409 ``version-conflict`` unless the game is at this version; ``null`` or
-    omitted: apply it to whatever the current version is."""
+    """The ``version`` of ``GET /games/{id}/legal`` the command was chosen from. The command
+    is applied if the game is still at this version, or if it moved on but the seat's legal
+    commands are still exactly those of this version (another seat acted in a phase where
+    several act at once, someone joined, a seat was handed to a bot); otherwise 409
+    ``version-conflict`` with ``current_version``. ``null`` or omitted: apply it to whatever
+    the current version is."""
+    expected_game_version: int | None = None
+    """The strict check: refuse with 409 ``version-conflict`` unless the game is at exactly
+    this version, whatever was recorded since (any seat's command, a join, a hand-over).
+    May be sent with ``expected_version`` (both are checked)."""
 
 
 class SubmittedCommand(msgspec.Struct, frozen=True, kw_only=True):
@@ -370,7 +378,10 @@ class SubmittedCommand(msgspec.Struct, frozen=True, kw_only=True):
     command: Any
     """One of the game's command Structs."""
     expected_version: int | None = None
-    """The version the command was decided against, if the sender said."""
+    """The version the command was decided against, if the sender said (accepted while the
+    seat's legal commands are unchanged)."""
+    expected_game_version: int | None = None
+    """The version the game must be at, exactly, if the sender said."""
 
 
 # -- responses -------------------------------------------------------------------------------
@@ -547,7 +558,9 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     """The commands the caller may send now; each can be posted back as ``command``."""
 
     version: int
-    """The game's version these commands apply to (send it as ``expected_version``)."""
+    """The game's version these commands apply to. Send it back as ``expected_version``:
+    the command is still accepted after other seats' moves that left these commands as
+    they are (or as ``expected_game_version`` to require exactly this version)."""
     seat: int | None
     """The caller's seat; ``null`` for a spectator (no token)."""
     commands: list[GameCommand]

@@ -160,8 +160,8 @@ class DeadlinePassedError(ReplayError):
     def __init__(self, game_id: str, seat: int, deadline: str, current_version: int) -> None:
         super().__init__(
             f"seat {seat}'s clock in game {game_id!r} ran out at {deadline}: the move came too"
-            " late, and the seat's timeout is being recorded; see GET /games/{id} for the game"
-            " after it"
+            f" late, and the seat's timeout is being recorded; see GET /games/{game_id} for the"
+            " game after it"
         )
         self.game_id = game_id
         self.seat = seat

@@ -113,6 +113,7 @@ from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import SpiesError
 from spies_core.rng import ALGORITHM, FairRng
 from spies_core.step import Step, apply_events, setup, step, view_at
+from spies_core.words import counted
 from spies_replay.clock_audit import ClockAudit, ClockMismatchError
 from spies_replay.clocks import to_ms
 from spies_replay.codec import (
@@ -823,7 +824,8 @@ class _Verifier:
                 "clocks-resumed",
                 "",
                 lambda _: (
-                    f"the clocks were resumed {len(resumes)} time(s) (clocks_resumed): the time"
+                    f"the clocks were resumed {counted(len(resumes), 'time')} (clocks_resumed):"
+                    " the time"
                     " between the last event before each and its clocks_resumed was counted"
                     " against no seat, as no server ran then; the log cannot prove that none"
                     " did"
@@ -915,8 +917,8 @@ class _Verifier:
                 raise _fail(
                     seq,
                     "rederivation-mismatch",
-                    f"re-running the command gives {len(expected)} events; this one does not"
-                    " follow from it",
+                    f"re-running the command gives {counted(len(expected), 'event')}; this one"
+                    " does not follow from it",
                 )
             derived = canonical_json(encode(expected[index]))
             if derived != canonical_json(row.payload):
@@ -941,8 +943,8 @@ class _Verifier:
             raise _fail(
                 next_seq,
                 "rederivation-mismatch",
-                f"re-running gives {len(self.derived.events)} events here but the log has"
-                f" {len(self.batch)}",
+                f"re-running gives {counted(len(self.derived.events), 'event')} here but the log"
+                f" has {len(self.batch)}",
             )
         if self.batch:
             try:

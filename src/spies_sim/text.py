@@ -22,7 +22,7 @@ def render(report: dict[str, Any]) -> list[str]:
     score_name = report["score_name"]
     width = max(8, len(score_name) + 2)
     lines = [
-        f"{report['game']}: {report['games']:,} games from seed {report['seed']!r},"
+        f"{report['game']}: {_games(report['games'])} from seed {report['seed']!r},"
         f" seats {', '.join(report['seats'])}"
         + (f", options {_json.encode(report['options']).decode()}" if report["options"] else ""),
         "",
@@ -66,23 +66,33 @@ def render(report: dict[str, Any]) -> list[str]:
     for bot, spent in report["bots"].items():
         lines.append(
             f"  {bot:<10} median {_ms(spent['timing']['median_ms'])} ms,"
-            f" worst {_ms(spent['timing']['worst_ms'])} ms over {spent['decisions']:,} decisions"
+            f" worst {_ms(spent['timing']['worst_ms'])} ms over"
+            f" {_counted(spent['decisions'], 'decision')}"
         )
     rate = timing["games_per_second"]
     jobs = timing["jobs"]
     played = timing["played"]
     lines.append(
-        f"speed: {'-' if rate is None else f'{rate:,.1f}'} games/s ({played:,} games in"
+        f"speed: {'-' if rate is None else f'{rate:,.1f}'} games/s ({_games(played)} in"
         f" {timing['seconds']:.1f} s on {jobs} process{'es' if jobs > 1 else ''})"
     )
     if checkpoint := report.get("checkpoint"):
         lines.append(
-            f"checkpoint: {checkpoint['path']} ({checkpoint['resumed']:,} games read from it,"
+            f"checkpoint: {checkpoint['path']} ({_games(checkpoint['resumed'])} read from it,"
             f" {played:,} played now)"
         )
     if report["record"]:
-        lines.append(f"recorded: {games:,} games in {report['record']}")
+        lines.append(f"recorded: {_games(games)} in {report['record']}")
     return lines
+
+
+def _counted(count: int, noun: str) -> str:
+    """``count`` with thousands separators and ``noun`` in the singular for 1."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _games(count: int) -> str:
+    return _counted(count, "game")
 
 
 _RESULTS_HEADER = f"{'wins':>7}{'shared':>8}{'draws':>7}{'losses':>8}"

@@ -119,10 +119,14 @@ def test_an_old_version_is_a_conflict_with_the_current_version(
     client: TestClient[Litestar], game: Game
 ) -> None:
     legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
-    body = {"command": legal["commands"][0], "expected_version": legal["version"] - 1}
+    body = {"command": legal["commands"][0], "expected_game_version": legal["version"] - 1}
     response = command(client, game, body)
     assert "another command was recorded first" in problem(response, 409, "version-conflict")
     assert response.json()["current_version"] == legal["version"]
+    # before the deal the seat had no legal command: its legal commands changed since
+    body = {"command": legal["commands"][0], "expected_version": 1}
+    detail = problem(command(client, game, body), 409, "version-conflict")
+    assert "seat 0's legal commands are not those of version 1" in detail
 
 
 def test_a_command_without_a_token_says_how_to_send_one(

@@ -170,7 +170,7 @@ def test_racing_commands_at_one_version_exactly_one_is_accepted(
 
     def attempt(index: int) -> Any:
         seat = index % 6
-        body = {"command": legal[seat]["commands"][index // 6], "expected_version": version}
+        body = {"command": legal[seat]["commands"][index // 6], "expected_game_version": version}
         barrier.wait()
         return client.post(game.url("/commands"), headers=game.seats[seat], json=body)
 
@@ -251,7 +251,7 @@ def test_an_append_by_another_process_is_picked_up(
     stale = client.post(
         game.url("/commands"),
         headers=game.seats[1],
-        json={"command": legal[1]["commands"][0], "expected_version": legal[1]["version"]},
+        json={"command": legal[1]["commands"][0], "expected_game_version": legal[1]["version"]},
     )
     assert_problem(stale, 409, "version-conflict")
     fresh = client.post(

@@ -118,6 +118,17 @@ COMMAND_REQUEST_EXAMPLES: Final = [
         {"command": {"type": "counter", "cards": ["2C", "4C"]}, "expected_version": 4},
     ),
     example("Play a card (Black Spy)", {"command": {"type": "play_card", "card": "red-1"}}),
+    example(
+        "Pass three cards while other seats pass too (Black Spy; the version of /legal)",
+        {
+            "command": {"type": "pass_cards", "cards": ["red-1", "blue-4", "green-7"]},
+            "expected_version": 6,
+        },
+    ),
+    example(
+        "Only at exactly this version of the game (the strict check)",
+        {"command": {"type": "counter", "cards": ["2C", "4C"]}, "expected_game_version": 4},
+    ),
 ]
 
 CREATED_EXAMPLE: Final = {

@@ -254,8 +254,14 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "postCommand": Operation(
         summary="Send a command",
         description=(
-            "Applies one command of the token's seat. With `expected_version`, a game at"
-            " another version refuses it (409, with `current_version`). Commands on one game"
+            "Applies one command of the token's seat. With `expected_version` (the `version`"
+            " of `/legal` the command was chosen from), the command is applied if the game is"
+            " still at that version, or if it moved on without changing the seat's legal"
+            " commands: another seat's move in a phase where several seats act at once (Black"
+            " Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update."
+            " Otherwise it is refused (409 `version-conflict`, with `current_version`). With"
+            " `expected_game_version`, the strict check, any other version of the game refuses"
+            " it, whatever was recorded since. Commands on one game"
             " are applied one at a time. Returns the new version and the new events as the"
             " seat may see them; a refused command appends nothing. A replayed"
             " `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`."

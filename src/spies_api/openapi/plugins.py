@@ -41,6 +41,9 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import msgspec
+from litestar import Response, Router
+from litestar.enums import MediaType
+from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import (
@@ -54,6 +57,7 @@ from litestar.openapi.spec import (
 )
 from litestar.params import KwargDefinition
 from litestar.plugins import OpenAPISchemaPlugin
+from litestar.status_codes import HTTP_404_NOT_FOUND
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
@@ -92,8 +96,11 @@ spectator. A token of another game is 403, any other bad token 401.
 **Commands.** Post any item of `GET /games/{id}/legal` as `command`. Each game has its own
 commands, tagged by `type` (`DeckOfSpiesCommand`, `BlackSpyCommand`, ...): the same `type`
 may mean different commands in two games, and the path's game decides. Send
-`expected_version` to refuse stale decisions (409 with `current_version`), and an
-`Idempotency-Key` header to retry safely.
+`expected_version` (the `version` of `/legal`) to refuse decisions made stale by a change of
+your own legal commands (409 with `current_version`; another seat's move in a phase where
+several act at once, a join or a hand-over does not refuse it), or
+`expected_game_version` to refuse any other version of the game, and an `Idempotency-Key`
+header to retry safely.
 
 **Hidden information.** While a game is in progress, views, commands' events, the event
 log, the stream and replays show each caller only what the rules let them see. Once it is
@@ -505,6 +512,14 @@ class SwaggerWithoutInlineScript(SwaggerRenderPlugin):
         ).encode()
 
 
+def _problem_for_html_404(response: Response[Any]) -> Response[Any]:
+    """Litestar answers a path under ``/schema`` that no page has (``/schema/redoc``) with an
+    HTML page; the API answers every unknown path with its ``not-found`` problem instead."""
+    if response.status_code == HTTP_404_NOT_FOUND and response.media_type == MediaType.HTML:
+        raise NotFoundException
+    return response
+
+
 def openapi_config(docs_assets: str) -> OpenAPIConfig:
     """The app's OpenAPI configuration (docs at ``/schema``), its pages loading their
     scripts and style sheets from ``docs_assets`` (the server's own path)."""
@@ -513,6 +528,14 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
         version=_version(),
         description=DESCRIPTION,
         path="/schema",
+        openapi_router=Router(
+            "/schema",
+            route_handlers=[],
+            include_in_schema=False,
+            dto=None,
+            return_dto=None,
+            after_request=_problem_for_html_404,
+        ),
         render_plugins=[
             SwaggerWithoutInlineScript(
                 init_js_url=f"{docs_assets}/{SWAGGER_INIT}",

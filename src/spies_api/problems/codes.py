@@ -134,7 +134,8 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(
         "version-conflict",
         replay_errors.VersionConflictError,
-        "`expected_version` is not the game's version (another command was recorded first);"
+        "`expected_game_version` is not the game's version, or `expected_version` is not and"
+        " the seat's legal commands changed since (another command was recorded first);"
         " the problem carries `current_version`: fetch `/legal` again and resend.",
     ),
     ErrorCode(

@@ -5,7 +5,8 @@ A command goes down once, and nothing below it calls back up:
 1. the game's head comes from the cache (:class:`~spies_api.service.states.GameStates`),
    or is folded from the log on a worker thread;
 2. the command is checked against the head (a command of another game, a finished game, a
-   stale ``expected_version``) and decided by the pure step
+   stale ``expected_game_version``, or a stale ``expected_version`` since which the seat's
+   legal commands changed: see :func:`stale_version_accepted`) and decided by the pure step
    (:func:`spies_replay.engine.prepare_command`: ``decide``, ``evolve``, ``outcome``, the
    sealed rows);
 3. the answer is built from the sealed events as the seat may see them, before anything is
@@ -20,7 +21,8 @@ A command goes down once, and nothing below it calls back up:
 A game's commands are applied one at a time (:class:`~spies_api.service.locks.GameLocks`),
 on the event loop; only store calls leave it. An append refused because another process
 wrote first drops the cached head and, without ``expected_version``, is decided again on the
-new head (three attempts in all).
+new head (three attempts in all); with ``expected_version`` it is too, as long as the seat's
+legal commands are still those of that version.
 """
 
 from __future__ import annotations
@@ -56,17 +58,17 @@ from spies_api.service.placement import Placement, blocking
 from spies_api.service.states import GameStates
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
-from spies_replay.engine import Head, PreparedCommand, prepare_command
+from spies_replay.engine import Head, PreparedCommand, load_state, prepare_command
 from spies_replay.errors import (
     DeadlinePassedError,
     GameFinishedError,
     IdempotencyKeyExistsError,
     VersionConflictError,
 )
-from spies_replay.store.protocols import ReplyLedger
+from spies_replay.store.protocols import EventStore, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
 
-__all__ = ["CommandReply", "Commands"]
+__all__ = ["CommandReply", "Commands", "LegalCommandsChangedError", "stale_version_accepted"]
 
 _fingerprint_encoder: Final = msgspec.json.Encoder(order="deterministic")
 _CONFLICT_RETRIES: Final = 3
@@ -157,7 +159,9 @@ class Commands:
             GameNotFoundError: no such game.
             WrongGameCommandError: a command of another game.
             GameFinishedError: the game is over (``game-over``).
-            VersionConflictError: ``expected_version`` is not the game's version.
+            VersionConflictError: ``expected_game_version`` is not the game's version, or
+                ``expected_version`` is not and the seat's legal commands changed since
+                (:class:`LegalCommandsChangedError`).
             IdempotencyKeyReusedError: the key was used for another request.
             RuleError: the rules refuse the command. Nothing is appended.
         """
@@ -238,15 +242,18 @@ class Commands:
     ) -> CommandReply:
         fingerprint = "" if key is None else _fingerprint(seat, request)
         head = await self._head(game_id)
+        strict = request.expected_game_version
         expected = request.expected_version
-        if expected is not None and expected != head.version and not head.finished:
+        stale = [v for v in (strict, expected) if v is not None and v != head.version]
+        if stale and not head.finished:
             # The cache may lag behind another process sharing the log: ask the log.
             head = await blocking(self.states.load, game_id)
         for attempt in range(_CONFLICT_RETRIES):
             fields["game"], fields["version"] = head.game, head.version
             try:
+                accepted = await self._accepted_version(head, seat, expected)
                 batch, head_after, body = self._prepare(
-                    head, seat, request, key, fingerprint, bot, self.clock()
+                    head, seat, request, key, fingerprint, bot, self.clock(), accepted
                 )
             except DeadlinePassedError:
                 self.effects.listeners(game_id)  # the scheduler records the timeout now
@@ -264,7 +271,7 @@ class Commands:
             except VersionConflictError as exc:  # another process appended meanwhile
                 self.states.discard(game_id)
                 fields["version"] = exc.current_version
-                if expected is not None or attempt == _CONFLICT_RETRIES - 1:
+                if strict is not None or attempt == _CONFLICT_RETRIES - 1:
                     raise
                 head = await blocking(self.states.load, game_id)
                 continue
@@ -273,6 +280,18 @@ class Commands:
             fields["events"] = len(batch.rows)
             return CommandReply(body=body)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _accepted_version(self, head: Head, seat: int, expected: int | None) -> int | None:
+        """``expected`` when it is the head's version or acceptable though stale (the seat's
+        legal commands then and now are the same, read from the log on a worker thread);
+        else ``None``."""
+        if expected is None or expected == head.version:
+            return expected
+        if head.finished or not 0 <= expected < head.version:
+            return None
+        store = self.states.store
+        accepted = await blocking(stale_version_accepted, store, head, seat, expected)
+        return expected if accepted else None
 
     @staticmethod
     def _prepare(
@@ -283,8 +302,12 @@ class Commands:
         fingerprint: str,
         bot: str | None,
         now: str,
+        accepted: int | None = None,
     ) -> tuple[Append, Head, bytes]:
-        """The checks against the head, the pure step and the answer: no I/O."""
+        """The checks against the head, the pure step and the answer: no I/O.
+
+        ``accepted`` is ``request.expected_version`` when :func:`stale_version_accepted`
+        found it acceptable (or it is the head's version)."""
         command = request.command
         if type(command) not in COMMAND_TYPES_BY_GAME.get(head.game, frozenset()):
             raise WrongGameCommandError(
@@ -294,9 +317,12 @@ class Commands:
             )
         if head.finished:
             raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+        strict = request.expected_game_version
+        if strict is not None and strict != head.version:
+            raise VersionConflictError(head.id, strict, head.version)
         expected = request.expected_version
-        if expected is not None and expected != head.version:
-            raise VersionConflictError(head.id, expected, head.version)
+        if expected is not None and accepted != expected:
+            raise LegalCommandsChangedError(head.id, seat, expected, head.version)
         spec = GAMES[head.game]
         prepared = prepare_command(spec, head, seat, command, bot=bot, recorded_at=now)
         body = command_answer(spec, seat, prepared)
@@ -323,6 +349,41 @@ class _Replayed:
     version: Any
 
 
+class LegalCommandsChangedError(VersionConflictError):
+    """A stale ``expected_version`` since which the seat's legal commands changed (409
+    ``version-conflict``, like any stale version)."""
+
+    def __init__(self, game_id: str, seat: int, expected_version: int, current_version: int):
+        super().__init__(game_id, expected_version, current_version)
+        self.message = (
+            f"game {game_id!r} is at version {current_version}, not {expected_version}:"
+            f" another command was recorded first, and seat {seat}'s legal commands are not"
+            f" those of version {expected_version} any more; GET /games/{game_id}/legal and"
+            " decide again"
+        )
+        self.args = (self.message,)
+
+
+def stale_version_accepted(store: EventStore, head: Head, seat: int, expected: int) -> bool:
+    """Whether a command decided at version ``expected`` may be applied at ``head``.
+
+    It may when the seat's legal commands after event ``expected`` are exactly its legal
+    commands now: whatever was recorded since (another seat's move in a phase where several
+    seats act at once, a join, a hand-over, a clock update) did not change what the seat
+    could do. The command itself is then checked by the rules against the head, as always.
+    Reads the state at ``expected`` from the log (its nearest snapshot): call it off the
+    event loop, and only for a stale version.
+    """
+    spec = GAMES[head.game]
+    then = load_state(store, head.id, at=expected).state
+    return _legal_set(spec, then, seat) == _legal_set(spec, head.state, seat)
+
+
+def _legal_set(spec: Any, state: Any, seat: int) -> list[bytes]:
+    encode = _fingerprint_encoder.encode
+    return sorted(encode(command) for command in spec.legal_commands(state, seat))
+
+
 def decode(game: str, request: CommandRequest) -> SubmittedCommand:
     """The request's command decoded with ``game``'s commands.
 
@@ -338,12 +399,21 @@ def decode(game: str, request: CommandRequest) -> SubmittedCommand:
     except msgspec.DecodeError as exc:  # a ValidationError, as the body is valid JSON
         hint = explain_body(CommandRequest, body, str(exc), lambda: game)
         raise MalformedBodyError(f"invalid request body: {hint}") from exc
-    return SubmittedCommand(command=command, expected_version=request.expected_version)
+    return SubmittedCommand(
+        command=command,
+        expected_version=request.expected_version,
+        expected_game_version=request.expected_game_version,
+    )
 
 
 def _fingerprint(seat: int, request: SubmittedCommand) -> str:
     digest = hashlib.sha256(f"seat:{seat}\n".encode())
-    digest.update(_fingerprint_encoder.encode(request))
+    # the bytes of the request before expected_game_version existed, so that a retry under
+    # a key stored by an earlier server still matches
+    legacy = {"command": request.command, "expected_version": request.expected_version}
+    digest.update(_fingerprint_encoder.encode(legacy))
+    if request.expected_game_version is not None:
+        digest.update(f"\nexpected_game_version:{request.expected_game_version}".encode())
     return digest.hexdigest()
 
 

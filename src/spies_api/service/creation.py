@@ -35,6 +35,7 @@ from spies_api.service.effects import WriteEffects
 from spies_bots import policy_for
 from spies_core.clock import OnTimeout, TimeControl
 from spies_core.decider import AnySpec
+from spies_core.words import counted
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
@@ -75,7 +76,8 @@ def holders(
     count = spec.min_players if players is None else players
     if len(requested) != count:
         raise InvalidSeatsError(
-            f"seats lists {len(requested)} seats, but the game has {count}: give one entry per seat"
+            f"seats lists {counted(len(requested), 'entry', 'entries')}, but the game has"
+            f" {counted(count, 'seat')}: give one entry per seat"
         )
     seats: list[SeatState] = []
     for seat, wanted in enumerate(requested):

@@ -372,7 +372,7 @@ class Scheduler:
                 attempts=len(decision.failures),
                 played_by=decision.bot,
             )
-        request = SubmittedCommand(command=decision.command, expected_version=turn.version)
+        request = SubmittedCommand(command=decision.command, expected_game_version=turn.version)
         try:
             await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.mark)
         except (VersionConflictError, GameFinishedError, DeadlinePassedError):

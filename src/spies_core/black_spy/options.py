@@ -15,6 +15,7 @@ import msgspec
 
 from spies_core.black_spy.cards import DECK, Card, parse_card, sort_cards
 from spies_core.errors import InvalidOptionsError, RuleError
+from spies_core.words import counted
 
 __all__ = [
     "CLASSIC_THRESHOLD",
@@ -149,14 +150,14 @@ def deal_hands(deal: Deal, players: int) -> tuple[tuple[Card, ...], ...]:
             f"dealer {deal.dealer} is not a seat of a {players}-player game (0-{players - 1})"
         )
     if len(deal.hands) != players:
-        raise _bad_deal(f"{len(deal.hands)} hands given for {players} players")
+        raise _bad_deal(f"{counted(len(deal.hands), 'hand')} given for {players} players")
     size = len(DECK) // players
     hands: list[tuple[Card, ...]] = []
     for seat, raw_hand in enumerate(deal.hands):
         if len(raw_hand) != size:
             raise _bad_deal(
-                f"hand {seat} has {len(raw_hand)} cards; with {players} players every hand"
-                f" has {size} (all 60 cards are dealt, §2.3)"
+                f"hand {seat} has {counted(len(raw_hand), 'card')}; with {players} players"
+                f" every hand has {size} (all 60 cards are dealt, §2.3)"
             )
         try:
             hands.append(sort_cards(parse_card(c) for c in raw_hand))

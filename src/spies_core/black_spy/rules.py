@@ -68,6 +68,7 @@ from spies_core.errors import (
     NotYourTurnError,
     RuleError,
 )
+from spies_core.words import seat_list
 
 __all__ = [
     "PASS_SIZE",
@@ -260,7 +261,7 @@ def _decide_play(state: State, seat: Seat, raw: str, rng: Rng) -> list[Event]:
         error = RuleError if seat in waiting else NotYourTurnError
         raise error(
             f"{raw!r} cannot be played yet: deal {state.deal} is still passing (§3),"
-            f" waiting for seat(s) {waiting}",
+            f" waiting for {seat_list(waiting)}",
             code="passing-not-over",
         )
     if seat != state.turn:

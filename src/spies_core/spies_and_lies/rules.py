@@ -92,6 +92,7 @@ from spies_core.spies_and_lies.state import (
     seat_missions,
     to_act,
 )
+from spies_core.words import counted, seat_list
 
 __all__ = [
     "decide",
@@ -205,9 +206,8 @@ def _batch(state: State) -> Batch[State, Event]:
 def _require_turn(state: State, seat: int, what: str) -> None:
     acting = to_act(state)
     if seat not in acting:
-        waiting = ", ".join(str(s) for s in sorted(acting))
         raise NotYourTurnError(
-            f"seat {seat} may not {what} now: waiting for seat(s) {waiting}"
+            f"seat {seat} may not {what} now: waiting for {seat_list(acting)}"
             f" (day {state.day}, {state.phase} phase)"
         )
 
@@ -229,7 +229,7 @@ def _decide_deploy(state: State, seat: int, command: Deploy) -> list[Event]:
     listed = list(soldiers)
     if len(soldiers) != len(slots):
         raise RuleError(
-            f"deploy {listed}: seat {seat} deploys {len(slots)} soldiers, under missions"
+            f"deploy {listed}: seat {seat} deploys {counted(len(slots), 'soldier')}, under missions"
             f" {slots.start + 1}-{slots.stop}",
             code="wrong-soldier-count",
         )

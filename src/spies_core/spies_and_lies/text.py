@@ -7,8 +7,25 @@ from typing import assert_never
 from spies_core.spies_and_lies import events
 from spies_core.spies_and_lies.state import RANK_NAMES, SIDE_NAMES, PointSource
 from spies_core.spies_and_lies.view import MissionView, SideView, SpiesAndLiesView
+from spies_core.words import counted
 
-__all__ = ["describe_event", "render_view"]
+__all__ = ["BOARD_LEGEND", "describe_event", "render_view"]
+
+BOARD_LEGEND: tuple[str, ...] = (
+    "legend: Double Agent +N of ±F: its space, 0 the centre, + toward blue's flag (red pushes"
+    " it there), - toward red's, ±F a flag;",
+    "  [...] a side's missions in order, each its soldier's rank (1-10), ? face down"
+    " (hidden from this viewer) or _ no soldier yet;",
+    "  after the rank: a face up (revealed), r retreated; T an intel token on the mission,"
+    " D a deception token;",
+    "  marker: the side's infiltration marker (0-9; at 10 the Double Agent moves and it goes"
+    " back to 0); tokens: its deception tokens;",
+    "  exhausted: the side's soldiers out for the day; effects: its soldiers' effects running"
+    " until the day ends;",
+    "  intel {..}: the day's intel card (the ranks it names); old: the cards of earlier days;"
+    " reserve: deception tokens left to take; day N {..}: a past day's missions as it ended",
+)
+"""What the symbols of :func:`render_view`'s board mean (its last lines)."""
 
 
 def _soldier(rank: int) -> str:
@@ -77,14 +94,17 @@ def describe_event(event: events.Event) -> str:  # noqa: C901  (one case per eve
                 if event.source is PointSource.SOLDIER and event.rank
                 else str(event.source)
             )
-            tail = " infiltration!" if event.infiltrated else ""
-            carry = f" ({event.carried} carried)" if event.carried else ""
+            tail = ", an infiltration" if event.infiltrated else ""
+            carry = f" ({counted(event.carried, 'point')} carried over)" if event.carried else ""
             return (
-                f"{SIDE_NAMES[event.side]} +{event.amount} ({source}):{tail} marker"
-                f" {event.tower}{carry}"
+                f"{SIDE_NAMES[event.side]} gains {counted(event.amount, 'infiltration point')}"
+                f" ({source}){tail}: marker at {event.tower}{carry}"
             )
         case events.InfiltrationPointsLost():
-            return f"{SIDE_NAMES[event.side]} -{event.amount}: marker {event.tower}"
+            return (
+                f"{SIDE_NAMES[event.side]} loses {counted(event.amount, 'infiltration point')}:"
+                f" marker at {event.tower}"
+            )
         case events.DeceptionTokenGained():
             return f"{SIDE_NAMES[event.side]} took a deception token from the reserve"
         case events.SoldierEffectStarted():
@@ -95,12 +115,12 @@ def describe_event(event: events.Event) -> str:  # noqa: C901  (one case per eve
             return f"{SIDE_NAMES[event.side]}'s Marshal: {event.option}"
         case events.CaptainChosen():
             if event.borrow is None:
-                return f"{SIDE_NAMES[event.side]}'s Captain takes 6 points"
+                return f"{SIDE_NAMES[event.side]}'s Captain takes 6 infiltration points"
             return f"{SIDE_NAMES[event.side]}'s Captain borrows the {_soldier(event.borrow)}"
         case events.DoubleAgentMoved():
             return (
-                f"{SIDE_NAMES[event.side]} moved the Double Agent {event.steps} ({event.cause}):"
-                f" now at {event.position:+d}"
+                f"{SIDE_NAMES[event.side]} moved the Double Agent {counted(event.steps, 'step')}"
+                f" ({event.cause}): now at {event.position:+d}"
             )
         case events.FlagCaptured():
             return f"{SIDE_NAMES[event.side]} captured the enemy flag ({event.cause})!"
@@ -162,5 +182,6 @@ def render_view(view: SpiesAndLiesView) -> str:
             f"{track}; intel {intel}; old {old}; reserve {view.deception_reserve_left}",
             *(_side_text(side) for side in view.sides),
             *past,
+            *BOARD_LEGEND,
         ]
     )
