@@ -778,12 +778,17 @@ class AsyncAppends:
 
     async def _execute(self, documents: list[str]) -> list[Any]:
         pool = await self._connections()
-        async with pool.connection() as conn:
+        store = self.store
+        async with pool.connection(timeout=DOWN_WAIT_SECONDS if store.down else None) as conn:
             if len(documents) == 1:
                 cursor = await conn.execute(APPEND_ONE_SQL, (documents[0],))
             else:
                 cursor = await conn.execute(APPEND_MANY_SQL, ("[" + ",".join(documents) + "]",))
-            return await cursor.fetchall()
+            rows = await cursor.fetchall()
+        if store.down:
+            store.down = False
+            _log.info("store_reconnected", location=store.location)
+        return rows
 
     def _error(self, batch: Append, exc: BaseException) -> BaseException:
         """The store's error for a round trip that failed as a whole."""
@@ -792,11 +797,16 @@ class AsyncAppends:
             return VersionConflictError(batch.game_id, batch.version, batch.version + 1)
         if getattr(exc, "sqlstate", None) == _SEAT_TAKEN and batch.seat is not None:
             return SeatTakenError(f"seat {batch.seat.seat} of game {batch.game_id!r} is taken")
+        if isinstance(exc, PoolTimeout) and (store.down or self._pool is None):
+            # no connection from a server already found unreachable, or none ever opened
+            store.down = True
+            return StoreUnavailableError(store.location, _UNREACHABLE)
         if isinstance(exc, PoolTimeout | pg_errors.LockNotAvailable):
             return StoreBusyError(store.location)
-        if isinstance(exc, psycopg.OperationalError):
+        if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
             if store._closed:
                 return StoreClosedError(store.location)
+            store.down = True
             return StoreUnavailableError(store.location, _reason(exc))
         return exc
 
