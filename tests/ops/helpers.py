@@ -10,7 +10,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 
-__all__ = ["app_on", "first_legal", "new_game", "send_first_legal"]
+__all__ = ["app_on", "first_legal", "new_game"]
 
 
 def app_on(tmp_path: Path, **fields: Any) -> Litestar:
@@ -34,9 +34,3 @@ def first_legal(client: TestClient[Litestar], game_id: str, seat: dict[str, str]
     """The seat's first legal command now, with the version it is legal at."""
     legal = client.get(f"/games/{game_id}/legal", headers=seat).json()
     return {"command": legal["commands"][0], "expected_version": legal["version"]}
-
-
-def send_first_legal(client: TestClient[Litestar], game_id: str, seat: dict[str, str]) -> Any:
-    """Send the seat's first legal command; the response."""
-    body = first_legal(client, game_id, seat)
-    return client.post(f"/games/{game_id}/commands", json=body, headers=seat)
