@@ -32,7 +32,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar, Final, cast
+from typing import Any, ClassVar, Final
 
 import msgspec
 import psycopg
@@ -561,8 +561,7 @@ class PostgresEventStore(SqlEventStore):
         writes the reply, the seat, the rows, the game row (with ``due_at``), a snapshot and
         the notification, all in the statement's one transaction."""
         params = self._append_params(batch)
-        with self._connection() as tx:
-            conn = cast(_Tx, tx).conn
+        with self._borrowed() as conn:  # its own connection, as every write transaction
             try:
                 row = conn.execute(APPEND_SQL, params).fetchone()
             except pg_errors.UniqueViolation as exc:  # a writer that ignored the lock protocol
