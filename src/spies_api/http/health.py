@@ -27,6 +27,7 @@ from spies_api.openapi.operations import documented
 from spies_api.problems.errors import NotReadyError
 from spies_api.schemas import Health, Readiness
 from spies_core.errors import SpiesError
+from spies_core.words import counted
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 
@@ -98,7 +99,7 @@ class HealthController(Controller):
             )
         if pending:
             raise NotReadyError(
-                f"the database lacks {len(pending)} migration(s) of this code"
+                f"the database lacks {counted(len(pending), 'migration')} of this code"
                 " (another process is migrating it, or it needs a restart)",
                 reason="migrations-pending",
             )
