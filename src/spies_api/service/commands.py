@@ -20,9 +20,8 @@ A command goes down once, and nothing below it calls back up:
 
 A game's commands are applied one at a time (:class:`~spies_api.service.locks.GameLocks`),
 on the event loop; only store calls leave it. An append refused because another process
-wrote first drops the cached head and, without ``expected_version``, is decided again on the
-new head (three attempts in all); with ``expected_version`` it is too, as long as the seat's
-legal commands are still those of that version.
+wrote first drops the cached head and, without ``expected_game_version``, is decided again
+on the new head (three attempts in all; an ``expected_version`` is checked again there).
 """
 
 from __future__ import annotations
@@ -322,7 +321,9 @@ class Commands:
             raise VersionConflictError(head.id, strict, head.version)
         expected = request.expected_version
         if expected is not None and accepted != expected:
-            raise LegalCommandsChangedError(head.id, seat, expected, head.version)
+            if 0 <= expected < head.version:
+                raise LegalCommandsChangedError(head.id, seat, expected, head.version)
+            raise VersionConflictError(head.id, expected, head.version)  # a version to come
         spec = GAMES[head.game]
         prepared = prepare_command(spec, head, seat, command, bot=bot, recorded_at=now)
         body = command_answer(spec, seat, prepared)
