@@ -256,17 +256,10 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
                         RETURN NEXT;
                     END LOOP;
                 EXCEPTION
-                    WHEN unique_violation THEN
+                    WHEN unique_violation OR SQLSTATE '{_SEAT_TAKEN}' THEN
                         item := v_item;
-                        result := 'seq-taken';
-                        current_version := NULL;
-                        fingerprint := NULL;
-                        response := NULL;
-                        created_at := NULL;
-                        RETURN NEXT;
-                    WHEN SQLSTATE '{_SEAT_TAKEN}' THEN
-                        item := v_item;
-                        result := 'seat-taken';
+                        result := CASE SQLSTATE
+                            WHEN '{_SEAT_TAKEN}' THEN 'seat-taken' ELSE 'seq-taken' END;
                         current_version := NULL;
                         fingerprint := NULL;
                         response := NULL;
