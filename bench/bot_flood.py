@@ -6,6 +6,7 @@ the bot pool) on a fresh SQLite file, behind a "proxy" it trusts (``--trusted-pr
 client are two addresses from one machine, as they would be on the internet).
 
 1. **Idle**: the other client reads its own game ``--reads`` times, one request at a time
+   (at most 20 a second, under the rate limit)
    (its p50 and worst latency: the baseline of this run).
 2. **Flood**: meanwhile, ``--hostile`` connections of one hostile address create games whose
    seats are all ``expert`` bots (they play themselves to the end) as fast as the server
@@ -67,7 +68,7 @@ async def reads(base: str, game_id: str, count: int) -> list[float]:
             response = await client.get(f"/games/{game_id}", timeout=60)
             timings.append((time.perf_counter() - started_at) * 1000)
             assert response.status_code == 200, response.text
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)  # 20 reads a second at most: under the rate limit
     return timings
 
 
