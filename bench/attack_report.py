@@ -61,9 +61,12 @@ ROWS: list[tuple[str, str, str]] = [
     ),
     (
         "limits",
-        "Limits: 64 KiB bodies (413), capped pages, 64 streams per game (503 + Retry-After), an"
-        " optional per-client rate limit (429 + Retry-After, off by default)",
-        "tests/attack/test_limits.py",
+        "Limits: 64 KiB bodies (413), capped pages, 64 streams per game (503 + Retry-After), a"
+        " per-client rate limit (50/second by default: 429 + Retry-After), at most 4 active"
+        " bot games per client (429 too-many-bot-games), X-Forwarded-For only from"
+        " --trusted-proxies",
+        "tests/attack/test_limits.py, tests/attack/test_bot_quota.py,"
+        " tests/attack/test_client_address.py",
     ),
     (
         "logs",

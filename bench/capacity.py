@@ -204,7 +204,17 @@ def api_process(location: str, *options: str) -> Iterator[Server]:
     port = free_port()
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "spies_api", "--db", location, "--port", str(port), *options],
+        [
+            sys.executable,
+            "-m",
+            "spies_api",
+            "--db",
+            location,
+            "--port",
+            str(port),
+            *("--rate-limit", "off", "--max-bot-games-per-client", "off"),  # one load client
+            *options,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

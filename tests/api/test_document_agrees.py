@@ -15,7 +15,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api.openapi.document import openapi_document
-from spies_api.settings import DEFAULTS, KIB
+from spies_api.settings import DEFAULTS, KIB, parse_rate
+from spies_replay.codec import MAX_JSON_DEPTH
 
 from .helpers import new_game
 
@@ -29,6 +30,9 @@ SETTINGS_STATED = {
     DEFAULTS.max_streams_per_seat,
     DEFAULTS.max_streams,
     DEFAULTS.idempotency_key_max_length,
+    parse_rate(DEFAULTS.rate_limit or "")[1],
+    DEFAULTS.max_bot_games_per_client,
+    MAX_JSON_DEPTH,
 }
 """The default settings the document's limits paragraph states."""
 
@@ -79,8 +83,8 @@ def test_the_documents_limits_paragraph_states_the_default_settings(
     document: dict[str, Any],
 ) -> None:
     stated = numbers(document["info"]["description"].split("**Limits.**")[1])
-    # the others are status codes and the rate limit's example
-    assert stated == {*SETTINGS_STATED, 413, 503, 429, 6000}
+    # the others are status codes
+    assert stated == {*SETTINGS_STATED, 400, 413, 503, 429}
 
 
 def test_the_games_page_is_the_documented_one(client: TestClient[Litestar]) -> None:

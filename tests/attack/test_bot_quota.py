@@ -129,3 +129,20 @@ def test_a_creation_that_fails_frees_its_place() -> None:
     with quota.hold("1.2.3.4") as record:
         record("x")
     assert quota.active("1.2.3.4") == 1
+
+
+def test_asking_again_at_once_after_a_refusal_is_held_at_the_door(tmp_path: Path) -> None:
+    settings = Settings(
+        db_path=tmp_path / "door.db",
+        max_bot_games_per_client=1,
+        rate_limit="100/second",
+        bot_workers=0,
+        log_json=True,
+    )
+    with TestClient(app=create_app(settings)) as client:
+        assert client.post("/games", json=BOT_GAME).status_code == 201
+        refused = client.post("/games", json=BOT_GAME)
+        assert refused.json()["code"] == "too-many-bot-games"
+        again = client.post("/games", json=BOT_GAME)  # at once: the edge answers
+        assert again.status_code == 429 and again.json()["code"] == "too-many-requests"
+        assert int(again.headers["retry-after"]) >= 1

@@ -67,6 +67,11 @@ def spies_api(db: str, log: Path, *args: str, port: int | None = None) -> Iterat
         db,
         "--port",
         str(port),
+        # the load comes from one address: no per-client limit unless a test asks for one
+        "--rate-limit",
+        "off",
+        "--max-bot-games-per-client",
+        "off",
         *args,
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}

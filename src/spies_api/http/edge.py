@@ -18,7 +18,9 @@ it, the router's 404s included). For each request it:
    (a problem document) before anything tries to open a file by it;
 3. takes one token from the client's bucket (:class:`RateLimiter`; static files, the web
    client's pages, the docs and the health and metrics paths are not counted); an empty
-   bucket is 429 ``too-many-requests`` with ``Retry-After``;
+   bucket is 429 ``too-many-requests`` with ``Retry-After``. A 429 of the app's own
+   (``too-many-bot-games``) empties the client's bucket: a client that asks again at once
+   for what it was just refused is answered here, at no cost, until its bucket refills;
 4. adds the security headers (:data:`SECURITY_HEADERS`) to whatever the app answers.
 
 It is plain ASGI, with no request object built and no store access: the rate limit costs a
@@ -228,6 +230,12 @@ class RateLimiter:
         bucket[0] = tokens
         return (1.0 - tokens) / self.rate
 
+    def drain(self, key: str) -> None:
+        """Empty ``key``'s bucket and more: its next request waits as long as the bucket takes
+        to fill (after a 429 of the app's own, so a client that keeps asking for what it was
+        refused is held at the door, not served)."""
+        self._buckets[key] = [1.0 - self.burst, self.clock()]
+
     def _prune(self, now: float) -> None:
         refill = self.burst / self.rate
         self._buckets = {
@@ -297,11 +305,23 @@ class Edge:
                     for message in refusal:
                         await send(message)  # type: ignore[arg-type]
                     return
-                await self.app(scope, receive, _with_headers(send))
+                await self.app(scope, receive, self._with_headers(send, client))
             else:
                 await self.app(scope, receive, send)
         finally:
             structlog.contextvars.reset_contextvars(**tokens)
+
+    def _with_headers(self, send: Send, client: str) -> Send:
+        limiter = self.limiter
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+                if message["status"] == 429 and limiter is not None:  # too-many-bot-games
+                    limiter.drain(rate_key(client))
+            await send(message)
+
+        return send_with_headers
 
     def _refusal(self, scope: Scope, client: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         path = scope["path"]
@@ -320,12 +340,3 @@ class Edge:
             TOO_MANY_REQUESTS_DETAIL,
             [(b"retry-after", retry)],
         )
-
-
-def _with_headers(send: Send) -> Send:
-    async def send_with_headers(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
-        await send(message)
-
-    return send_with_headers

@@ -124,11 +124,14 @@ and a number an interpretation we chose.
     f" {DEFAULTS.max_streams_per_seat} of each seat (its next one ends its oldest); at most"
     f" {DEFAULTS.max_streams} in all, a tenth of them kept for seats; one more is 503"
     " `too-many-streams` with `Retry-After`. An `Idempotency-Key` has at most"
-    f" {DEFAULTS.idempotency_key_max_length} characters. Rate limit: off by default; a server"
-    " started with `spies-api --rate-limit 6000/minute` (or `N/second`, `N/hour`, `N/day`)"
-    " answers a client (by address) over that rate with 429 `too-many-requests`,"
-    " `Retry-After` and the `RateLimit-*` headers. These are the defaults of the server's"
-    " settings; an operator may change them.\n"
+    f" {DEFAULTS.idempotency_key_max_length} characters. Rate limit: each client address may"
+    f" send {DEFAULTS.rate_limit} (`spies-api --rate-limit`; a bucket that size, refilled at"
+    " that rate; static files, pages and docs not counted); over it, 429"
+    " `too-many-requests` with `Retry-After`. A client may have at most"
+    f" {DEFAULTS.max_bot_games_per_client} active games with bot seats; one more is 429"
+    " `too-many-bot-games` with `Retry-After`. A JSON body nested deeper than 64 levels is"
+    " 400 `malformed-body`. These are the defaults of the server's settings; an operator may"
+    " change them.\n"
 )
 
 

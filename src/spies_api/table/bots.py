@@ -7,8 +7,7 @@ for every re-run of the game, unknown to the players until the seed is revealed.
 
 Bots think off the event loop, in :class:`BotPool`: by default in worker processes (so a
 searching bot never holds the server's GIL while requests wait), at most ``workers`` at a
-time and at a lower CPU priority than the server (:data:`BOT_NICENESS`), a flood of bot
-games queueing behind itself; with ``workers=0`` in threads of this
+time, a flood of bot games queueing behind itself; with ``workers=0`` in threads of this
 process (tests that register a bot of their own). A decision that raises, times out or
 returns a command that is not legal is asked once more; if it fails again, the ``random`` bot
 makes that one move, recorded as ``random``'s (:func:`decide`), so a game never stalls on a
@@ -18,7 +17,6 @@ bot.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import os
 import time
@@ -121,16 +119,8 @@ def _choose(bot: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -
     return policy_for(bot, game)(view, legal, rng)
 
 
-BOT_NICENESS: Final = 10
-"""How much lower than the server's the CPU priority of a bot worker process is: a busy bot
-pool yields the CPU to the server's requests."""
-
-
 def _warm() -> None:
-    """Import the bots in a new worker process before its first decision, at a lower CPU
-    priority than the server (:data:`BOT_NICENESS`)."""
-    with contextlib.suppress(OSError):
-        os.nice(BOT_NICENESS)
+    """Import the bots in a new worker process before its first decision."""
 
 
 def _started() -> None:

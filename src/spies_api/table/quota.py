@@ -1,9 +1,9 @@
 """How many games with bot seats one client may have going at once.
 
 Bots think in a bounded pool (:class:`~spies_api.table.bots.BotPool`: ``bot_workers`` at a
-time, at a lower CPU priority than the server), so bot work never takes more than its share
-of the machine; this quota makes a flood of bot games queue behind itself at the door. A
-client (by address, see :func:`spies_api.http.edge.rate_key`) that already has
+time), so bot work never takes more than that share of the machine; this quota makes a
+flood of bot games queue behind itself at the door. A client (by address, see
+:func:`spies_api.http.edge.rate_key`) that already has
 ``limit`` active games with bot seats that it created, or handed a seat of to a bot, gets
 429 ``too-many-bot-games`` with ``Retry-After`` for one more. A game stops counting when it
 ends, or when nothing has been appended to it for ``idle_seconds`` (a game left waiting on
