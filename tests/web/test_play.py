@@ -188,5 +188,5 @@ def test_the_stream_moves_the_table_live(page: Page, base: str) -> None:
     )
     assert answer.status_code == 200
     wait_past(page, seen)
-    expect(page.get_by_test_id("log")).to_contain_text("seat 0 passes three cards to seat 1.")
+    expect(page.get_by_test_id("log")).to_contain_text("seat 0 passes three cards to seat 1 (you).")
     expect(page.locator(".seat-list li").first).to_contain_text("passed")
