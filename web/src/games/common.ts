@@ -97,6 +97,10 @@ export function commandButton<V>(
   ...content: Child[]
 ): HTMLButtonElement {
   const json = JSON.stringify(command);
+  // A card face names the move itself (its SVG is an image named by the label), so that the
+  // button's name and its visible content never disagree.
+  const face = content[0];
+  if (face instanceof SVGElement) face.setAttribute("aria-label", label);
   return h(
     "button",
     {
@@ -105,7 +109,7 @@ export function commandButton<V>(
       "data-testid": "command",
       "data-command": json,
       "data-key": `command:${json}`,
-      "aria-label": label,
+      "aria-label": content.length > 0 ? null : label,
       disabled: !ctx.live,
       onclick: () => ctx.send(command),
     },
@@ -122,6 +126,7 @@ export function selectableCard<V>(
   name: string,
 ): HTMLButtonElement {
   const selected = ctx.selection.includes(index);
+  face.setAttribute("aria-label", name);
   return h(
     "button",
     {
@@ -131,7 +136,6 @@ export function selectableCard<V>(
       "data-index": index,
       "data-key": `card:${index}`,
       "aria-pressed": selected ? "true" : "false",
-      "aria-label": name,
       disabled: !ctx.live,
       onclick: () => ctx.toggle(index),
     },

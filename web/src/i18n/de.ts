@@ -175,7 +175,7 @@ export const de: Texts = {
   legend: "Legende",
 
   evCreated: (game: string, players: number, commitment: string) =>
-    `Spiel angelegt: ${game}, ${players} Plätze; Seed-Zusage ${commitment}…`,
+    `Spiel angelegt: ${game}, ${players === 1 ? "1 Platz" : `${players} Plätze`}; Seed-Zusage ${commitment}…`,
   evJoined: (seat: string, name: string) => `${seat} übernimmt ${name}.`,
   evHanded: (seat: string, bot: string) => `${seat} spielt jetzt Bot ${bot}.`,
   evTakenBack: (seat: string) => `${seat} ist vom Bot zurückgenommen.`,

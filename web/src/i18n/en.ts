@@ -177,7 +177,7 @@ export const en = {
 
   // The log's shared lines
   evCreated: (game: string, players: number, commitment: string) =>
-    `Game created: ${game}, ${players} seats; seed commitment ${commitment}…`,
+    `Game created: ${game}, ${players === 1 ? "1 seat" : `${players} seats`}; seed commitment ${commitment}…`,
   evJoined: (seat: string, name: string) => `${seat} is taken by ${name}.`,
   evHanded: (seat: string, bot: string) => `${seat} is handed to bot ${bot}.`,
   evTakenBack: (seat: string) => `${seat} is taken back from its bot.`,

@@ -36,8 +36,9 @@ export function layOut(root: HTMLElement, gameId: string, problem: string | null
   const log = h("ol", {
     class: "log",
     "data-testid": "log",
-    role: "log",
+    // A live list (a role of "log" would unmake the list its items need).
     "aria-live": "polite",
+    "aria-relevant": "additions",
     "aria-label": T.logLabel,
     tabindex: 0,
   });

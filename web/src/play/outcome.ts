@@ -9,6 +9,10 @@ import { gameOverWords } from "./texts";
 /** Draws the outcome of `state`'s game in `box`; hidden while the game goes on. */
 export function drawOutcome(box: HTMLElement, state: LoadedState, rematch: () => void, name: (seat: number | null | undefined) => string): void {
   const game = state.summary;
+  const appearing = box.hidden && game.status === "finished";
+  // A redraw replaces the box's controls: the one that had the focus gets it back.
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
+  const again = focused === null ? null : focused.id !== "" ? `#${focused.id}` : `[data-testid="${focused.getAttribute("data-testid") ?? ""}"]`;
   box.hidden = game.status !== "finished";
   if (game.status !== "finished") {
     fill(box);
@@ -18,7 +22,7 @@ export function drawOutcome(box: HTMLElement, state: LoadedState, rematch: () =>
   const next = game.rematch ?? null;
   fill(
     box,
-    h("h2", { id: "outcome-title" }, T.gameOverTitle),
+    h("h2", { id: "outcome-title", tabindex: -1 }, T.gameOverTitle),
     h("p", { class: "outcome-headline", "data-testid": "outcome-headline" }, words.headline),
     words.why === null
       ? null
@@ -52,4 +56,7 @@ export function drawOutcome(box: HTMLElement, state: LoadedState, rematch: () =>
       h("a", { href: "/" }, T.backToLobby),
     ),
   );
+  // The end is announced where the keyboard is: the focus moves to the game over.
+  if (appearing) box.querySelector<HTMLElement>("#outcome-title")?.focus();
+  else if (again !== null) box.querySelector<HTMLElement>(again)?.focus();
 }
