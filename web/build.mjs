@@ -23,6 +23,8 @@ await build({
   charset: "utf8",
   legalComments: "none",
   outfile: join(web, "app.js"),
+  // The rule references (docs/rules/*.md) and their German summaries are bundled as text.
+  loader: { ".md": "text" },
   logLevel: "warning",
 });
 await build({

@@ -14,6 +14,25 @@ APP = "#app"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, a devDependency of the web client (``cd web && npm ci`` installs it)."""
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): `
+      + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "));
+}"""
+
+
+def accessibility_problems(page: Page) -> list[str]:
+    """The serious and critical violations axe-core finds on the page as it is now."""
+    assert AXE.exists(), f"{AXE} is missing: run `cd web && npm ci` (axe-core is a devDependency)"
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(AXE_RUN)
+    return found
 
 
 def create_game(base: str, game: str, players: int, seed: str) -> dict[str, Any]:

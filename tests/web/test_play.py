@@ -48,7 +48,7 @@ def test_a_whole_deck_of_spies_game_by_clicking_legal_moves(page: Page, base: st
     chosen = sorted(first["cards"] + first.get("retire", []))
     cards = hand.get_by_role("button")
     for i in range(cards.count()):
-        if _card_id(cards.nth(i).get_attribute("aria-label")) in chosen:
+        if _card_id(cards.nth(i).locator("svg").first.get_attribute("aria-label")) in chosen:
             cards.nth(i).click()
     offered = commands(page)
     assert first in offered
@@ -111,7 +111,7 @@ def test_black_spy_with_every_seat_in_one_browser(page: Page, base: str) -> None
         as_seat(page, seat)
         assert commands(page) == []
         cards = page.locator("[data-testid='hand'] button.hand-card")
-        picked = [cards.nth(i).get_attribute("aria-label") for i in range(3)]
+        picked = [cards.nth(i).locator("svg").first.get_attribute("aria-label") for i in range(3)]
         for i in range(3):
             cards.nth(i).click()
         move = page.get_by_test_id("command")
@@ -188,5 +188,5 @@ def test_the_stream_moves_the_table_live(page: Page, base: str) -> None:
     )
     assert answer.status_code == 200
     wait_past(page, seen)
-    expect(page.get_by_test_id("log")).to_contain_text("seat 0 passes three cards to seat 1.")
+    expect(page.get_by_test_id("log")).to_contain_text("seat 0 passes three cards to seat 1 (you).")
     expect(page.locator(".seat-list li").first).to_contain_text("passed")

@@ -57,7 +57,8 @@ def test_a_whole_game_against_bots_from_the_lobby_then_a_rematch(
     assert final["status"] == "finished"
     outcome = page.get_by_test_id("outcome")
     expect(outcome).to_contain_text("Game over")
-    expect(outcome).to_contain_text("Scores")
+    expect(page.get_by_test_id("outcome-why")).to_contain_text("Rule §")
+    expect(page.get_by_test_id("outcome-headline")).to_contain_text("You")
     expect(page.get_by_test_id("status")).to_contain_text("Game over")
     expect(page.get_by_test_id("log")).to_contain_text("The seed is revealed")
     assert page.get_by_test_id("command").count() == 0
@@ -134,18 +135,18 @@ def test_two_browsers_join_one_game_by_link_and_play(
         click_a_move(pages[seat])
         made[seat] += 1
     log = ada.get_by_test_id("log")
-    expect(log).to_contain_text("seat 1 passes three cards")
-    expect(log).to_contain_text("seat 2 passes three cards")
+    expect(log).to_contain_text("Grace passes three cards")
+    expect(log).to_contain_text("bot random passes three cards")
     screenshots(grace, "black-spy-joined")
 
     # Grace lets the bot play her seat, then takes it back.
     grace.get_by_test_id("hand-to-bot").click()
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("played by bot random")
-    expect(ada.get_by_test_id("log")).to_contain_text("seat 1 is handed to bot random.")
+    expect(ada.get_by_test_id("log")).to_contain_text("Grace is handed to bot random.")
     grace.get_by_test_id("take-back").click()
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("Grace (joined, yours)")
     expect(grace.get_by_test_id("hand-to-bot")).to_be_visible()
-    expect(ada.get_by_test_id("log")).to_contain_text("seat 1 is taken back from its bot.")
+    expect(ada.get_by_test_id("log")).to_contain_text("Grace is taken back from its bot.")
     assert summary(base, game_id)["status"] == "active"
     assert ada.get_attribute(APP, "data-seat") == "0"
 

@@ -21,7 +21,9 @@ def client(tmp_path: Path) -> Iterator[TestClient[Litestar]]:
         yield test_client
 
 
-@pytest.mark.parametrize("path", ["/", "/play/abc123", "/join/abc123/1", "/replay/abc123"])
+@pytest.mark.parametrize(
+    "path", ["/", "/play/abc123", "/join/abc123/1", "/replay/abc123", "/rules/black-spy"]
+)
 def test_every_page_is_the_client(client: TestClient[Litestar], path: str) -> None:
     page = client.get(path)
     assert page.status_code == 200
@@ -55,7 +57,7 @@ def test_the_api_docs_load_only_local_assets(client: TestClient[Litestar]) -> No
 def test_no_page_of_the_client_is_in_the_api_document() -> None:
     paths = openapi_document()["paths"]
     assert paths
-    pages = ("/play/", "/join/", "/replay/", "/assets/", "/schema")
+    pages = ("/play/", "/join/", "/replay/", "/rules/", "/assets/", "/schema")
     assert not [p for p in paths if p == "/" or p.startswith(pages)]
     operators = {"/healthz", "/readyz"}  # the operators' paths: documented, not pages
     assert not [p for p in paths if not p.startswith(("/games", "/bots")) and p not in operators]
@@ -68,3 +70,12 @@ def test_an_api_path_is_not_shadowed(client: TestClient[Litestar]) -> None:
     missing = client.get("/games/nope")
     assert missing.status_code == 404
     assert missing.headers["content-type"].startswith("application/problem+json")
+
+
+def test_the_rules_of_an_unknown_game_are_an_html_404(client: TestClient[Litestar]) -> None:
+    for game in ("deck-of-spies", "spies-and-lies"):
+        assert client.get(f"/rules/{game}").status_code == 200
+    page = client.get("/rules/chess")
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<div id="app">' in page.text

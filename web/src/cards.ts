@@ -4,6 +4,7 @@
  */
 
 import { s } from "./dom";
+import { T } from "./i18n/index";
 
 const SUITS: Record<string, { name: string; colour: string; path: string }> = {
   C: {
@@ -27,8 +28,6 @@ const SUITS: Record<string, { name: string; colour: string; path: string }> = {
   },
 };
 
-const RANK_NAMES: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king" };
-
 function standardParts(card: string): { rank: string; suit: string } {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
@@ -36,7 +35,7 @@ function standardParts(card: string): { rank: string; suit: string } {
 /** "7 of hearts", "ace of spades". */
 export function standardName(card: string): string {
   const { rank, suit } = standardParts(card);
-  return `${RANK_NAMES[rank] ?? rank} of ${SUITS[suit]?.name ?? suit}`;
+  return T.deckCard(T.deckRank(rank), T.deckSuit(suit));
 }
 
 /** The value of a standard card (A 1, J 11, Q 12, K 13). */
@@ -109,25 +108,41 @@ const BLACK_SPY_COLOURS: Record<string, string> = {
   black: "#1b1b1b",
 };
 
-const BLACK_SPY_NAMES = [
-  "",
-  "Informer",
-  "Interrogator",
-  "Infiltrator",
-  "Saboteur",
-  "Assassin",
-  "Agent",
-  "Spy",
-  "Double Agent",
-  "Code Breaker",
-  "Deputy Director",
-  "Director",
-];
+
+/**
+ * Each Black Spy colour's own symbol, so that colour is never the only carrier: blue a
+ * circle, yellow a triangle, red a square, green a diamond, black a cross.
+ */
+export function colourSymbol(colour: string, x: number, y: number, r: number): SVGElement {
+  const attrs = { fill: "#fff", stroke: "#111", "stroke-width": 1.5, class: `symbol symbol-${colour}` };
+  switch (colour) {
+    case "blue":
+      return s("circle", { ...attrs, cx: x, cy: y, r });
+    case "yellow":
+      return s("path", { ...attrs, d: `M${x} ${y - r}L${x + r} ${y + r}H${x - r}z` });
+    case "red":
+      return s("rect", { ...attrs, x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7 });
+    case "green":
+      return s("path", { ...attrs, d: `M${x} ${y - r}L${x + r} ${y}L${x} ${y + r}L${x - r} ${y}z` });
+    default:
+      return s("path", {
+        ...attrs,
+        d: `M${x - r} ${y - r * 0.5}L${x - r * 0.5} ${y - r}L${x} ${y - r * 0.5}L${x + r * 0.5} ${y - r}L${x + r} ${y - r * 0.5}L${x + r * 0.5} ${y}L${x + r} ${y + r * 0.5}L${x + r * 0.5} ${y + r}L${x} ${y + r * 0.5}L${x - r * 0.5} ${y + r}L${x - r} ${y + r * 0.5}L${x - r * 0.5} ${y}z`,
+      });
+  }
+}
+
+/** A small SVG of one colour's symbol, for legends. */
+export function symbolIcon(colour: string): SVGElement {
+  const svg = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" });
+  svg.append(s("rect", { x: 0, y: 0, width: 24, height: 24, rx: 4, fill: BLACK_SPY_COLOURS[colour] ?? "#444" }), colourSymbol(colour, 12, 12, 7));
+  return svg;
+}
 
 /** "red 3". */
 export function blackSpyName(card: string): string {
   const [colour, rank] = card.split("-");
-  return `${colour ?? card} ${rank ?? ""}`.trim();
+  return T.bsCardName(T.bsColour(colour ?? card), Number(rank ?? ""));
 }
 
 /** The rank of a Black Spy card id. */
@@ -150,8 +165,9 @@ export function blackSpyCard(card: string): SVGElement {
     s(
       "text",
       { x: 50, y: 121, class: "bs-name", "text-anchor": "middle" },
-      BLACK_SPY_NAMES[rank] ?? "",
+      T.bsNames[rank] ?? "",
     ),
+    colourSymbol(colourName, 84, 24, 9),
   );
   if (rank === 7) {
     // The spies: a hat over the rank (the black ones score 10, the coloured ones -5).
@@ -170,23 +186,10 @@ export function blackSpyCard(card: string): SVGElement {
   return svg;
 }
 
-export const SOLDIER_NAMES = [
-  "",
-  "Spy",
-  "Scout",
-  "Miner",
-  "Sergeant",
-  "Lieutenant",
-  "Captain",
-  "Bomb",
-  "Colonel",
-  "General",
-  "Marshal",
-];
 
 /** "3 Miner". */
 export function soldierName(rank: number): string {
-  return `${rank} ${SOLDIER_NAMES[rank] ?? ""}`.trim();
+  return T.slSoldier(rank, T.slSoldiers[rank] ?? "");
 }
 
 const SIDE_COLOURS: Record<string, string> = { red: "#b3261e", blue: "#1f4fa8" };
@@ -194,7 +197,8 @@ const SIDE_COLOURS: Record<string, string> = { red: "#b3261e", blue: "#1f4fa8" }
 /** A Spies & Lies soldier of a side's colour. */
 export function soldierCard(rank: number, colour: string, state = ""): SVGElement {
   const tint = SIDE_COLOURS[colour] ?? "#555";
-  const svg = frame(`${colour} ${soldierName(rank)}`, `soldier ${state}`);
+  const side = T.slSide(colour === "blue" ? 1 : 0);
+  const svg = frame(`${side} ${soldierName(rank)}`, `soldier ${state}`);
   svg.append(
     s("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-paper" }),
     s("rect", { x: 8, y: 8, width: 84, height: 30, rx: 5, fill: tint }),
@@ -208,7 +212,7 @@ export function soldierCard(rank: number, colour: string, state = ""): SVGElemen
     s(
       "text",
       { x: 50, y: 130, class: "soldier-name", "text-anchor": "middle" },
-      SOLDIER_NAMES[rank] ?? "",
+      T.slSoldiers[rank] ?? "",
     ),
   );
   return svg;

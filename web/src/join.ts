@@ -2,28 +2,28 @@
 
 import { api, problemText, type Summary } from "./api/client";
 import { fill, h } from "./dom";
-import { seatName } from "./games/common";
 import { gameUi } from "./games/index";
-import { keepName, myName, seatKind, seatLine } from "./names";
+import { langSwitch, T } from "./i18n/index";
+import { keepName, myName, seatKind, seatLine, seatName } from "./names";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 /** A person's message for a refused join (the problem's code picks it). */
 export function joinProblem(error: unknown, seat?: number): string {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-  const which = seat === undefined ? "This seat" : `Seat ${seat}`;
+  const which = seat === undefined ? T.thisSeat : T.seatCapital(seat);
   switch (code) {
     case "seat-taken":
-      return `${which} is taken: someone joined it first.`;
+      return T.seatTaken(which);
     case "no-open-seat":
-      return "Every seat of this game is taken.";
+      return T.noOpenSeat;
     case "game-over":
-      return "This game is over: its seats can no longer be joined.";
+      return T.joinOver;
     case "seat-not-found":
-      return `This game has no ${seat === undefined ? "such seat" : seatName(seat)}.`;
+      return T.noSuchSeat(seat === undefined ? T.suchSeat : seatName(seat));
     case "game-not-found":
-      return "There is no such game on this server.";
+      return T.noSuchGame;
     case "invalid-name":
-      return `That name cannot be used: ${problemText(error)}`;
+      return T.badName(problemText(error));
     default:
       return problemText(error);
   }
@@ -39,14 +39,14 @@ function closedReason(game: Summary, seat: number): string | null {
 }
 
 export async function joinPage(root: HTMLElement, gameId: string, seat: number): Promise<void> {
-  document.title = `Join ${seatName(seat)} · spies`;
+  document.title = `${T.joinTitle(seat)} · spies`;
   const problem = h("p", { class: "error", role: "alert", "data-testid": "join-error" });
-  const nav = h("nav", {}, h("a", { href: "/" }, "Lobby"), " · ", h("a", { href: `/play/${gameId}` }, "Watch this game"));
-  const title = h("h1", {}, `Join ${seatName(seat)}`);
+  const nav = h("nav", {}, h("a", { href: "/" }, T.lobby), " · ", h("a", { href: `/play/${gameId}` }, T.watchThisGame), " · ", langSwitch());
+  const title = h("h1", {}, T.joinTitle(seat));
   fill(root, h("header", { class: "page-head" }, nav, title), problem);
 
   if (tokensOf(gameId).has(seat)) {
-    root.append(h("p", {}, "You already hold this seat. ", h("a", { href: `/play/${gameId}` }, "Go to the table")));
+    root.append(h("p", {}, T.alreadyHeld, h("a", { href: `/play/${gameId}` }, T.goToTable)));
     return;
   }
   const { data: game, error } = await api.GET("/games/{game_id}", { params: { path: { game_id: gameId } } });
@@ -55,7 +55,7 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
     return;
   }
   const ui = gameUi(game.game);
-  title.textContent = `Join ${seatName(seat)} of ${ui?.title ?? game.game}`;
+  title.textContent = T.joinTitleOf(seat, ui?.title ?? game.game);
   const closed = closedReason(game, seat);
   if (closed !== null) {
     problem.textContent = closed;
@@ -71,16 +71,16 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
     value: myName(),
     "data-testid": "join-name",
   });
-  const submit = h("button", { type: "submit", "data-testid": "join" }, `Take ${seatName(seat)}`);
+  const submit = h("button", { type: "submit", "data-testid": "join" }, T.takeSeat(seat));
   const others = game.seats
     .filter((s) => s.seat !== seat)
     .map((s) => h("li", {}, `${seatName(s.seat)}: ${seatLine(s)}`));
   const form = h(
     "form",
     { class: "create join", "aria-labelledby": "join-title" },
-    h("h2", { id: "join-title" }, `${game.players} seat(s); the others:`),
+    h("h2", { id: "join-title" }, T.othersTitle(game.players)),
     h("ul", {}, ...others),
-    h("label", { for: "join-name" }, "Your display name (shown to the other players)"),
+    h("label", { for: "join-name" }, T.joinName),
     name,
     submit,
   );
@@ -88,7 +88,7 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
     event.preventDefault();
     const chosen = name.value.trim();
     if (chosen === "") {
-      problem.textContent = "Type a display name first.";
+      problem.textContent = T.typeName;
       name.focus();
       return;
     }

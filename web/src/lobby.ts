@@ -2,10 +2,12 @@
 
 import { api, problemText, type Schemas, type Summary } from "./api/client";
 import { fill, h } from "./dom";
-import { type OptionField, seatName } from "./games/common";
+import type { OptionField } from "./games/common";
 import { GAMES, gameUi } from "./games/index";
+import { langSwitch, T } from "./i18n/index";
 import { joinProblem } from "./join";
-import { joinLink, keepName, myName, openSeats, seatKind } from "./names";
+import { joinLink, keepName, myName, openSeats, seatKind, seatName } from "./names";
+import { rulesHref } from "./rules/links";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 const PAGE = 50;
@@ -66,13 +68,22 @@ function seatChoice(seat: number, bots: readonly BotInfo[], initial: string): HT
     h(
       "select",
       { id, name: id, "data-testid": id },
-      h("option", { value: "creator", selected: initial === "creator" }, "me"),
-      h("option", { value: "open", selected: initial === "open" }, "open (share a link)"),
+      h("option", { value: "creator", selected: initial === "creator" }, T.seatMe),
+      h("option", { value: "open", selected: initial === "open" }, T.seatOpen),
       ...bots.map((bot) =>
-        h("option", { value: `bot:${bot.name}`, selected: initial === `bot:${bot.name}`, title: bot.description }, `bot: ${bot.name}`),
+        h("option", { value: `bot:${bot.name}`, selected: initial === `bot:${bot.name}`, title: bot.description }, T.seatBot(bot.name)),
       ),
     ),
   );
+}
+
+/** The time control of the form's clock choice ("turn:30", "budget:5"), or none. */
+function clockRequest(choice: string): { clock?: CreateGameRequest["clock"] } {
+  const [kind, amount] = choice.split(":");
+  const value = Number(amount);
+  if (kind === "turn") return { clock: { turn_seconds: value } };
+  if (kind === "budget") return { clock: { budget_seconds: value * 60, increment_seconds: 5 } };
+  return {};
 }
 
 function seatRequest(choice: string, name: string | null): SeatRequest {
@@ -85,8 +96,8 @@ function seatRequest(choice: string, name: string | null): SeatRequest {
 function created(host: HTMLElement, gameId: string, open: readonly number[], mine: boolean): void {
   fill(
     host,
-    h("h2", { id: "created-title" }, "Game created"),
-    h("p", {}, "Send each open seat's link to the person who should take it:"),
+    h("h2", { id: "created-title" }, T.gameCreated),
+    h("p", {}, T.shareHint),
     h(
       "ul",
       { class: "share-links", "data-testid": "share-links" },
@@ -99,7 +110,7 @@ function created(host: HTMLElement, gameId: string, open: readonly number[], min
         ),
       ),
     ),
-    h("p", {}, h("a", { href: `/play/${gameId}`, "data-testid": "to-table" }, mine ? "Go to the table" : "Watch the table")),
+    h("p", {}, h("a", { href: `/play/${gameId}`, "data-testid": "to-table" }, mine ? T.toTable : T.watchTable)),
   );
   host.hidden = false;
   host.querySelector("input")?.focus();
@@ -115,22 +126,33 @@ function createForm(
   const players = h("input", { type: "number", id: "new-players", name: "players", "data-testid": "new-players" });
   const options = h("fieldset", { class: "options" });
   const seats = h("fieldset", { class: "options seats", "data-testid": "seats" });
-  const seed = h("input", { type: "text", id: "new-seed", name: "seed", placeholder: "optional: a reproducible game", "data-testid": "new-seed" });
+  const seed = h("input", { type: "text", id: "new-seed", name: "seed", placeholder: T.seedPlaceholder, "data-testid": "new-seed" });
+  const clock = h(
+    "select",
+    { id: "new-clock", name: "clock", "data-testid": "new-clock" },
+    h("option", { value: "" }, T.clockNone),
+    h("option", { value: "turn:30" }, T.clockTurn(30)),
+    h("option", { value: "turn:60" }, T.clockTurn(60)),
+    h("option", { value: "budget:5" }, T.clockBudget(5)),
+  );
   const problem = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
     { class: "create", "aria-labelledby": "create-title" },
-    h("h2", { id: "create-title" }, "New game"),
-    h("label", { for: "new-game" }, "Game "),
+    h("h2", { id: "create-title" }, T.newGame),
+    h("label", { for: "new-game" }, T.gameLabel),
     game,
-    h("label", { for: "new-players" }, " Seats "),
+    h("p", { class: "hint" }, h("a", { href: rulesHref(game.value), "data-testid": "lobby-rules" }, T.rulesOf(gameUi(game.value)?.title ?? game.value))),
+    h("label", { for: "new-players" }, T.seatsLabel),
     players,
     options,
     seats,
-    h("label", { for: "new-seed" }, "Seed "),
+    h("label", { for: "new-clock" }, T.clockLegend),
+    clock,
+    h("label", { for: "new-seed" }, T.seedLabel),
     seed,
-    h("p", { class: "hint" }, "You hold the token of every seat marked \"me\"; an open seat waits for its link."),
-    h("button", { type: "submit", "data-testid": "create" }, "Create"),
+    h("p", { class: "hint" }, T.createHint),
+    h("button", { type: "submit", "data-testid": "create" }, T.create),
     problem,
   );
   const gameBots = (): BotInfo[] => bots.filter((bot) => bot.games.includes(game.value));
@@ -139,7 +161,7 @@ function createForm(
     const count = Math.max(0, Math.min(64, Number(players.value) || 0));
     const choices = gameBots();
     const rows = Array.from({ length: count }, (_, seat) => seatChoice(seat, choices, before[seat] ?? "creator"));
-    fill(seats, h("legend", {}, "Who plays each seat"), ...rows);
+    fill(seats, h("legend", {}, T.whoPlays), ...rows);
   };
   const showOptions = (): void => {
     const ui = gameUi(game.value);
@@ -148,7 +170,12 @@ function createForm(
     players.max = String(ui.maxPlayers);
     players.value = String(ui.minPlayers);
     players.disabled = ui.minPlayers === ui.maxPlayers;
-    fill(options, h("legend", {}, "Options"), ...ui.options.map(optionInput));
+    fill(options, h("legend", {}, T.options), ...ui.options.map(optionInput));
+    const rules = form.querySelector<HTMLAnchorElement>("[data-testid=lobby-rules]");
+    if (rules !== null) {
+      rules.href = rulesHref(ui.id);
+      rules.textContent = T.rulesOf(ui.title);
+    }
     fill(seats);
     showSeats();
   };
@@ -174,6 +201,7 @@ function createForm(
         options: chosen,
         seats: seatRequests,
         seed: seed.value.trim() === "" ? null : seed.value.trim(),
+        ...clockRequest(clock.value),
       } as unknown as CreateGameRequest;
       const { data, error } = await api.POST("/games", { body });
       if (data === undefined) {
@@ -202,7 +230,7 @@ function createForm(
 async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
   const name = nameInput.value.trim();
   if (name === "") {
-    problem.textContent = "Type your display name first.";
+    problem.textContent = T.typeNameFirst;
     nameInput.focus();
     return;
   }
@@ -226,16 +254,17 @@ function openRow(game: Summary, nameInput: HTMLInputElement, problem: HTMLElemen
   const holders = game.seats
     .filter((s) => s.type !== "open")
     .map((s) => `${seatName(s.seat)}: ${s.name ?? seatKind(s)}`);
+  const rules = h("a", { href: rulesHref(game.game), class: "row-rules" }, T.rules);
   return h(
     "tr",
     { "data-open-game": game.id },
-    h("td", {}, title),
-    h("td", {}, h("code", {}, game.id)),
+    h("td", {}, title, " ", rules),
+    h("td", {}, h("code", { class: "game-id" }, game.id)),
     h("td", {}, holders.join(", ") || "-"),
     h(
       "td",
       {},
-      ...open.flatMap((seat, i) => [i > 0 ? " " : null, h("a", { href: `/join/${game.id}/${seat}` }, `join ${seatName(seat)}`)]),
+      ...open.flatMap((seat, i) => [i > 0 ? " " : null, h("a", { href: `/join/${game.id}/${seat}` }, T.joinSeat(seat))]),
     ),
     h(
       "td",
@@ -243,7 +272,7 @@ function openRow(game: Summary, nameInput: HTMLInputElement, problem: HTMLElemen
       h(
         "button",
         { type: "button", "data-testid": "join-first", onclick: () => void joinFirst(game.id, nameInput, problem) },
-        "Join the first open seat",
+        T.joinFirst,
       ),
     ),
   );
@@ -259,12 +288,12 @@ async function listOpen(host: HTMLElement, nameInput: HTMLInputElement, problem:
   fill(
     host,
     games.length === 0
-      ? h("p", { class: "empty" }, "No game waits for a player.")
+      ? h("p", { class: "empty" }, T.noOpenGame)
       : h(
           "table",
           { class: "games", "data-testid": "open-games" },
-          h("caption", {}, `${data.total} game(s) with an open seat`),
-          h("thead", {}, h("tr", {}, ...["Game", "Id", "Seated", "Open seats", ""].map((c) => h("th", {}, c)))),
+          h("caption", {}, T.openCaption(data.total)),
+          h("thead", {}, h("tr", {}, ...T.openHeads.map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, ...games.map((game) => openRow(game, nameInput, problem))),
         ),
   );
@@ -276,17 +305,17 @@ function gameRow(game: Summary): HTMLElement {
   return h(
     "tr",
     { "data-game": game.id },
-    h("td", {}, title),
-    h("td", {}, h("code", {}, game.id)),
+    h("td", {}, title, " ", h("a", { href: rulesHref(game.game), class: "row-rules" }, T.rules)),
+    h("td", {}, h("code", { class: "game-id" }, game.id)),
     h("td", {}, game.players),
-    h("td", {}, game.status === "finished" ? "finished" : `to act: ${game.to_act.join(", ") || "-"}`),
+    h("td", {}, game.status === "finished" ? T.finished : T.toActList(game.to_act.join(", ") || "-")),
     h("td", {}, game.version),
     h(
       "td",
       {},
-      h("a", { href: `/play/${game.id}` }, game.status === "active" && held > 0 ? "Play" : "Watch"),
+      h("a", { href: `/play/${game.id}` }, game.status === "active" && held > 0 ? T.play : T.watch),
       " · ",
-      h("a", { href: `/replay/${game.id}` }, "Replay"),
+      h("a", { href: `/replay/${game.id}` }, T.replay),
     ),
   );
 }
@@ -309,21 +338,21 @@ async function listGames(host: HTMLElement, status: string): Promise<void> {
   fill(
     host,
     games.length === 0
-      ? h("p", { class: "empty" }, "No game yet.")
+      ? h("p", { class: "empty" }, T.noGame)
       : h(
           "table",
           { class: "games", "data-testid": "games" },
-          h("caption", {}, `${data.total} game(s), newest first`),
-          h("thead", {}, h("tr", {}, ...["Game", "Id", "Seats", "Status", "Version", ""].map((c) => h("th", {}, c)))),
+          h("caption", {}, T.gamesCaption(data.total)),
+          h("thead", {}, h("tr", {}, ...T.gamesHeads.map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, ...games.map(gameRow)),
         ),
   );
 }
 
 export function lobbyPage(root: HTMLElement): void {
-  document.title = "Spies: lobby";
-  const list = h("div", { class: "game-list" }, "Loading…");
-  const openList = h("div", { class: "game-list" }, "Loading…");
+  document.title = T.lobbyTitle;
+  const list = h("div", { class: "game-list" }, T.loading);
+  const openList = h("div", { class: "game-list" }, T.loading);
   const joinAlert = h("p", { class: "error", role: "alert", "data-testid": "lobby-error" });
   const nameInput = h("input", {
     type: "text",
@@ -336,20 +365,27 @@ export function lobbyPage(root: HTMLElement): void {
   const after = h("section", { class: "created", "aria-labelledby": "created-title", "data-testid": "created", hidden: true });
   const status = h(
     "select",
-    { id: "list-status", "aria-label": "Show games" },
-    h("option", { value: "active" }, "in progress"),
-    h("option", { value: "finished" }, "finished"),
-    h("option", { value: "all" }, "all games"),
+    { id: "list-status", "aria-label": T.showGames },
+    h("option", { value: "active" }, T.inProgress),
+    h("option", { value: "finished" }, T.finished),
+    h("option", { value: "all" }, T.allGames),
   );
   status.addEventListener("change", () => void listGames(list, status.value));
-  const side = h("div", { class: "lobby-side" }, h("p", { class: "my-name" }, h("label", { for: "my-name" }, "Your display name "), nameInput), after);
+  const side = h("div", { class: "lobby-side" }, h("p", { class: "my-name" }, h("label", { for: "my-name" }, T.myName), nameInput), after);
   fill(
     root,
     h(
       "header",
       { class: "page-head" },
-      h("h1", {}, "Spies"),
-      h("p", {}, "Deck of Spies, Black Spy and Stratego Spies & Lies on one event-sourced engine. ", h("a", { href: "/schema" }, "API docs")),
+      h("nav", {}, langSwitch()),
+      h("h1", {}, T.appName),
+      h("p", {}, `${T.lobbyIntro} `, h("a", { href: "/schema" }, T.apiDocs)),
+      h(
+        "p",
+        { class: "lobby-rules" },
+        `${T.rules}: `,
+        ...GAMES.flatMap((g, i) => [i > 0 ? " · " : null, h("a", { href: rulesHref(g.id) }, g.title)]),
+      ),
     ),
     h(
       "main",
@@ -358,8 +394,8 @@ export function lobbyPage(root: HTMLElement): void {
       h(
         "div",
         { class: "lobby-lists" },
-        h("section", { class: "list", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open seats"), joinAlert, openList),
-        h("section", { class: "list", "aria-labelledby": "list-title" }, h("h2", { id: "list-title" }, "Games"), status, list),
+        h("section", { class: "list", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, T.openSeatsTitle), joinAlert, openList),
+        h("section", { class: "list", "aria-labelledby": "list-title" }, h("h2", { id: "list-title" }, T.gamesTitle), status, list),
       ),
     ),
   );

@@ -7,6 +7,8 @@
  */
 
 import type { Command } from "./api/client";
+import { fill } from "./dom";
+import { namer } from "./names";
 import { focusKeepingRedraw } from "./play/focus";
 import { layOut } from "./play/layout";
 import { logFollower } from "./play/log";
@@ -15,6 +17,7 @@ import { drawPage, drawSeatPicker, type PlayActions } from "./play/render";
 import {
   adoptLinkToken,
   handSeatToBot,
+  type Refusal,
   loadBots,
   loadTable,
   rematchEverySeat,
@@ -34,6 +37,7 @@ import {
   withSeat,
   withTable,
 } from "./play/state";
+import { problemSection, ruleLink } from "./rules/links";
 import { chooseSeat, chosenSeat, tokensOf } from "./tokens";
 
 /** Opens the table of `gameId` in `root`. */
@@ -44,6 +48,12 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   const redrawTable = focusKeepingRedraw(page.tableHost);
   const tell = (problem: string): void => {
     page.alert.textContent = problem;
+  };
+  /** A refusal, with a link to the rule behind it when its code points at one. */
+  const refuse = (problem: Refusal): void => {
+    const game = state.summary?.game;
+    const section = game === undefined ? undefined : problemSection(game, problem.code);
+    fill(page.alert, problem.text, section === undefined || game === undefined ? null : " ", section === undefined || game === undefined ? null : ruleLink(game, section));
   };
 
   const actions: PlayActions = {
@@ -78,13 +88,17 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
         return false;
       case "moved":
         return true;
-      case "table":
+      case "table": {
+        const first = state.summary === null;
         state = withTable(state, answer.summary, answer.view, answer.legal);
         render();
+        // The log's first lines were written before the seats' names were known.
+        if (first) log.restart(seatToken(state), state.summary?.game);
         return false;
+      }
     }
   });
-  const log = logFollower(page.log, gameId, refresh);
+  const log = logFollower(page.log, gameId, refresh, (joined) => namer(state.summary, state.seat, joined));
 
   /** Sends a command chosen on the view shown; the table is loaded again after the answer. */
   async function send(command: Command): Promise<void> {
@@ -96,15 +110,15 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     render();
     const problem = await sendCommand(gameId, token, command, shown.version);
     state = withCommandAnswered(state);
-    if (problem !== null) tell(problem);
+    if (problem !== null) refuse(problem);
     refresh();
   }
 
   /** A hand-over to a bot or back: its refusal shown, then the table loaded again. */
-  async function seatRequest(request: () => Promise<string | null>): Promise<void> {
+  async function seatRequest(request: () => Promise<Refusal | null>): Promise<void> {
     tell("");
     const problem = await request();
-    if (problem !== null) tell(problem);
+    if (problem !== null) refuse(problem);
     refresh();
   }
 
@@ -117,8 +131,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   });
 
   drawSeatPicker(page, state);
-  refresh();
-  log.restart(seatToken(state), state.summary?.game);
+  refresh(); // the log starts after the first load, when the seats' names are known
   void loadBots().then((bots) => {
     state = withBots(state, bots);
     if (isLoaded(state)) drawSeatsBox(page.seatsBox, state, actions);

@@ -5,10 +5,14 @@
 
 import { api, auth, type GameEvent, problemText, type Summary, type View } from "./api/client";
 import { fill, h } from "./dom";
-import { seatName } from "./games/common";
-import { drawTable, gameUi } from "./games/index";
+import { drawLegend, drawTable, gameUi } from "./games/index";
 import { narrate } from "./games/narrate";
-import { outcomeText } from "./play/texts";
+import { langSwitch, T } from "./i18n/index";
+import { icon } from "./icons";
+import { namer, seatName } from "./names";
+import { drawClocks } from "./play/clock";
+import { gameOverWords } from "./play/texts";
+import { ruleLink, rulesHref } from "./rules/links";
 import { tokensOf } from "./tokens";
 
 export async function replayPage(root: HTMLElement, gameId: string): Promise<void> {
@@ -17,12 +21,12 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     params: { path: { game_id: gameId } },
   });
   if (summary === undefined) {
-    fill(root, h("p", { class: "error", role: "alert" }, problemText(error)), h("a", { href: "/" }, "Lobby"));
+    fill(root, h("p", { class: "error", role: "alert" }, problemText(error)), h("a", { href: "/" }, T.lobby));
     return;
   }
   const game: Summary = summary;
   const ui = gameUi(game.game);
-  document.title = `Replay · ${ui?.title ?? game.game}`;
+  document.title = T.replayDocTitle(ui?.title ?? game.game);
 
   const finished = game.status === "finished";
   let seat: number | null = [...tokens.keys()].sort((a, b) => a - b)[0] ?? null;
@@ -37,8 +41,11 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     max: game.version,
     value: seq,
     "data-testid": "replay-slider",
-    "aria-label": "Step",
+    "aria-label": T.replayStep,
   });
+  const outcome = h("div", { class: "replay-outcome", "data-testid": "outcome" });
+  const clocks = h("section", { class: "clocks", "data-testid": "clocks", hidden: true });
+  const legend = h("div", { class: "legend-host" });
   const position = h("p", { class: "replay-seq", "data-testid": "replay-seq", "aria-live": "polite" });
   const eventLine = h("p", { class: "replay-event", "data-testid": "replay-event" });
   const viewer = h("select", { id: "viewer", "data-testid": "viewer-select" });
@@ -47,7 +54,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
   const download = h(
     "button",
     { type: "button", "data-testid": "export", disabled: !finished },
-    "Download the export (JSON Lines)",
+    T.download,
   );
 
   // In progress, only the seats whose tokens this browser holds; after the end, every seat.
@@ -57,7 +64,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
   fill(
     viewer,
     ...viewers.map((s) => h("option", { value: s, selected: s === seat }, seatName(s))),
-    h("option", { value: "spectator", selected: seat === null }, "spectator"),
+    h("option", { value: "spectator", selected: seat === null }, T.spectator),
   );
 
   const step = (to: number): void => {
@@ -71,25 +78,37 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     h(
       "header",
       { class: "page-head" },
-      h("nav", {}, h("a", { href: "/" }, "Lobby"), " · ", h("a", { href: `/play/${gameId}` }, "Table")),
-      h("h1", {}, `Replay: ${ui?.title ?? game.game} · ${gameId}`),
-      h("p", {}, finished ? outcomeText(game) : "In progress: the replay shows what the chosen viewer may see."),
-      h("p", { class: "hash" }, "Head hash: ", h("code", { "data-testid": "head-hash" }, game.head_hash)),
-      h("p", { class: "seat-bar" }, h("label", { for: "viewer" }, "View as "), viewer, " ", download),
+      h(
+        "nav",
+        {},
+        h("a", { href: "/" }, T.lobby),
+        " · ",
+        h("a", { href: `/play/${gameId}` }, T.table),
+        " · ",
+        h("a", { href: rulesHref(game.game), "data-testid": "rules-link" }, T.rulesOfThisGame),
+        " · ",
+        langSwitch(),
+      ),
+      h("h1", {}, `${T.replay}: ${ui?.title ?? game.game} · `, h("code", { class: "game-id" }, gameId)),
+      finished ? outcome : h("p", {}, T.replayInProgress),
+      h("p", { class: "hash" }, T.headHash, h("code", { "data-testid": "head-hash" }, game.head_hash)),
+      h("p", { class: "seat-bar" }, h("label", { for: "viewer" }, T.viewAs), viewer, " ", download),
       problem,
     ),
     h(
       "section",
-      { class: "replay-controls", "aria-label": "Step through the game" },
-      h("button", { type: "button", "data-testid": "replay-first", "aria-label": "first step", onclick: () => step(0) }, "⏮"),
-      h("button", { type: "button", "data-testid": "replay-prev", "aria-label": "previous step", onclick: () => step(seq - 1) }, "◀"),
-      slider,
-      h("button", { type: "button", "data-testid": "replay-next", "aria-label": "next step", onclick: () => step(seq + 1) }, "▶"),
-      h("button", { type: "button", "data-testid": "replay-last", "aria-label": "last step", onclick: () => step(game.version) }, "⏭"),
+      { class: "replay-controls", "aria-label": T.stepThrough },
+      h("div", { class: "replay-buttons" },
+        h("button", { type: "button", class: "icon-button", "data-testid": "replay-first", "aria-label": T.firstStep, onclick: () => step(0) }, icon("first")),
+        h("button", { type: "button", class: "icon-button", "data-testid": "replay-prev", "aria-label": T.previousStep, onclick: () => step(seq - 1) }, icon("previous")),
+        slider,
+        h("button", { type: "button", class: "icon-button", "data-testid": "replay-next", "aria-label": T.nextStep, onclick: () => step(seq + 1) }, icon("next")),
+        h("button", { type: "button", class: "icon-button", "data-testid": "replay-last", "aria-label": T.lastStep, onclick: () => step(game.version) }, icon("last")),
+      ),
       position,
       eventLine,
     ),
-    h("main", {}, tableHost),
+    h("main", {}, clocks, tableHost, legend),
   );
 
   slider.addEventListener("input", () => step(Number(slider.value)));
@@ -147,7 +166,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
       headers: auth(token()),
     });
     if (mine !== wanted) return; // a later step is on its way
-    position.textContent = `Step ${at} of ${game.version}`;
+    position.textContent = T.replayStepOf(at, game.version);
     root.dataset["seq"] = String(at);
     if (view === undefined) {
       problem.textContent = problemText(failed);
@@ -155,9 +174,24 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     }
     problem.textContent = "";
     const event = events.get(at);
+    const name = namer(game, seat);
     eventLine.textContent =
-      at === 0 ? "Before the first event." : event === undefined ? "A hidden event." : narrate(game.game, event);
+      at === 0 ? T.beforeFirst : event === undefined ? T.hiddenEvent : narrate(game.game, event, name);
     draw(view);
+    drawClocks(clocks, view.clock, name, false);
+    if (legend.childElementCount === 0) fill(legend, drawLegend(view));
+    if (finished && at === game.version) drawOutcome(view);
+  }
+
+  /** The game over in words, from the last step's view, once (the header keeps it). */
+  function drawOutcome(view: View): void {
+    const words = gameOverWords(game, view, seat, namer(game, seat));
+    fill(
+      outcome,
+      h("p", { class: "replay-headline", "data-testid": "outcome-headline" }, words.headline),
+      words.why === null ? null : h("p", {}, words.why, words.section === undefined ? null : " ", words.section === undefined ? null : ruleLink(game.game, words.section)),
+      words.figures === null ? null : h("p", {}, words.figures),
+    );
   }
 
   function draw(view: View): void {
@@ -169,6 +203,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
         legal: [],
         selection: [],
         live: false,
+        name: namer(game, seat),
         toggle: () => undefined,
         send: () => undefined,
       }),

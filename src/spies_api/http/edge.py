@@ -176,7 +176,7 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
 """The headers of every response."""
 
 NOT_COUNTED: Final = re.compile(
-    r"/(assets/|schema(/|$)|play/|join/|replay/|healthz$|readyz$|metrics$|favicon\.ico$|$)"
+    r"/(assets/|schema(/|$)|play/|join/|replay/|rules/|healthz$|readyz$|metrics$|favicon\.ico$|$)"
 )
 """The paths the rate limit does not count: static files, the web client's pages, the docs,
 the health and metrics paths (matched from the start of the path)."""

@@ -8,7 +8,10 @@ The client is built from ``web/`` (TypeScript, types generated from the OpenAPI 
 - ``/play/{id}``: a game, as the seat whose token the browser holds or a spectator
   (``/play/{id}#token=...`` is a private seat link: the fragment never reaches the server);
 - ``/join/{id}/{seat}``: claims an open seat after asking for a display name;
-- ``/replay/{id}``: the replay viewer.
+- ``/replay/{id}``: the replay viewer;
+- ``/rules/{game}``: a game's rules for players (numbered sections, anchored ``#s-5.2``), in
+  English or German; a game that is not registered is an HTML 404 (a browser path: the
+  client's page says so), never a problem document.
 
 ``/assets/web/`` holds the client's script and style sheet, ``/assets/docs/`` the scripts of
 the interactive API docs at ``/schema`` (so that nothing loads from another host). None of
@@ -29,6 +32,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from spies_api.openapi.plugins import SWAGGER_INIT
+from spies_core import GAMES
 
 __all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]
 
@@ -61,9 +65,10 @@ def _index_html() -> bytes:
     return (STATIC_DIR / "web" / "index.html").read_bytes()
 
 
-def _index() -> Response[bytes]:
+def _index(status_code: int = 200) -> Response[bytes]:
     return Response(
         _index_html(),
+        status_code=status_code,
         media_type=MediaType.HTML,
         headers={_REVALIDATE.HEADER_NAME: _REVALIDATE.to_header()},
     )
@@ -120,12 +125,19 @@ def replay_page() -> Response[bytes]:
     return _index()
 
 
+@get("/rules/{game:str}", include_in_schema=False, sync_to_thread=False)
+def rules_page(game: str) -> Response[bytes]:
+    """A game's rules; an unknown game is a 404 page (the client shows "not found")."""
+    return _index(200 if game in GAMES else 404)
+
+
 WEB_ROUTE_HANDLERS: Final[list[ControllerRouterHandler]] = [
     swagger_init,
     lobby_page,
     play_page,
     join_page,
     replay_page,
+    rules_page,
     create_static_files_router(
         path=ASSETS_PATH,
         directories=[STATIC_DIR],

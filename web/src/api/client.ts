@@ -4,6 +4,7 @@
  */
 
 import createClient, { type FetchResponse } from "openapi-fetch";
+import { T } from "../i18n/index";
 import type { components, paths } from "./schema";
 
 export type Schemas = components["schemas"];
@@ -41,11 +42,24 @@ export function auth(token: string | undefined): Record<string, string> {
   return token === undefined ? {} : { Authorization: `Bearer ${token}` };
 }
 
-/** A human message for an error answer (problem details or anything else). */
+/** The stable code of an error answer, if it is a problem document. */
+export function problemCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const code = (error as Partial<Problem>).code;
+    return typeof code === "string" ? code : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A player's message for an error answer: the page's own words for its code when it has
+ * them (in the page's language), else the API's detail; the code follows in brackets.
+ */
 export function problemText(error: unknown): string {
   if (typeof error === "object" && error !== null && "detail" in error) {
     const problem = error as Partial<Problem>;
-    return `${problem.detail ?? "error"}${problem.code === undefined ? "" : ` (${problem.code})`}`;
+    const words = problem.code === undefined ? undefined : T.problems[problem.code];
+    return `${words ?? problem.detail ?? "error"}${problem.code === undefined ? "" : ` (${problem.code})`}`;
   }
   return String(error);
 }

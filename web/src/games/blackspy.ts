@@ -1,17 +1,20 @@
 /** Black Spy: the seats around the table, the trick, your hand, the three-card pass. */
 
-import type { Command } from "../api/client";
-import { blackSpyCard, blackSpyName, blackSpyRank, cardBack } from "../cards";
+import type { Command, Schemas } from "../api/client";
+import { blackSpyCard, blackSpyName, blackSpyRank, cardBack, symbolIcon } from "../cards";
 import { h } from "../dom";
+import { T } from "../i18n/index";
+import type { Namer } from "../names";
 import {
   type BlackSpyView,
   commandButton,
+  type Explained,
   type GameUi,
+  legendBox,
   listWords,
   movesArea,
   type RulesEvent,
   sameItems,
-  seatName,
   selectableCard,
   selectedCards,
   type TableContext,
@@ -23,9 +26,9 @@ const COLOUR_ORDER = ["blue", "yellow", "red", "green", "black"];
 function describe(command: Command): string {
   switch (command.type) {
     case "pass_cards":
-      return `pass ${command.cards.map(blackSpyName).join(", ")}`;
+      return T.bsPass(command.cards.map(blackSpyName).join(", "));
     case "play_card":
-      return `play ${blackSpyName(command.card)}`;
+      return T.bsPlay(blackSpyName(command.card));
     default:
       return command.type;
   }
@@ -35,29 +38,25 @@ function cardList(cards: readonly string[]): string {
   return listWords(cards.map(blackSpyName));
 }
 
-function narrate(event: RulesEvent): string | null {
+function narrate(event: RulesEvent, name: Namer): string | null {
   switch (event.type) {
     case "black_spy_started":
-      return `${event.players} players; seat ${event.dealer} deals first.`;
+      return T.bsStarted(event.players, name(event.dealer));
     case "black_spy_dealt":
-      return `Deal ${event.deal}: ${seatName(event.dealer)} deals ${event.hand_size} cards each; pass ${event.direction}.`;
-    case "black_spy_cards_passed": {
+      return T.bsDealt(event.deal, name(event.dealer), event.hand_size, T.bsDirection(event.direction));
+    case "black_spy_cards_passed":
       // Only the passer sees the cards: the others read that three cards went.
-      const cards = event.cards === null ? "" : `: ${cardList(event.cards)}`;
-      return `${seatName(event.seat)} passes three cards to ${seatName(event.to_seat)}${cards}.`;
-    }
+      return T.bsPassed(name(event.seat), name(event.to_seat), event.cards === null ? "" : cardList(event.cards));
     case "black_spy_cards_exchanged":
-      return event.received.some((cards) => cards !== null)
-        ? `The passed cards change hands; ${seatName(event.leader)} leads the first trick.`
-        : `The passed cards change hands; ${seatName(event.leader)} leads.`;
+      return T.bsExchangedFirst(name(event.leader));
     case "black_spy_card_played":
-      return `${seatName(event.seat)} plays ${blackSpyName(event.card)}.`;
+      return T.bsPlayed(name(event.seat), blackSpyName(event.card));
     case "black_spy_trick_won":
-      return `${seatName(event.winner)} wins trick ${event.trick} (${event.points} points).`;
+      return T.bsTrickWon(name(event.winner), event.trick, event.points);
     case "black_spy_deal_scored":
-      return `Deal ${event.deal} scored: ${event.scores.map((score, i) => `seat ${i} ${score}`).join(", ")}.`;
+      return T.bsDealScored(event.deal, event.scores.map((score, i) => T.scoreOf(name(i), score)).join(", "));
     case "black_spy_game_ended":
-      return `Game over: ${listWords(event.winners.map(seatName))} ${event.winners.length === 1 ? "wins" : "win"} with the fewest points.`;
+      return T.bsGameEnded(listWords(event.winners.map(name)), event.winners.length > 1);
     default:
       return null;
   }
@@ -89,18 +88,18 @@ function handCards(ctx: TableContext<BlackSpyView>, hand: readonly string[]): HT
 function moves(ctx: TableContext<BlackSpyView>, hand: readonly string[]): HTMLElement {
   const view = ctx.view;
   if (ctx.legal.some((command) => command.type === "play_card")) {
-    return movesArea("Play one of the highlighted cards of your hand.");
+    return movesArea(T.bsHintPlay);
   }
   const passes = ctx.legal.filter((command) => command.type === "pass_cards");
   if (passes.length === 0) return movesArea(null);
   const chosen = selectedCards(hand, ctx.selection);
   const matching = passes.filter((command) => sameItems(command.cards, chosen));
-  const target = seatName(view.pass_to);
+  const target = ctx.name(view.pass_to);
   const hint =
     chosen.length < 3
-      ? `Select three cards of your hand to pass to ${target} (${chosen.length} selected).`
+      ? T.bsHintPass(target, chosen.length)
       : matching.length === 0
-        ? "These three cards cannot be passed together."
+        ? T.bsHintCannot
         : null;
   return movesArea(
     hint,
@@ -108,18 +107,18 @@ function moves(ctx: TableContext<BlackSpyView>, hand: readonly string[]): HTMLEl
   );
 }
 
-function seatPanel(view: BlackSpyView, seat: number): HTMLElement {
+function seatPanel(ctx: TableContext<BlackSpyView>, seat: number): HTMLElement {
+  const view = ctx.view;
   const acting = view.to_act.includes(seat);
   const tags = [
-    seat === view.seat ? "you" : null,
-    seat === view.dealer ? "dealer" : null,
-    view.phase === "passing" && view.passed[seat] === true ? "passed" : null,
-    acting ? "to act" : null,
+    seat === view.dealer ? T.bsDealer : null,
+    view.phase === "passing" && view.passed[seat] === true ? T.bsPassedTag : null,
+    acting ? T.bsToAct : null,
   ].filter((tag) => tag !== null);
   return h(
     "li",
     { class: `seat${acting ? " acting" : ""}${seat === view.seat ? " mine" : ""}` },
-    h("strong", {}, seatName(seat)),
+    h("strong", {}, ctx.name(seat)),
     tags.length > 0 ? h("span", { class: "tags" }, ` (${tags.join(", ")})`) : null,
     h(
       "span",
@@ -131,12 +130,12 @@ function seatPanel(view: BlackSpyView, seat: number): HTMLElement {
     h(
       "span",
       { class: "seat-stats" },
-      `${view.hand_sizes[seat] ?? 0} cards · tricks ${view.pile_sizes[seat] ?? 0} cards, ${view.pile_points[seat] ?? 0} pts · total ${view.totals[seat] ?? 0}`,
+      T.bsSeatStats(view.hand_sizes[seat] ?? 0, view.pile_sizes[seat] ?? 0, view.pile_points[seat] ?? 0, view.totals[seat] ?? 0),
     ),
   );
 }
 
-function trickCards(cards: readonly { card: string; seat: number }[]): HTMLElement {
+function trickCards(name: Namer, cards: readonly { card: string; seat: number }[]): HTMLElement {
   return h(
     "div",
     { class: "trick" },
@@ -145,7 +144,7 @@ function trickCards(cards: readonly { card: string; seat: number }[]): HTMLEleme
         "figure",
         {},
         blackSpyCard(played.card),
-        h("figcaption", {}, seatName(played.seat)),
+        h("figcaption", {}, name(played.seat)),
       ),
     ),
   );
@@ -161,47 +160,45 @@ function table(ctx: TableContext<BlackSpyView>): HTMLElement {
     h(
       "p",
       { class: "deal-line" },
-      `Deal ${view.deal} · pass ${view.pass_direction} · ${view.phase} · trick ${view.trick_number} · game ends at ${view.threshold} points (fewest wins)`,
+      T.bsDealLine(view.deal, T.bsDirection(view.pass_direction), T.bsPhase(view.phase), view.trick_number, view.threshold),
     ),
     zone(
-      "Seats",
+      T.seats,
       "seats",
-      h("ul", { class: "seat-list" }, ...view.hand_sizes.map((_, seat) => seatPanel(view, seat))),
+      h("ul", { class: "seat-list" }, ...view.hand_sizes.map((_, seat) => seatPanel(ctx, seat))),
     ),
     h(
       "div",
       { class: "row" },
       zone(
-        view.turn === null ? "Trick" : `Trick ${view.trick_number}, ${seatName(view.turn)} to play`,
+        view.turn === null ? T.bsTrick : T.bsTrickTurn(view.trick_number, ctx.name(view.turn)),
         "current-trick felt",
-        view.trick.length === 0 ? h("p", { class: "empty" }, "no card yet") : trickCards(view.trick),
+        view.trick.length === 0 ? h("p", { class: "empty" }, T.bsNoCard) : trickCards(ctx.name, view.trick),
       ),
       last === undefined
         ? null
         : zone(
-            `Last trick (${seatName(last.winner)}, ${last.points} pts)`,
+            T.bsLastTrick(ctx.name(last.winner), last.points),
             "last-trick felt",
-            trickCards(last.cards),
+            trickCards(ctx.name, last.cards),
           ),
     ),
     zone(
-      view.seat === null ? "Hand (spectator: hidden)" : "Your hand",
+      view.seat === null ? T.handHidden : T.yourHand,
       "hand-zone",
       h(
         "div",
-        { class: "hand", "data-testid": "hand", role: "group", "aria-label": "your hand" },
+        { class: "hand", "data-testid": "hand", role: "group", "aria-label": T.yourHand },
         ...handCards(ctx, hand),
       ),
-      view.my_pass === null ? null : h("p", {}, `You passed ${listWords(view.my_pass.map(blackSpyName))}.`),
-      view.received === null
-        ? null
-        : h("p", {}, `You received ${listWords(view.received.map(blackSpyName))}.`),
+      view.my_pass === null ? null : h("p", {}, T.bsYouPassed(listWords(view.my_pass.map(blackSpyName)))),
+      view.received === null ? null : h("p", {}, T.bsYouReceived(listWords(view.received.map(blackSpyName)))),
     ),
     moves(ctx, hand),
     view.deal_scores.length === 0
       ? null
       : zone(
-          "Scores by deal",
+          T.bsScores,
           "score-table",
           h(
             "table",
@@ -209,7 +206,7 @@ function table(ctx: TableContext<BlackSpyView>): HTMLElement {
             h(
               "thead",
               {},
-              h("tr", {}, h("th", {}, "Deal"), ...view.totals.map((_, seat) => h("th", {}, seatName(seat)))),
+              h("tr", {}, h("th", { scope: "col" }, T.bsDeal), ...view.totals.map((_, seat) => h("th", { scope: "col" }, ctx.name(seat)))),
             ),
             h(
               "tbody",
@@ -217,25 +214,43 @@ function table(ctx: TableContext<BlackSpyView>): HTMLElement {
               ...view.deal_scores.map((scores, i) =>
                 h("tr", {}, h("td", {}, i + 1), ...scores.map((score) => h("td", {}, score))),
               ),
-              h("tr", { class: "totals" }, h("td", {}, "Total"), ...view.totals.map((t) => h("td", {}, t))),
+              h("tr", { class: "totals" }, h("td", {}, T.bsTotal), ...view.totals.map((t) => h("td", {}, t))),
             ),
           ),
         ),
   );
 }
 
+/** What the cards' colours, symbols and marks mean. */
+function legend(): HTMLElement {
+  return legendBox(
+    [h("span", { class: "legend-colours" }, ...COLOUR_ORDER.map((colour) => h("span", { class: "legend-colour" }, symbolIcon(colour), ` ${T.bsColour(colour)}`))), T.bsLegendColours],
+    [null, T.bsLegendSpy],
+    [null, T.bsLegendBlack],
+    [null, T.bsLegendStar],
+    [null, T.bsLegendFollow],
+  );
+}
+
+function explain(view: BlackSpyView, outcome: Schemas["Outcome"], name: Namer): Explained {
+  const totals = outcome.scores.length > 0 ? outcome.scores : view.totals;
+  return { why: T.bsEnded(view.threshold), figures: T.bsTotals(totals.map((total, seat) => T.scoreOf(name(seat), total)).join(", ")) };
+}
+
 export const blackSpy: GameUi<BlackSpyView> = {
   id: "black-spy",
-  title: "Black Spy",
+  title: T.bsTitle,
   minPlayers: 3,
   maxPlayers: 6,
   options: [
-    { kind: "flag", key: "no_good_spies", label: "No good spies (coloured 7s score 0)", initial: false },
-    { kind: "flag", key: "classic", label: "Classic 1981 rules", initial: false },
+    { kind: "flag", key: "no_good_spies", label: T.bsNoGoodSpies, initial: false },
+    { kind: "flag", key: "classic", label: T.bsClassic, initial: false },
   ],
   table,
   handKey: (view) => JSON.stringify(view.hand),
   describe,
   narrate,
-  scoreLabel: "points (fewest wins)",
+  scoreLabel: T.bsScoreLabel,
+  explain,
+  legend,
 };

@@ -2,6 +2,11 @@
 
 import type { Command, EventOf, GameEvent, GameId, Schemas, Summary, View, ViewOf } from "../api/client";
 import { type Child, h } from "../dom";
+import { T } from "../i18n/index";
+import type { Namer } from "../names";
+
+export { listWords } from "../i18n/index";
+export { seatName } from "../names";
 
 export type DeckView = ViewOf<"deck-of-spies">;
 export type BlackSpyView = ViewOf<"black-spy">;
@@ -9,10 +14,24 @@ export type SpiesView = ViewOf<"spies-and-lies">;
 
 /** The events every game has: its creation, the seats changing hands, the seed at the end. */
 export type SharedEvent = EventOf<
-  "game_created" | "seat_joined" | "seat_handed_to_bot" | "seat_taken_back" | "seat_claimed" | "seed_revealed"
+  | "game_created"
+  | "seat_joined"
+  | "seat_handed_to_bot"
+  | "seat_taken_back"
+  | "seat_claimed"
+  | "seed_revealed"
+  | "clock_expired"
+  | "clocks_resumed"
+  | "clocks_updated"
 >;
 /** The events of a game's own rules: everything but the {@link SharedEvent}s. */
 export type RulesEvent = Exclude<GameEvent, SharedEvent>;
+
+/** A game over explained: the reason in words and the figures that decided it. */
+export interface Explained {
+  why: string;
+  figures: string | null;
+}
 
 /** Everything a table is drawn from, and what it may ask the page to do. */
 export interface TableContext<V> {
@@ -24,6 +43,8 @@ export interface TableContext<V> {
   selection: readonly number[];
   /** Whether the page can act now (a seat, not waiting for an answer, not a replay). */
   live: boolean;
+  /** Seats by name: display names, bots, "(you)". */
+  name: Namer;
   toggle(index: number): void;
   send(command: Command): void;
 }
@@ -59,7 +80,11 @@ export interface GameUi<V extends View> {
   /** The accessible name of a command ("pass red 3, red 9, blue 11"). */
   describe(command: Command): string;
   /** One line of the log for an event of its rules, or null for an event it has no line for. */
-  narrate(event: RulesEvent): string | null;
+  narrate(event: RulesEvent, name: Namer): string | null;
+  /** Why the game ended, in a player's words, and the figures that decided it. */
+  explain(view: V, outcome: Schemas["Outcome"], name: Namer): Explained;
+  /** The legend of the table's symbols (none when nothing needs explaining). */
+  legend?(view: V): HTMLElement | null;
   /** Scores, by seat, as the table shows them under the outcome. */
   scoreLabel: string;
 }
@@ -72,6 +97,10 @@ export function commandButton<V>(
   ...content: Child[]
 ): HTMLButtonElement {
   const json = JSON.stringify(command);
+  // A card face names the move itself (its SVG is an image named by the label), so that the
+  // button's name and its visible content never disagree.
+  const face = content[0];
+  if (face instanceof SVGElement) face.setAttribute("aria-label", label);
   return h(
     "button",
     {
@@ -80,7 +109,7 @@ export function commandButton<V>(
       "data-testid": "command",
       "data-command": json,
       "data-key": `command:${json}`,
-      "aria-label": label,
+      "aria-label": content.length > 0 ? null : label,
       disabled: !ctx.live,
       onclick: () => ctx.send(command),
     },
@@ -97,6 +126,7 @@ export function selectableCard<V>(
   name: string,
 ): HTMLButtonElement {
   const selected = ctx.selection.includes(index);
+  face.setAttribute("aria-label", name);
   return h(
     "button",
     {
@@ -106,7 +136,6 @@ export function selectableCard<V>(
       "data-index": index,
       "data-key": `card:${index}`,
       "aria-pressed": selected ? "true" : "false",
-      "aria-label": name,
       disabled: !ctx.live,
       onclick: () => ctx.toggle(index),
     },
@@ -137,24 +166,23 @@ export function zone(title: string, cls: string, ...content: Child[]): HTMLEleme
 export function movesArea(hint: string | null, ...buttons: HTMLElement[]): HTMLElement {
   return h(
     "section",
-    { class: "moves", "aria-label": "Your moves", "data-testid": "moves" },
-    h("h3", {}, "Your moves"),
+    { class: "moves", "aria-label": T.yourMoves, "data-testid": "moves" },
+    h("h3", {}, T.yourMoves),
     hint !== null
-      ? h("p", { class: "hint" }, hint)
+      ? h("p", { class: "hint", "aria-live": "polite" }, hint)
       : buttons.length === 0
-        ? h("p", { class: "hint" }, "No move for you now.")
+        ? h("p", { class: "hint" }, T.noMove)
         : null,
     h("div", { class: "move-list" }, ...buttons),
   );
 }
 
-/** "seat 2". */
-export function seatName(seat: number | null | undefined): string {
-  return seat === null || seat === undefined ? "spectator" : `seat ${seat}`;
-}
-
-/** "a, b and c". */
-export function listWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
+/** A legend: what the table's symbols mean, as a list with each symbol drawn beside its words. */
+export function legendBox(...items: [Child, string][]): HTMLElement {
+  return h(
+    "details",
+    { class: "legend", "data-testid": "legend", open: true },
+    h("summary", {}, T.legend),
+    h("ul", {}, ...items.map(([symbol, words]) => h("li", {}, symbol === null ? null : h("span", { class: "legend-symbol" }, symbol), " ", words))),
+  );
 }

@@ -1,11 +1,13 @@
 /** Deck of Spies: the spy deck, your draw deck and piles, your hand, counters and recruits. */
 
-import type { Command } from "../api/client";
+import type { Command, Schemas } from "../api/client";
 import { cardBack, standardCard, standardName, standardValue } from "../cards";
 import { h } from "../dom";
+import { T } from "../i18n/index";
 import {
   commandButton,
   type DeckView,
+  type Explained,
   type GameUi,
   listWords,
   movesArea,
@@ -26,13 +28,12 @@ function describe(command: Command): string {
     case "counter":
     case "recruit": {
       const retire = command.retire ?? [];
-      const verb = command.type === "counter" ? "counter" : "recruit";
+      const verb = command.type === "counter" ? T.deckCounter : T.deckRecruit;
       const total = command.cards.reduce((sum, card) => sum + standardValue(card), 0);
-      const tail = retire.length > 0 ? `, retire ${names(retire)}` : "";
-      return `${verb} with ${names(command.cards)} (${total})${tail}`;
+      return T.deckWith(verb, names(command.cards), total, retire.length > 0 ? names(retire) : "");
     }
     case "assassinate":
-      return `assassinate with ${standardName(command.ace)}`;
+      return T.deckAssassinate(standardName(command.ace));
     default:
       return command.type;
   }
@@ -41,28 +42,27 @@ function describe(command: Command): string {
 function narrate(event: RulesEvent): string | null {
   switch (event.type) {
     case "deck_of_spies_started":
-      return `The spy deck holds ${event.spy_deck_count} spies; your draw deck ${event.draw_deck_count} cards.`;
+      return T.deckStarted(event.spy_deck_count, event.draw_deck_count);
     case "cards_drawn":
-      return event.cards === null ? `${event.count} cards drawn.` : `Drew ${names(event.cards)}.`;
+      return event.cards === null ? T.deckDrewCount(event.count) : T.deckDrew(names(event.cards));
     case "spy_revealed":
-      return `Turn ${event.turn}: the spy ${standardName(event.spy)} is revealed.`;
+      return T.deckRevealed(event.turn, standardName(event.spy));
     case "spy_countered":
-      return `Countered the ${standardName(event.spy)} with ${names(event.cards)}.`;
+      return T.deckCountered(standardName(event.spy), names(event.cards));
     case "spy_recruited": {
       const ace = event.double_agent;
-      const agent = ace === null || ace === undefined ? "" : ` (double agent ${standardName(ace)})`;
-      return `Recruited the ${standardName(event.spy)} with ${names(event.cards)}${agent}.`;
+      return T.deckRecruited(standardName(event.spy), names(event.cards), ace === null || ace === undefined ? "" : standardName(ace));
     }
     case "spy_assassinated":
-      return `Assassinated the ${standardName(event.spy)} with the ${standardName(event.ace)} (from the ${event.ace_zone.replace("_", " ")}).`;
+      return T.deckAssassinated(standardName(event.spy), standardName(event.ace), T.deckZone(event.ace_zone));
     case "cards_retired":
-      return event.cards === null ? `Retired ${event.count} cards.` : `Retired ${names(event.cards)}.`;
+      return event.cards === null ? T.deckRetiredCount(event.count) : T.deckRetired(names(event.cards));
     case "discard_reshuffled":
-      return `The draw discard pile (${event.count} cards) is shuffled into the draw deck.`;
+      return T.deckReshuffled(event.count);
     case "draw_deck_shuffled":
-      return `The draw deck (${event.count} cards) is shuffled.`;
+      return T.deckShuffled(event.count);
     case "deck_of_spies_ended":
-      return `Game over: ${event.result.replaceAll("_", " ")}, with ${event.owned_faces} of 12 key spies.`;
+      return event.result === "won" ? T.deckEndedWon(event.owned_faces) : T.deckEndedLost(event.owned_faces);
     default:
       return null;
   }
@@ -87,9 +87,9 @@ function moves(ctx: TableContext<DeckView>, hand: readonly string[]): HTMLElemen
   if (ctx.legal.length > 0) {
     hint =
       chosen.length === 0
-        ? "Pick a move, or select cards of your hand (also the ones to retire) to see the moves that use exactly them."
+        ? T.deckHintPick
         : matching.length === 0
-          ? `No legal move uses exactly ${names(chosen)}.`
+          ? T.deckHintNone(names(chosen))
           : null;
   }
   return movesArea(hint, ...matching.map((command) => commandButton(ctx, command, describe(command))));
@@ -106,59 +106,71 @@ function table(ctx: TableContext<DeckView>): HTMLElement {
       "div",
       { class: "row" },
       zone(
-        "Spy deck",
+        T.deckSpyDeck,
         "spy-deck",
-        top === null ? cardBack("no spy revealed", "red") : standardCard(top),
-        h("p", {}, `${view.spies_left} spies left`),
+        top === null ? cardBack(T.deckNoSpy, "red") : standardCard(top),
+        h("p", {}, T.deckSpiesLeft(view.spies_left)),
       ),
       zone(
-        "Draw deck",
+        T.deckDrawDeck,
         "draw-deck",
-        cardBack(`draw deck, ${view.draw_deck_count} cards`),
-        h("p", {}, `${view.draw_deck_count} cards`),
+        cardBack(T.deckDrawDeckCards(view.draw_deck_count)),
+        h("p", {}, T.deckCards(view.draw_deck_count)),
       ),
       zone(
-        "Key spies",
+        T.deckKeySpies,
         "score",
         h("p", { class: "big-number" }, view.owned_faces ?? "?"),
-        h("p", {}, "of 12 owned (7 win)"),
-        h("p", {}, `Turn ${view.turn}`),
+        h("p", {}, T.deckOwnedOf),
+        h("p", {}, T.deckTurn(view.turn)),
       ),
     ),
     zone(
-      `Your hand${view.hand_total === null ? "" : `, total ${view.hand_total}`}`,
+      view.hand_total === null ? T.yourHand : T.deckHandTotal(view.hand_total),
       "hand-zone",
       h(
         "div",
-        { class: "hand", "data-testid": "hand", role: "group", "aria-label": "your hand" },
+        { class: "hand", "data-testid": "hand", role: "group", "aria-label": T.yourHand },
         ...hand.map((card, i) => selectableCard(ctx, i, card, standardCard(card), standardName(card))),
-        hand.length === 0 ? h("p", { class: "empty" }, `${view.hand_count} cards`) : null,
+        hand.length === 0 ? h("p", { class: "empty" }, T.deckCards(view.hand_count)) : null,
       ),
     ),
     moves(ctx, hand),
-    zone("Draw discard pile", "discard", pile(view.draw_discard, "empty")),
+    zone(T.deckDiscard, "discard", pile(view.draw_discard, T.deckEmpty)),
     h(
       "div",
       { class: "row small-zones" },
-      zone("Spy discard pile", "spy-discard", h("p", {}, `${view.spy_discard_count} cards`)),
-      zone("Removed", "removed", pile(view.removed, "none")),
+      zone(T.deckSpyDiscard, "spy-discard", h("p", {}, T.deckCards(view.spy_discard_count))),
+      zone(T.deckRemoved, "removed", pile(view.removed, T.deckNone)),
     ),
   );
 }
 
+function explain(view: DeckView, outcome: Schemas["Outcome"]): Explained {
+  const owned = outcome.scores[0] ?? view.owned_faces ?? 0;
+  const why =
+    outcome.reason === "no-ace-left"
+      ? T.deckLostAces(owned)
+      : outcome.winners.length > 0
+        ? T.deckWon(owned)
+        : T.deckLostFaces(owned);
+  return { why, figures: T.deckScore(owned) };
+}
+
 export const deckOfSpies: GameUi<DeckView> = {
   id: "deck-of-spies",
-  title: "Deck of Spies",
+  title: T.deckTitle,
   minPlayers: 1,
   maxPlayers: 1,
   options: [
-    { kind: "flag", key: "strict_necessity", label: "Strict necessity", initial: true },
-    { kind: "flag", key: "ace_counts_in_necessity", label: "Ace counts in necessity", initial: true },
-    { kind: "flag", key: "retire_multiple_ranks", label: "Retire several ranks", initial: false },
+    { kind: "flag", key: "strict_necessity", label: T.deckStrict, initial: true },
+    { kind: "flag", key: "ace_counts_in_necessity", label: T.deckAceCounts, initial: true },
+    { kind: "flag", key: "retire_multiple_ranks", label: T.deckRetireMany, initial: false },
   ],
   table,
   handKey: (view) => JSON.stringify(view.hand),
   describe,
   narrate,
-  scoreLabel: "key spies",
+  scoreLabel: T.deckKeySpies,
+  explain,
 };

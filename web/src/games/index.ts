@@ -3,9 +3,10 @@
  * reaches a game's module only through it, never by switching on a game id.
  */
 
-import type { GameId, View, ViewOf } from "../api/client";
+import type { GameId, Schemas, View, ViewOf } from "../api/client";
+import type { Namer } from "../names";
 import { blackSpy } from "./blackspy";
-import type { GameUi, TableContext } from "./common";
+import type { Explained, GameUi, TableContext } from "./common";
 import { deckOfSpies } from "./deck";
 import { spiesAndLies } from "./spies";
 
@@ -50,4 +51,14 @@ export function drawTable(ctx: TableContext<View>): HTMLElement {
 /** The cards a selection points into, as the view's game says (see {@link GameUi.handKey}). */
 export function handKey(view: View): string {
   return moduleOf(view.game).handKey(view);
+}
+
+/** Why the view's game ended, in its own words (see {@link GameUi.explain}). */
+export function explainOutcome(view: View, outcome: Schemas["Outcome"], name: Namer): Explained {
+  return moduleOf(view.game).explain(view, outcome, name);
+}
+
+/** The legend of the view's game's symbols, if it has one. */
+export function drawLegend(view: View): HTMLElement | null {
+  return moduleOf(view.game).legend?.(view) ?? null;
 }

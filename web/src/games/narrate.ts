@@ -1,7 +1,8 @@
 /** The log's lines: the ones every game shares here, the game's own from its module. */
 
 import type { GameEvent } from "../api/client";
-import { seatName } from "./common";
+import { T } from "../i18n/index";
+import type { Namer } from "../names";
 import { gameUi } from "./index";
 
 function humanize(type: string): string {
@@ -9,24 +10,35 @@ function humanize(type: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** Events that the live log leaves out: every move's clock record (the clocks show it). */
+export function quietInLog(event: GameEvent): boolean {
+  return event.type === "clocks_updated";
+}
+
 /** One log line for an event of a game of type `game` (a summary's `game`, if known yet). */
-export function narrate(game: string | undefined, event: GameEvent): string {
+export function narrate(game: string | undefined, event: GameEvent, name: Namer): string {
   switch (event.type) {
     case "game_created":
-      return `Game created: ${event.game}, ${event.players} seat(s); seed commitment ${event.seed_commitment.slice(0, 12)}…`;
+      return T.evCreated(gameUi(event.game)?.title ?? event.game, event.players, event.seed_commitment.slice(0, 12));
     case "seat_joined":
-      return `${seatName(event.seat)} is taken by ${event.name}.`;
+      return T.evJoined(T.seat(event.seat), event.name);
     case "seat_handed_to_bot":
-      return `${seatName(event.seat)} is handed to bot ${event.bot}.`;
+      return T.evHanded(name(event.seat), event.bot);
     case "seat_taken_back":
-      return `${seatName(event.seat)} is taken back from its bot.`;
+      return T.evTakenBack(name(event.seat));
     case "seat_claimed":
-      return `${seatName(event.seat)} is claimed for the rematch.`;
+      return T.evClaimed(name(event.seat));
     case "seed_revealed":
-      return `The seed is revealed (${event.seed.slice(0, 16)}…): every shuffle can now be checked.`;
+      return T.evSeed(event.seed.slice(0, 16));
+    case "clock_expired":
+      return event.forfeit ? T.evForfeit(name(event.seat)) : T.evExpired(name(event.seat));
+    case "clocks_resumed":
+      return T.evResumed;
+    case "clocks_updated":
+      return T.evClocks;
     default: {
       const ui = game === undefined ? undefined : gameUi(game);
-      return ui?.narrate(event) ?? `${humanize(event.type)}.`;
+      return ui?.narrate(event, name) ?? T.evOther(humanize(event.type));
     }
   }
 }

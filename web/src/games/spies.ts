@@ -1,15 +1,19 @@
 /** Stratego Spies & Lies: the Double Agent's board, both sides' missions, intel and guesses. */
 
-import type { Command } from "../api/client";
+import type { Command, Schemas } from "../api/client";
 import { cardBack, soldierCard, soldierName } from "../cards";
 import { h, s } from "../dom";
+import { T } from "../i18n/index";
+import type { Namer } from "../names";
 import {
   commandButton,
+  type Explained,
   type GameUi,
+  legendBox,
+  listWords,
   movesArea,
   type RulesEvent,
   sameItems,
-  seatName,
   selectableCard,
   selectedCards,
   type SpiesView,
@@ -19,10 +23,8 @@ import {
 
 type Side = SpiesView["sides"][number];
 
-const SIDE_NAMES = ["red", "blue"];
-
 function sideName(side: number): string {
-  return SIDE_NAMES[side] ?? `side ${side}`;
+  return T.slSide(side);
 }
 
 /** The viewer's side, whose hand the page shows; none for a spectator. */
@@ -33,86 +35,91 @@ function ownSide(view: SpiesView): Side | undefined {
 function describe(command: Command): string {
   switch (command.type) {
     case "deploy":
-      return `deploy ${command.soldiers.map((rank, i) => `${soldierName(rank)} on mission ${i + 1}`).join(", ")}`;
+      return T.slDeploy(command.soldiers.map((rank, i) => T.slDeployOn(soldierName(rank), i + 1)).join(", "));
     case "mark_sergeant":
-      return command.token ? "put an intel token on the Sergeant" : "leave the Sergeant unmarked";
+      return command.token ? T.slMark : T.slNoMark;
     case "confirm_intel":
-      return "confirm the intel tokens";
+      return T.slConfirm;
     case "deceive":
-      return "play a deception token";
+      return T.slDeceive;
     case "decline_deception":
-      return "play no deception token";
+      return T.slDecline;
     case "guess":
-      return `guess ${soldierName(command.rank)}`;
+      return T.slGuess(soldierName(command.rank));
     case "choose_marshal":
-      return command.option === "points"
-        ? "Marshal: take 10 points"
-        : "Marshal: sabotage (5 points, the opponent loses 5)";
+      return command.option === "points" ? T.slMarshalPoints : T.slMarshalSabotage;
     case "choose_captain":
       return command.borrow === null || command.borrow === undefined
-        ? "Captain: take 6 points"
-        : `Captain: borrow the exhausted ${soldierName(command.borrow)}`;
+        ? T.slCaptainPoints
+        : T.slCaptainBorrow(soldierName(command.borrow));
     default:
       return command.type;
   }
 }
 
-function narrate(event: RulesEvent): string | null {
+function narrate(event: RulesEvent, name: Namer): string | null {
   switch (event.type) {
     case "spies_and_lies_started":
-      return `${event.players} players; the first intel card is public.`;
-    case "soldiers_deployed": {
+      return T.slStarted(event.players);
+    case "soldiers_deployed":
       // Another side's soldiers stay hidden: only how many were deployed.
-      const which = event.soldiers === null ? "" : `: ${event.soldiers.map((rank) => soldierName(rank)).join(", ")}`;
-      return `${sideName(event.side)} (${seatName(event.seat)}) deploys ${event.count} soldiers${which}.`;
-    }
+      return T.slDeployed(
+        sideName(event.side),
+        name(event.seat),
+        event.count,
+        event.soldiers === null ? "" : event.soldiers.map((rank) => soldierName(rank)).join(", "),
+      );
     case "intel_card_turned":
-      return `Day ${event.day}: the intel card shows ${event.card.join(", ")}.`;
+      return T.slIntelTurned(event.day, event.card.join(", "));
     case "intel_marked":
-      return `${sideName(event.side)} has placed its intel tokens.`;
+      return T.slIntelMarked(sideName(event.side));
     case "intel_tokens_revealed": {
       const start = event.starting_side;
-      return `Intel tokens revealed${start === null || start === undefined ? "" : `; ${sideName(start)} starts`}.`;
+      return T.slIntelRevealed(start === null || start === undefined ? "" : sideName(start));
     }
     case "deception_played":
-      return `${sideName(event.side)} plays a deception token on mission ${event.mission}.`;
+      return T.slDeceived(sideName(event.side), event.mission);
     case "deception_declined":
-      return `${sideName(event.side)} plays no deception token on mission ${event.mission}.`;
+      return T.slDeclined(sideName(event.side), event.mission);
     case "soldier_revealed": {
-      const verdict = event.correct ? "right" : "wrong";
       const forced = event.forced_by;
-      const retreat = forced === null || forced === undefined ? "" : `, forced back by the ${forced}`;
-      return `${sideName(event.guesser)} guesses ${soldierName(event.guess)} at ${sideName(event.side)}'s mission ${event.mission}: it is the ${soldierName(event.rank)}, ${verdict}${retreat}.`;
+      return T.slRevealed(
+        sideName(event.guesser),
+        soldierName(event.guess),
+        sideName(event.side),
+        event.mission,
+        soldierName(event.rank),
+        event.correct,
+        forced === null || forced === undefined ? "" : String(forced),
+      );
     }
     case "infiltration_points_gained":
-      return `${sideName(event.side)} gains ${event.amount} infiltration points (${event.source}), tower at ${event.tower}${event.infiltrated ? ": infiltration!" : ""}.`;
+      return T.slGained(sideName(event.side), T.slPoints(event.amount), String(event.source), event.tower, event.infiltrated);
     case "infiltration_points_lost":
-      return `${sideName(event.side)} loses ${event.amount} infiltration points, tower at ${event.tower}.`;
+      return T.slLost(sideName(event.side), T.slPoints(event.amount), event.tower);
     case "double_agent_moved":
-      return `${sideName(event.side)} moves the Double Agent ${event.steps} step(s) (${event.cause}) to ${event.position}.`;
+      return T.slMoved(sideName(event.side), T.slSteps(event.steps), String(event.cause), event.position);
     case "soldier_effect_started":
-      return `${sideName(event.side)}'s ${event.effect} effect lasts until the end of the day.`;
+      return T.slEffect(sideName(event.side), String(event.effect));
     case "marshal_chosen":
-      return `${sideName(event.side)}'s Marshal: ${event.option}.`;
+      return T.slMarshal(sideName(event.side), event.option === "points" ? T.slMarshalPoints : T.slMarshalSabotage);
     case "captain_chosen": {
       const borrow = event.borrow;
       return borrow === null || borrow === undefined
-        ? `${sideName(event.side)}'s Captain takes 6 points.`
-        : `${sideName(event.side)}'s Captain borrows the ${soldierName(borrow)}.`;
+        ? T.slCaptainTook(sideName(event.side))
+        : T.slCaptainBorrowed(sideName(event.side), soldierName(borrow));
     }
     case "deception_token_gained":
-      return `${sideName(event.side)} gains a deception token.`;
+      return T.slTokenGained(sideName(event.side));
     case "double_damage_earned":
-      return `${sideName(event.side)} earns double damage.`;
+      return T.slDoubleDamage(sideName(event.side));
     case "flag_captured":
-      return `${sideName(event.side)} captures the flag!`;
+      return T.slFlagCaptured(sideName(event.side));
     case "spies_and_lies_day_ended":
-      return `Day ${event.day} ends; ${sideName(event.next_starting_side)} starts the next.`;
+      return T.slDayEnded(event.day, sideName(event.next_starting_side));
     case "spies_and_lies_ended": {
       const winner = event.winner;
-      return event.draw || winner === null
-        ? `Game over: a draw (${event.reason}).`
-        : `Game over: ${sideName(winner)} wins (${event.reason}).`;
+      return event.draw || winner === null ? T.slEndedDraw : T.slEnded(sideName(winner));
     }
     default:
       return null;
@@ -127,7 +134,7 @@ function board(view: SpiesView): HTMLElement {
     viewBox: `0 0 ${width} 70`,
     class: "board",
     role: "img",
-    "aria-label": `Double Agent at ${view.double_agent} (red flag at -${reach}, blue flag at +${reach})`,
+    "aria-label": T.slBoardLabel(view.double_agent, reach),
   });
   for (let position = -reach; position <= reach; position++) {
     const x = (position + reach) * 40 + 20;
@@ -143,16 +150,27 @@ function board(view: SpiesView): HTMLElement {
   const agentX = (view.double_agent + reach) * 40 + 20;
   svg.append(
     s("circle", { cx: agentX, cy: 35, r: 10, class: "double-agent" }),
-    s("title", {}, "Double Agent"),
+    s("title", {}, T.slDoubleAgent),
   );
   return h("div", { class: "board-wrap" }, svg);
 }
 
 function tower(side: Side): HTMLElement {
+  const fill = h("span", { class: `tower-fill side-${side.colour}` });
+  // Through the CSSOM, not a style attribute: a Content-Security-Policy may forbid those.
+  fill.style.width = `${side.tower * 10}%`;
   return h(
     "div",
-    { class: "tower", role: "meter", "aria-valuemin": 0, "aria-valuemax": 10, "aria-valuenow": side.tower, "aria-label": `${side.colour} infiltration` },
-    h("span", { class: `tower-fill side-${side.colour}`, style: `width:${side.tower * 10}%` }),
+    {
+      class: "tower",
+      role: "meter",
+      "aria-valuemin": 0,
+      "aria-valuemax": 10,
+      "aria-valuenow": side.tower,
+      "aria-valuetext": T.slTowerText(side.tower),
+      "aria-label": T.slInfiltrationOf(T.slSide(side.side)),
+    },
+    fill,
     h("span", { class: "tower-text" }, `${side.tower} / 10`),
   );
 }
@@ -168,39 +186,38 @@ function missions(view: SpiesView, side: Side): HTMLElement {
         const state = mission.retreated ? "retreated" : mission.face_up ? "activated" : "hidden-own";
         face = soldierCard(mission.rank, side.colour, state);
       } else if (mission.deployed) {
-        face = cardBack(`${side.colour} soldier, face down`, side.colour);
+        face = cardBack(T.slFaceDownSoldier(T.slSide(side.side)), side.colour);
       } else {
-        face = h("span", { class: "slot" }, "empty");
+        face = h("span", { class: "slot" }, T.slEmpty);
       }
       return h(
         "li",
         { class: `mission${current ? " current" : ""}` },
-        h("span", { class: "mission-name" }, `Mission ${mission.mission}`),
+        h("span", { class: "mission-name" }, T.slMission(mission.mission)),
         face,
         h(
           "span",
           { class: "markers" },
-          mission.intel === true ? h("span", { class: "intel-token", title: "intel token" }, "intel") : null,
-          mission.deception ? h("span", { class: "deception-token", title: "deception token" }, "deception") : null,
-          mission.rank !== null && !mission.face_up ? h("span", { class: "note" }, "face down") : null,
+          mission.intel === true ? h("span", { class: "intel-token", title: T.slIntelToken }, T.slIntel) : null,
+          mission.deception ? h("span", { class: "deception-token", title: T.slDeceptionToken }, T.slDeception) : null,
+          mission.rank !== null && !mission.face_up ? h("span", { class: "note" }, T.slFaceDown) : null,
         ),
       );
     }),
   );
 }
 
-function sidePanel(view: SpiesView, side: Side): HTMLElement {
-  const mine = side.side === view.side;
+function sidePanel(view: SpiesView, side: Side, name: Namer): HTMLElement {
   return zone(
-    `${side.colour} (${side.seats.map(seatName).join(", ")})${mine ? ", you" : ""}`,
+    T.sideOf(T.slSideCap(side.side), listWords(side.seats.map(name))),
     `side side-${side.colour}${view.to_act.some((seat) => side.seats.includes(seat)) ? " acting" : ""}`,
     tower(side),
     h(
       "p",
       { class: "side-stats" },
-      `${side.hand_size} in hand · ${side.deception_tokens} deception token(s)`,
-      side.double_damage ? " · double damage" : "",
-      side.effects.length > 0 ? ` · effects: ${side.effects.join(", ")}` : "",
+      T.slSideStats(side.hand_size, side.deception_tokens),
+      side.double_damage ? T.slDoubleDamageTag : "",
+      side.effects.length > 0 ? T.slEffects(side.effects.join(", ")) : "",
     ),
     missions(view, side),
     side.exhausted.length === 0
@@ -208,7 +225,7 @@ function sidePanel(view: SpiesView, side: Side): HTMLElement {
       : h(
           "div",
           { class: "exhausted" },
-          h("span", {}, "Exhausted: "),
+          h("span", {}, T.slExhausted),
           ...side.exhausted.map((rank) => soldierCard(rank, side.colour, "exhausted")),
         ),
   );
@@ -223,10 +240,10 @@ function moves(ctx: TableContext<SpiesView>, hand: readonly number[]): HTMLEleme
   const matching = deploys.filter((command) => sameItems(command.soldiers, chosen));
   const hint =
     chosen.length < 4
-      ? `Select four soldiers of your hand to deploy (${chosen.length} selected); the missions take them in rising order, the Sergeant anywhere.`
+      ? T.slHintDeploy(chosen.length)
       : matching.length === 0
-        ? "These four soldiers cannot be deployed."
-        : "Choose where they go:";
+        ? T.slHintCannot
+        : T.slHintWhere;
   return movesArea(
     hint,
     ...matching.map((command) => commandButton(ctx, command, describe(command))),
@@ -248,30 +265,30 @@ function table(ctx: TableContext<SpiesView>): HTMLElement {
     h(
       "p",
       { class: "deal-line" },
-      `Day ${view.day} of 3 · ${view.phase}${view.stage === null ? "" : ` (${view.stage})`}${view.turn === null ? "" : ` · guess-turn ${view.turn} of 8`}${view.guesser === null ? "" : ` · ${sideName(view.guesser)} guesses`}`,
+      `${T.slDayLine(view.day, T.slPhase(view.phase))}${view.stage === null ? "" : ` (${T.slStage(view.stage)})`}${view.turn === null ? "" : T.slGuessTurn(view.turn)}${view.guesser === null ? "" : T.slGuesses(sideName(view.guesser))}`,
     ),
-    top === undefined ? null : sidePanel(view, top),
+    top === undefined ? null : sidePanel(view, top, ctx.name),
     zone(
-      "Board",
+      T.slBoard,
       "board-zone",
       board(view),
       h(
         "div",
         { class: "intel" },
-        h("span", {}, "Intel: "),
+        h("span", {}, T.slIntelLabel),
         view.current_intel === null
-          ? h("span", { class: "empty" }, "not turned yet")
+          ? h("span", { class: "empty" }, T.slNotTurned)
           : h("strong", { class: "intel-card" }, view.current_intel.join(" ")),
-        h("span", {}, ` · old: ${view.old_intel.map((card) => card.join(" ")).join(" | ")} · ${view.intel_deck_size} left · reserve ${view.deception_reserve_left}`),
+        h("span", {}, T.slOldIntel(view.old_intel.map((card) => card.join(" ")).join(" | "), view.intel_deck_size, view.deception_reserve_left)),
       ),
     ),
-    bottom === undefined ? null : sidePanel(view, bottom),
+    bottom === undefined ? null : sidePanel(view, bottom, ctx.name),
     zone(
-      view.side === null ? "Hand (spectator: hidden)" : "Your hand",
+      view.side === null ? T.handHidden : T.yourHand,
       "hand-zone",
       h(
         "div",
-        { class: "hand", "data-testid": "hand", role: "group", "aria-label": "your hand" },
+        { class: "hand", "data-testid": "hand", role: "group", "aria-label": T.yourHand },
         ...hand.map((rank, i) =>
           deploying
             ? selectableCard(ctx, i, rank, soldierCard(rank, colour), soldierName(rank))
@@ -283,19 +300,51 @@ function table(ctx: TableContext<SpiesView>): HTMLElement {
   );
 }
 
+/** What the board's and the missions' marks mean. */
+function legend(): HTMLElement {
+  const flag = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" }, s("path", { d: "M6 22V3l12 5-12 5", stroke: "#b3261e", "stroke-width": 2.5, fill: "#b3261e" }));
+  const agent = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" }, s("circle", { cx: 12, cy: 12, r: 8, class: "double-agent" }));
+  const sideways = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" }, s("rect", { x: 2, y: 7, width: 20, height: 12, rx: 2, fill: "#fff", stroke: "#333" }));
+  const upright = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" }, s("rect", { x: 6, y: 2, width: 12, height: 20, rx: 2, fill: "#fff", stroke: "#333" }));
+  const bar = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" }, s("rect", { x: 1, y: 8, width: 22, height: 8, rx: 2, fill: "#ccc" }), s("rect", { x: 1, y: 8, width: 12, height: 8, rx: 2, fill: "#4a7fd9" }));
+  return legendBox(
+    [flag, T.slLegendFlag],
+    [agent, T.slLegendAgent],
+    [sideways, T.slLegendSideways],
+    [upright, T.slLegendFaceUp],
+    [h("span", { class: "intel-token" }, T.slIntel), T.slLegendIntel],
+    [h("span", { class: "deception-token" }, T.slDeception), T.slLegendDeception],
+    [bar, T.slLegendTower],
+  );
+}
+
+function explain(view: SpiesView, outcome: Schemas["Outcome"]): Explained {
+  const winner = view.sides.find((side) => outcome.winners.some((seat) => side.seats.includes(seat)));
+  const loser = view.sides.find((side) => side !== winner);
+  const figures = T.slMarkers(view.sides.map((side) => `${T.slSideCap(side.side)} ${side.tower}`).join(", "));
+  let why: string;
+  if (outcome.draw || winner === undefined) why = T.slInfiltrationDraw;
+  else if (outcome.reason === "flag-captured") why = T.slFlag(T.slSideCap(winner.side), T.slSide(loser?.side ?? 1 - winner.side));
+  else if (outcome.reason === "territory") why = T.slTerritory(T.slSideCap(winner.side), T.slSide(loser?.side ?? 1 - winner.side));
+  else why = T.slInfiltration;
+  return { why, figures };
+}
+
 export const spiesAndLies: GameUi<SpiesView> = {
   id: "spies-and-lies",
-  title: "Stratego Spies & Lies",
+  title: T.slTitle,
   minPlayers: 2,
   maxPlayers: 4,
   options: [
-    { kind: "number", key: "board_length", label: "Board length (spaces to each gate)", initial: 3, min: 1, max: 20 },
-    { kind: "flag", key: "deception_pays_on_forced_retreat", label: "Deception pays on a forced retreat", initial: true },
-    { kind: "choice", key: "deception_reserve", label: "Reserve deception tokens", initial: "shared", choices: ["shared", "per-side"] },
+    { kind: "number", key: "board_length", label: T.slBoardLength, initial: 3, min: 1, max: 20 },
+    { kind: "flag", key: "deception_pays_on_forced_retreat", label: T.slDeceptionPays, initial: true },
+    { kind: "choice", key: "deception_reserve", label: T.slReserve, initial: "shared", choices: ["shared", "per-side"] },
   ],
   table,
   handKey: (view) => JSON.stringify(ownSide(view)?.hand ?? null),
   describe,
   narrate,
-  scoreLabel: "infiltration",
+  scoreLabel: T.slScoreLabel,
+  explain,
+  legend,
 };

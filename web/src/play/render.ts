@@ -1,15 +1,18 @@
-/** Draws the play page from its state: header, table, outcome, seats, seat picker and links. */
+/** Draws the play page from its state: header, clocks, table, outcome, seats, seat picker and links. */
 
 import type { Command } from "../api/client";
 import { fill, h } from "../dom";
-import { seatName } from "../games/common";
-import { drawTable, gameUi } from "../games/index";
+import { drawLegend, drawTable, gameUi } from "../games/index";
+import { T } from "../i18n/index";
+import { namer, seatName } from "../names";
+import { rulesHref } from "../rules/links";
+import { drawClocks } from "./clock";
 import type { TableRedraw } from "./focus";
 import type { PlayLayout } from "./layout";
 import { drawOutcome } from "./outcome";
 import { drawSeatsBox, type SeatActions } from "./seats-box";
 import { canAct, heldSeats, isLoaded, type PlayState } from "./state";
-import { PLAY_TEXT, statusText } from "./texts";
+import { statusText } from "./texts";
 
 /** Everything the drawn page's controls can ask for. */
 export interface PlayActions extends SeatActions {
@@ -21,31 +24,36 @@ export interface PlayActions extends SeatActions {
 
 /**
  * Draws the page from `state` (nothing until the table is loaded): the header and the
- * automation attributes of the root, the game's table, the outcome and the seats.
+ * automation attributes of the root, the clocks, the game's table, the outcome and the seats.
  */
 export function drawPage(page: PlayLayout, state: PlayState, actions: PlayActions, redrawTable: TableRedraw): void {
   if (!isLoaded(state)) return;
   const { summary, view } = state;
+  const name = namer(summary, state.seat);
   const gameTitle = gameUi(summary.game)?.title ?? summary.game;
-  page.title.textContent = PLAY_TEXT.title(gameTitle, state.gameId);
-  document.title = PLAY_TEXT.documentTitle(gameTitle);
-  page.status.textContent = statusText(summary, state.seat, new Set(state.tokens.keys()));
+  page.title.replaceChildren(`${gameTitle} · `, h("code", { class: "game-id" }, state.gameId));
+  document.title = T.documentTitle(gameTitle);
+  page.rulesLink.href = rulesHref(summary.game);
+  page.status.textContent = statusText(summary, state.seat, new Set(state.tokens.keys()), name);
   const hooks = page.root.dataset;
   hooks["version"] = String(view.version);
   hooks["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
   hooks["busy"] = String(state.busy);
   hooks["gameStatus"] = summary.status;
+  drawClocks(page.clocks, view.clock, name, summary.status === "active");
   const table = drawTable({
     view,
     summary,
     legal: state.legal,
     selection: state.selection,
     live: canAct(state),
+    name,
     toggle: (index) => actions.toggle(index),
     send: (command) => actions.send(command),
   });
   redrawTable(table, state.busy);
-  drawOutcome(page.outcome, state, () => actions.rematch());
+  if (page.legend.childElementCount === 0) fill(page.legend, drawLegend(view));
+  drawOutcome(page.outcome, state, () => actions.rematch(), name);
   drawSeatsBox(page.seatsBox, state, actions);
 }
 
@@ -55,17 +63,17 @@ export function drawSeatPicker(page: PlayLayout, state: PlayState): void {
   fill(
     page.seatSelect,
     ...seats.map((s) => h("option", { value: s, selected: s === state.seat }, seatName(s))),
-    h("option", { value: "spectator", selected: state.seat === null }, PLAY_TEXT.spectator),
+    h("option", { value: "spectator", selected: state.seat === null }, T.spectator),
   );
   fill(
     page.links,
-    h("summary", {}, PLAY_TEXT.seatLinks),
+    h("summary", {}, T.seatLinks),
     h(
       "ul",
       {},
       ...seats.map((s) => {
         const href = `${location.origin}/play/${state.gameId}#token=${state.tokens.get(s) ?? ""}`;
-        return h("li", {}, `${seatName(s)}: `, h("input", { readonly: true, value: href, "aria-label": PLAY_TEXT.seatLink(s) }));
+        return h("li", {}, `${seatName(s)}: `, h("input", { readonly: true, value: href, "aria-label": T.seatLink(seatName(s)) }));
       }),
     ),
   );

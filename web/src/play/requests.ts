@@ -3,10 +3,22 @@
  * data, or the problem to show), with no drawing.
  */
 
-import { api, auth, type Command, problemText, type Summary, type View } from "../api/client";
+import { api, auth, type Command, problemCode, problemText, type Summary, type View } from "../api/client";
+import { T } from "../i18n/index";
+import { seatName } from "../names";
 import { chooseSeat, keepToken } from "../tokens";
 import type { BotInfo } from "./state";
-import { PLAY_TEXT } from "./texts";
+
+/** A refusal to show: its words, and the API's code (which points at a rule). */
+export interface Refusal {
+  text: string;
+  code?: string;
+}
+
+function refusal(error: unknown): Refusal {
+  const code = problemCode(error);
+  return code === undefined ? { text: T.refused(problemText(error)) } : { text: T.refused(problemText(error)), code };
+}
 
 /** What the page draws from, read at one version. */
 export type TableAnswer =
@@ -46,9 +58,9 @@ export async function sendCommand(
   token: string,
   command: Command,
   version: number,
-): Promise<string | null> {
+): Promise<Refusal | null> {
   let at = version;
-  let problem: string | null = null;
+  let problem: Refusal | null = null;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const { error } = await api.POST("/games/{game_id}/commands", {
       params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
@@ -56,7 +68,7 @@ export async function sendCommand(
       body: { command, expected_version: at },
     });
     if (error === undefined) return null;
-    problem = PLAY_TEXT.refused(problemText(error));
+    problem = refusal(error);
     if (error.code !== "version-conflict") break;
     const now = await api.GET("/games/{game_id}/legal", {
       params: { path: { game_id: gameId } },
@@ -64,7 +76,7 @@ export async function sendCommand(
     });
     const wanted = JSON.stringify(command);
     if (now.data === undefined || !now.data.commands.some((c) => JSON.stringify(c) === wanted)) {
-      return PLAY_TEXT.tableMoved;
+      return { text: T.tableMoved };
     }
     at = now.data.version;
   }
@@ -77,22 +89,22 @@ export async function handSeatToBot(
   seat: number,
   token: string | undefined,
   bot: string,
-): Promise<string | null> {
+): Promise<Refusal | null> {
   const { error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
     params: { path: { game_id: gameId, seat } },
     headers: auth(token),
     body: { bot },
   });
-  return error === undefined ? null : PLAY_TEXT.refused(problemText(error));
+  return error === undefined ? null : refusal(error);
 }
 
 /** Takes the seat back from its bot; the problem to show, or null. */
-export async function takeSeatBack(gameId: string, seat: number, token: string | undefined): Promise<string | null> {
+export async function takeSeatBack(gameId: string, seat: number, token: string | undefined): Promise<Refusal | null> {
   const { error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
     params: { path: { game_id: gameId, seat } },
     headers: auth(token),
   });
-  return error === undefined ? null : PLAY_TEXT.refused(problemText(error));
+  return error === undefined ? null : refusal(error);
 }
 
 /**
@@ -113,7 +125,7 @@ export async function rematchEverySeat(
       headers: auth(token),
     });
     if (data === undefined) {
-      tell(PLAY_TEXT.noRematch(atSeat, problemText(error)));
+      tell(T.noRematch(seatName(atSeat), problemText(error)));
       continue;
     }
     keepToken(data.id, data.seat, data.token);
@@ -137,7 +149,7 @@ export async function adoptLinkToken(gameId: string): Promise<string | null> {
     headers: auth(token),
   });
   if (data === undefined || data.seat === null || data.seat === undefined) {
-    return PLAY_TEXT.badSeatLink(problemText(error));
+    return T.badSeatLink(problemText(error));
   }
   keepToken(gameId, data.seat, token);
   chooseSeat(gameId, data.seat);

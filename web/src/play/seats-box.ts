@@ -1,10 +1,9 @@
 /** The seats box: who holds each seat, and for the page's seat the hand-over to a bot and back. */
 
 import { fill, h } from "../dom";
-import { seatName } from "../games/common";
-import { joinLink, seatKind } from "../names";
+import { T } from "../i18n/index";
+import { joinLink, seatKind, seatName } from "../names";
 import type { LoadedState } from "./state";
-import { PLAY_TEXT } from "./texts";
 
 /** What the seats box's buttons ask the page to do. */
 export interface SeatActions {
@@ -24,7 +23,7 @@ export function drawSeatsBox(box: HTMLElement, state: LoadedState, actions: Seat
         h("input", {
           readonly: true,
           value: joinLink(state.gameId, held.seat),
-          "aria-label": PLAY_TEXT.shareLink(held.seat),
+          "aria-label": T.shareLink(seatName(held.seat)),
           "data-testid": `share-${held.seat}`,
         }),
       );
@@ -35,21 +34,21 @@ export function drawSeatsBox(box: HTMLElement, state: LoadedState, actions: Seat
         if (choices.length > 0) {
           const pick = h(
             "select",
-            { "aria-label": PLAY_TEXT.botSelect, "data-testid": "bot-select" },
+            { "aria-label": T.botSelect, "data-testid": "bot-select" },
             ...choices.map((bot) => h("option", { value: bot.name, title: bot.description }, bot.name)),
           );
           controls.push(
-            h("label", {}, PLAY_TEXT.bot, pick),
+            h("label", {}, T.bot, pick),
             h(
               "button",
               { type: "button", "data-testid": "hand-to-bot", onclick: () => actions.handOver(held.seat, pick.value) },
-              PLAY_TEXT.handToBot,
+              T.handToBot,
             ),
           );
         }
       } else {
         controls.push(
-          h("button", { type: "button", "data-testid": "take-back", onclick: () => actions.takeBack(held.seat) }, PLAY_TEXT.takeBack),
+          h("button", { type: "button", "data-testid": "take-back", onclick: () => actions.takeBack(held.seat) }, T.takeBack),
         );
       }
     }
@@ -58,11 +57,11 @@ export function drawSeatsBox(box: HTMLElement, state: LoadedState, actions: Seat
       { "data-seat-row": held.seat, "data-seat-type": held.type ?? "creator", class: held.seat === state.seat ? "mine" : null },
       h("strong", {}, seatName(held.seat)),
       held.name === null || held.name === undefined ? null : ` ${held.name}`,
-      h("span", { class: "seat-kind" }, ` (${seatKind(held)}${own ? PLAY_TEXT.yours : ""})`),
+      h("span", { class: "seat-kind" }, ` (${seatKind(held)}${own ? T.yours : ""})`),
       controls.length > 0 ? h("span", { class: "seat-controls" }, ...controls) : null,
     );
   });
-  fill(box, h("h2", { id: "seats-title" }, PLAY_TEXT.seats), h("ul", { class: "seat-rows" }, ...rows));
+  fill(box, h("h2", { id: "seats-title" }, T.seats), h("ul", { class: "seat-rows" }, ...rows));
   if (hadFocus !== null && hadFocus !== undefined) {
     const again =
       box.querySelector<HTMLElement>(`[data-testid="${hadFocus}"]`) ??

@@ -1,76 +1,62 @@
 /**
- * The play page's words: every player-facing string of the table page outside the game
- * modules is here, so that a translation has one place to look.
+ * The play page's sentences built from a game's state: whose turn it is, and the game over
+ * in a player's words (who won, why, by which rule, with the figures that decided it). The
+ * words themselves are in `i18n/`; the game's own reasons come from its module.
  */
 
-import type { Summary } from "../api/client";
-import { listWords, seatName } from "../games/common";
-import { seatLabel } from "../names";
+import type { Summary, View } from "../api/client";
+import { explainOutcome } from "../games/index";
+import { listWords, T } from "../i18n/index";
+import { type Namer, seatName } from "../names";
+import { outcomeSection } from "../rules/links";
 
-/** "Game over (flag-captured): seat 1 (Grace) wins." */
-export function outcomeText(summary: Summary): string {
+/** The game over, for a player: a headline, the reason, the figures and the rule's section. */
+export interface GameOverWords {
+  headline: string;
+  why: string | null;
+  figures: string | null;
+  section: string | undefined;
+}
+
+/** "You win!", "You lose. Ada wins.", "Ada and Grace share the win.", "A draw." */
+function headline(summary: Summary, me: number | null, name: Namer): string {
   const outcome = summary.outcome;
-  if (outcome === null) return "Game over.";
-  const winners = outcome.winners.map((s) => seatLabel(summary, s));
-  const who = outcome.draw
-    ? "a draw"
-    : winners.length === 0
-      ? "no winner"
-      : `${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}`;
-  return `Game over (${outcome.reason}): ${who}.`;
+  if (outcome === null || outcome === undefined) return T.gameOverShort;
+  if (outcome.draw) return T.draw;
+  const winners = outcome.winners;
+  const others = winners.filter((seat) => seat !== me);
+  const who =
+    winners.length === 0
+      ? T.noWinner
+      : winners.length === 1
+        ? T.winsOne(name(winners[0]))
+        : T.winsShared(listWords(winners.map(name)));
+  if (me === null || me === undefined) return who;
+  if (winners.includes(me)) return others.length === 0 ? T.youWin : `${T.youWin} ${who}`;
+  return winners.length === 0 ? T.youLose : `${T.youLose} ${who}`;
+}
+
+/** The whole game over of a finished game, as the seat `me` reads it. */
+export function gameOverWords(summary: Summary, view: View, me: number | null, name: Namer): GameOverWords {
+  const outcome = summary.outcome;
+  if (outcome === null || outcome === undefined) {
+    return { headline: T.gameOverShort, why: null, figures: null, section: undefined };
+  }
+  const explained = explainOutcome(view, outcome, name);
+  return { headline: headline(summary, me, name), ...explained, section: outcomeSection(outcome.reason) };
 }
 
 /** Whose turn it is, from the page's seat and the seats this browser holds. */
-export function statusText(summary: Summary, seat: number | null, held: ReadonlySet<number>): string {
-  if (summary.status === "finished") return outcomeText(summary);
+export function statusText(summary: Summary, seat: number | null, held: ReadonlySet<number>, name: Namer): string {
+  if (summary.status === "finished") return T.gameOverShort;
   const toAct = summary.to_act;
   const handed = summary.seats.find((s) => s.seat === seat)?.bot;
   if (seat !== null && toAct.includes(seat)) {
     return handed === null || handed === undefined
-      ? `Your turn (${seatName(seat)}).`
-      : `Bot ${handed} plays your turn (${seatName(seat)}).`;
+      ? T.yourTurn(seatName(seat))
+      : T.botPlaysYourTurn(handed, seatName(seat));
   }
   const mine = toAct.filter((s) => held.has(s));
-  const waiting = `Waiting for ${listWords(toAct.map((s) => seatLabel(summary, s)))}.`;
-  return mine.length > 0
-    ? `${waiting} You hold ${listWords(mine.map(seatName))}: switch seats to play.`
-    : waiting;
+  const waiting = T.waitingFor(listWords(toAct.map((s) => name(s))));
+  return mine.length > 0 ? `${waiting}${T.switchSeats(listWords(mine.map(seatName)))}` : waiting;
 }
-
-/** The fixed words and short phrases of the play page. */
-export const PLAY_TEXT = {
-  heading: "Game",
-  loading: "Loading…",
-  lobby: "Lobby",
-  replay: "Replay",
-  playAs: "Play as ",
-  spectator: "spectator",
-  log: "Log",
-  logLabel: "What happened",
-  seatLinks: "Private seat links (anyone with a link plays that seat)",
-  seatLink: (seat: number) => `link of ${seatName(seat)}`,
-  title: (game: string, gameId: string) => `${game} · ${gameId}`,
-  documentTitle: (game: string) => `${game} · spies`,
-
-  seats: "Seats",
-  yours: ", yours",
-  shareLink: (seat: number) => `share link of ${seatName(seat)}`,
-  botSelect: "Bot to play my seat",
-  bot: "Bot ",
-  handToBot: "Let the bot play my seat",
-  takeBack: "Take my seat back",
-
-  scores: (label: string) => `Scores (${label}): `,
-  defaultScoreLabel: "points",
-  seatScore: (seat: number, score: number) => `${seatName(seat)} ${score}`,
-  rematch: "Rematch",
-  joinRematch: "Join the rematch",
-  watchRematch: "Watch the rematch",
-  replayGame: "Replay this game",
-  backToLobby: "Back to the lobby",
-
-  refused: (problem: string) => `Refused: ${problem}`,
-  noRematch: (seat: number, problem: string) => `No rematch for ${seatName(seat)}: ${problem}`,
-  tableMoved: "The table moved before your move arrived: choose again.",
-  badSeatLink: (problem: string) => `This seat link is not valid: ${problem}`,
-} as const;

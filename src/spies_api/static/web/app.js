@@ -1,2 +1,1743 @@
-function ze(e,t){for(let[n,r]of Object.entries(t))r==null||r===!1||(typeof r=="function"?e.addEventListener(n.replace(/^on/,""),r):e.setAttribute(n,r===!0?"":String(r)))}function Pe(e,t){for(let n of t)n==null||n===!1||e.append(typeof n=="object"?n:String(n))}function a(e,t={},...n){let r=document.createElement(e);return ze(r,t),Pe(r,n),r}var Kt="http://www.w3.org/2000/svg";function g(e,t={},...n){let r=document.createElementNS(Kt,e);return ze(r,t),Pe(r,n),r}function b(e,...t){e.replaceChildren(),Pe(e,t)}var Ft=/\{[^{}]+\}/g,Yt=()=>typeof process=="object"&&Number.parseInt(process?.versions?.node?.substring(0,2))>=18&&process.versions.undici;function Jt(){return Math.random().toString(36).slice(2,11)}function Ye(e){let{baseUrl:t="",Request:n=globalThis.Request,fetch:r=globalThis.fetch,querySerializer:s,bodySerializer:o,pathSerializer:i,headers:l,requestInitExt:c=void 0,...p}={...e};c=Yt()?c:void 0,t=Fe(t);let h=[];async function w(f,d){let{baseUrl:m,fetch:v=r,Request:L=n,headers:R,params:H={},parseAs:M="json",querySerializer:C,bodySerializer:se=o??Xt,pathSerializer:Z,body:K,middleware:j=[],...le}=d||{},$=t;m&&($=Fe(m)??t);let S=typeof s=="function"?s:Ie(s);C&&(S=typeof C=="function"?C:Ie({...typeof s=="object"?s:{},...C}));let V=Z||i||Wt,F=K===void 0?void 0:se(K,Ke(l,R,H.header)),ye=Ke(F===void 0||F instanceof FormData?{}:{"Content-Type":"application/json"},l,R,H.header),Y=[...h,...j],It={redirect:"follow",...p,...le,body:F,headers:ye},he,ge,J=new L(Qt(f,{baseUrl:$,params:H,querySerializer:S,pathSerializer:V}),It),T;for(let A in le)A in J||(J[A]=le[A]);if(Y.length){he=Jt(),ge=Object.freeze({baseUrl:$,fetch:v,parseAs:M,querySerializer:S,bodySerializer:se,pathSerializer:V});for(let A of Y)if(A&&typeof A=="object"&&typeof A.onRequest=="function"){let _=await A.onRequest({request:J,schemaPath:f,params:H,options:ge,id:he});if(_)if(_ instanceof L)J=_;else if(_ instanceof Response){T=_;break}else throw new Error("onRequest: must return new Request() or Response() when modifying the request")}}if(!T){try{T=await v(J,c)}catch(A){let _=A;if(Y.length)for(let ee=Y.length-1;ee>=0;ee--){let be=Y[ee];if(be&&typeof be=="object"&&typeof be.onError=="function"){let ce=await be.onError({request:J,error:_,schemaPath:f,params:H,options:ge,id:he});if(ce){if(ce instanceof Response){_=void 0,T=ce;break}if(ce instanceof Error){_=ce;continue}throw new Error("onError: must return new Response() or instance of Error")}}}if(_)throw _}if(Y.length)for(let A=Y.length-1;A>=0;A--){let _=Y[A];if(_&&typeof _=="object"&&typeof _.onResponse=="function"){let ee=await _.onResponse({request:J,response:T,schemaPath:f,params:H,options:ge,id:he});if(ee){if(!(ee instanceof Response))throw new Error("onResponse: must return new Response() when modifying the response");T=ee}}}}let Ue=T.headers.get("Content-Length");if(T.status===204||J.method==="HEAD"||Ue==="0"&&!T.headers.get("Transfer-Encoding")?.includes("chunked"))return T.ok?{data:void 0,response:T}:{error:void 0,response:T};if(T.ok)return{data:await(async()=>{if(M==="stream")return T.body;if(M==="json"&&!Ue){let _=await T.text();return _?JSON.parse(_):void 0}return await T[M]()})(),response:T};let Ce=await T.text();try{Ce=JSON.parse(Ce)}catch{}return{error:Ce,response:T}}return{request(f,d,m){return w(d,{...m,method:f.toUpperCase()})},GET(f,d){return w(f,{...d,method:"GET"})},PUT(f,d){return w(f,{...d,method:"PUT"})},POST(f,d){return w(f,{...d,method:"POST"})},DELETE(f,d){return w(f,{...d,method:"DELETE"})},OPTIONS(f,d){return w(f,{...d,method:"OPTIONS"})},HEAD(f,d){return w(f,{...d,method:"HEAD"})},PATCH(f,d){return w(f,{...d,method:"PATCH"})},TRACE(f,d){return w(f,{...d,method:"TRACE"})},use(...f){for(let d of f)if(d){if(typeof d!="object"||!("onRequest"in d||"onResponse"in d||"onError"in d))throw new Error("Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`");h.push(d)}},eject(...f){for(let d of f){let m=h.indexOf(d);m!==-1&&h.splice(m,1)}}}}function we(e,t,n){if(t==null)return"";if(typeof t=="object")throw new Error("Deeply-nested arrays/objects aren’t supported. Provide your own `querySerializer()` to handle these.");return`${e}=${n?.allowReserved===!0?t:encodeURIComponent(t)}`}function Je(e,t,n){if(!t||typeof t!="object")return"";let r=[],s={simple:",",label:".",matrix:";"}[n.style]||"&";if(n.style!=="deepObject"&&n.explode===!1){for(let l in t)r.push(l,n.allowReserved===!0?t[l]:encodeURIComponent(t[l]));let i=r.join(",");switch(n.style){case"form":return`${e}=${i}`;case"label":return`.${i}`;case"matrix":return`;${e}=${i}`;default:return i}}for(let i in t){let l=n.style==="deepObject"?`${e}[${i}]`:i;r.push(we(l,t[i],n))}let o=r.join(s);return n.style==="label"||n.style==="matrix"?`${s}${o}`:o}function We(e,t,n){if(!Array.isArray(t))return"";if(n.explode===!1){let o={form:",",spaceDelimited:"%20",pipeDelimited:"|"}[n.style]||",",i=(n.allowReserved===!0?t:t.map(l=>encodeURIComponent(l))).join(o);switch(n.style){case"simple":return i;case"label":return`.${i}`;case"matrix":return`;${e}=${i}`;default:return`${e}=${i}`}}let r={simple:",",label:".",matrix:";"}[n.style]||"&",s=[];for(let o of t)n.style==="simple"||n.style==="label"?s.push(n.allowReserved===!0?o:encodeURIComponent(o)):s.push(we(e,o,n));return n.style==="label"||n.style==="matrix"?`${r}${s.join(r)}`:s.join(r)}function Ie(e){return function(n){let r=[];if(n&&typeof n=="object")for(let s in n){let o=n[s];if(o!=null){if(Array.isArray(o)){if(o.length===0)continue;r.push(We(s,o,{style:"form",explode:!0,...e?.array,allowReserved:e?.allowReserved||!1}));continue}if(typeof o=="object"){r.push(Je(s,o,{style:"deepObject",explode:!0,...e?.object,allowReserved:e?.allowReserved||!1}));continue}r.push(we(s,o,e))}}return r.join("&")}}function Wt(e,t){let n=e;for(let r of e.match(Ft)??[]){let s=r.substring(1,r.length-1),o=!1,i="simple";if(s.endsWith("*")&&(o=!0,s=s.substring(0,s.length-1)),s.startsWith(".")?(i="label",s=s.substring(1)):s.startsWith(";")&&(i="matrix",s=s.substring(1)),!t||t[s]===void 0||t[s]===null)continue;let l=t[s];if(Array.isArray(l)){n=n.replace(r,We(s,l,{style:i,explode:o}));continue}if(typeof l=="object"){n=n.replace(r,Je(s,l,{style:i,explode:o}));continue}if(i==="matrix"){n=n.replace(r,`;${we(s,l)}`);continue}n=n.replace(r,i==="label"?`.${encodeURIComponent(l)}`:encodeURIComponent(l))}return n}function Xt(e,t){return e instanceof FormData?e:t&&(t.get instanceof Function?t.get("Content-Type")??t.get("content-type"):t["Content-Type"]??t["content-type"])==="application/x-www-form-urlencoded"?new URLSearchParams(e).toString():JSON.stringify(e)}function Qt(e,t){let n=`${t.baseUrl}${e}`;t.params?.path&&(n=t.pathSerializer(n,t.params.path));let r=t.querySerializer(t.params.query??{});return r.startsWith("?")&&(r=r.substring(1)),r&&(n+=`?${r}`),n}function Ke(...e){let t=new Headers;for(let n of e){if(!n||typeof n!="object")continue;let r=n instanceof Headers?n.entries():Object.entries(n);for(let[s,o]of r)if(o===null)t.delete(s);else if(Array.isArray(o))for(let i of o)t.append(s,i);else o!==void 0&&t.set(s,o)}return t}function Fe(e){return e.endsWith("/")?e.substring(0,e.length-1):e}var k=Ye({baseUrl:location.origin});function O(e){return e===void 0?{}:{Authorization:`Bearer ${e}`}}function E(e){if(typeof e=="object"&&e!==null&&"detail"in e){let t=e;return`${t.detail??"error"}${t.code===void 0?"":` (${t.code})`}`}return String(e)}function W(e,t,n,...r){let s=JSON.stringify(t);return a("button",{type:"button",class:"command","data-testid":"command","data-command":s,"data-key":`command:${s}`,"aria-label":n,disabled:!e.live,onclick:()=>e.send(t)},...r.length>0?r:[n])}function oe(e,t,n,r,s){let o=e.selection.includes(t);return a("button",{type:"button",class:`hand-card${o?" selected":""}`,"data-card":n,"data-index":t,"data-key":`card:${t}`,"aria-pressed":o?"true":"false","aria-label":s,disabled:!e.live,onclick:()=>e.toggle(t)},r)}function ie(e,t){return t.flatMap(n=>n<e.length?[e[n]]:[])}function te(e,t){if(e.length!==t.length)return!1;let n=o=>o.map(String).sort(),r=n(e),s=n(t);return r.every((o,i)=>o===s[i])}function P(e,t,...n){return a("section",{class:`zone ${t}`,"aria-label":e},a("h3",{},e),...n)}function D(e,...t){return a("section",{class:"moves","aria-label":"Your moves","data-testid":"moves"},a("h3",{},"Your moves"),e!==null?a("p",{class:"hint"},e):t.length===0?a("p",{class:"hint"},"No move for you now."):null,a("div",{class:"move-list"},...t))}function u(e){return e==null?"spectator":`seat ${e}`}function N(e){return e.length<=1?e.join(""):`${e.slice(0,-1).join(", ")} and ${e[e.length-1]??""}`}var Me={C:{name:"clubs",colour:"#1b1b1b",path:"M50 8a19 19 0 0 1 17 27a19 19 0 1 1-6 34l7 23H32l7-23a19 19 0 1 1-6-34A19 19 0 0 1 50 8z"},D:{name:"diamonds",colour:"#c8102e",path:"M50 4L90 50L50 96L10 50z"},H:{name:"hearts",colour:"#c8102e",path:"M50 90C22 66 6 50 6 31C6 17 16 7 29 7c9 0 17 5 21 13c4-8 12-13 21-13c13 0 23 10 23 24c0 19-16 35-44 59z"},S:{name:"spades",colour:"#1b1b1b",path:"M50 6C75 32 94 45 94 63c0 13-10 21-22 21c-8 0-14-4-17-9l5 19H40l5-19c-3 5-9 9-17 9C16 84 6 76 6 63C6 45 25 32 50 6z"}},Zt={A:"ace",J:"jack",Q:"queen",K:"king"};function Ae(e){return{rank:e.slice(0,-1),suit:e.slice(-1)}}function B(e){let{rank:t,suit:n}=Ae(e);return`${Zt[t]??t} of ${Me[n]?.name??n}`}function Xe(e){let t=Ae(e).rank;return{A:1,J:11,Q:12,K:13}[t]??Number(t)}function ke(e,t){return g("svg",{viewBox:"0 0 100 140",class:`card ${t}`,role:"img","aria-label":e})}function Re(e,t,n,r){let s=Me[e],o=r/100;return g("path",{d:s?.path??"",fill:s?.colour??"#000",transform:`translate(${t-r/2} ${n-r/2}) scale(${o})`})}function $e(e){let{rank:t,suit:n}=Ae(e),r=Me[n]?.colour??"#000",s=t==="J"||t==="Q"||t==="K",o=ke(B(e),s?"face-card":"");return o.append(g("rect",{x:2,y:2,width:96,height:136,rx:9,class:"card-paper"}),g("text",{x:10,y:28,fill:r,class:"card-rank"},t),Re(n,17,42,16)),s?o.append(g("rect",{x:24,y:30,width:52,height:80,rx:6,fill:r,opacity:.12}),g("text",{x:50,y:84,fill:r,class:"card-big","text-anchor":"middle"},t),Re(n,50,100,14)):o.append(Re(n,56,82,t==="A"?52:40)),o.append(g("text",{x:90,y:130,fill:r,class:"card-rank","text-anchor":"end"},t)),o}function ne(e,t="blue"){let n=ke(e,`card-back back-${t}`);return n.append(g("rect",{x:2,y:2,width:96,height:136,rx:9,class:"back-paper"}),g("rect",{x:10,y:10,width:80,height:120,rx:5,class:"back-inner"}),g("circle",{cx:50,cy:70,r:18,class:"back-emblem"})),n}var en={blue:"#1f5fbf",yellow:"#d9a400",red:"#c8102e",green:"#23804a",black:"#1b1b1b"},tn=["","Informer","Interrogator","Infiltrator","Saboteur","Assassin","Agent","Spy","Double Agent","Code Breaker","Deputy Director","Director"];function U(e){let[t,n]=e.split("-");return`${t??e} ${n??""}`.trim()}function Qe(e){return Number(e.split("-")[1])}function de(e){let[t="black",n="?"]=e.split("-"),r=en[t]??"#444",s=Number(n),o=ke(U(e),`bs-card bs-${t}`);return o.append(g("rect",{x:2,y:2,width:96,height:136,rx:9,class:"card-paper"}),g("rect",{x:8,y:8,width:84,height:124,rx:6,fill:r}),g("text",{x:15,y:30,class:"bs-corner"},n),g("circle",{cx:50,cy:70,r:27,fill:"#fff",opacity:.92}),g("text",{x:50,y:81,class:"bs-rank",fill:r,"text-anchor":"middle"},n),g("text",{x:50,y:121,class:"bs-name","text-anchor":"middle"},tn[s]??"")),s===7&&o.append(g("path",{d:"M30 47h40l-7-11H37z",fill:t==="black"?"#ddd":"#111"})),e==="red-1"&&o.append(g("path",{d:"M80 14l3 7 7 .6-5.4 4.6 1.7 7-6.3-3.8-6.3 3.8 1.7-7-5.4-4.6 7-.6z",fill:"#fff"})),o}var Ze=["","Spy","Scout","Miner","Sergeant","Lieutenant","Captain","Bomb","Colonel","General","Marshal"];function q(e){return`${e} ${Ze[e]??""}`.trim()}var nn={red:"#b3261e",blue:"#1f4fa8"};function ue(e,t,n=""){let r=nn[t]??"#555",s=ke(`${t} ${q(e)}`,`soldier ${n}`);return s.append(g("rect",{x:2,y:2,width:96,height:136,rx:9,class:"card-paper"}),g("rect",{x:8,y:8,width:84,height:30,rx:5,fill:r}),g("text",{x:50,y:31,class:"soldier-rank","text-anchor":"middle"},e),g("path",{d:"M30 112c0-18 9-28 20-28s20 10 20 28zM36 76c0-14 6-22 14-22s14 8 14 22z",fill:r,opacity:.85}),g("text",{x:50,y:130,class:"soldier-name","text-anchor":"middle"},Ze[e]??"")),s}var an=["blue","yellow","red","green","black"];function Ge(e){switch(e.type){case"pass_cards":return`pass ${e.cards.map(U).join(", ")}`;case"play_card":return`play ${U(e.card)}`;default:return e.type}}function rn(e){return N(e.map(U))}function sn(e){switch(e.type){case"black_spy_started":return`${e.players} players; seat ${e.dealer} deals first.`;case"black_spy_dealt":return`Deal ${e.deal}: ${u(e.dealer)} deals ${e.hand_size} cards each; pass ${e.direction}.`;case"black_spy_cards_passed":{let t=e.cards===null?"":`: ${rn(e.cards)}`;return`${u(e.seat)} passes three cards to ${u(e.to_seat)}${t}.`}case"black_spy_cards_exchanged":return e.received.some(t=>t!==null)?`The passed cards change hands; ${u(e.leader)} leads the first trick.`:`The passed cards change hands; ${u(e.leader)} leads.`;case"black_spy_card_played":return`${u(e.seat)} plays ${U(e.card)}.`;case"black_spy_trick_won":return`${u(e.winner)} wins trick ${e.trick} (${e.points} points).`;case"black_spy_deal_scored":return`Deal ${e.deal} scored: ${e.scores.map((t,n)=>`seat ${n} ${t}`).join(", ")}.`;case"black_spy_game_ended":return`Game over: ${N(e.winners.map(u))} ${e.winners.length===1?"wins":"win"} with the fewest points.`;default:return null}}function on(e){let t=n=>an.indexOf(n.split("-")[0]??"")*100+Qe(n);return e.map((n,r)=>r).sort((n,r)=>t(e[n]??"")-t(e[r]??"")||n-r)}function ln(e,t){let n=new Map;for(let s of e.legal)s.type==="play_card"&&n.set(s.card,s);let r=e.legal.some(s=>s.type==="pass_cards");return on(t).map(s=>{let o=t[s]??"",i=n.get(o);return i!==void 0?W(e,i,Ge(i),de(o)):r?oe(e,s,o,de(o),U(o)):a("span",{class:"hand-card idle"},de(o))})}function cn(e,t){let n=e.view;if(e.legal.some(c=>c.type==="play_card"))return D("Play one of the highlighted cards of your hand.");let r=e.legal.filter(c=>c.type==="pass_cards");if(r.length===0)return D(null);let s=ie(t,e.selection),o=r.filter(c=>te(c.cards,s)),i=u(n.pass_to),l=s.length<3?`Select three cards of your hand to pass to ${i} (${s.length} selected).`:o.length===0?"These three cards cannot be passed together.":null;return D(l,...o.map(c=>W(e,c,Ge(c))))}function dn(e,t){let n=e.to_act.includes(t),r=[t===e.seat?"you":null,t===e.dealer?"dealer":null,e.phase==="passing"&&e.passed[t]===!0?"passed":null,n?"to act":null].filter(s=>s!==null);return a("li",{class:`seat${n?" acting":""}${t===e.seat?" mine":""}`},a("strong",{},u(t)),r.length>0?a("span",{class:"tags"},` (${r.join(", ")})`):null,a("span",{class:"backs","aria-hidden":"true"},...Array.from({length:Math.min(e.hand_sizes[t]??0,12)},()=>ne("","dark"))),a("span",{class:"seat-stats"},`${e.hand_sizes[t]??0} cards · tricks ${e.pile_sizes[t]??0} cards, ${e.pile_points[t]??0} pts · total ${e.totals[t]??0}`))}function et(e){return a("div",{class:"trick"},...e.map(t=>a("figure",{},de(t.card),a("figcaption",{},u(t.seat)))))}function un(e){let t=e.view,n=t.hand??[],r=t.tricks[t.tricks.length-1];return a("div",{class:"table black-spy-table"},a("p",{class:"deal-line"},`Deal ${t.deal} · pass ${t.pass_direction} · ${t.phase} · trick ${t.trick_number} · game ends at ${t.threshold} points (fewest wins)`),P("Seats","seats",a("ul",{class:"seat-list"},...t.hand_sizes.map((s,o)=>dn(t,o)))),a("div",{class:"row"},P(t.turn===null?"Trick":`Trick ${t.trick_number}, ${u(t.turn)} to play`,"current-trick felt",t.trick.length===0?a("p",{class:"empty"},"no card yet"):et(t.trick)),r===void 0?null:P(`Last trick (${u(r.winner)}, ${r.points} pts)`,"last-trick felt",et(r.cards))),P(t.seat===null?"Hand (spectator: hidden)":"Your hand","hand-zone",a("div",{class:"hand","data-testid":"hand",role:"group","aria-label":"your hand"},...ln(e,n)),t.my_pass===null?null:a("p",{},`You passed ${N(t.my_pass.map(U))}.`),t.received===null?null:a("p",{},`You received ${N(t.received.map(U))}.`)),cn(e,n),t.deal_scores.length===0?null:P("Scores by deal","score-table",a("table",{},a("thead",{},a("tr",{},a("th",{},"Deal"),...t.totals.map((s,o)=>a("th",{},u(o))))),a("tbody",{},...t.deal_scores.map((s,o)=>a("tr",{},a("td",{},o+1),...s.map(i=>a("td",{},i)))),a("tr",{class:"totals"},a("td",{},"Total"),...t.totals.map(s=>a("td",{},s)))))))}var tt={id:"black-spy",title:"Black Spy",minPlayers:3,maxPlayers:6,options:[{kind:"flag",key:"no_good_spies",label:"No good spies (coloured 7s score 0)",initial:!1},{kind:"flag",key:"classic",label:"Classic 1981 rules",initial:!1}],table:un,handKey:e=>JSON.stringify(e.hand),describe:Ge,narrate:sn,scoreLabel:"points (fewest wins)"};function ae(e){return N(e.map(B))}function at(e){switch(e.type){case"counter":case"recruit":{let t=e.retire??[],n=e.type==="counter"?"counter":"recruit",r=e.cards.reduce((o,i)=>o+Xe(i),0),s=t.length>0?`, retire ${ae(t)}`:"";return`${n} with ${ae(e.cards)} (${r})${s}`}case"assassinate":return`assassinate with ${B(e.ace)}`;default:return e.type}}function pn(e){switch(e.type){case"deck_of_spies_started":return`The spy deck holds ${e.spy_deck_count} spies; your draw deck ${e.draw_deck_count} cards.`;case"cards_drawn":return e.cards===null?`${e.count} cards drawn.`:`Drew ${ae(e.cards)}.`;case"spy_revealed":return`Turn ${e.turn}: the spy ${B(e.spy)} is revealed.`;case"spy_countered":return`Countered the ${B(e.spy)} with ${ae(e.cards)}.`;case"spy_recruited":{let t=e.double_agent,n=t==null?"":` (double agent ${B(t)})`;return`Recruited the ${B(e.spy)} with ${ae(e.cards)}${n}.`}case"spy_assassinated":return`Assassinated the ${B(e.spy)} with the ${B(e.ace)} (from the ${e.ace_zone.replace("_"," ")}).`;case"cards_retired":return e.cards===null?`Retired ${e.count} cards.`:`Retired ${ae(e.cards)}.`;case"discard_reshuffled":return`The draw discard pile (${e.count} cards) is shuffled into the draw deck.`;case"draw_deck_shuffled":return`The draw deck (${e.count} cards) is shuffled.`;case"deck_of_spies_ended":return`Game over: ${e.result.replaceAll("_"," ")}, with ${e.owned_faces} of 12 key spies.`;default:return null}}function nt(e,t){return e.length===0?a("p",{class:"empty"},t):a("div",{class:"fan"},...e.map($e))}function mn(e,t){let n=ie(t,e.selection),r=e.legal.filter(o=>{if(o.type==="assassinate")return n.length===0||te(n,[o.ace]);if(o.type!=="counter"&&o.type!=="recruit")return!1;let i=o.retire??[];return n.length===0?i.length===0:te(n,[...o.cards,...i])}),s=null;return e.legal.length>0&&(s=n.length===0?"Pick a move, or select cards of your hand (also the ones to retire) to see the moves that use exactly them.":r.length===0?`No legal move uses exactly ${ae(n)}.`:null),D(s,...r.map(o=>W(e,o,at(o))))}function fn(e){let t=e.view,n=t.hand??[],r=t.top_spy;return a("div",{class:"table deck-table"},a("div",{class:"row"},P("Spy deck","spy-deck",r===null?ne("no spy revealed","red"):$e(r),a("p",{},`${t.spies_left} spies left`)),P("Draw deck","draw-deck",ne(`draw deck, ${t.draw_deck_count} cards`),a("p",{},`${t.draw_deck_count} cards`)),P("Key spies","score",a("p",{class:"big-number"},t.owned_faces??"?"),a("p",{},"of 12 owned (7 win)"),a("p",{},`Turn ${t.turn}`))),P(`Your hand${t.hand_total===null?"":`, total ${t.hand_total}`}`,"hand-zone",a("div",{class:"hand","data-testid":"hand",role:"group","aria-label":"your hand"},...n.map((s,o)=>oe(e,o,s,$e(s),B(s))),n.length===0?a("p",{class:"empty"},`${t.hand_count} cards`):null)),mn(e,n),P("Draw discard pile","discard",nt(t.draw_discard,"empty")),a("div",{class:"row small-zones"},P("Spy discard pile","spy-discard",a("p",{},`${t.spy_discard_count} cards`)),P("Removed","removed",nt(t.removed,"none"))))}var rt={id:"deck-of-spies",title:"Deck of Spies",minPlayers:1,maxPlayers:1,options:[{kind:"flag",key:"strict_necessity",label:"Strict necessity",initial:!0},{kind:"flag",key:"ace_counts_in_necessity",label:"Ace counts in necessity",initial:!0},{kind:"flag",key:"retire_multiple_ranks",label:"Retire several ranks",initial:!1}],table:fn,handKey:e=>JSON.stringify(e.hand),describe:at,narrate:pn,scoreLabel:"key spies"};var yn=["red","blue"];function x(e){return yn[e]??`side ${e}`}function He(e){return e.sides.find(t=>t.side===e.side)}function Oe(e){switch(e.type){case"deploy":return`deploy ${e.soldiers.map((t,n)=>`${q(t)} on mission ${n+1}`).join(", ")}`;case"mark_sergeant":return e.token?"put an intel token on the Sergeant":"leave the Sergeant unmarked";case"confirm_intel":return"confirm the intel tokens";case"deceive":return"play a deception token";case"decline_deception":return"play no deception token";case"guess":return`guess ${q(e.rank)}`;case"choose_marshal":return e.option==="points"?"Marshal: take 10 points":"Marshal: sabotage (5 points, the opponent loses 5)";case"choose_captain":return e.borrow===null||e.borrow===void 0?"Captain: take 6 points":`Captain: borrow the exhausted ${q(e.borrow)}`;default:return e.type}}function hn(e){switch(e.type){case"spies_and_lies_started":return`${e.players} players; the first intel card is public.`;case"soldiers_deployed":{let t=e.soldiers===null?"":`: ${e.soldiers.map(n=>q(n)).join(", ")}`;return`${x(e.side)} (${u(e.seat)}) deploys ${e.count} soldiers${t}.`}case"intel_card_turned":return`Day ${e.day}: the intel card shows ${e.card.join(", ")}.`;case"intel_marked":return`${x(e.side)} has placed its intel tokens.`;case"intel_tokens_revealed":{let t=e.starting_side;return`Intel tokens revealed${t==null?"":`; ${x(t)} starts`}.`}case"deception_played":return`${x(e.side)} plays a deception token on mission ${e.mission}.`;case"deception_declined":return`${x(e.side)} plays no deception token on mission ${e.mission}.`;case"soldier_revealed":{let t=e.correct?"right":"wrong",n=e.forced_by,r=n==null?"":`, forced back by the ${n}`;return`${x(e.guesser)} guesses ${q(e.guess)} at ${x(e.side)}'s mission ${e.mission}: it is the ${q(e.rank)}, ${t}${r}.`}case"infiltration_points_gained":return`${x(e.side)} gains ${e.amount} infiltration points (${e.source}), tower at ${e.tower}${e.infiltrated?": infiltration!":""}.`;case"infiltration_points_lost":return`${x(e.side)} loses ${e.amount} infiltration points, tower at ${e.tower}.`;case"double_agent_moved":return`${x(e.side)} moves the Double Agent ${e.steps} step(s) (${e.cause}) to ${e.position}.`;case"soldier_effect_started":return`${x(e.side)}'s ${e.effect} effect lasts until the end of the day.`;case"marshal_chosen":return`${x(e.side)}'s Marshal: ${e.option}.`;case"captain_chosen":{let t=e.borrow;return t==null?`${x(e.side)}'s Captain takes 6 points.`:`${x(e.side)}'s Captain borrows the ${q(t)}.`}case"deception_token_gained":return`${x(e.side)} gains a deception token.`;case"double_damage_earned":return`${x(e.side)} earns double damage.`;case"flag_captured":return`${x(e.side)} captures the flag!`;case"spies_and_lies_day_ended":return`Day ${e.day} ends; ${x(e.next_starting_side)} starts the next.`;case"spies_and_lies_ended":{let t=e.winner;return e.draw||t===null?`Game over: a draw (${e.reason}).`:`Game over: ${x(t)} wins (${e.reason}).`}default:return null}}function gn(e){let t=e.board_length+1,n=(2*t+1)*40,r=g("svg",{viewBox:`0 0 ${n} 70`,class:"board",role:"img","aria-label":`Double Agent at ${e.double_agent} (red flag at -${t}, blue flag at +${t})`});for(let o=-t;o<=t;o++){let i=(o+t)*40+20,l=Math.abs(o)===t,c=o<0?"#b3261e":o>0?"#1f4fa8":"#777";r.append(l?g("path",{d:`M${i-8} 52V14l18 8-18 8`,stroke:c,"stroke-width":3,fill:c}):g("circle",{cx:i,cy:35,r:14,fill:"#fff",stroke:c,"stroke-width":3}),g("text",{x:i,y:66,class:"board-label","text-anchor":"middle"},o))}let s=(e.double_agent+t)*40+20;return r.append(g("circle",{cx:s,cy:35,r:10,class:"double-agent"}),g("title",{},"Double Agent")),a("div",{class:"board-wrap"},r)}function bn(e){return a("div",{class:"tower",role:"meter","aria-valuemin":0,"aria-valuemax":10,"aria-valuenow":e.tower,"aria-label":`${e.colour} infiltration`},a("span",{class:`tower-fill side-${e.colour}`,style:`width:${e.tower*10}%`}),a("span",{class:"tower-text"},`${e.tower} / 10`))}function wn(e,t){return a("ol",{class:"missions"},...t.missions.map(n=>{let r=e.mission===n.mission&&e.defender===t.side,s;if(n.rank!==null){let o=n.retreated?"retreated":n.face_up?"activated":"hidden-own";s=ue(n.rank,t.colour,o)}else n.deployed?s=ne(`${t.colour} soldier, face down`,t.colour):s=a("span",{class:"slot"},"empty");return a("li",{class:`mission${r?" current":""}`},a("span",{class:"mission-name"},`Mission ${n.mission}`),s,a("span",{class:"markers"},n.intel===!0?a("span",{class:"intel-token",title:"intel token"},"intel"):null,n.deception?a("span",{class:"deception-token",title:"deception token"},"deception"):null,n.rank!==null&&!n.face_up?a("span",{class:"note"},"face down"):null))}))}function st(e,t){let n=t.side===e.side;return P(`${t.colour} (${t.seats.map(u).join(", ")})${n?", you":""}`,`side side-${t.colour}${e.to_act.some(r=>t.seats.includes(r))?" acting":""}`,bn(t),a("p",{class:"side-stats"},`${t.hand_size} in hand · ${t.deception_tokens} deception token(s)`,t.double_damage?" · double damage":"",t.effects.length>0?` · effects: ${t.effects.join(", ")}`:""),wn(e,t),t.exhausted.length===0?null:a("div",{class:"exhausted"},a("span",{},"Exhausted: "),...t.exhausted.map(r=>ue(r,t.colour,"exhausted"))))}function kn(e,t){let n=e.legal.filter(c=>c.type==="deploy"),s=e.legal.filter(c=>c.type!=="deploy").map(c=>W(e,c,Oe(c)));if(n.length===0)return D(null,...s);let o=ie(t,e.selection),i=n.filter(c=>te(c.soldiers,o)),l=o.length<4?`Select four soldiers of your hand to deploy (${o.length} selected); the missions take them in rising order, the Sergeant anywhere.`:i.length===0?"These four soldiers cannot be deployed.":"Choose where they go:";return D(l,...i.map(c=>W(e,c,Oe(c))),...s)}function $n(e){let t=e.view,n=t.side??0,r=[...t.sides].sort((p,h)=>(p.side===n?1:0)-(h.side===n?1:0)),s=He(t)?.hand??[],o=He(t)?.colour??"red",i=e.legal.some(p=>p.type==="deploy"),[l,c]=r;return a("div",{class:"table spies-table"},a("p",{class:"deal-line"},`Day ${t.day} of 3 · ${t.phase}${t.stage===null?"":` (${t.stage})`}${t.turn===null?"":` · guess-turn ${t.turn} of 8`}${t.guesser===null?"":` · ${x(t.guesser)} guesses`}`),l===void 0?null:st(t,l),P("Board","board-zone",gn(t),a("div",{class:"intel"},a("span",{},"Intel: "),t.current_intel===null?a("span",{class:"empty"},"not turned yet"):a("strong",{class:"intel-card"},t.current_intel.join(" ")),a("span",{},` · old: ${t.old_intel.map(p=>p.join(" ")).join(" | ")} · ${t.intel_deck_size} left · reserve ${t.deception_reserve_left}`))),c===void 0?null:st(t,c),P(t.side===null?"Hand (spectator: hidden)":"Your hand","hand-zone",a("div",{class:"hand","data-testid":"hand",role:"group","aria-label":"your hand"},...s.map((p,h)=>i?oe(e,h,p,ue(p,o),q(p)):a("span",{class:"hand-card idle"},ue(p,o))))),kn(e,s))}var ot={id:"spies-and-lies",title:"Stratego Spies & Lies",minPlayers:2,maxPlayers:4,options:[{kind:"number",key:"board_length",label:"Board length (spaces to each gate)",initial:3,min:1,max:20},{kind:"flag",key:"deception_pays_on_forced_retreat",label:"Deception pays on a forced retreat",initial:!0},{kind:"choice",key:"deception_reserve",label:"Reserve deception tokens",initial:"shared",choices:["shared","per-side"]}],table:$n,handKey:e=>JSON.stringify(He(e)?.hand??null),describe:Oe,narrate:hn,scoreLabel:"infiltration"};var Se={"deck-of-spies":rt,"black-spy":tt,"spies-and-lies":ot},it=Object.values(Se);function Sn(e){return Object.hasOwn(Se,e)}function G(e){return Sn(e)?Se[e]:void 0}function lt(e){return Se[e]}function ve(e){return lt(e.view.game).table(e)}function je(e){return lt(e.game).handKey(e)}var ct="spies:name";function xe(){return localStorage.getItem(ct)??""}function pe(e){localStorage.setItem(ct,e)}function Ne(e,t){let n=e?.seats.find(r=>r.seat===t)?.name;return n==null?u(t):`${u(t)} (${n})`}function X(e){let t=e.type??"creator";return t==="bot"?`bot ${e.bot??""}`.trim():t==="open"?"open":e.bot===null||e.bot===void 0?t:`${t}, played by bot ${e.bot}`}function dt(e){return e.seats.filter(t=>t.type==="open").map(t=>t.seat)}function Te(e,t){return`${location.origin}/join/${e}/${t}`}function ut(e){return e.name===null||e.name===void 0?X(e):`${e.name} (${X(e)})`}var pt="spies:tokens:";function z(e){let t=new Map;try{let n=JSON.parse(localStorage.getItem(pt+e)??"{}");if(typeof n=="object"&&n!==null)for(let[r,s]of Object.entries(n))typeof s=="string"&&/^\d+$/.test(r)&&t.set(Number(r),s)}catch{}return t}function Q(e,t,n){let r=z(e);r.set(t,n),localStorage.setItem(pt+e,JSON.stringify(Object.fromEntries(r)))}var mt="spies:seat:";function ft(e){let t=localStorage.getItem(mt+e);if(t!==null)return t==="spectator"?null:Number(t)}function I(e,t){localStorage.setItem(mt+e,t===null?"spectator":String(t))}function re(e,t){let n=typeof e=="object"&&e!==null&&"code"in e?String(e.code):"",r=t===void 0?"This seat":`Seat ${t}`;switch(n){case"seat-taken":return`${r} is taken: someone joined it first.`;case"no-open-seat":return"Every seat of this game is taken.";case"game-over":return"This game is over: its seats can no longer be joined.";case"seat-not-found":return`This game has no ${t===void 0?"such seat":u(t)}.`;case"game-not-found":return"There is no such game on this server.";case"invalid-name":return`That name cannot be used: ${E(e)}`;default:return E(e)}}function vn(e,t){if(e.status==="finished")return re({code:"game-over"},t);let n=e.seats.find(r=>r.seat===t);return n===void 0?re({code:"seat-not-found"},t):n.type!=="open"?`${re({code:"seat-taken"},t)} (${n.name??X(n)})`:null}async function yt(e,t,n){document.title=`Join ${u(n)} · spies`;let r=a("p",{class:"error",role:"alert","data-testid":"join-error"}),s=a("nav",{},a("a",{href:"/"},"Lobby")," · ",a("a",{href:`/play/${t}`},"Watch this game")),o=a("h1",{},`Join ${u(n)}`);if(b(e,a("header",{class:"page-head"},s,o),r),z(t).has(n)){e.append(a("p",{},"You already hold this seat. ",a("a",{href:`/play/${t}`},"Go to the table")));return}let{data:i,error:l}=await k.GET("/games/{game_id}",{params:{path:{game_id:t}}});if(i===void 0){r.textContent=re(l,n);return}let c=G(i.game);o.textContent=`Join ${u(n)} of ${c?.title??i.game}`;let p=vn(i,n);if(p!==null){r.textContent=p;return}let h=a("input",{type:"text",id:"join-name",required:!0,maxlength:40,autocomplete:"nickname",value:xe(),"data-testid":"join-name"}),w=a("button",{type:"submit","data-testid":"join"},`Take ${u(n)}`),f=i.seats.filter(m=>m.seat!==n).map(m=>a("li",{},`${u(m.seat)}: ${ut(m)}`)),d=a("form",{class:"create join","aria-labelledby":"join-title"},a("h2",{id:"join-title"},`${i.players} seat(s); the others:`),a("ul",{},...f),a("label",{for:"join-name"},"Your display name (shown to the other players)"),h,w);d.addEventListener("submit",m=>{m.preventDefault();let v=h.value.trim();if(v===""){r.textContent="Type a display name first.",h.focus();return}w.disabled=!0,(async()=>{let{data:L,error:R}=await k.POST("/games/{game_id}/seats/{seat}/join",{params:{path:{game_id:t,seat:n}},body:{name:v}});if(w.disabled=!1,L===void 0){r.textContent=re(R,n);return}pe(v),Q(t,L.seat,L.token),I(t,L.seat),location.assign(`/play/${t}`)})()}),e.append(d),h.focus()}var Ve=50;function xn(e){let t=`option-${e.key}`;switch(e.kind){case"flag":return a("label",{class:"check"},a("input",{type:"checkbox",id:t,name:e.key,checked:e.initial}),` ${e.label}`);case"number":return a("label",{},`${e.label} `,a("input",{type:"number",id:t,name:e.key,value:e.initial,min:e.min,max:e.max}));case"choice":return a("label",{},`${e.label} `,a("select",{id:t,name:e.key},...e.choices.map(n=>a("option",{value:n,selected:n===e.initial},n))))}}function Tn(e,t){let n=e.elements.namedItem(t.key);return n instanceof HTMLInputElement?t.kind==="flag"?n.checked:Number(n.value):n instanceof HTMLSelectElement?n.value:void 0}function _n(e,t,n){let r=`seat-type-${e}`;return a("label",{class:"seat-choice"},`${u(e)} `,a("select",{id:r,name:r,"data-testid":r},a("option",{value:"creator",selected:n==="creator"},"me"),a("option",{value:"open",selected:n==="open"},"open (share a link)"),...t.map(s=>a("option",{value:`bot:${s.name}`,selected:n===`bot:${s.name}`,title:s.description},`bot: ${s.name}`))))}function En(e,t){return e==="open"?{type:"open"}:e.startsWith("bot:")?{type:"bot",bot:e.slice(4)}:{type:"creator",name:t}}function Ln(e,t,n,r){b(e,a("h2",{id:"created-title"},"Game created"),a("p",{},"Send each open seat's link to the person who should take it:"),a("ul",{class:"share-links","data-testid":"share-links"},...n.map(s=>a("li",{},a("label",{for:`share-${s}`},`${u(s)} `),a("input",{id:`share-${s}`,readonly:!0,value:Te(t,s),"data-testid":`share-${s}`})))),a("p",{},a("a",{href:`/play/${t}`,"data-testid":"to-table"},r?"Go to the table":"Watch the table"))),e.hidden=!1,e.querySelector("input")?.focus()}function Cn(e,t,n,r){let s=a("select",{id:"new-game",name:"game","data-testid":"new-game"},...it.map(m=>a("option",{value:m.id},m.title))),o=a("input",{type:"number",id:"new-players",name:"players","data-testid":"new-players"}),i=a("fieldset",{class:"options"}),l=a("fieldset",{class:"options seats","data-testid":"seats"}),c=a("input",{type:"text",id:"new-seed",name:"seed",placeholder:"optional: a reproducible game","data-testid":"new-seed"}),p=a("p",{class:"error",role:"alert"}),h=a("form",{class:"create","aria-labelledby":"create-title"},a("h2",{id:"create-title"},"New game"),a("label",{for:"new-game"},"Game "),s,a("label",{for:"new-players"}," Seats "),o,i,l,a("label",{for:"new-seed"},"Seed "),c,a("p",{class:"hint"},'You hold the token of every seat marked "me"; an open seat waits for its link.'),a("button",{type:"submit","data-testid":"create"},"Create"),p),w=()=>t.filter(m=>m.games.includes(s.value)),f=()=>{let m=[...l.querySelectorAll("select")].map(H=>H.value),v=Math.max(0,Math.min(64,Number(o.value)||0)),L=w(),R=Array.from({length:v},(H,M)=>_n(M,L,m[M]??"creator"));b(l,a("legend",{},"Who plays each seat"),...R)},d=()=>{let m=G(s.value);m!==void 0&&(o.min=String(m.minPlayers),o.max=String(m.maxPlayers),o.value=String(m.minPlayers),o.disabled=m.minPlayers===m.maxPlayers,b(i,a("legend",{},"Options"),...m.options.map(xn)),b(l),f())};return s.addEventListener("change",d),o.addEventListener("input",f),d(),h.addEventListener("submit",m=>{m.preventDefault();let v=G(s.value);if(v===void 0)return;let L={};for(let M of v.options)L[M.key]=Tn(h,M);let R=e.value.trim();R!==""&&pe(R);let H=[...l.querySelectorAll("select")].map(M=>En(M.value,R===""?null:R));(async()=>{let M={game:v.id,players:Number(o.value),options:L,seats:H,seed:c.value.trim()===""?null:c.value.trim()},{data:C,error:se}=await k.POST("/games",{body:M});if(C===void 0){p.textContent=E(se);return}let Z=!1;for(let j of C.seats)j.token!==void 0&&(Q(C.id,j.seat,j.token),Z=!0);let K=C.seats.filter(j=>j.type==="open").map(j=>j.seat);K.length>0?(Ln(n,C.id,K,Z),r()):location.assign(`/play/${C.id}`)})()}),h}async function Pn(e,t,n){let r=t.value.trim();if(r===""){n.textContent="Type your display name first.",t.focus();return}pe(r);let{data:s,error:o}=await k.POST("/games/{game_id}/join",{params:{path:{game_id:e}},body:{name:r}});if(s===void 0){n.textContent=re(o);return}Q(e,s.seat,s.token),I(e,s.seat),location.assign(`/play/${e}`)}function Rn(e,t,n){let r=G(e.game)?.title??e.game,s=dt(e),o=e.seats.filter(i=>i.type!=="open").map(i=>`${u(i.seat)}: ${i.name??X(i)}`);return a("tr",{"data-open-game":e.id},a("td",{},r),a("td",{},a("code",{},e.id)),a("td",{},o.join(", ")||"-"),a("td",{},...s.flatMap((i,l)=>[l>0?" ":null,a("a",{href:`/join/${e.id}/${i}`},`join ${u(i)}`)])),a("td",{},a("button",{type:"button","data-testid":"join-first",onclick:()=>{Pn(e.id,t,n)}},"Join the first open seat")))}async function ht(e,t,n){let{data:r,error:s}=await k.GET("/games",{params:{query:{open:!0,limit:Ve}}});if(r===void 0){b(e,a("p",{class:"error",role:"alert"},E(s)));return}let o=[...r.games].reverse();b(e,o.length===0?a("p",{class:"empty"},"No game waits for a player."):a("table",{class:"games","data-testid":"open-games"},a("caption",{},`${r.total} game(s) with an open seat`),a("thead",{},a("tr",{},...["Game","Id","Seated","Open seats",""].map(i=>a("th",{},i)))),a("tbody",{},...o.map(i=>Rn(i,t,n)))))}function Mn(e){let t=z(e.id).size,n=G(e.game)?.title??e.game;return a("tr",{"data-game":e.id},a("td",{},n),a("td",{},a("code",{},e.id)),a("td",{},e.players),a("td",{},e.status==="finished"?"finished":`to act: ${e.to_act.join(", ")||"-"}`),a("td",{},e.version),a("td",{},a("a",{href:`/play/${e.id}`},e.status==="active"&&t>0?"Play":"Watch")," · ",a("a",{href:`/replay/${e.id}`},"Replay")))}async function Be(e,t){let n=t==="active"||t==="finished"?{status:t}:{},r=await k.GET("/games",{params:{query:{...n,limit:1}}});if(r.data===void 0){b(e,a("p",{class:"error",role:"alert"},E(r.error)));return}let s=Math.max(0,r.data.total-Ve),{data:o,error:i}=await k.GET("/games",{params:{query:{...n,limit:Ve,offset:s}}});if(o===void 0){b(e,a("p",{class:"error",role:"alert"},E(i)));return}let l=[...o.games].reverse();b(e,l.length===0?a("p",{class:"empty"},"No game yet."):a("table",{class:"games","data-testid":"games"},a("caption",{},`${o.total} game(s), newest first`),a("thead",{},a("tr",{},...["Game","Id","Seats","Status","Version",""].map(c=>a("th",{},c)))),a("tbody",{},...l.map(Mn))))}function gt(e){document.title="Spies: lobby";let t=a("div",{class:"game-list"},"Loading…"),n=a("div",{class:"game-list"},"Loading…"),r=a("p",{class:"error",role:"alert","data-testid":"lobby-error"}),s=a("input",{type:"text",id:"my-name",maxlength:40,autocomplete:"nickname",value:xe(),"data-testid":"my-name"}),o=a("section",{class:"created","aria-labelledby":"created-title","data-testid":"created",hidden:!0}),i=a("select",{id:"list-status","aria-label":"Show games"},a("option",{value:"active"},"in progress"),a("option",{value:"finished"},"finished"),a("option",{value:"all"},"all games"));i.addEventListener("change",()=>{Be(t,i.value)});let l=a("div",{class:"lobby-side"},a("p",{class:"my-name"},a("label",{for:"my-name"},"Your display name "),s),o);b(e,a("header",{class:"page-head"},a("h1",{},"Spies"),a("p",{},"Deck of Spies, Black Spy and Stratego Spies & Lies on one event-sourced engine. ",a("a",{href:"/schema"},"API docs"))),a("main",{class:"lobby"},l,a("div",{class:"lobby-lists"},a("section",{class:"list","aria-labelledby":"open-title"},a("h2",{id:"open-title"},"Open seats"),r,n),a("section",{class:"list","aria-labelledby":"list-title"},a("h2",{id:"list-title"},"Games"),i,t)))),Be(t,"active"),ht(n,s,r),(async()=>{let{data:c}=await k.GET("/bots"),p=()=>{Be(t,i.value),ht(n,s,r)};l.insertBefore(Cn(s,c?.bots??[],o,p),o)})()}function bt(e){let t=null;e.addEventListener("focusin",r=>{let s=r.target;t=s instanceof HTMLElement?s.getAttribute("data-key"):null});function n(r,s){let o=e.querySelector(`[data-key="${CSS.escape(r)}"]`);o!==null&&!o.disabled?o.focus():r.startsWith("command:")&&!s&&e.querySelector("[data-testid=command]:not(:disabled)")?.focus()}return(r,s)=>{let o=e.contains(document.activeElement)||document.activeElement===document.body;b(e,r),t!==null&&o&&n(t,s)}}function me(e){let t=e.outcome;if(t===null)return"Game over.";let n=t.winners.map(s=>Ne(e,s)),r=t.draw?"a draw":n.length===0?"no winner":`${N(n)} ${n.length===1?"wins":"win"}`;return`Game over (${t.reason}): ${r}.`}function wt(e,t,n){if(e.status==="finished")return me(e);let r=e.to_act,s=e.seats.find(l=>l.seat===t)?.bot;if(t!==null&&r.includes(t))return s==null?`Your turn (${u(t)}).`:`Bot ${s} plays your turn (${u(t)}).`;let o=r.filter(l=>n.has(l)),i=`Waiting for ${N(r.map(l=>Ne(e,l)))}.`;return o.length>0?`${i} You hold ${N(o.map(u))}: switch seats to play.`:i}var y={heading:"Game",loading:"Loading…",lobby:"Lobby",replay:"Replay",playAs:"Play as ",spectator:"spectator",log:"Log",logLabel:"What happened",seatLinks:"Private seat links (anyone with a link plays that seat)",seatLink:e=>`link of ${u(e)}`,title:(e,t)=>`${e} · ${t}`,documentTitle:e=>`${e} · spies`,seats:"Seats",yours:", yours",shareLink:e=>`share link of ${u(e)}`,botSelect:"Bot to play my seat",bot:"Bot ",handToBot:"Let the bot play my seat",takeBack:"Take my seat back",scores:e=>`Scores (${e}): `,defaultScoreLabel:"points",seatScore:(e,t)=>`${u(e)} ${t}`,rematch:"Rematch",joinRematch:"Join the rematch",watchRematch:"Watch the rematch",replayGame:"Replay this game",backToLobby:"Back to the lobby",refused:e=>`Refused: ${e}`,noRematch:(e,t)=>`No rematch for ${u(e)}: ${t}`,tableMoved:"The table moved before your move arrived: choose again.",badSeatLink:e=>`This seat link is not valid: ${e}`};function kt(e,t,n){let r=a("h1",{},y.heading),s=a("p",{class:"status","data-testid":"status",role:"status"},y.loading),o=a("p",{class:"error","data-testid":"error",role:"alert"},n??""),i=a("select",{id:"seat-select","data-testid":"seat-select"}),l=a("section",{class:"outcome","data-testid":"outcome",hidden:!0}),c=a("div",{class:"table-host"}),p=a("ol",{class:"log","data-testid":"log",role:"log","aria-live":"polite","aria-label":y.logLabel}),h=a("details",{class:"seat-links"}),w=a("section",{class:"seats-box","aria-labelledby":"seats-title","data-testid":"seats"});return b(e,a("header",{class:"page-head"},a("nav",{},a("a",{href:"/"},y.lobby)," · ",a("a",{href:`/replay/${t}`},y.replay)),r,a("p",{class:"seat-bar"},a("label",{for:"seat-select"},y.playAs),i),s,o),l,a("main",{class:"play-main"},c,a("aside",{class:"log-box"},w,a("h2",{},y.log),p)),h),{root:e,title:r,status:s,alert:o,seatSelect:i,outcome:l,tableHost:c,log:p,links:h,seatsBox:w}}function An(e){let t=e.replaceAll("_"," ");return t.charAt(0).toUpperCase()+t.slice(1)}function _e(e,t){switch(t.type){case"game_created":return`Game created: ${t.game}, ${t.players} seat(s); seed commitment ${t.seed_commitment.slice(0,12)}…`;case"seat_joined":return`${u(t.seat)} is taken by ${t.name}.`;case"seat_handed_to_bot":return`${u(t.seat)} is handed to bot ${t.bot}.`;case"seat_taken_back":return`${u(t.seat)} is taken back from its bot.`;case"seat_claimed":return`${u(t.seat)} is claimed for the rematch.`;case"seed_revealed":return`The seed is revealed (${t.seed.slice(0,16)}…): every shuffle can now be checked.`;default:return(e===void 0?void 0:G(e))?.narrate(t)??`${An(t.type)}.`}}var qe=class{buffer="";push(t){this.buffer+=t;let n=[],r=this.buffer.split(/\r\n\r\n|\n\n|\r\r/);this.buffer=r.pop()??"";for(let s of r){let o=s.split(/\r\n|\n|\r/);if(o.some(l=>l.startsWith("event:")&&l.slice(6).trim()!=="message"))continue;let i=o.filter(l=>l.startsWith("data:")).map(l=>l.slice(5).replace(/^ /,"")).join(`
-`);i!==""&&n.push(JSON.parse(i))}return n}};async function $t(e,t,n,r,s){let o=n;for(;!s.aborted;){try{let{response:i,data:l}=await k.GET("/games/{game_id}/events/stream",{params:{path:{game_id:e},query:{after:o}},headers:O(t),parseAs:"stream",signal:s});if(i.status===204)return;if(!i.ok||l===void 0||l===null)throw new Error(`stream ${i.status}`);let c=l.pipeThrough(new TextDecoderStream).getReader(),p=new qe,h=!1;for(;;){let{value:w,done:f}=await c.read();if(f)break;let d=p.push(w);d.length>0&&(o=d[d.length-1]?.seq??o,r(d),h=d.some(m=>m.type==="seed_revealed"))}if(h)return}catch(i){if(s.aborted)return;console.warn("event stream interrupted, reconnecting",i)}await new Promise(i=>setTimeout(i,1e3))}}function Gn(e,t){return a("li",{"data-seq":t.seq},a("span",{class:"seq"},`#${t.seq} `),_e(e,t))}function St(e,t,n){let r=null;return{restart(s,o){r?.abort(),r=new AbortController,e.replaceChildren();let i=o;$t(t,s,0,l=>{for(let c of l)c.type==="game_created"&&(i=c.game),e.append(Gn(i,c));e.scrollTop=e.scrollHeight,n()},r.signal)}}}function vt(e){let t=0,n=!1;async function r(){n=!0;try{for(;t>0;)t=0,await e()&&(t+=1)}finally{n=!1}}return()=>{t+=1,n||r()}}function xt(e,t,n){let r=t.summary;if(e.hidden=r.status!=="finished",r.status!=="finished")return;let s=r.outcome?.scores??[],o=G(r.game),i=r.rematch??null;b(e,a("h2",{},me(r)),s.length===0?null:a("p",{},y.scores(o?.scoreLabel??y.defaultScoreLabel),s.map((l,c)=>y.seatScore(c,l)).join(", ")),t.tokens.size>0?a("p",{},a("button",{type:"button",class:"rematch","data-testid":"rematch",onclick:n},i===null?y.rematch:y.joinRematch)):i===null?null:a("p",{},a("a",{href:`/play/${i}`},y.watchRematch)),a("p",{},a("a",{href:`/replay/${t.gameId}`},y.replayGame)," · ",a("a",{href:"/"},y.backToLobby)))}function Ee(e,t,n){let r=t.summary,s=e.contains(document.activeElement)?document.activeElement?.getAttribute("data-testid"):null,o=r.seats.map(i=>{let l=t.tokens.has(i.seat),c=[];if(i.type==="open"&&r.status==="active"&&c.push(a("input",{readonly:!0,value:Te(t.gameId,i.seat),"aria-label":y.shareLink(i.seat),"data-testid":`share-${i.seat}`})),l&&i.seat===t.seat&&r.status==="active")if(i.bot===null||i.bot===void 0){let p=t.bots.filter(h=>h.games.includes(r.game));if(p.length>0){let h=a("select",{"aria-label":y.botSelect,"data-testid":"bot-select"},...p.map(w=>a("option",{value:w.name,title:w.description},w.name)));c.push(a("label",{},y.bot,h),a("button",{type:"button","data-testid":"hand-to-bot",onclick:()=>n.handOver(i.seat,h.value)},y.handToBot))}}else c.push(a("button",{type:"button","data-testid":"take-back",onclick:()=>n.takeBack(i.seat)},y.takeBack));return a("li",{"data-seat-row":i.seat,"data-seat-type":i.type??"creator",class:i.seat===t.seat?"mine":null},a("strong",{},u(i.seat)),i.name===null||i.name===void 0?null:` ${i.name}`,a("span",{class:"seat-kind"},` (${X(i)}${l?y.yours:""})`),c.length>0?a("span",{class:"seat-controls"},...c):null)});b(e,a("h2",{id:"seats-title"},y.seats),a("ul",{class:"seat-rows"},...o)),s!=null&&(e.querySelector(`[data-testid="${s}"]`)??e.querySelector("[data-testid=hand-to-bot], [data-testid=take-back]"))?.focus()}function Tt(e,t,n){let r=n!==void 0&&(n===null||t.has(n))?n:De(t)[0]??null;return{gameId:e,tokens:t,seat:r,summary:null,view:null,legal:[],selection:[],busy:!1,bots:[]}}function De(e){return[...e.keys()].sort((t,n)=>t-n)}function fe(e){return e.seat===null?void 0:e.tokens.get(e.seat)}function Le(e){return e.summary!==null&&e.view!==null}function _t(e,t){return{...e,seat:t,view:null,selection:[]}}function Et(e,t,n,r){let s=e.view,o=s!==null&&s.seat===n.seat&&je(s)===je(n);return{...e,summary:t,view:n,legal:r,selection:o?e.selection:[]}}function Lt(e,t){let n=e.selection.includes(t)?e.selection.filter(r=>r!==t):[...e.selection,t];return{...e,selection:n}}function Ct(e){return{...e,busy:!0}}function Pt(e){return{...e,busy:!1,selection:[]}}function Rt(e,t){return{...e,bots:t}}function Hn(e){return e.summary.seats.find(t=>t.seat===e.seat)}function Mt(e){return!e.busy&&e.seat!==null&&e.summary.status==="active"&&(Hn(e)?.bot??null)===null}function At(e,t,n,r){if(!Le(t))return;let{summary:s,view:o}=t,i=G(s.game)?.title??s.game;e.title.textContent=y.title(i,t.gameId),document.title=y.documentTitle(i),e.status.textContent=wt(s,t.seat,new Set(t.tokens.keys()));let l=e.root.dataset;l.version=String(o.version),l.seat=o.seat===null||o.seat===void 0?"spectator":String(o.seat),l.busy=String(t.busy),l.gameStatus=s.status;let c=ve({view:o,summary:s,legal:t.legal,selection:t.selection,live:Mt(t),toggle:p=>n.toggle(p),send:p=>n.send(p)});r(c,t.busy),xt(e.outcome,t,()=>n.rematch()),Ee(e.seatsBox,t,n)}function Gt(e,t){let n=De(t.tokens);b(e.seatSelect,...n.map(r=>a("option",{value:r,selected:r===t.seat},u(r))),a("option",{value:"spectator",selected:t.seat===null},y.spectator)),b(e.links,a("summary",{},y.seatLinks),a("ul",{},...n.map(r=>{let s=`${location.origin}/play/${t.gameId}#token=${t.tokens.get(r)??""}`;return a("li",{},`${u(r)}: `,a("input",{readonly:!0,value:s,"aria-label":y.seatLink(r)}))}))),e.links.hidden=n.length===0}async function Ht(e,t){let n={params:{path:{game_id:e}}},[r,s,o]=await Promise.all([k.GET("/games/{game_id}",n),k.GET("/games/{game_id}/view",{...n,headers:O(t)}),t===void 0?Promise.resolve(null):k.GET("/games/{game_id}/legal",{...n,headers:O(t)})]);return r.data===void 0||s.data===void 0?{kind:"problem",text:E(r.error??s.error)}:r.data.version!==s.data.version||o?.data!==void 0&&o.data.version!==s.data.version?{kind:"moved"}:{kind:"table",summary:r.data,view:s.data,legal:o?.data?.commands??[]}}async function Ot(e,t,n,r){let s=r,o=null;for(let i=0;i<3;i+=1){let{error:l}=await k.POST("/games/{game_id}/commands",{params:{path:{game_id:e},header:{"Idempotency-Key":crypto.randomUUID()}},headers:O(t),body:{command:n,expected_version:s}});if(l===void 0)return null;if(o=y.refused(E(l)),l.code!=="version-conflict")break;let c=await k.GET("/games/{game_id}/legal",{params:{path:{game_id:e}},headers:O(t)}),p=JSON.stringify(n);if(c.data===void 0||!c.data.commands.some(h=>JSON.stringify(h)===p))return y.tableMoved;s=c.data.version}return o}async function jt(e,t,n,r){let{error:s}=await k.POST("/games/{game_id}/seats/{seat}/bot",{params:{path:{game_id:e,seat:t}},headers:O(n),body:{bot:r}});return s===void 0?null:y.refused(E(s))}async function Nt(e,t,n){let{error:r}=await k.DELETE("/games/{game_id}/seats/{seat}/bot",{params:{path:{game_id:e,seat:t}},headers:O(n)});return r===void 0?null:y.refused(E(r))}async function Bt(e,t,n,r){let s=[...t.entries()].sort(([i],[l])=>i===n?-1:l===n?1:i-l),o=null;for(let[i,l]of s){let{data:c,error:p}=await k.POST("/games/{game_id}/rematch",{params:{path:{game_id:e}},headers:O(l)});if(c===void 0){r(y.noRematch(i,E(p)));continue}Q(c.id,c.seat,c.token),o===null&&I(c.id,c.seat),o=c.id}o!==null&&location.assign(`/play/${o}`)}async function Vt(e){let t=/(?:^#|&)token=([A-Za-z0-9_\-.~+/=]+)/.exec(location.hash);if(t===null)return null;history.replaceState(null,"",location.pathname+location.search);let n=t[1]??"",{data:r,error:s}=await k.GET("/games/{game_id}/view",{params:{path:{game_id:e}},headers:O(n)});return r===void 0||r.seat===null||r.seat===void 0?y.badSeatLink(E(s)):(Q(e,r.seat,n),I(e,r.seat),null)}async function qt(){let{data:e}=await k.GET("/bots");return e?.bots??[]}async function Dt(e,t){let n=await Vt(t),r=Tt(t,z(t),ft(t)),s=kt(e,t,n),o=bt(s.tableHost),i=d=>{s.alert.textContent=d},l={toggle(d){r=Lt(r,d),c()},send(d){w(d)},handOver(d,m){f(()=>jt(t,d,r.tokens.get(d),m))},takeBack(d){f(()=>Nt(t,d,r.tokens.get(d)))},rematch(){Bt(t,r.tokens,r.seat,i)}},c=()=>At(s,r,l,o),p=vt(async()=>{let d=r.seat,m=await Ht(t,fe(r));if(r.seat!==d)return!1;switch(m.kind){case"problem":return i(m.text),!1;case"moved":return!0;case"table":return r=Et(r,m.summary,m.view,m.legal),c(),!1}}),h=St(s.log,t,p);async function w(d){let m=fe(r),v=r.view;if(m===void 0||v===null)return;r=Ct(r),i(""),c();let L=await Ot(t,m,d,v.version);r=Pt(r),L!==null&&i(L),p()}async function f(d){i("");let m=await d();m!==null&&i(m),p()}s.seatSelect.addEventListener("change",()=>{let d=s.seatSelect.value==="spectator"?null:Number(s.seatSelect.value);I(t,d),r=_t(r,d),p(),h.restart(fe(r),r.summary?.game)}),Gt(s,r),p(),h.restart(fe(r),r.summary?.game),qt().then(d=>{r=Rt(r,d),Le(r)&&Ee(s.seatsBox,r,l)})}async function Ut(e,t){let n=z(t),{data:r,error:s}=await k.GET("/games/{game_id}",{params:{path:{game_id:t}}});if(r===void 0){b(e,a("p",{class:"error",role:"alert"},E(s)),a("a",{href:"/"},"Lobby"));return}let o=r,i=G(o.game);document.title=`Replay · ${i?.title??o.game}`;let l=o.status==="finished",c=[...n.keys()].sort(($,S)=>$-S)[0]??null,p=o.version,h=new Map,w=0,f=a("input",{type:"range",id:"replay-slider",min:0,max:o.version,value:p,"data-testid":"replay-slider","aria-label":"Step"}),d=a("p",{class:"replay-seq","data-testid":"replay-seq","aria-live":"polite"}),m=a("p",{class:"replay-event","data-testid":"replay-event"}),v=a("select",{id:"viewer","data-testid":"viewer-select"}),L=a("div",{class:"table-host"}),R=a("p",{class:"error",role:"alert"}),H=a("button",{type:"button","data-testid":"export",disabled:!l},"Download the export (JSON Lines)"),M=l?Array.from({length:o.players},($,S)=>S):[...n.keys()].sort(($,S)=>$-S);b(v,...M.map($=>a("option",{value:$,selected:$===c},u($))),a("option",{value:"spectator",selected:c===null},"spectator"));let C=$=>{p=Math.max(0,Math.min(o.version,$)),f.value=String(p),j()};b(e,a("header",{class:"page-head"},a("nav",{},a("a",{href:"/"},"Lobby")," · ",a("a",{href:`/play/${t}`},"Table")),a("h1",{},`Replay: ${i?.title??o.game} · ${t}`),a("p",{},l?me(o):"In progress: the replay shows what the chosen viewer may see."),a("p",{class:"hash"},"Head hash: ",a("code",{"data-testid":"head-hash"},o.head_hash)),a("p",{class:"seat-bar"},a("label",{for:"viewer"},"View as "),v," ",H),R),a("section",{class:"replay-controls","aria-label":"Step through the game"},a("button",{type:"button","data-testid":"replay-first","aria-label":"first step",onclick:()=>C(0)},"⏮"),a("button",{type:"button","data-testid":"replay-prev","aria-label":"previous step",onclick:()=>C(p-1)},"◀"),f,a("button",{type:"button","data-testid":"replay-next","aria-label":"next step",onclick:()=>C(p+1)},"▶"),a("button",{type:"button","data-testid":"replay-last","aria-label":"last step",onclick:()=>C(o.version)},"⏭"),d,m),a("main",{},L)),f.addEventListener("input",()=>C(Number(f.value))),document.addEventListener("keydown",$=>{let S=$.target;if(S instanceof HTMLSelectElement||S instanceof HTMLInputElement)return;let F={ArrowLeft:p-1,ArrowRight:p+1,Home:0,End:o.version}[$.key];F!==void 0&&($.preventDefault(),C(F))}),v.addEventListener("change",()=>{c=v.value==="spectator"?null:Number(v.value),K().then(j)}),H.addEventListener("click",()=>{se()});async function se(){let{data:$,error:S}=await k.GET("/games/{game_id}/export",{params:{path:{game_id:t}},parseAs:"blob"});if($===void 0){R.textContent=E(S);return}let V=a("a",{href:URL.createObjectURL($),download:`${t}.jsonl`});document.body.append(V),V.click(),V.remove()}function Z(){return c===null?void 0:n.get(c)}async function K(){let{data:$}=await k.GET("/games/{game_id}/events",{params:{path:{game_id:t},query:{after:0}},headers:O(Z())});h=new Map(($?.events??[]).map(S=>[S.seq,S]))}async function j(){w+=1;let $=w,S=p,{data:V,error:F}=await k.GET("/games/{game_id}/replay/{seq}",{params:{path:{game_id:t,seq:S},query:l&&c!==null?{as:c}:{}},headers:O(Z())});if($!==w)return;if(d.textContent=`Step ${S} of ${o.version}`,e.dataset.seq=String(S),V===void 0){R.textContent=E(F);return}R.textContent="";let ye=h.get(S);m.textContent=S===0?"Before the first event.":ye===void 0?"A hidden event.":_e(o.game,ye),le(V)}function le($){b(L,ve({view:$,summary:o,legal:[],selection:[],live:!1,toggle:()=>{},send:()=>{}}))}await K(),await j()}function On(e){let t=location.pathname,n=/^\/play\/([^/]+)\/?$/.exec(t),r=/^\/replay\/([^/]+)\/?$/.exec(t),s=/^\/join\/([^/]+)\/(\d+)\/?$/.exec(t);t==="/"?gt(e):n!==null?Dt(e,decodeURIComponent(n[1]??"")):s!==null?yt(e,decodeURIComponent(s[1]??""),Number(s[2])):r!==null?Ut(e,decodeURIComponent(r[1]??"")):b(e,a("h1",{},"Not found"),a("a",{href:"/"},"Back to the lobby"))}var zt=document.getElementById("app");zt!==null&&On(zt);
+function ot(e,t){for(let[n,r]of Object.entries(t))r==null||r===!1||(typeof r=="function"?e.addEventListener(n.replace(/^on/,""),r):e.setAttribute(n,r===!0?"":String(r)))}function Ue(e,t){for(let n of t)n==null||n===!1||e.append(typeof n=="object"?n:String(n))}function s(e,t={},...n){let r=document.createElement(e);return ot(r,t),Ue(r,n),r}var In="http://www.w3.org/2000/svg";function y(e,t={},...n){let r=document.createElementNS(In,e);return ot(r,t),Ue(r,n),r}function k(e,...t){e.replaceChildren(),Ue(e,t)}var Mn={A:"Ass",J:"Bube",Q:"Dame",K:"König"},_n={C:"Kreuz",D:"Karo",H:"Herz",S:"Pik"},Pn={blue:"blau",yellow:"gelb",red:"rot",green:"grün",black:"schwarz"},he=(e,t)=>e[t]??t,lt={langName:"Deutsch",switchTo:"English",switchLabel:"Language: English",appName:"Spies",loading:"Lädt …",lobby:"Lobby",rules:"Regeln",notFound:"Nicht gefunden",backToLobby:"Zurück zur Lobby",you:"du",seat:e=>`Platz ${e}`,spectator:"Zuschauer",botNamed:e=>`Bot ${e}`,and:"und",seatWithYou:e=>`${e} (du)`,lobbyTitle:"Spies: Lobby",lobbyIntro:"Deck of Spies, Black Spy und Stratego Spies & Lies auf einer ereignisbasierten Engine.",apiDocs:"API-Dokumentation",rulesOf:e=>`Regeln von ${e}`,myName:"Dein Anzeigename ",newGame:"Neues Spiel",gameLabel:"Spiel ",seatsLabel:" Plätze ",seedLabel:"Seed ",seedPlaceholder:"optional: ein wiederholbares Spiel",createHint:"Du hältst den Schlüssel jedes Platzes mit „ich“; ein offener Platz wartet auf seinen Link.",create:"Anlegen",options:"Optionen",whoPlays:"Wer spielt welchen Platz",seatMe:"ich",seatOpen:"offen (Link teilen)",seatBot:e=>`Bot: ${e}`,clockLegend:"Uhr",clockNone:"keine Uhr",clockTurn:e=>`${e} s je Zug`,clockBudget:e=>`${e} min je Platz`,gameCreated:"Spiel angelegt",shareHint:"Schick den Link jedes offenen Platzes an einen Mitspieler:",toTable:"Zum Tisch",watchTable:"Tisch ansehen",typeNameFirst:"Gib zuerst deinen Anzeigenamen ein.",noOpenGame:"Kein Spiel wartet auf Mitspieler.",openCaption:e=>e===1?"1 Spiel mit offenem Platz":`${e} Spiele mit offenem Platz`,openHeads:["Spiel","Id","Besetzt","Offene Plätze",""],joinSeat:e=>`Platz ${e} übernehmen`,joinFirst:"Ersten offenen Platz übernehmen",noGame:"Noch kein Spiel.",gamesCaption:e=>e===1?"1 Spiel, neueste zuerst":`${e} Spiele, neueste zuerst`,gamesHeads:["Spiel","Id","Plätze","Stand","Version",""],finished:"beendet",toActList:e=>`am Zug: ${e}`,play:"Spielen",watch:"Ansehen",replay:"Wiederholung",openSeatsTitle:"Offene Plätze",gamesTitle:"Spiele",showGames:"Spiele zeigen",inProgress:"laufend",allGames:"alle Spiele",joinTitle:e=>`Platz ${e} übernehmen`,joinTitleOf:(e,t)=>`Platz ${e} von ${t} übernehmen`,watchThisGame:"Dieses Spiel ansehen",alreadyHeld:"Du hältst diesen Platz schon. ",goToTable:"Zum Tisch",takeSeat:e=>`Platz ${e} nehmen`,othersTitle:e=>`${e} Plätze; die anderen:`,joinName:"Dein Anzeigename (die anderen sehen ihn)",typeName:"Gib zuerst einen Anzeigenamen ein.",seatTaken:e=>`${e} ist besetzt: jemand war schneller.`,thisSeat:"Dieser Platz",seatCapital:e=>`Platz ${e}`,noOpenSeat:"Alle Plätze dieses Spiels sind besetzt.",joinOver:"Dieses Spiel ist vorbei: seine Plätze sind nicht mehr frei.",noSuchSeat:e=>`Dieses Spiel hat keinen ${e}.`,suchSeat:"solchen Platz",noSuchGame:"Dieses Spiel gibt es auf diesem Server nicht.",badName:e=>`Dieser Name geht nicht: ${e}`,kindOpen:"offen",kindCreator:"Gastgeber",kindJoined:"beigetreten",kindBot:e=>`Bot ${e}`,kindPlayedBy:(e,t)=>`${e}, gespielt von Bot ${t}`,game:"Spiel",playAs:"Spielen als ",log:"Verlauf",logLabel:"Was geschah",seatLinks:"Private Platz-Links (wer einen Link hat, spielt diesen Platz)",seatLink:e=>`Link von ${e}`,documentTitle:e=>`${e} · spies`,seats:"Plätze",yours:", deiner",shareLink:e=>`Einladungslink von ${e}`,botSelect:"Bot für meinen Platz",bot:"Bot ",handToBot:"Den Bot für mich spielen lassen",takeBack:"Meinen Platz zurücknehmen",yourTurn:e=>`Du bist am Zug (${e}).`,botPlaysYourTurn:(e,t)=>`Bot ${e} spielt deinen Zug (${t}).`,waitingFor:e=>`Warten auf ${e}.`,switchSeats:e=>` Du hältst ${e}: wechsle den Platz, um zu spielen.`,gameOverTitle:"Spiel vorbei",gameOverShort:"Spiel vorbei.",scoresTitle:"Endstand",rematch:"Revanche",joinRematch:"Zur Revanche",watchRematch:"Revanche ansehen",replayGame:"Dieses Spiel nachspielen",refused:e=>`Abgelehnt: ${e}`,noRematch:(e,t)=>`Keine Revanche für ${e}: ${t}`,tableMoved:"Der Tisch hat sich bewegt, bevor dein Zug ankam: wähle neu.",badSeatLink:e=>`Dieser Platz-Link gilt nicht: ${e}`,ruleLink:e=>`Regel §${e}`,theRules:"die Regeln",rulesOfThisGame:"Regeln dieses Spiels",clocks:"Uhren",clockOf:e=>`Uhr von ${e}`,clockRunning:"läuft",clockLow:"unter zehn Sekunden",clockNoLimit:"ohne Limit",youWin:"Du hast gewonnen!",youLose:"Du hast verloren.",draw:"Unentschieden.",winsOne:e=>`${e} gewinnt.`,winsShared:e=>`${e} teilen sich den Sieg.`,noWinner:"Niemand gewinnt.",deckWon:e=>`Alle 36 Spione sind erledigt, und ${e} der 12 wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: 7 waren nötig.`,deckLostFaces:e=>`Alle 36 Spione sind erledigt, aber nur ${e} der 12 wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: 7 waren nötig.`,deckLostAces:e=>`Ein Spion musste ausgeschaltet werden, und kein Ass war mehr zu opfern: das Spiel ist sofort verloren, egal wie viele wichtige Spione du hattest (${e} von 12).`,bsEnded:e=>`Nach einer Runde hat jemand ${e} Punkte erreicht: das Spiel endet, und die niedrigste Summe gewinnt.`,bsTotals:e=>`Summen (die niedrigste gewinnt): ${e}.`,slFlag:(e,t)=>`${e} hat den Doppelspion auf die Fahne von ${t} gezogen: eine eroberte Fahne beendet das Spiel sofort, egal wie die Infiltrationspunkte stehen.`,slTerritory:(e,t)=>`Nach dem 3. Tag steht der Doppelspion im Gebiet von ${t}: ${e} gewinnt, egal wie weit er gekommen ist.`,slInfiltration:"Nach dem 3. Tag steht der Doppelspion in der Mitte: der höhere Infiltrationsturm gewinnt.",slInfiltrationDraw:"Nach dem 3. Tag steht der Doppelspion in der Mitte, und beide Infiltrationstürme stehen gleich: unentschieden.",slMarkers:e=>`Infiltrationstürme (sie entscheiden nur in der Mitte): ${e}.`,deckScore:e=>`Wichtige Spione im Besitz: ${e} von 12 (7 gewinnen).`,reasonRule:"Die entscheidende Regel",scoreOf:(e,t)=>`${e} ${t}`,sideOf:(e,t)=>`${e} (${t})`,yourMoves:"Deine Züge",noMove:"Gerade hast du keinen Zug.",yourHand:"Deine Hand",handHidden:"Hand (Zuschauer: verdeckt)",legend:"Legende",evCreated:(e,t,n)=>`Spiel angelegt: ${e}, ${t===1?"1 Platz":`${t} Plätze`}; Seed-Zusage ${n}…`,evJoined:(e,t)=>`${e} übernimmt ${t}.`,evHanded:(e,t)=>`${e} spielt jetzt Bot ${t}.`,evTakenBack:e=>`${e} ist vom Bot zurückgenommen.`,evClaimed:e=>`${e} ist für die Revanche belegt.`,evSeed:e=>`Der Seed ist aufgedeckt (${e}…): jedes Mischen lässt sich jetzt prüfen.`,evExpired:e=>`Die Zeit von ${e} ist abgelaufen: die Zeitregel entscheidet den Zug.`,evForfeit:e=>`Die Zeit von ${e} ist abgelaufen: ${e} verliert.`,evResumed:"Der Server war weg: jede laufende Uhr läuft dort weiter, wo sie stand.",evClocks:"Die Uhren sind gestellt.",evOther:e=>`${e}.`,deckTitle:"Deck of Spies",deckRank:e=>Mn[e]??e,deckSuit:e=>_n[e]??e,deckCard:(e,t)=>`${t}-${e}`,deckCounter:"abwehren",deckRecruit:"anwerben",deckWith:(e,t,n,r)=>`${e} mit ${t} (${n})${r===""?"":`, in Rente: ${r}`}`,deckAssassinate:e=>`ausschalten mit ${e}`,deckStarted:(e,t)=>`Im Spionstapel liegen ${e} Spione, in deinem Ziehstapel ${t} Karten.`,deckDrewCount:e=>e===1?"1 Karte gezogen.":`${e} Karten gezogen.`,deckDrew:e=>`Gezogen: ${e}.`,deckRevealed:(e,t)=>`Zug ${e}: der Spion ${t} kommt.`,deckCountered:(e,t)=>`${e} abgewehrt mit ${t}.`,deckRecruited:(e,t,n)=>`${e} angeworben mit ${t}${n===""?"":` (Doppelagent ${n})`}.`,deckAssassinated:(e,t,n)=>`${e} ausgeschaltet mit ${t} (aus: ${n}).`,deckRetiredCount:e=>`${e} Karten in Rente geschickt.`,deckRetired:e=>`In Rente geschickt: ${e}.`,deckReshuffled:e=>`Der eigene Ablagestapel (${e} Karten) wird in den Ziehstapel gemischt.`,deckShuffled:e=>`Der Ziehstapel (${e} Karten) wird gemischt.`,deckEndedWon:e=>`Spiel vorbei: gewonnen, mit ${e} von 12 wichtigen Spionen.`,deckEndedLost:e=>`Spiel vorbei: verloren, mit ${e} von 12 wichtigen Spionen.`,deckZone:e=>he({hand:"Hand",draw_deck:"Ziehstapel",draw_discard:"eigener Ablagestapel"},e),deckHintPick:"Wähle einen Zug, oder wähle Handkarten (auch die für die Rente), um die Züge mit genau diesen Karten zu sehen.",deckHintNone:e=>`Kein erlaubter Zug nutzt genau ${e}.`,deckSpyDeck:"Spionstapel",deckNoSpy:"kein Spion aufgedeckt",deckSpiesLeft:e=>e===1?"noch 1 Spion":`noch ${e} Spione`,deckDrawDeck:"Ziehstapel",deckDrawDeckCards:e=>`Ziehstapel, ${e} Karten`,deckCards:e=>e===1?"1 Karte":`${e} Karten`,deckKeySpies:"Wichtige Spione",deckOwnedOf:"von 12 im Besitz (7 gewinnen)",deckTurn:e=>`Zug ${e}`,deckHandTotal:e=>`Deine Hand, Summe ${e}`,deckDiscard:"Eigener Ablagestapel",deckEmpty:"leer",deckSpyDiscard:"Spion-Ablagestapel",deckRemoved:"Aus dem Spiel",deckNone:"keine",deckStrict:"Strenge Notwendigkeit",deckAceCounts:"Ass zählt bei der Notwendigkeit",deckRetireMany:"Mehrere Werte in Rente schicken",bsTitle:"Black Spy",bsColour:e=>Pn[e]??e,bsCardName:(e,t)=>`${e} ${t}`,bsNames:["","Informant","Verhörer","Infiltrator","Saboteur","Attentäter","Agent","Spion","Doppelagent","Codeknacker","Vizedirektor","Direktor"],bsPass:e=>`${e} weitergeben`,bsPlay:e=>`${e} spielen`,bsStarted:(e,t)=>`${e} Spieler; ${t} gibt zuerst.`,bsDealt:(e,t,n,r)=>`Runde ${e}: ${t} gibt jedem ${n} Karten; weitergeben nach ${r}.`,bsPassed:(e,t,n)=>`${e} gibt drei Karten an ${t} weiter${n===""?"":`: ${n}`}.`,bsExchangedFirst:e=>`Die weitergegebenen Karten wechseln die Hand; ${e} eröffnet den ersten Stich.`,bsPlayed:(e,t)=>`${e} spielt ${t}.`,bsTrickWon:(e,t,n)=>`${e} gewinnt Stich ${t} (${n===1?"1 Punkt":`${n} Punkte`}).`,bsDealScored:(e,t)=>`Runde ${e} gewertet: ${t}.`,bsGameEnded:(e,t)=>`Spiel vorbei: ${e} ${t?"teilen sich den Sieg":"gewinnt"} mit der niedrigsten Summe.`,bsDirection:e=>he({left:"links",right:"rechts",across:"gegenüber"},e),bsPhase:e=>he({passing:"Weitergeben",playing:"Stichspiel",over:"vorbei"},e),bsHintPlay:"Spiel eine der hervorgehobenen Karten deiner Hand.",bsHintPass:(e,t)=>`Wähle drei Handkarten, die du an ${e} weitergibst (${t} gewählt).`,bsHintCannot:"Diese drei Karten lassen sich nicht zusammen weitergeben.",bsDealer:"Geber",bsPassedTag:"hat weitergegeben",bsToAct:"am Zug",bsSeatStats:(e,t,n,r)=>`${e} Karten · Stiche ${t} Karten, ${n} Pkt. · Summe ${r}`,bsDealLine:(e,t,n,r,i)=>`Runde ${e} · weitergeben nach ${t} · ${n} · Stich ${r} · Ende bei ${i} Punkten (die niedrigste Summe gewinnt)`,bsTrick:"Stich",bsTrickTurn:(e,t)=>`Stich ${e}, ${t} ist dran`,bsNoCard:"noch keine Karte",bsLastTrick:(e,t)=>`Letzter Stich (${e}, ${t} Pkt.)`,bsYouPassed:e=>`Du hast ${e} weitergegeben.`,bsYouReceived:e=>`Du hast ${e} bekommen.`,bsScores:"Punkte je Runde",bsDeal:"Runde",bsTotal:"Summe",bsNoGoodSpies:"Ohne gute Spione (bunte 7er zählen 0)",bsClassic:"Klassische Regeln von 1981",bsScoreLabel:"Punkte (die niedrigste Summe gewinnt)",bsLegendColours:"Farben, jede mit eigenem Zeichen:",bsLegendSpy:"7 (Hut): ein Spion. Ein schwarzer Spion kostet 10 Punkte, ein bunter zieht 5 ab.",bsLegendBlack:"Schwarze Karten kosten Punkte: 1–6 je einen, 8–11 zwei bis fünf.",bsLegendStar:"★ auf der roten 1: wer sie hat, eröffnet den ersten Stich.",bsLegendFollow:"Bedienen mit der Farbe oder dem Rang der ersten Karte; nur die Eröffnungsfarbe gewinnt den Stich.",slTitle:"Stratego Spies & Lies",slSide:e=>["Rot","Blau"][e]??`Seite ${e}`,slSideCap:e=>["Rot","Blau"][e]??`Seite ${e}`,slSoldiers:["","Spionin","Aufklärer","Mineur","Feldwebel","Leutnant","Kapitän","Bombe","Oberst","General","Feldmarschall"],slSoldier:(e,t)=>`${e} ${t}`,slDeployOn:(e,t)=>`${e} auf Mission ${t}`,slDeploy:e=>`aufstellen: ${e}`,slMark:"eine Erkundungsmarke auf den Feldwebel legen",slNoMark:"den Feldwebel unmarkiert lassen",slConfirm:"die Erkundungsmarken bestätigen",slDeceive:"eine Täuschungsmarke spielen",slDecline:"keine Täuschungsmarke spielen",slGuess:e=>`${e} raten`,slMarshalPoints:"Feldmarschall: 10 Punkte nehmen",slMarshalSabotage:"Feldmarschall: Sabotage (5 Punkte, der Gegner verliert 5)",slCaptainPoints:"Kapitän: 6 Punkte nehmen",slCaptainBorrow:e=>`Kapitän: den erschöpften ${e} ausleihen`,slStarted:e=>`${e} Spieler; die erste Erkundungskarte liegt offen.`,slDeployed:(e,t,n,r)=>`${e} (${t}) stellt ${n} Soldaten auf${r===""?"":`: ${r}`}.`,slIntelTurned:(e,t)=>`Tag ${e}: die Erkundungskarte zeigt ${t}.`,slIntelMarked:e=>`${e} hat seine Erkundungsmarken gelegt.`,slIntelRevealed:e=>`Erkundungsmarken aufgedeckt${e===""?"":`; ${e} beginnt`}.`,slDeceived:(e,t)=>`${e} spielt eine Täuschungsmarke auf Mission ${t}.`,slDeclined:(e,t)=>`${e} spielt keine Täuschungsmarke auf Mission ${t}.`,slRevealed:(e,t,n,r,i,o,l)=>`${e} rät ${t} bei Mission ${r} von ${n}: es ist ${i}, ${o?"richtig":"falsch"}${l===""?"":`, zurückgedrängt von ${l}`}.`,slPoints:e=>e===1?"1 Infiltrationspunkt":`${e} Infiltrationspunkte`,slGained:(e,t,n,r,i)=>`${e} bekommt ${t} (${n}), Turm bei ${r}${i?": Infiltration!":"."}`,slLost:(e,t,n)=>`${e} verliert ${t}, Turm bei ${n}.`,slSteps:e=>e===1?"1 Feld":`${e} Felder`,slMoved:(e,t,n,r)=>`${e} zieht den Doppelspion ${t} (${n}) auf ${r}.`,slEffect:(e,t)=>`Die Wirkung ${t} von ${e} gilt bis zum Ende des Tages.`,slMarshal:(e,t)=>`Feldmarschall von ${e}: ${t}.`,slCaptainTook:e=>`Der Kapitän von ${e} nimmt 6 Punkte.`,slCaptainBorrowed:(e,t)=>`Der Kapitän von ${e} leiht ${t} aus.`,slTokenGained:e=>`${e} bekommt eine Täuschungsmarke.`,slDoubleDamage:e=>`${e} verdient doppelten Schaden.`,slFlagCaptured:e=>`${e} erobert die Fahne!`,slDayEnded:(e,t)=>`Tag ${e} endet; ${t} beginnt den nächsten.`,slEndedDraw:"Spiel vorbei: unentschieden.",slEnded:e=>`Spiel vorbei: ${e} gewinnt.`,slReason:e=>he({"flag-captured":"Fahne erobert",territory:"Gebiet",infiltration:"Infiltration"},e),slBoardLabel:(e,t)=>`Doppelspion auf ${e} (rote Fahne bei -${t}, blaue Fahne bei +${t})`,slDoubleAgent:"Doppelspion",slInfiltrationOf:e=>`Infiltration von ${e}`,slTowerText:e=>`Infiltration ${e} von 10`,slMission:e=>`Mission ${e}`,slFaceDownSoldier:e=>`Soldat von ${e}, verdeckt`,slEmpty:"leer",slIntelToken:"Erkundungsmarke",slDeceptionToken:"Täuschungsmarke",slIntel:"Erkundung",slDeception:"Täuschung",slFaceDown:"verdeckt",slYou:", du",slSideStats:(e,t)=>`${e} auf der Hand · ${t===1?"1 Täuschungsmarke":`${t} Täuschungsmarken`}`,slDoubleDamageTag:" · doppelter Schaden",slEffects:e=>` · Wirkungen: ${e}`,slExhausted:"Erschöpft: ",slHintDeploy:e=>`Wähle vier Soldaten deiner Hand zum Aufstellen (${e} gewählt); die Missionen nehmen sie aufsteigend, den Feldwebel überall.`,slHintCannot:"Diese vier Soldaten lassen sich nicht aufstellen.",slHintWhere:"Wähle, wohin sie kommen:",slDayLine:(e,t)=>`Tag ${e} von 3 · ${t}`,slGuessTurn:e=>` · Ratezug ${e} von 8`,slGuesses:e=>` · ${e} rät`,slPhase:e=>he({setup:"Vorbereitung",deploy:"Aufstellung",intel:"Erkundung",mission:"Mission",over:"vorbei"},e),slStage:e=>he({deception:"Täuschung",guess:"Raten",marshal:"Feldmarschall",captain:"Kapitän"},e),slBoard:"Spielbrett",slIntelLabel:"Erkundung: ",slNotTurned:"noch nicht aufgedeckt",slOldIntel:(e,t,n)=>` · alt: ${e} · noch ${t} · Reserve ${n}`,slBoardLength:"Brettlänge (Felder bis zu jedem Tor)",slDeceptionPays:"Täuschung zahlt sich beim erzwungenen Rückzug aus",slReserve:"Reserve-Täuschungsmarken",slScoreLabel:"Infiltrationsturm",slLegendFlag:"Fahne: steht der Doppelspion auf der gegnerischen Fahne, ist das Spiel sofort gewonnen.",slLegendAgent:"Schwarze Scheibe: der Doppelspion. Unter 0 liegt das Gebiet von Rot, über 0 das von Blau.",slLegendSideways:"Eine quer gelegte Karte hat den Rückzug angetreten (richtig geraten, enttarnt).",slLegendFaceUp:"Eine aufrecht offene Karte ist aktiviert (ihre Fähigkeit wurde genutzt).",slLegendIntel:"Erkundung: eine Erkundungsmarke auf der Mission (der Rang steht auf der Erkundungskarte).",slLegendDeception:"Täuschung: eine Täuschungsmarke auf der Mission.",slLegendTower:"Balken: der Infiltrationsturm der Seite (bei 10 zieht der Doppelspion ein Feld).",replayTitle:(e,t)=>`Wiederholung: ${e} · ${t}`,replayDocTitle:e=>`Wiederholung · ${e}`,replayStep:"Schritt",replayStepOf:(e,t)=>`Schritt ${e} von ${t}`,replayInProgress:"Läuft noch: die Wiederholung zeigt, was der gewählte Blick sehen darf.",headHash:"Kopf-Hash: ",viewAs:"Ansehen als ",download:"Export herunterladen (JSON Lines)",table:"Tisch",stepThrough:"Schritt für Schritt durch das Spiel",firstStep:"erster Schritt",previousStep:"vorheriger Schritt",nextStep:"nächster Schritt",lastStep:"letzter Schritt",beforeFirst:"Vor dem ersten Ereignis.",hiddenEvent:"Ein verdecktes Ereignis.",rulesTitle:e=>`Regeln: ${e}`,rulesGoTo:"Zum Abschnitt",rulesGo:"Los",rulesSearch:"In den Regeln suchen",rulesNoSection:e=>`Einen Abschnitt ${e} gibt es nicht.`,rulesMatches:e=>e===1?"1 Abschnitt passt.":`${e} Abschnitte passen.`,rulesContents:"Inhalt",rulesOther:"Die anderen Spiele",rulesSummaryNote:"Dies ist eine deutsche Zusammenfassung der Regeln mit denselben Abschnittsnummern; die vollständige Regelreferenz steht unten auf Englisch.",rulesUnknown:"Für dieses Spiel gibt es hier keine Regeln.",problems:{"not-your-turn":"Du bist nicht am Zug.","game-over":"Das Spiel ist vorbei.","illegal-command":"Die Regeln erlauben diesen Zug jetzt nicht.","unknown-card":"Diese Karte gibt es in diesem Spiel nicht.","card-not-in-hand":"Diese Karte hast du nicht auf der Hand.","duplicate-card":"Eine Karte ist doppelt, oder benutzt und zugleich in Rente geschickt.","insufficient-value":"Die Karten ergeben weniger als den Wert des Spions.","unnecessary-card":"Eine Karte ist überflüssig: ohne sie schlagen die Karten den Spion auch.","wrong-suit":"Zum Anwerben müssen alle Karten die Farbe des Spions haben (oder ein Ass dieser Farbe macht sie dazu).","must-assassinate":"Deine Hand reicht nicht gegen den Spion: du musst ihn mit einem Ass ausschalten.","not-an-ace":"Nur ein Ass kann geopfert werden, um einen Spion auszuschalten.","ace-not-available":"Dieses Ass gehört dir nicht mehr.","assassination-not-allowed":"Ausschalten darfst du nur, wenn deine Hand den Spion nicht schlagen kann.","retire-single-card":"In Rente gehen mindestens zwei Karten desselben Werts.","retire-mixed-ranks":"In Rente gehen nur Karten eines einzigen Werts.","wrong-pass-count":"Gib genau drei Karten weiter.","already-passed":"Du hast in dieser Runde schon weitergegeben.","passing-not-over":"Gespielt wird erst, wenn alle weitergegeben haben.","must-follow":"Du hast eine Karte der Eröffnungsfarbe oder des Eröffnungsrangs: spiel eine davon.","black-lead-first-trick":"Der erste Stich darf nicht mit einer schwarzen Karte eröffnet werden.","not-deploy-phase":"Soldaten werden nur in der Aufstellung aufgestellt.","wrong-soldier-count":"Stell die richtige Zahl von Soldaten auf.","duplicate-soldier":"Derselbe Soldat ist zweimal aufgestellt.","soldier-exhausted":"Dieser Soldat ist heute erschöpft.","soldier-not-in-hand":"Diesen Soldaten hast du nicht auf der Hand.","deployment-out-of-order":"Die Missionen müssen aufsteigend belegt sein (der Feldwebel darf überall hin).","deployment-not-completable":"Mit den übrigen Soldaten ließe sich die Aufstellung nicht vollenden.","not-intel-phase":"Erkundungsmarken werden nur in der Erkundung gelegt.","no-sergeant-deployed":"Kein Feldwebel zum Markieren: bestätige die Erkundung.","sergeant-choice-required":"Dein Feldwebel steht: entscheide zuerst über seine Erkundungsmarke.","not-guess-step":"Jetzt wird nicht geraten.","no-deception-token":"Du hast keine Täuschungsmarke für diese Mission.","outside-deception-window":"Täuschungsmarken werden nur während des gegnerischen Ratens gespielt.","choice-not-offered":"Diese Wahl steht gerade nicht offen.","borrow-not-exhausted":"Der Kapitän leiht nur einen deiner eigenen erschöpften Soldaten aus.","deadline-passed":"Deine Zeit lief ab, bevor dein Zug ankam: die Zeitregel hat entschieden.","version-conflict":"Ein anderer Zug wurde zuerst gespeichert."}};var Gn={A:"ace",J:"jack",Q:"queen",K:"king"},Hn={C:"clubs",D:"diamonds",H:"hearts",S:"spades"},pe=(e,t)=>e[t]??t,dt={langName:"English",switchTo:"Deutsch",switchLabel:"Sprache: Deutsch",appName:"Spies",loading:"Loading…",lobby:"Lobby",rules:"Rules",notFound:"Not found",backToLobby:"Back to the lobby",you:"you",seat:e=>`seat ${e}`,spectator:"spectator",botNamed:e=>`bot ${e}`,and:"and",seatWithYou:e=>`${e} (you)`,lobbyTitle:"Spies: lobby",lobbyIntro:"Deck of Spies, Black Spy and Stratego Spies & Lies on one event-sourced engine.",apiDocs:"API docs",rulesOf:e=>`Rules of ${e}`,myName:"Your display name ",newGame:"New game",gameLabel:"Game ",seatsLabel:" Seats ",seedLabel:"Seed ",seedPlaceholder:"optional: a reproducible game",createHint:'You hold the token of every seat marked "me"; an open seat waits for its link.',create:"Create",options:"Options",whoPlays:"Who plays each seat",seatMe:"me",seatOpen:"open (share a link)",seatBot:e=>`bot: ${e}`,clockLegend:"Clock",clockNone:"no clock",clockTurn:e=>`${e} s a move`,clockBudget:e=>`${e} min each`,gameCreated:"Game created",shareHint:"Send each open seat's link to a player:",toTable:"Go to the table",watchTable:"Watch the table",typeNameFirst:"Type your display name first.",noOpenGame:"No game waits for a player.",openCaption:e=>e===1?"1 game with an open seat":`${e} games with an open seat`,openHeads:["Game","Id","Seated","Open seats",""],joinSeat:e=>`join seat ${e}`,joinFirst:"Join the first open seat",noGame:"No game yet.",gamesCaption:e=>e===1?"1 game, newest first":`${e} games, newest first`,gamesHeads:["Game","Id","Seats","Status","Version",""],finished:"finished",toActList:e=>`to act: ${e}`,play:"Play",watch:"Watch",replay:"Replay",openSeatsTitle:"Open seats",gamesTitle:"Games",showGames:"Show games",inProgress:"in progress",allGames:"all games",joinTitle:e=>`Join seat ${e}`,joinTitleOf:(e,t)=>`Join seat ${e} of ${t}`,watchThisGame:"Watch this game",alreadyHeld:"You already hold this seat. ",goToTable:"Go to the table",takeSeat:e=>`Take seat ${e}`,othersTitle:e=>`${e} seats; the others:`,joinName:"Your display name (shown to the other players)",typeName:"Type a display name first.",seatTaken:e=>`${e} is taken: someone joined it first.`,thisSeat:"This seat",seatCapital:e=>`Seat ${e}`,noOpenSeat:"Every seat of this game is taken.",joinOver:"This game is over: its seats can no longer be joined.",noSuchSeat:e=>`This game has no ${e}.`,suchSeat:"such seat",noSuchGame:"There is no such game on this server.",badName:e=>`That name cannot be used: ${e}`,kindOpen:"open",kindCreator:"creator",kindJoined:"joined",kindBot:e=>`bot ${e}`,kindPlayedBy:(e,t)=>`${e}, played by bot ${t}`,game:"Game",playAs:"Play as ",log:"Log",logLabel:"What happened",seatLinks:"Private seat links (anyone with a link plays that seat)",seatLink:e=>`link of ${e}`,documentTitle:e=>`${e} · spies`,seats:"Seats",yours:", yours",shareLink:e=>`share link of ${e}`,botSelect:"Bot to play my seat",bot:"Bot ",handToBot:"Let the bot play my seat",takeBack:"Take my seat back",yourTurn:e=>`Your turn (${e}).`,botPlaysYourTurn:(e,t)=>`Bot ${e} plays your turn (${t}).`,waitingFor:e=>`Waiting for ${e}.`,switchSeats:e=>` You hold ${e}: switch seats to play.`,gameOverTitle:"Game over",gameOverShort:"Game over.",scoresTitle:"Final scores",rematch:"Rematch",joinRematch:"Join the rematch",watchRematch:"Watch the rematch",replayGame:"Replay this game",refused:e=>`Refused: ${e}`,noRematch:(e,t)=>`No rematch for ${e}: ${t}`,tableMoved:"The table moved before your move arrived: choose again.",badSeatLink:e=>`This seat link is not valid: ${e}`,ruleLink:e=>`Rule §${e}`,theRules:"the rules",rulesOfThisGame:"Rules of this game",clocks:"Clocks",clockOf:e=>`clock of ${e}`,clockRunning:"running",clockLow:"under ten seconds",clockNoLimit:"no limit",youWin:"You win!",youLose:"You lose.",draw:"A draw.",winsOne:e=>`${e} wins.`,winsShared:e=>`${e} share the win.`,noWinner:"Nobody wins.",deckWon:e=>`The 36 spies are dealt with, and ${e} of the 12 key spies (jacks, queens and kings) work for you: 7 were needed.`,deckLostFaces:e=>`The 36 spies are dealt with, but only ${e} of the 12 key spies (jacks, queens and kings) work for you: 7 were needed.`,deckLostAces:e=>`A spy had to be assassinated and no Ace was left to sacrifice: the game is lost at once, whatever the key spies (you owned ${e} of 12).`,bsEnded:e=>`A total reached ${e} points after a deal: the game ends, and the lowest total wins.`,bsTotals:e=>`Totals (lowest wins): ${e}.`,slFlag:(e,t)=>`${e} moved the Double Agent onto ${t}'s flag: a captured flag ends the game at once, whatever the infiltration score.`,slTerritory:(e,t)=>`After day 3 the Double Agent stands in ${t}'s territory: ${e} wins, however far it got.`,slInfiltration:"After day 3 the Double Agent stands on the centre: the higher infiltration marker wins.",slInfiltrationDraw:"After day 3 the Double Agent stands on the centre and both infiltration markers are equal: a draw.",slMarkers:e=>`Infiltration markers (they decide only on the centre): ${e}.`,deckScore:e=>`Key spies owned: ${e} of 12 (7 win).`,reasonRule:"The rule that decided it",scoreOf:(e,t)=>`${e} ${t}`,sideOf:(e,t)=>`${e} (${t})`,yourMoves:"Your moves",noMove:"No move for you now.",yourHand:"Your hand",handHidden:"Hand (spectator: hidden)",legend:"Legend",evCreated:(e,t,n)=>`Game created: ${e}, ${t===1?"1 seat":`${t} seats`}; seed commitment ${n}…`,evJoined:(e,t)=>`${e} is taken by ${t}.`,evHanded:(e,t)=>`${e} is handed to bot ${t}.`,evTakenBack:e=>`${e} is taken back from its bot.`,evClaimed:e=>`${e} is claimed for the rematch.`,evSeed:e=>`The seed is revealed (${e}…): every shuffle can now be checked.`,evExpired:e=>`${e} ran out of time: the time control decides the move.`,evForfeit:e=>`${e} ran out of time and forfeits.`,evResumed:"The server was away: every running clock starts again where it stopped.",evClocks:"The clocks are set.",evOther:e=>`${e}.`,deckTitle:"Deck of Spies",deckRank:e=>Gn[e]??e,deckSuit:e=>Hn[e]??e,deckCard:(e,t)=>`${e} of ${t}`,deckCounter:"counter",deckRecruit:"recruit",deckWith:(e,t,n,r)=>`${e} with ${t} (${n})${r===""?"":`, retire ${r}`}`,deckAssassinate:e=>`assassinate with ${e}`,deckStarted:(e,t)=>`The spy deck holds ${e} spies; your draw deck ${t} cards.`,deckDrewCount:e=>e===1?"1 card drawn.":`${e} cards drawn.`,deckDrew:e=>`Drew ${e}.`,deckRevealed:(e,t)=>`Turn ${e}: the spy ${t} is revealed.`,deckCountered:(e,t)=>`Countered the ${e} with ${t}.`,deckRecruited:(e,t,n)=>`Recruited the ${e} with ${t}${n===""?"":` (double agent ${n})`}.`,deckAssassinated:(e,t,n)=>`Assassinated the ${e} with the ${t} (from the ${n}).`,deckRetiredCount:e=>`Retired ${e} cards.`,deckRetired:e=>`Retired ${e}.`,deckReshuffled:e=>`The draw discard pile (${e} cards) is shuffled into the draw deck.`,deckShuffled:e=>`The draw deck (${e} cards) is shuffled.`,deckEndedWon:e=>`Game over: won, with ${e} of 12 key spies.`,deckEndedLost:e=>`Game over: lost, with ${e} of 12 key spies.`,deckZone:e=>pe({hand:"hand",draw_deck:"draw deck",draw_discard:"draw discard pile"},e),deckHintPick:"Pick a move, or select cards of your hand (also the ones to retire) to see the moves that use exactly them.",deckHintNone:e=>`No legal move uses exactly ${e}.`,deckSpyDeck:"Spy deck",deckNoSpy:"no spy revealed",deckSpiesLeft:e=>e===1?"1 spy left":`${e} spies left`,deckDrawDeck:"Draw deck",deckDrawDeckCards:e=>`draw deck, ${e} cards`,deckCards:e=>e===1?"1 card":`${e} cards`,deckKeySpies:"Key spies",deckOwnedOf:"of 12 owned (7 win)",deckTurn:e=>`Turn ${e}`,deckHandTotal:e=>`Your hand, total ${e}`,deckDiscard:"Draw discard pile",deckEmpty:"empty",deckSpyDiscard:"Spy discard pile",deckRemoved:"Removed",deckNone:"none",deckStrict:"Strict necessity",deckAceCounts:"Ace counts in necessity",deckRetireMany:"Retire several ranks",bsTitle:"Black Spy",bsColour:e=>e,bsCardName:(e,t)=>`${e} ${t}`,bsNames:["","Informer","Interrogator","Infiltrator","Saboteur","Assassin","Agent","Spy","Double Agent","Code Breaker","Deputy Director","Director"],bsPass:e=>`pass ${e}`,bsPlay:e=>`play ${e}`,bsStarted:(e,t)=>`${e} players; ${t} deals first.`,bsDealt:(e,t,n,r)=>`Deal ${e}: ${t} deals ${n} cards each; pass ${r}.`,bsPassed:(e,t,n)=>`${e} passes three cards to ${t}${n===""?"":`: ${n}`}.`,bsExchangedFirst:e=>`The passed cards change hands; ${e} leads the first trick.`,bsPlayed:(e,t)=>`${e} plays ${t}.`,bsTrickWon:(e,t,n)=>`${e} wins trick ${t} (${n===1?"1 point":`${n} points`}).`,bsDealScored:(e,t)=>`Deal ${e} scored: ${t}.`,bsGameEnded:(e,t)=>`Game over: ${e} ${t?"share the win":"wins"} with the lowest total.`,bsDirection:e=>pe({left:"left",right:"right",across:"across"},e),bsPhase:e=>pe({passing:"passing",playing:"playing",over:"over"},e),bsHintPlay:"Play one of the highlighted cards of your hand.",bsHintPass:(e,t)=>`Select three cards of your hand to pass to ${e} (${t} selected).`,bsHintCannot:"These three cards cannot be passed together.",bsDealer:"dealer",bsPassedTag:"passed",bsToAct:"to act",bsSeatStats:(e,t,n,r)=>`${e} cards · tricks ${t} cards, ${n} pts · total ${r}`,bsDealLine:(e,t,n,r,i)=>`Deal ${e} · pass ${t} · ${n} · trick ${r} · game ends at ${i} points (lowest total wins)`,bsTrick:"Trick",bsTrickTurn:(e,t)=>`Trick ${e}, ${t} to play`,bsNoCard:"no card yet",bsLastTrick:(e,t)=>`Last trick (${e}, ${t} pts)`,bsYouPassed:e=>`You passed ${e}.`,bsYouReceived:e=>`You received ${e}.`,bsScores:"Scores by deal",bsDeal:"Deal",bsTotal:"Total",bsNoGoodSpies:"No good spies (coloured 7s score 0)",bsClassic:"Classic 1981 rules",bsScoreLabel:"points (lowest total wins)",bsLegendColours:"Colours, each with its own symbol:",bsLegendSpy:"7 (hat): a spy. A black spy costs 10 points, a coloured one takes 5 off.",bsLegendBlack:"Black cards cost points: 1–6 one each, 8–11 two to five.",bsLegendStar:"★ (on the lowest red card): its holder leads the first trick.",bsLegendFollow:"Follow the led colour or the led rank; only the led colour wins the trick.",slTitle:"Stratego Spies & Lies",slSide:e=>["red","blue"][e]??`side ${e}`,slSideCap:e=>["Red","Blue"][e]??`Side ${e}`,slSoldiers:["","Spy","Scout","Miner","Sergeant","Lieutenant","Captain","Bomb","Colonel","General","Marshal"],slSoldier:(e,t)=>`${e} ${t}`,slDeployOn:(e,t)=>`${e} on mission ${t}`,slDeploy:e=>`deploy ${e}`,slMark:"put an intel token on the Sergeant",slNoMark:"leave the Sergeant unmarked",slConfirm:"confirm the intel tokens",slDeceive:"play a deception token",slDecline:"play no deception token",slGuess:e=>`guess ${e}`,slMarshalPoints:"Marshal: take 10 points",slMarshalSabotage:"Marshal: sabotage (5 points, the opponent loses 5)",slCaptainPoints:"Captain: take 6 points",slCaptainBorrow:e=>`Captain: borrow the exhausted ${e}`,slStarted:e=>`${e} players; the first intel card is public.`,slDeployed:(e,t,n,r)=>`${e} (${t}) deploys ${n} soldiers${r===""?"":`: ${r}`}.`,slIntelTurned:(e,t)=>`Day ${e}: the intel card shows ${t}.`,slIntelMarked:e=>`${e} has placed its intel tokens.`,slIntelRevealed:e=>`Intel tokens revealed${e===""?"":`; ${e} starts`}.`,slDeceived:(e,t)=>`${e} plays a deception token on mission ${t}.`,slDeclined:(e,t)=>`${e} plays no deception token on mission ${t}.`,slRevealed:(e,t,n,r,i,o,l)=>`${e} guesses ${t} at ${n}'s mission ${r}: it is the ${i}, ${o?"right":"wrong"}${l===""?"":`, forced back by the ${l}`}.`,slPoints:e=>e===1?"1 infiltration point":`${e} infiltration points`,slGained:(e,t,n,r,i)=>`${e} gains ${t} (${n}), marker at ${r}${i?": infiltration!":"."}`,slLost:(e,t,n)=>`${e} loses ${t}, marker at ${n}.`,slSteps:e=>e===1?"1 step":`${e} steps`,slMoved:(e,t,n,r)=>`${e} moves the Double Agent ${t} (${n}) to ${r}.`,slEffect:(e,t)=>`${e}'s ${t} effect lasts until the end of the day.`,slMarshal:(e,t)=>`${e}'s Marshal: ${t}.`,slCaptainTook:e=>`${e}'s Captain takes 6 points.`,slCaptainBorrowed:(e,t)=>`${e}'s Captain borrows the ${t}.`,slTokenGained:e=>`${e} gains a deception token.`,slDoubleDamage:e=>`${e} earns double damage.`,slFlagCaptured:e=>`${e} captures the flag!`,slDayEnded:(e,t)=>`Day ${e} ends; ${t} starts the next.`,slEndedDraw:"Game over: a draw.",slEnded:e=>`Game over: ${e} wins.`,slReason:e=>pe({"flag-captured":"flag captured",territory:"territory",infiltration:"infiltration"},e),slBoardLabel:(e,t)=>`Double Agent at ${e} (red flag at -${t}, blue flag at +${t})`,slDoubleAgent:"Double Agent",slInfiltrationOf:e=>`${e} infiltration`,slTowerText:e=>`infiltration ${e} of 10`,slMission:e=>`Mission ${e}`,slFaceDownSoldier:e=>`${e} soldier, face down`,slEmpty:"empty",slIntelToken:"intel token",slDeceptionToken:"deception token",slIntel:"intel",slDeception:"deception",slFaceDown:"face down",slYou:", you",slSideStats:(e,t)=>`${e} in hand · ${t===1?"1 deception token":`${t} deception tokens`}`,slDoubleDamageTag:" · double damage",slEffects:e=>` · effects: ${e}`,slExhausted:"Exhausted: ",slHintDeploy:e=>`Select four soldiers of your hand to deploy (${e} selected); the missions take them in rising order, the Sergeant anywhere.`,slHintCannot:"These four soldiers cannot be deployed.",slHintWhere:"Choose where they go:",slDayLine:(e,t)=>`Day ${e} of 3 · ${t}`,slGuessTurn:e=>` · guess-turn ${e} of 8`,slGuesses:e=>` · ${e} guesses`,slPhase:e=>pe({setup:"setup",deploy:"deploy",intel:"intel",mission:"mission",over:"over"},e),slStage:e=>pe({deception:"deception",guess:"guess",marshal:"Marshal",captain:"Captain"},e),slBoard:"Board",slIntelLabel:"Intel: ",slNotTurned:"not turned yet",slOldIntel:(e,t,n)=>` · old: ${e} · ${t} left · reserve ${n}`,slBoardLength:"Board length (spaces to each gate)",slDeceptionPays:"Deception pays on a forced retreat",slReserve:"Reserve deception tokens",slScoreLabel:"infiltration marker",slLegendFlag:"Flag: the Double Agent on the opponent's flag wins the game at once.",slLegendAgent:"Black disc: the Double Agent. Below 0 is red's territory, above 0 blue's.",slLegendSideways:"A card turned sideways has retreated (identified by a right guess).",slLegendFaceUp:"A card upright and face up is activated (its ability was used).",slLegendIntel:"intel: an intel token on the mission (the soldier's rank is on the intel card).",slLegendDeception:"deception: a deception token on the mission.",slLegendTower:"Bar: the side's infiltration marker (at 10: the Double Agent moves one step).",replayTitle:(e,t)=>`Replay: ${e} · ${t}`,replayDocTitle:e=>`Replay · ${e}`,replayStep:"Step",replayStepOf:(e,t)=>`Step ${e} of ${t}`,replayInProgress:"In progress: the replay shows what the chosen viewer may see.",headHash:"Head hash: ",viewAs:"View as ",download:"Download the export (JSON Lines)",table:"Table",stepThrough:"Step through the game",firstStep:"first step",previousStep:"previous step",nextStep:"next step",lastStep:"last step",beforeFirst:"Before the first event.",hiddenEvent:"A hidden event.",rulesTitle:e=>`Rules: ${e}`,rulesGoTo:"Go to section",rulesGo:"Go",rulesSearch:"Search the rules",rulesNoSection:e=>`There is no section ${e}.`,rulesMatches:e=>e===1?"1 section matches.":`${e} sections match.`,rulesContents:"Contents",rulesOther:"The other games",rulesSummaryNote:"",rulesUnknown:"There are no rules for this game here.",problems:{"not-your-turn":"It is not your turn.","game-over":"The game is over.","illegal-command":"The rules do not allow this move now.","unknown-card":"That card does not exist in this game.","card-not-in-hand":"That card is not in your hand.","duplicate-card":"A card is given twice, or both used and retired.","insufficient-value":"The cards add up to less than the spy's value.","unnecessary-card":"A card is not needed: without it the cards still beat the spy.","wrong-suit":"To recruit, every card must be of the spy's suit (or an Ace of that suit makes them so).","must-assassinate":"Your hand cannot beat the spy: you must assassinate it with an Ace.","not-an-ace":"Only an Ace can be sacrificed to assassinate a spy.","ace-not-available":"That Ace is not yours any more.","assassination-not-allowed":"You may assassinate only when your hand cannot beat the spy.","retire-single-card":"A retire needs two or more cards of one value.","retire-mixed-ranks":"A retire is cards of one value only.","wrong-pass-count":"Pass exactly three cards.","already-passed":"You have passed already this deal.","passing-not-over":"Cards are played once every seat has passed.","must-follow":"You hold a card of the led colour or rank: play one of them.","black-lead-first-trick":"The first trick may not be led with a black card.","not-deploy-phase":"Soldiers are deployed only in the deploy phase.","wrong-soldier-count":"Deploy the right number of soldiers.","duplicate-soldier":"The same soldier is deployed twice.","soldier-exhausted":"That soldier is exhausted today.","soldier-not-in-hand":"That soldier is not in your hand.","deployment-out-of-order":"The missions must read in rising order (the Sergeant may go anywhere).","deployment-not-completable":"The soldiers left could not complete the deployment.","not-intel-phase":"Intel tokens are placed only in the intel phase.","no-sergeant-deployed":"No Sergeant to mark: confirm the intel.","sergeant-choice-required":"Your Sergeant is deployed: choose its intel token first.","not-guess-step":"This is not the moment to guess.","no-deception-token":"You hold no deception token for that mission.","outside-deception-window":"Deception tokens are played only during the opponent's guess.","choice-not-offered":"That choice is not offered now.","borrow-not-exhausted":"The Captain borrows only one of your own exhausted soldiers.","deadline-passed":"Your time ran out before your move arrived: the time control decided.","version-conflict":"Another move was recorded first."}};var ct="spies:lang";function Bn(){try{let e=localStorage.getItem(ct);return e==="en"||e==="de"?e:null}catch{return null}}function zn(){let e=Bn();if(e!==null)return e;for(let t of navigator.languages??[navigator.language]){let n=t.toLowerCase().split("-")[0];if(n==="de")return"de";if(n==="en")return"en"}return"en"}var ke=zn(),a=ke==="de"?lt:dt;document.documentElement.lang=ke;function B(){let e=ke==="de"?"en":"de";return s("button",{type:"button",class:"lang-switch","data-testid":"lang-switch",lang:e,"aria-label":a.switchLabel,onclick:()=>{localStorage.setItem(ct,e),location.reload()}},a.switchTo)}function G(e){return e.length<=1?e.join(""):`${e.slice(0,-1).join(", ")} ${a.and} ${e[e.length-1]??""}`}var On=/\{[^{}]+\}/g,Nn=()=>typeof process=="object"&&Number.parseInt(process?.versions?.node?.substring(0,2))>=18&&process.versions.undici;function Wn(){return Math.random().toString(36).slice(2,11)}function mt(e){let{baseUrl:t="",Request:n=globalThis.Request,fetch:r=globalThis.fetch,querySerializer:i,bodySerializer:o,pathSerializer:l,headers:c,requestInitExt:d=void 0,...h}={...e};d=Nn()?d:void 0,t=pt(t);let p=[];async function g(b,m){let{baseUrl:u,fetch:f=r,Request:w=n,headers:$,params:v={},parseAs:O="json",querySerializer:E,bodySerializer:N=o??Kn,pathSerializer:ye,body:W,middleware:ce=[],...P}=m||{},ue=t;u&&(ue=pt(u)??t);let ae=typeof i=="function"?i:ut(i);E&&(ae=typeof E=="function"?E:ut({...typeof i=="object"?i:{},...E}));let Ee=ye||l||jn,be=W===void 0?void 0:N(W,ht(c,$,v.header)),D=ht(be===void 0||be instanceof FormData?{}:{"Content-Type":"application/json"},c,$,v.header),S=[...p,...ce],j={redirect:"follow",...h,...P,body:be,headers:D},U,se,K=new w(Fn(b,{baseUrl:ue,params:v,querySerializer:ae,pathSerializer:Ee}),j),R;for(let _ in P)_ in K||(K[_]=P[_]);if(S.length){U=Wn(),se=Object.freeze({baseUrl:ue,fetch:f,parseAs:O,querySerializer:ae,bodySerializer:N,pathSerializer:Ee});for(let _ of S)if(_&&typeof _=="object"&&typeof _.onRequest=="function"){let C=await _.onRequest({request:K,schemaPath:b,params:v,options:se,id:U});if(C)if(C instanceof w)K=C;else if(C instanceof Response){R=C;break}else throw new Error("onRequest: must return new Request() or Response() when modifying the request")}}if(!R){try{R=await f(K,d)}catch(_){let C=_;if(S.length)for(let re=S.length-1;re>=0;re--){let Re=S[re];if(Re&&typeof Re=="object"&&typeof Re.onError=="function"){let we=await Re.onError({request:K,error:C,schemaPath:b,params:v,options:se,id:U});if(we){if(we instanceof Response){C=void 0,R=we;break}if(we instanceof Error){C=we;continue}throw new Error("onError: must return new Response() or instance of Error")}}}if(C)throw C}if(S.length)for(let _=S.length-1;_>=0;_--){let C=S[_];if(C&&typeof C=="object"&&typeof C.onResponse=="function"){let re=await C.onResponse({request:K,response:R,schemaPath:b,params:v,options:se,id:U});if(re){if(!(re instanceof Response))throw new Error("onResponse: must return new Response() when modifying the response");R=re}}}}let it=R.headers.get("Content-Length");if(R.status===204||K.method==="HEAD"||it==="0"&&!R.headers.get("Transfer-Encoding")?.includes("chunked"))return R.ok?{data:void 0,response:R}:{error:void 0,response:R};if(R.ok)return{data:await(async()=>{if(O==="stream")return R.body;if(O==="json"&&!it){let C=await R.text();return C?JSON.parse(C):void 0}return await R[O]()})(),response:R};let Ve=await R.text();try{Ve=JSON.parse(Ve)}catch{}return{error:Ve,response:R}}return{request(b,m,u){return g(m,{...u,method:b.toUpperCase()})},GET(b,m){return g(b,{...m,method:"GET"})},PUT(b,m){return g(b,{...m,method:"PUT"})},POST(b,m){return g(b,{...m,method:"POST"})},DELETE(b,m){return g(b,{...m,method:"DELETE"})},OPTIONS(b,m){return g(b,{...m,method:"OPTIONS"})},HEAD(b,m){return g(b,{...m,method:"HEAD"})},PATCH(b,m){return g(b,{...m,method:"PATCH"})},TRACE(b,m){return g(b,{...m,method:"TRACE"})},use(...b){for(let m of b)if(m){if(typeof m!="object"||!("onRequest"in m||"onResponse"in m||"onError"in m))throw new Error("Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`");p.push(m)}},eject(...b){for(let m of b){let u=p.indexOf(m);u!==-1&&p.splice(u,1)}}}}function Ce(e,t,n){if(t==null)return"";if(typeof t=="object")throw new Error("Deeply-nested arrays/objects aren’t supported. Provide your own `querySerializer()` to handle these.");return`${e}=${n?.allowReserved===!0?t:encodeURIComponent(t)}`}function ft(e,t,n){if(!t||typeof t!="object")return"";let r=[],i={simple:",",label:".",matrix:";"}[n.style]||"&";if(n.style!=="deepObject"&&n.explode===!1){for(let c in t)r.push(c,n.allowReserved===!0?t[c]:encodeURIComponent(t[c]));let l=r.join(",");switch(n.style){case"form":return`${e}=${l}`;case"label":return`.${l}`;case"matrix":return`;${e}=${l}`;default:return l}}for(let l in t){let c=n.style==="deepObject"?`${e}[${l}]`:l;r.push(Ce(c,t[l],n))}let o=r.join(i);return n.style==="label"||n.style==="matrix"?`${i}${o}`:o}function gt(e,t,n){if(!Array.isArray(t))return"";if(n.explode===!1){let o={form:",",spaceDelimited:"%20",pipeDelimited:"|"}[n.style]||",",l=(n.allowReserved===!0?t:t.map(c=>encodeURIComponent(c))).join(o);switch(n.style){case"simple":return l;case"label":return`.${l}`;case"matrix":return`;${e}=${l}`;default:return`${e}=${l}`}}let r={simple:",",label:".",matrix:";"}[n.style]||"&",i=[];for(let o of t)n.style==="simple"||n.style==="label"?i.push(n.allowReserved===!0?o:encodeURIComponent(o)):i.push(Ce(e,o,n));return n.style==="label"||n.style==="matrix"?`${r}${i.join(r)}`:i.join(r)}function ut(e){return function(n){let r=[];if(n&&typeof n=="object")for(let i in n){let o=n[i];if(o!=null){if(Array.isArray(o)){if(o.length===0)continue;r.push(gt(i,o,{style:"form",explode:!0,...e?.array,allowReserved:e?.allowReserved||!1}));continue}if(typeof o=="object"){r.push(ft(i,o,{style:"deepObject",explode:!0,...e?.object,allowReserved:e?.allowReserved||!1}));continue}r.push(Ce(i,o,e))}}return r.join("&")}}function jn(e,t){let n=e;for(let r of e.match(On)??[]){let i=r.substring(1,r.length-1),o=!1,l="simple";if(i.endsWith("*")&&(o=!0,i=i.substring(0,i.length-1)),i.startsWith(".")?(l="label",i=i.substring(1)):i.startsWith(";")&&(l="matrix",i=i.substring(1)),!t||t[i]===void 0||t[i]===null)continue;let c=t[i];if(Array.isArray(c)){n=n.replace(r,gt(i,c,{style:l,explode:o}));continue}if(typeof c=="object"){n=n.replace(r,ft(i,c,{style:l,explode:o}));continue}if(l==="matrix"){n=n.replace(r,`;${Ce(i,c)}`);continue}n=n.replace(r,l==="label"?`.${encodeURIComponent(c)}`:encodeURIComponent(c))}return n}function Kn(e,t){return e instanceof FormData?e:t&&(t.get instanceof Function?t.get("Content-Type")??t.get("content-type"):t["Content-Type"]??t["content-type"])==="application/x-www-form-urlencoded"?new URLSearchParams(e).toString():JSON.stringify(e)}function Fn(e,t){let n=`${t.baseUrl}${e}`;t.params?.path&&(n=t.pathSerializer(n,t.params.path));let r=t.querySerializer(t.params.query??{});return r.startsWith("?")&&(r=r.substring(1)),r&&(n+=`?${r}`),n}function ht(...e){let t=new Headers;for(let n of e){if(!n||typeof n!="object")continue;let r=n instanceof Headers?n.entries():Object.entries(n);for(let[i,o]of r)if(o===null)t.delete(i);else if(Array.isArray(o))for(let l of o)t.append(i,l);else o!==void 0&&t.set(i,o)}return t}function pt(e){return e.endsWith("/")?e.substring(0,e.length-1):e}var T=mt({baseUrl:location.origin});function H(e){return e===void 0?{}:{Authorization:`Bearer ${e}`}}function yt(e){if(typeof e=="object"&&e!==null&&"code"in e){let t=e.code;return typeof t=="string"?t:void 0}}function L(e){if(typeof e=="object"&&e!==null&&"detail"in e){let t=e;return`${(t.code===void 0?void 0:a.problems[t.code])??t.detail??"error"}${t.code===void 0?"":` (${t.code})`}`}return String(e)}var bt={C:{name:"clubs",colour:"#1b1b1b",path:"M50 8a19 19 0 0 1 17 27a19 19 0 1 1-6 34l7 23H32l7-23a19 19 0 1 1-6-34A19 19 0 0 1 50 8z"},D:{name:"diamonds",colour:"#c8102e",path:"M50 4L90 50L50 96L10 50z"},H:{name:"hearts",colour:"#c8102e",path:"M50 90C22 66 6 50 6 31C6 17 16 7 29 7c9 0 17 5 21 13c4-8 12-13 21-13c13 0 23 10 23 24c0 19-16 35-44 59z"},S:{name:"spades",colour:"#1b1b1b",path:"M50 6C75 32 94 45 94 63c0 13-10 21-22 21c-8 0-14-4-17-9l5 19H40l5-19c-3 5-9 9-17 9C16 84 6 76 6 63C6 45 25 32 50 6z"}};function Ze(e){return{rank:e.slice(0,-1),suit:e.slice(-1)}}function F(e){let{rank:t,suit:n}=Ze(e);return a.deckCard(a.deckRank(t),a.deckSuit(n))}function wt(e){let t=Ze(e).rank;return{A:1,J:11,Q:12,K:13}[t]??Number(t)}function Le(e,t){return y("svg",{viewBox:"0 0 100 140",class:`card ${t}`,role:"img","aria-label":e})}function qe(e,t,n,r){let i=bt[e],o=r/100;return y("path",{d:i?.path??"",fill:i?.colour??"#000",transform:`translate(${t-r/2} ${n-r/2}) scale(${o})`})}function Ie(e){let{rank:t,suit:n}=Ze(e),r=bt[n]?.colour??"#000",i=t==="J"||t==="Q"||t==="K",o=Le(F(e),i?"face-card":"");return o.append(y("rect",{x:2,y:2,width:96,height:136,rx:9,class:"card-paper"}),y("text",{x:10,y:28,fill:r,class:"card-rank"},t),qe(n,17,42,16)),i?o.append(y("rect",{x:24,y:30,width:52,height:80,rx:6,fill:r,opacity:.12}),y("text",{x:50,y:84,fill:r,class:"card-big","text-anchor":"middle"},t),qe(n,50,100,14)):o.append(qe(n,56,82,t==="A"?52:40)),o.append(y("text",{x:90,y:130,fill:r,class:"card-rank","text-anchor":"end"},t)),o}function ie(e,t="blue"){let n=Le(e,`card-back back-${t}`);return n.append(y("rect",{x:2,y:2,width:96,height:136,rx:9,class:"back-paper"}),y("rect",{x:10,y:10,width:80,height:120,rx:5,class:"back-inner"}),y("circle",{cx:50,cy:70,r:18,class:"back-emblem"})),n}var kt={blue:"#1f5fbf",yellow:"#d9a400",red:"#c8102e",green:"#23804a",black:"#1b1b1b"};function St(e,t,n,r){let i={fill:"#fff",stroke:"#111","stroke-width":1.5,class:`symbol symbol-${e}`};switch(e){case"blue":return y("circle",{...i,cx:t,cy:n,r});case"yellow":return y("path",{...i,d:`M${t} ${n-r}L${t+r} ${n+r}H${t-r}z`});case"red":return y("rect",{...i,x:t-r*.85,y:n-r*.85,width:r*1.7,height:r*1.7});case"green":return y("path",{...i,d:`M${t} ${n-r}L${t+r} ${n}L${t} ${n+r}L${t-r} ${n}z`});default:return y("path",{...i,d:`M${t-r} ${n-r*.5}L${t-r*.5} ${n-r}L${t} ${n-r*.5}L${t+r*.5} ${n-r}L${t+r} ${n-r*.5}L${t+r*.5} ${n}L${t+r} ${n+r*.5}L${t+r*.5} ${n+r}L${t} ${n+r*.5}L${t-r*.5} ${n+r}L${t-r} ${n+r*.5}L${t-r*.5} ${n}z`})}}function vt(e){let t=y("svg",{viewBox:"0 0 24 24",class:"symbol-icon","aria-hidden":"true"});return t.append(y("rect",{x:0,y:0,width:24,height:24,rx:4,fill:kt[e]??"#444"}),St(e,12,12,7)),t}function q(e){let[t,n]=e.split("-");return a.bsCardName(a.bsColour(t??e),Number(n??""))}function Tt(e){return Number(e.split("-")[1])}function Se(e){let[t="black",n="?"]=e.split("-"),r=kt[t]??"#444",i=Number(n),o=Le(q(e),`bs-card bs-${t}`);return o.append(y("rect",{x:2,y:2,width:96,height:136,rx:9,class:"card-paper"}),y("rect",{x:8,y:8,width:84,height:124,rx:6,fill:r}),y("text",{x:15,y:30,class:"bs-corner"},n),y("circle",{cx:50,cy:70,r:27,fill:"#fff",opacity:.92}),y("text",{x:50,y:81,class:"bs-rank",fill:r,"text-anchor":"middle"},n),y("text",{x:50,y:121,class:"bs-name","text-anchor":"middle"},a.bsNames[i]??""),St(t,84,24,9)),i===7&&o.append(y("path",{d:"M30 47h40l-7-11H37z",fill:t==="black"?"#ddd":"#111"})),e==="red-1"&&o.append(y("path",{d:"M80 14l3 7 7 .6-5.4 4.6 1.7 7-6.3-3.8-6.3 3.8 1.7-7-5.4-4.6 7-.6z",fill:"#fff"})),o}function V(e){return a.slSoldier(e,a.slSoldiers[e]??"")}var Vn={red:"#b3261e",blue:"#1f4fa8"};function ve(e,t,n=""){let r=Vn[t]??"#555",i=a.slSide(t==="blue"?1:0),o=Le(`${i} ${V(e)}`,`soldier ${n}`);return o.append(y("rect",{x:2,y:2,width:96,height:136,rx:9,class:"card-paper"}),y("rect",{x:8,y:8,width:84,height:30,rx:5,fill:r}),y("text",{x:50,y:31,class:"soldier-rank","text-anchor":"middle"},e),y("path",{d:"M30 112c0-18 9-28 20-28s20 10 20 28zM36 76c0-14 6-22 14-22s14 8 14 22z",fill:r,opacity:.85}),y("text",{x:50,y:130,class:"soldier-name","text-anchor":"middle"},a.slSoldiers[e]??"")),o}var $t="spies:name";function Me(){return localStorage.getItem($t)??""}function Te(e){localStorage.setItem($t,e)}function A(e){return e==null?a.spectator:a.seat(e)}function X(e,t,n){let r=o=>{let l=e?.seats.find(c=>c.seat===o);return n?.get(o)??l?.name??(l?.type==="bot"&&l.bot!==null&&l.bot!==void 0?a.botNamed(l.bot):null)},i=e?.seats.map(o=>o.seat)??[...n?.keys()??[]];return o=>{if(o==null)return a.spectator;let l=r(o),c=l!==null&&i.some(h=>h!==o&&r(h)===l),d=l===null?a.seat(o):c?`${l} (${a.seat(o)})`:l;return o===t?a.seatWithYou(d):d}}function Q(e){let t=e.type??"creator";if(t==="bot")return a.kindBot(e.bot??"").trim();if(t==="open")return a.kindOpen;let n=t==="joined"?a.kindJoined:a.kindCreator;return e.bot===null||e.bot===void 0?n:a.kindPlayedBy(n,e.bot)}function Dt(e){return e.seats.filter(t=>t.type==="open").map(t=>t.seat)}function _e(e,t){return`${location.origin}/join/${e}/${t}`}function At(e){return e.name===null||e.name===void 0?Q(e):`${e.name} (${Q(e)})`}function ee(e,t,n,...r){let i=JSON.stringify(t),o=r[0];return o instanceof SVGElement&&o.setAttribute("aria-label",n),s("button",{type:"button",class:"command","data-testid":"command","data-command":i,"data-key":`command:${i}`,"aria-label":r.length>0?null:n,disabled:!e.live,onclick:()=>e.send(t)},...r.length>0?r:[n])}function me(e,t,n,r,i){let o=e.selection.includes(t);return r.setAttribute("aria-label",i),s("button",{type:"button",class:`hand-card${o?" selected":""}`,"data-card":n,"data-index":t,"data-key":`card:${t}`,"aria-pressed":o?"true":"false",disabled:!e.live,onclick:()=>e.toggle(t)},r)}function fe(e,t){return t.flatMap(n=>n<e.length?[e[n]]:[])}function oe(e,t){if(e.length!==t.length)return!1;let n=o=>o.map(String).sort(),r=n(e),i=n(t);return r.every((o,l)=>o===i[l])}function I(e,t,...n){return s("section",{class:`zone ${t}`,"aria-label":e},s("h3",{},e),...n)}function Z(e,...t){return s("section",{class:"moves","aria-label":a.yourMoves,"data-testid":"moves"},s("h3",{},a.yourMoves),e!==null?s("p",{class:"hint","aria-live":"polite"},e):t.length===0?s("p",{class:"hint"},a.noMove):null,s("div",{class:"move-list"},...t))}function Pe(...e){return s("details",{class:"legend","data-testid":"legend",open:!0},s("summary",{},a.legend),s("ul",{},...e.map(([t,n])=>s("li",{},t===null?null:s("span",{class:"legend-symbol"},t)," ",n))))}var Et=["blue","yellow","red","green","black"];function Je(e){switch(e.type){case"pass_cards":return a.bsPass(e.cards.map(q).join(", "));case"play_card":return a.bsPlay(q(e.card));default:return e.type}}function Un(e){return G(e.map(q))}function qn(e,t){switch(e.type){case"black_spy_started":return a.bsStarted(e.players,t(e.dealer));case"black_spy_dealt":return a.bsDealt(e.deal,t(e.dealer),e.hand_size,a.bsDirection(e.direction));case"black_spy_cards_passed":return a.bsPassed(t(e.seat),t(e.to_seat),e.cards===null?"":Un(e.cards));case"black_spy_cards_exchanged":return a.bsExchangedFirst(t(e.leader));case"black_spy_card_played":return a.bsPlayed(t(e.seat),q(e.card));case"black_spy_trick_won":return a.bsTrickWon(t(e.winner),e.trick,e.points);case"black_spy_deal_scored":return a.bsDealScored(e.deal,e.scores.map((n,r)=>a.scoreOf(t(r),n)).join(", "));case"black_spy_game_ended":return a.bsGameEnded(G(e.winners.map(t)),e.winners.length>1);default:return null}}function Zn(e){let t=n=>Et.indexOf(n.split("-")[0]??"")*100+Tt(n);return e.map((n,r)=>r).sort((n,r)=>t(e[n]??"")-t(e[r]??"")||n-r)}function Jn(e,t){let n=new Map;for(let i of e.legal)i.type==="play_card"&&n.set(i.card,i);let r=e.legal.some(i=>i.type==="pass_cards");return Zn(t).map(i=>{let o=t[i]??"",l=n.get(o);return l!==void 0?ee(e,l,Je(l),Se(o)):r?me(e,i,o,Se(o),q(o)):s("span",{class:"hand-card idle"},Se(o))})}function Yn(e,t){let n=e.view;if(e.legal.some(d=>d.type==="play_card"))return Z(a.bsHintPlay);let r=e.legal.filter(d=>d.type==="pass_cards");if(r.length===0)return Z(null);let i=fe(t,e.selection),o=r.filter(d=>oe(d.cards,i)),l=e.name(n.pass_to),c=i.length<3?a.bsHintPass(l,i.length):o.length===0?a.bsHintCannot:null;return Z(c,...o.map(d=>ee(e,d,Je(d))))}function Qn(e,t){let n=e.view,r=n.to_act.includes(t),i=[t===n.dealer?a.bsDealer:null,n.phase==="passing"&&n.passed[t]===!0?a.bsPassedTag:null,r?a.bsToAct:null].filter(o=>o!==null);return s("li",{class:`seat${r?" acting":""}${t===n.seat?" mine":""}`},s("strong",{},e.name(t)),i.length>0?s("span",{class:"tags"},` (${i.join(", ")})`):null,s("span",{class:"backs","aria-hidden":"true"},...Array.from({length:Math.min(n.hand_sizes[t]??0,12)},()=>ie("","dark"))),s("span",{class:"seat-stats"},a.bsSeatStats(n.hand_sizes[t]??0,n.pile_sizes[t]??0,n.pile_points[t]??0,n.totals[t]??0)))}function xt(e,t){return s("div",{class:"trick"},...t.map(n=>s("figure",{},Se(n.card),s("figcaption",{},e(n.seat)))))}function Xn(e){let t=e.view,n=t.hand??[],r=t.tricks[t.tricks.length-1];return s("div",{class:"table black-spy-table"},s("p",{class:"deal-line"},a.bsDealLine(t.deal,a.bsDirection(t.pass_direction),a.bsPhase(t.phase),t.trick_number,t.threshold)),I(a.seats,"seats",s("ul",{class:"seat-list"},...t.hand_sizes.map((i,o)=>Qn(e,o)))),s("div",{class:"row"},I(t.turn===null?a.bsTrick:a.bsTrickTurn(t.trick_number,e.name(t.turn)),"current-trick felt",t.trick.length===0?s("p",{class:"empty"},a.bsNoCard):xt(e.name,t.trick)),r===void 0?null:I(a.bsLastTrick(e.name(r.winner),r.points),"last-trick felt",xt(e.name,r.cards))),I(t.seat===null?a.handHidden:a.yourHand,"hand-zone",s("div",{class:"hand","data-testid":"hand",role:"group","aria-label":a.yourHand},...Jn(e,n)),t.my_pass===null?null:s("p",{},a.bsYouPassed(G(t.my_pass.map(q)))),t.received===null?null:s("p",{},a.bsYouReceived(G(t.received.map(q))))),Yn(e,n),t.deal_scores.length===0?null:I(a.bsScores,"score-table",s("table",{},s("thead",{},s("tr",{},s("th",{scope:"col"},a.bsDeal),...t.totals.map((i,o)=>s("th",{scope:"col"},e.name(o))))),s("tbody",{},...t.deal_scores.map((i,o)=>s("tr",{},s("td",{},o+1),...i.map(l=>s("td",{},l)))),s("tr",{class:"totals"},s("td",{},a.bsTotal),...t.totals.map(i=>s("td",{},i)))))))}function ea(){return Pe([s("span",{class:"legend-colours"},...Et.map(e=>s("span",{class:"legend-colour"},vt(e),` ${a.bsColour(e)}`))),a.bsLegendColours],[null,a.bsLegendSpy],[null,a.bsLegendBlack],[null,a.bsLegendStar],[null,a.bsLegendFollow])}function ta(e,t,n){let r=t.scores.length>0?t.scores:e.totals;return{why:a.bsEnded(e.threshold),figures:a.bsTotals(r.map((i,o)=>a.scoreOf(n(o),i)).join(", "))}}var Rt={id:"black-spy",title:a.bsTitle,minPlayers:3,maxPlayers:6,options:[{kind:"flag",key:"no_good_spies",label:a.bsNoGoodSpies,initial:!1},{kind:"flag",key:"classic",label:a.bsClassic,initial:!1}],table:Xn,handKey:e=>JSON.stringify(e.hand),describe:Je,narrate:qn,scoreLabel:a.bsScoreLabel,explain:ta,legend:ea};function le(e){return G(e.map(F))}function Lt(e){switch(e.type){case"counter":case"recruit":{let t=e.retire??[],n=e.type==="counter"?a.deckCounter:a.deckRecruit,r=e.cards.reduce((i,o)=>i+wt(o),0);return a.deckWith(n,le(e.cards),r,t.length>0?le(t):"")}case"assassinate":return a.deckAssassinate(F(e.ace));default:return e.type}}function na(e){switch(e.type){case"deck_of_spies_started":return a.deckStarted(e.spy_deck_count,e.draw_deck_count);case"cards_drawn":return e.cards===null?a.deckDrewCount(e.count):a.deckDrew(le(e.cards));case"spy_revealed":return a.deckRevealed(e.turn,F(e.spy));case"spy_countered":return a.deckCountered(F(e.spy),le(e.cards));case"spy_recruited":{let t=e.double_agent;return a.deckRecruited(F(e.spy),le(e.cards),t==null?"":F(t))}case"spy_assassinated":return a.deckAssassinated(F(e.spy),F(e.ace),a.deckZone(e.ace_zone));case"cards_retired":return e.cards===null?a.deckRetiredCount(e.count):a.deckRetired(le(e.cards));case"discard_reshuffled":return a.deckReshuffled(e.count);case"draw_deck_shuffled":return a.deckShuffled(e.count);case"deck_of_spies_ended":return e.result==="won"?a.deckEndedWon(e.owned_faces):a.deckEndedLost(e.owned_faces);default:return null}}function Ct(e,t){return e.length===0?s("p",{class:"empty"},t):s("div",{class:"fan"},...e.map(Ie))}function aa(e,t){let n=fe(t,e.selection),r=e.legal.filter(o=>{if(o.type==="assassinate")return n.length===0||oe(n,[o.ace]);if(o.type!=="counter"&&o.type!=="recruit")return!1;let l=o.retire??[];return n.length===0?l.length===0:oe(n,[...o.cards,...l])}),i=null;return e.legal.length>0&&(i=n.length===0?a.deckHintPick:r.length===0?a.deckHintNone(le(n)):null),Z(i,...r.map(o=>ee(e,o,Lt(o))))}function sa(e){let t=e.view,n=t.hand??[],r=t.top_spy;return s("div",{class:"table deck-table"},s("div",{class:"row"},I(a.deckSpyDeck,"spy-deck",r===null?ie(a.deckNoSpy,"red"):Ie(r),s("p",{},a.deckSpiesLeft(t.spies_left))),I(a.deckDrawDeck,"draw-deck",ie(a.deckDrawDeckCards(t.draw_deck_count)),s("p",{},a.deckCards(t.draw_deck_count))),I(a.deckKeySpies,"score",s("p",{class:"big-number"},t.owned_faces??"?"),s("p",{},a.deckOwnedOf),s("p",{},a.deckTurn(t.turn)))),I(t.hand_total===null?a.yourHand:a.deckHandTotal(t.hand_total),"hand-zone",s("div",{class:"hand","data-testid":"hand",role:"group","aria-label":a.yourHand},...n.map((i,o)=>me(e,o,i,Ie(i),F(i))),n.length===0?s("p",{class:"empty"},a.deckCards(t.hand_count)):null)),aa(e,n),I(a.deckDiscard,"discard",Ct(t.draw_discard,a.deckEmpty)),s("div",{class:"row small-zones"},I(a.deckSpyDiscard,"spy-discard",s("p",{},a.deckCards(t.spy_discard_count))),I(a.deckRemoved,"removed",Ct(t.removed,a.deckNone))))}function ra(e,t){let n=t.scores[0]??e.owned_faces??0;return{why:t.reason==="no-ace-left"?a.deckLostAces(n):t.winners.length>0?a.deckWon(n):a.deckLostFaces(n),figures:a.deckScore(n)}}var It={id:"deck-of-spies",title:a.deckTitle,minPlayers:1,maxPlayers:1,options:[{kind:"flag",key:"strict_necessity",label:a.deckStrict,initial:!0},{kind:"flag",key:"ace_counts_in_necessity",label:a.deckAceCounts,initial:!0},{kind:"flag",key:"retire_multiple_ranks",label:a.deckRetireMany,initial:!1}],table:sa,handKey:e=>JSON.stringify(e.hand),describe:Lt,narrate:na,scoreLabel:a.deckKeySpies,explain:ra};function x(e){return a.slSide(e)}function Ye(e){return e.sides.find(t=>t.side===e.side)}function Qe(e){switch(e.type){case"deploy":return a.slDeploy(e.soldiers.map((t,n)=>a.slDeployOn(V(t),n+1)).join(", "));case"mark_sergeant":return e.token?a.slMark:a.slNoMark;case"confirm_intel":return a.slConfirm;case"deceive":return a.slDeceive;case"decline_deception":return a.slDecline;case"guess":return a.slGuess(V(e.rank));case"choose_marshal":return e.option==="points"?a.slMarshalPoints:a.slMarshalSabotage;case"choose_captain":return e.borrow===null||e.borrow===void 0?a.slCaptainPoints:a.slCaptainBorrow(V(e.borrow));default:return e.type}}function ia(e,t){switch(e.type){case"spies_and_lies_started":return a.slStarted(e.players);case"soldiers_deployed":return a.slDeployed(x(e.side),t(e.seat),e.count,e.soldiers===null?"":e.soldiers.map(n=>V(n)).join(", "));case"intel_card_turned":return a.slIntelTurned(e.day,e.card.join(", "));case"intel_marked":return a.slIntelMarked(x(e.side));case"intel_tokens_revealed":{let n=e.starting_side;return a.slIntelRevealed(n==null?"":x(n))}case"deception_played":return a.slDeceived(x(e.side),e.mission);case"deception_declined":return a.slDeclined(x(e.side),e.mission);case"soldier_revealed":{let n=e.forced_by;return a.slRevealed(x(e.guesser),V(e.guess),x(e.side),e.mission,V(e.rank),e.correct,n==null?"":String(n))}case"infiltration_points_gained":return a.slGained(x(e.side),a.slPoints(e.amount),String(e.source),e.tower,e.infiltrated);case"infiltration_points_lost":return a.slLost(x(e.side),a.slPoints(e.amount),e.tower);case"double_agent_moved":return a.slMoved(x(e.side),a.slSteps(e.steps),String(e.cause),e.position);case"soldier_effect_started":return a.slEffect(x(e.side),String(e.effect));case"marshal_chosen":return a.slMarshal(x(e.side),e.option==="points"?a.slMarshalPoints:a.slMarshalSabotage);case"captain_chosen":{let n=e.borrow;return n==null?a.slCaptainTook(x(e.side)):a.slCaptainBorrowed(x(e.side),V(n))}case"deception_token_gained":return a.slTokenGained(x(e.side));case"double_damage_earned":return a.slDoubleDamage(x(e.side));case"flag_captured":return a.slFlagCaptured(x(e.side));case"spies_and_lies_day_ended":return a.slDayEnded(e.day,x(e.next_starting_side));case"spies_and_lies_ended":{let n=e.winner;return e.draw||n===null?a.slEndedDraw:a.slEnded(x(n))}default:return null}}function oa(e){let t=e.board_length+1,n=(2*t+1)*40,r=y("svg",{viewBox:`0 0 ${n} 70`,class:"board",role:"img","aria-label":a.slBoardLabel(e.double_agent,t)});for(let o=-t;o<=t;o++){let l=(o+t)*40+20,c=Math.abs(o)===t,d=o<0?"#b3261e":o>0?"#1f4fa8":"#777";r.append(c?y("path",{d:`M${l-8} 52V14l18 8-18 8`,stroke:d,"stroke-width":3,fill:d}):y("circle",{cx:l,cy:35,r:14,fill:"#fff",stroke:d,"stroke-width":3}),y("text",{x:l,y:66,class:"board-label","text-anchor":"middle"},o))}let i=(e.double_agent+t)*40+20;return r.append(y("circle",{cx:i,cy:35,r:10,class:"double-agent"}),y("title",{},a.slDoubleAgent)),s("div",{class:"board-wrap"},r)}function la(e){let t=s("span",{class:`tower-fill side-${e.colour}`});return t.style.width=`${e.tower*10}%`,s("div",{class:"tower",role:"meter","aria-valuemin":0,"aria-valuemax":10,"aria-valuenow":e.tower,"aria-valuetext":a.slTowerText(e.tower),"aria-label":a.slInfiltrationOf(a.slSide(e.side))},t,s("span",{class:"tower-text"},`${e.tower} / 10`))}function da(e,t){return s("ol",{class:"missions"},...t.missions.map(n=>{let r=e.mission===n.mission&&e.defender===t.side,i;if(n.rank!==null){let o=n.retreated?"retreated":n.face_up?"activated":"hidden-own";i=ve(n.rank,t.colour,o)}else n.deployed?i=ie(a.slFaceDownSoldier(a.slSide(t.side)),t.colour):i=s("span",{class:"slot"},a.slEmpty);return s("li",{class:`mission${r?" current":""}`},s("span",{class:"mission-name"},a.slMission(n.mission)),i,s("span",{class:"markers"},n.intel===!0?s("span",{class:"intel-token",title:a.slIntelToken},a.slIntel):null,n.deception?s("span",{class:"deception-token",title:a.slDeceptionToken},a.slDeception):null,n.rank!==null&&!n.face_up?s("span",{class:"note"},a.slFaceDown):null))}))}function Mt(e,t,n){return I(a.sideOf(a.slSideCap(t.side),G(t.seats.map(n))),`side side-${t.colour}${e.to_act.some(r=>t.seats.includes(r))?" acting":""}`,la(t),s("p",{class:"side-stats"},a.slSideStats(t.hand_size,t.deception_tokens),t.double_damage?a.slDoubleDamageTag:"",t.effects.length>0?a.slEffects(t.effects.join(", ")):""),da(e,t),t.exhausted.length===0?null:s("div",{class:"exhausted"},s("span",{},a.slExhausted),...t.exhausted.map(r=>ve(r,t.colour,"exhausted"))))}function ca(e,t){let n=e.legal.filter(d=>d.type==="deploy"),i=e.legal.filter(d=>d.type!=="deploy").map(d=>ee(e,d,Qe(d)));if(n.length===0)return Z(null,...i);let o=fe(t,e.selection),l=n.filter(d=>oe(d.soldiers,o)),c=o.length<4?a.slHintDeploy(o.length):l.length===0?a.slHintCannot:a.slHintWhere;return Z(c,...l.map(d=>ee(e,d,Qe(d))),...i)}function ua(e){let t=e.view,n=t.side??0,r=[...t.sides].sort((h,p)=>(h.side===n?1:0)-(p.side===n?1:0)),i=Ye(t)?.hand??[],o=Ye(t)?.colour??"red",l=e.legal.some(h=>h.type==="deploy"),[c,d]=r;return s("div",{class:"table spies-table"},s("p",{class:"deal-line"},`${a.slDayLine(t.day,a.slPhase(t.phase))}${t.stage===null?"":` (${a.slStage(t.stage)})`}${t.turn===null?"":a.slGuessTurn(t.turn)}${t.guesser===null?"":a.slGuesses(x(t.guesser))}`),c===void 0?null:Mt(t,c,e.name),I(a.slBoard,"board-zone",oa(t),s("div",{class:"intel"},s("span",{},a.slIntelLabel),t.current_intel===null?s("span",{class:"empty"},a.slNotTurned):s("strong",{class:"intel-card"},t.current_intel.join(" ")),s("span",{},a.slOldIntel(t.old_intel.map(h=>h.join(" ")).join(" | "),t.intel_deck_size,t.deception_reserve_left)))),d===void 0?null:Mt(t,d,e.name),I(t.side===null?a.handHidden:a.yourHand,"hand-zone",s("div",{class:"hand","data-testid":"hand",role:"group","aria-label":a.yourHand},...i.map((h,p)=>l?me(e,p,h,ve(h,o),V(h)):s("span",{class:"hand-card idle"},ve(h,o))))),ca(e,i))}function ha(){let e=y("svg",{viewBox:"0 0 24 24",class:"symbol-icon","aria-hidden":"true"},y("path",{d:"M6 22V3l12 5-12 5",stroke:"#b3261e","stroke-width":2.5,fill:"#b3261e"})),t=y("svg",{viewBox:"0 0 24 24",class:"symbol-icon","aria-hidden":"true"},y("circle",{cx:12,cy:12,r:8,class:"double-agent"})),n=y("svg",{viewBox:"0 0 24 24",class:"symbol-icon","aria-hidden":"true"},y("rect",{x:2,y:7,width:20,height:12,rx:2,fill:"#fff",stroke:"#333"})),r=y("svg",{viewBox:"0 0 24 24",class:"symbol-icon","aria-hidden":"true"},y("rect",{x:6,y:2,width:12,height:20,rx:2,fill:"#fff",stroke:"#333"})),i=y("svg",{viewBox:"0 0 24 24",class:"symbol-icon","aria-hidden":"true"},y("rect",{x:1,y:8,width:22,height:8,rx:2,fill:"#ccc"}),y("rect",{x:1,y:8,width:12,height:8,rx:2,fill:"#4a7fd9"}));return Pe([e,a.slLegendFlag],[t,a.slLegendAgent],[n,a.slLegendSideways],[r,a.slLegendFaceUp],[s("span",{class:"intel-token"},a.slIntel),a.slLegendIntel],[s("span",{class:"deception-token"},a.slDeception),a.slLegendDeception],[i,a.slLegendTower])}function pa(e,t){let n=e.sides.find(l=>t.winners.some(c=>l.seats.includes(c))),r=e.sides.find(l=>l!==n),i=a.slMarkers(e.sides.map(l=>`${a.slSideCap(l.side)} ${l.tower}`).join(", ")),o;return t.draw||n===void 0?o=a.slInfiltrationDraw:t.reason==="flag-captured"?o=a.slFlag(a.slSideCap(n.side),a.slSide(r?.side??1-n.side)):t.reason==="territory"?o=a.slTerritory(a.slSideCap(n.side),a.slSide(r?.side??1-n.side)):o=a.slInfiltration,{why:o,figures:i}}var _t={id:"spies-and-lies",title:a.slTitle,minPlayers:2,maxPlayers:4,options:[{kind:"number",key:"board_length",label:a.slBoardLength,initial:3,min:1,max:20},{kind:"flag",key:"deception_pays_on_forced_retreat",label:a.slDeceptionPays,initial:!0},{kind:"choice",key:"deception_reserve",label:a.slReserve,initial:"shared",choices:["shared","per-side"]}],table:ua,handKey:e=>JSON.stringify(Ye(e)?.hand??null),describe:Qe,narrate:ia,scoreLabel:a.slScoreLabel,explain:pa,legend:ha};var Ge={"deck-of-spies":It,"black-spy":Rt,"spies-and-lies":_t},Xe=Object.values(Ge);function ma(e){return Object.hasOwn(Ge,e)}function M(e){return ma(e)?Ge[e]:void 0}function He(e){return Ge[e]}function Be(e){return He(e.view.game).table(e)}function et(e){return He(e.game).handKey(e)}function Pt(e,t,n){return He(e.game).explain(e,t,n)}function ze(e){return He(e.game).legend?.(e)??null}var Gt="spies:tokens:";function J(e){let t=new Map;try{let n=JSON.parse(localStorage.getItem(Gt+e)??"{}");if(typeof n=="object"&&n!==null)for(let[r,i]of Object.entries(n))typeof i=="string"&&/^\d+$/.test(r)&&t.set(Number(r),i)}catch{}return t}function te(e,t,n){let r=J(e);r.set(t,n),localStorage.setItem(Gt+e,JSON.stringify(Object.fromEntries(r)))}var Ht="spies:seat:";function Bt(e){let t=localStorage.getItem(Ht+e);if(t!==null)return t==="spectator"?null:Number(t)}function Y(e,t){localStorage.setItem(Ht+e,t===null?"spectator":String(t))}function de(e,t){let n=typeof e=="object"&&e!==null&&"code"in e?String(e.code):"",r=t===void 0?a.thisSeat:a.seatCapital(t);switch(n){case"seat-taken":return a.seatTaken(r);case"no-open-seat":return a.noOpenSeat;case"game-over":return a.joinOver;case"seat-not-found":return a.noSuchSeat(t===void 0?a.suchSeat:A(t));case"game-not-found":return a.noSuchGame;case"invalid-name":return a.badName(L(e));default:return L(e)}}function fa(e,t){if(e.status==="finished")return de({code:"game-over"},t);let n=e.seats.find(r=>r.seat===t);return n===void 0?de({code:"seat-not-found"},t):n.type!=="open"?`${de({code:"seat-taken"},t)} (${n.name??Q(n)})`:null}async function zt(e,t,n){document.title=`${a.joinTitle(n)} · spies`;let r=s("p",{class:"error",role:"alert","data-testid":"join-error"}),i=s("nav",{},s("a",{href:"/"},a.lobby)," · ",s("a",{href:`/play/${t}`},a.watchThisGame)," · ",B()),o=s("h1",{},a.joinTitle(n));if(k(e,s("header",{class:"page-head"},i,o),r),J(t).has(n)){e.append(s("p",{},a.alreadyHeld,s("a",{href:`/play/${t}`},a.goToTable)));return}let{data:l,error:c}=await T.GET("/games/{game_id}",{params:{path:{game_id:t}}});if(l===void 0){r.textContent=de(c,n);return}let d=M(l.game);o.textContent=a.joinTitleOf(n,d?.title??l.game);let h=fa(l,n);if(h!==null){r.textContent=h;return}let p=s("input",{type:"text",id:"join-name",required:!0,maxlength:40,autocomplete:"nickname",value:Me(),"data-testid":"join-name"}),g=s("button",{type:"submit","data-testid":"join"},a.takeSeat(n)),b=l.seats.filter(u=>u.seat!==n).map(u=>s("li",{},`${A(u.seat)}: ${At(u)}`)),m=s("form",{class:"create join","aria-labelledby":"join-title"},s("h2",{id:"join-title"},a.othersTitle(l.players)),s("ul",{},...b),s("label",{for:"join-name"},a.joinName),p,g);m.addEventListener("submit",u=>{u.preventDefault();let f=p.value.trim();if(f===""){r.textContent=a.typeName,p.focus();return}g.disabled=!0,(async()=>{let{data:w,error:$}=await T.POST("/games/{game_id}/seats/{seat}/join",{params:{path:{game_id:t,seat:n}},body:{name:f}});if(g.disabled=!1,w===void 0){r.textContent=de($,n);return}Te(f),te(t,w.seat,w.token),Y(t,w.seat),location.assign(`/play/${t}`)})()}),e.append(m),p.focus()}var ga={"deck-of-spies":{"not-your-turn":"3","illegal-command":"3","card-not-in-hand":"4.1","duplicate-card":"4.1","insufficient-value":"4.2","unnecessary-card":"4.2","wrong-suit":"5.2","must-assassinate":"3.2","assassination-not-allowed":"6.1","not-an-ace":"6.3","ace-not-available":"6.3","retire-single-card":"7.1","retire-mixed-ranks":"7.2"},"black-spy":{"not-your-turn":"5.1","illegal-command":"5.2","card-not-in-hand":"5.1","wrong-pass-count":"3.1","already-passed":"3.1","passing-not-over":"3.4","must-follow":"5.2","black-lead-first-trick":"4.3"},"spies-and-lies":{"not-your-turn":"5.3","illegal-command":"5","not-deploy-phase":"5.1","wrong-soldier-count":"5.1","duplicate-soldier":"5.1","soldier-not-in-hand":"5.1","deployment-out-of-order":"5.1","deployment-not-completable":"5.1","soldier-exhausted":"11.1","not-intel-phase":"5.2","no-sergeant-deployed":"5.2","sergeant-choice-required":"5.2","not-guess-step":"5.3","no-deception-token":"10.4","outside-deception-window":"10.4","choice-not-offered":"9","borrow-not-exhausted":"9.6"}},ya={"owned-faces":"9.2","no-ace-left":"9.3","threshold-reached":"7","flag-captured":"12.1",territory:"12.2",infiltration:"12.2"},Ot=["deck-of-spies","black-spy","spies-and-lies"];function z(e,t){return`/rules/${encodeURIComponent(e)}${t===void 0?"":`#s-${t}`}`}function Nt(e,t){return t===void 0?void 0:ga[e]?.[t]}function Wt(e){return ya[e]}function ge(e,t){return s("a",{href:z(e,t),class:"rule-link","data-testid":"rule-link"},a.ruleLink(t))}var nt=50;function ba(e){let t=`option-${e.key}`;switch(e.kind){case"flag":return s("label",{class:"check"},s("input",{type:"checkbox",id:t,name:e.key,checked:e.initial}),` ${e.label}`);case"number":return s("label",{},`${e.label} `,s("input",{type:"number",id:t,name:e.key,value:e.initial,min:e.min,max:e.max}));case"choice":return s("label",{},`${e.label} `,s("select",{id:t,name:e.key},...e.choices.map(n=>s("option",{value:n,selected:n===e.initial},n))))}}function wa(e,t){let n=e.elements.namedItem(t.key);return n instanceof HTMLInputElement?t.kind==="flag"?n.checked:Number(n.value):n instanceof HTMLSelectElement?n.value:void 0}function ka(e,t,n){let r=`seat-type-${e}`;return s("label",{class:"seat-choice"},`${A(e)} `,s("select",{id:r,name:r,"data-testid":r},s("option",{value:"creator",selected:n==="creator"},a.seatMe),s("option",{value:"open",selected:n==="open"},a.seatOpen),...t.map(i=>s("option",{value:`bot:${i.name}`,selected:n===`bot:${i.name}`,title:i.description},a.seatBot(i.name)))))}function Sa(e){let[t,n]=e.split(":"),r=Number(n);return t==="turn"?{clock:{turn_seconds:r}}:t==="budget"?{clock:{budget_seconds:r*60,increment_seconds:5}}:{}}function va(e,t){return e==="open"?{type:"open"}:e.startsWith("bot:")?{type:"bot",bot:e.slice(4)}:{type:"creator",name:t}}function Ta(e,t,n,r){k(e,s("h2",{id:"created-title"},a.gameCreated),s("p",{},a.shareHint),s("ul",{class:"share-links","data-testid":"share-links"},...n.map(i=>s("li",{},s("label",{for:`share-${i}`},`${A(i)} `),s("input",{id:`share-${i}`,readonly:!0,value:_e(t,i),"data-testid":`share-${i}`})))),s("p",{},s("a",{href:`/play/${t}`,"data-testid":"to-table"},r?a.toTable:a.watchTable))),e.hidden=!1,e.querySelector("input")?.focus()}function $a(e,t,n,r){let i=s("select",{id:"new-game",name:"game","data-testid":"new-game"},...Xe.map(f=>s("option",{value:f.id},f.title))),o=s("input",{type:"number",id:"new-players",name:"players","data-testid":"new-players"}),l=s("fieldset",{class:"options"}),c=s("fieldset",{class:"options seats","data-testid":"seats"}),d=s("input",{type:"text",id:"new-seed",name:"seed",placeholder:a.seedPlaceholder,"data-testid":"new-seed"}),h=s("select",{id:"new-clock",name:"clock","data-testid":"new-clock"},s("option",{value:""},a.clockNone),s("option",{value:"turn:30"},a.clockTurn(30)),s("option",{value:"turn:60"},a.clockTurn(60)),s("option",{value:"budget:5"},a.clockBudget(5))),p=s("p",{class:"error",role:"alert"}),g=s("form",{class:"create","aria-labelledby":"create-title"},s("h2",{id:"create-title"},a.newGame),s("label",{for:"new-game"},a.gameLabel),i,s("p",{class:"hint"},s("a",{href:z(i.value),"data-testid":"lobby-rules"},a.rulesOf(M(i.value)?.title??i.value))),s("label",{for:"new-players"},a.seatsLabel),o,l,c,s("label",{for:"new-clock"},a.clockLegend),h,s("label",{for:"new-seed"},a.seedLabel),d,s("p",{class:"hint"},a.createHint),s("button",{type:"submit","data-testid":"create"},a.create),p),b=()=>t.filter(f=>f.games.includes(i.value)),m=()=>{let f=[...c.querySelectorAll("select")].map(O=>O.value),w=Math.max(0,Math.min(64,Number(o.value)||0)),$=b(),v=Array.from({length:w},(O,E)=>ka(E,$,f[E]??"creator"));k(c,s("legend",{},a.whoPlays),...v)},u=()=>{let f=M(i.value);if(f===void 0)return;o.min=String(f.minPlayers),o.max=String(f.maxPlayers),o.value=String(f.minPlayers),o.disabled=f.minPlayers===f.maxPlayers,k(l,s("legend",{},a.options),...f.options.map(ba));let w=g.querySelector("[data-testid=lobby-rules]");w!==null&&(w.href=z(f.id),w.textContent=a.rulesOf(f.title)),k(c),m()};return i.addEventListener("change",u),o.addEventListener("input",m),u(),g.addEventListener("submit",f=>{f.preventDefault();let w=M(i.value);if(w===void 0)return;let $={};for(let E of w.options)$[E.key]=wa(g,E);let v=e.value.trim();v!==""&&Te(v);let O=[...c.querySelectorAll("select")].map(E=>va(E.value,v===""?null:v));(async()=>{let E={game:w.id,players:Number(o.value),options:$,seats:O,seed:d.value.trim()===""?null:d.value.trim(),...Sa(h.value)},{data:N,error:ye}=await T.POST("/games",{body:E});if(N===void 0){p.textContent=L(ye);return}let W=!1;for(let P of N.seats)P.token!==void 0&&(te(N.id,P.seat,P.token),W=!0);let ce=N.seats.filter(P=>P.type==="open").map(P=>P.seat);ce.length>0?(Ta(n,N.id,ce,W),r()):location.assign(`/play/${N.id}`)})()}),g}async function Da(e,t,n){let r=t.value.trim();if(r===""){n.textContent=a.typeNameFirst,t.focus();return}Te(r);let{data:i,error:o}=await T.POST("/games/{game_id}/join",{params:{path:{game_id:e}},body:{name:r}});if(i===void 0){n.textContent=de(o);return}te(e,i.seat,i.token),Y(e,i.seat),location.assign(`/play/${e}`)}function Aa(e,t,n){let r=M(e.game)?.title??e.game,i=Dt(e),o=e.seats.filter(c=>c.type!=="open").map(c=>`${A(c.seat)}: ${c.name??Q(c)}`),l=s("a",{href:z(e.game),class:"row-rules"},a.rules);return s("tr",{"data-open-game":e.id},s("td",{},r," ",l),s("td",{},s("code",{class:"game-id"},e.id)),s("td",{},o.join(", ")||"-"),s("td",{},...i.flatMap((c,d)=>[d>0?" ":null,s("a",{href:`/join/${e.id}/${c}`},a.joinSeat(c))])),s("td",{},s("button",{type:"button","data-testid":"join-first",onclick:()=>{Da(e.id,t,n)}},a.joinFirst)))}async function jt(e,t,n){let{data:r,error:i}=await T.GET("/games",{params:{query:{open:!0,limit:nt}}});if(r===void 0){k(e,s("p",{class:"error",role:"alert"},L(i)));return}let o=[...r.games].reverse();k(e,o.length===0?s("p",{class:"empty"},a.noOpenGame):s("table",{class:"games","data-testid":"open-games"},s("caption",{},a.openCaption(r.total)),s("thead",{},s("tr",{},...a.openHeads.map(l=>s("th",{scope:"col"},l)))),s("tbody",{},...o.map(l=>Aa(l,t,n)))))}function xa(e){let t=J(e.id).size,n=M(e.game)?.title??e.game;return s("tr",{"data-game":e.id},s("td",{},n," ",s("a",{href:z(e.game),class:"row-rules"},a.rules)),s("td",{},s("code",{class:"game-id"},e.id)),s("td",{},e.players),s("td",{},e.status==="finished"?a.finished:a.toActList(e.to_act.join(", ")||"-")),s("td",{},e.version),s("td",{},s("a",{href:`/play/${e.id}`},e.status==="active"&&t>0?a.play:a.watch)," · ",s("a",{href:`/replay/${e.id}`},a.replay)))}async function tt(e,t){let n=t==="active"||t==="finished"?{status:t}:{},r=await T.GET("/games",{params:{query:{...n,limit:1}}});if(r.data===void 0){k(e,s("p",{class:"error",role:"alert"},L(r.error)));return}let i=Math.max(0,r.data.total-nt),{data:o,error:l}=await T.GET("/games",{params:{query:{...n,limit:nt,offset:i}}});if(o===void 0){k(e,s("p",{class:"error",role:"alert"},L(l)));return}let c=[...o.games].reverse();k(e,c.length===0?s("p",{class:"empty"},a.noGame):s("table",{class:"games","data-testid":"games"},s("caption",{},a.gamesCaption(o.total)),s("thead",{},s("tr",{},...a.gamesHeads.map(d=>s("th",{scope:"col"},d)))),s("tbody",{},...c.map(xa))))}function Kt(e){document.title=a.lobbyTitle;let t=s("div",{class:"game-list"},a.loading),n=s("div",{class:"game-list"},a.loading),r=s("p",{class:"error",role:"alert","data-testid":"lobby-error"}),i=s("input",{type:"text",id:"my-name",maxlength:40,autocomplete:"nickname",value:Me(),"data-testid":"my-name"}),o=s("section",{class:"created","aria-labelledby":"created-title","data-testid":"created",hidden:!0}),l=s("select",{id:"list-status","aria-label":a.showGames},s("option",{value:"active"},a.inProgress),s("option",{value:"finished"},a.finished),s("option",{value:"all"},a.allGames));l.addEventListener("change",()=>{tt(t,l.value)});let c=s("div",{class:"lobby-side"},s("p",{class:"my-name"},s("label",{for:"my-name"},a.myName),i),o);k(e,s("header",{class:"page-head"},s("nav",{},B()),s("h1",{},a.appName),s("p",{},`${a.lobbyIntro} `,s("a",{href:"/schema"},a.apiDocs)),s("p",{class:"lobby-rules"},`${a.rules}: `,...Xe.flatMap((d,h)=>[h>0?" · ":null,s("a",{href:z(d.id)},d.title)]))),s("main",{class:"lobby"},c,s("div",{class:"lobby-lists"},s("section",{class:"list","aria-labelledby":"open-title"},s("h2",{id:"open-title"},a.openSeatsTitle),r,n),s("section",{class:"list","aria-labelledby":"list-title"},s("h2",{id:"list-title"},a.gamesTitle),l,t)))),tt(t,"active"),jt(n,i,r),(async()=>{let{data:d}=await T.GET("/bots"),h=()=>{tt(t,l.value),jt(n,i,r)};c.insertBefore($a(i,d?.bots??[],o,h),o)})()}function Ft(e){let t=null;e.addEventListener("focusin",r=>{let i=r.target;t=i instanceof HTMLElement?i.getAttribute("data-key"):null});function n(r,i){let o=e.querySelector(`[data-key="${CSS.escape(r)}"]`);o!==null&&!o.disabled?o.focus():r.startsWith("command:")&&!i&&e.querySelector("[data-testid=command]:not(:disabled)")?.focus()}return(r,i)=>{let o=e.contains(document.activeElement)||document.activeElement===document.body;k(e,r),t!==null&&o&&n(t,i)}}function Vt(e,t,n){let r=s("h1",{},a.game),i=s("p",{class:"status","data-testid":"status",role:"status"},a.loading),o=s("p",{class:"error","data-testid":"error",role:"alert"},n??""),l=s("select",{id:"seat-select","data-testid":"seat-select"}),c=s("section",{class:"clocks","data-testid":"clocks",hidden:!0}),d=s("section",{class:"outcome","data-testid":"outcome","aria-labelledby":"outcome-title",hidden:!0}),h=s("div",{class:"table-host"}),p=s("div",{class:"legend-host"}),g=s("ol",{class:"log","data-testid":"log","aria-live":"polite","aria-relevant":"additions","aria-label":a.logLabel,tabindex:0}),b=s("details",{class:"seat-links"}),m=s("section",{class:"seats-box","aria-labelledby":"seats-title","data-testid":"seats"}),u=s("a",{href:"/rules/","data-testid":"rules-link"},a.rulesOfThisGame);return k(e,s("header",{class:"page-head"},s("nav",{},s("a",{href:"/"},a.lobby)," · ",s("a",{href:`/replay/${t}`},a.replay)," · ",u," · ",B()),r,s("p",{class:"seat-bar"},s("label",{for:"seat-select"},a.playAs),l),i,o,c),d,s("main",{class:"play-main"},s("div",{class:"table-column"},h,p),s("aside",{class:"log-box"},m,s("h2",{},a.log),g)),b),{root:e,title:r,status:i,alert:o,seatSelect:l,clocks:c,outcome:d,tableHost:h,legend:p,log:g,links:b,seatsBox:m,rulesLink:u}}function Ea(e){let t=e.replaceAll("_"," ");return t.charAt(0).toUpperCase()+t.slice(1)}function Ut(e){return e.type==="clocks_updated"}function Oe(e,t,n){switch(t.type){case"game_created":return a.evCreated(M(t.game)?.title??t.game,t.players,t.seed_commitment.slice(0,12));case"seat_joined":return a.evJoined(a.seat(t.seat),t.name);case"seat_handed_to_bot":return a.evHanded(n(t.seat),t.bot);case"seat_taken_back":return a.evTakenBack(n(t.seat));case"seat_claimed":return a.evClaimed(n(t.seat));case"seed_revealed":return a.evSeed(t.seed.slice(0,16));case"clock_expired":return t.forfeit?a.evForfeit(n(t.seat)):a.evExpired(n(t.seat));case"clocks_resumed":return a.evResumed;case"clocks_updated":return a.evClocks;default:return(e===void 0?void 0:M(e))?.narrate(t,n)??a.evOther(Ea(t.type))}}var at=class{buffer="";push(t){this.buffer+=t;let n=[],r=this.buffer.split(/\r\n\r\n|\n\n|\r\r/);this.buffer=r.pop()??"";for(let i of r){let o=i.split(/\r\n|\n|\r/);if(o.some(c=>c.startsWith("event:")&&c.slice(6).trim()!=="message"))continue;let l=o.filter(c=>c.startsWith("data:")).map(c=>c.slice(5).replace(/^ /,"")).join(`
+`);l!==""&&n.push(JSON.parse(l))}return n}};async function qt(e,t,n,r,i){let o=n;for(;!i.aborted;){try{let{response:l,data:c}=await T.GET("/games/{game_id}/events/stream",{params:{path:{game_id:e},query:{after:o}},headers:H(t),parseAs:"stream",signal:i});if(l.status===204)return;if(!l.ok||c===void 0||c===null)throw new Error(`stream ${l.status}`);let d=c.pipeThrough(new TextDecoderStream).getReader(),h=new at,p=!1;for(;;){let{value:g,done:b}=await d.read();if(b)break;let m=h.push(g);m.length>0&&(o=m[m.length-1]?.seq??o,r(m),p=m.some(u=>u.type==="seed_revealed"))}if(p)return}catch(l){if(i.aborted)return;console.warn("event stream interrupted, reconnecting",l)}await new Promise(l=>setTimeout(l,1e3))}}function Ra(e,t,n){return s("li",{"data-seq":t.seq},s("span",{class:"seq"},`#${t.seq} `),Oe(e,t,n))}function Zt(e,t,n,r){let i=null;return{restart(o,l){i?.abort(),i=new AbortController,e.replaceChildren();let c=l,d=new Map;qt(t,o,0,h=>{for(let p of h){p.type==="game_created"&&(c=p.game),p.type==="seat_joined"&&d.set(p.seat,p.name);let g=r(d);Ut(p)||e.append(Ra(c,p,g))}e.scrollTop=e.scrollHeight,n()},i.signal)}}}function Jt(e){let t=0,n=!1;async function r(){n=!0;try{for(;t>0;)t=0,await e()&&(t+=1)}finally{n=!1}}return()=>{t+=1,n||r()}}var Yt=1e4;function Ca(e){let t=Math.max(0,e),n=Math.floor(t/6e4),r=Math.floor(t%6e4/1e3),i=`${n}:${String(r).padStart(2,"0")}`;return t<Yt?`${i}.${Math.floor(t%1e3/100)}`:i}function La(){return y("svg",{viewBox:"0 0 16 16",class:"clock-icon","aria-hidden":"true"},y("path",{d:"M3 1h10v3l-3.5 4L13 12v3H3v-3l3.5-4L3 4z",fill:"none",stroke:"currentColor","stroke-width":1.6}))}var De=[],$e=null;function Qt(e,t){let n=Math.max(0,Math.round(t));e.el.dataset.remainingMs=String(n),e.time.textContent=Ca(n);let r=n<Yt;e.el.classList.toggle("low",r)}function Ia(){let e=performance.now();for(let t of De)Qt(t,t.base-(e-t.since))}function Ne(e,t,n,r){let i=t?.seats??[];e.hidden=i.length===0,De=[];let o=performance.now(),l=i.map(c=>{let d=c.deadline!==null&&c.deadline!==void 0,h=s("span",{class:"clock-time"}),p=s("li",{class:`clock${d?" running":""}`,"data-testid":"clock","data-seat":c.seat,"data-running":d?"true":"false"},s("span",{class:"clock-name"},n(c.seat))," ",La(),h,d?s("span",{class:"clock-state"},` (${a.clockRunning})`):null);if(c.remaining_ms===null||c.remaining_ms===void 0)h.textContent=a.clockNoLimit;else{let g={el:p,time:h,base:c.remaining_ms,since:o};Qt(g,c.remaining_ms),d&&r&&De.push(g)}return p});e.replaceChildren(...l.length===0?[]:[s("h2",{class:"clocks-title"},a.clocks),s("ul",{class:"clock-list"},...l)]),De.length>0&&$e===null&&($e=window.setInterval(Ia,100)),De.length===0&&$e!==null&&(window.clearInterval($e),$e=null)}function Ma(e,t,n){let r=e.outcome;if(r==null)return a.gameOverShort;if(r.draw)return a.draw;let i=r.winners,o=i.filter(c=>c!==t),l=i.length===0?a.noWinner:i.length===1?a.winsOne(n(i[0])):a.winsShared(G(i.map(n)));return t==null?l:i.includes(t)?o.length===0?a.youWin:`${a.youWin} ${l}`:i.length===0?a.youLose:`${a.youLose} ${l}`}function We(e,t,n,r){let i=e.outcome;if(i==null)return{headline:a.gameOverShort,why:null,figures:null,section:void 0};let o=Pt(t,i,r);return{headline:Ma(e,n,r),...o,section:Wt(i.reason)}}function Xt(e,t,n,r){if(e.status==="finished")return a.gameOverShort;let i=e.to_act,o=e.seats.find(d=>d.seat===t)?.bot;if(t!==null&&i.includes(t))return o==null?a.yourTurn(A(t)):a.botPlaysYourTurn(o,A(t));let l=i.filter(d=>n.has(d)),c=a.waitingFor(G(i.map(d=>r(d))));return l.length>0?`${c}${a.switchSeats(G(l.map(A)))}`:c}function en(e,t,n,r){let i=t.summary,o=e.hidden&&i.status==="finished",l=e.contains(document.activeElement)?document.activeElement:null,c=l===null?null:l.id!==""?`#${l.id}`:`[data-testid="${l.getAttribute("data-testid")??""}"]`;if(e.hidden=i.status!=="finished",i.status!=="finished"){k(e);return}let d=We(i,t.view,t.seat,r),h=i.rematch??null;k(e,s("h2",{id:"outcome-title",tabindex:-1},a.gameOverTitle),s("p",{class:"outcome-headline","data-testid":"outcome-headline"},d.headline),d.why===null?null:s("p",{"data-testid":"outcome-why"},d.why,d.section===void 0?null:" ",d.section===void 0?null:ge(i.game,d.section)),d.figures===null?null:s("p",{"data-testid":"outcome-figures"},d.figures),t.tokens.size>0?s("p",{},s("button",{type:"button",class:"rematch","data-testid":"rematch",onclick:n},h===null?a.rematch:a.joinRematch)):h===null?null:s("p",{},s("a",{href:`/play/${h}`},a.watchRematch)),s("p",{},s("a",{href:`/replay/${t.gameId}`},a.replayGame)," · ",s("a",{href:"/"},a.backToLobby))),o?e.querySelector("#outcome-title")?.focus():c!==null&&e.querySelector(c)?.focus()}function je(e,t,n){let r=t.summary,i=e.contains(document.activeElement)?document.activeElement?.getAttribute("data-testid"):null,o=r.seats.map(l=>{let c=t.tokens.has(l.seat),d=[];if(l.type==="open"&&r.status==="active"&&d.push(s("input",{readonly:!0,value:_e(t.gameId,l.seat),"aria-label":a.shareLink(A(l.seat)),"data-testid":`share-${l.seat}`})),c&&l.seat===t.seat&&r.status==="active")if(l.bot===null||l.bot===void 0){let h=t.bots.filter(p=>p.games.includes(r.game));if(h.length>0){let p=s("select",{"aria-label":a.botSelect,"data-testid":"bot-select"},...h.map(g=>s("option",{value:g.name,title:g.description},g.name)));d.push(s("label",{},a.bot,p),s("button",{type:"button","data-testid":"hand-to-bot",onclick:()=>n.handOver(l.seat,p.value)},a.handToBot))}}else d.push(s("button",{type:"button","data-testid":"take-back",onclick:()=>n.takeBack(l.seat)},a.takeBack));return s("li",{"data-seat-row":l.seat,"data-seat-type":l.type??"creator",class:l.seat===t.seat?"mine":null},s("strong",{},A(l.seat)),l.name===null||l.name===void 0?null:` ${l.name}`,s("span",{class:"seat-kind"},` (${Q(l)}${c?a.yours:""})`),d.length>0?s("span",{class:"seat-controls"},...d):null)});k(e,s("h2",{id:"seats-title"},a.seats),s("ul",{class:"seat-rows"},...o)),i!=null&&(e.querySelector(`[data-testid="${i}"]`)??e.querySelector("[data-testid=hand-to-bot], [data-testid=take-back]"))?.focus()}function tn(e,t,n){let r=n!==void 0&&(n===null||t.has(n))?n:st(t)[0]??null;return{gameId:e,tokens:t,seat:r,summary:null,view:null,legal:[],selection:[],busy:!1,bots:[]}}function st(e){return[...e.keys()].sort((t,n)=>t-n)}function Ae(e){return e.seat===null?void 0:e.tokens.get(e.seat)}function Ke(e){return e.summary!==null&&e.view!==null}function nn(e,t){return{...e,seat:t,view:null,selection:[]}}function an(e,t,n,r){let i=e.view,o=i!==null&&i.seat===n.seat&&et(i)===et(n);return{...e,summary:t,view:n,legal:r,selection:o?e.selection:[]}}function sn(e,t){let n=e.selection.includes(t)?e.selection.filter(r=>r!==t):[...e.selection,t];return{...e,selection:n}}function rn(e){return{...e,busy:!0}}function on(e){return{...e,busy:!1,selection:[]}}function ln(e,t){return{...e,bots:t}}function _a(e){return e.summary.seats.find(t=>t.seat===e.seat)}function dn(e){return!e.busy&&e.seat!==null&&e.summary.status==="active"&&(_a(e)?.bot??null)===null}function cn(e,t,n,r){if(!Ke(t))return;let{summary:i,view:o}=t,l=X(i,t.seat),c=M(i.game)?.title??i.game;e.title.replaceChildren(`${c} · `,s("code",{class:"game-id"},t.gameId)),document.title=a.documentTitle(c),e.rulesLink.href=z(i.game),e.status.textContent=Xt(i,t.seat,new Set(t.tokens.keys()),l);let d=e.root.dataset;d.version=String(o.version),d.seat=o.seat===null||o.seat===void 0?"spectator":String(o.seat),d.busy=String(t.busy),d.gameStatus=i.status,Ne(e.clocks,o.clock,l,i.status==="active");let h=Be({view:o,summary:i,legal:t.legal,selection:t.selection,live:dn(t),name:l,toggle:p=>n.toggle(p),send:p=>n.send(p)});r(h,t.busy),e.legend.childElementCount===0&&k(e.legend,ze(o)),en(e.outcome,t,()=>n.rematch(),l),je(e.seatsBox,t,n)}function un(e,t){let n=st(t.tokens);k(e.seatSelect,...n.map(r=>s("option",{value:r,selected:r===t.seat},A(r))),s("option",{value:"spectator",selected:t.seat===null},a.spectator)),k(e.links,s("summary",{},a.seatLinks),s("ul",{},...n.map(r=>{let i=`${location.origin}/play/${t.gameId}#token=${t.tokens.get(r)??""}`;return s("li",{},`${A(r)}: `,s("input",{readonly:!0,value:i,"aria-label":a.seatLink(A(r))}))}))),e.links.hidden=n.length===0}function rt(e){let t=yt(e);return t===void 0?{text:a.refused(L(e))}:{text:a.refused(L(e)),code:t}}async function hn(e,t){let n={params:{path:{game_id:e}}},[r,i,o]=await Promise.all([T.GET("/games/{game_id}",n),T.GET("/games/{game_id}/view",{...n,headers:H(t)}),t===void 0?Promise.resolve(null):T.GET("/games/{game_id}/legal",{...n,headers:H(t)})]);return r.data===void 0||i.data===void 0?{kind:"problem",text:L(r.error??i.error)}:r.data.version!==i.data.version||o?.data!==void 0&&o.data.version!==i.data.version?{kind:"moved"}:{kind:"table",summary:r.data,view:i.data,legal:o?.data?.commands??[]}}async function pn(e,t,n,r){let i=r,o=null;for(let l=0;l<3;l+=1){let{error:c}=await T.POST("/games/{game_id}/commands",{params:{path:{game_id:e},header:{"Idempotency-Key":crypto.randomUUID()}},headers:H(t),body:{command:n,expected_version:i}});if(c===void 0)return null;if(o=rt(c),c.code!=="version-conflict")break;let d=await T.GET("/games/{game_id}/legal",{params:{path:{game_id:e}},headers:H(t)}),h=JSON.stringify(n);if(d.data===void 0||!d.data.commands.some(p=>JSON.stringify(p)===h))return{text:a.tableMoved};i=d.data.version}return o}async function mn(e,t,n,r){let{error:i}=await T.POST("/games/{game_id}/seats/{seat}/bot",{params:{path:{game_id:e,seat:t}},headers:H(n),body:{bot:r}});return i===void 0?null:rt(i)}async function fn(e,t,n){let{error:r}=await T.DELETE("/games/{game_id}/seats/{seat}/bot",{params:{path:{game_id:e,seat:t}},headers:H(n)});return r===void 0?null:rt(r)}async function gn(e,t,n,r){let i=[...t.entries()].sort(([l],[c])=>l===n?-1:c===n?1:l-c),o=null;for(let[l,c]of i){let{data:d,error:h}=await T.POST("/games/{game_id}/rematch",{params:{path:{game_id:e}},headers:H(c)});if(d===void 0){r(a.noRematch(A(l),L(h)));continue}te(d.id,d.seat,d.token),o===null&&Y(d.id,d.seat),o=d.id}o!==null&&location.assign(`/play/${o}`)}async function yn(e){let t=/(?:^#|&)token=([A-Za-z0-9_\-.~+/=]+)/.exec(location.hash);if(t===null)return null;history.replaceState(null,"",location.pathname+location.search);let n=t[1]??"",{data:r,error:i}=await T.GET("/games/{game_id}/view",{params:{path:{game_id:e}},headers:H(n)});return r===void 0||r.seat===null||r.seat===void 0?a.badSeatLink(L(i)):(te(e,r.seat,n),Y(e,r.seat),null)}async function bn(){let{data:e}=await T.GET("/bots");return e?.bots??[]}async function wn(e,t){let n=await yn(t),r=tn(t,J(t),Bt(t)),i=Vt(e,t,n),o=Ft(i.tableHost),l=u=>{i.alert.textContent=u},c=u=>{let f=r.summary?.game,w=f===void 0?void 0:Nt(f,u.code);k(i.alert,u.text,w===void 0||f===void 0?null:" ",w===void 0||f===void 0?null:ge(f,w))},d={toggle(u){r=sn(r,u),h()},send(u){b(u)},handOver(u,f){m(()=>mn(t,u,r.tokens.get(u),f))},takeBack(u){m(()=>fn(t,u,r.tokens.get(u)))},rematch(){gn(t,r.tokens,r.seat,l)}},h=()=>cn(i,r,d,o),p=Jt(async()=>{let u=r.seat,f=await hn(t,Ae(r));if(r.seat!==u)return!1;switch(f.kind){case"problem":return l(f.text),!1;case"moved":return!0;case"table":{let w=r.summary===null;return r=an(r,f.summary,f.view,f.legal),h(),w&&g.restart(Ae(r),r.summary?.game),!1}}}),g=Zt(i.log,t,p,u=>X(r.summary,r.seat,u));async function b(u){let f=Ae(r),w=r.view;if(f===void 0||w===null)return;r=rn(r),l(""),h();let $=await pn(t,f,u,w.version);r=on(r),$!==null&&c($),p()}async function m(u){l("");let f=await u();f!==null&&c(f),p()}i.seatSelect.addEventListener("change",()=>{let u=i.seatSelect.value==="spectator"?null:Number(i.seatSelect.value);Y(t,u),r=nn(r,u),p(),g.restart(Ae(r),r.summary?.game)}),un(i,r),p(),bn().then(u=>{r=ln(r,u),Ke(r)&&je(i.seatsBox,r,d)})}var Pa={first:"M4 3h2.5v14H4zM17 3v14L7.5 10z",previous:"M15 3v14L5 10z",next:"M5 3v14l10-7z",last:"M13.5 3H16v14h-2.5zM3 3v14l9.5-7z"};function xe(e){return y("svg",{viewBox:"0 0 20 20",class:"icon","aria-hidden":"true",focusable:"false"},y("path",{d:Pa[e]??"",fill:"currentColor"}))}async function kn(e,t){let n=J(t),{data:r,error:i}=await T.GET("/games/{game_id}",{params:{path:{game_id:t}}});if(r===void 0){k(e,s("p",{class:"error",role:"alert"},L(i)),s("a",{href:"/"},a.lobby));return}let o=r,l=M(o.game);document.title=a.replayDocTitle(l?.title??o.game);let c=o.status==="finished",d=[...n.keys()].sort((D,S)=>D-S)[0]??null,h=o.version,p=new Map,g=0,b=s("input",{type:"range",id:"replay-slider",min:0,max:o.version,value:h,"data-testid":"replay-slider","aria-label":a.replayStep}),m=s("div",{class:"replay-outcome","data-testid":"outcome"}),u=s("section",{class:"clocks","data-testid":"clocks",hidden:!0}),f=s("div",{class:"legend-host"}),w=s("p",{class:"replay-seq","data-testid":"replay-seq","aria-live":"polite"}),$=s("p",{class:"replay-event","data-testid":"replay-event"}),v=s("select",{id:"viewer","data-testid":"viewer-select"}),O=s("div",{class:"table-host"}),E=s("p",{class:"error",role:"alert"}),N=s("button",{type:"button","data-testid":"export",disabled:!c},a.download),ye=c?Array.from({length:o.players},(D,S)=>S):[...n.keys()].sort((D,S)=>D-S);k(v,...ye.map(D=>s("option",{value:D,selected:D===d},A(D))),s("option",{value:"spectator",selected:d===null},a.spectator));let W=D=>{h=Math.max(0,Math.min(o.version,D)),b.value=String(h),ae()};k(e,s("header",{class:"page-head"},s("nav",{},s("a",{href:"/"},a.lobby)," · ",s("a",{href:`/play/${t}`},a.table)," · ",s("a",{href:z(o.game),"data-testid":"rules-link"},a.rulesOfThisGame)," · ",B()),s("h1",{},`${a.replay}: ${l?.title??o.game} · `,s("code",{class:"game-id"},t)),c?m:s("p",{},a.replayInProgress),s("p",{class:"hash"},a.headHash,s("code",{"data-testid":"head-hash"},o.head_hash)),s("p",{class:"seat-bar"},s("label",{for:"viewer"},a.viewAs),v," ",N),E),s("section",{class:"replay-controls","aria-label":a.stepThrough},s("div",{class:"replay-buttons"},s("button",{type:"button",class:"icon-button","data-testid":"replay-first","aria-label":a.firstStep,onclick:()=>W(0)},xe("first")),s("button",{type:"button",class:"icon-button","data-testid":"replay-prev","aria-label":a.previousStep,onclick:()=>W(h-1)},xe("previous")),b,s("button",{type:"button",class:"icon-button","data-testid":"replay-next","aria-label":a.nextStep,onclick:()=>W(h+1)},xe("next")),s("button",{type:"button",class:"icon-button","data-testid":"replay-last","aria-label":a.lastStep,onclick:()=>W(o.version)},xe("last"))),w,$),s("main",{},u,O,f)),b.addEventListener("input",()=>W(Number(b.value))),document.addEventListener("keydown",D=>{let S=D.target;if(S instanceof HTMLSelectElement||S instanceof HTMLInputElement)return;let U={ArrowLeft:h-1,ArrowRight:h+1,Home:0,End:o.version}[D.key];U!==void 0&&(D.preventDefault(),W(U))}),v.addEventListener("change",()=>{d=v.value==="spectator"?null:Number(v.value),ue().then(ae)}),N.addEventListener("click",()=>{ce()});async function ce(){let{data:D,error:S}=await T.GET("/games/{game_id}/export",{params:{path:{game_id:t}},parseAs:"blob"});if(D===void 0){E.textContent=L(S);return}let j=s("a",{href:URL.createObjectURL(D),download:`${t}.jsonl`});document.body.append(j),j.click(),j.remove()}function P(){return d===null?void 0:n.get(d)}async function ue(){let{data:D}=await T.GET("/games/{game_id}/events",{params:{path:{game_id:t},query:{after:0}},headers:H(P())});p=new Map((D?.events??[]).map(S=>[S.seq,S]))}async function ae(){g+=1;let D=g,S=h,{data:j,error:U}=await T.GET("/games/{game_id}/replay/{seq}",{params:{path:{game_id:t,seq:S},query:c&&d!==null?{as:d}:{}},headers:H(P())});if(D!==g)return;if(w.textContent=a.replayStepOf(S,o.version),e.dataset.seq=String(S),j===void 0){E.textContent=L(U);return}E.textContent="";let se=p.get(S),K=X(o,d);$.textContent=S===0?a.beforeFirst:se===void 0?a.hiddenEvent:Oe(o.game,se,K),be(j),Ne(u,j.clock,K,!1),f.childElementCount===0&&k(f,ze(j)),c&&S===o.version&&Ee(j)}function Ee(D){let S=We(o,D,d,X(o,d));k(m,s("p",{class:"replay-headline","data-testid":"outcome-headline"},S.headline),S.why===null?null:s("p",{},S.why,S.section===void 0?null:" ",S.section===void 0?null:ge(o.game,S.section)),S.figures===null?null:s("p",{},S.figures))}function be(D){k(O,Be({view:D,summary:o,legal:[],selection:[],live:!1,name:X(o,d),toggle:()=>{},send:()=>{}}))}await ue(),await ae()}var Sn=`# Black Spy: rule reference
+
+Game: *Black Spy*, Alan R. Moon. Avalon Hill / Leisure Time Games 1981. Re-released in German as *Gespenster* (Hexagames 1990, Ali Baba Spieleclub 2011). New edition by Z-Man Games (© 2012 F2Z Entertainment; released 2013). German edition of that new version by ABACUSSPIELE, 2016 (Art.-Nr. 28161).
+
+Target ruleset: the **modern edition** (Z-Man 2012/2013 = ABACUSSPIELE 2016). Its rules differ from the 1981 original in several places; Appendix A lists those differences as an optional "classic" preset.
+
+This page is the rule reference of this project: the engine's game \`black-spy\` implements it,
+and the code and tests cite it by number.
+
+How to read and cite it:
+
+- **§n.m** is a numbered rule (§5.2 is the following rule). **§10.n** is interpretation n of
+  §10: each states what we chose and why. **Appendix A** is the 1981 ruleset.
+- **Test vector n** is a worked example of §9 with its exact expected outcome. Every one is a
+  test in \`tests/core/black_spy/test_vectors.py\`.
+- Outside the game's own package and tests, name the game: "Black Spy §5.2", "Black Spy
+  §10.9". \`tests/test_rule_citations.py\` fails on a citation this page lacks.
+
+**How the engine plays it.** The default ruleset is the modern edition (§1-§7) with the
+interpretations of §10. Options at creation: \`no_good_spies\` (§8.1) and the \`classic\` preset
+(Appendix A, the 1981 rules); \`deal\` fixes the first dealer and the first deal's hands for
+puzzles and tests. The five variants whose text we do not have (§8.2-§8.6) are refused at
+creation with the error \`unsupported-variant\`, which names the variant: we never invent their
+rules. Passing is simultaneous: no seat sees what it receives before every seat has passed
+(§3.4, §10.14). The commands are \`pass_cards {cards}\` (three cards) and \`play_card {card}\`;
+cards are written \`"<colour>-<rank>"\`, e.g. \`"red-1"\`, \`"black-7"\` (colours blue, yellow, red,
+green, black; ranks 1-11). The six black 7s all read \`"black-7"\`: which of them was played first
+is the play order of the trick (§1.7, §5.5). A seat's view shows the tricks taken in the current
+deal as public history (§5.9, §10.8).
+
+Legend:
+- **[S]**: stated by at least one source (IDs listed in §0).
+- **[S×n]**: stated consistently by n independent sources.
+- **[I]**: our interpretation where the sources say nothing or disagree. All [I] items are collected again in §10.
+- **[UNRESOLVED]**: no rule text was found. The engine must not treat it as known.
+
+---
+
+## 0. Sources
+
+| ID | Source | What it covers | Reliability |
+|----|--------|----------------|-------------|
+| S0 | German summary of the ABACUSSPIELE 2016 rulebook (pp. 2–6) | Whole modern base game, plus the names of the 6 variants | High for the base game. It is a paraphrase, not the rulebook text. Variants appear by name only. |
+| S1 | https://www.ultraboardgames.com/black-spy/game-rules.php | English transcription of the modern (Z-Man) rulebook. **Only its first part was available to us:** components, card names/ranks, first dealer, deal, pass cycle | High for what it covers |
+| S2 | https://gravopedia.gravon.de/index.php/Black_Spy | English text of the **1981** rules: deck, deal, pass (always left), first lead (dealer's left; no black lead), follow colour-or-rank, 200 points | High for the 1981 rules only |
+| S3 | https://www.reich-der-spiele.de/kritiken/black-spy (review of the 2016 Abacus edition) | The red-1 holder leads but **need not play the red 1**; black-spy tie rule; end threshold depends on player count; "the rulebook offers a few variants" | Medium-high |
+| S4 | https://reduxo.de/spiel/black-spy.24658.html (review, modern edition) | Pass alternates each deal; passing is simultaneous; received cards may be looked at only once everyone has them; the red-1 holder starts. **Gives 4-player order as left, across, right**, which contradicts S0 and S1 | Medium |
+| S5 | http://ludorium.at/SPIELE/avalon_hill/black_spy_d0.htm | 1981 summary: pass 3 left; first lead never black; colour or number; first-played black spy wins if not beaten; 200 points; "with variant rules" | Medium (1981) |
+| S6 | http://ludorium.at/SPIELE/avalon_hill/black_spy_2.htm (review by M. Valent) | Card names 1-Informer … 11-Director; six black spies; Gespenster rules identical to Black Spy 1981 "except some additional rules omitted" | Medium |
+| S7 | http://www.spieletest.at/gesellschaftsspiel/1510/Gespenster | Gespenster (= 1981 rules): black 1–6 = 1 pt, 8 = 2 … 11 = 5, six 7s at 10 each, **80 points per round** (no good spies); pass 3 left; dealer's left leads; first lead not the penalty colour; first-played 7 beats later 7s; ends past 200; "3 special variants, the second is Hearts-like: whoever takes all …" | Medium (1981/1990) |
+| S8 | https://brettspiele.digital/spiele/gespenster-0 (Gespenster 2011) | Follow colour or number; several penalty 7s not beaten → the first one played counts as highest; over 200 ends the game | Medium |
+| S9 | https://www.gamesworldsa.com.au/products/black-spy (Z-Man product text) | Black cards 1–5 pts, six black 7s at 10 each, **coloured 7s −5**; tie between black 7s: the first one played is highest | Medium |
+| S10 | https://boardgamewikia.com/vi/news/z-man-games-to-rerelease-black-spy-and-babel-targi-and-blueprints-also-coming-from-z-man-in-2013 (copy of BGG news) | Follow "suit or rank of the card led" (otherwise any card); highest card of the led colour wins; "reaches 200 or more" at end of round ends the game | Medium |
+| S11 | https://peterrustemeyer.wordpress.com/2017/08/30/angespielt-black-spy/ | Red 3 led → red cards **or any 3** may be played; a free choice only when holding neither; **no trumps**; threshold depends on player count; "Durchmarsch" (shoot the moon) exists; coloured 7s carry minus (= good) points | Medium |
+| S12 | https://www.kinderspielmagazin.de/2016/12/08/black-spy | Modern edition: pass direction changes every round; red-1 holder opens the first trick; tricks are stored face down | Medium |
+| S13 | German Wikipedia, article "Black Spy" (2024) | Material: 4×11 coloured cards, 16 black cards (1–11 plus five 7s), score pad | Medium |
+| S14 | http://ftp.informatik.rwth-aachen.de/keirat/txt/G/Gespenst.html (Gespenster test) | All players pass 3 cards left simultaneously; a penalty-colour 7 played first beats later 7s unless a higher penalty-colour card falls; reaching 200 after a scoring ends the game | Medium (1990) |
+
+What no source gave us: the full text of the modern rulebook's pp. 4–6 (the scoring details
+and the variants); the English transcription S1 breaks off inside the pass section, and the other
+pages are summaries or reviews. We know of no other digital implementation of Black Spy or
+Gespenster.
+
+---
+
+## 1. Components and deck (60 cards)
+
+1.1 **Colours.** There are five: blue, yellow, red, green (the four "coloured" suits) and black. [S×4: S0, S1, S2, S13]
+
+1.2 **Coloured cards.** Each of the four colours has exactly one card of each rank 1–11, for 44 cards. [S×4]
+
+1.3 **Black cards.** There are 16: one each of ranks 1–11, plus **five extra black 7s**. That makes six black 7s ("black spies") in total. [S×6: S0, S1, S2, S6, S9, S13]
+
+1.4 **Total:** 44 + 16 = 60 cards. [S]
+
+1.5 **Rank order and names.** Rank 1 is lowest and 11 is highest. The names are the same in every colour. [S×3: S1, S2, S6]
+
+| Rank | English name (Z-Man / Avalon Hill) |
+|---|---|
+| 1 | Informer (German edition: "Informant") |
+| 2 | Interrogator |
+| 3 | Infiltrator |
+| 4 | Saboteur |
+| 5 | Assassin |
+| 6 | Agent |
+| 7 | Spy |
+| 8 | Double Agent |
+| 9 | Code Breaker |
+| 10 | Deputy Director |
+| 11 | Director (German: "Direktor") |
+
+Names have no rules effect. Only rank and colour matter.
+
+1.6 The **red 1 carries a star**. It marks the card whose holder leads the first trick (§4.1). [S0]
+
+1.7 **Engine identity [I].** The six black 7s are indistinguishable in the physical game. Give each a unique internal ID (e.g. \`K7#1..#6\`) so the engine can track play order. Rules only ever compare colour, rank and play order. This engine writes every black 7 as \`"black-7"\` and tells them apart by their play order in the trick, which serves the same purpose with no extra notation.
+
+1.8 A score pad is included. It has no rules effect.
+
+---
+
+## 2. Seating, first dealer, dealing
+
+2.1 Play and dealing proceed **clockwise**, which the rules call "to the left". [S×2: S1, S2] Seat players 0..n-1 clockwise. Then **left neighbour = (i+1) mod n**, **right neighbour = (i−1) mod n**, and **across (4 players) = (i+2) mod 4**. [I: direct mapping of "clockwise (going left)"]
+
+2.2 **First dealer.** Each player draws a card and the highest card deals. Tied players draw again until one player alone has the highest card. [S×2: S1, S2] "Highest" compares rank only; colour never breaks a tie. [I]
+
+A digital engine may replace the draw with a uniformly random choice of first dealer. This is statistically equivalent. [I]
+
+2.3 **Deal.** The dealer shuffles and deals **all 60 cards**, one at a time, starting with the player on the dealer's left and going clockwise. [S: S1; S2, S0 for "all cards"]
+
+| Players | Cards each | Tricks per deal |
+|---|---|---|
+| 3 | 20 | 20 |
+| 4 | 15 | 15 |
+| 5 | 12 | 12 |
+| 6 | 10 | 10 |
+
+[S×4: S0, S1, S2, S4]
+
+2.4 **Next dealer.** After each deal the deal passes clockwise: the player on the previous dealer's left deals next. [S×3: S0, S1, S2]
+
+2.5 In the modern rules the dealer has no other role. The first lead is fixed by the red 1 (§4.1). The dealer matters only for the dealing order and for the classic preset (Appendix A). [S0, S3, S4, S12]
+
+---
+
+## 3. The pass (every deal)
+
+3.1 **Every deal, before play,** each player chooses **exactly 3 cards** from their hand and passes them face down to one other player. [S×5: S0, S1, S2, S4, S7]
+
+3.2 **Any 3 cards** may be passed, including black cards, the black 7s and the red 1. [S×2: S1 "any three of his cards", S2 "he may pass any three cards"] If the red 1 is passed, the receiver leads the first trick (§4.1).
+
+3.3 **Direction cycle** (modern rules). Deal number k counts from 0 for the first deal of the game. [S×2: S0, S1; S4/S12 confirm that the direction alternates]
+
+- **3, 5 or 6 players:** left, right, left, right, … So k even → left neighbour; k odd → right neighbour.
+- **4 players:** left, right, across, left, right, across, … So k mod 3 = 0 → left; 1 → right; 2 → across.
+- **There is never a no-pass ("hold") round.** No source mentions one, unlike Hearts. [S by silence; S1 lists the cycles explicitly with no hold step]
+
+Conflict: S4 gives the 4-player order as left, **across**, right. S0 (the rulebook summary) and S1 (the English rulebook transcription) both say left, **right**, across. We follow S0 and S1. [I; see §10]
+
+3.4 **Blind pass.** A player may not look at the cards passed to them until they have passed their own three. [S×3: S0, S1, S2]
+
+S4 adds that passing is simultaneous and that the received cards are looked at once everyone has received theirs. [S4, S14]
+
+Engine implementation:
+1. Collect a committed 3-card selection from every player. Nobody sees any incoming cards yet.
+2. Transfer all selections at the same moment.
+3. Reveal each player's received cards to that player only.
+
+A player can therefore never pass on a card they received in the same deal. [I: direct consequence of the rule]
+
+3.5 Passed cards are private: only the passer and the receiver know them. [I: face-down pass]
+
+---
+
+## 4. The first trick of each deal
+
+4.1 **First leader.** After the pass, whoever holds the **red 1 (with the star)** leads the first trick. [S×4: S0, S3, S4, S12]
+
+4.2 **The red 1 need not be led.** The leader may lead any legal card. [S3: "beginnt das Spiel, muss aber diese Karte nicht ausspielen"]
+
+4.3 **No black lead in trick 1.** The card led to the first trick may not be black. [S×4: S0, S2, S5, S7]
+
+The restriction can always be met: the leader holds the red 1, a non-black card. So the legal leads for trick 1 are all non-black cards in the leader's hand.
+
+4.4 **Followers in trick 1 follow the normal rules (§5.2).** Every source words the restriction as applying to the card **led**: "angespielt" / "led" / "ausgespielt". So in trick 1 a follower may still play a black card when:
+- it matches the led rank (e.g. a red 4 is led and the follower plays the black 4), or
+- the follower holds neither the led colour nor the led rank.
+
+There is no Hearts-style "no penalty cards on the first trick" rule. [I: literal reading of S0, S2, S5, S7; no source extends the ban to followers]
+
+4.5 **No "breaking" rule.** From trick 2 onward, black may be led at any time. No source restricts it. [I by silence]
+
+---
+
+## 5. Trick play
+
+5.1 **Turn order.** The leader plays one card face up. Then each other player in clockwise order plays exactly one card. [S×2: S2, S12]
+
+5.2 **Following (legal-move rule).** Let L be the **led card**, the first card of the trick (not the previous card). [S0: "wie die eröffnende Karte"; S10: "of the card led"]
+
+- If the player holds any card whose **colour = colour(L)** or whose **rank = rank(L)**, they must play one of those cards.
+- The player may **choose freely** between the two kinds. A player holding cards of the led colour may still play a same-rank card of another colour, and vice versa. [S×3: S0, S11 "rote Karten oder beliebige 3er", S2, S10]
+- Only if the player holds **neither** the led colour nor the led rank may they play **any** card. [S×3]
+- Formally: \`legal = {c ∈ hand : c.colour == L.colour or c.rank == L.rank}\`; if \`legal\` is empty, \`legal = hand\`.
+
+5.3 **Black is an ordinary colour.** There are **no trumps**. [S×2: S0, S11] A black card can win a trick only when black was led.
+
+5.4 **Trick winner.**
+- Only cards of the **led colour** can win.
+- Among them, the **highest rank** wins.
+- The led card is always of the led colour, so every trick has a winner. [S×6: S0, S3, S5, S7, S10, S11]
+
+5.5 **Equal-rank tie (only black 7s can tie).**
+- Each coloured suit has unique ranks. The only duplicates in the deck are the six black 7s, so a tie can only occur in a **black-led** trick whose highest black card is a 7.
+- In that case the **black 7 played earliest** (first in play order within the trick) wins. [S×7: S0, S3, S5, S7, S8, S9, S14]
+- A black 8–11 in the same trick beats all black 7s as usual. [S0 "wenn der Spion die höchste schwarze Karte bleibt"; S14 "sofern keine weiße Karte mit höherem Zahlenwert gespielt wurde"]
+- If the black 7 is the led card, the leader wins any tie with later black 7s.
+- Black 7s played into a non-black-led trick (e.g. following rank on a blue 7) never win. The blue 7 wins unless a higher blue card is played. [S: §5.3, §5.4]
+- Generic engine rule: sort the led-colour cards by (rank descending, play index ascending) and take the first.
+
+5.6 **Collecting the trick.** The winner takes all cards of the trick **face down** into their own pile. The winner leads the next trick. [S×4: S0, S3, S7, S12]
+
+5.7 **End of deal.** The deal ends when all hands are empty, after 60/n tricks. [S4; follows from §2.3]
+
+5.8 **Later leads (tricks 2+).** The leader may lead any card in hand, black included. [I; see §4.5]
+
+5.9 **Information visibility [I].**
+- Physical tricks are face down once taken, but every card was seen when played.
+- The engine should treat the sequence of played cards as public history.
+- Whether the UI lets players re-inspect earlier tricks is a UI/house-rule option; the rules say only "face down".
+- Suggested default: the last completed trick stays viewable until the next card is played; earlier tricks are hidden from the UI.
+
+---
+
+## 6. Scoring each deal (modern base game)
+
+6.1 Each player scores only the cards in the tricks they took. [S×4]
+
+6.2 **Card values:**
+
+| Card | Points (bad = positive) | Count | Subtotal |
+|---|---|---|---|
+| Black 1, 2, 3, 4, 5, 6 | 1 each | 6 | 6 |
+| Black 7 ("black spy") | 10 each | 6 | 60 |
+| Black 8 | 2 | 1 | 2 |
+| Black 9 | 3 | 1 | 3 |
+| Black 10 | 4 | 1 | 4 |
+| Black 11 | 5 | 1 | 5 |
+| **All black cards** | | 16 | **80** |
+| Blue / yellow / red / green 7 ("good spies") | **−5 each** | 4 | **−20** |
+| All other coloured cards | 0 | 40 | 0 |
+| **Net per deal** | | | **60** |
+
+[S0 gives the values and the "60 per round" total. S7 confirms the black values and the 80 black total. S9 and S11 confirm the −5 for coloured 7s.]
+
+6.3 **Negative scores are allowed,** both per deal and cumulatively. [S0: "man darf auch unter 0 fallen"]
+
+6.4 **Shooting the moon (taking all 16 black cards).** If one player has taken all 16 black cards at the end of a deal: [S0]
+- that player scores **0** for black cards;
+- **every other player scores 60** for the deal;
+- **coloured 7s still count −5 for whoever took them**, the moon-shooter included.
+
+So the shooter's deal score = −5 × (coloured 7s the shooter took). Each other player's deal score = 60 − 5 × (coloured 7s that player took).
+- This is automatic: no announcement is needed or allowed. [I: no source mentions a declaration]
+- S11 calls it "Durchmarsch". In the 1981/1990 rules it was only a variant (S7: "the second variant is Hearts-like"). In the modern edition it is part of the base rules. [S0, S11]
+
+6.5 **Checksum for tests [I, arithmetic]:**
+- In a normal deal, the deal scores of all players sum to exactly **60**.
+- In a moon deal they sum to **60·(n−1) − 20**.
+
+6.6 Add each deal score to the player's running total. [S]
+
+---
+
+## 7. End of game and winner
+
+7.1 **Check for game end only after a deal has been scored.** [S×3: S0, S2, S10 "at the end of a round"]
+
+7.2 **Thresholds (modern rules):**
+
+| Players | Game ends when any total is |
+|---|---|
+| 3 | ≥ 200 |
+| 4 | ≥ 150 |
+| 5 | ≥ 120 |
+| 6 | ≥ 100 |
+
+[S0; S3 and S11 confirm that the threshold depends on player count]
+
+The comparison is **≥ ("reaches")**. S0 ("erreicht"), S2 ("gets 200 or more"), S10 ("reaches 200 or more") and S14 ("erreicht") say reach. S7, S8 and S11 ("überschreitet", "durchbricht", i.e. exceeds) disagree; see §10. The existence of the "Punkte reduzieren beim exakten Endwert" variant also implies that hitting the value exactly ends the base game.
+
+7.3 **Winner: the player with the lowest total.** [S×all]
+
+7.4 **Tied lowest total:** no source covers this. The tied players **share the victory**. [I]
+
+7.5 The player who triggered the end is not otherwise penalised or excluded. They may even win, if their total is still the lowest, which is possible when every total is high. [I by silence]
+
+---
+
+## 8. Variants (modern rulebook pp. 5–6)
+
+S0 names six variants, and S3 confirms that the rulebook "offers a few variants". **Only the first could be specified from the available sources.** The full text of the other five was not available to us:
+- the English Z-Man rulebook transcription (S1) breaks off before the variants;
+- the 1981 variant texts (S5, S7) are only alluded to;
+- we know of no other implementation that has them.
+
+Each variant is an independent boolean option. This engine offers §8.1; the options of §8.2–§8.6 exist only to be **refused** at creation (\`unsupported-variant\`, naming the variant) until the rulebook text is obtained.
+
+### 8.1 "Ohne gute Spione" (No Good Spies): fully specified [S0 + arithmetic]
+- Coloured 7s score **0** instead of −5. All other values are unchanged.
+- Each deal is then worth **80** points: 6 + 60 + 14 from black cards only. [S0: "80 Punkte je Runde"]
+- This matches the original 1981/1990 scoring, where there were no good spies and 80 points per round. [S7]
+- Shooting the moon under this variant: the shooter scores 0 and each other player scores **80**. [I: the base game gives the others the full round total of 60; the variant's round total is 80. The alternative, keeping 60, is listed in §10.]
+- Checksums: normal deal sums to 80; moon deal sums to 80·(n−1).
+
+### 8.2 "Gefangen nehmen oder freilassen" (Capture or Release): [UNRESOLVED]
+- The name alone is known. [S0] No source describes the mechanism.
+- It probably concerns spies, given the capture/release wording and the theme. It may be a choice a trick winner makes about spy cards in a won trick. **This is speculation and must not be implemented as rules.**
+- Where it would fit in an engine: a post-trick "winner decision" step, able to move or neutralise specific cards of the won trick before they enter the scoring pile.
+
+### 8.3 "Der Maulwurf" (The Mole): [UNRESOLVED]
+- S0's only description is "Kartenauswahl nach Punktestand": card selection according to the current score standings.
+- Most plausibly it modifies the card exchange (§3) so that who selects or passes which cards depends on the running totals. **The exact procedure is unknown.**
+- Where it would fit in an engine: replace the pass phase with a score-ordered selection phase that can read the cumulative scores.
+
+### 8.4 "Farbe ansagen" (Call a Colour): [UNRESOLVED]
+- The name alone is known. [S0] Some player announces a colour, probably the leader or the dealer. Its effect (on following, on trick winning, or on scoring) is unknown.
+- Where it would fit in an engine: a declaration action, attached either to a trick lead or to the start of a deal, whose value legal-move and winner functions can read.
+
+### 8.5 "Dem Rang folgen" (Follow the Rank): [UNRESOLVED]
+- The name alone is known. [S0] It almost certainly changes the following rule of §5.2 (e.g. rank takes precedence over colour, or rank-following changes the winning colour). The exact rule is unknown.
+- Where it would fit in an engine: make \`legal_moves()\` and \`trick_winner()\` pluggable strategies.
+
+### 8.6 "Punkte reduzieren" (Reduce Points): [UNRESOLVED in magnitude]
+- S0: "'Punkte reduzieren' beim exakten Endwert". A player whose running total lands **exactly** on the end threshold for the player count has their total reduced, and presumably the game does not end on that account.
+- **By how much** (e.g. to half, to 0, or by a fixed amount) is unknown.
+- Hearts has a similar house rule: exactly 100 resets to 50 or 0. Black Spy's actual figure may differ.
+- If it is ever implemented, apply the reduction to each affected player **before** the §7 end check. [I: otherwise the variant could never take effect]
+
+---
+
+## 9. Reference pseudocode (modern base game)
+
+\`\`\`text
+THRESHOLD = {3:200, 4:150, 5:120, 6:100}
+
+deck():
+  for colour in [blue, yellow, red, green, black]:
+    for r in 1..11: card(colour, r)
+  repeat 5: card(black, 7)          # six black 7s in total
+
+pass_offset(n, k):                  # k = 0-based deal number
+  if n == 4: return [+1, -1, +2][k mod 3]
+  else:      return [+1, -1][k mod 2]       # +1 = left (clockwise)
+
+legal_moves(hand, trick, trick_no):
+  if trick is empty:                # leading
+    if trick_no == 1: return {c in hand : c.colour != black}   # never empty: red 1 held
+    return hand
+  L = trick[0]
+  m = {c in hand : c.colour == L.colour or c.rank == L.rank}
+  return m if m nonempty else hand
+
+trick_winner(trick):                # list of (player, card) in play order
+  L = trick[0].card
+  cands = [(i,p,c) for i,(p,c) in enumerate(trick) if c.colour == L.colour]
+  return player of min(cands, key = (-c.rank, i))   # earliest black 7 wins ties
+
+deal_score(piles, good_spies=True):
+  for each player p:
+    black = sum(value(c) for c in piles[p] if c.colour == black)
+         # value: 1-6 -> 1; 7 -> 10; 8 -> 2; 9 -> 3; 10 -> 4; 11 -> 5
+    good  = -5 * count(c in piles[p] : c.rank == 7 and c.colour != black) if good_spies else 0
+    raw[p] = (black, good)
+  total = 60 if good_spies else 80          # [I] moon payout = round total
+  if some p* holds all 16 black cards:
+    score[p*] = 0 + raw[p*].good
+    score[q]  = total + raw[q].good  for q != p*
+  else:
+    score[p]  = raw[p].black + raw[p].good
+\`\`\`
+
+Worked test vectors:
+- **Test vector 1. Follow choice.** Red 4 led; follower holds {red 9, black 4, green 2} → legal {red 9, black 4}.
+- **Test vector 2. Void in both.** Red 4 led; follower holds {green 2, black 7} → legal {green 2, black 7}.
+- **Test vector 3. First-trick lead.** Leader holds {red 1, black 2, blue 5} → legal leads {red 1, blue 5}.
+- **Test vector 4. First-trick follow.** Red 1 led; follower holds {black 1, yellow 3} → legal {black 1} (same rank). Allowed under §4.4.
+- **Test vector 5. Tie.** P1 leads black 7, P2 black 7, P3 green 7, P4 black 5 → P1 wins. Value 10 + 10 − 5 + 1 = 16.
+- **Test vector 6. Tie, not led.** P1 leads black 3, P2 black 7, P3 black 7, P4 yellow 3 → P2 wins (first black 7). Value 1 + 10 + 10 + 0 = 21.
+- **Test vector 7. Higher black beats 7s.** P1 leads black 3, P2 black 7, P3 black 7, P4 black 9 → P4 wins. Value 1 + 10 + 10 + 3 = 24.
+- **Test vector 8. No trumps.** P1 leads yellow 7, P2 black 7 (same rank), P3 yellow 2 → P1 wins. Value −5 + 10 + 0 = 5.
+- **Test vector 9. Moon, 4 players.** P2 took all 16 black cards and the blue 7; P1 took the red and green 7s; P3 took the yellow 7. Scores: P2 = −5, P1 = 50, P3 = 55, P4 = 60. Sum 160 = 60·3 − 20. ✓
+- **Test vector 10. Pass cycle, 4 players.** Deals 1..6 → left, right, across, left, right, across. 5 players: deals 1..3 → left, right, left.
+
+---
+
+## 10. Interpretations we chose (sources silent or conflicting)
+
+Each entry gives the choice, then why.
+
+10.1 **4-player pass order is left, right, across** (not left, across, right). Why: S0 (rulebook summary) and S1 (English rulebook transcription) agree. Only S4, a review, says otherwise.
+
+10.2 **There is no pass-free ("hold") deal in any player count.** Why: S1 lists the cycles with no hold step; no source mentions one.
+
+10.3 **3, 5 and 6 players pass alternately left and right, with no across.** Why: S1 and S0 give the across step for 4 players only.
+
+10.4 **Left = clockwise next seat.** Why: S1 and S2 say "clockwise (going left)".
+
+10.5 **The trick-1 black ban applies only to the led card.** Followers may play black via rank-following or when void. Why: every source says "led" / "angespielt". Extending the ban to followers would sometimes leave a follower with no legal card, and no source addresses that.
+
+10.6 **The red 1 need not be led.** Why: S3 states this explicitly.
+
+10.7 **No "black must be broken" restriction after trick 1.** Why: no source has one; the Hearts analogy is limited to the first trick.
+
+10.8 **The engine treats played cards as public history; re-viewing taken tricks is a UI option.** Why: the rules only say that tricks are stored face down, and every card was seen when played. A view shows the current trick and the tricks taken in the current deal; a client may show fewer.
+
+10.9 **Shooting the moon is automatic, needs no declaration, and pays the round total to each opponent.** That is 60 in the base game and 80 under "Ohne gute Spione". Why: S0 ties the 60 to "60 per round". Alternative: always 60. This engine pays 80 under §8.1 and offers no option for 60 (Q2 below).
+
+10.10 **Coloured 7s still count for everyone during a moon deal**, the shooter included. Why: S0 says "bunte Spione zählen trotzdem −5" without limiting it to particular players.
+
+10.11 **The game ends at ≥ threshold, checked only after a deal's scoring.** Why: the rulebook summary (S0), the 1981 English text (S2), the BGG description (S10) and S14 all say "reach" / "or more". S7, S8 and S11 say "exceed", but they are looser reviews, two of them of Gespenster.
+
+10.12 **A tied lowest total at game end is a shared win.** Why: no source addresses ties. Common default.
+
+10.13 **The first-dealer draw compares rank only, ties redraw, and random choice is an acceptable digital substitute.** Why: S1 and S2 say "highest card", with no colour order defined. This engine draws the first dealer uniformly at random and records it in the first event.
+
+10.14 **Passing is a simultaneous commit, and received cards are revealed after all players have committed.** Why: S0, S1 and S2 say no looking before passing. S4 and S14 say it happens simultaneously.
+
+10.15 **Variants 8.2–8.6 are not implemented as rules**; asking for one at creation is refused with \`unsupported-variant\`. Why: their text is unavailable, and inventing mechanics would not be faithful.
+
+### Open questions (§10 Q1-Q5), for whoever can read the printed rulebook (ABACUSSPIELE 2016 pp. 4–6, or the Z-Man 2012 English rulebook)
+- Q1: Full text of "Gefangen nehmen oder freilassen", "Der Maulwurf", "Farbe ansagen", "Dem Rang folgen" and "Punkte reduzieren" (including the reduction amount).
+- Q2: The moon payout under "Ohne gute Spione": 60 or 80?
+- Q3: Tie-breaking for the overall winner: any rule at all?
+- Q4: Confirm "reach" (≥) versus "exceed" (>) for the end threshold.
+- Q5: Confirm the 4-player pass order: left, right, across.
+
+---
+
+## Appendix A: differences in the original 1981 rules (optional "classic" preset)
+
+These come from the 1981 English text (S2) and the 1981/1990 summaries (S5, S6, S7, S8, S14). According to S6, Gespenster has the same rules as Black Spy 1981, minus some extra rules.
+
+| Rule | Modern (Z-Man 2012 / Abacus 2016) | Classic (Avalon Hill 1981 / Gespenster 1990) |
+|---|---|---|
+| Pass direction | Alternating (4 players: left, right, across) | **Always left** (S2, S5, S7, S14) |
+| First leader of each deal | Holder of the red 1 | **Player to the dealer's left** (S2, S7) |
+| First-trick lead | Not black | Not black (S2, S5, S7) |
+| Coloured 7s | −5 each (60 per deal) | **0**: no good spies, **80 per deal** (S7; S6 for identical rules) |
+| Shooting the moon | Base rule (0 for the shooter, 60 to others) | Only one of 3 optional variants; details unknown (S7) |
+| End threshold | 200/150/120/100 by player count | **200 for all player counts** (S2, S5; S7 and S8 say "exceeds 200") |
+| Follow rule, trick winner, 7-tie | Same | Same (S2, S5, S7, S8, S14) |
+
+Classic-mode edge case [I]: the leader of trick 1 (dealer's left) might hold only black cards. This is possible with 16 black cards and 10-card hands. If so, that player may lead a black card, because no legal alternative exists. The sources are silent on this.
+`;var vn=`# Deck of Spies: rule reference
+
+*Deck of Spies* is a solo deck-building game for one standard 52-card deck (no jokers) by James
+Newman, 2021. This page is the rule reference of this project: the engine's game
+\`deck-of-spies\` implements it, and the code and tests cite it by number.
+
+How to read and cite it:
+
+- **§n.m** is a numbered rule (§4.2 is the necessity rule). Rules use normative wording
+  ("must", "may").
+- **I-n** is an interpretation we chose where the sources are silent or ambiguous (§12). Each
+  states the reading, the alternative and why.
+- **Wn** is a worked example with its exact expected outcome (§11). Every one is a test in
+  \`tests/core/deck_of_spies/test_worked_examples.py\`.
+- Outside the game's own package and tests, name the game: "Deck of Spies §4.2", "Deck of
+  Spies I-6". \`tests/test_rule_citations.py\` fails on a citation this page lacks.
+
+**How the engine plays it.** Every rule below is implemented with the defaults of §12. The flags
+\`strict_necessity\` (default true, I-15), \`ace_counts_in_necessity\` (default true, I-2) and
+\`retire_multiple_ranks\` (default false, I-6) are game options chosen at creation and recorded in
+the game's first event, so a game is always replayed under the rules it was played with. A
+counter or recruit and its optional retire are one command (§3, §10). The commands are
+\`counter {cards, retire?}\`, \`recruit {cards, retire?}\` and \`assassinate {ace}\`; cards are written
+\`"10H"\`, \`"AS"\`, \`"QC"\` (rank A, 2-10, J, Q, K; suit C, D, H, S). The option \`deal\` lays out an
+explicit position for puzzles and tests. The bot benchmark of §13 is the yardstick for the bots.
+
+---
+
+## 0. Sources
+
+| Id | Source | What it is |
+|----|--------|------------|
+| S1 | *Deck of Spies*, full rules in English (8 sections, including tips and a scoring variant) | **The primary authority for this reference.** |
+| S2 | *Deck of Spies*, full rules in German („Ausführliche Regeln“), same structure | A translation of S1; compared line by line with it. |
+| S3 | *Deck of Spies Rules v1.0* (3 pages), apparently the official rulebook | Only its first page was available to us; it stops in the middle of the Counter rule, and its card symbols (A, J, Q, K, ...) were lost. |
+| S4 | "Game Review: Deck of Spies", mwmgameideas blog, 8 May 2023, <https://mwmgameideas.blogspot.com/2023/05/game-review-deck-of-spies.html> | A third-party review with a rules summary (its first part). |
+
+We know of no published win rates, simulations or other digital implementations; the
+benchmark of §13 is our own.
+
+### 0.1 English (S1) vs German (S2)
+**No rule discrepancies.** Every rule sentence, example, number and step order matches. Differences are only cosmetic or linguistic:
+1. S2 adds a title gloss („Ein Stapel voller Spione“) and says the official rulebook is *English* („BoardGameGeek, englisch“). S2 is therefore a translation, and S1 is closer to the source.
+2. German rank letters: **B** (Bube) = Jack = 11, **D** (Dame) = Queen = 12, **K** (König) = King = 13, **A** (Ass) = Ace = 1. "B–K" in S2 means "J–K" in S1. A parser of German card names must not read "B" or "D" as anything else.
+3. Naming: S1 "draw discard pile" is S2 „eigener Ablagestapel“; S1 "spy discard pile" is S2 „Spion-Ablagestapel“; S1 "Retire" is S2 „In Rente schicken“; S1 "Assassinate" is S2 „Ausschalten“.
+4. In the double-agent sentence, S2's „zu Karten *seiner* Farbe“ ("of its suit") has an ambiguous pronoun. It makes no difference, because the Ace must be of the spy's suit anyway.
+
+### 0.2 Full rules (S1/S2) vs official fragment (S3) and review (S4)
+1. **Building the spy deck.** S3 builds it face down and then flips the whole stack. The stated result is that the top card shows "a 5, 6 or 7". S1 stacks face-up piles directly. The order is the same either way: top = shuffled 5–7, then shuffled 8–10, then shuffled J–K at the bottom. No conflict.
+2. **Counter wording.** S3 says "discard any number of cards with combined value equal to or greater than the value of the spy". The fragment ends before any "necessary" clause. S4 also summarises it as "any combination of cards equal or higher than its value". Only S1/S2 state the **necessity rule** ("every card you use must be necessary", with a worked example). We implement the necessity rule, and offer a game option to drop it (§12, I-15).
+3. **Where a recruited spy goes.** S4 says recruiting "puts it in your draw deck". This is loose wording. S1/S2 say explicitly that it goes to the **draw discard pile**, and we follow S1/S2.
+4. **Retire.** S4 says you can clear cards "after a counter or recruit but only in multiples of the same rank". This agrees with S1 "after", and does not settle whether several ranks may be retired in one turn (I-6). S3 says "Optionally, you may be able to retire spies from your hand in addition to your counter or recruit action". S3 calls all cards "spies", including your own.
+5. **Assassinate.** S3: "If things aren't going well, you may be *forced* to assassinate." S4: "If your hand does not have enough cards to counter, an assassination is necessary, using any ace still in play … if you run out of aces … you lose." Both agree with S1: assassination is forced, not optional.
+6. **Goal.** S3: "you must have more than half of the Key Spies ( , , ’s) in your deck". The blanks are the lost card symbols, presumably J, Q and K. This is the same as S1's "at least 7 of the 12".
+7. **Double agent.** S4: "you can use an ace to change the other cards in your hand to its suit, still keeping value. The ace's single point still counts and the card will be used." This agrees with S1.
+
+---
+
+## 1. Components and notation
+
+1.1 **Cards.** A card is (rank, suit) with rank ∈ {A, 2, …, 10, J, Q, K} and suit ∈ {♣, ♦, ♥, ♠}. All 52 cards are distinct.
+
+1.2 **Value.** val(A) = 1; val(n) = n for 2–10; val(J) = 11; val(Q) = 12; val(K) = 13. "Same value" is the same as "same rank".
+
+1.3 **Face cards** ("key spies") are J, Q and K: 12 cards. **Aces** ("double agents"): there is exactly **one Ace per suit**. A_s denotes the Ace of suit s.
+
+1.4 **Zones.** Every card is in exactly one zone at all times:
+
+| Zone | Orientation | Ordered? | Notes | In the engine's view |
+|------|-------------|----------|-------|----------------------|
+| \`SpyDeck\` | face up; only the top card is visible | yes (top first) | the enemy spies still to come | \`top_spy\`, \`spies_left\`, \`unseen_spies\` (which, never in what order) |
+| \`SpyDiscard\` | face down | no (order irrelevant) | countered spies, assassinated spies, retired cards | \`spy_discard\`, \`spy_discard_count\` |
+| \`DrawDeck\` | face down | yes (hidden order) | your deck | \`draw_deck_count\`, \`draw_deck_cards\` (composition, never order) |
+| \`DrawDiscard\` | face up | no (it is shuffled before reuse) | used cards and recruited spies | \`draw_discard\` |
+| \`Hand\` | private to the player | no | at most 5 cards | \`hand\`, \`hand_count\`, \`hand_total\` |
+| \`Removed\` | out of the game | no | only Aces sacrificed by assassination | \`removed\` |
+
+The view's \`owned_faces\` is the count of §9.2; a spectator sees the hand, its total, the draw
+deck's composition and \`owned_faces\` only once the game is over (§10.1).
+
+1.5 **Owned cards** = \`Hand\` ∪ \`DrawDeck\` ∪ \`DrawDiscard\` ("your deck").
+
+1.6 For a set of cards S, Σ(S) is the sum of the values in S. min(S) is the smallest value in S.
+
+---
+
+## 2. Setup
+
+2.1 Split the 52 cards into four groups: G0 = all A–4 (16 cards), G1 = all 5–7 (12), G2 = all 8–10 (12), G3 = all J–K (12). Shuffle each group on its own.
+
+2.2 \`SpyDeck\` (top to bottom) = G1 (shuffled), then G2 (shuffled), then G3 (shuffled). 36 spies in total. Only the top card is visible.
+
+2.3 \`DrawDeck\` = G0 (shuffled). \`DrawDiscard\`, \`SpyDiscard\`, \`Removed\` and \`Hand\` start empty.
+
+2.4 Draw 5 cards from \`DrawDeck\` into \`Hand\`.
+
+2.5 The game lasts exactly 36 turns, one spy per turn, unless it is lost earlier (§9.3).
+
+---
+
+## 3. Turn structure (normative order)
+
+For each turn, while \`SpyDeck\` is not empty:
+
+3.1 **Identify the spy.** X = top card of \`SpyDeck\`, v = val(X), s = suit(X).
+
+3.2 **Mode test.** If Σ(\`Hand\`) < v, the player **must assassinate** (§6). If Σ(\`Hand\`) ≥ v, the player **must counter (§4) or recruit (§5)**, whichever they choose. Assassination is **not** allowed in that case.
+   - If Σ(Hand) ≥ v, at least one legal counter always exists. Proof: start from the whole hand and drop cards while the sum stays ≥ v; the set you end with is legal. So the player is never stuck.
+   - Recruiting is never required, even when it is possible.
+
+3.3 **Optional retire (§7).** This step exists only in a turn where the player countered or recruited. It may be used at most once in the turn.
+
+3.4 **End of turn: refill (§8).** Draw up to 5 cards. This happens after **every** turn, including a turn with an assassination (I-5).
+
+3.5 **Game end check.** If \`SpyDeck\` is now empty, the game ends: score it as in §9.
+
+An engine should treat steps 3.2 and 3.3 as **one atomic move** \`(type, S, R)\`, where type ∈ {counter, recruit}, S ⊆ Hand is the set of cards used, and R ⊆ Hand∖S is the retired set (possibly empty). An assassination turn is the move \`(assassinate, a)\`, where a is the chosen Ace. See §10.
+
+---
+
+## 4. Counter
+
+4.1 Choose a non-empty set S ⊆ \`Hand\`. Cards of any suit may be used.
+
+4.2 **Legality (the necessity rule).** S is a legal counter against a spy of value v if and only if:
+
+   **Σ(S) ≥ v  and, for every card c ∈ S, Σ(S) − val(c) < v.**
+
+   The second condition says every card is individually necessary: the set is *inclusion-minimal*. It is equivalent to
+
+   **Σ(S) ≥ v  and  Σ(S) − min(S) < v.**
+
+   Overpaying with few cards is allowed (a single K against a 5). Adding an unnecessary card is not. The set does **not** have to have the smallest possible sum or the fewest cards. The rulebook example allows 3+4 against a 5 even though 3+2 is exact.
+
+4.3 **Effect.** The spy X goes to \`SpyDiscard\`. The cards in S go to \`DrawDiscard\`.
+
+4.4 Aces have no special role in a counter. An Ace in S must pass the necessity test like any other card. The Ace exemption of §5.3 applies to recruiting only.
+
+---
+
+## 5. Recruit
+
+5.1 Choose a non-empty set S ⊆ \`Hand\`.
+
+5.2 **Plain recruit (A_s ∉ S).** S is legal if and only if every card in S has suit s, Σ(S) ≥ v, and Σ(S) − min(S) < v. That is, it must be a legal counter made only of cards of the spy's suit.
+
+5.3 **Double-agent recruit (A_s ∈ S).** A_s must be in \`Hand\`, and it is played: it becomes part of S and goes to the discard. A_s turns **any number** of the other cards in S into suit s for this turn, so the other cards may be of any suit, including other Aces. S is legal if and only if:
+   - S contains at least one card besides A_s;
+   - Σ(S) ≥ v, where A_s counts 1;
+   - every card c ∈ S other than A_s is necessary: Σ(S) − val(c) < v, which is equivalent to **Σ(S) − min(S ∖ {A_s}) < v**. A_s's 1 point is included in Σ(S) for this test (I-2);
+   - A_s itself is exempt from the necessity test: it "may always be played, even if its value isn't needed". This holds whether or not any card is actually converted (I-3).
+
+   Consequences:
+   - An Ace of another suit converted into S has value 1. It is therefore necessary only if Σ(S) = v exactly.
+   - Only A_s can act as double agent, and it is unique (1.3). If A_s has been removed by assassination or retired, suit s has no double agent for the rest of the game.
+
+5.4 **Effect.** The spy X **and** all cards in S go to \`DrawDiscard\` (face up). X is now an owned card and part of your deck.
+
+5.5 The same set S may be legal as a counter, as a recruit, or as both. The player chooses the type, and the outcome differs (X goes to \`SpyDiscard\` or to \`DrawDiscard\`). Example W12 shows a set that is a legal recruit but not a legal counter.
+
+---
+
+## 6. Assassinate (forced)
+
+6.1 **Precondition.** Σ(\`Hand\`) < v. This includes an empty hand, whose sum is 0. This is the only case in which assassination is allowed, and in this case it is compulsory.
+
+6.2 **Loss check.** Let Aces = all Aces in \`Hand\` ∪ \`DrawDeck\` ∪ \`DrawDiscard\`. If there are none, the game ends immediately and is **lost** (§9.3).
+
+6.3 **Sacrifice.** The player chooses one Ace a ∈ Aces. The choice is a specific card, because its suit matters later. Move a to \`Removed\`. If a came from \`DrawDeck\`, shuffle \`DrawDeck\`. Shuffle the draw deck alone; do not add the discard to it. Nothing is shuffled if a came from \`Hand\` or \`DrawDiscard\`.
+
+6.4 Move the spy X face down to \`SpyDiscard\`. A face-card spy assassinated this way counts for the spies at the end.
+
+6.5 Move **all** cards remaining in \`Hand\` to \`DrawDiscard\`. (If a came from Hand, it has already been removed.)
+
+6.6 The turn's action is over. **No retire** is allowed in this turn. Then refill as in §8 (I-5).
+
+---
+
+## 7. Retire (optional; only after a counter or recruit; at most once per turn)
+
+7.1 After the counter or recruit, the player may choose a set R ⊆ \`Hand\` (the cards left after S has gone) with |R| ≥ 2 and all cards in R of the **same value**. R goes to \`SpyDiscard\`, so those cards are gone from your deck for good. A single card can never be retired.
+
+7.2 One retire per turn means one group of a single rank (I-6). With three 2s in hand, the player may retire any two of them or all three.
+
+7.3 Any rank may be retired:
+   - **Aces:** legal. They are lost as lives and as double agents.
+   - **Face cards:** legal, but they go to \`SpyDiscard\` and count for the spies at the end.
+   - **Recruited 5–10s:** legal.
+
+7.4 The recruited spy cannot be retired in the same turn, because it goes to \`DrawDiscard\`, not to the hand.
+
+7.5 Retiring before or after the action makes no difference to the result, because S and R are disjoint and neither legality test depends on the other. What matters is that the mode test of §3.2 uses the **whole** hand, before anything is retired.
+
+---
+
+## 8. Refill (end of every turn)
+
+8.1 Keep the cards left in \`Hand\`. Then:
+
+\`\`\`
+while |Hand| < 5:
+    if DrawDeck is empty:
+        if DrawDiscard is empty: stop          # draw as many as exist (I-9)
+        DrawDeck := shuffle(DrawDiscard); DrawDiscard := ∅
+    Hand += pop_top(DrawDeck)
+\`\`\`
+
+8.2 The reshuffle is **lazy**. It happens only when a card must be drawn and \`DrawDeck\` is empty, not at the moment \`DrawDeck\` runs out. Cards discarded earlier in the same turn, including a just-recruited spy, take part in that reshuffle and can be drawn at once.
+
+8.3 "Draw up to 5" is a refill, not a hand limit to discard down to. The hand can never be above 5: every counter or recruit uses at least one card, and an assassination empties the hand. So every turn draws at least one card if any card is available.
+
+8.4 The hand may stay below 5 cards for good if you own fewer than 5 cards in total after heavy retiring. The game continues normally with the smaller hand.
+
+---
+
+## 9. End of game and scoring
+
+9.1 The game ends after the turn in which the 36th spy was dealt with, whether by counter, recruit or assassination. Retiring in that final turn is allowed but pointless, and the final refill does not affect the result.
+
+9.2 **Win test.** owned_faces = number of J/Q/K in \`Hand\` ∪ \`DrawDeck\` ∪ \`DrawDiscard\`.
+   - The player **wins if and only if owned_faces ≥ 7**, that is, more than half of the 12.
+   - S1 also phrases this as "more than there are in the spy discard pile". That is the same test: only Aces ever go to \`Removed\`, so at a normal end the 12 face cards are split exactly between owned cards and \`SpyDiscard\`.
+   - 6–6 is a loss.
+
+9.3 **Loss by running out of Aces.** This happens when §6.2 finds no Ace. The game stops at once and the result is a loss, whatever the face-card count.
+
+9.4 **Scoring variant (optional).** Score = owned_faces at the end: 7 or more wins, 12 is a perfect game. For a loss by §9.3 the rules give no score. We record owned_faces at the moment of loss, marked \`lost_no_ace\` (I-14).
+
+---
+
+## 10. Engine model: information, moves, randomness, invariants
+
+10.1 **Information the player has.** This is the physical game with perfect memory:
+- the top spy;
+- the number of cards left in \`SpyDeck\`, and which spies are still in it (the groups are public; the order is not);
+- the contents of \`SpyDiscard\` (face down, but the player saw every card go there);
+- \`DrawDiscard\` (face up);
+- the hand;
+- the *composition* of \`DrawDeck\` (owned cards minus hand minus discard), but not its order.
+
+Hidden: the order of \`SpyDeck\` below the top card, and the order of \`DrawDeck\`.
+
+10.2 **Generating legal moves.** The hand has at most 5 cards, so there are at most 31 subsets.
+\`\`\`
+if Σ(Hand) < v:
+    aces = Aces in Hand ∪ DrawDeck ∪ DrawDiscard
+    moves = [Assassinate(a) for a in aces]        # empty -> game lost
+else:
+    for S in nonempty subsets of Hand:
+        if legal_counter(S): for R in retire_options(Hand \\ S): moves += (counter, S, R)
+        if legal_recruit(S): for R in retire_options(Hand \\ S): moves += (recruit, S, R)
+legal_counter(S)  := Σ(S) >= v and Σ(S) - min(S) < v
+legal_recruit(S)  := Σ(S) >= v and (
+        (A_s in S and |S| >= 2 and Σ(S) - min(S \\ {A_s}) < v)
+     or (A_s not in S and all suit(c) == s for c in S and Σ(S) - min(S) < v))
+retire_options(H) := {∅} ∪ {R ⊆ H : |R| >= 2, all same value}
+\`\`\`
+
+10.3 **Randomness.** Shuffles happen at setup (four groups), at each reshuffle of \`DrawDiscard\` (§8), and when the assassinated Ace is taken from \`DrawDeck\` (§6.3). Use a seeded RNG so games can be replayed.
+
+10.4 **Invariants for tests:**
+- the zones always hold all 52 cards, each exactly once;
+- \`Removed\` holds only Aces, at most 4;
+- |Hand| ≤ 5;
+- \`SpyDeck\` ∪ \`SpyDiscard\` ∪ owned cards ∪ \`Removed\` = 52 cards;
+- owned face cards + face cards in \`SpyDiscard\` + face cards still in \`SpyDeck\` = 12;
+- the turn count is 36 at a normal end.
+
+---
+
+## 11. Worked examples (exact expected outcomes)
+
+We checked every legal-set list below by brute-force enumeration of all subsets. "Counters" and "Recruits" list **all** legal sets. Ranks of 5 and above in a hand are recruited spies.
+
+**W1: necessity rule (the rulebook's counter example).** Spy 5♣. Hand 2♦ 3♥ 4♠ 7♦ A♠ (sum 17).
+- Counters: {7♦}, {2♦,3♥}, {2♦,4♠}, {3♥,4♠}, {4♠,A♠}.
+- Illegal, for example:
+  - {3♥,4♠,2♦}: sum 9; without the 2 it is still 7 ≥ 5.
+  - {7♦,A♠}: the Ace is unnecessary.
+  - {2♦,3♥,A♠}: 6 − 1 = 5 ≥ 5.
+- Recruits: none. There is no club in hand and A♣ is not in hand.
+- Assassinate is not allowed (17 ≥ 5).
+- After counter {3♥,4♠}: 5♣ → SpyDiscard; 3♥, 4♠ → DrawDiscard; hand 2♦ 7♦ A♠; no pair, so no retire; draw 2.
+
+**W2: plain recruit (the rulebook example).** Spy 7♥. Hand 3♥ 5♥ 2♠ 4♦ A♣.
+- Recruits: {3♥,5♥} only.
+- Counters: {3♥,5♥}, {3♥,4♦}, {5♥,2♠}, {5♥,4♦}, {2♠,4♦,A♣}.
+- After recruiting: 3♥, 5♥ **and 7♥** → DrawDiscard; hand 2♠ 4♦ A♣; draw 2.
+
+**W3: double agent (the rulebook example).** Spy 9♣. Hand A♣ 4♣ 3♦ 2♥ 2♠.
+- Recruits: {A♣,4♣,3♦,2♥} (10), {A♣,4♣,3♦,2♠} (10), {A♣,4♣,2♥,2♠} (9).
+- Illegal recruits:
+  - all five cards (12): dropping a 2 leaves 10 ≥ 9;
+  - {4♣,3♦,2♥}: off-suit cards without the double agent.
+- Counters: {4♣,3♦,2♥}, {4♣,3♦,2♠}, {A♣,4♣,2♥,2♠}.
+- The rulebook's play is recruit {A♣,4♣,3♦,2♥}: those four cards and 9♣ → DrawDiscard; hand 2♠; draw 4.
+
+**W4: the Ace is played although its value is not needed.** Spy 6♠. Hand A♠ 6♥.
+- Counter {6♥}: legal. Counter {A♠,6♥}: illegal (the Ace is unnecessary).
+- Recruit {A♠,6♥}: legal (A♠ is exempt and converts 6♥). Recruit {6♥}: illegal (wrong suit).
+
+**W5: the Ace's value is needed (Ace plus off-suit cards).** Spy 7♠. Hand A♠ 6♦ 2♥.
+- Recruit {A♠,6♦}: legal (exactly 7).
+- Recruit {A♠,6♦,2♥}: **illegal** under our reading, because 9 − 2 = 7 ≥ 7 makes 2♥ unnecessary. It would be legal only under the alternative reading I-2.
+- Counters: {A♠,6♦}, {6♦,2♥}.
+
+**W6: an Ace of another suit converted into the recruit.** Spy 9♣. Hand A♣ A♦ 4♣ 3♦ 3♥.
+- Recruits: {A♣,A♦,4♣,3♦} (9), {A♣,A♦,4♣,3♥} (9), {A♣,4♣,3♦,3♥} (11).
+- Illegal: all five cards (12; dropping A♦ leaves 11 ≥ 9). A set of only A♣ and A♦ fails because 2 < 9.
+- A♦ can be in a recruit only when the total is exactly 9.
+
+**W7: forced counter; voluntary assassination and the whole hand are not allowed.** Spy K♠ (13). Hand 4♦ 4♣ 3♥ 2♦ A♥ (14).
+- Assassinate is illegal (14 ≥ 13). Recruit is impossible: no spade, and A♠ is not in hand.
+- The only legal move is counter {4♦,4♣,3♥,2♦} (13). The whole hand (14) is illegal, because A♥ is unnecessary.
+- Result: K♠ → SpyDiscard, where it counts for the spies; hand A♥; no retire; draw 4.
+
+**W8: retire (the rulebook example).** Spy 7♥. Hand 2♣ 2♥ 2♠ 3♠ 9♦.
+- Counters: {9♦}, {2♣,2♥,3♠}, {2♣,2♠,3♠}, {2♥,2♠,3♠}. No recruits.
+- After counter {9♦}, the retire options are: none, {2♣,2♥}, {2♣,2♠}, {2♥,2♠}, or {2♣,2♥,2♠}.
+- With all three retired: the 2s and 7♥ → SpyDiscard; 9♦ → DrawDiscard; hand 3♠; draw 4.
+- After counter {2♣,2♥,3♠}: hand 2♠ 9♦, so no retire is possible.
+
+**W9: retiring face cards is legal but bad.** Spy 6♥. Hand J♠ J♦ 4♥ 2♥ 3♣.
+- Recruit {4♥,2♥}, then retire {J♠,J♦}. Both Jacks go to SpyDiscard for good.
+- From then on the player can own at most 10 face cards. The two Jacks count for the spies.
+
+**W10: retiring Aces is legal.** Spy 5♥. Hand A♣ A♦ 5♠ 2♥ 3♥.
+- Recruit {2♥,3♥}, then retire {A♣,A♦} → SpyDiscard.
+- Two Aces are left for assassinations. There is no double agent for ♣ or ♦ for the rest of the game.
+
+**W11: assassination and the choice of Ace.** Spy Q♦ (12). Hand 2♣ 2♥ 3♠ A♦ 3♦ (11 < 12), so assassination is forced. A♠ is in the DrawDeck and A♥ is in the DrawDiscard. The choices:
+- (a) Remove A♦ from the hand. 2♣ 2♥ 3♠ 3♦ → DrawDiscard.
+- (b) Remove A♠ from the DrawDeck and **shuffle the DrawDeck**. The whole hand, A♦ included, → DrawDiscard.
+- (c) Remove A♥ from the DrawDiscard. The whole hand → DrawDiscard. No shuffle.
+
+In every case Q♦ → SpyDiscard (it counts for the spies). No retire is allowed (the pairs of 2s and 3s may not be retired). Then draw 5.
+
+**W12: a set can be a legal recruit but not a legal counter.** Spy Q♦. Hand 9♦ 3♦ A♦ 2♠ 4♣.
+- Recruits: {9♦,3♦}, {9♦,3♦,A♦}, {9♦,A♦,2♠}, {9♦,A♦,4♣}.
+  - {9♦,3♦,A♦}: the Ace is exempt even though no card is converted (I-3).
+  - {9♦,A♦,4♣}: sum 14; 14 − 4 = 10 < 12.
+- Counters: {9♦,3♦}, {9♦,4♣}, {9♦,A♦,2♠}.
+- {9♦,A♦,4♣} is **not** a legal counter, because 14 − 1 = 13 ≥ 12 makes the Ace unnecessary.
+
+**W13: face-card recruit with 10 + Ace.** Spy J♥ (11). Hand 10♥ A♥ 2♥ 3♣ 4♦.
+- Recruits: {10♥,A♥}, {10♥,2♥}. {10♥,A♥,2♥} is illegal: 13 − 2 = 11 ≥ 11.
+- Counters: {10♥,A♥}, {10♥,2♥}, {10♥,3♣}, {10♥,4♦}.
+
+**W14: refill with a mid-draw reshuffle.** After the action: Hand has 2 cards, DrawDeck has 1 card, and DrawDiscard has 6 cards (including the cards just used and any recruited spy).
+- Draw 1; the DrawDeck is now empty.
+- 2 more cards are needed, so shuffle the 6 discards into a new DrawDeck and draw 2.
+- End state: Hand 5, DrawDeck 4, DrawDiscard 0.
+
+**W15: both piles run out.** After the action: Hand has 1 card, DrawDeck has 0, and DrawDiscard has 2.
+- Shuffle the 2 cards into the DrawDeck and draw both. Hand 3. Both piles are empty, so stop.
+- The next turn is played with 3 cards. If their sum is below the spy's value, the player must assassinate, and the Ace can only come from the hand.
+
+**W16: losing by running out of Aces.** Spy 10♥. Hand 3♣ 2♦ 2♠ 2♥ (sum 9 < 10). All four Aces are in Removed or SpyDiscard. The game is lost immediately, however many face cards the player owns.
+
+**W17: final count.** After turn 36:
+- The player owns K♣ (hand), J♥ Q♠ Q♥ (DrawDeck) and J♣ K♦ K♠ (DrawDiscard): 7 face cards → **win**.
+- The other 5 are in SpyDiscard (countered, assassinated or retired).
+- Had one of the 7 been retired earlier, it would be 6–6 → **loss**.
+
+**W18: the last spy is assassinated.** Spy 36 (say K♦) must be assassinated and an Ace exists. Do §6, and K♦ goes to SpyDiscard. The game then ends normally and is scored by §9.2. It is not a loss in itself.
+
+---
+
+## 12. Interpretations we chose, and ambiguities we could not settle
+
+Each item gives the reading we chose, the alternative, and the reason. Items marked **[flag]** are game options, chosen at creation and recorded in the first event; the default is the reading shown.
+
+- **I-1 Meaning of "every card must be necessary".** Chosen: inclusion-minimal. No card can be removed while the sum stays ≥ v. Formally, Σ(S) − min(S) < v. Rejected: "smallest sum" or "fewest cards". The rulebook example allows a single 7, or 3+4, against a 5, which rules both of those out.
+
+- **I-2 Necessity test with the double-agent Ace [flag \`ace_counts_in_necessity=true\`].** Chosen: A_s's 1 point is counted in Σ(S) when testing the *other* cards. S1 says "The Ace itself counts 1", and its carve-out covers only the Ace ("may always be played … even if its value isn't needed").
+  - Alternative: test the other cards as if the Ace were absent. This makes W5's {A♠,6♦,2♥} legal.
+  - Our bot simulations showed no measurable win-rate difference (49.9% vs 49.9% on the same 3,000 seeds).
+
+- **I-3 When the Ace exemption applies.** Chosen: whenever A_s is played in a recruit, even if every other card is already of suit s (W12 {9♦,3♦,A♦}). The text says "may always be played for this". Alternative: only when at least one card is actually converted.
+
+- **I-4 Assassination only when forced.** Chosen: allowed only if Σ(Hand) < v (S1 explicit; S3 "forced"). You cannot assassinate voluntarily to keep your cards. Strategically this hardly matters: a countered spy also goes to SpyDiscard, so assassination only costs an Ace and your hand.
+
+- **I-5 Refill after an assassination.** Chosen: yes. "Your turn is over" ends the *actions* (no retire), but the End-of-turn section ("Keep the cards left in your hand and draw back up to 5") applies to every turn. Without a refill the next hand would be empty (sum 0), forcing assassinations one after another. That reading is absurd.
+
+- **I-6 One retire per turn = one rank [flag \`retire_multiple_ranks=false\`].** S1: "once per turn … two or more cards of the same value". Alternative: several same-rank groups in one retire (S4's "multiples of the same rank" is vague). Our bot showed no measurable difference.
+
+- **I-7 When you may retire.** Only in a counter or recruit turn, and never in an assassination turn. Modelled as part of the same atomic move. Whether it happens before or after the action makes no difference to the result, but the counter/assassinate test uses the full hand (§7.5).
+
+- **I-8 Retiring Aces and face cards.** Both are legal. The text allows any value. For face cards, S1 warns that they "count for the spies".
+
+- **I-9 Draw deck and discard both empty during refill.** Draw what is available and play on with a smaller hand. Nothing in the rules ends the game or penalises this case.
+
+- **I-10 Reshuffle timing.** Lazy: only when a draw is needed (S1 explicit, "when you need to draw"). Cards just used are included.
+
+- **I-11 Destination of a recruited spy.** DrawDiscard, together with the cards used (S1/S2 explicit). S4's "draw deck" is loose wording.
+
+- **I-12 Double-agent scope.** The Ace must be the spy's suit, in hand, and played. It converts any number of other *played* cards, including other Aces (at value 1). An Ace of another suit has no double-agent power. There is one per suit, and it is gone for good once removed or retired.
+
+- **I-13 No Ace exemption when countering.** The exemption is stated only "when recruiting".
+
+- **I-14 Score on a loss by running out of Aces.** The rules only say "you have lost". We report result = loss and record the owned face cards at that moment, with the result \`lost_no_ace\` (the outcome's score is that count). Not an option: the count is recorded, and a client may ignore it.
+
+- **I-15 Strict necessity vs "any number of cards" [flag \`strict_necessity=true\`].** The official fragment S3 ends before its "necessary" clause would appear, and S4 does not mention it. S1/S2 state the rule with an example, so it is the default. Setting the flag to false would allow any S with Σ(S) ≥ v: a much easier game, since unwanted cards can be dumped.
+
+- **I-16 Counter vs recruit.** The choice is free when both are legal. The "Tips" ("better, recruit") are advice, not rules.
+
+- **I-17 Visibility of upcoming spies.** Only the top spy is visible. The engine must not reveal the next spy. The set of unseen spies per group is public knowledge.
+
+- **I-18 Choice of Ace in an assassination.** The player picks the exact Ace and its zone (hand, draw deck or draw discard). Only a pick from the draw deck triggers a shuffle, of the draw deck only. In the physical game you search the deck to find the Ace. The shuffle afterwards keeps the order hidden.
+
+- **I-19 Ranks "5s up to the Kings".** The overview's "from the 5s up to the Kings" describes the three bands. Within each band the order is random, not ascending.
+
+- **I-20 End of the last turn.** Retire may happen but cannot change the result. This engine skips the refill after turn 36: it could not change the result either, and the log ends with the last spy's turn.
+
+Ambiguities left truly open, because no source settles them: **I-2**, **I-3**, **I-6**, **I-14** and **I-15**. I-15 could be settled by the rest of the official v1.0 rulebook (S3), of which we saw only the first page. The flags let a game be played under the other reading without a change of code.
+
+---
+
+## 13. Strategy notes and bot benchmark
+
+13.1 **Published material.** We know of no published win rates, simulations or strategy analyses. The only qualitative material:
+- S1's tips: retire your 2s and 3s; recruit early and high; keep at least one Ace in reserve; don't overpay.
+- S4: the game "favors hand shape over hand power". S4 also says Aces "can be a bit too powerful for recruiting, but the more aces you sit in your deck the less powerful your hand beco[mes]".
+
+13.2 **Our Monte-Carlo benchmark.** These are our own runs, using the rules exactly as specified above, with I-2 and I-6 at their defaults unless noted. Games run on independent random deals (Python \`random\`, fixed seeds).
+
+| Bot | Games | Win rate | Notes |
+|-----|-------|----------|-------|
+| Uniform random legal move (random action set, random retire, random Ace) | 2,000 | **0.0 %** | 5.1 % of games lost by running out of Aces; median owned faces 1 |
+| Simple greedy (see below), retires only pairs of 2s/3s | 5,000 | **17.2 %** (±1.0 pp, 95 % CI) | mean owned faces 4.88; 0.07 assassinations/game |
+| Same, but never retires | 1,500 | ~2.5 % | thinning is essential |
+| Tuned greedy (see below) | 5,000 | **50.7 %** (±1.4 pp) | mean owned faces 6.52; 0.35 assassinations/game; never lost by running out of Aces |
+| Tuned greedy, with the alternative reading I-2 or with multi-rank retire I-6 | 3,000 each | 49.9 % / 49.8 % | baseline on the same seeds: 49.9 % |
+
+Final owned-face distribution for the tuned greedy bot (5,000 games): 1:2, 2:34, 3:151, 4:381, 5:753, 6:1146, 7:1154, 8:808, 9:392, 10:152, 11:25, 12:2.
+
+**How the greedy bots choose.** Each turn they enumerate every legal \`(type, S, R)\` and pick the highest score:
+- +100 for recruiting a face card; +v for recruiting another spy;
+- + w_keep × Σ(kept hand);
+- + w_ace × (number of Aces kept in hand);
+- +2 per retired card, but only ranks in the allowed retire set, and never letting owned cards fall below 8.
+
+When assassinating, they remove the Ace whose suit has the fewest face cards (then the least total value) left in the SpyDeck.
+
+| Setting | Simple greedy | Tuned greedy |
+|---------|---------------|--------------|
+| w_keep | 0.3 | 0 |
+| w_ace | 0 | 2 |
+| Ranks it may retire | {2, 3} | {2, …, 10}, any pair or triple |
+
+13.3 **What the simulations suggest about strategy:**
+1. Thinning the deck is the dominant lever.
+   - Allowing any rank 2–10 to be retired took the win rate from 17 % to 51 %.
+   - Never retiring gives about 2–3 %.
+   - A thin deck makes it likely that the right Ace is in hand when a face card arrives. With that Ace, any hand summing to ≥ v recruits it.
+2. Always recruit when possible. A bot that counters instead of recruiting non-face spies falls to about 4 % wins, averages about 3 assassinations per game, and loses about 4 % of games by running out of Aces.
+3. Keeping Aces in hand when it costs little helps, but only moderately.
+4. Never retire Aces or face cards.
+5. Assassinations are rare for decent play (about 0.35 per game). Running out of Aces is essentially a random-play failure.
+
+13.4 **Benchmark guidance.**
+- Any engine-conformant bot should beat random play (≈0 %) by a wide margin.
+- About 17 % is a naive baseline. About 50 % is what a simple tuned one-ply heuristic reaches.
+- A stronger bot, using look-ahead over the known spy bands and deck composition, should aim above 50 %. We have no evidence about the ceiling.
+- These figures assume the defaults above. With \`strict_necessity=false\` (I-15) the game becomes much easier, and the figures do not apply.
+
+---
+
+## 14. Sources
+
+- S1: *Deck of Spies*, full rules in English, James Newman.
+- S2: *Deck of Spies*, full rules in German (a translation of S1).
+- S3: *Deck of Spies Rules v1.0*, 3 pages, apparently the official rulebook (page 1 only, which
+  stops in the Counter rule).
+- S4: "Game Review: Deck of Spies", mwmgameideas blog, 8 May 2023,
+  <https://mwmgameideas.blogspot.com/2023/05/game-review-deck-of-spies.html> (its beginning).
+`;var Tn=`# Stratego Spies & Lies: rule reference
+
+Game: *Spies & Lies: A Stratego Story* (German: *Spies & Lies: Eine Stratego-Geschichte*; Dutch: *een Stratego-verhaal*;
+North America: *Stratego Spies & Lies*, Outset Media J-81945). Designer Don Eskridge, art Roland MacDonald,
+Koninklijke Jumbo B.V. 2019, Jumbo item 19739, EAN 8710126197394. Two players (team variant for 3–4), about 30 min.
+
+This page is the rule reference of this project: the engine's game \`spies-and-lies\` implements
+it, and the code and tests cite it by number.
+
+How to read and cite it:
+
+- **§n.m** and **§n.m.k** are numbered rules (§5.1.2 is the ordering rule); the steps of a
+  guess-turn are cited as "§6 step 5a", a soldier's ability as "§9 Captain" or §9.6 (§9.n is the
+  soldier of rank n).
+- **I-n** is an interpretation we chose where the sources are silent or ambiguous (§15); each
+  says why. **U-n** is an unverified fact, a game option with the default of §16.
+- **En** (from the rulebook) and **Tn** (ours) are worked examples with exact expected outcomes
+  (§17). Every one is a test in \`tests/core/spies_and_lies/test_examples.py\` and
+  \`test_vectors.py\`.
+- Outside the game's own package and tests, name the game: "Spies & Lies §5.1.2", "Spies & Lies
+  I-9". \`tests/test_rule_citations.py\` fails on a citation this page lacks.
+
+**How the engine plays it.** Sections 2-12 and 14 (team play with 4 seats) with the
+interpretations of §15. The unverified facts of §16 (board length, intel card faces, ...) are
+game options with the defaults given there, recorded in the first event. The engine validates
+deployments and intel tokens, so the tabletop-error rules of §13 cannot arise and are not
+implemented; the 3-player team variant (§14.5) is not offered. Seats: 2 (0 red, 1 blue), or 4
+(seats 0 and 2 red, 1 and 3 blue; the first of each team plays Missions 1-2). Soldiers are
+written by rank, \`1\` to \`10\`. The commands are one per decision point of §6.1: \`deploy
+{soldiers}\`, \`mark_sergeant {token}\` and \`confirm_intel\` (every seat answers the intel phase, so
+nobody learns who deployed a Sergeant), \`deceive\`, \`decline_deception\`, \`guess {rank}\`,
+\`choose_marshal {option}\`, \`choose_captain {borrow}\`.
+
+Status tags used throughout:
+
+* **[S]** stated in the rulebook extract S0 (the German section of the official multi-language Jumbo rulebook).
+* **[C]** corroborated by an independent source (listed in §0).
+* **[I-n]** an interpretation we chose where the sources are silent or ambiguous; see §15, item n.
+* **[U-n]** unverified fact that we could not find in any source; the engine makes it a game option; see §16.
+
+---
+
+## 0. Sources and how far they go
+
+| Id | Source | What it gave us |
+|----|--------|-----------------|
+| S0 | German rulebook extract, pp. 22–29 of the official multi-language booklet (a garbled text scan: the ten ability texts are detached from their names) | Almost all rules. The name list at the end ("Spionin, Aufklärer, Mineur, Feldwebel, Kapitän, Bombe, Oberst, Feldmarschall, General, Leutnant") is in the same order as the ten ability paragraphs, which is how the abilities are re-attached to ranks in §9. |
+| S1 | https://ultraboardgames.com/spies-and-lies-a-stratego-story/game-rules.php | English rules (only their opening was available to us): component list, object, first setup steps; English terms *Deploy / Intel / Mission*, *Intel cards/tokens*, *Deception tokens*, *Infiltration marker*, *Double Agent*, *Day marker*, *Starting Player card*, *Reference card*. |
+| S2 | https://manual-pdf.com/brands/jumbo/spies-and-lies-a-stratego-story | Dutch rulebook opening: identical component list, incl. "3 Stratego towers (1 red infiltration tower, 1 blue infiltration tower, 1 black Double Agent)". |
+| S3 | http://www.heidelbaer.info/SPIELE/jumbo/spies_lies_e0.htm | English summary (Austrian game museum): phases; Sergeant exception; "if he is in front of the fortress and may be moved, the flag is conquered"; team rules included; 2–4 players. |
+| S4 | https://www.outsetmedia.com/content/stratego-spies-lies | Publisher text of the North-American edition: three phases; +2 for a correct identification; on a wrong guess the owner "can immediately activate their Soldier's special ability and earn any Infiltration points or move the Double Agent directly"; 3–4 player variant. |
+| S5 | https://www.meeplegamers.com/spies-and-lies-a-stratego-story-jumbo-review/ | "An Intel card is flipped and will show four numbers"; guessing starts at deployment position 1. |
+| S6 | https://boardgamegeek.com/blogpost/94214/game-preview-spies-lies-stratego-story-or-nostalgi (mirror: https://boardgamewikia.com/news/game-preview-spies-amp-lies-a-stratego-story-or-nostalgia-by-the-numbers) | Intel card "forces you to mark cards that are in certain numerical ranges (other than the #4, which you can mark or not as you wish)"; tug-of-war double agent; instant win on the flag, otherwise closeness after 3 rounds. |
+| S7 | https://lesdragonsnains.com/jeux/spies-and-lies/ | Intel card "indique une catégorie : 1 à 4, 4 à 7 ou 7 à 10"; Sergeant may stay hidden or pose as another number; correct guess = 2 points; wrong guess = owner scores the card's face value unless the number is boxed in black on the reference card, and activates its power; deception = +4; the Spy (1) gives the deception token and neutralises the Marshal. |
+| S8 | https://www.trictrac.net/actus/critique-de-spies-lies | Double agent advances "d'autant de cases que la manche en cours"; deception +4; one exhausted card per player. |
+| S9 | https://muchachitaludica.com/2020/01/07/spies-lies/ | Spanish setup: intel deck shuffled, first card revealed; mission cards of both players face each other; 9 cards in hand on day 1. |
+| S10 | https://donmeeple.com/spies-lies-historia-stratego-juego-mesa/ | Double agent on the *central space of the path*. |
+| S11 | https://www.reich-der-spiele.de/kritiken/spies-and-lies | Double agent moves when the own tower reaches 10, or through Lieutenant or General. |
+| S12 | https://consolaytablero.com/2019/12/10/spies-lies-nuevo-juego-stratego , https://boardgamemonkeys.com/2020/07/spies-lies.html , https://www.kinderspielmagazin.de/2020/04/19/spies-lies/ , https://misutmeeple.com/2019/12/resena-spies-lies-a-stratego-story , https://www.tomshw.it/culturapop/spies-lies-recensione/ , https://www.nerdream.it/2020/05/26/spies-lies-recensione/ , https://www.balenaludens.it/2020/spies-lies-a-stratego-story/ , https://ean-shopping.de/ean/8710126197394.htm | General corroboration (3 days × 3 phases, towers, 10-card decks, German product text identical to S0 wording). |
+
+**Coverage limits.** None of the sources gives the full English rulebook, the reference card, the board
+artwork or the faces of the six Intel cards, and the web pages above were available to us only from their
+beginning. We know of no other digital implementation of this game. Therefore the **number of board spaces**
+and the **exact Intel-card composition** remain unverified (§16).
+
+---
+
+## 1. Components [S][C: S1, S2, S9]
+
+| Component | Count | Notes |
+|-----------|-------|-------|
+| Game board | 1 | Double Agent track (neutral centre space, each player's territory, a fortress gate and a flag at each end), one Infiltration track 0–10 per colour, Day track (Day 1, 2, 3). |
+| Soldier cards | 10 red + 10 blue | One card of each rank 1–10 per colour. |
+| Mission cards | 2 sets of 4 | "Mission 1" … "Mission 4" per colour. |
+| Intel cards (DE *Erkundungskarten*) | 6 | Each lists four ranks (see §5.2, [U-2]). |
+| Starting Player card | 1 | Two-sided; flipped like a coin to pick the Day-1 starter. |
+| Reference cards (DE *Übersichtskarte*) | 8 | Ability overview; each player uses one (8 because of the multi-language edition; irrelevant to rules). |
+| Intel tokens (DE *Erkundungsmarken*) | 2 sets of 4 | 4 per player. |
+| Stratego towers | 3 | Red infiltration marker, blue infiltration marker, black Double Agent. |
+| Day marker | 1 | |
+| Deception tokens (DE *Täuschungsmarken*) | 4 | 1 per player at start + 2 in a shared reserve ([I-9]). |
+
+### 1.1 German ↔ English glossary (for reading S0)
+
+| German (S0) | English term used here |
+|-------------|------------------------|
+| Aufstellung / Erkundung / Mission | Deploy / Intel / Mission phase |
+| Soldatenkarte, Missionskarte | Soldier card, Mission card |
+| Erkundungskarte, Erkundungsmarke | Intel card, Intel token |
+| Täuschungsmarke (Reserve-Täuschungsmarken) | Deception token (reserve) |
+| Infiltrationsturm, Punktezähler | Infiltration marker, Infiltration track |
+| Doppelspion, Festung, Tor, Fahne | Double Agent, fortress, gate, flag |
+| Tageszähler, Tag | Day marker, day (= round) |
+| erschöpft | exhausted |
+| enttarnt / den Rückzug antreten / quer legen | identified / retreat / turn 90° |
+| aktivieren | activate |
+| Startkarte, Startspieler | Starting Player card, starting player |
+
+---
+
+## 2. Soldier ranks (names) [S][C: S3, S7, S11, S12]
+
+| Rank | German | English | French (S7) |
+|------|--------|---------|-------------|
+| 1 | Spionin | Spy | Espionne |
+| 2 | Aufklärer | Scout | Éclaireur |
+| 3 | Mineur | Miner | Démineur |
+| 4 | Feldwebel | Sergeant | Sergent |
+| 5 | Leutnant | Lieutenant | Lieutenant |
+| 6 | Kapitän | Captain | Capitaine |
+| 7 | Bombe | Bomb | Bombe |
+| 8 | Oberst | Colonel | Colonel |
+| 9 | General | General | Général |
+| 10 | Feldmarschall | Marshal | Maréchal |
+
+Note: unlike classic Stratego, the Bomb is a numbered soldier (rank 7, taking the Major's slot) and participates in the
+rank ordering [S: "Die Bombe (7) liegt nicht an der richtigen Position"].
+
+---
+
+## 3. Recommended game-state model
+
+\`\`\`
+Game
+  day: 1..3
+  startingPlayerOfDay: Red|Blue            # Day-1 random, then alternates
+  doubleAgent: int  in [-(G+1) .. +(G+1)]  # 0 = neutral centre; >0 = Blue's territory (Red attacks +), <0 = Red's
+  intelDeck: list<IntelCard> (hidden order); oldIntel: list<IntelCard> (public); currentIntel: IntelCard|null
+  deceptionReserve: int (starts 2)
+  players[Red|Blue]:
+     hand: set<rank>                       # secret
+     exhausted: set<rank>                  # public (1 or 2 cards)
+     missions[1..4]: {rank, faceUp, retreated(bool), activated(bool), intelToken(bool), deceptionToken(bool)}
+     tower: 0..9                           # infiltration track value at rest (10 never persists)
+     deceptionTokens: 0..2                 # public
+     roundFlags: {scoutActive, spyActive, minerActive, bombPending, doubleDamage}
+     daStepsThisRound: int                 # only needed for tabletop special rule 2 (§13)
+  result: none | RedWins | BlueWins | Draw
+\`\`\`
+
+Hidden information: each player sees his own hand and own face-down deployed cards at any time [S]; everything else
+listed as public above is visible to both. The intel deck order is hidden from both.
+
+---
+
+## 4. Setup [S][C: S1, S9, S10]
+
+4.1 Each player picks a colour (red/blue) and takes: his 10 Soldier cards, 4 Mission cards, 1 Reference card,
+   4 Intel tokens, 1 Deception token.
+
+4.2 Board in the middle, each player's own flag nearest to him.
+
+4.3 Both Infiltration markers on space 0 of their track.
+
+4.4 Double Agent on the open centre space (neutral) of the Double Agent track.
+
+4.5 Day marker on Day 1.
+
+4.6 Starting Player card and the 2 reserve Deception tokens beside the board (shared reserve, [I-9]).
+
+4.7 Each player lays his Mission cards 1–4 in order, left to right from his own viewpoint, facing the opponent's
+   [S: "in der richtigen Reihenfolge"; C: S9 "enfrentadas"] ([I-12]).
+
+4.8 Shuffle the 6 Intel cards into a face-down deck; turn the top card face up beside it: this is the first card of the
+   public **old-intel pile**. It is never used as a round's intel [S][C: S9].
+
+4.9 Each player shuffles his 10 Soldier cards face down; the **opponent draws one at random**; it is placed face up
+   next to the owner's reference card and is that player's **exhausted** soldier: it may not be deployed on Day 1 [S].
+
+4.10 Each player holds the remaining 9 cards as a secret hand [S][C: S9].
+
+---
+
+## 5. A day (round)
+
+The game lasts at most 3 days. Each day has three phases in order: **Deploy → Intel → Mission** [S][C: all].
+
+### 5.1 Deploy phase [S][C: S3, S4, S5, S6, S7]
+
+5.1.1 Simultaneously and secretly, each player places exactly one face-down Soldier card from his hand under each of his
+   four Mission cards (4 cards total). Exhausted soldiers cannot be deployed.
+
+5.1.2 **Ordering constraint:** reading Mission 1 → Mission 4, the ranks of all deployed cards **except the Sergeant (4)**
+   must be strictly increasing. The Sergeant, if deployed, may occupy any position.
+   * Valid: \`2-7-4-10\` (S0 example), \`1-3-6-9\`, \`4-1-2-3\`, \`5-6-8-4\`.
+   * Invalid: \`1-2-7-6\`, \`3-2-5-9\`, Miner (3) after a higher card, Bomb (7) after the Colonel, etc.
+
+5.1.3 Any 4 distinct ranks can always be arranged legally, so a legal deployment always exists.
+
+5.1.4 A player may look at his own deployed cards at any time during the day [S].
+
+5.1.5 Engine rule: reject illegal deployments (this makes tabletop special rule 2, §13, unreachable).
+
+Because of the ordering rule the Spy can only be at Mission 1 (or 2 if the Sergeant is at Mission 1) and the Marshal only
+at Mission 4 (or 3 if the Sergeant is at Mission 4). This fact is used in [I-4].
+
+### 5.2 Intel phase [S][C: S3, S4, S5, S6, S7]
+
+5.2.1 Reveal the top card of the intel deck; it lies face up on the deck and is the **current intel** [S].
+
+5.2.2 Each player must place an Intel token on each of his Mission cards whose soldier's rank is printed on the current
+   intel card — **except the Sergeant** [S].
+
+5.2.3 **Sergeant freedom** [S: rank table; C: S6, S7]: the Sergeant may carry an Intel token or not, freely, whether or not
+   4 is on the card ("he can give NO information when he should, OR give information when he should not").
+   All other cards must be marked exactly: token ⇔ rank ∈ current intel card.
+
+5.2.4 Intel tokens are public. Engine: auto-place tokens for non-Sergeant cards; ask the Sergeant's owner for his choice;
+   reveal both players' tokens simultaneously ([I-13]).
+
+5.2.5 **Intel card faces [U-2]:** each card shows four ranks forming one of three consecutive blocks:
+   \`{1,2,3,4}\`, \`{4,5,6,7}\`, \`{7,8,9,10}\` [C: S5 "four numbers", S6 "numerical ranges", S7 "1 à 4, 4 à 7 ou 7 à 10"].
+   Deck composition assumed: **two copies of each block** (6 cards) [I-1].
+
+5.2.6 Deduction information available to a guesser [S]: the current intel card, number/position of intel tokens, the
+   old-intel pile, the opponent's exhausted soldier(s), already revealed cards, and the ordering rule.
+
+### 5.3 Mission phase — exact turn order [S][C: S5, S8]
+
+5.3.1 **Starting player:** Day 1 — random (the Starting Player card is flipped like a coin). Day 2 — the player who did not
+   start Day 1. Day 3 — the Day-1 starter again [S: "Der Spieler, der in der vorigen Runde nicht anfangen durfte, beginnt
+   die nächste Runde"]. The card is flipped when the Mission phase of Day 1 begins (S0 names the flip under "3. Mission"),
+   so neither player knows the Day-1 starter while deploying or placing intel; Day 2 and Day 3 starters follow from the
+   alternation and are known in advance.
+
+5.3.2 Eight guess-turns, strictly in this order (P = starting player, Q = other player):
+
+   | # | Guesser | Target |
+   |---|---------|--------|
+   | 1 | P | Q's Mission 1 |
+   | 2 | Q | P's Mission 1 |
+   | 3 | P | Q's Mission 2 |
+   | 4 | Q | P's Mission 2 |
+   | 5 | P | Q's Mission 3 |
+   | 6 | Q | P's Mission 3 |
+   | 7 | P | Q's Mission 4 |
+   | 8 | Q | P's Mission 4 |
+
+5.3.3 The target is never chosen; it is always the next mission in order. Each guess-turn is resolved with §6.
+
+5.3.4 The game ends immediately if a flag is captured (§8); otherwise the day ends after guess-turn 8 (§11).
+
+---
+
+## 6. Resolving one guess-turn (normative algorithm)
+
+Let **G** be the guesser, **D** the defender, **T** D's face-down card at the current mission.
+
+1. **Deception window** [S]: before G names a rank, D may place one of his Deception tokens on T (announced publicly:
+   "I play a deception token on my soldier at Mission 3"). At most one token per card ([I-9]).
+2. **Guess** [S]: G names a rank (number or name). Any rank 1–10 is legal ([I-14]).
+3. **Reveal** [S]: T is turned face up.
+4. *(Tabletop-error checks of §13 would happen here; with engine validation they never trigger.)*
+5. **Forced retreat check** — \`forced = false\`:
+   * a. If G has \`bombPending\` (§9, rank 7): \`forced = true\`, and clear \`bombPending\` now (it is consumed by this reveal,
+     whatever the guess) [S][I-10].
+   * b. If G has \`spyActive\` and rank(T) = 10 (Marshal): \`forced = true\` [S][I-4].
+   * c. If G has \`minerActive\` and rank(T) = 7 (Bomb): \`forced = true\` [S][I-4].
+6. **Correct guess** (named rank = rank(T)) [S]:
+   * G gains **2** infiltration points, or **4** if G has \`scoutActive\` (§7 add-points).
+   * T **retreats**: stays face up, turned 90°; its ability can never be activated.
+   * If step 5a applied, set G's \`doubleDamage\` flag (§9 Bomb, §11).
+   * A Deception token on T has no effect; it is removed from the game.
+7. **Wrong guess** [S]:
+   * G gains nothing.
+   * If \`forced\`: T retreats; no activation.
+   * Else T is **activated**: it stays face up in normal orientation and D resolves its ability immediately (§9, [I-7]),
+     including infiltration points, Double Agent moves and choices.
+   * If a Deception token is on T: **after** the activation is fully resolved (including any infiltration and reset it
+     caused), D gains **+4** infiltration points as a separate gain [S]. This also applies when T was forced to retreat
+     [I-5]. The token is removed from the game.
+8. After every Double Agent move check for flag capture (§8); if captured, the game ends at once.
+
+### 6.1 Decision points an engine must expose
+
+| When | Who decides | Choice |
+|------|-------------|--------|
+| Deploy phase | each player (secret, simultaneous) | 4 cards from hand and their mission positions (validated, §5.1) |
+| Intel phase | owner of a deployed Sergeant (secret) | Intel token on the Sergeant: yes/no |
+| Before each guess | defender, if holding ≥ 1 token | play a Deception token on the target: yes/no |
+| Each guess-turn | guesser | a rank 1–10 |
+| Marshal activation | owner | 10 points, or 5 points and opponent −5 |
+| Captain activation | owner | 6 points, or borrow one own exhausted soldier (then that soldier's choices, e.g. Marshal) |
+| Day setup / end of day | opponent (random in engine) | blind draw of 1 (or 2) exhausted soldier(s); Day-1 starter coin flip |
+
+All other effects are automatic.
+
+---
+
+## 7. Infiltration points and the infiltration track [S][C: S4, S8]
+
+7.1 Each player has a track 0–10. A player can never hold more than 10 points; excess is lost [S].
+
+7.2 **Infiltration:** whenever a player's marker reaches 10 he has infiltrated the enemy: he immediately moves the Double
+  Agent toward the opponent's fortress by as many steps as the current day number (Day 1: 1, Day 2: 2, Day 3: 3) [S][C: S8],
+  then puts his marker back on 0; remaining points of that gain are lost — except for the Colonel (§9) [S].
+
+7.3 There is no limit on the number of infiltrations per day [S].
+
+7.4 Points and the Double Agent persist between days [S].
+
+Reference procedure (every gain is one call; the soldier's gain and the deception +4 are two separate calls):
+
+\`\`\`
+addPoints(P, n, colonelCarry=false):
+    t = tower[P] + n
+    if t < 10: tower[P] = t; return
+    overflow = t - 10
+    tower[P] = 0
+    moveDoubleAgent(P, steps = day)            # may end the game
+    if game over: return                       # the move may have captured the flag
+    if colonelCarry: tower[P] = overflow       # overflow <= 7, so never a second infiltration
+losePoints(P, n): tower[P] = max(0, tower[P] - n)   # Marshal option; nothing else happens
+\`\`\`
+
+Examples [S]: Colonel with marker on 7 → 3 points reach 10 → Double Agent moves → marker 0 → remaining 5 → marker 5.
+Sergeant (4) + deception (+4) with marker on 8: 8+4 → 10 → infiltrate, 2 lost → 0; then +4 → 4.
+
+---
+
+## 8. The Double Agent and the board [S][C: S3, S6, S10, S11]
+
+8.1 **Board.** The Double Agent starts on the open **neutral** centre space [S][C: S10]. Each side of the centre is
+  one player's **territory**; it ends at the space **in front of the gate** of that player's fortress; the **flag** is
+  inside the fortress [S]. Model: integer position; 0 = centre; \`+1 … +G\` Blue's territory with \`+G\` = in front of
+  Blue's gate, \`+(G+1)\` = Blue's flag; mirrored negatives for Red. **G is unverified** [U-1]; default **G = 3**, the
+  game option \`board_length\`.
+
+8.2 **Direction.** Movement is always toward the *opponent's* fortress of the player who moves it [S] (a tug-of-war
+  [C: S6, S7]).
+
+8.3 **Movement sources** (each is one **move** [I-3]):
+  * infiltration: \`day\` steps [S];
+  * Lieutenant (5): 1 step [S]; General (9): 2 steps [S] — fixed, independent of the day.
+
+8.4 **Gate rule: stop** [S]. If a move reaches the space in front of the opponent's gate, the Double Agent stops there
+  and remaining steps are lost.
+
+8.5 **Gate rule: capture** [S]. If at the start of a later move the Double Agent is still in front of that gate and the
+  player may move it forward (≥1 step), he **captures the flag and wins immediately**. The flag need not be reached by
+  exact count [S].
+
+8.6 Moving away from a gate, or across the centre, has no restriction.
+
+\`\`\`
+moveDoubleAgent(P, steps):
+    dir = +1 if P == Red else -1                       # toward P's opponent
+    gate = dir * G
+    if doubleAgent == gate: result = P wins (flag captured); return
+    for i in 1..steps:
+        doubleAgent += dir
+        daStepsThisRound[P] += 1                        # only for §13 rule 2
+        if doubleAgent == gate: return                  # stop, rest lost
+\`\`\`
+
+---
+
+## 9. Soldier abilities when activated [S][C: S7, S11]
+
+"Activated" = the opponent guessed this soldier wrongly and it was not forced to retreat (§6). Effects resolve
+immediately [I-7]; effects marked *round* last until the end of the current day and only affect the owner's later
+guesses. Reference-card "black square" ranks (no face-value points) are 5, 7, 9 [C: S7 wording; U-3].
+
+| Rank | Soldier | Infiltration points | Effect |
+|------|---------|--------------------|--------|
+| 1 | Spy | 1 | Gain 1 Deception token (if you hold < 2 and the reserve is not empty [I-9]). *Round:* if you find (reveal in your guess) an enemy Marshal, it must retreat at once, whether you guessed it or not [I-4]. |
+| 2 | Scout | 2 | *Round:* each rank you guess correctly after the Scout's activation scores 4 instead of 2. |
+| 3 | Miner | 3 | *Round:* if you come upon (reveal) an enemy Bomb, it must retreat at once, whether you guessed it or not [I-4]. |
+| 4 | Sergeant | 4 | Passive only: may be deployed anywhere (§5.1) and may give false intel (§5.2). |
+| 5 | Lieutenant | 0 | Move the Double Agent 1 step toward the enemy fortress. |
+| 6 | Captain | 6 | **Or instead**: use one of your own currently exhausted soldiers (choose 1 if you have 2): gain that soldier's points and resolve its ability as if it had been activated [I-8]. |
+| 7 | Bomb | 0 | The Bomb explodes: *round:* the next enemy card you reveal this day automatically retreats. **Double damage:** if you guess that next card correctly, at the end of the day you draw 2 (instead of 1) of the opponent's soldiers to be exhausted next day [I-10, I-11]. |
+| 8 | Colonel | 8 | The only rank whose excess points are not lost (\`colonelCarry = true\`, §7). |
+| 9 | General | 0 | Move the Double Agent 2 steps toward the enemy fortress. |
+| 10 | Marshal | 10 **or** 5 | Owner chooses: (a) gain 10 points — remaining points lost (always triggers exactly one infiltration); or (b) gain 5 points and the opponent loses 5 (not below 0; nothing else happens if he would go to 0 or less). |
+
+Details per rank:
+
+9.1 **Spy (1).** The token comes from the shared reserve. Cap: never more than 2 held [S]. The Marshal effect is
+  round-scoped and concerns Marshals revealed by the Spy's owner *after* the activation; an already revealed and
+  activated Marshal is not undone [I-4]. If the Spy's owner guesses the Marshal correctly he still scores normally
+  (+2/+4) [I-6].
+
+9.2 **Scout (2).** Bonus applies to the owner's correct guesses later the same day (not to the 2 points of §13 rule 1).
+
+9.3 **Miner (3).** As the Spy, mutatis mutandis, for enemy Bombs (rank 7) — the Bomb then cannot explode.
+
+9.4 **Sergeant (4).** Being activated gives 4 points only.
+
+9.5 **Lieutenant (5).** No points; 1 step, which obeys the gate rule (§8); each activation is a separate move.
+
+9.6 **Captain (6).**
+  * Options: take 6 points, or borrow an exhausted soldier. Only the owner's own exhausted soldiers (1, or 2 after
+    enemy double damage) are eligible [I-8].
+  * Borrowed soldier resolves fully: Spy → 1 pt + token + Marshal effect; Scout → 2 pts + bonus; Miner → 3 pts + Bomb
+    effect; Sergeant → 4 pts; Lieutenant → 1 step; Bomb → bomb effect; Colonel → 8 pts with carry; General → 2 steps;
+    Marshal → its choice. (A Captain can never borrow a Captain.)
+  * "The cards stay where they are" [S]: the Captain stays at its mission (face up, activated); the borrowed card stays
+    in the exhausted area and remains exhausted; nothing is swapped.
+  * S0's remark "(if the Spy or the Miner is activated [this way], this also has consequences for the newly chosen card)"
+    is read as: their round-scoped effects apply exactly as if they had been activated themselves [I-8].
+
+9.7 **Bomb (7).** "No infiltration points" refers to the activation itself [I-10]. The "next card" is the next enemy card
+  the Bomb's owner reveals in his own guess-turn this day; if he has no further guess-turn this day, the effect lapses.
+  Forced retreat means the card cannot be activated; a correct guess on it still scores (+2/+4) and sets double damage.
+
+9.8 **Colonel (8).** Only the Colonel's own 8 points carry over (not deception or Scout bonuses).
+
+9.9 **General (9).** No points; 2 steps, which obey the gate rule (§8); each activation is a separate move.
+
+9.10 **Marshal (10).** Choice made at activation. Option (b)'s 5 points can trigger an infiltration (excess lost).
+
+---
+
+## 10. Deception tokens [S][C: S7, S8]
+
+10.1 Start: 1 per player. Reserve: 2, shared, beside the board [S setup; I-9]. Total in game: 4.
+
+10.2 Holding limit: 2 per player at any time [S].
+
+10.3 Gained only by activating a Spy (directly or borrowed by a Captain) [S].
+
+10.4 Played during the opponent's guess-turn on one of your own cards, before the guess is named [S]; one per card [I-9].
+
+10.5 Correct guess → no effect. Wrong guess → soldier activation first (its points and any resulting infiltration/reset),
+  then **+4** infiltration points [S] (also when the card was forced to retreat [I-5]).
+
+10.6 A played token is removed from the game whether the guess was right or wrong [S] (it does **not** return to the reserve).
+
+10.7 Unused tokens carry over to later days [I-9].
+
+---
+
+## 11. End of a day [S][C: S8]
+
+A day ends when all 8 deployed cards are face up. If it was Day 3, go to §12. Otherwise:
+
+11.1 **New exhausted soldiers:** each player takes the 4 soldiers he deployed this day, shuffles them face down, and the
+   opponent draws 1 at random — or **2** if the opponent has the \`doubleDamage\` flag (§9 Bomb) [S]. These are placed
+   face up next to the owner's reference card and cannot be deployed next day.
+
+11.2 The previous exhausted soldier(s) and the other deployed cards return to the owner's hand. Next-day hand size =
+   10 − (number of new exhausted cards) = 9 or 8 [S].
+
+11.3 The current intel card goes onto the old-intel pile, all old intel cards remaining visible [S].
+
+11.4 Remove all Intel tokens from the Mission cards [S]; clear retreat/activation marks.
+
+11.5 Clear all round flags (Scout, Spy, Miner, Bomb pending, double damage) [I-10].
+
+11.6 Advance the Day marker [S].
+
+11.7 Infiltration markers, Double Agent and held Deception tokens stay as they are [S].
+
+11.8 The player who did not start this day starts the next [S].
+
+---
+
+## 12. End of the game [S][C: S1, S3, S6]
+
+12.1 **Flag capture (any day, any moment):** the player who moves the Double Agent onto the opponent's flag (§8) wins at
+   once [S]. Tabletop check: the winner must turn up his remaining cards to prove a legal deployment; if any card was
+   misplaced, his opponent wins instead [S]. (With engine validation this never happens.)
+
+12.2 **After Day 3** (all cards revealed):
+   * Double Agent in Blue's territory (position > 0) → **Red wins**; in Red's territory (< 0) → **Blue wins**, however
+     far it got [S].
+   * Double Agent on the neutral centre (0) → the player with more infiltration points (current marker value 0–9) wins [S].
+   * Still equal → **draw** [S].
+
+---
+
+## 13. Special rules for tabletop errors [S]
+
+A digital engine that validates deployment (§5.1) and intel placement (§5.2) makes these unreachable. Implement them only
+for an optional "honour / tabletop" mode.
+
+13.1 **False intel.** If a revealed card (not the Sergeant) had an Intel token wrongly placed or wrongly omitted, it counts
+   immediately as *correctly guessed*: it retreats and the opponent gains 2 infiltration points [S] (fixed 2, not Scout-
+   boosted [I-21]).
+
+13.2 **Wrong rank order.** If a just-revealed card (not the Sergeant) is out of order relative to its owner's other
+   revealed cards: every step this player moved the Double Agent this day is undone (\`doubleAgent -= dir ×
+   daStepsThisRound[player]\`), his infiltration marker goes to 0, and this card and all his other cards this day count as
+   identified (retreat; no activation). He turns them up at their normal turn; on his own guess-turns he keeps guessing the
+   opponent's cards [S]. The opponent scores no points for those auto-revealed cards beyond what the triggering guess
+   already earned [I-21].
+
+---
+
+## 14. Team play (3–4 players) [S][C: S3, S4]
+
+14.1 Two teams; one colour per team; each team uses one soldier deck, one infiltration marker, its Deception tokens and
+   exhausted soldiers jointly [I-20].
+
+14.2 One teammate plays Missions 1 and 2, the other Missions 3 and 4; each chooses his own soldiers and battles the opponent
+   who plays the same missions (guesses them and is guessed by him) [S][I-20].
+
+14.3 Teammates may talk openly about strategy but may not whisper [S].
+
+14.4 Deploy: teammates may not look at the soldier cards or the reference card at the same time. After the first teammate
+   chooses the cards for Missions 1–2, the other may look at those two cards **once** (to keep the rank order legal);
+   otherwise they may not look at each other's cards, so the first teammate does not know Missions 3–4 [S].
+
+14.5 3 players (box says 2–4): one side is a single player playing all four missions [I-20].
+
+---
+
+## 15. Interpretations we chose (sources silent or ambiguous)
+
+**I-1 Intel card composition.** Six cards, each a block of four consecutive ranks; blocks {1–4}, {4–7}, {7–10}, two copies
+   each. *Why:* S5 "four numbers", S6 "numerical ranges", S7 lists exactly these three categories; 6 cards / 3 blocks.
+   The deck is data: the game option \`intel_cards\` ([U-2]).
+
+**I-2 Board length.** Default G = 3 spaces per territory (the 3rd being in front of the gate), flag beyond. *Why:* a small
+   (20×20 cm box) board carrying two 11-space tracks; a 2-day flag capture (S0 illustration "the Double Agent reaches the
+   blue flag in round 2") is possible but not trivial. Unverified: the game option \`board_length\` ([U-1]).
+
+**I-3 Gate rule granularity.** Each infiltration, Lieutenant or General activation is its own "move"; a second, separate move
+   in the same guess-turn (e.g. Lieutenant to the gate, then deception +4 triggering an infiltration) captures the flag.
+   *Why:* S0 speaks of reaching the gate "in one move" and capturing "in a later move"; S3 "if he is in front of the
+   fortress and may be moved, the flag is conquered".
+
+**I-4 Spy "finds" Marshal / Miner "comes upon" Bomb = round-scoped effect on the owner's later reveals**, not a same-
+   mission-position confrontation. *Why:* (a) the German subject is "der Spieler" (the player) who "finds" — i.e. reveals
+   while guessing; (b) it parallels the Scout ("each rank you guess correctly after activation") and Bomb ("next card you
+   reveal") wording; (c) a positional reading would make the Spy's power impossible: by the ordering rule the Spy is
+   always at Mission 1–2 and the Marshal at Mission 3–4; (d) mission cards are mirrored (S9), so positions are not a
+   natural pairing. Not retroactive.
+
+**I-5 Deception on a force-retreated card.** If the guess is wrong the +4 is still paid; only the soldier's activation is
+   blocked. *Why:* the +4 is conditioned on the wrong guess ("because the deception succeeded"); retreat only blocks
+   abilities. The game option \`deception_pays_on_forced_retreat\` (default true) selects the alternative.
+
+**I-6 Correct guess on a force-retreated card** scores normally (+2/+4) and, for the Bomb, sets double damage (S0 says so for
+   the Bomb explicitly).
+
+**I-7 Activation timing.** Points, token gains and Double Agent moves resolve immediately; S0's "(immediately or later in the
+   round)" is read as describing the delayed effects of Spy, Scout, Miner and Bomb, not a right to postpone. *Why:* S4
+   ("can immediately activate … earn any Infiltration points or move the Double Agent directly") and the deception
+   sequencing in S0 ("activate … get the points … then +4"). The alternative (postponable until the end of the day) is
+   not offered ([U-5]).
+
+**I-8 Captain** borrows only its owner's exhausted soldiers; the borrowed card's full ability applies (incl. Spy/Miner
+   round effects, Colonel carry, Marshal choice, Bomb); no cards move. *Why:* exhausted cards lie by their owner's
+   reference card; "in case of 2 exhausted soldiers choose 1" only makes sense for one's own (2 only after enemy double
+   damage).
+
+**I-9 Deception token supply.** Shared reserve of 2 (4 tokens total); used tokens leave the game; a Spy gives a token only
+   if the reserve is non-empty and the owner holds < 2; at most one token per card; tokens persist between days.
+   *Why:* S0 setup places "the reserve deception tokens" beside the board; "removed from the game". (S10 speaks of "each
+   player's reserve token"; the practical difference is only whether one player could take both reserve tokens. The game
+   option \`deception_reserve = per-side\` plays that reading, [U-6].)
+
+**I-10 Bomb.** "Next card" = next enemy card revealed by the Bomb's owner on his own guess-turn the same day; lapses at the
+    end of the day; the "no infiltration points" sentence refers to the Bomb's own activation.
+
+**I-11 Double damage draw** is random (blind draw from the 4 shuffled deployed cards), like normal exhaustion — S0's
+    "auswählen" (select) vs "ziehen" (draw) is resolved in favour of the end-of-round procedure text.
+
+**I-12 Mission numbering.** Mission 1 is the owner's leftmost; ascending means strictly increasing (ranks are unique).
+
+**I-13 Sergeant intel.** Free choice, independent of the intel card; submitted secretly, revealed with the other tokens.
+
+**I-14 Guessable ranks.** Any rank 1–10 may be named (a UI may warn about impossible ones, e.g. exhausted or revealed ranks).
+
+**I-15 Colonel carry** applies only to the Colonel's 8 points; overflow ≤ 7 so no second infiltration from one gain.
+
+**I-16 Deception +4** is a separate gain after the soldier's gain (S0 explicit), so the soldier's own infiltration resets
+    first and its excess is lost.
+
+**I-17 Scout and deception bonuses** never carry overflow.
+
+**I-18 Marshal −5** floors at 0 and has no further effect on the opponent.
+
+**I-19 Final tie-break** compares current marker values (0–9), since 10 never persists.
+
+**I-20 Team play** resources are shared per team; guesser/defender pairs are the players holding the same mission numbers;
+    mission-specific decisions (deception, activation choices) are made by the teammate owning that mission; 3 players =
+    one solo side (not offered by this engine: 2 or 4 seats). *Why:* §14.1 lists one deck, marker, tokens and exhausted
+    soldiers per team, and §3 keeps the round flags per colour, so the engine keeps them per team as well.
+
+**I-21 Special rules' scoring** (§13): rule 1 = exactly 2 points; rule 2 = no extra points for auto-revealed cards. (Not
+    implemented: §13 cannot arise in this engine.)
+
+**I-22 Starting player** is chosen uniformly at random on Day 1 and alternates. *Why:* the Starting Player card is flipped
+    like a coin (§5.3.1).
+
+**I-23 The setup intel card** is only information (old pile); 4 of 6 intel cards are seen per game, 2 never.
+
+**I-24 Flag capture** ends the game mid-day; no further guesses are resolved.
+
+**I-25 Public information:** exhausted soldiers, old and current intel cards, intel tokens, deception tokens (held, reserve,
+    and placed), revealed cards and their retreat state, markers, day.
+
+---
+
+## 16. Unverified facts (need a physical copy or scan of the English rulebook/board)
+
+**U-1 Number of Double Agent spaces** from the centre to each gate (G) — game option \`board_length\`, default 3.
+
+**U-2 Exact faces and multiplicity of the 6 Intel cards** — game option \`intel_cards\`, default 2× {1–4}, 2× {4–7}, 2× {7–10}.
+
+**U-3 Reference-card layout** (which numbers are boxed in black) — cosmetic; assumed 5, 7, 9.
+
+**U-4 Captain footnote wording** in English (see §9) — affects only borrowed Spy/Miner; our reading in [I-8].
+
+**U-5 Postponing abilities** ("sofort oder später in der Runde") — immediate [I-7]; postponing is not offered.
+
+**U-6 Reserve tokens shared vs per player** — game option \`deception_reserve\`, \`shared\` (default) or \`per-side\` [I-9].
+
+---
+
+## 17. Worked examples / engine test vectors
+
+From S0:
+
+* **E1 (wrong guess on Spy).** Blue: "I think your Scout (2) is under Mission 1." It is Red's Spy → Red's Spy activates:
+  Red +1 point and +1 Deception token (if allowed by cap/reserve).
+* **E2 (correct guess).** "I think your Spy (1) is under Mission 1." Correct → guesser +2; Red's Spy retreats (turned 90°).
+* **E3 (deception).** Red plays a Deception token on Mission 3; Blue: "I think your General (9) is at Mission 3." It is
+  Red's Sergeant → Red +4 (Sergeant), then +4 (deception) = 8 spaces; token removed.
+* **E4 (infiltration on Day 2).** Red's marker reaches 10 on Day 2 → Double Agent 2 steps toward Blue's fortress; marker → 0.
+* **E5 (Colonel).** Marker 7, Colonel activates: 7→10 (3 used) → Double Agent moves → 0 → +5 → marker 5.
+* **E6 (ordering).** \`2-7-4-10\` legal; Miner (3) or Bomb (7) out of ascending order illegal; Sergeant anywhere.
+* **E7 (end).** Double Agent on Red's side after Day 3 → Blue wins; on Blue's flag on Day 2 → Red wins at once.
+
+Additional vectors (with defaults G = 3):
+
+* **T1.** Marker 8, Sergeant activated with deception → 8+4 = 10 → infiltrate (2 lost) → 0 → +4 → 4.
+* **T2.** Marshal option (b), opponent marker 3 → opponent 0; own marker 6 → 6+5 → infiltrate (1 lost) → 0.
+* **T3.** Day 3, Double Agent at +2, Red infiltrates (3 steps) → +3 (gate), 2 steps lost. Later the same day Red's
+  Lieutenant activates → Double Agent at gate → flag captured → Red wins.
+* **T4.** Day 1, Double Agent at +2, Red's marker on 6. Blue guesses Red's Lieutenant wrongly while Red's Deception token
+  is on it → Lieutenant moves the Double Agent 1 step → +3 (gate, stop); then deception +4 → 10 → infiltration (1 step,
+  a separate move starting at the gate) → flag captured → Red wins ([I-3]).
+* **T5 (Bomb).** Blue starts; Red's Bomb at Mission 2 is guessed wrong by Blue (guess-turn 3) → Red \`bombPending\`. Guess-turn
+  4: Red guesses Blue's Mission 2 → card forced to retreat. If Red's guess is correct: Red +2 and \`doubleDamage\`; at day end
+  Red draws 2 of Blue's 4 deployed cards → Blue's exhausted next day = those 2; Blue's old exhausted card returns; Blue
+  holds 8 cards next day.
+* **T6 (Spy).** Red's Spy at Mission 1 activated; Blue's Marshal at Mission 4. Red guesses "General" → wrong, Marshal
+  retreats, no activation; if Blue had placed a deception token on it, Blue +4 ([I-5]).
+* **T7 (Scout).** Red's Scout at Mission 1 activated; Red later guesses Blue's Mission 3 correctly → +4.
+* **T8 (Captain).** Red's Captain activates; Red's exhausted card is the General → Red chooses to borrow it → Double Agent
+  2 steps; Captain stays at its mission; General stays exhausted.
+* **T9 (Miner vs Bomb).** Red's Miner activated earlier in the day; Red reveals Blue's Bomb with a wrong guess → Bomb
+  retreats, does not explode.
+* **T10 (final tie).** After Day 3 the Double Agent is at 0, both markers at 6 → draw.
+* **T11 (deception supply).** Both players used their starting tokens; both reserve tokens were taken by Spy activations
+  and used → later Spy activations give no token.
+`;var $n=`# Black Spy: die Regeln in Kürze
+
+## 1. Karten
+
+1.1 60 Karten: je 11 in **Blau, Gelb, Rot und Grün** (Ränge 1 Informant bis 11 Direktor, die 7 ist der **Spion**) und 16 **schwarze** Karten: die Ränge 1–11 und fünf zusätzliche schwarze Spione.
+
+1.6 Die **rote 1 trägt einen Stern**: wer sie hat, eröffnet den ersten Stich.
+
+## 2. Geben
+
+2.3 Alle Karten werden verteilt: zu dritt 20, zu viert 15, zu fünft 12, zu sechst 10 je Spieler. Der Geber wechselt im Uhrzeigersinn.
+
+## 3. Weitergeben
+
+3.1 Vor jeder Runde gibt jeder **genau 3 Karten** verdeckt weiter.
+
+3.3 Die Richtung wechselt: abwechselnd nach links und rechts, zu viert links, rechts, gegenüber.
+
+3.4 Die erhaltenen Karten siehst du erst, wenn du selbst weitergegeben hast.
+
+## 4. Der erste Stich
+
+4.1 Wer die rote 1 hat, eröffnet.
+
+4.3 Der erste Stich darf **nicht mit einer schwarzen Karte** eröffnet werden.
+
+## 5. Stichspiel
+
+5.1 Reihum spielt jeder eine Karte.
+
+5.2 **Bedienen:** Spiel eine Karte in der **Farbe oder dem Rang** der eröffnenden Karte. Erst wenn du beides nicht hast, spielst du beliebig. Beispiel: Rot wird mit der 4 eröffnet; ohne rote Karte darfst du die schwarze 4 spielen, gewinnst damit aber nicht.
+
+5.3 Es gibt **keinen Trumpf**: Schwarz sticht nur, wenn Schwarz eröffnet wurde.
+
+5.4 Den Stich gewinnt die **höchste Karte der Eröffnungsfarbe**; der Gewinner eröffnet den nächsten.
+
+5.5 Mehrere schwarze Spione in einem schwarz eröffneten Stich: der zuerst gespielte gewinnt, solange kein höherer Schwarzer fällt.
+
+## 6. Wertung
+
+6.1 Schwarze 1–6 je 1 Punkt, jeder **schwarze Spion 10**, schwarze 8 bis 11 zwei bis fünf Punkte; **bunte Spione je −5**. Zusammen 60 Punkte je Runde.
+
+6.2 Wer **alle 16 schwarzen Karten** hat, bekommt 0, alle anderen je 60; bunte Spione zählen trotzdem −5.
+
+## 7. Spielende
+
+7.2 Das Spiel endet nach der Runde, in der jemand 200 (zu dritt), 150 (zu viert), 120 (zu fünft) oder 100 Punkte (zu sechst) erreicht.
+
+7.3 Es **gewinnt die niedrigste Summe**.
+
+7.4 Bei gleicher niedrigster Summe teilen sich die Spieler den Sieg.
+
+## 8. Varianten
+
+8.1 **Ohne gute Spione:** bunte 7er zählen 0, die Runde hat 80 Punkte.
+`;var Dn=`# Deck of Spies: die Regeln in Kürze
+
+## 1. Material
+
+1.1 Ein normales Kartenspiel ohne Joker (52 Karten). Werte: Ass = 1, 2–10 = Zahlenwert, Bube = 11, Dame = 12, König = 13.
+
+1.3 Die **wichtigsten Spione** sind die zwölf Buben, Damen und Könige. Die vier **Asse** sind deine **Doppelagenten**.
+
+## 2. Vorbereitung
+
+2.1 Sortiere die Karten in vier Gruppen: A–4 (16 Karten), 5–7, 8–10 und B–K (je 12). Mische jede Gruppe für sich.
+
+2.2 Der **Spionstapel** liegt offen: oben die 5–7, darunter die 8–10, zuunterst die Bildkarten. Sichtbar ist nur der oberste Spion.
+
+2.3 Die A–4 sind dein verdeckter **Ziehstapel**; nimm 5 Karten auf die Hand.
+
+## 3. Ein Zug
+
+3.1 Der oberste Karte des Spionstapels ist der Spion dieses Zugs.
+
+3.2 Reicht die Summe deiner Handkarten nicht an seinen Wert heran, **musst du ihn ausschalten** (§6). Sonst **wehrst du ihn ab** (§4) oder **wirbst ihn an** (§5).
+
+3.3 Nach dem Abwehren oder Anwerben darfst du Karten **in Rente schicken** (§7); dann füllst du auf (§8).
+
+## 4. Abwehren
+
+4.1 Lege Handkarten beliebiger Farbe ab, deren Werte zusammen mindestens den Wert des Spions ergeben.
+
+4.2 **Jede Karte muss nötig sein:** ohne irgendeine der gelegten Karten darf die Summe nicht mehr reichen. Beispiel: Eine 5 wehrst du mit 2 + 3, A + 4 oder einer 7 ab; mit 3 + 4 darfst du keine 2 dazulegen.
+
+4.3 Der Spion kommt auf den **Spion-Ablagestapel**, deine Karten auf deinen **eigenen Ablagestapel**.
+
+## 5. Anwerben
+
+5.2 Wie Abwehren, aber alle Karten haben die **Farbe des Spions**. Der Spion kommt mit deinen Karten auf deinen eigenen Ablagestapel: er gehört ab jetzt dir. Beispiel: Gegen die Herz-7 legst du Herz-3 und Herz-5.
+
+5.3 **Doppelagent:** Ein Ass in der Farbe des Spions macht beim Anwerben beliebig viele andere Handkarten zu Karten dieser Farbe; es zählt 1 und darf immer mitgespielt werden.
+
+## 6. Ausschalten
+
+6.1 Nur wenn deine Hand den Spion nicht schlagen kann.
+
+6.3 Opfere ein Ass (aus Hand, Ziehstapel oder eigenem Ablagestapel): es ist aus dem Spiel. Der Spion kommt auf den Spion-Ablagestapel, deine übrigen Handkarten auf deinen Ablagestapel. In diesem Zug gibt es keine Rente.
+
+## 7. In Rente schicken
+
+7.1 Nach dem Abwehren oder Anwerben darfst du **zwei oder mehr Karten desselben Werts** aus der Hand für immer ablegen: so wird dein Stapel stärker.
+
+7.2 Höchstens eine Gruppe pro Zug, und nur Karten eines Werts.
+
+## 8. Auffüllen
+
+8.1 Am Ende jedes Zugs ziehst du auf 5 Karten nach. Ist der Ziehstapel leer, mischst du deinen eigenen Ablagestapel als neuen Ziehstapel.
+
+## 9. Spielende
+
+9.1 Das Spiel endet, wenn alle 36 Spione erledigt sind.
+
+9.2 Du **gewinnst**, wenn dir mindestens **7 der 12 wichtigsten Spione** gehören (in Hand, Ziehstapel und eigenem Ablagestapel). 6 zu 6 ist verloren.
+
+9.3 Musst du ausschalten und hast **kein Ass** mehr, ist das Spiel **sofort verloren**, egal wie viele wichtige Spione du hast.
+`;var An=`# Stratego Spies & Lies: die Regeln in Kürze
+
+## 1. Material
+
+1.1 Jede Seite (Rot, Blau) hat 10 Soldatenkarten, 4 Missionskarten, einen Infiltrationsturm und Erkundungsmarken; dazu das Spielbrett mit dem **Doppelspion**, 6 Erkundungskarten und Täuschungsmarken.
+
+## 2. Die Soldaten
+
+1 Spionin, 2 Aufklärer, 3 Mineur, 4 Feldwebel, 5 Leutnant, 6 Kapitän, 7 Bombe, 8 Oberst, 9 General, 10 Feldmarschall.
+
+## 4. Vorbereitung
+
+4.4 Der Doppelspion steht in der Mitte (0). Unter 0 liegt das Gebiet von Rot, über 0 das von Blau; am Ende jeder Seite steht das Tor zur Festung mit der Fahne.
+
+4.9 Der Gegner zieht zufällig einen deiner 10 Soldaten: er liegt offen als **erschöpft** daneben und darf am 1. Tag nicht aufgestellt werden. Die anderen 9 hältst du geheim auf der Hand.
+
+## 5. Ein Tag
+
+5.1 **Aufstellung:** Beide legen gleichzeitig und verdeckt je einen Soldaten unter jede ihrer 4 Missionen. Von Mission 1 bis 4 müssen die Ränge **aufsteigen**; nur der **Feldwebel** darf überall liegen. Erschöpfte Soldaten dürfen nicht aufgestellt werden.
+
+5.2 **Erkundung:** Eine Erkundungskarte wird aufgedeckt. Auf jede Mission, deren Rang auf der Karte steht, kommt eine **Erkundungsmarke**; nur der Feldwebel darf lügen (Marke oder nicht, frei).
+
+5.3 **Mission:** Acht Ratezüge, abwechselnd: der Startspieler rät die gegnerische Mission 1, dann der andere die Mission 1 des Startspielers, und so weiter bis Mission 4.
+
+## 7. Infiltration
+
+7.1 Richtig geraten bringt dem Ratenden 2 Punkte auf seinen Infiltrationsturm (höchstens 10), und der Soldat tritt den Rückzug an (er wird quer gelegt). Falsch geraten aktiviert den Soldaten (§9).
+
+7.2 Erreicht ein Turm 10, zieht der Doppelspion so viele Felder Richtung gegnerische Festung, wie der Tag zählt; der Turm geht auf 0.
+
+## 8. Der Doppelspion
+
+8.4 Ein Zug stoppt vor dem gegnerischen Tor.
+
+8.5 Steht der Doppelspion vor dem Tor und darf die Seite ihn weiterziehen, **erobert sie die Fahne**.
+
+## 9. Die Fähigkeiten
+
+9.1 Wird ein Soldat falsch geraten, wird er **aktiviert**: er bringt seine Punkte und seine Wirkung. Spionin: eine Täuschungsmarke. Aufklärer: richtige Tipps zählen heute 4. Mineur: eine gegnerische Bombe muss sofort den Rückzug antreten. Leutnant: 1 Feld. Kapitän: 6 Punkte oder einen eigenen erschöpften Soldaten ausleihen. Bombe: die nächste gegnerische Karte tritt den Rückzug an. Oberst: 8 Punkte, die nicht verfallen. General: 2 Felder. Feldmarschall: 10 Punkte oder Sabotage (5 Punkte, der Gegner verliert 5).
+
+9.6 Der Kapitän leiht nur einen deiner eigenen erschöpften Soldaten aus.
+
+## 10. Täuschungsmarken
+
+10.4 Bevor der Gegner rät, darfst du eine Täuschungsmarke auf deinen Soldaten legen.
+
+10.5 Rät er falsch, bekommst du nach der Aktivierung **4 Infiltrationspunkte** dazu; rät er richtig, bewirkt sie nichts. Die Marke ist danach aus dem Spiel.
+
+## 11. Ende eines Tages
+
+11.1 Die vier aufgestellten Soldaten jeder Seite sind am nächsten Tag erschöpft; wer heute nicht begann, beginnt morgen.
+
+## 12. Spielende
+
+12.1 Wer die **Fahne erobert**, gewinnt **sofort**, egal wie die Infiltrationspunkte stehen.
+
+12.2 Nach dem 3. Tag: steht der Doppelspion im Gebiet von Blau, gewinnt Rot, im Gebiet von Rot gewinnt Blau. Steht er in der Mitte, gewinnt der höhere Infiltrationsturm; bei Gleichstand ist es unentschieden.
+
+## 14. Teamspiel
+
+14.1 Zu dritt oder viert spielen zwei Teams; in einem Team spielt einer die Missionen 1 und 2, der andere 3 und 4.
+`;var xn=/^(\d+(?:\.\d+)*)\.?\s/;function ne(e,t){let n=[],r=/`([^`]+)`|\*\*(.+?)\*\*|\*([^*\s][^*]*?)\*|\[([^\]]+)\]\(([^)\s]+)\)|§\s?(\d+(?:\.\d+)*)/g,i=0;for(let o of e.matchAll(r)){let l=o.index??0;l>i&&n.push(e.slice(i,l));let[c,d,h,p,g,b,m]=o;d!==void 0?n.push(s("code",{},d)):h!==void 0?n.push(s("strong",{},...ne(h,t))):p!==void 0?n.push(s("em",{},...ne(p,t))):g!==void 0&&b!==void 0?n.push(/^https?:\/\//.test(b)?s("a",{href:b,rel:"noopener noreferrer"},g):g):m!==void 0&&n.push(s("a",{href:`#${t}s-${m.replace(/\.$/,"")}`},c)),i=l+c.length}return i<e.length&&n.push(e.slice(i)),n}function Wa(e){return e.trim().replace(/^\|/,"").replace(/\|$/,"").split("|").map(t=>t.trim())}function Fe(e,t=""){let n=e.replace(/\r\n/g,`
+`).split(`
+`),r=[],i=[],o=0,l=(c,d)=>{let h=xn.exec(c)?.[1];if(h===void 0)return null;let p=`${t}s-${h}`;return i.some(g=>g.id===p)?null:(i.push({number:h,title:c.replace(/\*\*/g,"").slice(0,90),id:p,level:d}),p)};for(;o<n.length;){let d=(n[o]??"").trim();if(d===""){o+=1;continue}if(d.startsWith("```")){let u=[];for(o+=1;o<n.length&&!(n[o]??"").trim().startsWith("```");)u.push(n[o++]??"");o+=1,r.push(s("pre",{},s("code",{},u.join(`
+`))));continue}let h=/^(#{1,6})\s+(.*)$/.exec(d);if(h!==null){let u=Math.min(4,Math.max(2,(h[1]??"").length)),f=h[2]??"",w=l(f,u),$=u===2?"h2":u===3?"h3":"h4";r.push(s($,{id:w,tabindex:w===null?null:-1},...ne(f,t))),o+=1;continue}if(/^(-{3,}|\*{3,})$/.test(d)){r.push(s("hr",{})),o+=1;continue}if(d.startsWith("|")){let u=[];for(;o<n.length&&(n[o]??"").trim().startsWith("|");){let $=n[o++]??"";/^\s*\|[\s:|-]+\|\s*$/.test($)||u.push(Wa($))}let[f,...w]=u;r.push(s("div",{class:"rules-table"},s("table",{},f===void 0?null:s("thead",{},s("tr",{},...f.map($=>s("th",{scope:"col"},...ne($,t))))),s("tbody",{},...w.map($=>s("tr",{},...$.map(v=>s("td",{},...ne(v,t)))))))));continue}if(d.startsWith(">")){let u=[];for(;o<n.length&&(n[o]??"").trim().startsWith(">");)u.push((n[o++]??"").trim().replace(/^>\s?/,""));r.push(s("blockquote",{},s("p",{},...ne(u.join(" "),t))));continue}let p=/^(?:[-*+]|\d+\.)\s+/;if(p.test(d)&&!/^\d+\.\d/.test(d)){let u=/^\d+\./.test(d),f=[];for(;o<n.length;){let w=(n[o]??"").trim();if(w==="")break;if(p.test(w)&&!/^\d+\.\d/.test(w))f.push(w.replace(p,""));else if(/^\s/.test(n[o]??"")&&f.length>0)f[f.length-1]+=` ${w}`;else break;o+=1}r.push(s(u?"ol":"ul",{},...f.map(w=>s("li",{},...ne(w,t)))));continue}let g=[];for(;o<n.length;){let u=(n[o]??"").trim();if(u===""||/^(#{1,6}\s|\||>|```|-{3,}$)/.test(u)||g.length>0&&p.test(u)&&!/^\d+\.\d/.test(u)||g.length>0&&xn.test(u)&&/^\d+\.\d/.test(u))break;g.push(u),o+=1}g.length===0&&(g.push(d),o+=1);let b=g.join(" "),m=/^\d+\.\d/.test(b)?l(b,5):null;r.push(s("p",{id:m,tabindex:m===null?null:-1,class:m===null?null:"rule"},...ne(b,t)))}return{nodes:r,sections:i}}var ja={"deck-of-spies":vn,"black-spy":Sn,"spies-and-lies":Tn},Ka={"deck-of-spies":Dn,"black-spy":$n,"spies-and-lies":An};function En(e){return s("p",{class:"rules-other"},`${a.rulesOther}: `,...Ot.filter(t=>t!==e).flatMap((t,n)=>[n>0?" · ":null,s("a",{href:z(t)},M(t)?.title??t)]))}function Rn(e){let t=document.getElementById(`s-${e.replace(/^§\s*/,"").replace(/\.$/,"")}`);return t===null?!1:(t.scrollIntoView(),t.focus(),!0)}function Cn(e,t){let n=ja[t],r=M(t)?.title??t;if(n===void 0){document.title=a.notFound,k(e,s("header",{class:"page-head"},s("nav",{},s("a",{href:"/"},a.lobby)," ",B())),s("main",{},s("h1",{},a.notFound),s("p",{},a.rulesUnknown),En(t)));return}document.title=`${a.rulesTitle(r)} · spies`;let i=ke==="de"?Ka[t]:void 0,o=i===void 0?Fe(n):Fe(i),l=i===void 0?null:Fe(n,"en-"),c=[...o.sections,...l?.sections??[]],d=s("input",{type:"text",id:"rules-section",inputmode:"decimal",size:6,"data-testid":"rules-section"}),h=s("input",{type:"search",id:"rules-search","data-testid":"rules-search"}),p=s("div",{class:"rules-found","data-testid":"rules-found","aria-live":"polite"}),g=s("form",{class:"rules-jump",role:"search"},s("label",{for:"rules-section"},`${a.rulesGoTo} §`),d,s("button",{type:"submit","data-testid":"rules-go"},a.rulesGo),s("label",{for:"rules-search"},a.rulesSearch),h);g.addEventListener("submit",m=>{m.preventDefault();let u=d.value.trim();u!==""&&!Rn(u)?p.textContent=a.rulesNoSection(u):p.textContent=""}),h.addEventListener("input",()=>{let m=h.value.trim().toLowerCase();if(m.length<2){k(p);return}let u=c.filter(f=>{let w=document.getElementById(f.id),$=w?.textContent??"";for(let v=w?.nextElementSibling;v!=null&&v.id==="";v=v.nextElementSibling)$+=` ${v.textContent??""}`;return $.toLowerCase().includes(m)});k(p,s("p",{},a.rulesMatches(u.length)),s("ul",{},...u.slice(0,30).map(f=>s("li",{},s("a",{href:`#${f.id}`},f.title)))))});let b=o.sections.filter(m=>m.level<=3);k(e,s("header",{class:"page-head"},s("nav",{},s("a",{href:"/"},a.lobby)," · ",B()),s("h1",{},a.rulesTitle(r)),En(t),g,p),s("main",{class:"rules","data-testid":"rules"},i===void 0?null:s("p",{class:"rules-note","data-testid":"rules-note"},a.rulesSummaryNote),s("nav",{class:"rules-contents","aria-label":a.rulesContents},s("h2",{},a.rulesContents),s("ul",{},...b.map(m=>s("li",{class:`level-${m.level}`},s("a",{href:`#${m.id}`},m.title))))),s("article",{lang:i===void 0?"en":"de"},...o.nodes),l===null?null:s("article",{lang:"en",class:"rules-full"},...l.nodes))),location.hash.startsWith("#s-")&&Rn(location.hash.slice(3))}function Fa(e){let t=location.pathname,n=/^\/play\/([^/]+)\/?$/.exec(t),r=/^\/replay\/([^/]+)\/?$/.exec(t),i=/^\/join\/([^/]+)\/(\d+)\/?$/.exec(t),o=/^\/rules\/([^/]+)\/?$/.exec(t);t==="/"?Kt(e):n!==null?wn(e,decodeURIComponent(n[1]??"")):i!==null?zt(e,decodeURIComponent(i[1]??""),Number(i[2])):r!==null?kn(e,decodeURIComponent(r[1]??"")):o!==null?Cn(e,decodeURIComponent(o[1]??"")):(document.title=a.notFound,k(e,s("nav",{},B()),s("h1",{},a.notFound),s("a",{href:"/"},a.backToLobby)))}var Ln=document.getElementById("app");Ln!==null&&Fa(Ln);
