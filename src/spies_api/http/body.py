@@ -21,9 +21,12 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import msgspec
+from litestar import post
 from litestar.dto import AbstractDTO, DTOFieldDefinition
+from litestar.handlers import HTTPRouteHandler
 from litestar.typing import FieldDefinition
 
+from spies_api.openapi.operations import documented
 from spies_api.problems.errors import MalformedBodyError
 from spies_api.problems.hints import explain_body
 from spies_core.errors import SpiesError
@@ -135,3 +138,18 @@ class StrictBody(AbstractDTO[T]):
                 cls.model_type, kwarg_definition=field_definition.kwarg_definition
             )
         )
+
+
+def body_post(
+    path: str, body: type[msgspec.Struct], operation_id: str, *, status_code: int = 200, **more: Any
+) -> HTTPRouteHandler:
+    """``@post`` of a route whose JSON body is decoded by :class:`StrictBody` into ``body``,
+    documented as ``operation_id`` (:mod:`spies_api.openapi.operations`)."""
+    return post(
+        path,
+        dto=StrictBody[body],  # type: ignore[valid-type]
+        return_dto=None,
+        status_code=status_code,
+        **more,
+        **documented(operation_id),
+    )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Final
 
-from litestar import Controller, Request, Response, get, post, route
+from litestar import Controller, Request, Response, get, route
 from litestar.enums import HttpMethod
 from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
-from spies_api.http.body import StrictBody
+from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
 from spies_api.http.edge import client_of, rate_key
 from spies_api.http.params import GamesLimit, Offset
@@ -52,14 +52,7 @@ class GamesController(Controller):
     path = "/games"
     tags = ["games"]
 
-    @post(
-        "/",
-        dto=StrictBody[CreateGameRequest],
-        return_dto=None,
-        sync_to_thread=True,
-        status_code=201,
-        **documented("createGame"),
-    )
+    @body_post("/", CreateGameRequest, "createGame", status_code=201, sync_to_thread=True)
     def create_game(
         self,
         data: Annotated[CreateGameRequest, Body(examples=CREATE_REQUEST_EXAMPLES)],

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Response, get
 from litestar.enums import MediaType
 from litestar.params import Body, FromPath, HeaderParameter, PathParameter, QueryParameter
 
-from spies_api.http.body import StrictBody
+from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
 from spies_api.openapi.examples import COMMAND_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
@@ -61,13 +61,7 @@ class PlayController(Controller):
         """The caller's legal commands."""
         return queries.legal(caller.game_id, caller.seat)
 
-    @post(
-        "/commands",
-        dto=StrictBody[CommandRequest],
-        return_dto=None,
-        status_code=200,
-        **documented("postCommand"),
-    )
+    @body_post("/commands", CommandRequest, "postCommand")
     async def post_command(
         self,
         data: Annotated[CommandRequest, Body(examples=COMMAND_REQUEST_EXAMPLES)],

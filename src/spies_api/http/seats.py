@@ -9,7 +9,7 @@ from litestar import Controller, Request, Response, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.params import Body, FromPath, PathParameter
 
-from spies_api.http.body import StrictBody
+from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
 from spies_api.http.edge import client_of, rate_key
 from spies_api.openapi.examples import BOT_REQUEST_EXAMPLES, JOIN_REQUEST_EXAMPLES
@@ -50,39 +50,21 @@ class SeatsController(Controller):
         automatic answer lists only the first handler's; see ``GamesController.allow``)."""
         return Response(content=None, status_code=204, headers={"Allow": "DELETE, OPTIONS, POST"})
 
-    @post(
-        "/seats/{seat:int}/join",
-        dto=StrictBody[JoinRequest],
-        return_dto=None,
-        status_code=200,
-        **documented("joinSeat"),
-    )
+    @body_post("/seats/{seat:int}/join", JoinRequest, "joinSeat")
     async def join_seat(
         self, game_id: FromPath[str], seat: Seat, data: JoinBody, seats: Provided[SeatService]
     ) -> JoinedSeat:
         """Join an open seat."""
         return await seats.join(game_id, seat, data.name)
 
-    @post(
-        "/join",
-        dto=StrictBody[JoinRequest],
-        return_dto=None,
-        status_code=200,
-        **documented("joinGame"),
-    )
+    @body_post("/join", JoinRequest, "joinGame")
     async def join_game(
         self, game_id: FromPath[str], data: JoinBody, seats: Provided[SeatService]
     ) -> JoinedSeat:
         """Join the first open seat."""
         return await seats.join(game_id, None, data.name)
 
-    @post(
-        "/seats/{seat:int}/bot",
-        dto=StrictBody[BotRequest],
-        return_dto=None,
-        status_code=200,
-        **documented("handSeatToBot"),
-    )
+    @body_post("/seats/{seat:int}/bot", BotRequest, "handSeatToBot")
     async def hand_to_bot(
         self,
         game_id: FromPath[str],  # first, so the document lists the path's parameters in order

@@ -131,24 +131,24 @@ COMMAND_REQUEST_EXAMPLES: Final = [
     ),
 ]
 
-CREATED_EXAMPLE: Final = {
+_RECORD: Final = {
     "id": GAME_ID,
     "game": "deck-of-spies",
     "players": 1,
     "status": "active",
     "version": 4,
     "head_hash": HEAD_HASH,
+}
+"""What the create answer and the summary say alike of the example game."""
+
+CREATED_EXAMPLE: Final = {
+    **_RECORD,
     "created_at": CREATED_AT,
     "seats": [{"seat": 0, "type": "creator", "name": None, "bot": None, "token": TOKEN}],
 }
 
 SUMMARY_EXAMPLE: Final = {
-    "id": GAME_ID,
-    "game": "deck-of-spies",
-    "players": 1,
-    "status": "active",
-    "version": 4,
-    "head_hash": HEAD_HASH,
+    **_RECORD,
     "seats": [{"seat": 0, "type": "creator", "name": None, "bot": None}],
     "to_act": [0],
     "outcome": None,

@@ -362,13 +362,10 @@ class Scheduler:
         """Play one bot turn; whether the game may have more due work now."""
         decision = await self.bots.decide(turn)
         if decision.failures:
-            self.log.error(
-                "bot_failed",
-                game_id=turn.game_id,
-                seat=turn.seat,
-                bot=turn.bot,
-                version=turn.version,
-                reason=decision.failures[-1],
+            self._bot_failed(
+                turn,
+                turn.bot,
+                decision.failures[-1],
                 attempts=len(decision.failures),
                 played_by=decision.bot,
             )
@@ -378,16 +375,21 @@ class Scheduler:
         except (VersionConflictError, GameFinishedError, DeadlinePassedError):
             return True  # the game moved, or the seat's clock ran out: look again
         except SpiesError as exc:  # the rules refused a legal command: a bug, not a bot's
-            self.log.error(
-                "bot_failed",
-                game_id=turn.game_id,
-                seat=turn.seat,
-                bot=decision.bot,
-                version=turn.version,
-                reason=exc.code,
-            )
+            self._bot_failed(turn, decision.bot, exc.code)
             return False
         return True
+
+    def _bot_failed(self, turn: BotTurn, bot: str, reason: str, **more: object) -> None:
+        """The one log line of a bot turn that went wrong."""
+        self.log.error(
+            "bot_failed",
+            game_id=turn.game_id,
+            seat=turn.seat,
+            bot=bot,
+            version=turn.version,
+            reason=reason,
+            **more,
+        )
 
 
 def _late_seat(head: Head, now_ms: int) -> int | None:
