@@ -419,7 +419,9 @@ def percentile(values: list[float], share: float) -> float:
 async def run(args: argparse.Namespace, db: str, scripts: dict[str, list[Script]]) -> Any:
     port = free_port()
     with ExitStack() as stack:
-        pid = stack.enter_context(api_server(db, port, "--rate-limit", UNLIMITED))
+        pid = stack.enter_context(
+            api_server(db, port, "--rate-limit", UNLIMITED, "--max-bot-games-per-client", "off")
+        )
         count = appended_counter(db)
         soak = Soak(port, scripts, args)
         for _ in range(args.connections):
