@@ -510,7 +510,7 @@ def test_replayed_requests_append_nothing(
     assert last
     seat, _ = _seat_to_act(client, target)
     command = client.get(target.url("/legal"), headers=target.seats[seat]).json()["commands"][0]
-    stale = {"command": command, "expected_version": version - 1}
+    stale = {"command": command, "expected_game_version": version - 1}
     problem = _attack(
         board,
         client,

@@ -106,7 +106,8 @@ def race_rounds(
         entries = []
         for index in range(CLIENTS):
             headers, command = pairs[rng.randrange(len(pairs))]
-            body = {"command": command, "expected_version": version}
+            # the strict check: one command wins each version, whichever seat sends it
+            body = {"command": command, "expected_game_version": version}
             entries.append((index % servers, url, headers, body))
         results = race.run(entries)
         accepted = [body for status, body, _ in results if status == 200]
@@ -318,7 +319,7 @@ def test_the_api_answers_a_racing_retry_with_the_stored_response(tmp_path: Path)
         game = new_game(client_a, "black-spy", 3, seed="api-window")
         legal = client_a.get(game.url("/legal"), headers=game.seats[0]).json()
         headers = {**game.seats[0], "Idempotency-Key": "k"}
-        body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+        body = {"command": legal["commands"][0], "expected_game_version": legal["version"]}
         client_b.get(game.url("/view"), headers=game.seats[0])  # B has the state cached
         service_b = service_of(app_b)
         assert service_b.inline_store is not None

@@ -39,7 +39,7 @@ def follow(base: str, game_id: str, seat: dict[str, str], seen: list[dict[str, A
 def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> None:
     db = str(tmp_path / "spies.db")
     log = tmp_path / "api.log"
-    with spies_api(db, log, "--drain-seconds", "1", "--shutdown-timeout", "10") as served:
+    with spies_api(db, log, "--drain-seconds", "3", "--shutdown-timeout", "15") as served:
         with httpx.Client(base_url=served.base) as http:
             created = http.post("/games", json={"game": "deck-of-spies", "seed": "watched"}).json()
         watched = created["id"]
