@@ -61,7 +61,7 @@ from pathlib import Path
 import msgspec
 import structlog
 
-from api import Connection, Script, free_port, record_script
+from api import Connection, Script, cpu_seconds, free_port, record_script
 from spies_api import Settings
 from spies_api.app import Runtime
 from spies_api.schemas import CreateGameRequest
@@ -150,18 +150,6 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
-def cpu_of(pids: list[int]) -> float:
-    """CPU seconds (user + system) the processes have used so far."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -226,7 +214,7 @@ def api_process(location: str, *options: str) -> Iterator[Server]:
                 raise RuntimeError(f"spies-api on {redact(location)} did not start")
             time.sleep(0.01)
         startup = time.perf_counter() - started
-        yield Server(process, port, startup, cpu_of([process.pid]))
+        yield Server(process, port, startup, cpu_seconds([process.pid]))
     finally:
         process.terminate()
         process.wait(timeout=60)
@@ -332,10 +320,10 @@ def one_round(setup: SetUp, clients: int, per_client: int, number: int) -> None:
     assert setup.server is not None
     plans = plan(setup.games, clients, WARMUP + per_client, seed=number * 7919 + len(setup.games))
     asyncio.run(drive(setup.server.port, [order[:WARMUP] for order in plans]))
-    cpu, started = cpu_of([setup.server.pid]), time.perf_counter()
+    cpu, started = cpu_seconds([setup.server.pid]), time.perf_counter()
     latencies = asyncio.run(drive(setup.server.port, [order[WARMUP:] for order in plans]))
     elapsed = time.perf_counter() - started
-    cpu_ms = (cpu_of([setup.server.pid]) - cpu) / len(latencies) * 1000
+    cpu_ms = (cpu_seconds([setup.server.pid]) - cpu) / len(latencies) * 1000
     p50, p99 = statistics.median(latencies) * 1000, percentile(latencies, 0.99) * 1000
     setup.rounds.append((p50, p99, len(latencies) / elapsed, cpu_ms))
     print(
@@ -450,9 +438,9 @@ def run_capacity(
 def idle_cpu(pid: int, seconds: float) -> float:
     """The percentage of one core the process and its children use over ``seconds``."""
     pids = process_tree(pid)
-    before, started = cpu_of(pids), time.perf_counter()
+    before, started = cpu_seconds(pids), time.perf_counter()
     time.sleep(seconds)
-    return (cpu_of(pids) - before) / (time.perf_counter() - started) * 100
+    return (cpu_seconds(pids) - before) / (time.perf_counter() - started) * 100
 
 
 def settle(location: str, server: Server, limit: float = 600.0) -> float:
