@@ -542,16 +542,20 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
-    """A page of game summaries, oldest first."""
+    """A page of game summaries, newest first."""
 
     games: list[GameSummary]
-    """This page's games, oldest first."""
+    """This page's games, newest first."""
     total: int
     """How many games match the filters, over all pages."""
     limit: int
     """The page size used (the request's ``limit``, lowered to the server's maximum)."""
     offset: int
-    """How many matching games come before this page."""
+    """How many matching games (after ``before``, when given) this page skipped."""
+    next_before: str | None = None
+    """Pass it as ``before`` for the next page: the games older than this page's last,
+    whatever was created meanwhile (an ``offset`` moves when new games arrive); ``null`` on
+    the last page."""
 
 
 class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):

@@ -45,6 +45,18 @@ OpenSeats = Annotated[
     ),
 ]
 
+Before = Annotated[
+    str | None,
+    QueryParameter(
+        max_length=64,
+        description=(
+            "A game id, the `next_before` of the previous page: only the games listed after"
+            " it (older). Pages read this way neither skip nor repeat a game when new games"
+            " are created meanwhile, as an `offset` would."
+        ),
+    ),
+]
+
 
 class GamesController(Controller):
     """Games as a whole."""
@@ -81,6 +93,7 @@ class GamesController(Controller):
         limit: GamesLimit = None,
         offset: Offset = 0,
         open_seats: OpenSeats = None,
+        before: Before = None,
     ) -> GameList:
         """List games."""
         if game is not None and game not in GAMES:
@@ -94,6 +107,7 @@ class GamesController(Controller):
             limit=min(size, settings.games_page_max),
             offset=offset,
             open_seats=open_seats,
+            before=before,
         )
 
     @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False, sync_to_thread=False)

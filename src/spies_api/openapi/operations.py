@@ -159,8 +159,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "listGames": Operation(
         summary="List games",
         description=(
-            "Public summaries, oldest first, filtered by game id and status. `open=true` is"
-            " the lobby: the games in progress with an open seat to join."
+            "Public summaries, newest first, filtered by game id and status. `open=true` is"
+            " the lobby: the games in progress with an open seat to join. For the next page,"
+            " pass the answer's `next_before` as `before` (stable while new games arrive)."
         ),
         responses={
             200: _ok(
@@ -173,6 +174,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                         "total": 1,
                         "limit": DEFAULTS.games_page_default,
                         "offset": 0,
+                        "next_before": None,
                     },
                 ),
             ),

@@ -97,13 +97,15 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GamePage(msgspec.Struct, frozen=True, kw_only=True):
-    """One page of :meth:`~spies_replay.store.EventStore.list_games`."""
+    """One page of :meth:`~spies_replay.store.EventStore.list_games`, newest first."""
 
     games: list[GameRecord]
     total: int
     """How many games match the filters, over all pages."""
     limit: int
     offset: int
+    next_before: str | None = None
+    """The id to pass as ``before`` for the next page; ``None`` on the last page."""
 
 
 class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List games
-         * @description Public summaries, oldest first, filtered by game id and status. `open=true` is the lobby: the games in progress with an open seat to join.
+         * @description Public summaries, newest first, filtered by game id and status. `open=true` is the lobby: the games in progress with an open seat to join. For the next page, pass the answer's `next_before` as `before` (stable while new games arrive).
          */
         get: operations["listGames"];
         put?: never;
@@ -1408,14 +1408,16 @@ export interface components {
         };
         /**
          * GameList
-         * @description A page of game summaries, oldest first.
+         * @description A page of game summaries, newest first.
          */
         GameList: {
-            /** @description This page's games, oldest first. */
+            /** @description This page's games, newest first. */
             games: components["schemas"]["GameSummary"][];
             /** @description The page size used (the request's `limit`, lowered to the server's maximum). */
             limit: number;
-            /** @description How many matching games come before this page. */
+            /** @description Pass it as `before` for the next page: the games older than this page's last, whatever was created meanwhile (an `offset` moves when new games arrive); `null` on the last page. */
+            next_before?: string | null;
+            /** @description How many matching games (after `before`, when given) this page skipped. */
             offset: number;
             /** @description How many games match the filters, over all pages. */
             total: number;
@@ -2696,6 +2698,8 @@ export interface operations {
                 offset?: number;
                 /** @description `true`: only games in progress with an open seat (the lobby); `false`: only the others. */
                 open?: boolean | null;
+                /** @description A game id, the `next_before` of the previous page: only the games listed after it (older). Pages read this way neither skip nor repeat a game when new games are created meanwhile, as an `offset` would. */
+                before?: string | null;
             };
             header?: never;
             path?: never;
