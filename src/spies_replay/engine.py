@@ -37,7 +37,7 @@ from spies_core.clock import ClockState, OnTimeout, TimeControl, deadline_ms, ex
 from spies_core.clock import resume as resume_clocks
 from spies_core.clock import run as run_clocks
 from spies_core.decider import AnySpec, Outcome, Seat
-from spies_core.errors import InvalidOptionsError, SpiesError
+from spies_core.errors import GameNotStartedError, InvalidOptionsError, SpiesError
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup, step
 from spies_core.step import view_at as versioned_view
@@ -48,6 +48,7 @@ from spies_replay.clocks import (
     next_deadline,
     start_clocks,
     state_of,
+    stopped_clocks,
     to_ms,
 )
 from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
@@ -96,10 +97,14 @@ __all__ = [
     "Head",
     "IdempotencyRequest",
     "LoadedState",
+    "PendingDeal",
     "PreparedCommand",
+    "PreparedSeatChange",
     "ViewAt",
     "change_seat",
     "create_game",
+    "deferred_setup",
+    "game_created",
     "load_head",
     "load_state",
     "new_game_id",
@@ -127,10 +132,12 @@ class CreatedGame:
         record: the game's record.
         tokens: the seat tokens in plain text, by seat (``None``: a seat with no token, open
             or a bot's); returned once, stored only hashed.
-        state: the state after setup.
+        state: the state after setup (the initial state while the deal is deferred).
         events: the stored events (``game_created`` and the setup events).
         seats: each seat's holder.
         secrets: the seed and the explicit deal (for a caller that keeps the head cached).
+        clock: every seat's clock (stopped while the deal is deferred), or ``None``.
+        deal_deferred: whether the game deals when its last open seat is taken.
     """
 
     record: GameRecord
@@ -140,12 +147,20 @@ class CreatedGame:
     seats: tuple[SeatState, ...] = ()
     secrets: GameSecrets | None = None
     clock: ClockState | None = None
+    deal_deferred: bool = False
 
     @property
     def head(self) -> Head:
         """The new game's head."""
         assert self.secrets is not None
-        return Head.of(self.record, self.state, self.secrets, self.seats, self.clock)
+        return Head.of(
+            self.record,
+            self.state,
+            self.secrets,
+            self.seats,
+            self.clock,
+            deal_deferred=self.deal_deferred,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +178,8 @@ class Head:
             (revealed with the seed).
         seats: each seat's holder (which seats a bot plays).
         clock: every seat's clock, for a game with a time control; else ``None``.
+        deal_deferred: the game was created with an open seat and deals when its last
+            open seat is taken (``game_created.deal_deferred``).
     """
 
     id: str
@@ -174,6 +191,7 @@ class Head:
     secrets: GameSecrets
     seats: tuple[SeatState, ...] = ()
     clock: ClockState | None = None
+    deal_deferred: bool = False
 
     @classmethod
     def of(
@@ -183,6 +201,8 @@ class Head:
         secrets: GameSecrets,
         seats: Sequence[SeatState] = (),
         clock: ClockState | None = None,
+        *,
+        deal_deferred: bool = False,
     ) -> Head:
         """The head of a game whose record and state are at the same version."""
         return cls(
@@ -195,7 +215,14 @@ class Head:
             secrets=secrets,
             seats=tuple(seats),
             clock=clock,
+            deal_deferred=deal_deferred,
         )
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the game waits for players: its deal is deferred and a seat is still
+        open, so nothing is dealt and no seat may act."""
+        return self.deal_deferred and _any_open(self.seats)
 
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
@@ -418,34 +445,37 @@ def create_game(
     holders = [SeatState(seat=seat) for seat in range(count)] if seats is None else list(seats)
     if len(holders) != count or any(s.seat != i for i, s in enumerate(holders)):
         raise ValueError(f"seats must list seats 0 to {count - 1} in order, one each")
-    state, outcome = started.state, started.outcome
+    # A table with an open seat deals when its last open seat is taken: until then nobody,
+    # its creator included, sees a hand (and could create games until one it likes).
+    deferred = _any_open(holders)
     created_at = utc_now() if created_at is None else created_at
-    events: list[msgspec.Struct] = [
-        GameCreated(
-            game=spec.name,
-            players=count,
-            options=public_options,
-            seed_commitment=seed_commitment(seed_bytes),
-            seed_source=source,
-            rng=ALGORITHM,
-            created_at=created_at,
-            deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
-            seats=None if seats is None else holders,
-            rematch_of=rematch_of,
-            clock=clock,
-        ),
-        *started.events,
-    ]
+    created = GameCreated(
+        game=spec.name,
+        players=count,
+        options=public_options,
+        seed_commitment=seed_commitment(seed_bytes),
+        seed_source=source,
+        rng=ALGORITHM,
+        created_at=created_at,
+        deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
+        seats=None if seats is None else holders,
+        rematch_of=rematch_of,
+        clock=clock,
+        deal_deferred=deferred,
+    )
     if tokens is None:
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
-    if rematch_of is not None:
-        events.extend(SeatClaimed(seat=seat) for seat in sorted(tokens))
-    clocks = None
-    if clock is not None and outcome is None:
-        clocks = start_clocks(clock, count, created_at, spec.to_act(state))
-        events.append(clocks_event(clocks))
-    if outcome is not None:
-        events.append(SeedRevealed(seed=seed_bytes.hex(), deal=deal))
+    claims = [SeatClaimed(seat=seat) for seat in sorted(tokens)] if rematch_of is not None else []
+    game_secrets = GameSecrets(seed=seed_bytes, deal=deal)
+    events: list[msgspec.Struct] = [created]
+    if deferred:
+        state, outcome = spec.initial_state(), None
+        clocks = None if clock is None else stopped_clocks(clock, count)
+        events += claims
+    else:
+        state, outcome = started.state, started.outcome
+        dealt, clocks = _deal(spec, created, game_secrets, started, created_at, claims=claims)
+        events += dealt
     plain = tuple(tokens.get(seat) for seat in range(count))
     for attempt in range(5):
         new_id = game_id or new_game_id()
@@ -470,15 +500,15 @@ def create_game(
             store.insert_game(
                 NewGame(
                     record=record,
-                    secrets=GameSecrets(seed=seed_bytes, deal=deal),
+                    secrets=game_secrets,
                     rows=rows,
                     token_hashes=[None if token is None else hash_token(token) for token in plain],
                     seats=holders,
                     snapshots=snapshots,
                     rematch_of=rematch_of,
-                    due_at=Head.of(record, state, GameSecrets(seed_bytes), holders, clocks).due_at(
-                        spec, created_at
-                    ),
+                    due_at=Head.of(
+                        record, state, game_secrets, holders, clocks, deal_deferred=deferred
+                    ).due_at(spec, created_at),
                 )
             )
         except GameExistsError:
@@ -502,10 +532,51 @@ def create_game(
             state=state,
             events=stored,
             seats=tuple(holders),
-            secrets=GameSecrets(seed=seed_bytes, deal=deal),
+            secrets=game_secrets,
             clock=clocks,
+            deal_deferred=deferred,
         )
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _any_open(seats: Sequence[SeatState]) -> bool:
+    return any(seat.type == SeatType.OPEN for seat in seats)
+
+
+def _deal(
+    spec: AnySpec,
+    created: GameCreated,
+    secrets: GameSecrets,
+    started: Step[Any, Any],
+    at: str,
+    *,
+    claims: Sequence[SeatClaimed] = (),
+) -> tuple[list[Any], ClockState | None]:
+    """The events that deal a game at ``at`` (its setup, drawn by ``started``): the setup
+    events, a rematch's ``claims``, then the clocks starting (``clocks_updated``), or
+    ``seed_revealed`` when the setup already ends the game; and the clocks."""
+    events: list[Any] = [*started.events, *claims]
+    clocks = None
+    if started.outcome is not None:
+        events.append(SeedRevealed(seed=secrets.seed.hex(), deal=secrets.deal))
+    elif created.clock is not None:
+        clocks = start_clocks(created.clock, created.players, at, spec.to_act(started.state))
+        events.append(clocks_event(clocks))
+    return events, clocks
+
+
+def deferred_setup(spec: AnySpec, created: GameCreated, secrets: GameSecrets) -> Step[Any, Any]:
+    """The setup of a game whose deal was deferred, drawn exactly as at its creation:
+    ``start`` with ``FairRng(seed, 0)`` on the logged options (and the explicit deal).
+
+    Raises:
+        InvalidOptionsError: the logged options no longer start a game (a log this build
+            cannot deal).
+    """
+    options = dict(created.options)
+    if secrets.deal is not None:
+        options["deal"] = secrets.deal
+    return setup(spec, created.players, options, FairRng(secrets.seed, 0))
 
 
 def prepare_command(
@@ -539,11 +610,17 @@ def prepare_command(
 
     Raises:
         GameFinishedError: the head is finished (a :class:`~spies_core.errors.GameOverError`).
+        GameNotStartedError: the game is waiting for players (nothing is dealt yet).
         DeadlinePassedError: the seat's clock ran out before ``recorded_at``.
         RuleError: whatever the game's ``decide`` raises.
     """
     if head.finished:
         raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+    if head.waiting:
+        raise GameNotStartedError(
+            f"game {head.id!r} is waiting for players: nothing is dealt until its last open"
+            " seat is taken, and no seat may act before"
+        )
     now = utc_now() if recorded_at is None else recorded_at
     clocks = head.clock
     if clocks is not None and not forced:
@@ -713,6 +790,43 @@ def prepare_resume(spec: AnySpec, head: Head, recorded_at: str | None = None) ->
     )
 
 
+@dataclass(frozen=True, slots=True)
+class PendingDeal:
+    """What a waiting game deals from when its last open seat is taken.
+
+    Attributes:
+        spec: the game.
+        created: its ``game_created`` (seats, options, time control, ``deal_deferred``).
+        secrets: its seed (and explicit deal, if any).
+    """
+
+    spec: AnySpec
+    created: GameCreated
+    secrets: GameSecrets
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSeatChange:
+    """A seat event sealed, ready to append (see :func:`prepare_seat_change`).
+
+    Attributes:
+        append: the batch to hand to the store.
+        seats: the seats after it.
+        events: its events: the seat event, then, when it took a waiting game's last open
+            seat, the deal (the setup events and the clocks starting).
+        dealt: whether it dealt the game.
+        state: the game's state after it when it dealt (else the state did not change).
+        clock: the clocks after it when it dealt a game with a time control.
+    """
+
+    append: Append
+    seats: list[SeatState]
+    events: list[Any]
+    dealt: bool = False
+    state: Any = None
+    clock: ClockState | None = None
+
+
 def prepare_seat_change(
     record: GameRecord,
     seats: list[SeatState],
@@ -720,9 +834,14 @@ def prepare_seat_change(
     *,
     token_hash: str | None = None,
     recorded_at: str | None = None,
-) -> tuple[Append, list[SeatState]]:
-    """Seal one seat event after the game's last event (``record``'s version and head hash);
-    returns the batch and the seats after it.
+    deal: PendingDeal | None = None,
+) -> PreparedSeatChange:
+    """Seal one seat event after the game's last event (``record``'s version and head hash).
+
+    When the event takes the last open seat of a game whose deal is deferred (``deal``, read
+    from its log), the deal follows in the same batch: the setup events drawn exactly as at
+    creation (:func:`deferred_setup`), then the clocks starting (or ``seed_revealed`` when
+    the setup ends the game).
 
     Raises:
         GameFinishedError: the game is over (its seats are final).
@@ -730,23 +849,40 @@ def prepare_seat_change(
     if record.status == GameStatus.FINISHED:
         raise GameFinishedError(f"game {record.id!r} has finished; its seats are final")
     changed = apply_seat_event(seats, event)
-    rows = seal(
-        record.head_hash,
-        record.version + 1,
-        [event],
-        recorded_at=utc_now() if recorded_at is None else recorded_at,
-    )
+    now = utc_now() if recorded_at is None else recorded_at
+    events: list[Any] = [event]
+    started: Step[Any, Any] | None = None
+    clocks = None
+    if (
+        deal is not None
+        and deal.created.deal_deferred
+        and _any_open(seats)
+        and not _any_open(changed)
+    ):
+        started = deferred_setup(deal.spec, deal.created, deal.secrets)
+        dealt, clocks = _deal(deal.spec, deal.created, deal.secrets, started, now)
+        events += dealt
+    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now)
     append = Append(
         game_id=record.id,
         version=record.version,
         head_hash=record.head_hash,
         rows=rows,
+        outcome=None if started is None else started.outcome,
+        state=None if started is None else started.state,
         seat=changed[event.seat],
         token_hash=token_hash,
         # the scheduler looks at the game again: a bot may now be the one to act, or no more
-        due_at=rows[-1].recorded_at,
+        due_at=now,
     )
-    return append, changed
+    return PreparedSeatChange(
+        append=append,
+        seats=changed,
+        events=events,
+        dealt=started is not None,
+        state=None if started is None else started.state,
+        clock=clocks,
+    )
 
 
 def load_head(store: EventStore, game_id: str) -> Head:
@@ -760,10 +896,32 @@ def load_head(store: EventStore, game_id: str) -> Head:
         loaded = load_state(store, game_id)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
+        created = game_created(store, game_id)
         clock = clock_at(store, game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    return Head.of(loaded.record, loaded.state, found, seats, clock)
+    deferred = created is not None and created.deal_deferred
+    return Head.of(loaded.record, loaded.state, found, seats, clock, deal_deferred=deferred)
+
+
+def game_created(store: EventStore, game_id: str) -> GameCreated | None:
+    """The game's first event, ``game_created`` (``None`` in a log that lacks it).
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    first = store.read_events(game_id, after=0, limit=1)
+    created = first[0].event if first else None
+    return created if isinstance(created, GameCreated) else None
+
+
+def _pending_deal(store: EventStore, record: GameRecord) -> PendingDeal | None:
+    """What the game deals from at its last join, when its deal is deferred."""
+    created = game_created(store, record.id)
+    found = store.secrets(record.id)
+    if created is None or not created.deal_deferred or found is None:
+        return None
+    return PendingDeal(spec=store.spec(record.game), created=created, secrets=found)
 
 
 def time_control(store: EventStore, game_id: str) -> TimeControl | None:
@@ -772,20 +930,21 @@ def time_control(store: EventStore, game_id: str) -> TimeControl | None:
     Raises:
         GameNotFoundError: no such game.
     """
-    first = store.read_events(game_id, after=0, limit=1)
-    created = first[0].event if first else None
-    return created.clock if isinstance(created, GameCreated) else None
+    created = game_created(store, game_id)
+    return None if created is None else created.clock
 
 
 def clock_at(store: EventStore, game_id: str, at: int | None = None) -> ClockState | None:
     """Every seat's clock after event ``at`` (default: the head), or ``None`` without a clock:
-    the last ``clocks_updated`` up to there."""
-    control = time_control(store, game_id)
-    if control is None:
+    the last ``clocks_updated`` up to there; before the first one (a game not dealt yet),
+    every seat's full time, none running."""
+    created = game_created(store, game_id)
+    control = None if created is None else created.clock
+    if created is None or control is None:
         return None
     last = store.last_event(game_id, [_CLOCKS_UPDATED], upto=at)
     if last is None or not isinstance(last.event, ClocksUpdated):
-        return None
+        return stopped_clocks(control, created.players)
     return state_of(control, last.event)
 
 
@@ -873,7 +1032,8 @@ def change_seat(
     at, so two racing changes are decided one after the other, across processes: exactly
     one of two joins of a seat finds it open, and the other reads the seats again and is
     refused. With ``token_hash`` the event's seat gets that token; ``clock`` is where the
-    event's time is read (the server's clock).
+    event's time is read (the server's clock). A join that takes the last open seat of a
+    game whose deal is deferred deals it in the same batch (:func:`prepare_seat_change`).
 
     Raises:
         GameNotFoundError: no such game.
@@ -883,10 +1043,13 @@ def change_seat(
         Whatever ``choose`` raises. Nothing is written.
     """
     for _attempt in range(_SEAT_CHANGE_ATTEMPTS):
+        deal = None
         with store.reading():
             record = store.get_game(game_id)
             seats = store.seat_states(game_id, record.players)
             tokens = store.token_hashes(game_id)
+            if _any_open(seats):  # a join may take the last open seat of a waiting game
+                deal = _pending_deal(store, record)
         if record.status == GameStatus.FINISHED:
             raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
         event = choose(seats, tokens)
@@ -894,18 +1057,20 @@ def change_seat(
             return SeatChange(
                 seats=seats, event=None, version=record.version, head_hash=record.head_hash
             )
-        append, changed = prepare_seat_change(
-            record, seats, event, token_hash=token_hash, recorded_at=clock()
+        prepared = prepare_seat_change(
+            record, seats, event, token_hash=token_hash, recorded_at=clock(), deal=deal
         )
+        append = prepared.append
         try:
             store.append(append)
         except VersionConflictError:
             continue
         return SeatChange(
-            seats=changed,
-            event=stored_events(append, [event])[0],
+            seats=prepared.seats,
+            event=stored_events(append, prepared.events)[0],
             version=append.new_version,
             head_hash=append.new_head_hash,
+            dealt=prepared.dealt,
         )
     raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
 

@@ -34,7 +34,10 @@ re-derives and folds:
    the server takes: the setup, ``setup(spec, players, options, FairRng(seed, 0))``, must
    give exactly the logged setup events, and each stored command, stepped by its seat with
    ``FairRng(seed, nonce=seq_before)`` from the state the log folds to, exactly the logged
-   batch (``rederivation-mismatch``, ``command-refused``). This proves every shuffle and
+   batch (``rederivation-mismatch``, ``command-refused``). A game created with an open seat
+   (``game_created.deal_deferred``, which needs one: ``header-mismatch``) has its setup
+   events after the ``seat_joined`` that takes its last open seat, in that batch; a game
+   event or command before it is ``misplaced-event``. This proves every shuffle and
    deal, and that every event followed from a legal command. The logged events themselves
    are folded one at a time (``apply_events``), so a fold that fails is named at its row.
    For a finished game it uses the seed revealed in the log (after checking it against the
@@ -335,6 +338,12 @@ class _Verifier:
         self.closed = False
         """Whether the current batch's ``clocks_updated`` has come: no event of it follows."""
         self.setup_outcome: Outcome | None = None
+        self.waiting = False
+        """Whether the game waits for its deferred deal (``game_created.deal_deferred``
+        with a seat still open): no game event or command may come yet."""
+        self.deferred: Step[Any, Any] | None = None
+        """The re-derived setup of a deferred deal, due after the join that takes the last
+        open seat (``None`` without a seed)."""
         self.seats: list[SeatState] = []
         """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
@@ -575,6 +584,13 @@ class _Verifier:
         elif isinstance(event, ClocksUpdated | ClockExpired | ClocksResumed):
             self._clock_event(row, event)
         else:
+            if self.waiting:
+                raise _fail(
+                    seq,
+                    "misplaced-event",
+                    f"{row.type} before the game is dealt: a game created with an open seat"
+                    " deals in the batch of the join that takes its last open seat",
+                )
             if row.command is not None:
                 self._start_batch(row)
             elif self.closed:
@@ -608,6 +624,14 @@ class _Verifier:
         ):
             raise _fail(1, "header-mismatch", "game_created lists seats that are not the game's")
         self._check_deal_label(event)
+        if event.deal_deferred:
+            if not any(seat.type == SeatType.OPEN for seat in self.seats):
+                raise _fail(
+                    1,
+                    "header-mismatch",
+                    "game_created defers its deal to the last join but has no open seat",
+                )
+            self.waiting = True
         if self.seed is None:
             return
         if self.rederived is Rederivation.OPERATOR_SEED:
@@ -624,10 +648,14 @@ class _Verifier:
                 )
             options["deal"] = self.deal
         try:
-            self.derived = setup(self.codec.spec, event.players, options, FairRng(self.seed, 0))
+            started = setup(self.codec.spec, event.players, options, FairRng(self.seed, 0))
         except SpiesError as exc:
             raise _fail(1, "setup-refused", f"start refused the logged options: {exc}") from exc
-        self.setup_outcome = self.derived.outcome
+        self.setup_outcome = started.outcome
+        if self.waiting:
+            self.deferred = started
+        else:
+            self.derived = started
 
     def _revealed(self, row: EventRow, event: SeedRevealed) -> None:
         assert self.created is not None and self.codec is not None
@@ -676,6 +704,10 @@ class _Verifier:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
             raise _fail(seq, "seat-event-invalid", str(exc)) from exc
+        if self.waiting and not any(seat.type == SeatType.OPEN for seat in self.seats):
+            # the last open seat is taken: the deferred deal follows in this batch
+            self.waiting, self.closed = False, False
+            self.derived, self.deferred = self.deferred, None
 
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None

@@ -184,7 +184,7 @@ def test_list_refuses_bad_parameters_with_400(
 def test_the_lobby_lists_the_newest_open_game_first_however_many_wait(
     client: TestClient[Litestar],
 ) -> None:
-    """Issue 27: the lobby listed the oldest 50 open games, so 50 games left open hid every
+    """The lobby once listed the oldest 50 open games, so 50 games left open hid every
     newer one from the web lobby (which reads the first page) for good."""
     open_seat = {"game": "black-spy", "players": 3, "seats": [{"type": "open"}] * 3}
     made = [client.post("/games", json=open_seat).json()["id"] for _ in range(51)]

@@ -315,7 +315,12 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "The first trick may not be led with a black card.",
     ),
     # -- commands: Stratego Spies & Lies ----------------------------------------------------
-    ErrorCode("not-started", core_errors.GameNotStartedError, "The game has not started."),
+    ErrorCode(
+        "not-started",
+        core_errors.GameNotStartedError,
+        "The game has not started: it is waiting for players (nothing is dealt until its last"
+        " open seat is taken).",
+    ),
     ErrorCode(
         "not-deploy-phase", core_errors.RuleError, "Soldiers are deployed only in the deploy phase."
     ),

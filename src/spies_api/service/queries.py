@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spies_api.problems.errors import InvalidParameterError, ReplaySeatHiddenError
-from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE
+from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE, WAITING_NOTE
 from spies_api.schemas import (
     EventsPage,
     GameList,
@@ -166,6 +166,8 @@ class GameQueries:
         note = None
         if head.finished:
             note = "the game is over"
+        elif head.waiting:
+            note = WAITING_NOTE
         elif seat is None:
             note = SPECTATOR_LEGAL_NOTE
         elif not commands:

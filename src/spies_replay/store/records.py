@@ -258,9 +258,12 @@ class SeatChange:
         event: the appended seat event, or ``None`` when nothing changed.
         version: the game's version after it.
         head_hash: the game's head hash after it.
+        dealt: whether it took the last open seat of a game whose deal was deferred, and
+            dealt the game in the same batch.
     """
 
     seats: list[SeatState]
     event: StoredEvent | None
     version: int
     head_hash: str
+    dealt: bool = False

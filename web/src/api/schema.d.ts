@@ -675,6 +675,11 @@ export interface components {
             deal_scores: number[][];
             /** @description The seat that dealt this deal (§2.2, §2.4). */
             dealer: number;
+            /**
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @default true
+             */
+            dealt: boolean;
             /** @description The rule flags chosen at creation (§8.1, Appendix A). */
             flags: components["schemas"]["BlackSpyFlags"];
             /**
@@ -1282,6 +1287,11 @@ export interface components {
         DeckOfSpiesView: {
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
             clock?: components["schemas"]["ClockView"] | null;
+            /**
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @default true
+             */
+            dealt: boolean;
             /** @description The draw deck's composition in canonical order, never its order (§10.1): the player knows which owned cards are in it. `null` for a spectator while the game is in play. */
             draw_deck_cards: string[] | null;
             /** @description Cards in the draw deck (face down). */
@@ -1356,6 +1366,11 @@ export interface components {
             created_at?: string | null;
             /** @description With `options.deal`: `sha256(seed || canonical JSON of the deal)` as hex. The deal itself is revealed with the seed in `SeedRevealed`. */
             deal_commitment?: string | null;
+            /**
+             * @description `true` for a game created with an open seat: nothing is dealt at creation. Its setup events, drawn from `FairRng(seed, 0)` exactly as at creation, follow the `seat_joined` that takes its last open seat, in that batch, and then its clocks start; until then every seat sees it waiting for players. `false` (and in logs written before this field): the setup events follow `game_created`.
+             * @default false
+             */
+            deal_deferred: boolean;
             /** @description The registered game id, e.g. `deck-of-spies`. */
             game: string;
             /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */
@@ -2542,6 +2557,11 @@ export interface components {
             current_intel: number[] | null;
             /** @description The day, 1 to 3 (§5); 0 before setup. */
             day: number;
+            /**
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @default true
+             */
+            dealt: boolean;
             /** @description Whether a deception token on a wrongly guessed card that was forced to retreat still pays +4 ([I-5]); the creation option of that name. */
             deception_pays_on_forced_retreat: boolean;
             /**
