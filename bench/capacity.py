@@ -201,6 +201,7 @@ def api_process(location: str, *options: str) -> Iterator[Server]:
             "--port",
             str(port),
             *("--rate-limit", "off", "--max-bot-games-per-client", "off"),  # one load client
+            *("--max-games-per-client", "off"),
             *options,
         ],
         stdout=subprocess.DEVNULL,

@@ -71,7 +71,7 @@ from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
-from spies_api.table.quota import BotGameQuota
+from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.engine import CreatedGame, Head
@@ -104,6 +104,7 @@ class Runtime:
         creator: creates games.
         seats: joins, hand-overs and rematches.
         bot_quota: active games with bot seats per client.
+        game_quota: active games created per client.
     """
 
     settings: Settings
@@ -119,6 +120,7 @@ class Runtime:
     creator: GameCreator
     seats: SeatService
     bot_quota: BotGameQuota
+    game_quota: GameQuota
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -158,6 +160,8 @@ class Runtime:
             retry_after=settings.bot_games_retry_after_seconds,
         )
         appends.add(bot_quota.appended)
+        game_quota = GameQuota(settings.max_games_per_client, states)
+        appends.add(game_quota.appended)
         return cls(
             settings=settings,
             store=store,
@@ -180,6 +184,7 @@ class Runtime:
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             bot_quota=bot_quota,
+            game_quota=game_quota,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -259,6 +264,7 @@ _PARTS = (
     "creator",
     "seats",
     "bot_quota",
+    "game_quota",
 )
 """The runtime's parts that routes take as dependencies, by their own names."""
 

@@ -164,6 +164,14 @@ class Settings:
             default, 4, lets a person play a few tables against bots at once; a script that
             floods the server with bot games waits for its own to end.
         bot_game_idle_seconds: see ``max_bot_games_per_client``.
+        max_games_per_client: how many active games one client address (per ``/64`` for
+            IPv6) may have created and have going at once; one more ``POST /games`` is 429
+            ``too-many-games`` with ``Retry-After``. A game waiting for players counts until
+            it is dealt, ends or its open seats expire (so one address cannot fill the
+            lobby); any other game until it ends or has had no append for five minutes.
+            Rematches are not counted. ``None``: no limit. The default, 20, is more tables
+            than a person keeps going; a script that creates games in a loop meets it within
+            a second.
         bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
@@ -220,6 +228,7 @@ class Settings:
     max_bot_games_per_client: int | None = 4
     bot_game_idle_seconds: float = 300.0
     bot_games_retry_after_seconds: int = 5
+    max_games_per_client: int | None = 20
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -252,8 +261,9 @@ class Settings:
             parse_rate(self.rate_limit)
         for network in self.trusted_proxies:
             parse_networks(network)
-        if self.max_bot_games_per_client is not None and self.max_bot_games_per_client < 1:
-            raise ValueError("max_bot_games_per_client must be at least 1 (or None)")
+        too_low = [name for name in _LIMITS_OR_NONE if _below_one(getattr(self, name))]
+        if too_low:
+            raise ValueError(f"{', '.join(too_low)} must be at least 1 (or None)")
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
         if self.metrics_port is not None and not 1 <= self.metrics_port <= MAX_PORT:
@@ -284,6 +294,13 @@ _POSITIVE: Final = (
     "shutdown_timeout_seconds",
 )
 """The settings that must be more than 0."""
+_LIMITS_OR_NONE: Final = ("max_bot_games_per_client", "max_games_per_client")
+"""The settings that are at least 1, or ``None`` for no limit."""
+
+
+def _below_one(limit: int | None) -> bool:
+    return limit is not None and limit < 1
+
 
 DEFAULTS: Final = Settings()
 """The settings of a server started with no option: the limits the API's document states."""
@@ -438,6 +455,15 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "N",
         "active games with bot seats one client address may have at once, or off; one more"
         " is 429 with Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "max_games_per_client",
+        "--max-games-per-client",
+        "N",
+        "active games one client address may have created at once (a game waiting for"
+        " players counts until it fills, ends or expires), or off; one more is 429 with"
+        " Retry-After",
         _positive_or_off,
     ),
     Option(

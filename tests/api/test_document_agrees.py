@@ -32,6 +32,7 @@ SETTINGS_STATED = {
     DEFAULTS.idempotency_key_max_length,
     parse_rate(DEFAULTS.rate_limit or "")[1],
     DEFAULTS.max_bot_games_per_client,
+    DEFAULTS.max_games_per_client,
     MAX_JSON_DEPTH,
 }
 """The default settings the document's limits paragraph states."""

@@ -8,12 +8,14 @@ Every answer also goes through the OpenAPI check of the ``client`` fixture.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api import Settings
+from spies_api import Settings, create_app
+from spies_api.table.quota import GAMES_RETRY_AFTER_SECONDS
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .helpers import new_game, play_to_end
@@ -122,3 +124,25 @@ def test_a_rematch_deals_at_once_before_its_seats_are_claimed(
     assert [s["type"] for s in seats] == ["creator", "creator"]  # seat 1 not claimed yet
     view = client.get(f"/games/{next_id}/view", headers=bearer(token)).json()
     assert view["dealt"] is True
+
+
+# -- the quota of games per client -----------------------------------------------------------
+
+
+def test_one_client_cannot_fill_the_lobby(tmp_path: Path) -> None:
+    """Once, one address could create 54 games a second, open ones included, which never
+    expired; now a client's active games are capped, and a game waiting for players counts
+    for as long as it waits."""
+    settings = Settings(db_path=tmp_path / "quota.db", max_games_per_client=2, log_json=True)
+    with TestClient(app=create_app(settings)) as client:
+        made = [create(client, BLACK_SPY_LOBBY)["id"] for _ in range(2)]
+        refused = client.post("/games", json=BLACK_SPY_LOBBY)
+        assert_problem(refused, 429, "too-many-games")
+        assert refused.headers["Retry-After"] == str(GAMES_RETRY_AFTER_SECONDS)
+        assert "at most 2" in refused.json()["detail"]
+        full_table = {"game": "deck-of-spies"}  # every creation counts, open seat or not
+        assert client.post("/games", json=full_table).status_code == 429
+        assert client.get("/games").json()["total"] == 2  # a refusal appends nothing
+        for seat in (1, 2):  # filling a table deals it; it still counts while played
+            client.post(f"/games/{made[0]}/seats/{seat}/join", json={"name": f"p{seat}"})
+        assert client.post("/games", json=full_table).status_code == 429

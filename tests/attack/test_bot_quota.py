@@ -1,5 +1,7 @@
 """Bot work bounded per client: a client with as many active games with bot seats as the
 server allows gets 429 ``too-many-bot-games`` for one more, until one of them ends or idles.
+The quota of all the games a client created (``too-many-games``) counts the same way, except
+that a game waiting for players counts until it fills or ends.
 
 Attack, before: one anonymous client created bot games as fast as it could (30 expert-bot
 games kept the server busy for two minutes and another client's ``GET`` went from 4.8 ms to
@@ -19,9 +21,9 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
-from spies_api.problems.errors import TooManyBotGamesError
+from spies_api.problems.errors import TooManyBotGamesError, TooManyGamesError
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
-from spies_api.table.quota import BotGameQuota
+from spies_api.table.quota import BotGameQuota, GameQuota
 
 BOT_GAME = {
     "game": "black-spy",
@@ -87,8 +89,8 @@ def test_handing_a_seat_to_a_bot_counts_too(client: TestClient[Litestar]) -> Non
 
 
 class _Head:
-    def __init__(self, finished: bool) -> None:
-        self.finished = finished
+    def __init__(self, finished: bool, *, waiting: bool = False) -> None:
+        self.finished, self.waiting = finished, waiting
 
 
 class _States:
@@ -146,3 +148,33 @@ def test_asking_again_at_once_after_a_refusal_is_held_at_the_door(tmp_path: Path
         again = client.post("/games", json=BOT_GAME)  # at once: the edge answers
         assert again.status_code == 429 and again.json()["code"] == "too-many-requests"
         assert int(again.headers["retry-after"]) >= 1
+
+
+def test_a_waiting_game_counts_until_it_fills_or_ends_and_a_dealt_one_until_it_idles() -> None:
+    now = [0.0]
+    states = _States()
+    quota = GameQuota(2, states, idle_seconds=60, clock=lambda: now[0])  # type: ignore[arg-type]
+    states.heads = {"lobby": _Head(False, waiting=True), "table": _Head(False)}
+    for game_id in ("lobby", "table"):
+        with quota.hold("1.2.3.4") as record:
+            record(game_id)
+    with pytest.raises(TooManyGamesError), quota.hold("1.2.3.4"):
+        pass
+    now[0] = 61.0  # the dealt table idled; the lobby game still waits for players
+    assert quota.active("1.2.3.4") == 1
+    now[0] = 10_000.0
+    assert quota.active("1.2.3.4") == 1
+    del states.heads["lobby"]  # the join that deals drops the cached head: still counted
+    quota.appended("lobby")
+    assert quota.active("1.2.3.4") == 1
+    states.heads["lobby"] = _Head(False)  # its first move: dealt, counted until it idles
+    quota.appended("lobby")
+    now[0] = 10_059.0
+    assert quota.active("1.2.3.4") == 1
+    now[0] = 10_061.0
+    assert quota.active("1.2.3.4") == 0
+    with quota.hold("1.2.3.4") as record:
+        record("ended")
+    states.heads["ended"] = _Head(True, waiting=True)  # abandoned: it ends
+    quota.appended("ended")
+    assert quota.active("1.2.3.4") == 0

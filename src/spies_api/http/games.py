@@ -26,7 +26,7 @@ from spies_api.schemas import (
 from spies_api.service.creation import GameCreator
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
-from spies_api.table.quota import BotGameQuota
+from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_core.registry import GAMES
 from spies_replay.store.records import GameStatus
 
@@ -70,15 +70,19 @@ class GamesController(Controller):
         data: Annotated[CreateGameRequest, Body(examples=CREATE_REQUEST_EXAMPLES)],
         creator: Provided[GameCreator],
         bot_quota: Provided[BotGameQuota],
+        game_quota: Provided[GameQuota],
         request: Request[Any, Any, Any],
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
-        if any(isinstance(seat, BotSeatRequest) for seat in data.seats or ()):
-            with bot_quota.hold(rate_key(client_of(request.scope))) as record:
+        client = rate_key(client_of(request.scope))
+        with game_quota.hold(client) as counted:
+            if any(isinstance(seat, BotSeatRequest) for seat in data.seats or ()):
+                with bot_quota.hold(client) as record:
+                    created = creator.create(data)
+                    record(created.id)
+            else:
                 created = creator.create(data)
-                record(created.id)
-        else:
-            created = creator.create(data)
+            counted(created.id)
         return Response(created, status_code=201, headers={"Location": f"/games/{created.id}"})
 
     @get("/", sync_to_thread=True, **documented("listGames"))

@@ -130,7 +130,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " and an optional `seed` (a reproducible game)."
             " `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be"
             " joined) or `bot` (played by the server). Returns one secret bearer token per"
-            " creator seat, once; only their hashes are kept."
+            " creator seat, once; only their hashes are kept. A game with an open seat is"
+            " dealt when its last open seat is taken: until then it waits for players, and"
+            " every view says `dealt: false`."
         ),
         responses={
             201: _ok(
@@ -150,7 +152,10 @@ OPERATIONS: Final[dict[str, Operation]] = {
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
                     " open seat), `unknown-bot`, `invalid-name`",
-                    429: BOT_GAMES_429,
+                    429: f"{BOT_GAMES_429}, `too-many-games` (with `Retry-After`: the client"
+                    " already has as many active games it created as allowed,"
+                    " `--max-games-per-client`; a game waiting for players counts until it"
+                    " fills, ends or expires)",
                 },
                 examples={422: "unknown-game"},
             ),

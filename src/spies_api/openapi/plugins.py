@@ -129,7 +129,10 @@ and a number an interpretation we chose.
     " that rate; static files, pages and docs not counted); over it, 429"
     " `too-many-requests` with `Retry-After`. A client may have at most"
     f" {DEFAULTS.max_bot_games_per_client} active games with bot seats; one more is 429"
-    " `too-many-bot-games` with `Retry-After`. A JSON body nested deeper than 64 levels is"
+    " `too-many-bot-games` with `Retry-After`. A client may have created at most"
+    f" {DEFAULTS.max_games_per_client} active games (a game waiting for players counts until"
+    " it fills, ends or expires); one more is 429 `too-many-games` with `Retry-After`. A"
+    " JSON body nested deeper than 64 levels is"
     " 400 `malformed-body`. These are the defaults of the server's settings; an operator may"
     " change them.\n"
 )

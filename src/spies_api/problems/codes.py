@@ -58,8 +58,8 @@ def _sample(entry: ErrorCode) -> BaseException:
         return HTTPException(status_code=source)
     if isinstance(source, str):
         return replay_errors.StoreBusyError("spies.db")
-    if source in (api_errors.TooManyStreamsError, api_errors.TooManyBotGamesError):
-        return source("a sample", retry_after=1)  # type: ignore[no-any-return]
+    if isinstance(source, type) and issubclass(source, api_errors.RetryLaterError):
+        return source("a sample", retry_after=1)
     if source is api_errors.NotReadyError:
         return api_errors.NotReadyError("a sample", reason="draining")
     if source is replay_errors.StoreUnavailableError:
@@ -381,6 +381,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         api_errors.TooManyBotGamesError,
         "The client (by address) already has as many active games with bot seats as allowed"
         " (`--max-bot-games-per-client`); retry after `Retry-After`, or finish one.",
+    ),
+    ErrorCode(
+        "too-many-games",
+        api_errors.TooManyGamesError,
+        "The client (by address) already has as many active games it created as allowed"
+        " (`--max-games-per-client`): games waiting for players until they fill, end or"
+        " expire, and other games until they end or go idle; retry after `Retry-After`.",
     ),
     ErrorCode(
         "too-many-streams",

@@ -20,7 +20,10 @@ __all__ = [
     "NotReadyError",
     "RematchTooEarlyError",
     "ReplaySeatHiddenError",
+    "RetryLaterError",
     "SeatsClosedError",
+    "TooManyBotGamesError",
+    "TooManyGamesError",
     "TooManyStreamsError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -75,33 +78,37 @@ class WrongGameCommandError(RuleError):
     default_code = "wrong-game-command"
 
 
-class TooManyStreamsError(ApiError):
-    """The game already has as many open event streams as the server allows (503).
+class RetryLaterError(ApiError):
+    """A refusal that a later try may not meet: the answer carries ``Retry-After``.
 
     Attributes:
-        retry_after: seconds after which a new stream may find a free slot.
+        retry_after: seconds after which a try may be accepted.
     """
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyStreamsError(RetryLaterError):
+    """The game already has as many open event streams as the server allows (503); a new
+    stream may find a free slot after ``retry_after`` seconds."""
 
     default_code = "too-many-streams"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
-
-class TooManyBotGamesError(ApiError):
+class TooManyBotGamesError(RetryLaterError):
     """The client already has as many active games with bot seats as the server allows
-    (429).
-
-    Attributes:
-        retry_after: seconds after which one of them may have ended.
-    """
+    (429); one of them may have ended after ``retry_after`` seconds."""
 
     default_code = "too-many-bot-games"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+
+class TooManyGamesError(RetryLaterError):
+    """The client already has as many active games it created as the server allows (429);
+    one of them may have filled, ended or gone idle after ``retry_after`` seconds."""
+
+    default_code = "too-many-games"
 
 
 class InvalidSeatsError(ApiError):

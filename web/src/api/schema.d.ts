@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept.
+         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept. A game with an open seat is dealt when its last open seat is taken: until then it waits for players, and every view says `dealt: false`.
          */
         post: operations["createGame"];
         delete?: never;
@@ -2814,7 +2814,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
                     [name: string]: unknown;
