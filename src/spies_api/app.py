@@ -152,7 +152,7 @@ class Runtime:
         appends.add(notifier.notify)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
-        creator = GameCreator(store, effects, clock=clock)
+        creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,

@@ -539,6 +539,11 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     clock: ClockView | None = None
     """The game's clock now: the time control and each seat's time left and deadline (while
     its clock runs); ``null`` for a game without a clock."""
+    open_until: str | None = None
+    """While the game waits for players (nothing is dealt until its last open seat is
+    taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned
+    (finished, no winner, outcome reason ``abandoned``). ``null`` otherwise, or when they
+    never expire."""
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):

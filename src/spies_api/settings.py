@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_RATE_LIMIT",
     "RATE_SECONDS",
     "ENV_PREFIX",
+    "MAX_OPEN_SEAT_TTL",
     "OPTIONS",
     "RATE_UNITS",
     "Option",
@@ -39,6 +40,8 @@ __all__ = [
 
 ENV_PREFIX: Final = "SPIES_"
 MAX_PORT: Final = 65535
+MAX_OPEN_SEAT_TTL: Final = 30 * 24 * 3600.0
+"""The longest ``--open-seat-ttl`` (30 days): longer is surely a mistake; ``off`` is for ever."""
 
 KIB = 1024
 
@@ -172,6 +175,11 @@ class Settings:
             Rematches are not counted. ``None``: no limit. The default, 20, is more tables
             than a person keeps going; a script that creates games in a loop meets it within
             a second.
+        open_seat_ttl: how many seconds the open seats of a new game stay open (recorded in
+            its log as ``game_created.open_until``); a game still waiting for players then
+            is abandoned: ``game_aborted`` with reason ``abandoned``, the seed revealed, the
+            game over with no winner. ``None`` (``--open-seat-ttl off`` or ``0``): open seats
+            never expire. The default is an hour.
         bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
@@ -229,6 +237,7 @@ class Settings:
     bot_game_idle_seconds: float = 300.0
     bot_games_retry_after_seconds: int = 5
     max_games_per_client: int | None = 20
+    open_seat_ttl: float | None = 3600.0
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -261,9 +270,7 @@ class Settings:
             parse_rate(self.rate_limit)
         for network in self.trusted_proxies:
             parse_networks(network)
-        too_low = [name for name in _LIMITS_OR_NONE if _below_one(getattr(self, name))]
-        if too_low:
-            raise ValueError(f"{', '.join(too_low)} must be at least 1 (or None)")
+        _check_limits(self)
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
         if self.metrics_port is not None and not 1 <= self.metrics_port <= MAX_PORT:
@@ -298,8 +305,18 @@ _LIMITS_OR_NONE: Final = ("max_bot_games_per_client", "max_games_per_client")
 """The settings that are at least 1, or ``None`` for no limit."""
 
 
-def _below_one(limit: int | None) -> bool:
-    return limit is not None and limit < 1
+def _check_limits(settings: Settings) -> None:
+    """The limits that ``None`` lifts: at least 1, and a time to live in range."""
+    limits = {name: getattr(settings, name) for name in _LIMITS_OR_NONE}
+    too_low = [name for name, limit in limits.items() if limit is not None and limit < 1]
+    if too_low:
+        raise ValueError(f"{', '.join(too_low)} must be at least 1 (or None)")
+    ttl = settings.open_seat_ttl
+    if ttl is not None and not 0 < ttl <= MAX_OPEN_SEAT_TTL:
+        raise ValueError(
+            f"open_seat_ttl must be more than 0 and at most {MAX_OPEN_SEAT_TTL:.0f} seconds"
+            " (or None)"
+        )
 
 
 DEFAULTS: Final = Settings()
@@ -374,6 +391,20 @@ def _seconds(text: str) -> float:
     if not 0 <= value <= 3600:  # noqa: PLR2004
         raise ValueError("expected a number of seconds from 0 to 3600, e.g. 1 or 0.5")
     return value
+
+
+def _ttl(text: str) -> float | None:
+    if text.strip().lower() in RATE_OFF:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_OPEN_SEAT_TTL:
+        raise ValueError(
+            f"expected a number of seconds from 0 to {MAX_OPEN_SEAT_TTL:.0f} (0: never), or off"
+        )
+    return value or None
 
 
 def _rate(text: str) -> str | None:
@@ -465,6 +496,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         " players counts until it fills, ends or expires), or off; one more is 429 with"
         " Retry-After",
         _positive_or_off,
+    ),
+    Option(
+        "open_seat_ttl",
+        "--open-seat-ttl",
+        "SECONDS",
+        "how long a new game's open seats stay open; a game still waiting for players then"
+        " is abandoned (no winner); 0 or off: for ever",
+        _ttl,
     ),
     Option(
         "trusted_proxies",

@@ -62,9 +62,11 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import (
+    AbortReason,
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
+    GameAborted,
     GameCreated,
     SeatClaimed,
     SeatEvent,
@@ -73,7 +75,9 @@ from spies_replay.meta import (
     SeatType,
     SeedRevealed,
     SeedSource,
+    aborted_outcome,
     apply_seat_event,
+    check_abort_detail,
     is_meta,
 )
 from spies_replay.store.protocols import EventStore
@@ -108,6 +112,7 @@ __all__ = [
     "load_head",
     "load_state",
     "new_game_id",
+    "prepare_abort",
     "prepare_command",
     "prepare_seat_change",
     "redact_for",
@@ -138,6 +143,7 @@ class CreatedGame:
         secrets: the seed and the explicit deal (for a caller that keeps the head cached).
         clock: every seat's clock (stopped while the deal is deferred), or ``None``.
         deal_deferred: whether the game deals when its last open seat is taken.
+        open_until: when its open seats expire (``None``: never).
     """
 
     record: GameRecord
@@ -148,6 +154,7 @@ class CreatedGame:
     secrets: GameSecrets | None = None
     clock: ClockState | None = None
     deal_deferred: bool = False
+    open_until: str | None = None
 
     @property
     def head(self) -> Head:
@@ -160,6 +167,7 @@ class CreatedGame:
             self.seats,
             self.clock,
             deal_deferred=self.deal_deferred,
+            open_until=self.open_until,
         )
 
 
@@ -180,6 +188,8 @@ class Head:
         clock: every seat's clock, for a game with a time control; else ``None``.
         deal_deferred: the game was created with an open seat and deals when its last
             open seat is taken (``game_created.deal_deferred``).
+        open_until: when its open seats expire (``game_created.open_until``; ``None``:
+            never): a game still waiting then is abandoned.
     """
 
     id: str
@@ -192,6 +202,7 @@ class Head:
     seats: tuple[SeatState, ...] = ()
     clock: ClockState | None = None
     deal_deferred: bool = False
+    open_until: str | None = None
 
     @classmethod
     def of(
@@ -203,6 +214,7 @@ class Head:
         clock: ClockState | None = None,
         *,
         deal_deferred: bool = False,
+        open_until: str | None = None,
     ) -> Head:
         """The head of a game whose record and state are at the same version."""
         return cls(
@@ -216,6 +228,7 @@ class Head:
             seats=tuple(seats),
             clock=clock,
             deal_deferred=deal_deferred,
+            open_until=open_until,
         )
 
     @property
@@ -224,12 +237,24 @@ class Head:
         open, so nothing is dealt and no seat may act."""
         return self.deal_deferred and _any_open(self.seats)
 
+    def expired(self, now: str) -> bool:
+        """Whether the game still waits for players at ``now``, its open seats expired."""
+        return (
+            not self.finished
+            and self.waiting
+            and self.open_until is not None
+            and to_ms(self.open_until) <= to_ms(now)
+        )
+
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
         bot plays is to act, else the earliest deadline of a running clock, else ``None``
-        (the game waits on people with no clock, or is over)."""
+        (the game waits on people with no clock, or is over); for a game waiting for
+        players, when its open seats expire (``None``: never)."""
         if self.finished:
             return None
+        if self.waiting:
+            return self.open_until
         bots = {seat.seat for seat in self.seats if seat.bot is not None}
         if bots & spec.to_act(self.state):
             return now
@@ -399,6 +424,7 @@ def create_game(
     rematch_of: str | None = None,
     clock: TimeControl | None = None,
     created_at: str | None = None,
+    open_seat_ttl: float | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -419,6 +445,8 @@ def create_game(
         clock: the game's time control (checked by the caller), or ``None``: the clocks of
             the seats to act start at creation (``clocks_updated``).
         created_at: the time to record (the server's clock); default now.
+        open_seat_ttl: for a game with an open seat, how many seconds its open seats stay
+            open (``game_created.open_until``); ``None``: for ever.
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -449,6 +477,9 @@ def create_game(
     # its creator included, sees a hand (and could create games until one it likes).
     deferred = _any_open(holders)
     created_at = utc_now() if created_at is None else created_at
+    open_until = None
+    if deferred and open_seat_ttl is not None:
+        open_until = from_ms(to_ms(created_at) + round(open_seat_ttl * 1000))
     created = GameCreated(
         game=spec.name,
         players=count,
@@ -462,6 +493,7 @@ def create_game(
         rematch_of=rematch_of,
         clock=clock,
         deal_deferred=deferred,
+        open_until=open_until,
     )
     if tokens is None:
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
@@ -507,7 +539,13 @@ def create_game(
                     snapshots=snapshots,
                     rematch_of=rematch_of,
                     due_at=Head.of(
-                        record, state, game_secrets, holders, clocks, deal_deferred=deferred
+                        record,
+                        state,
+                        game_secrets,
+                        holders,
+                        clocks,
+                        deal_deferred=deferred,
+                        open_until=open_until,
                     ).due_at(spec, created_at),
                 )
             )
@@ -535,6 +573,7 @@ def create_game(
             secrets=game_secrets,
             clock=clocks,
             deal_deferred=deferred,
+            open_until=open_until,
         )
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -771,6 +810,50 @@ def prepare_timeout(
     )
 
 
+def prepare_abort(
+    spec: AnySpec,
+    head: Head,
+    *,
+    reason: str,
+    detail: str,
+    recorded_at: str | None = None,
+) -> PreparedCommand:
+    """End a game in progress that no rule ended: ``game_aborted``, the clocks stopped
+    (``clocks_updated``, in a game with a clock: the time each running clock ran is
+    charged), then ``seed_revealed``; the outcome is ``{"winners": [], "reason": reason}``.
+    Nothing is written: hand ``append`` to the store, whose version check refuses it when
+    the game moved on meanwhile.
+
+    Args:
+        spec: the game's spec.
+        head: the game's head.
+        reason: a machine code of :class:`~spies_replay.meta.AbortReason`: ``aborted`` (an
+            operator), ``abandoned`` (the server: open seats that expired).
+        detail: why, in words: 1 to :data:`~spies_replay.meta.ABORT_DETAIL_MAX`
+            printable characters.
+        recorded_at: the time to record (the caller's clock); default now.
+
+    Raises:
+        GameFinishedError: the game is over already.
+        ValueError: an unknown ``reason``, or a ``detail`` that is empty, too long or holds
+            a character that is not printable.
+    """
+    if head.finished:
+        raise GameFinishedError(f"game {head.id!r} has finished already; nothing to abort")
+    try:
+        code = AbortReason(reason)
+    except ValueError:
+        known = ", ".join(str(known) for known in AbortReason)
+        raise ValueError(f"unknown abort reason {reason!r}; one of {known}") from None
+    check_abort_detail(detail)
+    now = utc_now() if recorded_at is None else recorded_at
+    aborted = GameAborted(reason=code, detail=detail)
+    clocks = None if head.clock is None else run_clocks(head.clock, to_ms(now), ())
+    ended: Step[Any, Any] = Step((), head.state, aborted_outcome(aborted))
+    batch = [] if clocks is None else [clocks_event(clocks)]
+    return _sealed(spec, head, batch, ended, now, before=[aborted], clock=clocks)
+
+
 def prepare_resume(spec: AnySpec, head: Head, recorded_at: str | None = None) -> PreparedCommand:
     """Clocks that ran out while no server was running start again from what they had:
     ``clocks_resumed``, then the clocks.
@@ -900,8 +983,15 @@ def load_head(store: EventStore, game_id: str) -> Head:
         clock = clock_at(store, game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    deferred = created is not None and created.deal_deferred
-    return Head.of(loaded.record, loaded.state, found, seats, clock, deal_deferred=deferred)
+    return Head.of(
+        loaded.record,
+        loaded.state,
+        found,
+        seats,
+        clock,
+        deal_deferred=created is not None and created.deal_deferred,
+        open_until=None if created is None else created.open_until,
+    )
 
 
 def game_created(store: EventStore, game_id: str) -> GameCreated | None:

@@ -17,7 +17,10 @@ re-derives and folds:
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
    events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
-   come between batches, ``seed_revealed`` comes last (``event-after-end``), every event
+   come between batches, ``seed_revealed`` comes last (``event-after-end``), a
+   ``game_aborted`` ends a game in progress with a detail of printable text
+   (``abort-invalid``; one with reason ``abandoned`` only while the game waits for players,
+   at or after its ``open_until``) and only the clocks and the reveal follow it, every event
    folds (``fold-failed``), ``check_invariants`` holds after every batch
    (``invariant-broken``), and the final state's outcome matches the status, the stored
    outcome and the presence of ``seed_revealed``.
@@ -135,16 +138,20 @@ from spies_replay.codec import (
 from spies_replay.errors import GameNotFoundError
 from spies_replay.marks import FALLBACK_BOT, BotMark, BotPolicies, parse_bot_mark
 from spies_replay.meta import (
+    AbortReason,
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
+    GameAborted,
     GameCreated,
     SeatEvent,
     SeatState,
     SeatType,
     SeedRevealed,
     SeedSource,
+    aborted_outcome,
     apply_seat_event,
+    check_abort_detail,
     initial_seats,
 )
 from spies_replay.store.protocols import EventStore
@@ -347,6 +354,8 @@ class _Verifier:
         self.seats: list[SeatState] = []
         """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
+        self.aborted = False
+        """Whether ``game_aborted`` ended the game: no game event may follow."""
         self.seed: bytes | None = None
         self.deal: Any = None
         self.deal_seq: int | None = None
@@ -583,23 +592,32 @@ class _Verifier:
             self._seat_event(row, event)
         elif isinstance(event, ClocksUpdated | ClockExpired | ClocksResumed):
             self._clock_event(row, event)
+        elif isinstance(event, GameAborted):
+            self._aborted(row, event)
         else:
-            if self.waiting:
-                raise _fail(
-                    seq,
-                    "misplaced-event",
-                    f"{row.type} before the game is dealt: a game created with an open seat"
-                    " deals in the batch of the join that takes its last open seat",
-                )
-            if row.command is not None:
-                self._start_batch(row)
-            elif self.closed:
-                raise _fail(
-                    seq,
-                    "misplaced-event",
-                    f"{row.type} follows its batch's clocks_updated: the clocks end a batch",
-                )
-            self._game_event(row, event)
+            self._game_row(row, event)
+
+    def _game_row(self, row: EventRow, event: Any) -> None:
+        """A row of the game's own: a command's first event, or a later event of a batch."""
+        seq = row.seq
+        if self.aborted:
+            raise _fail(seq, "event-after-end", f"{row.type} follows game_aborted")
+        if self.waiting:
+            raise _fail(
+                seq,
+                "misplaced-event",
+                f"{row.type} before the game is dealt: a game created with an open seat"
+                " deals in the batch of the join that takes its last open seat",
+            )
+        if row.command is not None:
+            self._start_batch(row)
+        elif self.closed:
+            raise _fail(
+                seq,
+                "misplaced-event",
+                f"{row.type} follows its batch's clocks_updated: the clocks end a batch",
+            )
+        self._game_event(row, event)
 
     def _created(self, row: EventRow, event: Any) -> None:
         assert self.codec is not None
@@ -624,14 +642,7 @@ class _Verifier:
         ):
             raise _fail(1, "header-mismatch", "game_created lists seats that are not the game's")
         self._check_deal_label(event)
-        if event.deal_deferred:
-            if not any(seat.type == SeatType.OPEN for seat in self.seats):
-                raise _fail(
-                    1,
-                    "header-mismatch",
-                    "game_created defers its deal to the last join but has no open seat",
-                )
-            self.waiting = True
+        self._check_lobby(event)
         if self.seed is None:
             return
         if self.rederived is Rederivation.OPERATOR_SEED:
@@ -656,6 +667,24 @@ class _Verifier:
             self.deferred = started
         else:
             self.derived = started
+
+    def _check_lobby(self, created: GameCreated) -> None:
+        """A deal deferred to the last join needs an open seat; open seats' expiry is a time."""
+        if created.deal_deferred:
+            if not any(seat.type == SeatType.OPEN for seat in self.seats):
+                raise _fail(
+                    1,
+                    "header-mismatch",
+                    "game_created defers its deal to the last join but has no open seat",
+                )
+            self.waiting = True
+        if created.open_until is not None and parse_utc(created.open_until) is None:
+            raise _fail(
+                1,
+                "invalid-timestamp",
+                f"open_until {created.open_until[:40]!r} is not an RFC 3339 time in UTC as the"
+                " log writes it",
+            )
 
     def _revealed(self, row: EventRow, event: SeedRevealed) -> None:
         assert self.created is not None and self.codec is not None
@@ -691,14 +720,18 @@ class _Verifier:
                 ),
             )
 
-    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
-        assert self.codec is not None
+    def _between_batches(self, row: EventRow) -> None:
+        """A meta event that ends the batch before it, in a game still in progress."""
         seq = row.seq
         if row.command is not None or row.actor is not None or row.bot is not None:
             raise _fail(seq, "misplaced-command", f"{row.type} carries a command")
         self._end_batch(seq)
         if self.outcome is not None:
             raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
+
+    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
+        seq = row.seq
+        self._between_batches(row)
         self.clocks.seat_event(seq)
         try:
             self.seats = apply_seat_event(self.seats, event)
@@ -708,6 +741,35 @@ class _Verifier:
             # the last open seat is taken: the deferred deal follows in this batch
             self.waiting, self.closed = False, False
             self.derived, self.deferred = self.deferred, None
+
+    def _aborted(self, row: EventRow, event: GameAborted) -> None:
+        """``game_aborted``: the end of a game in progress, nobody winning; the clocks stop."""
+        seq = row.seq
+        self._between_batches(row)
+        try:
+            check_abort_detail(event.detail)
+        except ValueError as exc:
+            raise _fail(seq, "abort-invalid", str(exc)) from exc
+        if event.reason is AbortReason.ABANDONED:
+            self._check_abandoned(row)
+        self.clocks.aborted(seq)
+        self.closed = False
+        self.aborted = True
+        self.outcome = aborted_outcome(event)
+
+    def _check_abandoned(self, row: EventRow) -> None:
+        """The server abandons a game only while it waits for players, once its open seats
+        expired (``game_created.open_until``)."""
+        until = None if self.created is None else self.created.open_until
+        if not self.waiting or until is None or to_ms(row.recorded_at) < to_ms(until):
+            expiry = "no expiry" if until is None else f"open seats expiring at {until}"
+            raise _fail(
+                row.seq,
+                "abort-invalid",
+                f"game_aborted says abandoned at {row.recorded_at}, but the game"
+                f" {'waits for players' if self.waiting else 'is dealt'} with {expiry}:"
+                " the server abandons only a table whose open seats expired",
+            )
 
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None

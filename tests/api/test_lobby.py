@@ -8,9 +8,11 @@ Every answer also goes through the OpenAPI check of the ``client`` fixture.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
@@ -19,6 +21,7 @@ from spies_api.table.quota import GAMES_RETRY_AFTER_SECONDS
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .helpers import new_game, play_to_end
+from .test_clocks import FakeClock, verified
 from .test_seats import assert_problem, bearer, create, wait_for
 
 DEAL = ["black_spy_started", "black_spy_dealt"]
@@ -83,8 +86,9 @@ def test_a_lobby_game_waits_undealt_and_deals_at_its_last_join(
 def test_bots_and_clocks_wait_for_the_deal(
     client: TestClient[Litestar], settings: Settings
 ) -> None:
-    """A bot seat and a clock do nothing while the table waits: the server has nothing due
-    on the game (no sweep of waiting games), and a clock shows its full time, no deadline."""
+    """A bot seat and a clock do nothing while the table waits: the server's only mark on
+    the game is its open seats' expiry (no sweep of waiting games), and a clock shows its
+    full time, no deadline."""
     created = create(
         client,
         {
@@ -99,7 +103,7 @@ def test_bots_and_clocks_wait_for_the_deal(
     assert [s["deadline"] for s in summary["clock"]["seats"]] == [None, None]
     assert summary["clock"]["turn_seconds"] == 30
     with SQLiteEventStore(settings.db_path) as store:
-        assert store.due_at(game_id) is None
+        assert store.due_at(game_id) == summary["open_until"] is not None
     joined = client.post(f"/games/{game_id}/join", json={"name": "Ada"})
     assert joined.status_code == 200
     # both sides deploy at once: the bot does, and the person's clock runs from the deal
@@ -146,3 +150,43 @@ def test_one_client_cannot_fill_the_lobby(tmp_path: Path) -> None:
         for seat in (1, 2):  # filling a table deals it; it still counts while played
             client.post(f"/games/{made[0]}/seats/{seat}/join", json={"name": f"p{seat}"})
         assert client.post("/games", json=full_table).status_code == 429
+
+
+# -- open seats that expire ------------------------------------------------------------------
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def test_the_server_abandons_a_table_whose_open_seats_expired(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """Once, open games never expired. Now the scheduler ends a table still waiting when its
+    open seats expire: game_aborted (abandoned), the seed revealed, nobody wins; a table that
+    filled in time plays on."""
+    fast = replace(settings, scheduler_poll_seconds=0.02, bot_workers=0, open_seat_ttl=60)
+    with TestClient(app=create_app(fast, clock=clock)) as client:
+        waiting = create(client, BLACK_SPY_LOBBY)["id"]
+        seats = [{"type": "creator"}, {"type": "open"}]
+        filled = create(client, {"game": "spies-and-lies", "seats": seats})["id"]
+        client.post(f"/games/{filled}/join", json={"name": "Grace"})
+        summary = client.get(f"/games/{waiting}").json()
+        assert summary["open_until"] == "2026-12-01T12:01:00.000000Z"
+        assert client.get(f"/games/{filled}").json()["open_until"] is None
+        clock.advance(59.9)
+        assert client.post(f"/games/{waiting}/join", json={"name": "Lin"}).status_code == 200
+        clock.advance(0.1)
+        over = wait_for(
+            lambda: (s := client.get(f"/games/{waiting}").json())["status"] == "finished" and s,
+            "the expired table to be abandoned",
+        )
+        assert over["outcome"]["reason"] == "abandoned" and over["outcome"]["winners"] == []
+        assert over["open_until"] is None
+        logged = [e["type"] for e in client.get(f"/games/{waiting}/events").json()["events"]]
+        assert logged[-2:] == ["game_aborted", "seed_revealed"]
+        late = client.post(f"/games/{waiting}/join", json={"name": "Max"})
+        assert_problem(late, 409, "game-over")
+        assert client.get(f"/games/{filled}").json()["status"] == "active"
+    verified(settings)

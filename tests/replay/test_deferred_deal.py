@@ -28,6 +28,7 @@ from spies_replay.engine import (
     change_seat,
     create_game,
     load_head,
+    prepare_abort,
     submit_command,
     view_at,
 )
@@ -288,3 +289,79 @@ def test_verify_refuses_a_deal_before_the_last_join(seed: bytes | None) -> None:
 )
 def test_verify_refuses_a_forged_deferred_deal(events: list[Any], found: tuple[str, int]) -> None:
     assert problem_of(events, 2, SEED.encode()) == found
+
+
+# -- open seats that expire ------------------------------------------------------------------
+
+EXPIRES_AT = "2026-11-29T18:00:00.000000Z"
+
+
+def abandon(store: EventStore, game_id: str, at: str) -> None:
+    head = load_head(store, game_id)
+    spec = store.spec(head.game)
+    detail = f"its open seats expired at {head.open_until}"
+    store.append(
+        prepare_abort(spec, head, reason="abandoned", detail=detail, recorded_at=at).append
+    )
+
+
+@pytest.mark.parametrize(
+    "clock", [None, TimeControl(budget_seconds=300)], ids=["no-clock", "clock"]
+)
+def test_a_table_that_never_fills_is_abandoned_at_its_expiry(
+    store: EventStore, tmp_path: Path, clock: TimeControl | None
+) -> None:
+    created = create_game(
+        store,
+        "black-spy",
+        3,
+        seats=lobby_seats(3),
+        clock=clock,
+        created_at=CREATED_AT,
+        open_seat_ttl=3600,
+    )
+    game_id, spec = created.record.id, GAMES["black-spy"]
+    first = store.read_events(game_id)[0].event
+    assert isinstance(first, GameCreated) and first.open_until == EXPIRES_AT
+    assert store.due_at(game_id) == EXPIRES_AT  # the scheduler's one mark until then
+    change_seat(store, game_id, join(1, "Grace"), clock=at(JOINED_AT))
+    head = load_head(store, game_id)
+    assert head.waiting and head.due_at(spec, JOINED_AT) == EXPIRES_AT
+    assert not head.expired(JOINED_AT) and head.expired(EXPIRES_AT)
+    abandon(store, game_id, EXPIRES_AT)
+    record = store.get_game(game_id)
+    assert record.status is GameStatus.FINISHED
+    assert record.outcome is not None and record.outcome.reason == "abandoned"
+    assert record.outcome.winners == ()
+    types = [e.type for e in store.read_events(game_id)]
+    assert types[-1] == "seed_revealed" and "game_aborted" in types
+    assert not any(t.startswith("black_spy") for t in types)  # never dealt
+    assert verify_game(store, game_id).ok
+    with SQLiteEventStore(tmp_path / "other.db") as other:
+        report = import_game(other, io.BytesIO(b"".join(export_lines(store, game_id))))
+        assert report.ok, report.problem
+
+
+def test_a_full_table_does_not_expire(store: EventStore) -> None:
+    created = create_game(
+        store, "spies-and-lies", 2, seats=lobby_seats(2), created_at=CREATED_AT, open_seat_ttl=60
+    )
+    change_seat(store, created.record.id, join(1, "Grace"), clock=at(JOINED_AT))
+    head = load_head(store, created.record.id)
+    assert not head.waiting and not head.expired(EXPIRES_AT)
+    assert head.due_at(GAMES["spies-and-lies"], EXPIRES_AT) is None  # people to move
+
+
+def test_verify_refuses_an_abandonment_before_the_expiry_or_of_a_dealt_game(
+    store: EventStore,
+) -> None:
+    early = create_game(
+        store, "black-spy", 3, seats=lobby_seats(3), created_at=CREATED_AT, open_seat_ttl=3600
+    )
+    abandon(store, early.record.id, JOINED_AT)  # five minutes in, not an hour
+    report = verify_game(store, early.record.id)
+    assert report.problem is not None and report.problem.code == "abort-invalid"
+    never = create_game(store, "black-spy", 3, seats=lobby_seats(3), created_at=CREATED_AT)
+    abandon(store, never.record.id, EXPIRES_AT)  # its open seats never expire
+    report = verify_game(store, never.record.id)
+    assert report.problem is not None and report.problem.code == "abort-invalid"

@@ -61,7 +61,7 @@ class GameQueries:
         states = self.states
         finished = record.status == GameStatus.FINISHED
         to_act: list[int] = []
-        clock = None
+        clock = open_until = None
         if not finished:
             head = states.head_of(record, keep=keep)
             if head.version != record.version:  # a command landed meanwhile: use the newer pair
@@ -74,6 +74,7 @@ class GameQueries:
             clock = head.clock
             if not finished:
                 to_act = sorted(self.store.spec(record.game).to_act(head.state))
+                open_until = head.open_until if head.waiting else None
         if seats is None:
             seats = self.store.seat_states(record.id, record.players)
         rematch_of, rematch = self.store.rematch_links(record.id)
@@ -89,6 +90,7 @@ class GameQueries:
             rematch=rematch,
             rematch_of=rematch_of,
             clock=clock_view(clock, to_ms(self.clock())),
+            open_until=open_until,
         )
 
     def summary(self, game_id: str) -> GameSummary:

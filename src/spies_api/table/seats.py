@@ -283,6 +283,7 @@ class SeatService:
             rematch_of=record.id,
             clock=time_control(self.store, record.id),  # a rematch keeps its game's clock
             created_at=self.creator.clock(),
+            open_seat_ttl=self.creator.open_seat_ttl,
         )
         self.creator.effects.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)

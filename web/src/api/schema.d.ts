@@ -341,6 +341,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AbortReason
+         * @description Why a game ended without its rules ending it: the outcome's `reason`.
+         *     - `aborted`: An operator ended it (`spies-replay abort`).
+         *     - `abandoned`: The server ended it: its open seats expired before the table was full.
+         * @enum {string}
+         */
+        AbortReason: "aborted" | "abandoned";
+        /**
          * BlackSpyCardPlayed
          * @description A card was played face up to the current trick (§5.1).
          */
@@ -880,7 +888,7 @@ export interface components {
          */
         CommandResponse: {
             /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
             outcome?: components["schemas"]["Outcome"] | null;
             /** @description `active` while the game goes on, `finished` once this command ended it. */
@@ -1347,13 +1355,32 @@ export interface components {
          */
         EventsPage: {
             /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
             /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
             next_after: number;
             /** @description `active` while the game goes on, `finished` once it is over. */
             status: components["schemas"]["GameStatus"];
             /** @description The game's version when the page was read. */
             version: number;
+        };
+        /**
+         * GameAborted
+         * @description The game was ended without its rules ending it: nobody wins. The clocks (stopped) and `seed_revealed` follow in the same batch, and nothing else.
+         */
+        GameAborted: {
+            /** @description What the operator (or the server) said, in words: 1 to `ABORT_DETAIL_MAX` printable characters. */
+            detail: string;
+            /** @description Why: `aborted` (an operator) or `abandoned` (open seats that expired); the outcome's `reason`. */
+            reason: components["schemas"]["AbortReason"];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `game_aborted`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_aborted";
         };
         /**
          * GameCreated
@@ -1373,6 +1400,8 @@ export interface components {
             deal_deferred: boolean;
             /** @description The registered game id, e.g. `deck-of-spies`. */
             game: string;
+            /** @description When the open seats expire, RFC 3339 UTC: a game still waiting for players then is abandoned (`game_aborted` with reason `abandoned`). `null`: they never expire (no open seat, a server that lets them wait for ever, or a log written before expiry). */
+            open_until?: string | null;
             /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */
             options: {
                 [key: string]: unknown;
@@ -1460,6 +1489,8 @@ export interface components {
             head_hash: string;
             /** @description The game's id. */
             id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until?: string | null;
             /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
             options: {
                 [key: string]: unknown;

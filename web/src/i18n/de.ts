@@ -123,6 +123,7 @@ export const de: Texts = {
     open === 1 ? "Warten auf Mitspieler: 1 Platz ist frei." : `Warten auf Mitspieler: ${open} Plätze sind frei.`,
   dealWhenFull: "Die Karten werden verteilt, sobald der letzte freie Platz besetzt ist. Schick jedem freien Platz seinen Link:",
   neverDealt: "Nichts wurde verteilt: Der Tisch wurde nie voll.",
+  openUntil: (time: string) => `Ist der Tisch bis ${time} nicht voll, wird das Spiel abgebrochen.`,
   switchSeats: (seats: string) => ` Du hältst ${seats}: wechsle den Platz, um zu spielen.`,
   gameOverTitle: "Spiel vorbei",
   gameOverShort: "Spiel vorbei.",

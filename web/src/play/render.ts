@@ -71,6 +71,9 @@ function drawWaiting(gameId: string, summary: Summary): HTMLElement {
     "section",
     { class: "waiting", "data-testid": "waiting" },
     h("p", {}, T.waitingForPlayers(open.length)),
+    summary.open_until === null || summary.open_until === undefined
+      ? null
+      : h("p", { "data-testid": "open-until" }, T.openUntil(new Date(summary.open_until).toLocaleString())),
     h("p", {}, T.dealWhenFull),
     h(
       "ul",
