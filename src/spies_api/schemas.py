@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeVar, Union
 
 import msgspec
 
-from spies_core.clock import ClockView, TimeControl
+from spies_core.clock import CLOCK_LIMITS, ClockView, TimeControl
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
@@ -286,11 +286,15 @@ _CLOCK_DOC: Final = Annotated[
     Union[TimeControl, None],  # noqa: UP007
     msgspec.Meta(
         description="A time control: `turn_seconds` (a per-move timer), `budget_seconds` with"
-        " `increment_seconds` (a chess clock per seat), or both; seconds are any positive"
-        " numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with"
-        " `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy)."
-        " `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422"
-        " `invalid-clock`; ``null`` or omitted: no clock."
+        " `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions"
+        f" allowed, from {CLOCK_LIMITS.min_turn_seconds:g} for `turn_seconds` and"
+        f" {CLOCK_LIMITS.min_budget_seconds:g} for `budget_seconds` (the shortest a person"
+        f" and a bot can play to), from 0 for `increment_seconds`, up to"
+        f" {CLOCK_LIMITS.max_seconds:g} (a week). `on_timeout` `bot` plays a timed-out seat's"
+        " move with `timeout_bot` (default `greedy`), in the batch that records the timeout;"
+        " `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row"
+        " hand a seat that a person holds to the bot, with its move. A bad value is 422"
+        " `invalid-clock`, naming the limit; ``null`` or omitted: no clock."
     ),
 ]
 

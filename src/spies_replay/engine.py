@@ -42,6 +42,7 @@ from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup, step
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import (
+    abandons,
     clock_view,
     clocks_event,
     from_ms,
@@ -97,12 +98,14 @@ __all__ = [
     "IdempotencyRequest",
     "LoadedState",
     "PreparedCommand",
+    "TimeoutPlan",
     "ViewAt",
     "change_seat",
     "create_game",
     "load_head",
     "load_state",
     "new_game_id",
+    "plan_timeout",
     "prepare_command",
     "prepare_seat_change",
     "redact_for",
@@ -611,6 +614,53 @@ def _sealed(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class TimeoutPlan:
+    """What a seat's timeout records at a head (:func:`plan_timeout`).
+
+    Attributes:
+        seat: the seat whose clock ran out.
+        timeouts: its timeouts in a row, this one included.
+        forfeit: the seat loses the game (``on_timeout`` ``forfeit``).
+        handed: the hand-over that comes before the forced move (``abandon_after`` reached
+            by a seat a person holds and plays), or ``None``.
+        forced_at: the version the forced move is decided at (the seat's view, the bot's
+            generator and the move's chance all follow it): the head's, plus the meta events
+            before the move; ``None`` for a forfeit.
+    """
+
+    seat: int
+    timeouts: int
+    forfeit: bool
+    handed: SeatHandedToBot | None
+    forced_at: int | None
+
+
+def plan_timeout(head: Head, seat: Seat) -> TimeoutPlan:
+    """What ``seat``'s timeout at ``head`` records: ``clock_expired``, then the forfeit, or
+    the forced move, after the seat's hand-over when the timeout abandons it
+    (:func:`spies_replay.clocks.abandons`).
+
+    Raises:
+        ValueError: the game has no clock.
+    """
+    clocks = head.clock
+    if clocks is None:
+        raise ValueError(f"game {head.id!r} has no clock")
+    control = clocks.control
+    timeouts = clocks.seats[seat].timeouts + 1
+    if control.on_timeout is OnTimeout.FORFEIT:
+        return TimeoutPlan(seat, timeouts, forfeit=True, handed=None, forced_at=None)
+    holder = head.seats[seat] if seat < len(head.seats) else SeatState(seat=seat)
+    handed = (
+        SeatHandedToBot(seat=seat, bot=control.timeout_bot)
+        if abandons(control, timeouts, holder)
+        else None
+    )
+    before = 1 if handed is None else 2  # clock_expired, and the hand-over
+    return TimeoutPlan(seat, timeouts, False, handed, forced_at=head.version + before)
+
+
 def prepare_timeout(
     spec: AnySpec,
     head: Head,
@@ -620,14 +670,16 @@ def prepare_timeout(
     bot: str | None = None,
     recorded_at: str | None = None,
 ) -> PreparedCommand:
-    """A seat's clock ran out: ``clock_expired``, then what its time control says.
+    """A seat's clock ran out: ``clock_expired``, then what its time control says
+    (:func:`plan_timeout`), all in one batch.
 
     - ``forfeit``: the seat loses (``spec.forfeit``): the game ends in the same batch;
-    - ``bot`` with ``abandon_after`` timeouts in a row reached: the seat is handed to the
-      time control's bot for the rest of the game (``seat_handed_to_bot``, as a hand-over;
-      its holder can take it back);
-    - else ``bot``: ``forced`` (the move the time control's bot chose for the seat, at the
-      version after ``clock_expired``) is played as the seat's, marked with ``bot``.
+    - ``bot``: ``forced`` (the move the time control's bot chose for the seat, at the plan's
+      ``forced_at``) is played as the seat's, marked with ``bot``. When the timeout abandons
+      the seat (``abandon_after`` timeouts in a row of a seat a person holds and plays), the
+      seat is first handed to that bot for the rest of the game (``seat_handed_to_bot``, as a
+      hand-over; its holder can take it back once the seat has moved): every timeout moves
+      the game on.
 
     Raises:
         ValueError: the game has no clock, the seat's clock has not run out by
@@ -639,15 +691,13 @@ def prepare_timeout(
     now = utc_now() if recorded_at is None else recorded_at
     if clocks is None or deadline is None or to_ms(now) < deadline:
         raise ValueError(f"seat {seat}'s clock in game {head.id!r} has not run out")
-    control = clocks.control
+    plan = plan_timeout(head, seat)
     clocks = expire(clocks, seat)
-    timeouts = clocks.seats[seat].timeouts
-    forfeit = control.on_timeout is OnTimeout.FORFEIT
     expired = ClockExpired(
-        seat=seat, deadline=from_ms(deadline), timeouts=timeouts, forfeit=forfeit
+        seat=seat, deadline=from_ms(deadline), timeouts=plan.timeouts, forfeit=plan.forfeit
     )
     at_ms = to_ms(now)
-    if forfeit:
+    if plan.forfeit:
         if spec.forfeit is None:
             raise ValueError(f"{spec.name} cannot be forfeited")
         outcome = spec.forfeit(head.state, seat)
@@ -655,27 +705,14 @@ def prepare_timeout(
         return _sealed(
             spec, head, [clocks_event(clocks)], over, now, before=[expired], clock=clocks
         )
-    same: Step[Any, Any] = Step((), head.state, None)
-    if control.abandon_after is not None and timeouts >= control.abandon_after:
-        handed = SeatHandedToBot(seat=seat, bot=control.timeout_bot)
-        seats = apply_seat_event(list(head.seats), handed)
-        clocks = run_clocks(clocks, at_ms, spec.to_act(head.state))
-        return _sealed(
-            spec,
-            head,
-            [handed, clocks_event(clocks)],
-            same,
-            now,
-            before=[expired],
-            clock=clocks,
-            seat=seats[seat],
-            seats=seats,
-        )
-    if forced is None:
+    if forced is None or plan.forced_at is None:
         raise ValueError("a timeout played by a bot needs the bot's move")
-    # the forced move follows clock_expired: it is decided at the version after it
-    after_expired = dataclasses.replace(head, version=head.version + 1, clock=clocks)
-    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.seed, after_expired.version))
+    before: list[Any] = [expired]
+    seats: list[SeatState] | None = None
+    if plan.handed is not None:
+        before.append(plan.handed)
+        seats = apply_seat_event(list(head.seats), plan.handed)
+    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.seed, plan.forced_at))
     clocks, used = move(clocks, seat, at_ms, forced=True)
     if not moved.finished:
         clocks = run_clocks(clocks, at_ms, spec.to_act(moved.state))
@@ -690,7 +727,9 @@ def prepare_timeout(
         command=forced,
         bot=bot,
         clock=clocks,
-        before=[expired],
+        before=before,
+        seat=None if seats is None else seats[seat],
+        seats=seats,
     )
 
 

@@ -61,7 +61,7 @@ re-derives and folds:
    own command must be recorded before its deadline (``move-after-deadline``), a
    ``clock_expired`` at or after it (``clock-expired-early``), the forced move after it must
    be marked with the time control's bot (re-run like any bot move; ``forced-move-missing``,
-   ``bot-mark-missing``, ``bot-mismatch``), an abandoned seat handed to it
+   ``bot-mark-missing``, ``bot-mismatch``), an abandoned seat handed to it before that move
    (``seat-not-handed``), and a forfeit ends the game as the game's ``forfeit`` says.
 9. **The published head** (``head``, optional): the log must end in the head hash its
    server published (``published-head-mismatch``; the message says when that hash is an
@@ -671,7 +671,7 @@ class _Verifier:
         self._end_batch(seq)
         if self.outcome is not None:
             raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
-        self.clocks.seat_event(seq)
+        self.clocks.seat_event(seq, event)
         try:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
@@ -812,7 +812,7 @@ class _Verifier:
             self.clocks.resumed(seq, at, event)
             return
         forfeit = self.codec.spec.forfeit
-        self.clocks.expired(seq, at, event, forfeitable=forfeit is not None)
+        self.clocks.expired(seq, at, event, forfeitable=forfeit is not None, seats=self.seats)
         if event.forfeit and forfeit is not None:
             self.outcome = forfeit(self.state, event.seat)
 

@@ -104,11 +104,11 @@ def plan_turn(head: Head) -> BotTurn | None:
     return None
 
 
-def forced_turn(head: Head, seat: int, bot: str) -> BotTurn:
-    """The turn ``bot`` is asked for a seat whose clock ran out: the seat's view at the
-    version after ``clock_expired`` (the version its forced move follows)."""
+def forced_turn(head: Head, seat: int, bot: str, version: int) -> BotTurn:
+    """The turn ``bot`` is asked for a seat whose clock ran out: the seat's view at
+    ``version``, the version its forced move follows (after ``clock_expired``, and the
+    seat's hand-over when the timeout abandons it: :func:`spies_replay.engine.plan_timeout`)."""
     spec = GAMES[head.game]
-    version = head.version + 1
     legal = tuple(spec.legal_commands(head.state, seat))
     view = view_at(spec, head.state, seat, version)
     return BotTurn(head.id, seat, bot, version, head.game, view, legal, head.secrets.seed)
