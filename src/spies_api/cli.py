@@ -16,8 +16,8 @@ Every option can also be set in the environment: ``SPIES_DB``, ``SPIES_HOST``,
 ``SPIES_DRAIN_SECONDS``, ``SPIES_SHUTDOWN_TIMEOUT``, ...; the command line wins. Defaults:
 ``spies.db`` (created and migrated on first start; its directory must exist), ``127.0.0.1``,
 ``8000``, 50 requests a second per client address (``--rate-limit 50/second``; ``off`` for
-none), 4 active games with bot seats per client address, no trusted proxy, 64 open event
-streams per game, 255 characters in an ``Idempotency-Key``, no metrics, a drain of 1 s and a
+none), 4 active bot games per client address, no trusted proxy, 64 open event streams
+per game, 255 characters in an ``Idempotency-Key``, no metrics, a drain of 1 s and a
 shutdown bounded by 10 s.
 
 Before serving, the settings are checked, the database is opened and the port is bound; a

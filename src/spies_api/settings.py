@@ -156,9 +156,10 @@ class Settings:
             itself a trusted proxy. None by default, loopback included: a server behind a
             proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
             keys the rate limit and is logged as ``client``.
-        max_bot_games_per_client: how many active games with bot seats one client address
-            (per ``/64`` for IPv6) may have at once, counting the games it created with a
-            bot seat and those it handed a seat of to a bot; one more is 429
+        max_bot_games_per_client: how many active bot games one client address (per ``/64``
+            for IPv6) may have at once, counting the games it created with a bot seat or
+            with a clock whose timeouts a bot plays (``on_timeout`` ``bot``), their
+            rematches, and the games it handed a seat of to a bot; one more is 429
             ``too-many-bot-games`` with ``Retry-After``. A game stops counting when it ends
             or after ``bot_game_idle_seconds`` with no append. ``None``: no limit. The
             default, 4, lets a person play a few tables against bots at once; a script that
@@ -436,8 +437,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "max_bot_games_per_client",
         "--max-bot-games-per-client",
         "N",
-        "active games with bot seats one client address may have at once, or off; one more"
-        " is 429 with Retry-After",
+        "active bot games (a bot seat, or a clock whose timeouts a bot plays) one client"
+        " address may have at once, or off; one more is 429 with Retry-After",
         _positive_or_off,
     ),
     Option(

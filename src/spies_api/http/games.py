@@ -23,7 +23,7 @@ from spies_api.schemas import (
     GameList,
     GameSummary,
 )
-from spies_api.service.creation import GameCreator
+from spies_api.service.creation import GameCreator, bot_plays_timeouts
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_api.table.quota import BotGameQuota
@@ -61,7 +61,8 @@ class GamesController(Controller):
         request: Request[Any, Any, Any],
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
-        if any(isinstance(seat, BotSeatRequest) for seat in data.seats or ()):
+        bots_play = any(isinstance(seat, BotSeatRequest) for seat in data.seats or ())
+        if bots_play or bot_plays_timeouts(data.clock):
             with bot_quota.hold(rate_key(client_of(request.scope))) as record:
                 created = creator.create(data)
                 record(created.id)

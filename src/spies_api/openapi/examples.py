@@ -365,7 +365,8 @@ _TITLES: Final = {
 
 BOT_GAMES_429: Final = (
     "`too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the"
-    " client already has as many active games with bot seats as allowed,"
+    " client already has as many active bot games, with a bot seat or a clock whose timeouts a"
+    " bot plays, as allowed,"
     " `--max-bot-games-per-client`)"
 )
 """The 429 codes of the operations that seat a bot."""

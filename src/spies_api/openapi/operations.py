@@ -486,7 +486,10 @@ OPERATIONS: Final[dict[str, Operation]] = {
         summary="Take the seat back from its bot",
         description=(
             "With the seat's own token: the seat's bot stops playing it. Recorded in the log"
-            " as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat."
+            " as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat, 409"
+            " `handed-seat-not-moved` when the seat has not moved since it was handed over"
+            " (its bot moves when the seat is next to act; a seat handed over on time moved"
+            " in the same batch)."
         ),
         security=SEAT_TOKEN_REQUIRED,
         responses={
@@ -501,7 +504,12 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 409,
                 503,
                 507,
-                codes={**_HOLDER_CODES, 400: PARAMETER_CODES},
+                codes={
+                    **_HOLDER_CODES,
+                    400: PARAMETER_CODES,
+                    409: "`seat-not-handed` (no bot plays the seat), `handed-seat-not-moved`"
+                    " (the seat has not moved since its hand-over), `game-over`",
+                },
                 examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
             ),
         },
@@ -515,7 +523,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " stay open, bots stay bots; every other seat is kept for its holder). The first"
             " call creates the next game; each later call by another seat's holder takes"
             " that seat in it (`seat_claimed`); the same seat calling again gets the same"
-            " answer."
+            " answer. The rematch of a game whose clock has a bot play timeouts counts, when"
+            " this call creates it, against the caller's bot games (429 `too-many-bot-games`)."
         ),
         security=SEAT_TOKEN_REQUIRED,
         responses={
@@ -538,6 +547,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                     404: "`game-not-found`",
                     409: "`game-not-finished`, `seat-taken`",
                     422: "`invalid-options` (the game's options are no longer valid)",
+                    429: BOT_GAMES_429,
                 },
                 examples={409: "game-not-finished", 422: "invalid-options"},
             ),

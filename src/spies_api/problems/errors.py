@@ -21,6 +21,7 @@ __all__ = [
     "RematchTooEarlyError",
     "ReplaySeatHiddenError",
     "SeatsClosedError",
+    "TakeBackTooEarlyError",
     "TooManyStreamsError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -90,8 +91,8 @@ class TooManyStreamsError(ApiError):
 
 
 class TooManyBotGamesError(ApiError):
-    """The client already has as many active games with bot seats as the server allows
-    (429).
+    """The client already has as many active bot games (with a bot seat, or a clock whose
+    timeouts a bot plays) as the server allows (429).
 
     Attributes:
         retry_after: seconds after which one of them may have ended.
@@ -139,6 +140,14 @@ class SeatsClosedError(ApiError):
     """A seat change in a finished game (409 ``game-over``)."""
 
     default_code = "game-over"
+
+
+class TakeBackTooEarlyError(ApiError):
+    """Taking a seat back from its bot before the seat has moved since its hand-over (409
+    ``handed-seat-not-moved``): every hand-over is paid for by a move, so handing a seat over
+    and back never holds a game up."""
+
+    default_code = "handed-seat-not-moved"
 
 
 class NotReadyError(ApiError):

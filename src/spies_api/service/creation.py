@@ -119,10 +119,17 @@ def _seconds(raw: dict[str, Any], name: str, minimum: float) -> float | None:
     return float(value)
 
 
-def bot_plays_timeouts(raw: object) -> bool:
-    """Whether a create request's ``clock`` (as given, unchecked) has a bot play a timed-out
-    seat's moves: such a game plays on with nobody at the table, like a game with bot seats."""
-    return isinstance(raw, dict) and raw.get("on_timeout", _DEFAULT_ON_TIMEOUT) == OnTimeout.BOT
+def bot_plays_timeouts(clock: object) -> bool:
+    """Whether a clock has a bot play a timed-out seat's moves: such a game plays on with
+    nobody at the table, as a game with bot seats does (the bot-game quota counts both).
+
+    Args:
+        clock: a game's :class:`TimeControl`, or a create request's ``clock`` as given
+            (unchecked: a bad one is refused when the game is created).
+    """
+    if isinstance(clock, TimeControl):
+        return clock.on_timeout is OnTimeout.BOT
+    return isinstance(clock, dict) and clock.get("on_timeout", _DEFAULT_ON_TIMEOUT) == OnTimeout.BOT
 
 
 def time_control(spec: AnySpec, raw: object) -> TimeControl | None:

@@ -1,14 +1,20 @@
-"""How many games with bot seats one client may have going at once.
+"""How many bot games one client may have going at once.
 
 Bots think in a bounded pool (:class:`~spies_api.table.bots.BotPool`: ``bot_workers`` at a
 time), so bot work never takes more than that share of the machine; this quota makes a
-flood of bot games queue behind itself at the door. A client (by address, see
-:func:`spies_api.http.edge.rate_key`) that already has
-``limit`` active games with bot seats that it created, or handed a seat of to a bot, gets
-429 ``too-many-bot-games`` with ``Retry-After`` for one more. A game stops counting when it
-ends, or when nothing has been appended to it for ``idle_seconds`` (a game left waiting on
-a person costs the server nothing). A rematch is not counted: it needs its game finished
-first, so a chain of rematches is one game at a time.
+flood of bot games queue behind itself at the door. A bot game is one with a bot seat, or
+with a clock whose timeouts a bot plays (``on_timeout`` ``bot``: it plays on, a forced move
+at each deadline, with nobody at the table). A client (by address, see
+:func:`spies_api.http.edge.rate_key`) that already has ``limit`` active bot games that it
+created, or handed a seat of to a bot, gets 429 ``too-many-bot-games`` with ``Retry-After``
+for one more. A game stops counting when it ends, or when nothing has been appended to it
+for ``idle_seconds`` (a game left waiting on a person costs the server nothing).
+
+A rematch of a game with bot seats is not counted: it needs its game finished first, and
+its game needed a person to finish (a seat handed to a bot is counted when it is handed),
+so a chain of rematches goes at a person's pace, one game at a time. A rematch of a game
+whose timeouts a bot plays is counted: that game finishes with nobody at the table, so
+without the count a script could chain rematches into bot games for ever.
 
 The count is of this process (each ``spies-api`` process behind a load balancer keeps its
 own).
@@ -32,7 +38,7 @@ IDLE_SECONDS: Final = 300.0
 
 
 class BotGameQuota:
-    """Active games with bot seats per client.
+    """Active bot games per client.
 
     Args:
         limit: games per client, or ``None`` for no limit.
@@ -95,7 +101,7 @@ class BotGameQuota:
             counted = len(self._current(client)) + self._pending.get(client, 0)
             if counted >= self.limit:
                 raise TooManyBotGamesError(
-                    f"this client already has {counted} active games with bot seats (at most"
+                    f"this client already has {counted} active bot games (at most"
                     f" {self.limit}); finish one, or retry after {self.retry_after} seconds",
                     retry_after=self.retry_after,
                 )
