@@ -322,7 +322,7 @@ def test_a_move_before_the_deadline_wins_and_after_it_is_409(
 
 
 def test_three_timeouts_hand_the_seat_to_its_bot_and_the_holder_takes_it_back(
-    clocked: TestClient[Litestar], clock: FakeClock
+    clocked: TestClient[Litestar], clock: FakeClock, settings: Settings
 ) -> None:
     """The worked example: a 4-seat Black Spy game, one person who stops moving."""
     bots = [{"type": "bot", "bot": "random"}] * 3
@@ -355,9 +355,11 @@ def test_three_timeouts_hand_the_seat_to_its_bot_and_the_holder_takes_it_back(
     assert [e["timeouts"] for e in expired()] == [1, 2, 3]
     seat = clocked.get(f"/games/{game_id}").json()["seats"][0]
     assert seat["bot"] == "random" and seat["name"] == "Ada"
+    # the hand-over came with the seat's forced move, so it can be taken back at once
     taken = clocked.delete(f"/games/{game_id}/seats/0/bot", headers=me)
     assert taken.status_code == 200 and taken.json()["bot"] is None
     assert "seat_taken_back" in [e["type"] for e in events(clocked, game_id)]
+    assert assert_every_timeout_moves_the_game(rows_of(settings, game_id)) == 3
 
 
 # -- the server's absence ----------------------------------------------------------------------
