@@ -1,5 +1,6 @@
-"""Bot work bounded per client: a client with as many active games with bot seats as the
-server allows gets 429 ``too-many-bot-games`` for one more, until one of them ends or idles.
+"""Bot work bounded per client: a client with as many active bot games as the server allows
+(with a bot seat, or with a clock whose timeouts a bot plays) gets 429 ``too-many-bot-games``
+for one more, until one of them ends or idles.
 
 Attack, before: one anonymous client created bot games as fast as it could (30 expert-bot
 games kept the server busy for two minutes and another client's ``GET`` went from 4.8 ms to
@@ -22,6 +23,7 @@ from spies_api.cli import _parser
 from spies_api.problems.errors import TooManyBotGamesError
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_api.table.quota import BotGameQuota
+from tests.api.test_seats import bearer, finished
 
 BOT_GAME = {
     "game": "black-spy",
@@ -29,6 +31,9 @@ BOT_GAME = {
     "seats": [{"type": "creator"}, {"type": "bot", "bot": "random"}, {"type": "creator"}],
 }
 PERSON_GAME = {"game": "black-spy", "players": 3}
+CLOCKED_GAME = {"game": "deck-of-spies", "clock": {"turn_seconds": 60}}
+"""A game whose timeouts the ``greedy`` bot plays (``on_timeout`` ``bot``, the default): it
+plays on to its end with nobody at the table."""
 
 
 @pytest.fixture
@@ -146,3 +151,47 @@ def test_asking_again_at_once_after_a_refusal_is_held_at_the_door(tmp_path: Path
         again = client.post("/games", json=BOT_GAME)  # at once: the edge answers
         assert again.status_code == 429 and again.json()["code"] == "too-many-requests"
         assert int(again.headers["retry-after"]) >= 1
+
+
+def test_a_game_whose_timeouts_a_bot_plays_counts_as_a_bot_game(
+    client: TestClient[Litestar],
+) -> None:
+    """Issue 27: the time control's bot plays every move of a seat nobody plays, so a clocked
+    game was a bot game that no quota counted."""
+    for _ in range(2):
+        assert client.post("/games", json=CLOCKED_GAME).status_code == 201
+    refused = client.post("/games", json=CLOCKED_GAME)
+    assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
+    forfeit = {"game": "deck-of-spies", "clock": {"turn_seconds": 60, "on_timeout": "forfeit"}}
+    assert client.post("/games", json=forfeit).status_code == 201  # no bot plays that one
+    assert service_of(client.app).bot_quota.active("testclient") == 2
+
+
+def test_the_rematch_of_a_game_whose_timeouts_a_bot_plays_counts_too(tmp_path: Path) -> None:
+    """Such a game finishes with nobody at the table, so its rematch is one more bot game,
+    and a chain of rematches would be bot games for ever."""
+    settings = Settings(
+        db_path=tmp_path / "rematch.db", max_bot_games_per_client=1, bot_workers=0, log_json=True
+    )
+    with TestClient(app=create_app(settings)) as client:
+
+        def play_out(game: dict[str, Any]) -> None:
+            """A bot plays the game's seat to the end (the same game: no new place)."""
+            token = bearer(game["seats"][0]["token"])
+            url = f"/games/{game['id']}/seats/0/bot"
+            assert client.post(url, json={"bot": "random"}, headers=token).status_code == 200
+            finished(client, game["id"])
+
+        first = client.post("/games", json=CLOCKED_GAME).json()
+        play_out(first)  # over: it counts no more
+        second = client.post("/games", json=CLOCKED_GAME)
+        assert second.status_code == 201
+        url = f"/games/{first['id']}/rematch"
+        token = bearer(first["seats"][0]["token"])
+        refused = client.post(url, headers=token)
+        assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
+        assert client.get(f"/games/{first['id']}").json()["rematch"] is None  # none created
+        play_out(second.json())
+        rematch = client.post(url, headers=token)
+        assert rematch.status_code == 200, rematch.text
+        assert service_of(client.app).bot_quota.active("testclient") == 1
