@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * The caller's seat in the rematch
-         * @description With a seat token of a finished game: the same seat in the next game, which has the same options (but never an explicit `deal`: it deals afresh), a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer.
+         * @description With a seat token of a finished game: the same seat in the next game, which has the same options (but never an explicit `deal`: it deals afresh), a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer. The rematch of a game whose clock has a bot play timeouts counts, when this call creates it, against the caller's bot games (429 `too-many-bot-games`).
          */
         post: operations["rematch"];
         delete?: never;
@@ -248,7 +248,7 @@ export interface paths {
         post: operations["handSeatToBot"];
         /**
          * Take the seat back from its bot
-         * @description With the seat's own token: the seat's bot stops playing it. Recorded in the log as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat.
+         * @description With the seat's own token: the seat's bot stops playing it. Recorded in the log as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat, 409 `handed-seat-not-moved` when the seat has not moved since it was handed over (its bot moves when the seat is next to act; a seat handed over on time moved in the same batch).
          */
         delete: operations["takeSeatBack"];
         options?: never;
@@ -423,7 +423,7 @@ export interface components {
          * @description Body of `POST /games` for a game of Black Spy (`black-spy`).
          */
         BlackSpyCreateGameRequest: {
-            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `black-spy` here. (enum property replaced by openapi-typescript)
@@ -986,7 +986,7 @@ export interface components {
          * @description Body of `POST /games` for a game of Deck of Spies (`deck-of-spies`).
          */
         DeckOfSpiesCreateGameRequest: {
-            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
@@ -1861,7 +1861,7 @@ export interface components {
          * @description Body of `POST /games` for a game of Stratego Spies & Lies (`spies-and-lies`).
          */
         SpiesAndLiesCreateGameRequest: {
-            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
@@ -2790,7 +2790,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3481,7 +3481,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3680,7 +3680,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3767,7 +3767,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `game-over`. */
+            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over), `game-over`. */
             409: {
                 headers: {
                     [name: string]: unknown;
