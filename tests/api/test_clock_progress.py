@@ -1,5 +1,5 @@
 """Clocks always make progress: a property test over random time controls, seats, moves,
-hand-overs and take-backs, against the server's scheduler (issue 27).
+hand-overs and take-backs, against the server's scheduler.
 
 Each example runs a server on a fresh database, reading the time from a clock that only the
 test and the bots move: the test moves it on between its steps, and every bot decision takes

@@ -1,6 +1,6 @@
 """Clocks: time controls chosen at creation, timeouts recorded in the log, forced moves,
 forfeits, abandoned seats, and clocks that no server saw run out; every timeout moves the
-game on (issue 27: clocks that looped, stalled or were too short to play).
+game on (clocks that looped, stalled or were too short to play no longer do).
 
 The server reads the time from an injected clock here, so a test moves time on by hand and
 never sleeps through a deadline; the scheduler polls every few milliseconds. Where a bot's
@@ -419,13 +419,13 @@ def test_a_rematch_keeps_its_games_clock(clocked: TestClient[Litestar], clock: F
     assert again["turn_seconds"] == 5 and again["on_timeout"] == "forfeit"
 
 
-# -- every timeout moves the game on (issue 27) --------------------------------------------
+# -- every timeout moves the game on ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "clock",
     [
-        {"turn_seconds": 0.001, "abandon_after": 1},  # issue 27, item 1: a loop for ever
+        {"turn_seconds": 0.001, "abandon_after": 1},  # was a loop of hand-overs for ever
         {"turn_seconds": 0.0001},  # a 0 ms turn: a whole bot game per request
         {"budget_seconds": 0.5, "increment_seconds": 0.1},
     ],
@@ -453,7 +453,7 @@ def test_the_shortest_clock_allowed_is_one_a_game_is_played_at(
 def test_a_game_from_before_the_minimum_plays_to_its_end_one_move_per_timeout(
     settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 27, item 1: a 1 ms turn with ``abandon_after`` 1 (as a server before the minimum
+    """A 1 ms turn with ``abandon_after`` 1 (as a server before the minimum
     accepted, and a restart resumed) handed the seat to its bot at every timeout, before the
     bot could move, and never moved: hundreds of events a second for ever. Each bot decision
     here takes 20 ms of the server's time, as on a real server."""
@@ -485,7 +485,7 @@ def test_a_game_from_before_the_minimum_plays_to_its_end_one_move_per_timeout(
 def test_a_seat_taken_back_at_every_hand_over_still_moves_at_every_timeout(
     clocked: TestClient[Litestar], clock: FakeClock, settings: Settings
 ) -> None:
-    """Issue 27, item 6: a holder who took the seat back after each hand-over, before its bot
+    """A holder who took the seat back after each hand-over, before its bot
     moved, never moved and never lost (19 timeouts and 1 move in 20 s). Ada never moves and
     takes her seat back at once each time; Bob plays on time."""
     body = {
@@ -561,7 +561,7 @@ def test_a_seat_cannot_be_taken_back_before_it_has_moved(
 def test_a_seat_nobody_holds_gets_its_forced_move_not_a_hand_over(
     settings: Settings, clock: FakeClock
 ) -> None:
-    """Issue 27, item 7: ``abandon_after`` reached by an open seat asked for a hand-over the
+    """``abandon_after`` reached by an open seat asked for a hand-over the
     seats refuse (a ValueError at every poll, logged as an error every 2 s): the game stalled
     for good."""
     body = {
@@ -596,7 +596,7 @@ def test_a_seat_nobody_holds_gets_its_forced_move_not_a_hand_over(
 def test_a_bot_seat_that_runs_out_of_time_gets_the_forced_move(
     settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 27, item 7: a bot seat that reached ``abandon_after`` (its bot slower than the
+    """A bot seat that reached ``abandon_after`` (its bot slower than the
     clock) was refused its hand-over at every poll and stalled the game."""
     patch_bots(monkeypatch, greedy=thinking(clock, 6, policy_for("greedy", "spies-and-lies")))
     body = {

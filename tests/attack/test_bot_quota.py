@@ -156,7 +156,7 @@ def test_asking_again_at_once_after_a_refusal_is_held_at_the_door(tmp_path: Path
 def test_a_game_whose_timeouts_a_bot_plays_counts_as_a_bot_game(
     client: TestClient[Litestar],
 ) -> None:
-    """Issue 27: the time control's bot plays every move of a seat nobody plays, so a clocked
+    """The time control's bot plays every move of a seat nobody plays, so a clocked
     game was a bot game that no quota counted."""
     for _ in range(2):
         assert client.post("/games", json=CLOCKED_GAME).status_code == 201
