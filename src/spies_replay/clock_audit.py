@@ -28,6 +28,7 @@ server ran while clocks were paused (``clocks_resumed``: the caveat ``clocks-res
 Logs written before every timeout moved the game on are accepted as they were written: an
 abandoned seat's hand-over followed by the clocks without a forced move, and a seat its bot
 played handed over again on time.
+
 Imported by :mod:`spies_replay.verify` only.
 """
 
