@@ -163,6 +163,10 @@ class Head:
             (revealed with the seed).
         seats: each seat's holder (which seats a bot plays).
         clock: every seat's clock, for a game with a time control; else ``None``.
+        acted: each seat's last command, by seat: the seq of its first row (``0``: none
+            yet; a seat beyond the tuple has not acted either). Every command recorded as
+            the seat's counts, whoever chose it: its holder's, its bot's, a forced move
+            after its clock ran out.
     """
 
     id: str
@@ -174,6 +178,7 @@ class Head:
     secrets: GameSecrets
     seats: tuple[SeatState, ...] = ()
     clock: ClockState | None = None
+    acted: tuple[int, ...] = ()
 
     @classmethod
     def of(
@@ -183,8 +188,11 @@ class Head:
         secrets: GameSecrets,
         seats: Sequence[SeatState] = (),
         clock: ClockState | None = None,
+        acted: Mapping[int, int] | None = None,
     ) -> Head:
-        """The head of a game whose record and state are at the same version."""
+        """The head of a game whose record and state are at the same version; ``acted``
+        maps each seat that has acted to the seq of its last command."""
+        last = {} if acted is None else acted
         return cls(
             id=record.id,
             game=record.game,
@@ -195,7 +203,12 @@ class Head:
             secrets=secrets,
             seats=tuple(seats),
             clock=clock,
+            acted=tuple(last.get(seat, 0) for seat in range(record.players)),
         )
+
+    def acted_since(self, seat: Seat, version: int) -> bool:
+        """Whether a command of ``seat`` was recorded after event ``version``."""
+        return 0 <= seat < len(self.acted) and self.acted[seat] > version
 
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
@@ -219,6 +232,10 @@ class Head:
         seats: Sequence[SeatState] | None = None,
     ) -> Head:
         """The head after ``batch`` was appended (with what the batch changed)."""
+        acted = self.acted
+        for row in batch.rows:
+            if row.actor is not None and 0 <= row.actor < len(acted):
+                acted = (*acted[: row.actor], row.seq, *acted[row.actor + 1 :])
         return dataclasses.replace(
             self,
             version=batch.new_version,
@@ -227,6 +244,7 @@ class Head:
             finished=self.finished or finished,
             clock=self.clock if clock is None else clock,
             seats=self.seats if seats is None else tuple(seats),
+            acted=acted,
         )
 
 
@@ -761,9 +779,10 @@ def load_head(store: EventStore, game_id: str) -> Head:
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
         clock = clock_at(store, game_id)
+        acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    return Head.of(loaded.record, loaded.state, found, seats, clock)
+    return Head.of(loaded.record, loaded.state, found, seats, clock, acted)
 
 
 def time_control(store: EventStore, game_id: str) -> TimeControl | None:

@@ -135,7 +135,8 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "version-conflict",
         replay_errors.VersionConflictError,
         "`expected_game_version` is not the game's version, or `expected_version` is not and"
-        " the seat's legal commands changed since (another command was recorded first);"
+        " the seat acted since or its legal commands changed since (another command was"
+        " recorded first);"
         " the problem carries `current_version`: fetch `/legal` again and resend.",
     ),
     ErrorCode(

@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Send a command
-         * @description Applies one command of the token's seat. With `expected_version` (the `version` of `/legal` the command was chosen from), the command is applied if the game is still at that version, or if it moved on without changing the seat's legal commands: another seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with `current_version`). With `expected_game_version`, the strict check, any other version of the game refuses it, whatever was recorded since. Commands on one game are applied one at a time. Returns the new version and the new events as the seat may see them; a refused command appends nothing. A replayed `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`.
+         * @description Applies one command of the token's seat. With `expected_version` (the `version` of `/legal` the command was chosen from), the command is applied if the game is still at that version, or if it moved on without a command of the seat and without changing its legal commands: another seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with `current_version`): a request sent again is never applied twice. With `expected_game_version`, the strict check, any other version of the game refuses it, whatever was recorded since. Commands on one game are applied one at a time. Returns the new version and the new events as the seat may see them; a refused command appends nothing. A replayed `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`.
          */
         post: operations["postCommand"];
         delete?: never;
@@ -866,7 +866,7 @@ export interface components {
             command: components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"];
             /** @description The strict check: refuse with 409 `version-conflict` unless the game is at exactly this version, whatever was recorded since (any seat's command, a join, a hand-over). May be sent with `expected_version` (both are checked). */
             expected_game_version?: number | null;
-            /** @description The `version` of `GET /games/{id}/legal` the command was chosen from. The command is applied if the game is still at this version, or if it moved on but the seat's legal commands are still exactly those of this version (another seat acted in a phase where several act at once, someone joined, a seat was handed to a bot); otherwise 409 `version-conflict` with `current_version`. `null` or omitted: apply it to whatever the current version is. */
+            /** @description The `version` of `GET /games/{id}/legal` the command was chosen from. The command is applied if the game is still at this version, or if it moved on but the seat has not acted since and its legal commands are still exactly those of this version (another seat acted in a phase where several act at once, someone joined, a seat was handed to a bot); otherwise 409 `version-conflict` with `current_version`, so a request sent again is never applied twice. `null` or omitted: apply it to whatever the current version is. */
             expected_version?: number | null;
         };
         /**
@@ -1513,7 +1513,7 @@ export interface components {
             note?: string | null;
             /** @description The caller's seat; `null` for a spectator (no token). */
             seat: number | null;
-            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are (or as `expected_game_version` to require exactly this version). */
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
             version: number;
         };
         /**
