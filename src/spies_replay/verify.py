@@ -10,9 +10,11 @@ re-derives and folds:
 1. **Chain.** Seqs run 1, 2, 3, … with no gap (``missing-event``) and in order
    (``out-of-order``: a seq that exists but not in its place, or twice); every payload and
    command is JSON nested at most :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels
-   (``malformed-row``); every row's hash chains from the previous one (``hash-mismatch``,
+   (``malformed-row``) with no key twice in one object (``duplicate-key``: readers differ
+   on which counts); every row's hash chains from the previous one (``hash-mismatch``,
    see :mod:`spies_replay.codec`); the last hash and seq are the game's head hash and
-   version (``head-mismatch``, ``missing-event``, ``unexpected-event``).
+   version (``head-mismatch``, ``missing-event``, ``unexpected-event``), and the last
+   row's time is the game's ``updated_at`` (``header-mismatch``).
 2. **Decode and fold.** Every payload decodes as the game's event (``undecodable-event``),
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
@@ -124,6 +126,7 @@ from spies_replay.codec import (
     chain_hash,
     codec_for,
     deal_commitment,
+    duplicated_key,
     encode,
     event_tag,
     genesis_hash,
@@ -397,12 +400,20 @@ class _Verifier:
                 "out-of-order",
                 f"expected seq {expected_seq} here but found seq {row.seq}",
             )
-        for text in (row.payload, row.command or ""):
+        for name, text in (("payload", row.payload), ("command", row.command or "")):
             if json_depth(text) > MAX_JSON_DEPTH:
                 raise _fail(
                     row.seq,
                     "malformed-row",
                     f"payload or command nested deeper than {MAX_JSON_DEPTH} levels",
+                )
+            key = duplicated_key(text)
+            if key is not None:
+                raise _fail(
+                    row.seq,
+                    "duplicate-key",
+                    f"the {name} has the key {key[:80]!r} twice in one object: JSON readers"
+                    " differ on which one counts, so the row has no one meaning",
                 )
         try:
             canonical = canonical_bytes(
@@ -452,6 +463,18 @@ class _Verifier:
                 f"the game's head hash {record.head_hash[:16]}… is not the last event's hash",
             )
 
+    def _check_updated_at(self, rows: Sequence[EventRow]) -> None:
+        """The game's ``updated_at`` is its last event's time, as the store writes it (the
+        one field of a record that neither the chain nor ``game_created`` holds)."""
+        last = rows[-1]
+        if self.record.updated_at != last.recorded_at:
+            raise _fail(
+                last.seq,
+                "header-mismatch",
+                f"the game's updated_at {self.record.updated_at[:40]!r} is not the time of its"
+                f" last event, {last.recorded_at[:40]!r} (seq {last.seq})",
+            )
+
     # -- the full pass ---------------------------------------------------------------------
 
     def run(
@@ -476,6 +499,7 @@ class _Verifier:
             self.clocks.end(self.rows + 1, finished_at_setup=self.setup_outcome is not None)
         self._check_resumes()
         self._check_head()
+        self._check_updated_at(rows)
         self._check_end()
         self._check_published_head()
 
