@@ -17,6 +17,8 @@ cannot account for:
 - ``forced-move-missing``: after a ``clock_expired`` that the time control's bot answers,
   anything but that seat's forced move; ``seat-not-handed``: an abandoned seat that was
   not handed to the time control's bot;
+- an aborted game (``game_aborted``) stops every running clock, charged to the abort's time,
+  and records them (``clocks_updated``) before ``seed_revealed``;
 - ``misplaced-meta-event``: a clock event in a game without a clock.
 
 What a log cannot prove: that the server saw a deadline pass as soon as it passed (a late
@@ -67,6 +69,7 @@ class _Change(Enum):
     FORFEIT = "a forfeit on time"
     ABANDON = "a seat abandoned on time"
     RESUME = "clocks resumed"
+    ABORT = "the game's abort"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +189,15 @@ class ClockAudit:
         self.resumes.append(seq)
         self.due = _Due(_Change.RESUME)
 
+    def aborted(self, seq: int) -> None:
+        """A ``game_aborted`` row: every running clock stops at the next ``clocks_updated``."""
+        if self.control is None:
+            return
+        if self.forced is not None:
+            raise self._no_forced_move(seq, "game_aborted")
+        self._settled(seq)
+        self.due = _Due(_Change.ABORT)
+
     def updated(
         self,
         seq: int,
@@ -219,7 +231,7 @@ class ClockAudit:
             moved = due.seat
             if not finished:
                 clocks = run(clocks, at_ms, to_act)
-        elif due.change in (_Change.ABANDON, _Change.RESUME):
+        elif due.change in (_Change.ABANDON, _Change.RESUME, _Change.ABORT):
             if due.change is _Change.ABANDON:
                 assert due.seat is not None
                 if seats[due.seat].bot != control.timeout_bot:

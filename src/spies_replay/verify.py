@@ -19,7 +19,9 @@ re-derives and folds:
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
    events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
-   come between batches, ``seed_revealed`` comes last (``event-after-end``), every event
+   come between batches, ``seed_revealed`` comes last (``event-after-end``), a
+   ``game_aborted`` ends a game in progress with a detail of printable text
+   (``abort-invalid``) and only the clocks and the reveal follow it, every event
    folds (``fold-failed``), ``check_invariants`` holds after every batch
    (``invariant-broken``), and the final state's outcome matches the status, the stored
    outcome and the presence of ``seed_revealed``.
@@ -138,13 +140,16 @@ from spies_replay.meta import (
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
+    GameAborted,
     GameCreated,
     SeatEvent,
     SeatState,
     SeatType,
     SeedRevealed,
     SeedSource,
+    aborted_outcome,
     apply_seat_event,
+    check_abort_detail,
     initial_seats,
 )
 from spies_replay.store.protocols import EventStore
@@ -341,6 +346,8 @@ class _Verifier:
         self.seats: list[SeatState] = []
         """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
+        self.aborted = False
+        """Whether ``game_aborted`` ended the game: no game event may follow."""
         self.seed: bytes | None = None
         self.deal: Any = None
         self.deal_seq: int | None = None
@@ -598,7 +605,11 @@ class _Verifier:
             self._seat_event(row, event)
         elif isinstance(event, ClocksUpdated | ClockExpired | ClocksResumed):
             self._clock_event(row, event)
+        elif isinstance(event, GameAborted):
+            self._aborted(row, event)
         else:
+            if self.aborted:
+                raise _fail(seq, "event-after-end", f"{row.type} follows game_aborted")
             if row.command is not None:
                 self._start_batch(row)
             elif self.closed:
@@ -687,19 +698,36 @@ class _Verifier:
                 ),
             )
 
-    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
-        assert self.codec is not None
+    def _between_batches(self, row: EventRow) -> None:
+        """A meta event that ends the batch before it, in a game still in progress."""
         seq = row.seq
         if row.command is not None or row.actor is not None or row.bot is not None:
             raise _fail(seq, "misplaced-command", f"{row.type} carries a command")
         self._end_batch(seq)
         if self.outcome is not None:
             raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
+
+    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
+        seq = row.seq
+        self._between_batches(row)
         self.clocks.seat_event(seq)
         try:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
             raise _fail(seq, "seat-event-invalid", str(exc)) from exc
+
+    def _aborted(self, row: EventRow, event: GameAborted) -> None:
+        """``game_aborted``: the end of a game in progress, nobody winning; the clocks stop."""
+        seq = row.seq
+        self._between_batches(row)
+        try:
+            check_abort_detail(event.detail)
+        except ValueError as exc:
+            raise _fail(seq, "abort-invalid", str(exc)) from exc
+        self.clocks.aborted(seq)
+        self.closed = False
+        self.aborted = True
+        self.outcome = aborted_outcome(event)
 
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None
