@@ -22,10 +22,11 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api import Settings
+from spies_api import Settings, create_app
 from spies_core.registry import GAMES
 from spies_replay.cli import main
 from spies_replay.cli.bots import REGISTERED_BOTS
+from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import read_export
 from spies_replay.verify import verify_log
@@ -44,20 +45,28 @@ def abort(db: str, game_id: str, reason: str = "a runaway table") -> int:
     return main(["--db", db, "abort", game_id, "--reason", reason], stdout=io.StringIO())
 
 
-@pytest.fixture
-def unwatched(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The app's store hears of no other writer: only its own appends' version checks tell
-    it the log moved on. (Set up before the ``client`` fixture opens the store.)"""
+@pytest.fixture(params=BACKENDS)
+def unwatched(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[tuple[str, TestClient[Litestar]]]:
+    """An app whose store hears of no other writer: only its own appends' version checks
+    tell it the log moved on. The database's location, and a client of the app."""
 
-    def no_watch(self: SQLiteEventStore, on_append: Callable[[str], None]) -> Callable[[], None]:
+    def no_watch(self: object, on_append: Callable[[str], None]) -> Callable[[], None]:
         return lambda: None
 
     monkeypatch.setattr(SQLiteEventStore, "watch", no_watch)
+    monkeypatch.setattr(PostgresEventStore, "watch", no_watch)
+    with fresh_backend(request.param, tmp_path) as found:
+        app = create_app(Settings(db_path=found.location, log_json=True))
+        with TestClient(app=app) as client:
+            yield found.location, client
 
 
 def test_a_stale_cached_head_accepts_no_command_after_an_abort(
-    unwatched: None, client: TestClient[Litestar], settings: Settings
+    unwatched: tuple[str, TestClient[Litestar]],
 ) -> None:
+    location, client = unwatched
     game = new_game(client, "black-spy", 3, seed="abort")
     rng = random.Random(27)
     for _ in range(4):
@@ -65,7 +74,7 @@ def test_a_stale_cached_head_accepts_no_command_after_an_abort(
     summary = client.get(game.url()).json()
     seat = summary["to_act"][0]
     legal = client.get(game.url("/legal"), headers=game.seats[seat]).json()
-    assert abort(str(settings.db_path), game.id) == 0
+    assert abort(location, game.id) == 0
     aborted_at = summary["version"] + 2
 
     refused = client.post(
