@@ -50,10 +50,13 @@ def store(tmp_path: Path) -> Iterator[EventStore]:
         yield opened
 
 
-def in_play(store: EventStore, game: str = "black-spy", commands: int = 12) -> str:
-    """A game of three bots (and a person in Black Spy), ``commands`` commands in."""
+def in_play(store: EventStore, game: str = "black-spy", commands: int = 8) -> str:
+    """A game of bots (and a person in Black Spy), ``commands`` commands in (from a client
+    seed: the same game every run, still in progress then)."""
     bots = {"black-spy": [None, "random", "greedy"], "spies-and-lies": ["random", "greedy"]}
-    return play_with_bots(store, game, bots[game], commands=commands)
+    game_id = play_with_bots(store, game, bots[game], seed=f"abort-{game}", commands=commands)
+    assert store.get_game(game_id).status == GameStatus.ACTIVE
+    return game_id
 
 
 def log_of(store: EventStore, game_id: str) -> tuple[GameRecord, list[EventRow]]:
