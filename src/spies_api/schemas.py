@@ -362,11 +362,12 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     ``BlackSpyCommand``, ...); the same ``type`` may mean different commands in two games."""
     expected_version: int | None = None
     """The ``version`` of ``GET /games/{id}/legal`` the command was chosen from. The command
-    is applied if the game is still at this version, or if it moved on but the seat's legal
-    commands are still exactly those of this version (another seat acted in a phase where
-    several act at once, someone joined, a seat was handed to a bot); otherwise 409
-    ``version-conflict`` with ``current_version``. ``null`` or omitted: apply it to whatever
-    the current version is."""
+    is applied if the game is still at this version, or if it moved on but the seat has not
+    acted since and its legal commands are still exactly those of this version (another
+    seat acted in a phase where several act at once, someone joined, a seat was handed to a
+    bot); otherwise 409 ``version-conflict`` with ``current_version``, so a request sent
+    again is never applied twice. ``null`` or omitted: apply it to whatever the current
+    version is."""
     expected_game_version: int | None = None
     """The strict check: refuse with 409 ``version-conflict`` unless the game is at exactly
     this version, whatever was recorded since (any seat's command, a join, a hand-over).
@@ -383,7 +384,7 @@ class SubmittedCommand(msgspec.Struct, frozen=True, kw_only=True):
     """One of the game's command Structs."""
     expected_version: int | None = None
     """The version the command was decided against, if the sender said (accepted while the
-    seat's legal commands are unchanged)."""
+    seat has not acted since and its legal commands are unchanged)."""
     expected_game_version: int | None = None
     """The version the game must be at, exactly, if the sender said."""
 
@@ -564,7 +565,8 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     """The game's version these commands apply to. Send it back as ``expected_version``:
     the command is still accepted after other seats' moves that left these commands as
-    they are (or as ``expected_game_version`` to require exactly this version)."""
+    they are, until the seat itself acts (or as ``expected_game_version`` to require
+    exactly this version)."""
     seat: int | None
     """The caller's seat; ``null`` for a spectator (no token)."""
     commands: list[GameCommand]

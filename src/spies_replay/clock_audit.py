@@ -19,6 +19,8 @@ cannot account for:
   seat); ``seat-not-handed``: an abandoned seat (``abandon_after`` timeouts in a row of a
   seat a person holds and plays) that was not handed to the time control's bot before its
   forced move;
+- an aborted game (``game_aborted``) stops every running clock, charged to the abort's time,
+  and records them (``clocks_updated``) before ``seed_revealed``;
 - ``misplaced-meta-event``: a clock event in a game without a clock.
 
 What a log cannot prove: that the server saw a deadline pass as soon as it passed (a late
@@ -82,6 +84,7 @@ class _Change(Enum):
     FORFEIT = "a forfeit on time"
     ABANDON = "a seat abandoned on time"
     RESUME = "clocks resumed"
+    ABORT = "the game's abort"
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +243,14 @@ class ClockAudit:
         self.resumes.append(seq)
         self.due = _Due(_Change.RESUME)
 
+    def aborted(self, seq: int) -> None:
+        """A ``game_aborted`` row: every running clock stops at the next ``clocks_updated``."""
+        if self.control is None:
+            return
+        self._nothing_pending(seq, "game_aborted")
+        self._settled(seq)
+        self.due = _Due(_Change.ABORT)
+
     def updated(
         self,
         seq: int,
@@ -280,7 +291,7 @@ class ClockAudit:
             moved = due.seat
             if not finished:
                 clocks = run(clocks, at_ms, to_act)
-        elif due.change in (_Change.ABANDON, _Change.RESUME):
+        elif due.change in (_Change.ABANDON, _Change.RESUME, _Change.ABORT):
             clocks = run(clocks, at_ms, to_act)
         _same(seq, event, ClocksUpdated(seats=clocks.seats, moved=moved, used_ms=used))
         self.clocks, self.due = clocks, None

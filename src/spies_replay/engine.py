@@ -7,7 +7,9 @@ version, head hash and secrets, as a caller keeps them cached), applies the pure
 caller then hands the :class:`~spies_replay.store.records.Append` to the store, which checks
 the version, the finished game and the idempotency key, and writes it. Nothing here or in the
 store calls back into the caller. :func:`submit_command` and :func:`change_seat` are the same
-path for tools and tests that hold no cache: they read the head first.
+path for tools and tests that hold no cache: they read the head first. So is
+:func:`abort_game`, an operator's end of a game in progress (:func:`prepare_abort` is its
+pure part: ``game_aborted``, the clocks stopped, ``seed_revealed``).
 
 These functions are safe from several threads and processes (the store gives every thread
 its own connection).
@@ -62,9 +64,11 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import (
+    AbortReason,
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
+    GameAborted,
     GameCreated,
     SeatClaimed,
     SeatEvent,
@@ -73,7 +77,9 @@ from spies_replay.meta import (
     SeatType,
     SeedRevealed,
     SeedSource,
+    aborted_outcome,
     apply_seat_event,
+    check_abort_detail,
     is_meta,
 )
 from spies_replay.store.protocols import EventStore
@@ -90,8 +96,10 @@ from spies_replay.store.records import (
     hash_token,
     utc_now,
 )
+from spies_replay.times import parse_utc
 
 __all__ = [
+    "ABORT_ATTEMPTS",
     "CommandResult",
     "CreatedGame",
     "Head",
@@ -100,12 +108,14 @@ __all__ = [
     "PreparedCommand",
     "TimeoutPlan",
     "ViewAt",
+    "abort_game",
     "change_seat",
     "create_game",
     "load_head",
     "load_state",
     "new_game_id",
     "plan_timeout",
+    "prepare_abort",
     "prepare_command",
     "prepare_seat_change",
     "redact_for",
@@ -120,6 +130,9 @@ _CLOCKS_UPDATED: Final = str(ClocksUpdated.__struct_config__.tag)
 _SEAT_CHANGE_ATTEMPTS: Final = 20
 """Seat changes read the seats, decide, then append at the version read; another writer in
 between makes them read again, at most this many times."""
+ABORT_ATTEMPTS: Final = 20
+""":func:`abort_game` reads the head and appends at its version; a game that moved on
+meanwhile is read again, at most this many times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +179,10 @@ class Head:
             (revealed with the seed).
         seats: each seat's holder (which seats a bot plays).
         clock: every seat's clock, for a game with a time control; else ``None``.
+        acted: each seat's last command, by seat: the seq of its first row (``0``: none
+            yet; a seat beyond the tuple has not acted either). Every command recorded as
+            the seat's counts, whoever chose it: its holder's, its bot's, a forced move
+            after its clock ran out.
     """
 
     id: str
@@ -177,6 +194,7 @@ class Head:
     secrets: GameSecrets
     seats: tuple[SeatState, ...] = ()
     clock: ClockState | None = None
+    acted: tuple[int, ...] = ()
 
     @classmethod
     def of(
@@ -186,8 +204,11 @@ class Head:
         secrets: GameSecrets,
         seats: Sequence[SeatState] = (),
         clock: ClockState | None = None,
+        acted: Mapping[int, int] | None = None,
     ) -> Head:
-        """The head of a game whose record and state are at the same version."""
+        """The head of a game whose record and state are at the same version; ``acted``
+        maps each seat that has acted to the seq of its last command."""
+        last = {} if acted is None else acted
         return cls(
             id=record.id,
             game=record.game,
@@ -198,7 +219,12 @@ class Head:
             secrets=secrets,
             seats=tuple(seats),
             clock=clock,
+            acted=tuple(last.get(seat, 0) for seat in range(record.players)),
         )
+
+    def acted_since(self, seat: Seat, version: int) -> bool:
+        """Whether a command of ``seat`` was recorded after event ``version``."""
+        return 0 <= seat < len(self.acted) and self.acted[seat] > version
 
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
@@ -222,6 +248,10 @@ class Head:
         seats: Sequence[SeatState] | None = None,
     ) -> Head:
         """The head after ``batch`` was appended (with what the batch changed)."""
+        acted = self.acted
+        for row in batch.rows:
+            if row.actor is not None and 0 <= row.actor < len(acted):
+                acted = (*acted[: row.actor], row.seq, *acted[row.actor + 1 :])
         return dataclasses.replace(
             self,
             version=batch.new_version,
@@ -230,6 +260,7 @@ class Head:
             finished=self.finished or finished,
             clock=self.clock if clock is None else clock,
             seats=self.seats if seats is None else tuple(seats),
+            acted=acted,
         )
 
 
@@ -733,6 +764,50 @@ def prepare_timeout(
     )
 
 
+def prepare_abort(
+    spec: AnySpec,
+    head: Head,
+    *,
+    reason: str,
+    detail: str,
+    recorded_at: str | None = None,
+) -> PreparedCommand:
+    """End a game in progress that no rule ended: ``game_aborted``, the clocks stopped
+    (``clocks_updated``, in a game with a clock: the time each running clock ran is
+    charged), then ``seed_revealed``; the outcome is ``{"winners": [], "reason": reason}``.
+    Nothing is written: hand ``append`` to the store, whose version check refuses it when
+    the game moved on meanwhile.
+
+    Args:
+        spec: the game's spec.
+        head: the game's head.
+        reason: a machine code of :class:`~spies_replay.meta.AbortReason`: ``aborted`` (an
+            operator), ``abandoned`` (the server: open seats that expired).
+        detail: why, in words: 1 to :data:`~spies_replay.meta.ABORT_DETAIL_MAX`
+            printable characters.
+        recorded_at: the time to record (the caller's clock); default now.
+
+    Raises:
+        GameFinishedError: the game is over already.
+        ValueError: an unknown ``reason``, or a ``detail`` that is empty, too long or holds
+            a character that is not printable.
+    """
+    if head.finished:
+        raise GameFinishedError(f"game {head.id!r} has finished already; nothing to abort")
+    try:
+        code = AbortReason(reason)
+    except ValueError:
+        known = ", ".join(str(known) for known in AbortReason)
+        raise ValueError(f"unknown abort reason {reason!r}; one of {known}") from None
+    check_abort_detail(detail)
+    now = utc_now() if recorded_at is None else recorded_at
+    aborted = GameAborted(reason=code, detail=detail)
+    clocks = None if head.clock is None else run_clocks(head.clock, to_ms(now), ())
+    ended: Step[Any, Any] = Step((), head.state, aborted_outcome(aborted))
+    batch = [] if clocks is None else [clocks_event(clocks)]
+    return _sealed(spec, head, batch, ended, now, before=[aborted], clock=clocks)
+
+
 def prepare_resume(spec: AnySpec, head: Head, recorded_at: str | None = None) -> PreparedCommand:
     """Clocks that ran out while no server was running start again from what they had:
     ``clocks_resumed``, then the clocks.
@@ -800,9 +875,10 @@ def load_head(store: EventStore, game_id: str) -> Head:
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
         clock = clock_at(store, game_id)
+        acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    return Head.of(loaded.record, loaded.state, found, seats, clock)
+    return Head.of(loaded.record, loaded.state, found, seats, clock, acted)
 
 
 def time_control(store: EventStore, game_id: str) -> TimeControl | None:
@@ -947,6 +1023,50 @@ def change_seat(
             head_hash=append.new_head_hash,
         )
     raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
+
+
+def abort_game(
+    store: EventStore,
+    game_id: str,
+    *,
+    reason: str = AbortReason.ABORTED,
+    detail: str,
+    clock: Callable[[], str] = utc_now,
+) -> PreparedCommand:
+    """End a game in progress for an operator (:func:`prepare_abort`), through the store's
+    append: the head is read, the abort sealed after it and appended at its version; a
+    game that moved on meanwhile (a server still playing it) is read again and the abort
+    sealed anew, at most :data:`ABORT_ATTEMPTS` times. A server that shares the store
+    learns of the end as of any other writer's append (its watch, or the version check of
+    its next append). The abort is recorded at ``clock()``, or at the game's last event's
+    time when that is later (a server whose clock runs ahead of this machine's): the
+    log's times never run backwards.
+
+    Returns:
+        What was appended (its rows, the game's new head and outcome).
+
+    Raises:
+        GameNotFoundError: no such game.
+        GameFinishedError: the game is over already (a :class:`~spies_core.errors.GameOverError`).
+        ValueError: a bad ``reason`` or ``detail`` (see :func:`prepare_abort`). Nothing is
+            written.
+        VersionConflictError: the game kept moving on through every attempt.
+    """
+    for _attempt in range(ABORT_ATTEMPTS):
+        head = load_head(store, game_id)
+        now = clock()
+        last = store.read_rows(game_id, after=head.version - 1, upto=head.version)
+        if last and (parse_utc(last[0].recorded_at) or ()) > (parse_utc(now) or ()):
+            now = last[0].recorded_at
+        prepared = prepare_abort(
+            store.spec(head.game), head, reason=reason, detail=detail, recorded_at=now
+        )
+        try:
+            store.append(prepared.append)
+        except VersionConflictError:
+            continue
+        return prepared
+    raise VersionConflictError(game_id, head.version, store.get_game(game_id).version)
 
 
 def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> LoadedState:

@@ -10,6 +10,9 @@ carries a token or a hidden card.
   seed. The game's setup events (from ``start``) follow at seq 2 and on.
 - :class:`SeedRevealed` is the final event of a finished game, appended in the same
   transaction as the command whose events made ``outcome(state)`` non-``None``.
+- :class:`GameAborted` ends a game in progress that no rule ended (an operator's abort, an
+  abandoned lobby game): nobody wins, the outcome's ``reason`` is the event's, and only the
+  clocks (stopped) and ``seed_revealed`` follow it, in the same batch.
 - Seats: ``game_created`` lists each seat's holder (:class:`SeatState`; ``null`` in logs
   written before seats had holders: every seat is the creator's). :class:`SeatJoined` (an
   open seat claimed by a person), :class:`SeatClaimed` (a rematch seat taken by the holder
@@ -25,13 +28,17 @@ from typing import Any, Final
 import msgspec
 
 from spies_core.clock import SeatTime, TimeControl
+from spies_core.decider import Outcome
 
 __all__ = [
+    "ABORT_DETAIL_MAX",
     "META_EVENTS",
     "META_TYPES",
+    "AbortReason",
     "ClockExpired",
     "ClocksResumed",
     "ClocksUpdated",
+    "GameAborted",
     "GameCreated",
     "MetaEvent",
     "SeatClaimed",
@@ -45,7 +52,9 @@ __all__ = [
     "SeedSource",
     "describe_meta",
     "is_meta",
+    "aborted_outcome",
     "apply_seat_event",
+    "check_abort_detail",
     "initial_seats",
     "seat_table",
 ]
@@ -75,6 +84,19 @@ class SeatType(StrEnum):
     """A person who joined an open seat."""
     BOT = "bot"
     """A bot from the start: the server plays it, and nobody holds a token."""
+
+
+class AbortReason(StrEnum):
+    """Why a game ended without its rules ending it: the outcome's ``reason``."""
+
+    ABORTED = "aborted"
+    """An operator ended it (``spies-replay abort``)."""
+    ABANDONED = "abandoned"
+    """The server ended it: its open seats expired before the table was full."""
+
+
+ABORT_DETAIL_MAX: Final = 500
+"""The most characters of a :class:`GameAborted`'s ``detail``."""
 
 
 class SeatState(msgspec.Struct, frozen=True, kw_only=True):
@@ -192,6 +214,18 @@ class ClocksResumed(MetaEvent, frozen=True, kw_only=True, tag="clocks_resumed"):
     """When the last event before the pause was recorded, RFC 3339 UTC."""
 
 
+class GameAborted(MetaEvent, frozen=True, kw_only=True, tag="game_aborted"):
+    """The game was ended without its rules ending it: nobody wins. The clocks (stopped)
+    and ``seed_revealed`` follow in the same batch, and nothing else."""
+
+    reason: AbortReason
+    """Why: ``aborted`` (an operator) or ``abandoned`` (open seats that expired); the
+    outcome's ``reason``."""
+    detail: str
+    """What the operator (or the server) said, in words: 1 to :data:`ABORT_DETAIL_MAX`
+    printable characters."""
+
+
 class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
     """The final event of a finished game: the seed, so anyone can re-derive every shuffle."""
 
@@ -210,6 +244,7 @@ META_EVENTS: Final[tuple[type[MetaEvent], ...]] = (
     ClocksUpdated,
     ClockExpired,
     ClocksResumed,
+    GameAborted,
     SeedRevealed,
 )
 """Every meta event type."""
@@ -221,6 +256,32 @@ META_TYPES: Final[frozenset[str]] = frozenset(
 
 SEAT_EVENTS: Final = (SeatJoined, SeatClaimed, SeatHandedToBot, SeatTakenBack)
 """The meta events that change a seat."""
+
+
+def check_abort_detail(detail: str) -> None:
+    """Refuse a :class:`GameAborted` ``detail`` that is not 1 to :data:`ABORT_DETAIL_MAX`
+    printable characters (no control character: it is shown in terminals and pages).
+
+    Raises:
+        ValueError: naming what is wrong.
+    """
+    if not detail.strip():
+        raise ValueError("the reason for an abort must not be empty")
+    if len(detail) > ABORT_DETAIL_MAX:
+        raise ValueError(
+            f"the reason for an abort is {len(detail)} characters; at most {ABORT_DETAIL_MAX}"
+        )
+    if not detail.isprintable():
+        bad = next(char for char in detail if not char.isprintable())
+        raise ValueError(
+            f"the reason for an abort holds the character U+{ord(bad):04X}, which is not"
+            " printable: use plain text on one line"
+        )
+
+
+def aborted_outcome(event: GameAborted) -> Outcome:
+    """The outcome of a game :class:`GameAborted` ended: nobody wins, for its reason."""
+    return Outcome(winners=(), reason=str(event.reason))
 
 
 def initial_seats(created: GameCreated) -> list[SeatState]:
@@ -318,6 +379,9 @@ def describe_meta(event: MetaEvent) -> str:
         return f"clocks resumed: the time since {event.since} is not counted"
     if isinstance(event, SeatTakenBack):
         return f"seat {event.seat} taken back from its bot"
+    if isinstance(event, GameAborted):
+        who = "by the operator" if event.reason == AbortReason.ABORTED else f"({event.reason})"
+        return f"game aborted {who}: {event.detail}"
     raise TypeError(f"not a meta event: {event!r}")
 
 

@@ -10,14 +10,18 @@ re-derives and folds:
 1. **Chain.** Seqs run 1, 2, 3, … with no gap (``missing-event``) and in order
    (``out-of-order``: a seq that exists but not in its place, or twice); every payload and
    command is JSON nested at most :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels
-   (``malformed-row``); every row's hash chains from the previous one (``hash-mismatch``,
+   (``malformed-row``) with no key twice in one object (``duplicate-key``: readers differ
+   on which counts); every row's hash chains from the previous one (``hash-mismatch``,
    see :mod:`spies_replay.codec`); the last hash and seq are the game's head hash and
-   version (``head-mismatch``, ``missing-event``, ``unexpected-event``).
+   version (``head-mismatch``, ``missing-event``, ``unexpected-event``), and the last
+   row's time is the game's ``updated_at`` (``header-mismatch``).
 2. **Decode and fold.** Every payload decodes as the game's event (``undecodable-event``),
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
    events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
-   come between batches, ``seed_revealed`` comes last (``event-after-end``), every event
+   come between batches, ``seed_revealed`` comes last (``event-after-end``), a
+   ``game_aborted`` ends a game in progress with a detail of printable text
+   (``abort-invalid``) and only the clocks and the reveal follow it, every event
    folds (``fold-failed``), ``check_invariants`` holds after every batch
    (``invariant-broken``), and the final state's outcome matches the status, the stored
    outcome and the presence of ``seed_revealed``.
@@ -124,6 +128,7 @@ from spies_replay.codec import (
     chain_hash,
     codec_for,
     deal_commitment,
+    duplicated_key,
     encode,
     event_tag,
     genesis_hash,
@@ -135,13 +140,16 @@ from spies_replay.meta import (
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
+    GameAborted,
     GameCreated,
     SeatEvent,
     SeatState,
     SeatType,
     SeedRevealed,
     SeedSource,
+    aborted_outcome,
     apply_seat_event,
+    check_abort_detail,
     initial_seats,
 )
 from spies_replay.store.protocols import EventStore
@@ -338,6 +346,8 @@ class _Verifier:
         self.seats: list[SeatState] = []
         """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
+        self.aborted = False
+        """Whether ``game_aborted`` ended the game: no game event may follow."""
         self.seed: bytes | None = None
         self.deal: Any = None
         self.deal_seq: int | None = None
@@ -397,12 +407,20 @@ class _Verifier:
                 "out-of-order",
                 f"expected seq {expected_seq} here but found seq {row.seq}",
             )
-        for text in (row.payload, row.command or ""):
+        for name, text in (("payload", row.payload), ("command", row.command or "")):
             if json_depth(text) > MAX_JSON_DEPTH:
                 raise _fail(
                     row.seq,
                     "malformed-row",
                     f"payload or command nested deeper than {MAX_JSON_DEPTH} levels",
+                )
+            key = duplicated_key(text)
+            if key is not None:
+                raise _fail(
+                    row.seq,
+                    "duplicate-key",
+                    f"the {name} has the key {key[:80]!r} twice in one object: JSON readers"
+                    " differ on which one counts, so the row has no one meaning",
                 )
         try:
             canonical = canonical_bytes(
@@ -452,6 +470,18 @@ class _Verifier:
                 f"the game's head hash {record.head_hash[:16]}… is not the last event's hash",
             )
 
+    def _check_updated_at(self, rows: Sequence[EventRow]) -> None:
+        """The game's ``updated_at`` is its last event's time, as the store writes it (the
+        one field of a record that neither the chain nor ``game_created`` holds)."""
+        last = rows[-1]
+        if self.record.updated_at != last.recorded_at:
+            raise _fail(
+                last.seq,
+                "header-mismatch",
+                f"the game's updated_at {self.record.updated_at[:40]!r} is not the time of its"
+                f" last event, {last.recorded_at[:40]!r} (seq {last.seq})",
+            )
+
     # -- the full pass ---------------------------------------------------------------------
 
     def run(
@@ -476,6 +506,7 @@ class _Verifier:
             self.clocks.end(self.rows + 1, finished_at_setup=self.setup_outcome is not None)
         self._check_resumes()
         self._check_head()
+        self._check_updated_at(rows)
         self._check_end()
         self._check_published_head()
 
@@ -574,7 +605,11 @@ class _Verifier:
             self._seat_event(row, event)
         elif isinstance(event, ClocksUpdated | ClockExpired | ClocksResumed):
             self._clock_event(row, event)
+        elif isinstance(event, GameAborted):
+            self._aborted(row, event)
         else:
+            if self.aborted:
+                raise _fail(seq, "event-after-end", f"{row.type} follows game_aborted")
             if row.command is not None:
                 self._start_batch(row)
             elif self.closed:
@@ -663,19 +698,36 @@ class _Verifier:
                 ),
             )
 
-    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
-        assert self.codec is not None
+    def _between_batches(self, row: EventRow) -> None:
+        """A meta event that ends the batch before it, in a game still in progress."""
         seq = row.seq
         if row.command is not None or row.actor is not None or row.bot is not None:
             raise _fail(seq, "misplaced-command", f"{row.type} carries a command")
         self._end_batch(seq)
         if self.outcome is not None:
             raise _fail(seq, "event-after-end", f"{row.type} follows the end of the game")
+
+    def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
+        seq = row.seq
+        self._between_batches(row)
         self.clocks.seat_event(seq, event)
         try:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
             raise _fail(seq, "seat-event-invalid", str(exc)) from exc
+
+    def _aborted(self, row: EventRow, event: GameAborted) -> None:
+        """``game_aborted``: the end of a game in progress, nobody winning; the clocks stop."""
+        seq = row.seq
+        self._between_batches(row)
+        try:
+            check_abort_detail(event.detail)
+        except ValueError as exc:
+            raise _fail(seq, "abort-invalid", str(exc)) from exc
+        self.clocks.aborted(seq)
+        self.closed = False
+        self.aborted = True
+        self.outcome = aborted_outcome(event)
 
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None

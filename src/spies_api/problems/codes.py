@@ -136,7 +136,8 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "version-conflict",
         replay_errors.VersionConflictError,
         "`expected_game_version` is not the game's version, or `expected_version` is not and"
-        " the seat's legal commands changed since (another command was recorded first);"
+        " the seat acted since or its legal commands changed since (another command was"
+        " recorded first);"
         " the problem carries `current_version`: fetch `/legal` again and resend.",
     ),
     ErrorCode(
@@ -435,6 +436,7 @@ NOT_ANSWERED: Final = frozenset(
         "game-exists",  # import and explicit ids, spies-replay only
         "idempotency-key-exists",  # internal; answered as the stored response or -reused
         "invalid-export",  # spies-replay import only
+        "duplicate-key",  # an invalid-export's code, spies-replay import only
         "invalid-seat",  # spies-replay --as only (the API takes seats from tokens)
         "orphan-events",  # a verify problem code, spies-replay only
         "ok",  # a log field, not an error

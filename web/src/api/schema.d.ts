@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Send a command
-         * @description Applies one command of the token's seat. With `expected_version` (the `version` of `/legal` the command was chosen from), the command is applied if the game is still at that version, or if it moved on without changing the seat's legal commands: another seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with `current_version`). With `expected_game_version`, the strict check, any other version of the game refuses it, whatever was recorded since. Commands on one game are applied one at a time. Returns the new version and the new events as the seat may see them; a refused command appends nothing. A replayed `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`.
+         * @description Applies one command of the token's seat. With `expected_version` (the `version` of `/legal` the command was chosen from), the command is applied if the game is still at that version, or if it moved on without a command of the seat and without changing its legal commands: another seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with `current_version`): a request sent again is never applied twice. With `expected_game_version`, the strict check, any other version of the game refuses it, whatever was recorded since. Commands on one game are applied one at a time. Returns the new version and the new events as the seat may see them; a refused command appends nothing. A replayed `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`.
          */
         post: operations["postCommand"];
         delete?: never;
@@ -340,6 +340,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AbortReason
+         * @description Why a game ended without its rules ending it: the outcome's `reason`.
+         *     - `aborted`: An operator ended it (`spies-replay abort`).
+         *     - `abandoned`: The server ended it: its open seats expired before the table was full.
+         * @enum {string}
+         */
+        AbortReason: "aborted" | "abandoned";
         /**
          * BlackSpyCardPlayed
          * @description A card was played face up to the current trick (§5.1).
@@ -866,7 +874,7 @@ export interface components {
             command: components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"];
             /** @description The strict check: refuse with 409 `version-conflict` unless the game is at exactly this version, whatever was recorded since (any seat's command, a join, a hand-over). May be sent with `expected_version` (both are checked). */
             expected_game_version?: number | null;
-            /** @description The `version` of `GET /games/{id}/legal` the command was chosen from. The command is applied if the game is still at this version, or if it moved on but the seat's legal commands are still exactly those of this version (another seat acted in a phase where several act at once, someone joined, a seat was handed to a bot); otherwise 409 `version-conflict` with `current_version`. `null` or omitted: apply it to whatever the current version is. */
+            /** @description The `version` of `GET /games/{id}/legal` the command was chosen from. The command is applied if the game is still at this version, or if it moved on but the seat has not acted since and its legal commands are still exactly those of this version (another seat acted in a phase where several act at once, someone joined, a seat was handed to a bot); otherwise 409 `version-conflict` with `current_version`, so a request sent again is never applied twice. `null` or omitted: apply it to whatever the current version is. */
             expected_version?: number | null;
         };
         /**
@@ -875,7 +883,7 @@ export interface components {
          */
         CommandResponse: {
             /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
             outcome?: components["schemas"]["Outcome"] | null;
             /** @description `active` while the game goes on, `finished` once this command ended it. */
@@ -1337,13 +1345,32 @@ export interface components {
          */
         EventsPage: {
             /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
             /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
             next_after: number;
             /** @description `active` while the game goes on, `finished` once it is over. */
             status: components["schemas"]["GameStatus"];
             /** @description The game's version when the page was read. */
             version: number;
+        };
+        /**
+         * GameAborted
+         * @description The game was ended without its rules ending it: nobody wins. The clocks (stopped) and `seed_revealed` follow in the same batch, and nothing else.
+         */
+        GameAborted: {
+            /** @description What the operator (or the server) said, in words: 1 to `ABORT_DETAIL_MAX` printable characters. */
+            detail: string;
+            /** @description Why: `aborted` (an operator) or `abandoned` (open seats that expired); the outcome's `reason`. */
+            reason: components["schemas"]["AbortReason"];
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `game_aborted`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "game_aborted";
         };
         /**
          * GameCreated
@@ -1513,7 +1540,7 @@ export interface components {
             note?: string | null;
             /** @description The caller's seat; `null` for a spectator (no token). */
             seat: number | null;
-            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are (or as `expected_game_version` to require exactly this version). */
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
             version: number;
         };
         /**
@@ -1545,7 +1572,7 @@ export interface components {
              * @default false
              */
             draw: boolean;
-            /** @description Stable machine code of the way the game ended. Deck of Spies: `owned-faces` (the 36 spies were dealt with; won with at least 7 owned face cards, Deck of Spies §9.2) or `no-ace-left` (an assassination was forced with no Ace left, Deck of Spies §9.3). Black Spy: `threshold-reached` (a total reached the threshold after a deal, Black Spy §7). Spies & Lies: `flag-captured` (Spies & Lies §12.1), `territory` (after day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or `infiltration` (it stood on the centre: the higher marker won, or equal markers drew, Spies & Lies §12.2). */
+            /** @description Stable machine code of the way the game ended. Deck of Spies: `owned-faces` (the 36 spies were dealt with; won with at least 7 owned face cards, Deck of Spies §9.2) or `no-ace-left` (an assassination was forced with no Ace left, Deck of Spies §9.3). Black Spy: `threshold-reached` (a total reached the threshold after a deal, Black Spy §7). Spies & Lies: `flag-captured` (Spies & Lies §12.1), `territory` (after day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or `infiltration` (it stood on the centre: the higher marker won, or equal markers drew, Spies & Lies §12.2). Any game, ended by the log rather than its rules (nobody wins): `aborted` (an operator ended it) or `abandoned` (its open seats expired). */
             reason: string;
             /**
              * @description Final score per seat where the game keeps one: Deck of Spies the owned face cards, Black Spy the penalty totals (lowest wins), Spies & Lies each seat's side's infiltration marker.
