@@ -8,7 +8,8 @@ for every re-run of the game, unknown to the players until the seed is revealed.
 Bots think off the event loop, in :class:`BotPool`: by default in worker processes (so a
 searching bot never holds the server's GIL while requests wait), at most ``workers`` at a
 time, a flood of bot games queueing behind itself; with ``workers=0`` in threads of this
-process (tests that register a bot of their own). A decision that raises, times out or
+process (tests that register a bot of their own). A worker process ends when its server does,
+however the server ends (``kill -9`` included). A decision that raises, times out or
 returns a command that is not legal is asked once more; if it fails again, the ``random`` bot
 makes that one move, recorded as ``random``'s (:func:`decide`), so a game never stalls on a
 bot.
@@ -18,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -46,6 +49,8 @@ __all__ = [
 BOT_TIMEOUT_SECONDS: Final = 10.0
 """How long a bot may think about one command."""
 _ATTEMPTS: Final = 2
+_ORPHANED: Final = 70
+"""The exit status of a worker process whose server has gone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +125,31 @@ def _choose(bot: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -
 
 
 def _warm() -> None:
-    """Import the bots in a new worker process before its first decision."""
+    """In a new worker process, before its first decision (the bots are imported with this
+    module): end the process with its server (:func:`_end_with_parent`)."""
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """End this worker process as soon as the process that started it has ended, however
+    it ended (``kill -9`` included), rather than live on re-parented to init.
+
+    A spawned worker holds the read end of a pipe whose only write end is its parent's
+    (multiprocessing's parent sentinel): it becomes readable when the parent is gone. A
+    thread waits on it; the pool's own queues cannot tell, since the worker holds their
+    write ends too. Once every worker has ended, multiprocessing's resource tracker (whose
+    pipe the parent and the workers hold) ends too.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a spawned worker (a thread pool): nothing to watch
+        return
+    sentinel = parent.sentinel
+
+    def wait_for_parent() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(_ORPHANED)
+
+    threading.Thread(target=wait_for_parent, name="spies-parent-watch", daemon=True).start()
 
 
 def _started() -> None:
