@@ -244,6 +244,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_MAX_STREAMS_PER_GAME",
         "SPIES_MAX_STREAMS_PER_SEAT",
         "SPIES_MAX_STREAMS",
+        "SPIES_MAX_STREAMS_PER_CLIENT",
         "SPIES_IDEMPOTENCY_KEY_MAX_LENGTH",
         "SPIES_ACCESS_LOG",
         "SPIES_METRICS",

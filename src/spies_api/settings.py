@@ -165,6 +165,13 @@ class Settings:
             floods the server with bot games waits for its own to end.
         bot_game_idle_seconds: see ``max_bot_games_per_client``.
         bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
+        max_streams_per_client: open event streams one client address (per ``/64`` for
+            IPv6) may hold at once, its seats' and its spectators' together; one more is 429
+            ``too-many-client-streams`` with ``Retry-After`` (a seat's next stream that ends
+            the same client's oldest of that seat adds none). Lowered, with a warning at
+            startup, below the share of ``max_streams`` kept for seats, so that no one client
+            can take that share. ``None``: no cap per client (a bench whose one client
+            plays every seat).
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
             think at a time in a thread of the server (tests that register a bot of their
@@ -220,6 +227,9 @@ class Settings:
     max_bot_games_per_client: int | None = 4
     bot_game_idle_seconds: float = 300.0
     bot_games_retry_after_seconds: int = 5
+    # -- shares: one client's part of the streams
+    max_streams_per_client: int | None = 64
+    # --
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -240,6 +250,7 @@ class Settings:
         if not 1 <= self.port <= MAX_PORT:
             raise ValueError(f"port must be 1 to {MAX_PORT}, not {self.port}")
         not_positive = [name for name in _POSITIVE if getattr(self, name) <= 0]
+        not_positive += [name for name in _POSITIVE_OR_NONE if _below_one(getattr(self, name))]
         if not_positive:
             raise ValueError(f"{', '.join(not_positive)} must be positive")
         if not 0 < self.sse_keepalive_seconds <= 15:
@@ -252,8 +263,6 @@ class Settings:
             parse_rate(self.rate_limit)
         for network in self.trusted_proxies:
             parse_networks(network)
-        if self.max_bot_games_per_client is not None and self.max_bot_games_per_client < 1:
-            raise ValueError("max_bot_games_per_client must be at least 1 (or None)")
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
         if self.metrics_port is not None and not 1 <= self.metrics_port <= MAX_PORT:
@@ -284,6 +293,14 @@ _POSITIVE: Final = (
     "shutdown_timeout_seconds",
 )
 """The settings that must be more than 0."""
+
+_POSITIVE_OR_NONE: Final = ("max_bot_games_per_client", "max_streams_per_client")
+"""The settings that must be more than 0, or ``None`` (no limit)."""
+
+
+def _below_one(value: int | None) -> bool:
+    return value is not None and value < 1
+
 
 DEFAULTS: Final = Settings()
 """The settings of a server started with no option: the limits the API's document states."""
@@ -438,6 +455,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "N",
         "active games with bot seats one client address may have at once, or off; one more"
         " is 429 with Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "max_streams_per_client",
+        "--max-streams-per-client",
+        "N",
+        "open event streams one client address may hold, seats' and spectators' together,"
+        " or off; one more is 429 with Retry-After",
         _positive_or_off,
     ),
     Option(
