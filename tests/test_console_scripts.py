@@ -241,6 +241,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_RATE_LIMIT",
         "SPIES_TRUSTED_PROXIES",
         "SPIES_MAX_BOT_GAMES_PER_CLIENT",
+        "SPIES_MAX_BOT_GAMES",
         "SPIES_MAX_STREAMS_PER_GAME",
         "SPIES_MAX_STREAMS_PER_SEAT",
         "SPIES_MAX_STREAMS",

@@ -103,7 +103,7 @@ class Runtime:
         commands: the command handler.
         creator: creates games.
         seats: joins, hand-overs and rematches.
-        bot_quota: active games with bot seats per client.
+        bot_quota: active games with bot seats per client and in all, and their owners.
     """
 
     settings: Settings
@@ -154,6 +154,7 @@ class Runtime:
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,
+            total=settings.max_bot_games,
             idle_seconds=settings.bot_game_idle_seconds,
             retry_after=settings.bot_games_retry_after_seconds,
         )

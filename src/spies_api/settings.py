@@ -13,15 +13,17 @@ value came from and what is expected.
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from spies_replay.store.backends import SyncMode
 
 __all__ = [
+    "BOT_GAMES_PER_CORE",
     "DEFAULTS",
     "DEFAULT_RATE_LIMIT",
     "RATE_SECONDS",
@@ -32,6 +34,7 @@ __all__ = [
     "RateUnit",
     "Settings",
     "SettingsError",
+    "default_max_bot_games",
     "parse_networks",
     "parse_rate",
     "settings_from",
@@ -72,6 +75,17 @@ def parse_rate(text: str) -> tuple[RateUnit, int]:
         )
     unit = next(u for u in RATE_UNITS if u == match.group(2))
     return unit, int(match.group(1))
+
+
+BOT_GAMES_PER_CORE: Final = 16
+"""Active games with bot seats a server allows per core of its machine, all clients together,
+unless told otherwise (``Settings.max_bot_games``)."""
+
+
+def default_max_bot_games() -> int:
+    """The server-wide cap on active games with bot seats of a server not told one:
+    :data:`BOT_GAMES_PER_CORE` per core of the machine."""
+    return BOT_GAMES_PER_CORE * (os.cpu_count() or 1)
 
 
 def parse_networks(text: str) -> tuple[str, ...]:
@@ -160,11 +174,18 @@ class Settings:
             (per ``/64`` for IPv6) may have at once, counting the games it created with a
             bot seat and those it handed a seat of to a bot; one more is 429
             ``too-many-bot-games`` with ``Retry-After``. A game stops counting when it ends
-            or after ``bot_game_idle_seconds`` with no append. ``None``: no limit. The
+            or after ``bot_game_idle_seconds`` with no append, and counts again for its
+            owner at its next append (even above the limit). ``None``: no limit. The
             default, 4, lets a person play a few tables against bots at once; a script that
             floods the server with bot games waits for its own to end.
         bot_game_idle_seconds: see ``max_bot_games_per_client``.
-        bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
+        bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games`` and
+            ``server-bot-games-full``.
+        max_bot_games: how many active games with bot seats the server (this process)
+            admits, all clients together, counted as ``max_bot_games_per_client`` counts
+            them; one more is 429 ``server-bot-games-full`` with ``Retry-After``. ``None``:
+            no limit. The default, :data:`BOT_GAMES_PER_CORE` per core of the machine, keeps
+            the bots' share of the machine enough for every game's moves to come in time.
         max_streams_per_client: open event streams one client address (per ``/64`` for
             IPv6) may hold at once, its seats' and its spectators' together; one more is 429
             ``too-many-client-streams`` with ``Retry-After`` (a seat's next stream that ends
@@ -227,7 +248,8 @@ class Settings:
     max_bot_games_per_client: int | None = 4
     bot_game_idle_seconds: float = 300.0
     bot_games_retry_after_seconds: int = 5
-    # -- shares: one client's part of the streams
+    # -- shares: the bots' work in all, and one client's part of the streams
+    max_bot_games: int | None = field(default_factory=default_max_bot_games)
     max_streams_per_client: int | None = 64
     # --
     trusted_proxies: tuple[str, ...] = ()
@@ -294,7 +316,7 @@ _POSITIVE: Final = (
 )
 """The settings that must be more than 0."""
 
-_POSITIVE_OR_NONE: Final = ("max_bot_games_per_client", "max_streams_per_client")
+_POSITIVE_OR_NONE: Final = ("max_bot_games_per_client", "max_bot_games", "max_streams_per_client")
 """The settings that must be more than 0, or ``None`` (no limit)."""
 
 
@@ -455,6 +477,15 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "N",
         "active games with bot seats one client address may have at once, or off; one more"
         " is 429 with Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "max_bot_games",
+        "--max-bot-games",
+        "N",
+        "active games with bot seats the server admits at once, all clients together"
+        f" ({BOT_GAMES_PER_CORE} per core of this machine), or off; one more is 429 with"
+        " Retry-After",
         _positive_or_off,
     ),
     Option(

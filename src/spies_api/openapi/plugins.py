@@ -132,7 +132,9 @@ and a number an interpretation we chose.
     " that rate; static files, pages and docs not counted); over it, 429"
     " `too-many-requests` with `Retry-After`. A client may have at most"
     f" {DEFAULTS.max_bot_games_per_client} active games with bot seats; one more is 429"
-    " `too-many-bot-games` with `Retry-After`. A JSON body nested deeper than 64 levels is"
+    " `too-many-bot-games` with `Retry-After`; the server admits a number of them, all"
+    " clients together, sized to its machine: one more is 429 `server-bot-games-full` with"
+    " `Retry-After`. A JSON body nested deeper than 64 levels is"
     " 400 `malformed-body`. These are the defaults of the server's settings; an operator may"
     " change them.\n"
 )

@@ -2790,7 +2790,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3680,7 +3680,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
