@@ -320,6 +320,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             settings.bot_workers if settings.bot_workers is not None else default_workers(),
             timeout_seconds=settings.bot_timeout_seconds,
             observe=bot_decided if settings.metrics_on else None,
+            owner=runtime.bot_quota.owner,
         )
         scheduler = Scheduler(
             runtime.store,
