@@ -224,3 +224,16 @@ def test_the_server_wide_cap_is_sized_to_the_machine() -> None:
     assert settings_from({}, {"SPIES_MAX_BOT_GAMES": "9"}).max_bot_games == 9
     with pytest.raises(SettingsError, match="--max-bot-games '0'"):
         settings_from({"max_bot_games": "0"}, {})
+
+
+def test_the_owners_of_idle_games_are_kept_within_bounds() -> None:
+    now = [0.0]
+    quota = BotGameQuota(None, _States(), idle_seconds=60, clock=lambda: now[0], owners_kept=2)  # type: ignore[arg-type]
+    for game_id in ("a", "b"):
+        with quota.hold("1.2.3.4") as record:
+            record(game_id)
+    now[0] = 61.0  # both idle
+    with quota.hold("5.6.7.8") as record:
+        record("c")
+    assert quota.owner("a") is None  # the oldest idle owner makes room
+    assert quota.owner("b") == "1.2.3.4" and quota.owner("c") == "5.6.7.8"

@@ -16,7 +16,8 @@ own:
    among the clients that are no more than :data:`QUANTUM_SECONDS` of think time ahead of
    the least-served one, so clocking every game does not let a client starve the others.
 4. **Round robin.** Ties go to the client served longest ago, then to the one whose decision
-   has waited longest; within a client, to its game served longest ago; within a game, the
+   has waited longest; within a client, to its game served longest ago (of those with more
+   than one decision waiting; the others by their decision's age); within a game, the
    oldest decision.
 
 The queue is pure bookkeeping (no event loop, no clock: the pool says how long each
@@ -87,7 +88,7 @@ class _Client:
     waiting: dict[str, deque[Ticket[Any]]] = field(default_factory=dict)
     """Its games with decisions waiting, each game's oldest first."""
     game_served: dict[str, int] = field(default_factory=dict)
-    """When a worker last took a decision of each of its games."""
+    """When a worker last took a decision of each of its games with decisions waiting."""
 
 
 class FairQueue(Generic[T]):
@@ -135,14 +136,14 @@ class FairQueue(Generic[T]):
         )
         game = min(
             (g for g, queued in chosen.waiting.items() if queued[0].urgency is urgency),
-            key=lambda g: chosen.game_served.get(g, -1),
+            key=lambda g: (chosen.game_served.get(g, -1), chosen.waiting[g][0].queued),
         )
         queued = chosen.waiting[game]
         ticket: Ticket[T] = queued.popleft()
-        if not queued:
-            del chosen.waiting[game]
         serial = next(self._serial)
         chosen.served = chosen.game_served[game] = serial
+        if not queued:
+            self._drop_game(chosen, game)
         chosen.running += 1
         ticket.started = True
         self._waiting -= 1
@@ -166,7 +167,7 @@ class FairQueue(Generic[T]):
             return
         queued.remove(ticket)
         if not queued:
-            del client.waiting[ticket.game]
+            self._drop_game(client, ticket.game)
         self._waiting -= 1
         self._forget_if_idle(client, ticket.client)
 
@@ -179,6 +180,13 @@ class FairQueue(Generic[T]):
         client.running -= 1
         client.used += max(0.0, seconds)
         self._forget_if_idle(client, ticket.client)
+
+    @staticmethod
+    def _drop_game(client: _Client, game: str) -> None:
+        """A game with nothing left waiting: forgotten (it comes back as a game not served
+        yet, and takes its turn by the age of its decision)."""
+        del client.waiting[game]
+        client.game_served.pop(game, None)
 
     def _forget_if_idle(self, client: _Client, name: str) -> None:
         if not client.waiting and client.running == 0:

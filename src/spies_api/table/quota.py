@@ -171,10 +171,7 @@ class BotGameQuota:
         """Count ``game_id`` for ``client``, as appended to now (under the lock)."""
         before = self._owner.pop(game_id, None)  # re-inserted: the newest owner goes last
         if before is not None and before != client:
-            games = self._games.get(before, {})
-            games.pop(game_id, None)  # the seat handed over by another holder moves it
-            if not games:
-                self._games.pop(before, None)
+            self._uncount(before, game_id)  # a seat handed over by another holder moves it
         self._owner[game_id] = client
         self._games.setdefault(client, {})[game_id] = self.clock()
         if len(self._owner) > self.owners_kept:
@@ -184,12 +181,23 @@ class BotGameQuota:
         """Forget the oldest owners of games that do not count now, down to
         ``owners_kept`` (under the lock): an idle game's owner is kept only so long."""
         excess = len(self._owner) - self.owners_kept
-        for game_id, client in list(self._owner.items()):
-            if excess <= 0:
-                return
-            if game_id not in self._games.get(client, {}):
-                del self._owner[game_id]
-                excess -= 1
+        now = self.clock()
+        idle: list[str] = []
+        for game_id, client in self._owner.items():  # oldest first: idle ones are found soon
+            if len(idle) >= excess:
+                break
+            seen = self._games.get(client, {}).get(game_id)
+            if seen is None or now - seen >= self.idle_seconds:
+                idle.append(game_id)
+        for game_id in idle:
+            self._uncount(self._owner.pop(game_id), game_id)
+
+    def _uncount(self, client: str, game_id: str) -> None:
+        """Take ``game_id`` out of ``client``'s count (under the lock)."""
+        games = self._games.get(client, {})
+        games.pop(game_id, None)
+        if not games:
+            self._games.pop(client, None)
 
     def appended(self, game_id: str) -> None:
         """After an append to ``game_id`` (an :class:`AppendListeners` listener): its game
@@ -204,9 +212,6 @@ class BotGameQuota:
                 return
             if head is not None and head.finished:
                 self._owner.pop(game_id, None)
-                games = self._games.get(client, {})
-                games.pop(game_id, None)
-                if not games:
-                    self._games.pop(client, None)
+                self._uncount(client, game_id)
             else:
                 self._games.setdefault(client, {})[game_id] = self.clock()
