@@ -361,8 +361,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
             f" by them. The server holds at most {DEFAULTS.max_streams} streams in all"
             " (`max_streams`); spectators may take all but a tenth of them, which is kept for"
             " seats, so no number of spectators of a game, or of the whole server, refuses a"
-            " seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps"
-            " are per server process."
+            " seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client"
+            f" address holds at most {DEFAULTS.max_streams_per_client} streams, its seats' and"
+            " its spectators' together (`max_streams_per_client`, kept below the seats'"
+            " tenth), so no one client can take the seats' share; one more is 429"
+            " `too-many-client-streams` with `Retry-After`. The caps are per server process."
         ),
         security=OPTIONAL_SEAT_TOKEN,
         responses={
@@ -388,6 +391,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 503,
                 codes={
                     **_GAME_NOT_FOUND,
+                    429: "`too-many-requests` (with `Retry-After`), `too-many-client-streams`"
+                    " (with `Retry-After`: the client already holds as many open streams as"
+                    " allowed, `max_streams_per_client`)",
                     503: "`too-many-streams` (with `Retry-After`): the game's spectator"
                     " streams, or the server's streams, are at their cap; `store-unavailable`"
                     " (with `Retry-After`): the database cannot be reached",

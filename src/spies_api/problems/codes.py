@@ -59,8 +59,8 @@ def _sample(entry: ErrorCode) -> BaseException:
         return HTTPException(status_code=source)
     if isinstance(source, str):
         return replay_errors.StoreBusyError("spies.db")
-    if source in (api_errors.TooManyStreamsError, api_errors.TooManyBotGamesError):
-        return source("a sample", retry_after=1)  # type: ignore[no-any-return]
+    if isinstance(source, type) and issubclass(source, api_errors.RetryLaterError):
+        return source("a sample", retry_after=1)
     if source is api_errors.NotReadyError:
         return api_errors.NotReadyError("a sample", reason="draining")
     if source is replay_errors.StoreUnavailableError:
@@ -387,8 +387,15 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "too-many-bot-games",
         api_errors.TooManyBotGamesError,
         "The client (by address) already has as many active bot games (with a bot seat, or a"
-        " clock whose timeouts a bot plays) as allowed (`--max-bot-games-per-client`); retry"
-        " after `Retry-After`, or finish one.",
+        " clock whose timeouts a bot plays) as allowed (`--max-bot-games-per-client`); finish"
+        " one, or let one wait on a person for `bot_game_idle_seconds`, then retry"
+        " (`Retry-After` says when to look again).",
+    ),
+    ErrorCode(
+        "server-bot-games-full",
+        api_errors.ServerBotGamesFullError,
+        "The server already runs as many active bot games as it allows, all clients together"
+        " (`--max-bot-games`); retry after `Retry-After`.",
     ),
     ErrorCode(
         "too-many-streams",
@@ -396,6 +403,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "The game has as many open spectator streams as allowed, or the server as many"
         " streams (a seat's own stream is still served within the server's share kept for"
         " seats); retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "too-many-client-streams",
+        api_errors.TooManyClientStreamsError,
+        "The client (by address) already holds as many open event streams, its seats' and"
+        " its spectators' together, as the server allows one client"
+        " (`--max-streams-per-client`); close one, or retry after `Retry-After`.",
     ),
     ErrorCode(
         "database-busy",

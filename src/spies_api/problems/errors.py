@@ -20,8 +20,12 @@ __all__ = [
     "NotReadyError",
     "RematchTooEarlyError",
     "ReplaySeatHiddenError",
+    "RetryLaterError",
     "SeatsClosedError",
+    "ServerBotGamesFullError",
     "TakeBackTooEarlyError",
+    "TooManyBotGamesError",
+    "TooManyClientStreamsError",
     "TooManyStreamsError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -76,33 +80,44 @@ class WrongGameCommandError(RuleError):
     default_code = "wrong-game-command"
 
 
-class TooManyStreamsError(ApiError):
-    """The game already has as many open event streams as the server allows (503).
+class RetryLaterError(ApiError):
+    """Base of the refusals a client may try again later (with ``Retry-After``).
 
     Attributes:
-        retry_after: seconds after which a new stream may find a free slot.
+        retry_after: seconds after which asking again may succeed.
     """
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyStreamsError(RetryLaterError):
+    """The game already has as many open event streams as the server allows, or the server
+    as many as it holds (503)."""
 
     default_code = "too-many-streams"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+
+class TooManyClientStreamsError(TooManyStreamsError):
+    """The client (by address) already has as many open event streams as the server allows
+    one client (429)."""
+
+    default_code = "too-many-client-streams"
 
 
-class TooManyBotGamesError(ApiError):
+class TooManyBotGamesError(RetryLaterError):
     """The client already has as many active bot games (with a bot seat, or a clock whose
-    timeouts a bot plays) as the server allows (429).
-
-    Attributes:
-        retry_after: seconds after which one of them may have ended.
-    """
+    timeouts a bot plays) as the server allows (429)."""
 
     default_code = "too-many-bot-games"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+
+class ServerBotGamesFullError(TooManyBotGamesError):
+    """The server already runs as many active games with bot seats as it allows, all
+    clients together (429)."""
+
+    default_code = "server-bot-games-full"
 
 
 class InvalidSeatsError(ApiError):

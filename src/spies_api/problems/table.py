@@ -38,9 +38,12 @@ from spies_api.problems.errors import (
     NotReadyError,
     RematchTooEarlyError,
     ReplaySeatHiddenError,
+    RetryLaterError,
     SeatsClosedError,
+    ServerBotGamesFullError,
     TakeBackTooEarlyError,
     TooManyBotGamesError,
+    TooManyClientStreamsError,
     TooManyStreamsError,
     UnauthorizedError,
 )
@@ -110,7 +113,9 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     UnknownGameError: _Rule(422, "Unknown game"),
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
     TooManyStreamsError: _Rule(503, "Too many event streams"),
+    TooManyClientStreamsError: _Rule(429, "Too many event streams from this client"),
     TooManyBotGamesError: _Rule(429, "Too many games with bots"),
+    ServerBotGamesFullError: _Rule(429, "Too many games with bots on the server"),
     NotReadyError: _Rule(503, "Not ready"),
     SeatNotFoundError: _Rule(404, "No such seat"),
     SeatTakenError: _Rule(409, "Seat taken"),
@@ -223,7 +228,7 @@ def _add_fields(exc: SpiesError, extra: dict[str, Any], headers: dict[str, str])
         extra["current_version"] = exc.current_version
     if isinstance(exc, UnauthorizedError):
         headers["WWW-Authenticate"] = 'Bearer realm="spies"'
-    if isinstance(exc, TooManyStreamsError | TooManyBotGamesError):
+    if isinstance(exc, RetryLaterError):
         headers["Retry-After"] = str(exc.retry_after)
     if isinstance(exc, NotReadyError):
         extra["reason"] = exc.reason

@@ -121,7 +121,7 @@ export interface paths {
          *
          *     **A server shutting down** ends its streams with one last message of type `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data: {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to another server process, with `Last-Event-ID` (or `?after=N`); nothing is lost. An `EventSource` delivers it only to a `reconnect` listener, never to `onmessage`, and reconnects by itself.
          *
-         *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps are per server process.
+         *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client address holds at most 64 streams, its seats' and its spectators' together (`max_streams_per_client`, kept below the seats' tenth), so no one client can take the seats' share; one more is 429 `too-many-client-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -2817,7 +2817,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3173,7 +3173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3508,7 +3508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3707,7 +3707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
