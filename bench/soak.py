@@ -420,7 +420,16 @@ async def run(args: argparse.Namespace, db: str, scripts: dict[str, list[Script]
     port = free_port()
     with ExitStack() as stack:
         pid = stack.enter_context(
-            api_server(db, port, "--rate-limit", UNLIMITED, "--max-bot-games-per-client", "off")
+            api_server(
+                db,
+                port,
+                "--rate-limit",
+                UNLIMITED,
+                "--max-bot-games-per-client",
+                "off",
+                "--max-streams-per-client",
+                "off",  # its one client watches every game
+            )
         )
         count = appended_counter(db)
         soak = Soak(port, scripts, args)

@@ -4,8 +4,9 @@ Ada holds seat 0; three ``random`` bots hold the others. The game's clock gives 
 ``--turn-seconds`` (3) per decision; a seat that lets it run out has its move played by the
 time control's bot (``greedy``), and after three timeouts in a row the seat is handed to that
 bot for good (``abandon_after``: 3). Ada moves once, then stops: the script follows the
-game's events and prints the three ``clock_expired``, the forced moves and the hand-over,
-then Ada takes her seat back with the ordinary endpoint. Last, with a server of its own, the
+game's events and prints the three ``clock_expired``, the forced moves and the hand-over
+(which comes with its forced move, in the same batch), then Ada takes her seat back with the
+ordinary endpoint. Last, with a server of its own, the
 script stops it while Ada's clock runs, waits past her deadline and starts it again: the
 server resumes the clocks (``clocks_resumed``) instead of timing her out, and her next move
 is on time.
@@ -91,7 +92,8 @@ class Follower:
         self.timeouts: dict[int, int] = {}
         self.handed = False
         self.bot_moves = 0
-        self.expired_at = -1
+        self.forced_at = -1
+        """The seq of the forced move expected next (after a timeout and its hand-over)."""
 
     def poll(self) -> list[dict[str, Any]]:
         path = f"/games/{self.game_id}/events?after={self.seq}"
@@ -102,11 +104,13 @@ class Follower:
         for event in new:
             kind = event["type"]
             self.counts[kind] = self.counts.get(kind, 0) + 1
-            if event["seq"] == self.expired_at + 1 and kind not in SEAT_EVENTS:
+            if event["seq"] == self.forced_at and kind not in SEAT_EVENTS:
                 print(f"{stamp()} event {event['seq']}: {kind}, the time control's bot's move")
                 continue
+            if kind == "seat_handed_to_bot" and event["seq"] == self.forced_at:
+                self.forced_at += 1  # an abandoned seat: its forced move follows the hand-over
             if kind == "clock_expired":
-                self.expired_at = event["seq"]
+                self.forced_at = event["seq"] + 1
                 self.timeouts[event["seat"]] = self.timeouts.get(event["seat"], 0) + 1
                 print(
                     f"{stamp()} event {event['seq']}: clock_expired seat {event['seat']},"

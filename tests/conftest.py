@@ -36,6 +36,7 @@ SLOW: tuple[str, ...] = (
     "tests/api/test_full_games.py::test_a_game_played_over_http_ends_and_its_export_verifies",
     "tests/api/test_events.py::test_once_over_the_log_is_public",
     "tests/api/test_events.py::test_a_spectator_stream_of_a_game_in_play_is_redacted",
+    "tests/api/test_expected_version.py::test_no_earlier_request_is_applied_twice_in_a_whole_game",
     # seats and bots on real servers, and a whole game against bots over HTTP
     "tests/api/test_seats.py::test_racing_joins_across_two_servers_on_one_file_have_one_winner",
     "tests/api/test_bots_on_server.py::test_an_all_bot_game_is_watched_over_the_stream_to_the_end",
@@ -51,12 +52,12 @@ with ``/``; a module may be followed by ``::`` and a test's name (without parame
 @pytest.fixture(autouse=True, scope="session")
 def _no_rate_limit_unless_asked() -> Iterator[None]:
     """Tests build ``Settings(...)`` without the default rate limit (as ``--rate-limit off``)
-    nor the quotas of games and bot games per client: a test plays whole games as fast as it
-    can from one address. A test of a limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps
-    the real defaults."""
+    nor the quotas of games and bot games (per client and in all): a test plays whole games as
+    fast as it can from one address. A test of a limit passes it itself;
+    ``spies_api.settings.DEFAULTS`` keeps the real defaults."""
     defaults = Settings.__init__.__kwdefaults__
-    limits = ("rate_limit", "max_bot_games_per_client", "max_games_per_client")
-    saved = {name: defaults[name] for name in limits}
+    lifted = ("rate_limit", "max_bot_games_per_client", "max_bot_games", "max_games_per_client")
+    saved = {name: defaults[name] for name in lifted}
     defaults.update(dict.fromkeys(saved))
     try:
         yield

@@ -103,7 +103,7 @@ class Runtime:
         commands: the command handler.
         creator: creates games.
         seats: joins, hand-overs and rematches.
-        bot_quota: active games with bot seats per client.
+        bot_quota: active games with bot seats per client and in all, and their owners.
         game_quota: active games created per client.
     """
 
@@ -156,6 +156,7 @@ class Runtime:
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,
+            total=settings.max_bot_games,
             idle_seconds=settings.bot_game_idle_seconds,
             retry_after=settings.bot_games_retry_after_seconds,
         )
@@ -325,6 +326,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             settings.bot_workers if settings.bot_workers is not None else default_workers(),
             timeout_seconds=settings.bot_timeout_seconds,
             observe=bot_decided if settings.metrics_on else None,
+            owner=runtime.bot_quota.owner,
         )
         scheduler = Scheduler(
             runtime.store,

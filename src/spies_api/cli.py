@@ -4,8 +4,10 @@ Usage::
 
     spies-api [--db PATH] [--sync MODE] [--host HOST] [--port PORT] [--[no-]access-log]
               [--rate-limit RATE|off] [--max-bot-games-per-client N|off]
-              [--trusted-proxies LIST] [--max-streams-per-game N] [--max-streams-per-seat N]
-              [--max-streams N] [--idempotency-key-max-length N]
+              [--max-bot-games N|off] [--max-streams-per-client N|off]
+              [--trusted-proxies LIST]
+              [--max-streams-per-game N] [--max-streams-per-seat N] [--max-streams N]
+              [--idempotency-key-max-length N]
               [--[no-]metrics] [--metrics-port PORT] [--drain-seconds SECONDS]
               [--shutdown-timeout SECONDS]
 
@@ -16,9 +18,10 @@ Every option can also be set in the environment: ``SPIES_DB``, ``SPIES_HOST``,
 ``SPIES_DRAIN_SECONDS``, ``SPIES_SHUTDOWN_TIMEOUT``, ...; the command line wins. Defaults:
 ``spies.db`` (created and migrated on first start; its directory must exist), ``127.0.0.1``,
 ``8000``, 50 requests a second per client address (``--rate-limit 50/second``; ``off`` for
-none), 4 active games with bot seats per client address, no trusted proxy, 64 open event
-streams per game, 255 characters in an ``Idempotency-Key``, no metrics, a drain of 1 s and a
-shutdown bounded by 10 s.
+none), 4 active bot games per client address and 16 per core in all, 64 open event
+streams per client address, no trusted proxy, 64 open spectator event streams per game, 255
+characters in an ``Idempotency-Key``, no metrics, a drain of 1 s and a shutdown bounded by
+10 s.
 
 Before serving, the settings are checked, the database is opened and the port is bound; a
 problem with any of them is one line on stderr (``spies-api: error: ...``) and exit status 2.

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeVar, Union
 
 import msgspec
 
-from spies_core.clock import ClockView, TimeControl
+from spies_core.clock import CLOCK_LIMITS, ClockView, TimeControl
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
@@ -286,11 +286,15 @@ _CLOCK_DOC: Final = Annotated[
     Union[TimeControl, None],  # noqa: UP007
     msgspec.Meta(
         description="A time control: `turn_seconds` (a per-move timer), `budget_seconds` with"
-        " `increment_seconds` (a chess clock per seat), or both; seconds are any positive"
-        " numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with"
-        " `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy)."
-        " `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422"
-        " `invalid-clock`; ``null`` or omitted: no clock."
+        " `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions"
+        f" allowed, from {CLOCK_LIMITS.min_turn_seconds:g} for `turn_seconds` and"
+        f" {CLOCK_LIMITS.min_budget_seconds:g} for `budget_seconds` (the shortest a person"
+        f" and a bot can play to), from 0 for `increment_seconds`, up to"
+        f" {CLOCK_LIMITS.max_seconds:g} (a week). `on_timeout` `bot` plays a timed-out seat's"
+        " move with `timeout_bot` (default `greedy`), in the batch that records the timeout;"
+        " `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row"
+        " hand a seat that a person holds to the bot, with its move. A bad value is 422"
+        " `invalid-clock`, naming the limit; ``null`` or omitted: no clock."
     ),
 ]
 
@@ -358,11 +362,12 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     ``BlackSpyCommand``, ...); the same ``type`` may mean different commands in two games."""
     expected_version: int | None = None
     """The ``version`` of ``GET /games/{id}/legal`` the command was chosen from. The command
-    is applied if the game is still at this version, or if it moved on but the seat's legal
-    commands are still exactly those of this version (another seat acted in a phase where
-    several act at once, someone joined, a seat was handed to a bot); otherwise 409
-    ``version-conflict`` with ``current_version``. ``null`` or omitted: apply it to whatever
-    the current version is."""
+    is applied if the game is still at this version, or if it moved on but the seat has not
+    acted since and its legal commands are still exactly those of this version (another
+    seat acted in a phase where several act at once, someone joined, a seat was handed to a
+    bot); otherwise 409 ``version-conflict`` with ``current_version``, so a request sent
+    again is never applied twice. ``null`` or omitted: apply it to whatever the current
+    version is."""
     expected_game_version: int | None = None
     """The strict check: refuse with 409 ``version-conflict`` unless the game is at exactly
     this version, whatever was recorded since (any seat's command, a join, a hand-over).
@@ -379,7 +384,7 @@ class SubmittedCommand(msgspec.Struct, frozen=True, kw_only=True):
     """One of the game's command Structs."""
     expected_version: int | None = None
     """The version the command was decided against, if the sender said (accepted while the
-    seat's legal commands are unchanged)."""
+    seat has not acted since and its legal commands are unchanged)."""
     expected_game_version: int | None = None
     """The version the game must be at, exactly, if the sender said."""
 
@@ -569,7 +574,8 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     """The game's version these commands apply to. Send it back as ``expected_version``:
     the command is still accepted after other seats' moves that left these commands as
-    they are (or as ``expected_game_version`` to require exactly this version)."""
+    they are, until the seat itself acts (or as ``expected_game_version`` to require
+    exactly this version)."""
     seat: int | None
     """The caller's seat; ``null`` for a spectator (no token)."""
     commands: list[GameCommand]

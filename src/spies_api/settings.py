@@ -13,15 +13,17 @@ value came from and what is expected.
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from spies_replay.store.backends import SyncMode
 
 __all__ = [
+    "BOT_GAMES_PER_CORE",
     "DEFAULTS",
     "DEFAULT_RATE_LIMIT",
     "RATE_SECONDS",
@@ -33,6 +35,7 @@ __all__ = [
     "RateUnit",
     "Settings",
     "SettingsError",
+    "default_max_bot_games",
     "parse_networks",
     "parse_rate",
     "settings_from",
@@ -75,6 +78,17 @@ def parse_rate(text: str) -> tuple[RateUnit, int]:
         )
     unit = next(u for u in RATE_UNITS if u == match.group(2))
     return unit, int(match.group(1))
+
+
+BOT_GAMES_PER_CORE: Final = 16
+"""Active games with bot seats a server allows per core of its machine, all clients together,
+unless told otherwise (``Settings.max_bot_games``)."""
+
+
+def default_max_bot_games() -> int:
+    """The server-wide cap on active games with bot seats of a server not told one:
+    :data:`BOT_GAMES_PER_CORE` per core of the machine."""
+    return BOT_GAMES_PER_CORE * (os.cpu_count() or 1)
 
 
 def parse_networks(text: str) -> tuple[str, ...]:
@@ -159,14 +173,18 @@ class Settings:
             itself a trusted proxy. None by default, loopback included: a server behind a
             proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
             keys the rate limit and is logged as ``client``.
-        max_bot_games_per_client: how many active games with bot seats one client address
-            (per ``/64`` for IPv6) may have at once, counting the games it created with a
-            bot seat and those it handed a seat of to a bot; one more is 429
+        max_bot_games_per_client: how many active bot games one client address (per ``/64``
+            for IPv6) may have at once, counting the games it created with a bot seat or
+            with a clock whose timeouts a bot plays (``on_timeout`` ``bot``), their
+            rematches, and the games it handed a seat of to a bot; one more is 429
             ``too-many-bot-games`` with ``Retry-After``. A game stops counting when it ends
-            or after ``bot_game_idle_seconds`` with no append. ``None``: no limit. The
+            or after ``bot_game_idle_seconds`` with no append, and counts again for its
+            owner at its next append (even above the limit). ``None``: no limit. The
             default, 4, lets a person play a few tables against bots at once; a script that
             floods the server with bot games waits for its own to end.
         bot_game_idle_seconds: see ``max_bot_games_per_client``.
+        bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games`` and
+            ``server-bot-games-full``.
         max_games_per_client: how many active games one client address (per ``/64`` for
             IPv6) may have created and have going at once; one more ``POST /games`` is 429
             ``too-many-games`` with ``Retry-After``. A game waiting for players counts until
@@ -180,7 +198,18 @@ class Settings:
             is abandoned: ``game_aborted`` with reason ``abandoned``, the seed revealed, the
             game over with no winner. ``None`` (``--open-seat-ttl off`` or ``0``): open seats
             never expire. The default is an hour.
-        bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games``.
+        max_bot_games: how many active games with bot seats the server (this process)
+            admits, all clients together, counted as ``max_bot_games_per_client`` counts
+            them; one more is 429 ``server-bot-games-full`` with ``Retry-After``. ``None``:
+            no limit. The default, :data:`BOT_GAMES_PER_CORE` per core of the machine, keeps
+            the bots' share of the machine enough for every game's moves to come in time.
+        max_streams_per_client: open event streams one client address (per ``/64`` for
+            IPv6) may hold at once, its seats' and its spectators' together; one more is 429
+            ``too-many-client-streams`` with ``Retry-After`` (a seat's next stream that ends
+            the same client's oldest of that seat adds none). Lowered, with a warning at
+            startup, below the share of ``max_streams`` kept for seats, so that no one client
+            can take that share. ``None``: no cap per client (a bench whose one client
+            plays every seat).
         bot_workers: how many bots may think at once, each in a worker process of its own
             (``None``: one less than the machine's cores, at least one); ``0`` lets one bot
             think at a time in a thread of the server (tests that register a bot of their
@@ -238,6 +267,10 @@ class Settings:
     bot_games_retry_after_seconds: int = 5
     max_games_per_client: int | None = 20
     open_seat_ttl: float | None = 3600.0
+    # -- shares: the bots' work in all, and one client's part of the streams
+    max_bot_games: int | None = field(default_factory=default_max_bot_games)
+    max_streams_per_client: int | None = 64
+    # --
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -258,6 +291,7 @@ class Settings:
         if not 1 <= self.port <= MAX_PORT:
             raise ValueError(f"port must be 1 to {MAX_PORT}, not {self.port}")
         not_positive = [name for name in _POSITIVE if getattr(self, name) <= 0]
+        not_positive += [name for name in _POSITIVE_OR_NONE if _below_one(getattr(self, name))]
         if not_positive:
             raise ValueError(f"{', '.join(not_positive)} must be positive")
         if not 0 < self.sse_keepalive_seconds <= 15:
@@ -270,7 +304,6 @@ class Settings:
             parse_rate(self.rate_limit)
         for network in self.trusted_proxies:
             parse_networks(network)
-        _check_limits(self)
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
         if self.metrics_port is not None and not 1 <= self.metrics_port <= MAX_PORT:
@@ -301,22 +334,19 @@ _POSITIVE: Final = (
     "shutdown_timeout_seconds",
 )
 """The settings that must be more than 0."""
-_LIMITS_OR_NONE: Final = ("max_bot_games_per_client", "max_games_per_client")
-"""The settings that are at least 1, or ``None`` for no limit."""
+
+_POSITIVE_OR_NONE: Final = (
+    "max_bot_games_per_client",
+    "max_bot_games",
+    "max_streams_per_client",
+    "max_games_per_client",
+    "open_seat_ttl",
+)
+"""The settings that must be more than 0, or ``None`` (no limit)."""
 
 
-def _check_limits(settings: Settings) -> None:
-    """The limits that ``None`` lifts: at least 1, and a time to live in range."""
-    limits = {name: getattr(settings, name) for name in _LIMITS_OR_NONE}
-    too_low = [name for name, limit in limits.items() if limit is not None and limit < 1]
-    if too_low:
-        raise ValueError(f"{', '.join(too_low)} must be at least 1 (or None)")
-    ttl = settings.open_seat_ttl
-    if ttl is not None and not 0 < ttl <= MAX_OPEN_SEAT_TTL:
-        raise ValueError(
-            f"open_seat_ttl must be more than 0 and at most {MAX_OPEN_SEAT_TTL:.0f} seconds"
-            " (or None)"
-        )
+def _below_one(value: float | None) -> bool:
+    return value is not None and value < 1
 
 
 DEFAULTS: Final = Settings()
@@ -400,9 +430,9 @@ def _ttl(text: str) -> float | None:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not 0 <= value <= MAX_OPEN_SEAT_TTL:
+    if value != 0 and not 1 <= value <= MAX_OPEN_SEAT_TTL:
         raise ValueError(
-            f"expected a number of seconds from 0 to {MAX_OPEN_SEAT_TTL:.0f} (0: never), or off"
+            f"expected a number of seconds from 1 to {MAX_OPEN_SEAT_TTL:.0f}, or 0 or off (never)"
         )
     return value or None
 
@@ -484,8 +514,25 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "max_bot_games_per_client",
         "--max-bot-games-per-client",
         "N",
-        "active games with bot seats one client address may have at once, or off; one more"
-        " is 429 with Retry-After",
+        "active bot games (a bot seat, or a clock whose timeouts a bot plays) one client"
+        " address may have at once, or off; one more is 429 with Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "max_bot_games",
+        "--max-bot-games",
+        "N",
+        "active games with bot seats the server admits at once, all clients together"
+        f" ({BOT_GAMES_PER_CORE} per core of this machine), or off; one more is 429 with"
+        " Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "max_streams_per_client",
+        "--max-streams-per-client",
+        "N",
+        "open event streams one client address may hold, seats' and spectators' together,"
+        " or off; one more is 429 with Retry-After",
         _positive_or_off,
     ),
     Option(

@@ -8,17 +8,21 @@ the server, a replay and ``spies-replay verify`` compute the same clocks from th
 A seat's clock runs while the seat is to act (each seat's on its own when several act at
 once). A time control has a per-move timer (``turn_seconds``: how long one decision may
 take), a chess clock (``budget_seconds``, with ``increment_seconds`` added after each of the
-seat's moves: Fischer), or both; a seat's deadline is the earlier of the two.
+seat's moves: Fischer), or both; a seat's deadline is the earlier of the two. A time control
+gives at least :data:`CLOCK_LIMITS`' minimums, so that a person and a bot can play to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from enum import StrEnum
+from typing import Final
 
 import msgspec
 
 __all__ = [
+    "CLOCK_LIMITS",
+    "ClockLimits",
     "ClockState",
     "ClockView",
     "OnTimeout",
@@ -41,6 +45,26 @@ class OnTimeout(StrEnum):
     """The seat's move is played by the time control's ``timeout_bot``; the game goes on."""
     FORFEIT = "forfeit"
     """The seat loses the game (a game where one seat's leaving decides it, only)."""
+
+
+class ClockLimits(msgspec.Struct, frozen=True, kw_only=True):
+    """The shortest and the longest times a time control may give, in seconds."""
+
+    min_turn_seconds: float
+    """The shortest ``turn_seconds``: one decision, for a person or a bot (whose moves take
+    milliseconds, and at worst a few hundred)."""
+    min_budget_seconds: float
+    """The shortest ``budget_seconds``: a whole game's time for one seat, before its
+    increments."""
+    max_seconds: float
+    """The longest time of any field: longer is surely a mistake."""
+
+
+CLOCK_LIMITS: Final = ClockLimits(
+    min_turn_seconds=3.0, min_budget_seconds=10.0, max_seconds=7 * 24 * 3600.0
+)
+"""The one statement of what a time control may give (the server checks a ``clock``
+against it, and its documents quote it)."""
 
 
 class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -96,7 +96,8 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     Spy §7). Spies & Lies: ``flag-captured`` (Spies & Lies §12.1), ``territory`` (after
     day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or
     ``infiltration`` (it stood on the centre: the higher marker won, or equal markers
-    drew, Spies & Lies §12.2)."""
+    drew, Spies & Lies §12.2). Any game, ended by the log rather than its rules (nobody
+    wins): ``aborted`` (an operator ended it) or ``abandoned`` (its open seats expired)."""
     draw: bool = False
     """True when the game ended without a winner by the rules' draw condition (Spies & Lies
     §12.2)."""

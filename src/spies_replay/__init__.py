@@ -15,8 +15,10 @@ Public API, by module:
 
 - :mod:`spies_replay.engine`: :func:`create_game`, :func:`prepare_command` (a command on a
   game's head, sealed, ready to append), :func:`submit_command` (the same, reading the head
-  first), :func:`change_seat`, :func:`load_head`, :func:`load_state`, :func:`view_at`,
-  :func:`redact_for`, :func:`seed_from_client` (a client's seed string to the seed bytes).
+  first), :func:`change_seat`, :func:`abort_game` (an operator's end of a game in progress;
+  :func:`~spies_replay.engine.prepare_abort` is its pure part), :func:`load_head`,
+  :func:`load_state`, :func:`view_at`, :func:`redact_for`, :func:`seed_from_client` (a
+  client's seed string to the seed bytes).
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
@@ -48,6 +50,7 @@ from spies_replay.engine import (
     IdempotencyRequest,
     LoadedState,
     ViewAt,
+    abort_game,
     create_game,
     load_state,
     redact_for,
@@ -71,7 +74,15 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.marks import BotMark, BotPolicies, bot_mark, parse_bot_mark
-from spies_replay.meta import GameCreated, MetaEvent, SeedRevealed, SeedSource, is_meta
+from spies_replay.meta import (
+    AbortReason,
+    GameAborted,
+    GameCreated,
+    MetaEvent,
+    SeedRevealed,
+    SeedSource,
+    is_meta,
+)
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.locations import redact as redact_location
@@ -94,12 +105,14 @@ from spies_replay.verify import (
 )
 
 __all__ = [
+    "AbortReason",
     "BotMark",
     "BotPolicies",
     "Caveat",
     "CommandResult",
     "CreatedGame",
     "EventStore",
+    "GameAborted",
     "GameCreated",
     "GameExistsError",
     "GameFinishedError",
@@ -128,6 +141,7 @@ __all__ = [
     "VerifyReport",
     "VersionConflictError",
     "ViewAt",
+    "abort_game",
     "bot_mark",
     "create_game",
     "export_game",

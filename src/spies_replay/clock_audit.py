@@ -15,8 +15,10 @@ cannot account for:
 - ``clock-expired-early``: a ``clock_expired`` recorded before the seat's deadline, or for a
   seat whose clock was not running;
 - ``forced-move-missing``: after a ``clock_expired`` that the time control's bot answers,
-  anything but that seat's forced move; ``seat-not-handed``: an abandoned seat that was
-  not handed to the time control's bot;
+  anything but that seat's forced move (after its hand-over, when the timeout abandons the
+  seat); ``seat-not-handed``: an abandoned seat (``abandon_after`` timeouts in a row of a
+  seat a person holds and plays) that was not handed to the time control's bot before its
+  forced move;
 - an aborted game (``game_aborted``) stops every running clock, charged to the abort's time,
   and records them (``clocks_updated``) before ``seed_revealed``;
 - ``misplaced-meta-event``: a clock event in a game without a clock.
@@ -24,6 +26,11 @@ cannot account for:
 What a log cannot prove: that the server saw a deadline pass as soon as it passed (a late
 ``clock_expired`` is legal, the seat's move before it would have been too), and that no
 server ran while clocks were paused (``clocks_resumed``: the caveat ``clocks-resumed``).
+
+Logs written before every timeout moved the game on are accepted as they were written: an
+abandoned seat's hand-over followed by the clocks without a forced move, and a seat its bot
+played handed over again on time.
+
 Imported by :mod:`spies_replay.verify` only.
 """
 
@@ -46,9 +53,17 @@ from spies_core.clock import (
     run,
     start,
 )
-from spies_replay.clocks import from_ms
+from spies_replay.clocks import abandons, from_ms
 from spies_replay.codec import canonical_json, encode
-from spies_replay.meta import ClockExpired, ClocksResumed, ClocksUpdated, SeatState
+from spies_replay.meta import (
+    ClockExpired,
+    ClocksResumed,
+    ClocksUpdated,
+    SeatEvent,
+    SeatHandedToBot,
+    SeatState,
+    SeatType,
+)
 
 __all__ = ["ClockAudit", "ClockMismatchError"]
 
@@ -70,6 +85,21 @@ class _Change(Enum):
     ABANDON = "a seat abandoned on time"
     RESUME = "clocks resumed"
     ABORT = "the game's abort"
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """What must follow a ``clock_expired`` that the time control's bot answers."""
+
+    seat: int
+    hand_over: bool
+    """The seat's hand-over to the bot comes next: the timeout abandons it."""
+    may_hand_over: bool = False
+    """A hand-over of a seat its bot played may come next (logs written before every timeout
+    moved the game on handed it over again)."""
+    move_optional: bool = False
+    """After the seat's hand-over, the clocks may come without the forced move (logs written
+    before every timeout moved the game on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +126,9 @@ class ClockAudit:
         """The clocks as the log leaves them so far."""
         self.due: _Due | None = None if control is None else _Due(_Change.SETUP)
         """The change the next ``clocks_updated`` must record."""
-        self.forced: int | None = None
-        """The seat whose clock ran out and whose forced move must come next."""
+        self.pending: _Pending | None = None
+        """The seat whose clock ran out, and whose hand-over or forced move must come
+        next."""
         self.resumes: list[int] = []
         """The seqs of the ``clocks_resumed`` rows."""
 
@@ -112,8 +143,11 @@ class ClockAudit:
         """
         if self.control is None:
             return False
-        forced = self.forced is not None
-        if forced and actor != self.forced:
+        pending = self.pending
+        if pending is not None and pending.hand_over:
+            raise self._not_handed(seq, pending.seat, "its forced move")
+        forced = pending is not None
+        if pending is not None and actor != pending.seat:
             raise self._no_forced_move(seq, f"a command of seat {actor}")
         self._settled(seq)
         if not forced:
@@ -126,13 +160,23 @@ class ClockAudit:
                     f" deadline {from_ms(deadline)}: the server refuses a move once the seat's"
                     " clock has run out",
                 )
-        self.forced = None
+        self.pending = None
         self.due = _Due(_Change.MOVE, actor, forced)
         return forced
 
-    def expired(self, seq: int, at_ms: int, event: ClockExpired, *, forfeitable: bool) -> None:
-        """A ``clock_expired`` row recorded at ``at_ms``."""
+    def expired(
+        self,
+        seq: int,
+        at_ms: int,
+        event: ClockExpired,
+        *,
+        forfeitable: bool,
+        seats: Sequence[SeatState],
+    ) -> None:
+        """A ``clock_expired`` row recorded at ``at_ms``, the seats' holders being
+        ``seats``."""
         control, clocks = self._clocked(seq, "clock_expired")
+        self._nothing_pending(seq, "another clock_expired")
         self._settled(seq)
         seat = event.seat
         deadline = self._deadline(seat) if 0 <= seat < self.players else None
@@ -167,14 +211,24 @@ class ClockAudit:
         self.clocks = expire(clocks, seat)
         if forfeit:
             self.due = _Due(_Change.FORFEIT, seat)
-        elif control.abandon_after is not None and event.timeouts >= control.abandon_after:
-            self.due = _Due(_Change.ABANDON, seat)
+            return
+        holder = seats[seat] if seat < len(seats) else SeatState(seat=seat)
+        if abandons(control, event.timeouts, holder):
+            self.pending = _Pending(seat, hand_over=True)
         else:
-            self.forced = seat
+            # before every timeout moved the game on, a seat its bot played was handed over
+            # again once it had reached abandon_after
+            again = (
+                control.abandon_after is not None
+                and event.timeouts >= control.abandon_after
+                and holder.type in (SeatType.CREATOR, SeatType.JOINED)
+            )
+            self.pending = _Pending(seat, hand_over=False, may_hand_over=again)
 
     def resumed(self, seq: int, at_ms: int, event: ClocksResumed) -> None:
         """A ``clocks_resumed`` row recorded at ``at_ms``."""
         _, clocks = self._clocked(seq, "clocks_resumed")
+        self._nothing_pending(seq, "clocks_resumed")
         self._settled(seq)
         started = [clock.since_ms for clock in clocks.seats if clock.since_ms is not None]
         since = from_ms(max(started)) if started else from_ms(at_ms)
@@ -195,8 +249,7 @@ class ClockAudit:
         set at creation)."""
         if self.control is None:
             return
-        if self.forced is not None:
-            raise self._no_forced_move(seq, "game_aborted")
+        self._nothing_pending(seq, "game_aborted")
         if self.due is not None and self.due.change is _Change.SETUP:
             return
         self._settled(seq)
@@ -217,8 +270,15 @@ class ClockAudit:
         control = self.control
         if control is None:
             raise _no_clock(seq, "clocks_updated")
-        if self.forced is not None:
-            raise self._no_forced_move(seq, "clocks_updated")
+        pending = self.pending
+        if pending is not None:
+            if pending.hand_over:
+                raise self._not_handed(seq, pending.seat, "its clocks")
+            if not pending.move_optional:
+                raise self._no_forced_move(seq, "clocks_updated")
+            # an abandoned seat handed over without its move (a log written before every
+            # timeout moved the game on): the clocks of the seats to act run on
+            self.pending, self.due = None, _Due(_Change.ABANDON, pending.seat)
         due = self.due
         if due is None:
             raise ClockMismatchError(
@@ -236,33 +296,40 @@ class ClockAudit:
             if not finished:
                 clocks = run(clocks, at_ms, to_act)
         elif due.change in (_Change.ABANDON, _Change.RESUME, _Change.ABORT):
-            if due.change is _Change.ABANDON:
-                assert due.seat is not None
-                if seats[due.seat].bot != control.timeout_bot:
-                    raise ClockMismatchError(
-                        seq,
-                        "seat-not-handed",
-                        f"seat {due.seat} reached {control.abandon_after} timeouts in a row but"
-                        f" was not handed to {control.timeout_bot!r} before its clocks",
-                    )
             clocks = run(clocks, at_ms, to_act)
         _same(seq, event, ClocksUpdated(seats=clocks.seats, moved=moved, used_ms=used))
         self.clocks, self.due = clocks, None
 
-    def seat_event(self, seq: int) -> None:
+    def seat_event(self, seq: int, event: SeatEvent) -> None:
         """A seat event: it may come inside the creation's batch (a rematch's claimed seats)
-        and before an abandoned seat's clocks (its hand-over), nowhere else in a batch."""
-        if self.forced is not None:
+        and after an abandoned seat's ``clock_expired`` (its hand-over), nowhere else in a
+        batch."""
+        pending = self.pending
+        if pending is not None and (pending.hand_over or pending.may_hand_over):
+            assert self.control is not None
+            bot = self.control.timeout_bot
+            if not (
+                isinstance(event, SeatHandedToBot)
+                and event.seat == pending.seat
+                and event.bot == bot
+            ):
+                if pending.hand_over:
+                    raise self._not_handed(seq, pending.seat, "another seat event")
+                raise self._no_forced_move(seq, "a seat event")
+            # the forced move follows (a log written before every timeout moved the game on
+            # may go straight to the clocks)
+            self.pending = _Pending(pending.seat, hand_over=False, move_optional=True)
+            return
+        if pending is not None:
             raise self._no_forced_move(seq, "a seat event")
-        if self.due is not None and self.due.change not in (_Change.SETUP, _Change.ABANDON):
+        if self.due is not None and self.due.change is not _Change.SETUP:
             self._settled(seq)
 
     def end(self, seq: int, *, finished_at_setup: bool) -> None:
         """The log ends, or ``seed_revealed`` closes it, at ``seq``."""
         if finished_at_setup and self.due is not None and self.due.change is _Change.SETUP:
             self.due = None
-        if self.forced is not None:
-            raise self._no_forced_move(seq, "the end of the log")
+        self._nothing_pending(seq, "the end of the log")
         self._settled(seq)
 
     # -- helpers -------------------------------------------------------------------------
@@ -292,13 +359,30 @@ class ClockAudit:
                 " moves a clock ends with clocks_updated",
             )
 
+    def _nothing_pending(self, seq: int, found: str) -> None:
+        """No hand-over or forced move is still to come."""
+        pending = self.pending
+        if pending is not None and pending.hand_over:
+            raise self._not_handed(seq, pending.seat, found)
+        if pending is not None:
+            raise self._no_forced_move(seq, found)
+
     def _no_forced_move(self, seq: int, found: str) -> ClockMismatchError:
-        assert self.control is not None
+        assert self.control is not None and self.pending is not None
         return ClockMismatchError(
             seq,
             "forced-move-missing",
-            f"seat {self.forced}'s clock ran out and {self.control.timeout_bot!r} plays its"
-            f" move next, but {found} comes instead",
+            f"seat {self.pending.seat}'s clock ran out and {self.control.timeout_bot!r} plays"
+            f" its move next, but {found} comes instead",
+        )
+
+    def _not_handed(self, seq: int, seat: int, found: str) -> ClockMismatchError:
+        assert self.control is not None
+        return ClockMismatchError(
+            seq,
+            "seat-not-handed",
+            f"seat {seat} reached {self.control.abandon_after} timeouts in a row but was not"
+            f" handed to {self.control.timeout_bot!r} before {found}",
         )
 
 

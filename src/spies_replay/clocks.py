@@ -3,9 +3,11 @@
 A game created with a time control (``game_created.clock``) records every clock in its log:
 each batch that moves a clock ends with ``clocks_updated`` (every seat's clock after it), a
 seat whose clock ran out is a ``clock_expired`` event, and clocks that ran out while no
-server was running are ``clocks_resumed``. The arithmetic is :mod:`spies_core.clock`'s, on the
-rows' ``recorded_at`` times in milliseconds, so the server, a replay and ``verify`` compute
-the same clocks from the same log.
+server was running are ``clocks_resumed``. Every timeout that a bot answers moves the game
+on: the seat's forced move follows ``clock_expired`` in its batch, after the seat's
+hand-over when the timeout abandons it (:func:`abandons`). The arithmetic is
+:mod:`spies_core.clock`'s, on the rows' ``recorded_at`` times in milliseconds, so the
+server, a replay and ``verify`` compute the same clocks from the same log.
 """
 
 from __future__ import annotations
@@ -16,15 +18,17 @@ from datetime import UTC, datetime
 from spies_core.clock import (
     ClockState,
     ClockView,
+    OnTimeout,
     SeatClock,
     TimeControl,
     deadline_ms,
     run,
     start,
 )
-from spies_replay.meta import ClocksUpdated
+from spies_replay.meta import ClocksUpdated, SeatState, SeatType
 
 __all__ = [
+    "abandons",
     "clock_view",
     "clocks_event",
     "from_ms",
@@ -51,6 +55,19 @@ def from_ms(ms: int) -> str:
     """A recorded time (RFC 3339 UTC, microseconds, as ``recorded_at``) of epoch milliseconds."""
     moment = _EPOCH + ms * _MILLISECOND
     return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def abandons(control: TimeControl, timeouts: int, holder: SeatState) -> bool:
+    """Whether a timeout, ``timeouts`` in a row with it, hands the seat to the time control's
+    bot: with ``abandon_after`` reached, for a seat that a person holds and plays (a seat
+    nobody holds, or one a bot plays already, gets its forced move and nothing else)."""
+    return (
+        control.on_timeout is OnTimeout.BOT
+        and control.abandon_after is not None
+        and timeouts >= control.abandon_after
+        and holder.type in (SeatType.CREATOR, SeatType.JOINED)
+        and holder.bot is None
+    )
 
 
 def start_clocks(

@@ -22,6 +22,13 @@ it does not depend on how the stored JSON text happens to be spaced or ordered. 
 ``hash_0`` to the game id stops a log from being passed off as another game's. The head hash
 (``games.head_hash``) is the hash of the last event.
 
+Duplicated keys
+---------------
+JSON readers differ on an object with a key twice (msgspec, like most, keeps the last; some
+keep the first), so such a text has no one meaning, and its hash covers only the reading
+that keeps the last. Every JSON text read from outside is checked with
+:func:`duplicated_key` and refused when it has one; the engine never writes one.
+
 Nesting
 -------
 msgspec decodes nested JSON by recursion and has no depth limit of its own, so a line nested
@@ -34,6 +41,7 @@ nested deeper than :data:`MAX_JSON_DEPTH`; the logs the engine writes stay far b
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -53,6 +61,7 @@ __all__ = [
     "canonical_bytes",
     "chain_hash",
     "codec_for",
+    "duplicated_key",
     "encode",
     "event_tag",
     "genesis_hash",
@@ -110,6 +119,41 @@ def json_depth(text: str | bytes) -> int:
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
     return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
+
+
+class _DuplicatedKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> None:
+    """An ``object_pairs_hook`` that refuses a key met twice (the object itself is not kept:
+    only the check is wanted)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicatedKeyError(key)
+        seen.add(key)
+
+
+def duplicated_key(text: str | bytes) -> str | None:
+    """The first key that appears twice in one object of a JSON text, at any depth, or
+    ``None``. Text that is not JSON has none (its decoder refuses it); measure its depth
+    first (:func:`json_depth`), as this reads it by recursion.
+
+    >>> duplicated_key('{"card": "red-1", "seat": 0, "card": "black-7"}')
+    'card'
+    >>> duplicated_key('[{"a": 1}, {"a": 2}]') is None
+    True
+    """
+    try:
+        json.loads(text, object_pairs_hook=_unique_pairs)
+    except _DuplicatedKeyError as found:
+        return found.key
+    except ValueError:
+        return None
+    return None
 
 
 def genesis_hash(game_id: str) -> str:

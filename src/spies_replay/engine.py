@@ -7,7 +7,9 @@ version, head hash and secrets, as a caller keeps them cached), applies the pure
 caller then hands the :class:`~spies_replay.store.records.Append` to the store, which checks
 the version, the finished game and the idempotency key, and writes it. Nothing here or in the
 store calls back into the caller. :func:`submit_command` and :func:`change_seat` are the same
-path for tools and tests that hold no cache: they read the head first.
+path for tools and tests that hold no cache: they read the head first. So is
+:func:`abort_game`, an operator's end of a game in progress (:func:`prepare_abort` is its
+pure part: ``game_aborted``, the clocks stopped, ``seed_revealed``).
 
 These functions are safe from several threads and processes (the store gives every thread
 its own connection).
@@ -42,6 +44,7 @@ from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup, step
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import (
+    abandons,
     clock_view,
     clocks_event,
     from_ms,
@@ -94,8 +97,10 @@ from spies_replay.store.records import (
     hash_token,
     utc_now,
 )
+from spies_replay.times import parse_utc
 
 __all__ = [
+    "ABORT_ATTEMPTS",
     "CommandResult",
     "CreatedGame",
     "Head",
@@ -104,7 +109,9 @@ __all__ = [
     "PendingDeal",
     "PreparedCommand",
     "PreparedSeatChange",
+    "TimeoutPlan",
     "ViewAt",
+    "abort_game",
     "change_seat",
     "create_game",
     "deferred_setup",
@@ -112,6 +119,7 @@ __all__ = [
     "load_head",
     "load_state",
     "new_game_id",
+    "plan_timeout",
     "prepare_abort",
     "prepare_command",
     "prepare_seat_change",
@@ -127,6 +135,9 @@ _CLOCKS_UPDATED: Final = str(ClocksUpdated.__struct_config__.tag)
 _SEAT_CHANGE_ATTEMPTS: Final = 20
 """Seat changes read the seats, decide, then append at the version read; another writer in
 between makes them read again, at most this many times."""
+ABORT_ATTEMPTS: Final = 20
+""":func:`abort_game` reads the head and appends at its version; a game that moved on
+meanwhile is read again, at most this many times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +201,10 @@ class Head:
             open seat is taken (``game_created.deal_deferred``).
         open_until: when its open seats expire (``game_created.open_until``; ``None``:
             never): a game still waiting then is abandoned.
+        acted: each seat's last command, by seat: the seq of its first row (``0``: none
+            yet; a seat beyond the tuple has not acted either). Every command recorded as
+            the seat's counts, whoever chose it: its holder's, its bot's, a forced move
+            after its clock ran out.
     """
 
     id: str
@@ -201,6 +216,7 @@ class Head:
     secrets: GameSecrets
     seats: tuple[SeatState, ...] = ()
     clock: ClockState | None = None
+    acted: tuple[int, ...] = ()
     deal_deferred: bool = False
     open_until: str | None = None
 
@@ -212,11 +228,14 @@ class Head:
         secrets: GameSecrets,
         seats: Sequence[SeatState] = (),
         clock: ClockState | None = None,
+        acted: Mapping[int, int] | None = None,
         *,
         deal_deferred: bool = False,
         open_until: str | None = None,
     ) -> Head:
-        """The head of a game whose record and state are at the same version."""
+        """The head of a game whose record and state are at the same version; ``acted``
+        maps each seat that has acted to the seq of its last command."""
+        last = {} if acted is None else acted
         return cls(
             id=record.id,
             game=record.game,
@@ -227,6 +246,7 @@ class Head:
             secrets=secrets,
             seats=tuple(seats),
             clock=clock,
+            acted=tuple(last.get(seat, 0) for seat in range(record.players)),
             deal_deferred=deal_deferred,
             open_until=open_until,
         )
@@ -245,6 +265,10 @@ class Head:
             and self.open_until is not None
             and to_ms(self.open_until) <= to_ms(now)
         )
+
+    def acted_since(self, seat: Seat, version: int) -> bool:
+        """Whether a command of ``seat`` was recorded after event ``version``."""
+        return 0 <= seat < len(self.acted) and self.acted[seat] > version
 
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
@@ -271,6 +295,10 @@ class Head:
         seats: Sequence[SeatState] | None = None,
     ) -> Head:
         """The head after ``batch`` was appended (with what the batch changed)."""
+        acted = self.acted
+        for row in batch.rows:
+            if row.actor is not None and 0 <= row.actor < len(acted):
+                acted = (*acted[: row.actor], row.seq, *acted[row.actor + 1 :])
         return dataclasses.replace(
             self,
             version=batch.new_version,
@@ -279,6 +307,7 @@ class Head:
             finished=self.finished or finished,
             clock=self.clock if clock is None else clock,
             seats=self.seats if seats is None else tuple(seats),
+            acted=acted,
         )
 
 
@@ -727,6 +756,53 @@ def _sealed(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class TimeoutPlan:
+    """What a seat's timeout records at a head (:func:`plan_timeout`).
+
+    Attributes:
+        seat: the seat whose clock ran out.
+        timeouts: its timeouts in a row, this one included.
+        forfeit: the seat loses the game (``on_timeout`` ``forfeit``).
+        handed: the hand-over that comes before the forced move (``abandon_after`` reached
+            by a seat a person holds and plays), or ``None``.
+        forced_at: the version the forced move is decided at (the seat's view, the bot's
+            generator and the move's chance all follow it): the head's, plus the meta events
+            before the move; ``None`` for a forfeit.
+    """
+
+    seat: int
+    timeouts: int
+    forfeit: bool
+    handed: SeatHandedToBot | None
+    forced_at: int | None
+
+
+def plan_timeout(head: Head, seat: Seat) -> TimeoutPlan:
+    """What ``seat``'s timeout at ``head`` records: ``clock_expired``, then the forfeit, or
+    the forced move, after the seat's hand-over when the timeout abandons it
+    (:func:`spies_replay.clocks.abandons`).
+
+    Raises:
+        ValueError: the game has no clock.
+    """
+    clocks = head.clock
+    if clocks is None:
+        raise ValueError(f"game {head.id!r} has no clock")
+    control = clocks.control
+    timeouts = clocks.seats[seat].timeouts + 1
+    if control.on_timeout is OnTimeout.FORFEIT:
+        return TimeoutPlan(seat, timeouts, forfeit=True, handed=None, forced_at=None)
+    holder = head.seats[seat] if seat < len(head.seats) else SeatState(seat=seat)
+    handed = (
+        SeatHandedToBot(seat=seat, bot=control.timeout_bot)
+        if abandons(control, timeouts, holder)
+        else None
+    )
+    before = 1 if handed is None else 2  # clock_expired, and the hand-over
+    return TimeoutPlan(seat, timeouts, False, handed, forced_at=head.version + before)
+
+
 def prepare_timeout(
     spec: AnySpec,
     head: Head,
@@ -736,14 +812,16 @@ def prepare_timeout(
     bot: str | None = None,
     recorded_at: str | None = None,
 ) -> PreparedCommand:
-    """A seat's clock ran out: ``clock_expired``, then what its time control says.
+    """A seat's clock ran out: ``clock_expired``, then what its time control says
+    (:func:`plan_timeout`), all in one batch.
 
     - ``forfeit``: the seat loses (``spec.forfeit``): the game ends in the same batch;
-    - ``bot`` with ``abandon_after`` timeouts in a row reached: the seat is handed to the
-      time control's bot for the rest of the game (``seat_handed_to_bot``, as a hand-over;
-      its holder can take it back);
-    - else ``bot``: ``forced`` (the move the time control's bot chose for the seat, at the
-      version after ``clock_expired``) is played as the seat's, marked with ``bot``.
+    - ``bot``: ``forced`` (the move the time control's bot chose for the seat, at the plan's
+      ``forced_at``) is played as the seat's, marked with ``bot``. When the timeout abandons
+      the seat (``abandon_after`` timeouts in a row of a seat a person holds and plays), the
+      seat is first handed to that bot for the rest of the game (``seat_handed_to_bot``, as a
+      hand-over; its holder can take it back once the seat has moved): every timeout moves
+      the game on.
 
     Raises:
         ValueError: the game has no clock, the seat's clock has not run out by
@@ -755,15 +833,13 @@ def prepare_timeout(
     now = utc_now() if recorded_at is None else recorded_at
     if clocks is None or deadline is None or to_ms(now) < deadline:
         raise ValueError(f"seat {seat}'s clock in game {head.id!r} has not run out")
-    control = clocks.control
+    plan = plan_timeout(head, seat)
     clocks = expire(clocks, seat)
-    timeouts = clocks.seats[seat].timeouts
-    forfeit = control.on_timeout is OnTimeout.FORFEIT
     expired = ClockExpired(
-        seat=seat, deadline=from_ms(deadline), timeouts=timeouts, forfeit=forfeit
+        seat=seat, deadline=from_ms(deadline), timeouts=plan.timeouts, forfeit=plan.forfeit
     )
     at_ms = to_ms(now)
-    if forfeit:
+    if plan.forfeit:
         if spec.forfeit is None:
             raise ValueError(f"{spec.name} cannot be forfeited")
         outcome = spec.forfeit(head.state, seat)
@@ -771,27 +847,14 @@ def prepare_timeout(
         return _sealed(
             spec, head, [clocks_event(clocks)], over, now, before=[expired], clock=clocks
         )
-    same: Step[Any, Any] = Step((), head.state, None)
-    if control.abandon_after is not None and timeouts >= control.abandon_after:
-        handed = SeatHandedToBot(seat=seat, bot=control.timeout_bot)
-        seats = apply_seat_event(list(head.seats), handed)
-        clocks = run_clocks(clocks, at_ms, spec.to_act(head.state))
-        return _sealed(
-            spec,
-            head,
-            [handed, clocks_event(clocks)],
-            same,
-            now,
-            before=[expired],
-            clock=clocks,
-            seat=seats[seat],
-            seats=seats,
-        )
-    if forced is None:
+    if forced is None or plan.forced_at is None:
         raise ValueError("a timeout played by a bot needs the bot's move")
-    # the forced move follows clock_expired: it is decided at the version after it
-    after_expired = dataclasses.replace(head, version=head.version + 1, clock=clocks)
-    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.seed, after_expired.version))
+    before: list[Any] = [expired]
+    seats: list[SeatState] | None = None
+    if plan.handed is not None:
+        before.append(plan.handed)
+        seats = apply_seat_event(list(head.seats), plan.handed)
+    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.seed, plan.forced_at))
     clocks, used = move(clocks, seat, at_ms, forced=True)
     if not moved.finished:
         clocks = run_clocks(clocks, at_ms, spec.to_act(moved.state))
@@ -806,7 +869,9 @@ def prepare_timeout(
         command=forced,
         bot=bot,
         clock=clocks,
-        before=[expired],
+        before=before,
+        seat=None if seats is None else seats[seat],
+        seats=seats,
     )
 
 
@@ -981,6 +1046,7 @@ def load_head(store: EventStore, game_id: str) -> Head:
         seats = store.seat_states(game_id, loaded.record.players)
         created = game_created(store, game_id)
         clock = clock_at(store, game_id)
+        acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
     return Head.of(
@@ -989,6 +1055,7 @@ def load_head(store: EventStore, game_id: str) -> Head:
         found,
         seats,
         clock,
+        acted,
         deal_deferred=created is not None and created.deal_deferred,
         open_until=None if created is None else created.open_until,
     )
@@ -1163,6 +1230,50 @@ def change_seat(
             dealt=prepared.dealt,
         )
     raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
+
+
+def abort_game(
+    store: EventStore,
+    game_id: str,
+    *,
+    reason: str = AbortReason.ABORTED,
+    detail: str,
+    clock: Callable[[], str] = utc_now,
+) -> PreparedCommand:
+    """End a game in progress for an operator (:func:`prepare_abort`), through the store's
+    append: the head is read, the abort sealed after it and appended at its version; a
+    game that moved on meanwhile (a server still playing it) is read again and the abort
+    sealed anew, at most :data:`ABORT_ATTEMPTS` times. A server that shares the store
+    learns of the end as of any other writer's append (its watch, or the version check of
+    its next append). The abort is recorded at ``clock()``, or at the game's last event's
+    time when that is later (a server whose clock runs ahead of this machine's): the
+    log's times never run backwards.
+
+    Returns:
+        What was appended (its rows, the game's new head and outcome).
+
+    Raises:
+        GameNotFoundError: no such game.
+        GameFinishedError: the game is over already (a :class:`~spies_core.errors.GameOverError`).
+        ValueError: a bad ``reason`` or ``detail`` (see :func:`prepare_abort`). Nothing is
+            written.
+        VersionConflictError: the game kept moving on through every attempt.
+    """
+    for _attempt in range(ABORT_ATTEMPTS):
+        head = load_head(store, game_id)
+        now = clock()
+        last = store.read_rows(game_id, after=head.version - 1, upto=head.version)
+        if last and (parse_utc(last[0].recorded_at) or ()) > (parse_utc(now) or ()):
+            now = last[0].recorded_at
+        prepared = prepare_abort(
+            store.spec(head.game), head, reason=reason, detail=detail, recorded_at=now
+        )
+        try:
+            store.append(prepared.append)
+        except VersionConflictError:
+            continue
+        return prepared
+    raise VersionConflictError(game_id, head.version, store.get_game(game_id).version)
 
 
 def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> LoadedState:

@@ -203,8 +203,8 @@ class InvalidExportError(ReplayError, ValueError):
 
     default_code = "invalid-export"
 
-    def __init__(self, message: str, *, line: int | None = None) -> None:
-        super().__init__(message if line is None else f"line {line}: {message}")
+    def __init__(self, message: str, *, line: int | None = None, code: str | None = None):
+        super().__init__(message if line is None else f"line {line}: {message}", code=code)
         self.line = line
 
 

@@ -394,7 +394,7 @@ def describe_meta(event: MetaEvent) -> str:
     if isinstance(event, SeatTakenBack):
         return f"seat {event.seat} taken back from its bot"
     if isinstance(event, GameAborted):
-        who = "by the operator" if event.reason is AbortReason.ABORTED else f"({event.reason})"
+        who = "by the operator" if event.reason == AbortReason.ABORTED else f"({event.reason})"
         return f"game aborted {who}: {event.detail}"
     raise TypeError(f"not a meta event: {event!r}")
 

@@ -18,7 +18,9 @@ exported: in a game in progress the seed and the hidden cards are still secret.
 What import refuses before it verifies (:class:`~spies_replay.errors.InvalidExportError`,
 naming the line): a line that is not UTF-8 JSON of that shape, a line nested deeper than
 :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels (measured before decoding: the decoder has
-no depth limit of its own), and a game id outside :data:`GAME_ID`: 1 to 64 characters of
+no depth limit of its own), a line with a key twice in one object, at any depth (code
+``duplicate-key``, naming the event's seq: JSON readers differ on which one counts, and the
+decoder would silently keep the last), and a game id outside :data:`GAME_ID`: 1 to 64 characters of
 ``[a-z0-9-]``, starting and ending with a letter or digit. That holds the server's own ids
 (:func:`~spies_replay.engine.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
 tools and tests give (``active``, ``black-spy-6p-no-good-spies`` in the golden logs), and
@@ -35,7 +37,7 @@ from typing import IO, Final
 
 import msgspec
 
-from spies_replay.codec import CHAIN_VERSION, MAX_JSON_DEPTH, json_depth
+from spies_replay.codec import CHAIN_VERSION, MAX_JSON_DEPTH, duplicated_key, json_depth
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
 from spies_replay.marks import BotPolicies
 from spies_replay.meta import META_TYPES, seat_table
@@ -154,6 +156,7 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
                         " with a letter or digit",
                         line=number,
                     )
+                _check_keys(line, number, None)
                 fields = msgspec.structs.asdict(header)
                 del fields["format"]
                 record = GameRecord(**fields)
@@ -163,6 +166,7 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
             raise InvalidExportError(f"not a spies-replay line: {exc}", line=number) from exc
         except RecursionError as exc:  # the depth check's backstop: a deep stack already
             raise InvalidExportError("nested too deeply to decode", line=number) from exc
+        _check_keys(line, number, item.seq)
         rows.append(
             EventRow(
                 seq=item.seq,
@@ -178,6 +182,19 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
     if record is None:
         raise InvalidExportError("the file is empty")
     return record, rows
+
+
+def _check_keys(line: bytes | str, number: int, seq: int | None) -> None:
+    """Refuse a line with a key twice in one object (the decoder kept the last)."""
+    key = duplicated_key(line)
+    if key is not None:
+        where = "the header" if seq is None else f"seq {seq}"
+        raise InvalidExportError(
+            f"{where}: the key {key[:80]!r} appears twice in one object: JSON readers differ"
+            " on which one counts, so the line has no one meaning",
+            line=number,
+            code="duplicate-key",
+        )
 
 
 def _numbered(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes | str]]:

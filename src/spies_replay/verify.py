@@ -10,9 +10,11 @@ re-derives and folds:
 1. **Chain.** Seqs run 1, 2, 3, … with no gap (``missing-event``) and in order
    (``out-of-order``: a seq that exists but not in its place, or twice); every payload and
    command is JSON nested at most :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels
-   (``malformed-row``); every row's hash chains from the previous one (``hash-mismatch``,
+   (``malformed-row``) with no key twice in one object (``duplicate-key``: readers differ
+   on which counts); every row's hash chains from the previous one (``hash-mismatch``,
    see :mod:`spies_replay.codec`); the last hash and seq are the game's head hash and
-   version (``head-mismatch``, ``missing-event``, ``unexpected-event``).
+   version (``head-mismatch``, ``missing-event``, ``unexpected-event``), and the last
+   row's time is the game's ``updated_at`` (``header-mismatch``).
 2. **Decode and fold.** Every payload decodes as the game's event (``undecodable-event``),
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
@@ -67,7 +69,7 @@ re-derives and folds:
    own command must be recorded before its deadline (``move-after-deadline``), a
    ``clock_expired`` at or after it (``clock-expired-early``), the forced move after it must
    be marked with the time control's bot (re-run like any bot move; ``forced-move-missing``,
-   ``bot-mark-missing``, ``bot-mismatch``), an abandoned seat handed to it
+   ``bot-mark-missing``, ``bot-mismatch``), an abandoned seat handed to it before that move
    (``seat-not-handed``), and a forfeit ends the game as the game's ``forfeit`` says.
 9. **The published head** (``head``, optional): the log must end in the head hash its
    server published (``published-head-mismatch``; the message says when that hash is an
@@ -130,6 +132,7 @@ from spies_replay.codec import (
     chain_hash,
     codec_for,
     deal_commitment,
+    duplicated_key,
     encode,
     event_tag,
     genesis_hash,
@@ -415,12 +418,20 @@ class _Verifier:
                 "out-of-order",
                 f"expected seq {expected_seq} here but found seq {row.seq}",
             )
-        for text in (row.payload, row.command or ""):
+        for name, text in (("payload", row.payload), ("command", row.command or "")):
             if json_depth(text) > MAX_JSON_DEPTH:
                 raise _fail(
                     row.seq,
                     "malformed-row",
                     f"payload or command nested deeper than {MAX_JSON_DEPTH} levels",
+                )
+            key = duplicated_key(text)
+            if key is not None:
+                raise _fail(
+                    row.seq,
+                    "duplicate-key",
+                    f"the {name} has the key {key[:80]!r} twice in one object: JSON readers"
+                    " differ on which one counts, so the row has no one meaning",
                 )
         try:
             canonical = canonical_bytes(
@@ -470,6 +481,18 @@ class _Verifier:
                 f"the game's head hash {record.head_hash[:16]}… is not the last event's hash",
             )
 
+    def _check_updated_at(self, rows: Sequence[EventRow]) -> None:
+        """The game's ``updated_at`` is its last event's time, as the store writes it (the
+        one field of a record that neither the chain nor ``game_created`` holds)."""
+        last = rows[-1]
+        if self.record.updated_at != last.recorded_at:
+            raise _fail(
+                last.seq,
+                "header-mismatch",
+                f"the game's updated_at {self.record.updated_at[:40]!r} is not the time of its"
+                f" last event, {last.recorded_at[:40]!r} (seq {last.seq})",
+            )
+
     # -- the full pass ---------------------------------------------------------------------
 
     def run(
@@ -494,6 +517,7 @@ class _Verifier:
             self.clocks.end(self.rows + 1, finished_at_setup=self.setup_outcome is not None)
         self._check_resumes()
         self._check_head()
+        self._check_updated_at(rows)
         self._check_end()
         self._check_published_head()
 
@@ -732,7 +756,7 @@ class _Verifier:
     def _seat_event(self, row: EventRow, event: SeatEvent) -> None:
         seq = row.seq
         self._between_batches(row)
-        self.clocks.seat_event(seq)
+        self.clocks.seat_event(seq, event)
         try:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
@@ -750,7 +774,7 @@ class _Verifier:
             check_abort_detail(event.detail)
         except ValueError as exc:
             raise _fail(seq, "abort-invalid", str(exc)) from exc
-        if event.reason is AbortReason.ABANDONED:
+        if event.reason == AbortReason.ABANDONED:
             self._check_abandoned(row)
         self.clocks.aborted(seq)
         self.closed = False
@@ -906,7 +930,7 @@ class _Verifier:
             self.clocks.resumed(seq, at, event)
             return
         forfeit = self.codec.spec.forfeit
-        self.clocks.expired(seq, at, event, forfeitable=forfeit is not None)
+        self.clocks.expired(seq, at, event, forfeitable=forfeit is not None, seats=self.seats)
         if event.forfeit and forfeit is not None:
             self.outcome = forfeit(self.state, event.seat)
 

@@ -46,12 +46,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 import msgspec
 
 from spies_bots.registry import policy_for
-from spies_core.clock import OnTimeout, TimeControl
+from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec, start_game
 from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.registry import GAMES, get_game
@@ -73,11 +73,6 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 _json = msgspec.json.Encoder()
-
-MIN_CLOCK_SECONDS: Final = 1.0
-"""The shortest ``--clock`` limit: a recording writes a game's commands milliseconds apart."""
-MAX_CLOCK_SECONDS: Final = 7 * 24 * 3600
-"""The longest: a week, as the server allows."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -203,10 +198,11 @@ def _time_control(spec: AnySpec, text: str) -> TimeControl:
     """The ``--clock`` time control, checked as far as recording needs.
 
     The server's own check (``POST /games``) stays the authority on what a game accepts;
-    this one refuses what the engine could not record: a clock with no limit, seconds that
-    are not positive, under :data:`MIN_CLOCK_SECONDS` (the recording writes a game's
-    commands milliseconds apart, and a shorter clock could run out meanwhile) or more than a
-    week, ``forfeit`` in a game no seat's leaving decides, a bot that does not play the game.
+    this one refuses what the engine could not record, or the server would not run: a clock
+    with no limit, seconds that are negative, under the server's minimums
+    (:data:`~spies_core.clock.CLOCK_LIMITS`: the recording writes a game's commands
+    milliseconds apart, far inside them) or more than a week, ``forfeit`` in a game no
+    seat's leaving decides, a bot that does not play the game.
 
     Raises:
         UsageError: a bad ``--clock``. UnknownBotError: its ``timeout_bot``.
@@ -221,13 +217,17 @@ def _time_control(spec: AnySpec, text: str) -> TimeControl:
     if not limits:
         raise UsageError("--clock needs turn_seconds, budget_seconds or both")
     for seconds in (*limits, control.increment_seconds):
-        if not math.isfinite(seconds) or seconds < 0 or seconds > MAX_CLOCK_SECONDS:
+        if not math.isfinite(seconds) or seconds < 0 or seconds > CLOCK_LIMITS.max_seconds:
             raise UsageError(f"--clock: {seconds} is not a number of seconds up to a week")
-    if min(limits) < MIN_CLOCK_SECONDS:
-        raise UsageError(
-            f"--clock: {min(limits)} s is too short to record: at least {MIN_CLOCK_SECONDS} s"
-            " (the recording writes a game's commands milliseconds apart)"
-        )
+    for name, given, shortest in (
+        ("turn_seconds", control.turn_seconds, CLOCK_LIMITS.min_turn_seconds),
+        ("budget_seconds", control.budget_seconds, CLOCK_LIMITS.min_budget_seconds),
+    ):
+        if given is not None and given < shortest:
+            raise UsageError(
+                f"--clock: {name} {given} is too short: at least {shortest:g} s, as the"
+                " server allows"
+            )
     if control.increment_seconds and control.budget_seconds is None:
         raise UsageError("--clock: increment_seconds is added to a budget: give budget_seconds")
     if control.on_timeout is OnTimeout.FORFEIT and spec.forfeit is None:

@@ -1,26 +1,32 @@
-"""The bot pool's time limit counts a decision, not the start of the worker that makes it."""
+"""The bot pool: its time limit counts a decision, not the start of the worker that makes it;
+its workers serve the clients that own the games in turn."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
+from collections.abc import Callable, Sequence
 from random import Random
+from typing import Any
 
 import pytest
 
 from spies_api.table import bots
 from spies_api.table.bots import BotPool, BotTurn
+from spies_api.table.fairness import Urgency
 from spies_core.registry import GAMES
 from spies_core.rng import FairRng
 from spies_core.step import setup, view_at
 
 
-def turn() -> BotTurn:
+def turn(game_id: str = "g", bot: str = "greedy", urgency: Urgency = Urgency.UNTIMED) -> BotTurn:
     spec = GAMES["deck-of-spies"]
     state = setup(spec, 1, {}, FairRng(b"pool", 0)).state
     legal = tuple(spec.legal_commands(state, 0))
     view = view_at(spec, state, 0, 2)
-    return BotTurn("g", 0, "greedy", 2, spec.name, view, legal, b"pool")
+    return BotTurn(game_id, 0, bot, 2, spec.name, view, legal, b"pool", urgency)
 
 
 def test_a_slow_worker_start_does_not_make_the_first_decision_time_out(
@@ -57,3 +63,72 @@ def test_a_decision_slower_than_the_limit_still_falls_back(
     finally:
         pool.close()
     assert decision.bot == "random" and decision.failures == ("timeout", "timeout")
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait until ``condition()`` holds (the pool's queue is filled by other tasks)."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, "the condition was not reached"
+        await asyncio.sleep(0.001)
+
+
+def test_a_flood_of_one_clients_decisions_waits_behind_itself() -> None:
+    """One worker; one client's four games have decisions waiting when another client's
+    game asks: the other's is served next, not after all four (before: first come, first
+    served, so a client with four expert games cut another table's bots to 2% of its
+    speed), and a forced move (a clock that ran out) goes before both."""
+    served: list[str] = []
+    all_waiting = threading.Event()
+
+    def choose(label: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -> Any:
+        served.append(label)
+        all_waiting.wait(30)  # the first decision holds the worker until all have queued
+        return legal[0]
+
+    owners = {f"hog{n}": "203.0.113.66" for n in range(4)} | {"other": "198.51.100.7"}
+    pool = BotPool(0, choose=choose, owner=owners.get)
+
+    async def scenario() -> None:
+        asking = [asyncio.create_task(pool.decide(turn(g, g))) for g in owners]
+        await until(lambda: pool.waiting() == len(owners) - 1)  # all asked, one thinking
+        late = asyncio.create_task(pool.decide(turn("late", "forced", Urgency.FORCED)))
+        await until(lambda: pool.waiting() == len(owners))
+        all_waiting.set()
+        await asyncio.gather(*asking, late)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert served == ["hog0", "forced", "other", "hog1", "hog2", "hog3"]
+
+
+def test_a_turn_given_up_while_it_waits_leaves_no_worker_taken() -> None:
+    served: list[str] = []
+    release = threading.Event()
+
+    def choose(label: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -> Any:
+        served.append(label)
+        release.wait(30)
+        return legal[0]
+
+    pool = BotPool(0, choose=choose)
+
+    async def scenario() -> None:
+        first = asyncio.create_task(pool.decide(turn("a", "a")))
+        given_up = asyncio.create_task(pool.decide(turn("b", "b")))
+        await until(lambda: bool(served) and pool.waiting() == 1)
+        given_up.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await given_up
+        assert pool.waiting() == 0
+        release.set()
+        await first
+        await pool.decide(turn("c", "c"))  # the one worker is free again
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert served == ["a", "c"]

@@ -255,10 +255,13 @@ def test_a_seat_handed_to_a_broken_bot_still_moves_and_can_be_taken_back(
         created = create(client, {"game": "spies-and-lies", "seats": [{"type": "creator"}] * 2})
         game_id, me = created["id"], bearer(created["seats"][0]["token"])
         client.post(f"/games/{game_id}/seats/0/bot", json={"bot": "broken"}, headers=me)
+        handed = client.get(f"/games/{game_id}").json()["version"]
         failed = wait_for(
             lambda: [line for line in logs if line["event"] == "bot_failed"],
             "the broken bot to fail",
         )
         assert {line["reason"] for line in failed} == {"illegal-command"}
+        # the fallback bot's move for it (a seat is taken back once it has moved)
+        wait_for(lambda: client.get(f"/games/{game_id}").json()["version"] > handed, "the move")
         taken = client.delete(f"/games/{game_id}/seats/0/bot", headers=me)
         assert taken.status_code == 200 and taken.json()["bot"] is None

@@ -1,28 +1,38 @@
 """Clocks: time controls chosen at creation, timeouts recorded in the log, forced moves,
-forfeits, abandoned seats, and clocks that no server saw run out.
+forfeits, abandoned seats, and clocks that no server saw run out; every timeout moves the
+game on (clocks that looped, stalled or were too short to play no longer do).
 
 The server reads the time from an injected clock here, so a test moves time on by hand and
-never sleeps through a deadline; the scheduler polls every few milliseconds.
+never sleeps through a deadline; the scheduler polls every few milliseconds. Where a bot's
+thinking must take time (as it does on a real server), its decisions move the clock on.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+import msgspec
 import pytest
+import structlog
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
+from spies_bots import policy_for
+from spies_core.clock import TimeControl
+from spies_replay import engine
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.clocks import from_ms, to_ms
+from spies_replay.engine import create_game
+from spies_replay.store.records import EventRow
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_all
 
-from .test_seats import bearer
+from .test_seats import assert_problem, bearer
 
 START = "2026-12-01T12:00:00.000000Z"
 
@@ -86,6 +96,68 @@ def events(client: TestClient[Litestar], game_id: str) -> list[dict[str, Any]]:
     return page
 
 
+def rows_of(settings: Settings, game_id: str) -> list[EventRow]:
+    """The game's rows as stored (with each command's seat and bot mark)."""
+    with SQLiteEventStore(settings.db_path) as store:
+        return store.read_rows(game_id)
+
+
+def assert_every_timeout_moves_the_game(rows: Sequence[EventRow]) -> int:
+    """Every ``clock_expired`` is followed, in its batch, by the seat's forced move (marked
+    with a bot), after the seat's hand-over when the timeout abandons it, or by the end of
+    the game (a forfeit); returns the number of timeouts."""
+    count = 0
+    for index, row in enumerate(rows):
+        if row.type != "clock_expired":
+            continue
+        count += 1
+        seat = msgspec.json.decode(row.payload)["seat"]
+        after = list(rows[index + 1 :])
+        if after and after[0].type == "seat_handed_to_bot":
+            assert msgspec.json.decode(after[0].payload)["seat"] == seat
+            after = after[1:]
+        assert after, f"seq {row.seq}: the log ends after seat {seat}'s timeout"
+        move = after[0]
+        if move.command is None:
+            assert [r.type for r in after[:2]] == ["clocks_updated", "seed_revealed"], (
+                f"seq {row.seq}: seat {seat}'s timeout is followed by {move.type}, not its move"
+            )
+            continue
+        assert move.actor == seat and move.bot is not None, f"seq {move.seq}"
+        assert move.recorded_at == row.recorded_at  # one batch
+    return count
+
+
+def patch_bots(monkeypatch: pytest.MonkeyPatch, **policies: Any) -> None:
+    """Bots of the test's own, by name, for creation, hand-overs and the bot pool's thread
+    (``bot_workers=0``); every other name is the registered bot."""
+
+    def patched(name: str, game: str) -> Any:
+        return policies[name] if name in policies else policy_for(name, game)
+
+    for module in ("service.creation", "table.seats", "table.bots"):
+        monkeypatch.setattr(f"spies_api.{module}.policy_for", patched)
+
+
+def thinking(clock: FakeClock, seconds: float, policy: Any) -> Any:
+    """``policy``, taking ``seconds`` of the server's time over each decision."""
+
+    def slow(view: Any, legal: Sequence[Any], rng: Any) -> Any:
+        clock.advance(seconds)
+        return policy(view, legal, rng)
+
+    return slow
+
+
+def every_bot_thinks(monkeypatch: pytest.MonkeyPatch, clock: FakeClock, seconds: float) -> None:
+    """Every bot of the bot pool (``bot_workers=0``) takes ``seconds`` over each decision,
+    as bots take real time on a real server."""
+    monkeypatch.setattr(
+        "spies_api.table.bots.policy_for",
+        lambda name, game: thinking(clock, seconds, policy_for(name, game)),
+    )
+
+
 # -- the time control ------------------------------------------------------------------------
 
 
@@ -94,6 +166,9 @@ def events(client: TestClient[Litestar], game_id: str) -> list[dict[str, Any]]:
     [
         ("deck-of-spies", {}, "invalid-clock"),
         ("deck-of-spies", {"turn_seconds": 0}, "invalid-clock"),
+        ("deck-of-spies", {"turn_seconds": 2.999}, "invalid-clock"),
+        ("deck-of-spies", {"budget_seconds": 9.5}, "invalid-clock"),
+        ("deck-of-spies", {"turn_seconds": 30, "budget_seconds": 1}, "invalid-clock"),
         ("deck-of-spies", {"turn_seconds": -5}, "invalid-clock"),
         ("deck-of-spies", {"turn_seconds": "30"}, "invalid-clock"),
         ("deck-of-spies", {"turn_seconds": True}, "invalid-clock"),
@@ -248,7 +323,7 @@ def test_a_move_before_the_deadline_wins_and_after_it_is_409(
 
 
 def test_three_timeouts_hand_the_seat_to_its_bot_and_the_holder_takes_it_back(
-    clocked: TestClient[Litestar], clock: FakeClock
+    clocked: TestClient[Litestar], clock: FakeClock, settings: Settings
 ) -> None:
     """The worked example: a 4-seat Black Spy game, one person who stops moving."""
     bots = [{"type": "bot", "bot": "random"}] * 3
@@ -281,9 +356,11 @@ def test_three_timeouts_hand_the_seat_to_its_bot_and_the_holder_takes_it_back(
     assert [e["timeouts"] for e in expired()] == [1, 2, 3]
     seat = clocked.get(f"/games/{game_id}").json()["seats"][0]
     assert seat["bot"] == "random" and seat["name"] == "Ada"
+    # the hand-over came with the seat's forced move, so it can be taken back at once
     taken = clocked.delete(f"/games/{game_id}/seats/0/bot", headers=me)
     assert taken.status_code == 200 and taken.json()["bot"] is None
     assert "seat_taken_back" in [e["type"] for e in events(clocked, game_id)]
+    assert assert_every_timeout_moves_the_game(rows_of(settings, game_id)) == 3
 
 
 # -- the server's absence ----------------------------------------------------------------------
@@ -341,3 +418,213 @@ def test_a_rematch_keeps_its_games_clock(clocked: TestClient[Litestar], clock: F
     rematch = clocked.post(f"/games/{game_id}/rematch", headers=me).json()
     again = clocked.get(f"/games/{rematch['id']}").json()["clock"]
     assert again["turn_seconds"] == 5 and again["on_timeout"] == "forfeit"
+
+
+# -- every timeout moves the game on ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"turn_seconds": 0.001, "abandon_after": 1},  # was a loop of hand-overs for ever
+        {"turn_seconds": 0.0001},  # a 0 ms turn: a whole bot game per request
+        {"budget_seconds": 0.5, "increment_seconds": 0.1},
+    ],
+)
+def test_a_clock_too_short_to_play_to_is_refused_naming_the_minimum(
+    client: TestClient[Litestar], clock: dict[str, Any]
+) -> None:
+    body = {"game": "spies-and-lies", "players": 2, "clock": clock}
+    response = client.post("/games", json=body)
+    assert_problem(response, 422, "invalid-clock")
+    limit = "at least 3 seconds" if "turn_seconds" in clock else "at least 10 seconds"
+    assert limit in response.json()["detail"]
+    assert client.get("/games").json()["total"] == 0
+
+
+def test_the_shortest_clock_allowed_is_one_a_game_is_played_at(
+    client: TestClient[Litestar],
+) -> None:
+    for clock in ({"turn_seconds": 3}, {"budget_seconds": 10, "increment_seconds": 0}):
+        create(client, {"game": "deck-of-spies", "clock": clock})
+    described = client.get("/schema/openapi.json").text
+    assert "from 3 for `turn_seconds` and 10 for `budget_seconds`" in described
+
+
+def test_a_game_from_before_the_minimum_plays_to_its_end_one_move_per_timeout(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1 ms turn with ``abandon_after`` 1 (as a server before the minimum
+    accepted, and a restart resumed) handed the seat to its bot at every timeout, before the
+    bot could move, and never moved: hundreds of events a second for ever. Each bot decision
+    here takes 20 ms of the server's time, as on a real server."""
+    control = TimeControl(turn_seconds=0.001, abandon_after=1, timeout_bot="random")
+    with SQLiteEventStore(settings.db_path) as store:
+        game_id = create_game(
+            store, "spies-and-lies", 2, clock=control, created_at=clock()
+        ).record.id
+    every_bot_thinks(monkeypatch, clock, 0.02)
+    quick = replace(settings, scheduler_poll_seconds=0.02, bot_workers=0)
+    with TestClient(app=create_app(quick, clock=clock)) as client:
+        clock.advance(0.002)  # both deadlines pass; from now on the bots' thinking moves time
+
+        def ended() -> bool:
+            summary = client.get(f"/games/{game_id}").json()
+            # a game of Spies & Lies is a few hundred events, whoever plays it
+            assert summary["version"] < 3000, "events without moves"
+            return bool(summary["status"] == "finished")
+
+        wait_for(ended, "the game to end")
+    rows = rows_of(settings, game_id)
+    timeouts = assert_every_timeout_moves_the_game(rows)
+    assert timeouts > 0
+    handed = [row for row in rows if row.type == "seat_handed_to_bot"]
+    assert len(handed) == 2  # each seat once, with its first forced move; then only moves
+    verified(settings)
+
+
+def test_a_seat_taken_back_at_every_hand_over_still_moves_at_every_timeout(
+    clocked: TestClient[Litestar], clock: FakeClock, settings: Settings
+) -> None:
+    """A holder who took the seat back after each hand-over, before its bot
+    moved, never moved and never lost (19 timeouts and 1 move in 20 s). Ada never moves and
+    takes her seat back at once each time; Bob plays on time."""
+    body = {
+        "game": "spies-and-lies",
+        "seats": [{"type": "creator", "name": "Ada"}, {"type": "creator", "name": "Bob"}],
+        "clock": {"turn_seconds": 5, "abandon_after": 1, "timeout_bot": "random"},
+    }
+    created = create(clocked, body)
+    game_id = created["id"]
+    ada, bob = (bearer(seat["token"]) for seat in created["seats"])
+
+    def summary() -> dict[str, Any]:
+        found: dict[str, Any] = clocked.get(f"/games/{game_id}").json()
+        return found
+
+    def timeouts() -> int:
+        return len([e for e in events(clocked, game_id) if e["type"] == "clock_expired"])
+
+    for count in range(1, 6):
+        while 1 in summary()["to_act"]:  # Bob moves at once
+            legal = clocked.get(f"/games/{game_id}/legal", headers=bob).json()
+            move = {"command": legal["commands"][0], "expected_version": legal["version"]}
+            answer = clocked.post(f"/games/{game_id}/commands", headers=bob, json=move)
+            assert answer.status_code == 200, answer.text
+        assert summary()["to_act"] == [0]
+        clock.advance(5.001)
+        wait_for(lambda n=count: timeouts() == n, f"timeout {count}")
+        taken = clocked.delete(f"/games/{game_id}/seats/0/bot", headers=ada)
+        assert taken.status_code == 200, taken.text  # it moved in the hand-over's batch
+        assert summary()["status"] == "active"
+    rows = rows_of(settings, game_id)
+    assert assert_every_timeout_moves_the_game(rows) == 5
+    moves = [row for row in rows if row.actor == 0 and row.command is not None]
+    assert len(moves) >= 5 and all(row.bot is not None for row in moves)  # all forced
+
+
+def test_a_seat_cannot_be_taken_back_before_it_has_moved(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Taking a seat back at once after each hand-over, before its bot could move, held its
+    moves up for good; now the seat moves once first (409 ``handed-seat-not-moved``)."""
+    release = threading.Event()
+    greedy = policy_for("greedy", "spies-and-lies")
+
+    def held(view: Any, legal: Sequence[Any], rng: Any) -> Any:
+        release.wait(30)
+        return greedy(view, legal, rng)
+
+    patch_bots(monkeypatch, greedy=held)
+    quick = replace(settings, scheduler_poll_seconds=0.02, bot_workers=0)
+    try:
+        with TestClient(app=create_app(quick)) as client:
+            body = {"game": "spies-and-lies", "seats": [{"type": "creator"}] * 2}
+            created = create(client, body)
+            game_id, me = created["id"], bearer(created["seats"][0]["token"])
+            url = f"/games/{game_id}/seats/0/bot"
+            handed = client.post(url, json={"bot": "greedy"}, headers=me)
+            assert handed.status_code == 200, handed.text
+            version = client.get(f"/games/{game_id}").json()["version"]
+            assert_problem(client.delete(url, headers=me), 409, "handed-seat-not-moved")
+            assert client.get(f"/games/{game_id}").json()["version"] == version  # no event
+            release.set()
+            wait_for(
+                lambda: client.get(f"/games/{game_id}").json()["version"] > version,
+                "the bot's move",
+            )
+            taken = client.delete(url, headers=me)
+            assert taken.status_code == 200 and taken.json()["bot"] is None
+    finally:
+        release.set()
+
+
+def test_a_seat_nobody_holds_gets_its_forced_move_not_a_hand_over(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """``abandon_after`` reached by an open seat asked for a hand-over the
+    seats refuse (a ValueError at every poll, logged as an error every 2 s): the game stalled
+    for good. A table with an open seat waits undealt now; one dealt with its seat open, as
+    servers before the deferred deal created them, still plays on."""
+    body = {
+        "game": "spies-and-lies",
+        "seats": [{"type": "creator", "name": "Ada"}, {"type": "open"}],
+        "clock": {"turn_seconds": 5, "abandon_after": 1, "timeout_bot": "random"},
+    }
+    quick = replace(settings, scheduler_poll_seconds=0.02, bot_workers=0)
+    with (
+        structlog.testing.capture_logs() as logs,
+        TestClient(app=create_app(quick, clock=clock)) as client,
+    ):
+        with pytest.MonkeyPatch.context() as older_server:  # it dealt at creation
+            older_server.setattr(engine, "_any_open", lambda seats: False)
+            game_id = create(client, body)["id"]
+        clock.advance(5.001)  # both seats deploy at once: both clocks run out
+
+        def expired() -> set[int]:
+            return {e["seat"] for e in events(client, game_id) if e["type"] == "clock_expired"}
+
+        wait_for(lambda: expired() == {0, 1}, "both timeouts")
+        seats = client.get(f"/games/{game_id}").json()["seats"]
+    assert not [line for line in logs if line["event"] == "bot_failed"]
+    rows = rows_of(settings, game_id)
+    assert assert_every_timeout_moves_the_game(rows) == 2
+    handed = [
+        msgspec.json.decode(r.payload)["seat"] for r in rows if r.type == "seat_handed_to_bot"
+    ]
+    assert handed == [0]  # Ada's seat, which she holds; nobody holds seat 1
+    assert (seats[1]["type"], seats[1]["bot"]) == ("open", None)
+    verified(settings)
+
+
+def test_a_bot_seat_that_runs_out_of_time_gets_the_forced_move(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot seat that reached ``abandon_after`` (its bot slower than the
+    clock) was refused its hand-over at every poll and stalled the game."""
+    patch_bots(monkeypatch, greedy=thinking(clock, 6, policy_for("greedy", "spies-and-lies")))
+    body = {
+        "game": "spies-and-lies",
+        "seats": [{"type": "creator"}, {"type": "bot", "bot": "greedy"}],
+        "clock": {"turn_seconds": 5, "abandon_after": 1, "timeout_bot": "random"},
+    }
+    quick = replace(settings, scheduler_poll_seconds=0.02, bot_workers=0)
+    with (
+        structlog.testing.capture_logs() as logs,
+        TestClient(app=create_app(quick, clock=clock)) as client,
+    ):
+        game_id = create(client, body)["id"]
+
+        def bot_seat_timed_out() -> bool:
+            logged = events(client, game_id)
+            return any(e["type"] == "clock_expired" and e["seat"] == 1 for e in logged)
+
+        wait_for(bot_seat_timed_out, "the bot seat's timeout")
+    assert not [line for line in logs if line["event"] == "bot_failed"]
+    rows = rows_of(settings, game_id)
+    assert assert_every_timeout_moves_the_game(rows) >= 1
+    handed = [
+        msgspec.json.decode(r.payload)["seat"] for r in rows if r.type == "seat_handed_to_bot"
+    ]
+    assert 1 not in handed
+    verified(settings)

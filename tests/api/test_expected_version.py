@@ -3,9 +3,10 @@
 A client sends back, as ``expected_version``, the ``version`` it got from ``/legal``. The
 command is applied while the seat's legal commands are still those of that version: another
 seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies'
-deployment and intel), a hand-over or a join does not refuse it. A move that changed the
-seat's own legal commands does (409 ``version-conflict``), and ``expected_game_version``
-keeps the strict whole-game check.
+deployment and intel), a hand-over or a join does not refuse it. A command of the seat itself
+since that version does, and so does a move that changed the seat's own legal commands (409
+``version-conflict``), so a request sent again is never applied twice;
+``expected_game_version`` keeps the strict whole-game check.
 """
 
 from __future__ import annotations
@@ -58,12 +59,12 @@ def test_a_pass_chosen_before_the_bots_passed_and_a_hand_over_is_still_applied(
     assert applied.status_code == 200, applied.text
     assert applied.json()["version"] > moved
 
-    # the seat's own pass changed its legal commands: the same stale version is refused now
+    # the seat has acted since: the same request, sent again, is refused
     again = client.post(
         url, headers=seats[0], json={"command": command, "expected_version": chosen}
     )
     assert_problem(again, 409, "version-conflict")
-    assert "seat 0's legal commands are not those of version" in again.json()["detail"]
+    assert f"seat 0 has acted since version {chosen}" in again.json()["detail"]
 
 
 def test_racing_passes_at_one_version_one_per_seat_is_accepted(
@@ -148,3 +149,42 @@ def test_a_wrong_number_of_seats_is_counted_in_words(
     )
     assert_problem(response, 422, "invalid-seats")
     assert text in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("black-spy", 4), ("spies-and-lies", 2)], ids=["black-spy", "s-and-l"]
+)
+def test_no_earlier_request_is_applied_twice_in_a_whole_game(
+    client: TestClient[Litestar], game: str, players: int
+) -> None:
+    """Every seat is played by this client, one command at a time, each sent with the
+    ``expected_version`` of its ``/legal``. Before each new command, the acting seat's every
+    earlier request whose command it may send now (the only ones the rules would take) is
+    sent again as it was: each is 409 ``version-conflict``, as the seat has acted since its
+    version, so nothing is applied twice. Once the game is over, every request is sent again
+    and refused."""
+    created = create(client, {"game": game, "players": players, "seed": f"resend-{game}"})
+    game_id = created["id"]
+    seats = [bearer(seat["token"]) for seat in created["seats"]]
+    url = f"/games/{game_id}/commands"
+    rng = random.Random(27)
+    sent: list[tuple[int, dict[str, Any]]] = []
+    resent = 0
+    while (summary := _summary(client, game_id))["status"] != "finished":
+        seat = rng.choice(summary["to_act"])
+        legal = client.get(f"/games/{game_id}/legal", headers=seats[seat]).json()
+        for earlier_seat, body in sent:
+            if earlier_seat == seat and body["command"] in legal["commands"]:
+                again = client.post(url, headers=seats[seat], json=body)
+                assert_problem(again, 409, "version-conflict")
+                assert again.json()["current_version"] == legal["version"]
+                resent += 1
+        body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
+        applied = client.post(url, headers=seats[seat], json=body)
+        assert applied.status_code == 200, applied.text
+        sent.append((seat, body))
+    assert resent > len(sent) // 4  # the seats met the same legal commands again, often
+    version = summary["version"]
+    for seat, body in sent:
+        assert_problem(client.post(url, headers=seats[seat], json=body), 422, "game-over")
+    assert _summary(client, game_id)["version"] == version

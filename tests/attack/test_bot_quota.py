@@ -1,7 +1,9 @@
-"""Bot work bounded per client: a client with as many active games with bot seats as the
-server allows gets 429 ``too-many-bot-games`` for one more, until one of them ends or idles.
-The quota of all the games a client created (``too-many-games``) counts the same way, except
-that a game waiting for players counts until it fills or ends.
+"""Bot work bounded per client and in all: a client with as many active bot games as the
+server allows (with a bot seat, or with a clock whose timeouts a bot plays) gets 429
+``too-many-bot-games`` for one more, until one of them ends or idles (an idle game that wakes
+counts again); a server with as many as it admits, all clients together, gets 429
+``server-bot-games-full``. The quota of all the games a client created (``too-many-games``)
+counts the same way, except that a game waiting for players counts until it fills or ends.
 
 Attack, before: one anonymous client created bot games as fast as it could (30 expert-bot
 games kept the server busy for two minutes and another client's ``GET`` went from 4.8 ms to
@@ -10,6 +12,7 @@ games kept the server busy for two minutes and another client's ``GET`` went fro
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,9 +24,14 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
-from spies_api.problems.errors import TooManyBotGamesError, TooManyGamesError
-from spies_api.settings import DEFAULTS, SettingsError, settings_from
+from spies_api.problems.errors import (
+    ServerBotGamesFullError,
+    TooManyBotGamesError,
+    TooManyGamesError,
+)
+from spies_api.settings import BOT_GAMES_PER_CORE, DEFAULTS, SettingsError, settings_from
 from spies_api.table.quota import BotGameQuota, GameQuota
+from tests.api.test_seats import bearer, finished
 
 BOT_GAME = {
     "game": "black-spy",
@@ -31,6 +39,9 @@ BOT_GAME = {
     "seats": [{"type": "creator"}, {"type": "bot", "bot": "random"}, {"type": "creator"}],
 }
 PERSON_GAME = {"game": "black-spy", "players": 3}
+CLOCKED_GAME = {"game": "deck-of-spies", "clock": {"turn_seconds": 60}}
+"""A game whose timeouts the ``greedy`` bot plays (``on_timeout`` ``bot``, the default): it
+plays on to its end with nobody at the table."""
 
 
 @pytest.fixture
@@ -52,18 +63,27 @@ def test_a_server_started_with_no_option_limits_bot_games_per_client() -> None:
         settings_from({"max_bot_games_per_client": "0"}, {})
 
 
-def test_one_bot_game_too_many_is_429_with_retry_after(client: TestClient[Litestar]) -> None:
+def _third_bot_game_refused(client: TestClient[Litestar], code: str) -> dict[str, Any]:
+    """Two bot games created, the third refused with 429 ``code`` and ``Retry-After``, and
+    nothing created by it; the problem document."""
     for _ in range(2):
         assert client.post("/games", json=BOT_GAME).status_code == 201
     before = client.get("/games").json()["total"]
     refused = client.post("/games", json=BOT_GAME)
     assert refused.status_code == 429
     assert refused.headers["content-type"].startswith("application/problem+json")
-    problem = refused.json()
-    assert problem["code"] == "too-many-bot-games"
+    problem: dict[str, Any] = refused.json()
+    assert problem["code"] == code
     assert "at most 2" in problem["detail"] and "\n" not in problem["detail"]
     assert int(refused.headers["retry-after"]) >= 1
     assert client.get("/games").json()["total"] == before  # nothing created
+    return problem
+
+
+def test_one_bot_game_too_many_is_429_with_retry_after(client: TestClient[Litestar]) -> None:
+    problem = _third_bot_game_refused(client, "too-many-bot-games")
+    # a place frees when a game ends or idles, not after Retry-After: the text says so
+    assert "when it ends" in problem["detail"] and "retry after" not in problem["detail"]
     # a game without bots is not counted
     assert client.post("/games", json=PERSON_GAME).status_code == 201
 
@@ -148,6 +168,129 @@ def test_asking_again_at_once_after_a_refusal_is_held_at_the_door(tmp_path: Path
         again = client.post("/games", json=BOT_GAME)  # at once: the edge answers
         assert again.status_code == 429 and again.json()["code"] == "too-many-requests"
         assert int(again.headers["retry-after"]) >= 1
+
+
+def test_a_game_whose_timeouts_a_bot_plays_counts_as_a_bot_game(
+    client: TestClient[Litestar],
+) -> None:
+    """The time control's bot plays every move of a seat nobody plays, so a clocked
+    game was a bot game that no quota counted."""
+    for _ in range(2):
+        assert client.post("/games", json=CLOCKED_GAME).status_code == 201
+    refused = client.post("/games", json=CLOCKED_GAME)
+    assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
+    forfeit = {"game": "deck-of-spies", "clock": {"turn_seconds": 60, "on_timeout": "forfeit"}}
+    assert client.post("/games", json=forfeit).status_code == 201  # no bot plays that one
+    assert service_of(client.app).bot_quota.active("testclient") == 2
+
+
+def test_the_rematch_of_a_game_whose_timeouts_a_bot_plays_counts_too(tmp_path: Path) -> None:
+    """Such a game finishes with nobody at the table, so its rematch is one more bot game,
+    and a chain of rematches would be bot games for ever."""
+    settings = Settings(
+        db_path=tmp_path / "rematch.db", max_bot_games_per_client=1, bot_workers=0, log_json=True
+    )
+    with TestClient(app=create_app(settings)) as client:
+
+        def play_out(game: dict[str, Any]) -> None:
+            """A bot plays the game's seat to the end (the same game: no new place)."""
+            token = bearer(game["seats"][0]["token"])
+            url = f"/games/{game['id']}/seats/0/bot"
+            assert client.post(url, json={"bot": "random"}, headers=token).status_code == 200
+            finished(client, game["id"])
+
+        first = client.post("/games", json=CLOCKED_GAME).json()
+        play_out(first)  # over: it counts no more
+        second = client.post("/games", json=CLOCKED_GAME)
+        assert second.status_code == 201
+        url = f"/games/{first['id']}/rematch"
+        token = bearer(first["seats"][0]["token"])
+        refused = client.post(url, headers=token)
+        assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
+        assert client.get(f"/games/{first['id']}").json()["rematch"] is None  # none created
+        play_out(second.json())
+        rematch = client.post(url, headers=token)
+        assert rematch.status_code == 200, rematch.text
+        assert service_of(client.app).bot_quota.active("testclient") == 1
+
+
+def test_an_idle_game_that_wakes_counts_again_for_its_owner() -> None:
+    """Before, a game that idled was forgotten with its owner, and its next appends (its
+    person back, its bots playing on) no longer counted: a client could hold any number of
+    busy bot games by letting each idle once."""
+    now = [0.0]
+    states = _States()
+    quota = BotGameQuota(1, states, idle_seconds=60, clock=lambda: now[0])  # type: ignore[arg-type]
+    states.heads["a"] = _Head(False)
+    with quota.hold("1.2.3.4") as record:
+        record("a")
+    now[0] = 61.0
+    assert quota.active("1.2.3.4") == 0 and quota.owner("a") == "1.2.3.4"
+    with quota.hold("1.2.3.4") as record:  # its place is free while it idles
+        record("b")
+    states.heads["b"] = _Head(False)
+    quota.appended("a")  # it wakes: counted again, above the limit
+    assert quota.active("1.2.3.4") == 2
+    with pytest.raises(TooManyBotGamesError), quota.hold("1.2.3.4"):
+        pass
+    states.heads["a"] = _Head(True)
+    quota.appended("a")  # it ends: its owner is forgotten
+    assert quota.owner("a") is None and quota.active("1.2.3.4") == 1
+
+
+def test_a_seat_handed_over_by_another_client_moves_the_game_to_it() -> None:
+    quota = BotGameQuota(None, _States())  # type: ignore[arg-type]
+    with quota.hold("1.2.3.4") as record:
+        record("a")
+    with quota.hold("5.6.7.8", "a") as record:  # another seat's holder hands it to a bot
+        record("a")
+    assert quota.owner("a") == "5.6.7.8"  # owners are kept with no limit too (the bot pool)
+    assert quota.active("1.2.3.4") == 0 and quota.active("5.6.7.8") == 1
+    assert quota.active_in_all() == 1
+
+
+def test_the_server_admits_at_most_its_bot_games_in_all() -> None:
+    """25 addresses got 100 expert games before: there was no cap but the per-client one."""
+    quota = BotGameQuota(2, _States(), total=3)  # type: ignore[arg-type]
+    for client, game_id in (("a", "1"), ("a", "2"), ("b", "3")):
+        with quota.hold(client) as record:
+            record(game_id)
+    with pytest.raises(ServerBotGamesFullError) as refused, quota.hold("c"):
+        pass
+    assert "at most 3" in refused.value.message and refused.value.retry_after >= 1
+    with pytest.raises(TooManyBotGamesError) as own, quota.hold("a"):
+        pass
+    assert own.value.code == "too-many-bot-games"  # its own limit first
+
+
+def test_one_bot_game_too_many_for_the_server_is_429_with_retry_after(tmp_path: Path) -> None:
+    settings = Settings(
+        db_path=tmp_path / "full.db", max_bot_games=2, max_bot_games_per_client=None, bot_workers=0
+    )
+    with TestClient(app=create_app(settings)) as client:
+        _third_bot_game_refused(client, "server-bot-games-full")
+
+
+def test_the_server_wide_cap_is_sized_to_the_machine() -> None:
+    assert DEFAULTS.max_bot_games == BOT_GAMES_PER_CORE * (os.cpu_count() or 1)
+    assert _parser().parse_args(["--max-bot-games", "7"]).max_bot_games == "7"
+    assert settings_from({"max_bot_games": "off"}, {}).max_bot_games is None
+    assert settings_from({}, {"SPIES_MAX_BOT_GAMES": "9"}).max_bot_games == 9
+    with pytest.raises(SettingsError, match="--max-bot-games '0'"):
+        settings_from({"max_bot_games": "0"}, {})
+
+
+def test_the_owners_of_idle_games_are_kept_within_bounds() -> None:
+    now = [0.0]
+    quota = BotGameQuota(None, _States(), idle_seconds=60, clock=lambda: now[0], owners_kept=2)  # type: ignore[arg-type]
+    for game_id in ("a", "b"):
+        with quota.hold("1.2.3.4") as record:
+            record(game_id)
+    now[0] = 61.0  # both idle
+    with quota.hold("5.6.7.8") as record:
+        record("c")
+    assert quota.owner("a") is None  # the oldest idle owner makes room
+    assert quota.owner("b") == "1.2.3.4" and quota.owner("c") == "5.6.7.8"
 
 
 def test_a_waiting_game_counts_until_it_fills_or_ends_and_a_dealt_one_until_it_idles() -> None:

@@ -7,16 +7,22 @@ way, and a new server starts on the same file. Then:
 - at the kill, games were waiting on bots, and ``spies-replay verify --all`` (the real
   console script) finds every batch whole: a bot's turn is never half applied;
 - after the restart every game goes on to its end with no client sending anything, and
-  ``verify --all`` passes again, every bot command marked with its bot.
+  ``verify --all`` passes again, every bot command marked with its bot;
+- the killed server's bot worker processes (and multiprocessing's resource tracker) end
+  with it: nothing it started is left running, re-parented to init.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import sys
 import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
@@ -84,4 +90,81 @@ def test_bots_resume_after_sigkill(tmp_path: Path, servers: list[ServerProcess])
         games=GAMES,
         active_at_kill=active,
         bot_commands_before_kill=played,
+    )
+
+
+def _processes() -> dict[int, tuple[int, str, str]]:
+    """Every process on the machine: pid -> (parent pid, start time, command line), read from
+    ``/proc`` (a start time tells a process from a later one that reuses its pid)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:  # it ended meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] == "Z":  # a zombie has ended; only its parent's wait is left
+            continue
+        found[int(entry.name)] = (int(fields[1]), fields[19], cmdline)
+    return found
+
+
+def _children(pid: int) -> dict[int, tuple[str, str]]:
+    """The live children of ``pid``: pid -> (start time, command line)."""
+    return {
+        child: (started, cmdline)
+        for child, (parent, started, cmdline) in _processes().items()
+        if parent == pid
+    }
+
+
+def _still_running(children: dict[int, tuple[str, str]]) -> dict[int, str]:
+    """Those of ``children`` (pid -> (start time, command line)) that still run."""
+    now = _processes()
+    return {
+        child: cmdline
+        for child, (started, cmdline) in children.items()
+        if child in now and now[child][1] == started
+    }
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_servers_bot_workers_end_with_it(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """``kill -9`` of ``spies-api`` leaves none of its processes behind: its bot worker (and
+    multiprocessing's resource tracker) see their parent gone and exit.
+
+    Before, both lived on, re-parented to init, for ever (a worker holds a core's worth of
+    imported bots: about 60 MB each)."""
+    server = ServerProcess(tmp_path / "orphans.db", tmp_path / "server.log")
+    servers.append(server)
+    server.start()
+    assert server.process is not None
+    pid = server.process.pid
+    deadline = time.monotonic() + 60
+    children = _children(pid)
+    # the scheduler starts the bots' worker at once, and multiprocessing its resource tracker
+    while not any("spawn_main" in cmdline for _, cmdline in children.values()):
+        assert time.monotonic() < deadline, f"the bot workers did not start: {children}"
+        time.sleep(0.05)
+        children = _children(pid)
+    assert any("resource_tracker" in cmdline for _, cmdline in children.values()), children
+    server.kill()
+    deadline = time.monotonic() + 30
+    try:
+        while left := _still_running(children):
+            assert time.monotonic() < deadline, f"left running after the kill: {left}"
+            time.sleep(0.05)
+    finally:
+        for child in _still_running(children):  # a failure leaves nothing behind either
+            os.kill(child, signal.SIGKILL)
+    record(
+        GUARANTEE,
+        "test_bots_crash.py::test_a_killed_servers_bot_workers_end_with_it",
+        processes_of_the_server=len(children),
+        left_after_kill_9=0,
     )

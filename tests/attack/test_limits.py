@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 import msgspec
@@ -27,7 +27,8 @@ from spies_api.cli import main as cli_main
 from spies_api.http.edge import RateLimiter, rate_key
 from spies_api.http.streaming import SUPERSEDED
 from spies_api.openapi.document import openapi_document
-from spies_api.service.notify import StreamSlots, seat_reserve
+from spies_api.problems.errors import TooManyClientStreamsError
+from spies_api.service.notify import StreamSlots, client_stream_cap, seat_reserve
 from spies_api.settings import (
     DEFAULT_RATE_LIMIT,
     DEFAULTS,
@@ -236,7 +237,7 @@ def test_a_stream_dropped_before_it_starts_gives_its_slot_back(
 ) -> None:
     service = service_of(app)
     game = new_game(client, "deck-of-spies")
-    slot = service.streams.take(game.id)
+    slot = service.streams.take(game.id, client="203.0.113.9")
     assert service.streams.open(game.id) == 1
     del slot
     assert service.streams.open(game.id) == 0
@@ -245,8 +246,17 @@ def test_a_stream_dropped_before_it_starts_gives_its_slot_back(
 # -- seats before spectators, and the server's cap ---------------------------------------------
 
 
-def _bearer(created: dict[str, Any], seat: int) -> dict[str, str]:
-    return {"authorization": f"Bearer {created['seats'][seat]['token']}"}
+def _bearer(created: dict[str, Any], seat: int, **more: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {created['seats'][seat]['token']}", **more}
+
+
+def _from(n: int) -> dict[str, str]:
+    """The headers of a request from client ``n`` (of a server that trusts loopback)."""
+    return {"x-forwarded-for": f"198.51.{n // 256}.{n % 256}"}
+
+
+PROXIED: Final = ("127.0.0.1",)
+"""``trusted_proxies`` of a test server whose clients are told apart by ``X-Forwarded-For``."""
 
 
 def _assert_refused(stream: RawStream) -> None:
@@ -257,14 +267,14 @@ def _assert_refused(stream: RawStream) -> None:
 
 
 def test_spectators_filling_a_game_never_refuse_its_seats(tmp_path: Path) -> None:
-    """The default cap of spectators per game, reached: the next spectator is 503, and every
-    seat of the game still connects and is served."""
-    settings = Settings(db_path=tmp_path / "seats.db", log_json=True)
+    """The default cap of spectators per game, reached (by many clients): the next spectator
+    is 503, and every seat of the game still connects and is served."""
+    settings = Settings(db_path=tmp_path / "seats.db", trusted_proxies=PROXIED, log_json=True)
     with streaming_server(settings) as served:
         app, raw, http = served.app, served.raw, served.http
         created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
         path = f"/games/{created['id']}/events/stream"
-        spectators = [raw.open(path) for _ in range(settings.max_streams_per_game)]
+        spectators = [raw.open(path, _from(n)) for n in range(settings.max_streams_per_game)]
         assert {stream.status for stream in spectators} == {200}
         _assert_refused(raw.open(path))
         seats = [raw.open(path, _bearer(created, seat)) for seat in range(3)]
@@ -301,40 +311,149 @@ def test_a_seats_newest_stream_ends_its_oldest(tmp_path: Path) -> None:
 
 
 def test_the_server_caps_its_streams_and_keeps_a_tenth_for_seats(tmp_path: Path) -> None:
-    """``max_streams`` 10: spectators of any games take 9, the last is a seat's; a seat is
-    refused only when the server is full."""
-    settings = Settings(db_path=tmp_path / "server.db", max_streams=10, log_json=True)
+    """``max_streams`` 10: spectators of any games (one stream per client: a tenth of 10 is
+    one stream kept for seats, so one client may hold just one) take 9, the last is a
+    seat's; a seat is refused only when the server is full."""
+    settings = Settings(
+        db_path=tmp_path / "server.db", max_streams=10, trusted_proxies=PROXIED, log_json=True
+    )
     with streaming_server(settings) as served:
         app, raw, http = served.app, served.raw, served.http
         streams = service_of(app).streams
+        assert streams.per_client == 1
         games = [
             http.post("/games", json={"game": "black-spy", "players": 3}).json() for _ in range(4)
         ]
         paths = [f"/games/{game['id']}/events/stream" for game in games]
-        spectators = [raw.open(paths[i % 3]) for i in range(9)]
+        spectators = [raw.open(paths[i % 3], _from(i)) for i in range(9)]
         assert {stream.status for stream in spectators} == {200}
-        _assert_refused(raw.open(paths[0]))
-        _assert_refused(raw.open(paths[3]))  # a game with no stream at all: the server is full
-        seat = raw.open(paths[3], _bearer(games[3], 0))
+        _assert_refused(raw.open(paths[0], _from(20)))
+        # a game with no stream at all: the server is full
+        _assert_refused(raw.open(paths[3], _from(21)))
+        seat = raw.open(paths[3], _bearer(games[3], 0, **_from(22)))
         assert seat.status == 200 and streams.total() == 10
-        _assert_refused(raw.open(paths[0], _bearer(games[0], 0)))  # full, for seats too
+        _assert_refused(raw.open(paths[0], _bearer(games[0], 0, **_from(23))))  # full for seats
         raw.close(spectators[0])
         raw.wait(lambda: streams.total() == 9)
-        again = raw.open(paths[0], _bearer(games[0], 0))
+        again = raw.open(paths[0], _bearer(games[0], 0, **_from(23)))
         assert again.status == 200
-        _assert_refused(raw.open(paths[1]))
+        _assert_refused(raw.open(paths[1], _from(24)))
         raw.close(seat)
         raw.wait(lambda: streams.total() == 9)
-        assert raw.open(paths[1]).status == 200  # 8 spectators and a seat: room for a ninth
+        # 8 spectators and a seat: room for a ninth
+        assert raw.open(paths[1], _from(24)).status == 200
         raw.close(again)
         raw.wait(lambda: streams.total() == 9)
-        _assert_refused(raw.open(paths[1]))  # 9 spectators, 9 streams: the tenth is a seat's
+        # 9 spectators, 9 streams: the tenth is a seat's
+        _assert_refused(raw.open(paths[1], _from(25)))
     record(
         GUARANTEE,
         "test_limits.py::test_the_server_caps_its_streams_and_keeps_a_tenth_for_seats",
         server_stream_cap=10,
         spectators_refused_at=9,
     )
+
+
+def test_one_client_at_its_stream_cap_cannot_keep_another_clients_seat_out(
+    tmp_path: Path,
+) -> None:
+    """One address opens the streams of its own games' seats until refused: it gets its cap
+    (a seat's stream that ends its own oldest adds none), then 429 ``too-many-client-streams``
+    for seats and spectators alike; spectators of many addresses take all they may; another
+    address's seat still opens its own stream.
+
+    Attack, before: a seat's streams counted only against the server's cap, so one address
+    holding the seats of its own games took every stream (768 of them in 7.7 s under a
+    ``nofile`` of 1,024) and every other seat got 503 ``too-many-streams``."""
+    settings = Settings(
+        db_path=tmp_path / "hog.db",
+        max_streams=50,
+        max_streams_per_client=4,
+        max_streams_per_seat=2,
+        trusted_proxies=PROXIED,
+        rate_limit=None,
+        log_json=True,
+    )
+    hostile, other = _from(200), _from(201)
+    with streaming_server(settings) as served:
+        app, raw, http = served.app, served.raw, served.http
+        streams = service_of(app).streams
+        assert streams.per_client == 4  # below the seats' tenth of 50
+        three = {"game": "black-spy", "players": 3}
+        games = [http.post("/games", json=three, headers=hostile).json() for _ in range(20)]
+        seats = [(game, seat) for game in games for seat in range(3) for _ in range(2)]
+        held = []
+        for game, seat in seats:  # every seat of every game, twice, until refused
+            stream = raw.open(f"/games/{game['id']}/events/stream", _bearer(game, seat, **hostile))
+            if stream.status != 200:
+                break
+            held.append(stream)
+        assert len(held) == settings.max_streams_per_client
+        assert stream.status == 429, stream.text
+        assert stream.headers["content-type"].startswith("application/problem+json")
+        assert msgspec.json.decode(stream.body)["code"] == "too-many-client-streams"
+        assert int(stream.headers["retry-after"]) >= 1
+        first = f"/games/{games[0]['id']}/events/stream"
+        spectator = raw.open(first, hostile)
+        assert spectator.status == 429  # seats and spectators together
+        # a seat's next stream that ends this client's oldest of that seat adds none
+        assert raw.open(first, _bearer(games[0], 0, **hostile)).status == 200
+        raw.wait(lambda: held[0].ended)
+        assert streams.held_by("198.51.0.200") == settings.max_streams_per_client
+        # spectators of many other addresses take all spectators may
+        mine = http.post("/games", json=three, headers=other).json()
+        path = f"/games/{mine['id']}/events/stream"
+        n = 0
+        while (watching := raw.open(first, _from(n))).status == 200:
+            n += 1
+        assert msgspec.json.decode(watching.body)["code"] == "too-many-streams"
+        assert n == streams.spectator_limit
+        assert streams.total() == settings.max_streams - 1  # one place left, in the seats' tenth
+        # and the other client's seat still has its stream
+        own = raw.open(path, _bearer(mine, 0, **other))
+        assert own.status == 200, own.text
+        raw.wait(lambda: own.ids()[-1:] == [mine["version"]])
+    record(
+        GUARANTEE,
+        "test_limits.py::test_one_client_at_its_stream_cap_cannot_keep_another_clients_seat_out",
+        streams_per_client=settings.max_streams_per_client,
+        server_streams=settings.max_streams,
+        spectators_of_other_clients=n,
+    )
+
+
+def test_a_client_holds_what_its_streams_hold() -> None:
+    """The per-client count follows every stream: a seat's stream that ends the same
+    client's oldest of that seat adds none; one that ends another client's moves the place
+    (and is refused when this client is at its cap); a released stream frees its place."""
+    slots = StreamSlots(per_game=10, per_seat=1, total=100, retry_after=5, per_client=2)
+    first = slots.take("g", 0, client="a")
+    held = [slots.take("g", client="a")]  # held: a slot dropped is given back
+    with pytest.raises(TooManyClientStreamsError):
+        slots.take("h", client="a")
+    with pytest.raises(TooManyClientStreamsError):
+        slots.take("g", 1, client="a")  # a seat with no stream yet: one more
+    again = slots.take("g", 0, client="a")  # ends a's own oldest of seat 0
+    assert first.revoked and slots.held_by("a") == 2
+    held += [slots.take("h", 0, client="b"), slots.take("h", 1, client="b")]
+    with pytest.raises(TooManyClientStreamsError):
+        slots.take("g", 0, client="b")  # it would end a's stream, and hold one more
+    assert not again.revoked
+    held.append(slots.take("g", 0, client="c"))  # c ends a's stream of seat 0: it moves
+    assert again.revoked and slots.held_by("a") == 1 and slots.held_by("c") == 1
+    again.release()  # given back already, when it was ended
+    assert slots.held_by("a") == 1 and slots.total() == 4
+
+
+def test_the_client_cap_stays_below_the_seats_share() -> None:
+    assert client_stream_cap(64, 10_000) == 64
+    assert client_stream_cap(64, 768) == 64  # under the common nofile of 1,024
+    assert client_stream_cap(100, 768) == seat_reserve(768) - 1 == 76
+    assert client_stream_cap(64, 10) == 1  # one stream kept for seats: a client may hold 1
+    assert StreamSlots.of(Settings(max_streams=200, max_streams_per_client=64)).per_client == 19
+    assert DEFAULTS.max_streams_per_client == 64
+    unlimited = settings_from({"max_streams_per_client": "off"}, {})
+    assert StreamSlots.of(unlimited).per_client == StreamSlots.of(unlimited).limit
 
 
 def test_the_server_cap_fits_the_open_file_limit() -> None:
@@ -352,6 +471,7 @@ def test_the_server_cap_fits_the_open_file_limit() -> None:
         ("max_streams", "--max-streams", 7),
         ("max_streams_per_seat", "--max-streams-per-seat", 3),
         ("max_streams_per_game", "--max-streams-per-game", 5),
+        ("max_streams_per_client", "--max-streams-per-client", 6),
     ],
 )
 def test_the_stream_caps_are_options_and_environment_variables(

@@ -96,8 +96,9 @@ def play_with_bots(
 def rechain(
     record: GameRecord, rows: Sequence[EventRow], *, keep_marks: bool = True
 ) -> tuple[GameRecord, list[EventRow]]:
-    """Renumber the rows and recompute every hash and the head, as an attacker who knows the
-    hash rule would; ``keep_marks=False`` also strips every bot mark."""
+    """Renumber the rows and recompute every hash, the head and the header's ``updated_at``
+    (the last row's time), as an attacker who knows the hash rule would;
+    ``keep_marks=False`` also strips every bot mark."""
     previous = genesis_hash(record.id)
     fixed = []
     for seq, row in enumerate(rows, start=1):
@@ -116,7 +117,8 @@ def rechain(
         )
         fixed.append(msgspec.structs.replace(row, seq=seq, hash=digest, bot=bot))
         previous = digest
-    head = msgspec.structs.replace(record, version=len(fixed), head_hash=previous)
+    last = fixed[-1].recorded_at if fixed else record.updated_at
+    head = msgspec.structs.replace(record, version=len(fixed), head_hash=previous, updated_at=last)
     return head, fixed
 
 

@@ -5,24 +5,35 @@ that gives them away.
 
 The game (solo Deck of Spies) is played through the engine as the server plays it, at chosen
 times: the player moves after a second, except that its clock runs out twice (its forced
-moves by the time control's bot).
+moves by the time control's bot), or three times (the third abandons the seat: handed to the
+bot, then its forced move, in one batch). Logs written before every timeout moved the game
+on (an abandoned seat handed over without its move) still verify.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
 import pytest
 
 from spies_bots import bot_rng, policy_for
-from spies_core.clock import TimeControl, deadline_ms
+from spies_core.clock import ClockState, TimeControl, deadline_ms, expire, run
 from spies_core.registry import GAMES
 from spies_core.step import view_at
-from spies_replay.clocks import from_ms, to_ms
-from spies_replay.engine import create_game, load_head, prepare_command, prepare_timeout
+from spies_replay.clocks import clocks_event, from_ms, to_ms
+from spies_replay.codec import seal
+from spies_replay.engine import (
+    Head,
+    create_game,
+    load_head,
+    plan_timeout,
+    prepare_command,
+    prepare_timeout,
+)
+from spies_replay.meta import ClockExpired, SeatHandedToBot
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -60,7 +71,8 @@ def play(store: EventStore, *, timeouts: int = 2, moves: int = 6) -> Played:
             deadline = deadline_ms(head.clock, seat)
             assert deadline is not None
             now = deadline + 250  # the server saw it pass a little late
-            version = head.version + 1
+            version = plan_timeout(head, seat).forced_at
+            assert version is not None
             legal = list(spec.legal_commands(head.state, seat))
             view = view_at(spec, head.state, seat, version)
             forced = policy_for("random", GAME)(view, legal, bot_rng(seed, seat, version))
@@ -191,3 +203,59 @@ def test_clock_events_in_a_game_without_a_clock_are_caught(store: EventStore) ->
     forged = edit_payload(played.rows, 1, **{**created, "clock": None})
     first = seqs_of(played.rows, "clocks_updated")[0]
     assert problem(played, forged) == (first, "misplaced-meta-event")
+
+
+# -- abandoned seats -------------------------------------------------------------------------
+
+
+def test_an_abandoned_seat_is_handed_over_and_plays_its_forced_move_in_one_batch(
+    store: EventStore,
+) -> None:
+    played = play(store, timeouts=3)  # abandon_after 3: the third timeout abandons the seat
+    third = seqs_of(played.rows, "clock_expired")[2]
+    handed, forced = played.rows[third], played.rows[third + 1]  # the rows after it
+    assert handed.type == "seat_handed_to_bot" and handed.recorded_at == forced.recorded_at
+    assert forced.actor == 0 and forced.command is not None and forced.bot == "random@1"
+    report = verify_game(store, played.game_id, bots=REGISTERED)
+    assert report.ok, report.problem
+    assert report.bot_moves_rederived == 3  # the forced move after the hand-over too
+
+
+def test_an_abandoned_seats_forced_move_without_its_hand_over_is_caught(
+    store: EventStore,
+) -> None:
+    played = play(store, timeouts=3)
+    handed = seqs_of(played.rows, "seat_handed_to_bot")[0]
+    forged = [row for row in played.rows if row.seq != handed]
+    assert problem(played, forged) == (handed, "seat-not-handed")
+
+
+def legacy_abandonment(head: Head, at_ms: int) -> tuple[list[msgspec.Struct], ClockState]:
+    """The batch an older server wrote when a timeout abandoned seat 0: the hand-over, then
+    the clocks, without the forced move; and the clocks after it."""
+    assert head.clock is not None
+    deadline = deadline_ms(head.clock, 0)
+    assert deadline is not None
+    clocks = expire(head.clock, 0)
+    expired = ClockExpired(seat=0, deadline=from_ms(deadline), timeouts=clocks.seats[0].timeouts)
+    clocks = run(clocks, at_ms, GAMES[GAME].to_act(head.state))
+    return [expired, SeatHandedToBot(seat=0, bot="random"), clocks_event(clocks)], clocks
+
+
+def test_a_log_from_before_forced_moves_on_abandonment_still_verifies(
+    store: EventStore,
+) -> None:
+    """Before every timeout moved the game on, an abandoned seat was handed over without its
+    move, and a seat its bot played that timed out again was handed over again."""
+    played = play(store, timeouts=2, moves=2)
+    head = load_head(store, played.game_id)
+    rows = list(played.rows)
+    for _ in range(2):  # the abandonment (3 timeouts in a row), then the same seat again
+        assert head.clock is not None
+        at_ms = (deadline_ms(head.clock, 0) or 0) + 250
+        batch, clocks = legacy_abandonment(head, at_ms)
+        rows += seal(rows[-1].hash, rows[-1].seq + 1, batch, recorded_at=from_ms(at_ms))
+        head = replace(head, version=rows[-1].seq, head_hash=rows[-1].hash, clock=clocks)
+    assert [row.type for row in rows].count("seat_handed_to_bot") == 2
+    report = check(played, rows)
+    assert report.ok, report.problem

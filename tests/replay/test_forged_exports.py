@@ -266,7 +266,29 @@ def test_rfc_3339_utc_without_a_fraction_is_accepted(real: EventStore) -> None:
     record, rows = log_of(real, game_id)
     stamp = "2099-01-01T00:00:00Z"
     rows[-1] = msgspec.structs.replace(rows[-1], recorded_at=stamp)
+    record = msgspec.structs.replace(record, updated_at=stamp)
     assert verify_log(GAMES, *rechain(record, rows), bots=REGISTERED).report.ok
+
+
+@pytest.mark.parametrize(
+    "stamp", ["1999-01-01T00:00:00.000000Z", "2099-01-01T00:00:00.000000Z", "first-of-seq-1"]
+)
+def test_a_header_updated_at_that_is_not_the_last_events_time_is_caught(
+    real: EventStore, other: EventStore, stamp: str
+) -> None:
+    """The header's ``updated_at`` is not in the hash chain: it must be the time of the
+    game's last event, as the store writes it, else the header says something the log does
+    not (even with the head a server published)."""
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"])
+    record, rows = log_of(real, game_id)
+    if stamp == "first-of-seq-1":
+        stamp = rows[0].recorded_at
+    forged = msgspec.structs.replace(record, updated_at=stamp)
+    report = verify_log(GAMES, forged, rows, bots=REGISTERED, head=record.head_hash).report
+    assert report.problem is not None
+    assert (report.problem.seq, report.problem.code) == (len(rows), "header-mismatch")
+    assert "updated_at" in report.problem.message
+    assert refusal(other, forged, rows) == (len(rows), "header-mismatch")
 
 
 # -- the head a server published -----------------------------------------------------------
@@ -362,3 +384,70 @@ def test_a_stored_row_nested_too_deep_is_a_problem_not_a_traceback(real: EventSt
     report = verify_log(GAMES, record, rows).report
     assert report.problem is not None
     assert (report.problem.seq, report.problem.code) == (5, "malformed-row")
+
+
+# -- duplicated keys ---------------------------------------------------------------------------
+
+
+def with_decoy(text: str) -> str:
+    """A JSON object whose first key other than ``type`` comes twice: a decoy first (another
+    number for a number, else the same value), the real value last (the one msgspec keeps,
+    so the row still decodes and its hash still matches)."""
+    key, value = next(item for item in msgspec.json.decode(text).items() if item[0] != "type")
+    decoy = value + 1 if type(value) is int else value
+    return "{" + msgspec.json.encode({key: decoy}).decode()[1:-1] + "," + text[1:]
+
+
+def test_a_duplicated_key_in_an_event_is_refused_at_import(
+    real: EventStore, other: EventStore
+) -> None:
+    """JSON readers differ on which of two equal keys counts: a line with one means two
+    things, so it is refused, naming the line and its seq, though its hash matches."""
+    game_id = play_with_bots(real, "black-spy", ["random", "random", "random"])
+    record, rows = log_of(real, game_id)
+    rows[11] = msgspec.structs.replace(rows[11], payload=with_decoy(rows[11].payload))
+    assert verify_log(GAMES, record, rows).report.problem is not None  # verify, below
+    lines = export_of(record, rows)
+    with pytest.raises(InvalidExportError) as caught:
+        import_game(other, lines, bots=REGISTERED)
+    assert caught.value.line == 13 and caught.value.code == "duplicate-key"
+    assert "seq 12" in str(caught.value) and "appears twice" in str(caught.value)
+    assert other.list_games().total == 0
+
+
+@pytest.mark.parametrize("field", ["event", "seq", "command"])
+def test_a_duplicated_field_of_an_event_line_is_refused(
+    real: EventStore, other: EventStore, field: str
+) -> None:
+    lines = list(export_lines(real, play_with_bots(real, "spies-and-lies", ["random", "random"])))
+    line = msgspec.json.decode(lines[5])
+    decoy = msgspec.json.encode({field: {"type": "decoy"} if field != "seq" else 999})
+    lines[5] = decoy[:-1] + b"," + lines[5].strip()[1:]
+    with pytest.raises(InvalidExportError) as caught:
+        import_game(other, lines, bots=REGISTERED)
+    assert caught.value.line == 6 and caught.value.code == "duplicate-key"
+    assert f"seq {line['seq']}" in str(caught.value)
+
+
+def test_a_duplicated_key_in_a_header_is_refused(real: EventStore, other: EventStore) -> None:
+    lines = list(export_lines(real, play_with_bots(real, "spies-and-lies", ["random", "random"])))
+    lines[0] = b'{"updated_at":"1999-01-01T00:00:00.000000Z",' + lines[0].strip()[1:]
+    with pytest.raises(InvalidExportError) as caught:
+        import_game(other, lines, bots=REGISTERED)
+    assert caught.value.line == 1 and caught.value.code == "duplicate-key"
+
+
+@pytest.mark.parametrize("column", ["payload", "command"])
+def test_a_stored_row_with_a_duplicated_key_is_a_problem(real: EventStore, column: str) -> None:
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"])
+    record, rows = log_of(real, game_id)
+    index = next(
+        i
+        for i, row in enumerate(rows)
+        if row.command is not None and len(msgspec.json.decode(getattr(row, column))) > 1
+    )
+    text = getattr(rows[index], column)
+    rows[index] = msgspec.structs.replace(rows[index], **{column: with_decoy(text)})
+    report = verify_log(GAMES, record, rows, bots=REGISTERED).report
+    assert report.problem is not None
+    assert (report.problem.seq, report.problem.code) == (index + 1, "duplicate-key")

@@ -180,6 +180,17 @@ def test_second_writer_at_the_same_version_gets_a_conflict(store: EventStore) ->
         append(store, game_id, version, [CounterTurnPassed(seat=0)])
 
 
+def test_last_commands_name_each_seats_last_command(store: EventStore) -> None:
+    created = new_game(store)
+    game_id = created.record.id
+    assert store.last_commands(game_id) == {}
+    play(store, game_id, 3)  # seat 0 draws (seq 4), seat 1 shuffles (6), seat 0 bumps (8)
+    rows = store.read_rows(game_id)
+    firsts = {row.actor: row.seq for row in rows if row.actor is not None}
+    assert store.last_commands(game_id) == firsts == {0: 8, 1: 6}
+    assert store.last_commands("no-such-game") == {}
+
+
 def test_concurrent_writers_from_threads_exactly_one_wins(store: EventStore) -> None:
     created = new_game(store)
     game_id, version = created.record.id, created.record.version

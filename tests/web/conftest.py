@@ -36,10 +36,16 @@ ARGS = [
 
 
 @pytest.fixture(scope="session")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database of the server at ``base`` (for what an operator does to it)."""
+    return tmp_path_factory.mktemp("web") / "web.db"
+
+
+@pytest.fixture(scope="session")
+def base(web_db: Path) -> Iterator[str]:
     """The URL of a spies-api serving the packaged web client."""
     settings = Settings(
-        db_path=tmp_path_factory.mktemp("web") / "web.db",
+        db_path=web_db,
         sse_keepalive_seconds=1.0,
         sse_poll_seconds=0.2,
         log_json=True,

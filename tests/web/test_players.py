@@ -7,15 +7,18 @@ on one page before it moves on.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from spies_replay.cli import main
 from tests.web.conftest import Watched
 from tests.web.helpers import (
     APP,
@@ -317,3 +320,32 @@ def test_a_keyboard_only_game_with_a_refusal_and_its_rule(
     assert moves >= 10
     expect(page.locator("#outcome-title")).to_be_focused()
     expect(page.get_by_test_id("outcome-why").get_by_test_id("rule-link")).to_be_visible()
+
+
+ABORTED = {
+    "en": ("Game aborted by the operator.", "The operator ended this game", "is aborted by"),
+    "de": ("Spiel vom Betreiber abgebrochen.", "Der Betreiber hat dieses Spiel", "vom Betreiber"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_game_aborted_by_the_operator_says_so_as_it_happens(
+    in_language: Callable[[str], Watched], base: str, web_db: Path, lang: str
+) -> None:
+    """The table is open when the operator aborts the game (``spies-replay abort`` on the
+    server's database): the stream brings the end, and the game over says who ended it."""
+    body = {"game": "black-spy", "players": 3, "seed": f"web-abort-{lang}"}
+    created = httpx.post(f"{base}/games", json=body).json()
+    page = in_language(lang).page()
+    page.goto(f"{base}/play/{created['id']}#token={created['seats'][0]['token']}")
+    wait_loaded(page)
+    expect(page.get_by_test_id("outcome")).to_be_hidden()
+    argv = ["--db", str(web_db), "abort", created["id"], "--reason", "the table was left"]
+    assert main(argv, stdout=io.StringIO()) == 0
+    headline, why, logged = ABORTED[lang]
+    expect(page.get_by_test_id("outcome-headline")).to_have_text(headline)
+    expect(page.get_by_test_id("outcome-why")).to_contain_text(why)
+    expect(page.get_by_test_id("outcome-figures")).to_have_count(0)
+    expect(page.get_by_test_id("log")).to_contain_text(logged)
+    expect(page.get_by_test_id("log")).to_contain_text("the table was left")
+    assert accessibility_problems(page) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -79,6 +80,14 @@ def test_a_whole_game_against_bots_from_the_lobby_then_a_rematch(
     )
 
 
+def seat_moved(base: str, game_id: str, seat: int, *, after: int) -> bool:
+    """Whether ``seat`` passed or played a card in Black Spy since event ``after``."""
+    page = httpx.get(f"{base}/games/{game_id}/events", params={"after": after}).json()
+    return any(
+        e["type"].startswith("black_spy_card") and e.get("seat") == seat for e in page["events"]
+    )
+
+
 def test_two_browsers_join_one_game_by_link_and_play(
     open_context: Callable[[], Watched], base: str
 ) -> None:
@@ -144,10 +153,19 @@ def test_two_browsers_join_one_game_by_link_and_play(
     expect(log).to_contain_text("bot random passes three cards")
     screenshots(grace, "black-spy-joined")
 
-    # Grace lets the bot play her seat, then takes it back.
+    # Grace lets the bot play her seat on her turn, then takes it back once it has moved.
+    while 1 not in (to_act := summary(base, game_id)["to_act"]):
+        if 0 in to_act:
+            ada.wait_for_function(MY_TURN_OR_OVER)
+            click_a_move(ada)
+        else:
+            ada.wait_for_timeout(50)
+    handed_at = summary(base, game_id)["version"]
     grace.get_by_test_id("hand-to-bot").click()
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("played by bot random")
     expect(ada.get_by_test_id("log")).to_contain_text("Grace is handed to bot random.")
+    while not seat_moved(base, game_id, 1, after=handed_at):
+        grace.wait_for_timeout(50)
     grace.get_by_test_id("take-back").click()
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("Grace (joined, yours)")
     expect(grace.get_by_test_id("hand-to-bot")).to_be_visible()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Response, get
+from litestar import Controller, Request, Response, get
 from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent
 
 from spies_api.http.dependencies import Provided
+from spies_api.http.edge import client_of, rate_key
 from spies_api.http.params import MAX_INDEX, After, EventsLimit
 from spies_api.http.streaming import event_stream
 from spies_api.openapi.operations import documented
@@ -78,6 +79,7 @@ class EventsController(Controller):
         notifier: Provided[EventNotifier],
         streams: Provided[StreamSlots],
         settings: Provided[Settings],
+        request: Request[Any, Any, Any],
         last_event_id: LastEventId = None,
         after: After = 0,
     ) -> Response[Any]:
@@ -86,7 +88,7 @@ class EventsController(Controller):
         record = await blocking(queries.record, caller.game_id)
         if record.status == GameStatus.FINISHED and start >= record.version:
             return Response(content=None, status_code=204)
-        slot = streams.take(caller.game_id, caller.seat)
+        slot = streams.take(caller.game_id, caller.seat, client=rate_key(client_of(request.scope)))
         return ServerSentEvent(
             event_stream(queries, notifier, settings, caller, start, slot),
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},

@@ -23,7 +23,7 @@ from spies_api.schemas import (
     GameList,
     GameSummary,
 )
-from spies_api.service.creation import GameCreator
+from spies_api.service.creation import GameCreator, bot_plays_timeouts
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_api.table.quota import BotGameQuota, GameQuota
@@ -75,8 +75,9 @@ class GamesController(Controller):
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
         client = rate_key(client_of(request.scope))
+        bots_play = any(isinstance(seat, BotSeatRequest) for seat in data.seats or ())
         with game_quota.hold(client) as counted:
-            if any(isinstance(seat, BotSeatRequest) for seat in data.seats or ()):
+            if bots_play or bot_plays_timeouts(data.clock):
                 with bot_quota.hold(client) as record:
                     created = creator.create(data)
                     record(created.id)

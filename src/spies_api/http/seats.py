@@ -97,10 +97,15 @@ class SeatsController(Controller):
 
     @post("/rematch", status_code=200, **documented("rematch"))
     async def rematch(
-        self, caller: Provided[Caller], seats: Provided[SeatService]
+        self,
+        caller: Provided[Caller],
+        seats: Provided[SeatService],
+        bot_quota: Provided[BotGameQuota],
+        request: Request[Any, Any, Any],
     ) -> RematchResponse:
         """The caller's seat in the rematch."""
-        return await seats.rematch(caller)
+        client = rate_key(client_of(request.scope))
+        return await seats.rematch(caller, lambda: bot_quota.hold(client))
 
 
 class BotsController(Controller):

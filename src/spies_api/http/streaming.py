@@ -27,8 +27,10 @@ keep-alives.
 Each stream holds a place (:class:`~spies_api.service.notify.StreamSlots`): spectators are
 capped per game and in all, a seat's own streams are not counted against its game's cap,
 and a seat's newest stream past its own allowance ends its oldest (which says so in a last
-comment and ends); a stream that cannot have a place is refused before it starts, with 503
-``too-many-streams`` and ``Retry-After``. A place is given back when its stream ends,
+comment and ends); a client address holds at most its own number of streams, seats' and
+spectators' together; a stream that cannot have a place is refused before it starts, with
+503 ``too-many-streams`` (429 ``too-many-client-streams`` for the client's own cap) and
+``Retry-After``. A place is given back when its stream ends,
 however it ends (the game's end, the client leaving, a shutdown), or when a stream that
 never started is dropped.
 """

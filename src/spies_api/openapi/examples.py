@@ -365,8 +365,10 @@ _TITLES: Final = {
 
 BOT_GAMES_429: Final = (
     "`too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the"
-    " client already has as many active games with bot seats as allowed,"
-    " `--max-bot-games-per-client`)"
+    " client already has as many active bot games, with a bot seat or a clock whose timeouts a"
+    " bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with"
+    " `Retry-After`: the server already runs as many as it admits, all clients together,"
+    " `--max-bot-games`)"
 )
 """The 429 codes of the operations that seat a bot."""
 

@@ -263,10 +263,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
         description=(
             "Applies one command of the token's seat. With `expected_version` (the `version`"
             " of `/legal` the command was chosen from), the command is applied if the game is"
-            " still at that version, or if it moved on without changing the seat's legal"
-            " commands: another seat's move in a phase where several seats act at once (Black"
-            " Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update."
-            " Otherwise it is refused (409 `version-conflict`, with `current_version`). With"
+            " still at that version, or if it moved on without a command of the seat and"
+            " without changing its legal commands: another seat's move in a phase where"
+            " several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a"
+            " hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with"
+            " `current_version`): a request sent again is never applied twice. With"
             " `expected_game_version`, the strict check, any other version of the game refuses"
             " it, whatever was recorded since. Commands on one game"
             " are applied one at a time. Returns the new version and the new events as the"
@@ -367,8 +368,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
             f" by them. The server holds at most {DEFAULTS.max_streams} streams in all"
             " (`max_streams`); spectators may take all but a tenth of them, which is kept for"
             " seats, so no number of spectators of a game, or of the whole server, refuses a"
-            " seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps"
-            " are per server process."
+            " seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client"
+            f" address holds at most {DEFAULTS.max_streams_per_client} streams, its seats' and"
+            " its spectators' together (`max_streams_per_client`, kept below the seats'"
+            " tenth), so no one client can take the seats' share; one more is 429"
+            " `too-many-client-streams` with `Retry-After`. The caps are per server process."
         ),
         security=OPTIONAL_SEAT_TOKEN,
         responses={
@@ -394,6 +398,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 503,
                 codes={
                     **_GAME_NOT_FOUND,
+                    429: "`too-many-requests` (with `Retry-After`), `too-many-client-streams`"
+                    " (with `Retry-After`: the client already holds as many open streams as"
+                    " allowed, `max_streams_per_client`)",
                     503: "`too-many-streams` (with `Retry-After`): the game's spectator"
                     " streams, or the server's streams, are at their cap; `store-unavailable`"
                     " (with `Retry-After`): the database cannot be reached",
@@ -493,7 +500,10 @@ OPERATIONS: Final[dict[str, Operation]] = {
         summary="Take the seat back from its bot",
         description=(
             "With the seat's own token: the seat's bot stops playing it. Recorded in the log"
-            " as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat."
+            " as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat, 409"
+            " `handed-seat-not-moved` when the seat has not moved since it was handed over"
+            " (its bot moves when the seat is next to act; a seat handed over on time moved"
+            " in the same batch)."
         ),
         security=SEAT_TOKEN_REQUIRED,
         responses={
@@ -508,7 +518,12 @@ OPERATIONS: Final[dict[str, Operation]] = {
                 409,
                 503,
                 507,
-                codes={**_HOLDER_CODES, 400: PARAMETER_CODES},
+                codes={
+                    **_HOLDER_CODES,
+                    400: PARAMETER_CODES,
+                    409: "`seat-not-handed` (no bot plays the seat), `handed-seat-not-moved`"
+                    " (the seat has not moved since its hand-over), `game-over`",
+                },
                 examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
             ),
         },
@@ -522,7 +537,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " stay open, bots stay bots; every other seat is kept for its holder). The first"
             " call creates the next game; each later call by another seat's holder takes"
             " that seat in it (`seat_claimed`); the same seat calling again gets the same"
-            " answer."
+            " answer. The rematch of a game whose clock has a bot play timeouts counts, when"
+            " this call creates it, against the caller's bot games (429 `too-many-bot-games`)."
         ),
         security=SEAT_TOKEN_REQUIRED,
         responses={
@@ -545,6 +561,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                     404: "`game-not-found`",
                     409: "`game-not-finished`, `seat-taken`",
                     422: "`invalid-options` (the game's options are no longer valid)",
+                    429: BOT_GAMES_429,
                 },
                 examples={409: "game-not-finished", 422: "invalid-options"},
             ),

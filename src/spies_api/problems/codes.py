@@ -20,6 +20,7 @@ from spies_api.schemas import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
 from spies_bots import UnknownBotError
 from spies_core import errors as core_errors
+from spies_core.clock import CLOCK_LIMITS
 from spies_replay import errors as replay_errors
 
 __all__ = ["ERROR_CODES", "NOT_ANSWERED", "ErrorCode", "markdown_table", "status_of"]
@@ -135,7 +136,8 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "version-conflict",
         replay_errors.VersionConflictError,
         "`expected_game_version` is not the game's version, or `expected_version` is not and"
-        " the seat's legal commands changed since (another command was recorded first);"
+        " the seat acted since or its legal commands changed since (another command was"
+        " recorded first);"
         " the problem carries `current_version`: fetch `/legal` again and resend.",
     ),
     ErrorCode(
@@ -159,6 +161,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "Taking back a seat no bot plays for it, or handing over a seat that is a bot's from"
         " the start.",
     ),
+    ErrorCode(
+        "handed-seat-not-moved",
+        api_errors.TakeBackTooEarlyError,
+        "Taking back a seat that has not moved since it was handed to its bot (by its holder,"
+        " or on time): take it back once it has moved (its bot moves when the seat is next to"
+        " act).",
+    ),
     ErrorCode("game-over", api_errors.SeatsClosedError, "A seat change in a finished game."),
     ErrorCode(
         "invalid-seats",
@@ -176,7 +185,10 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "invalid-clock",
         api_errors.InvalidClockError,
         "A `clock` the game cannot run: not an object, an unknown field, a number of seconds"
-        " that is not positive (or not a number), neither `turn_seconds` nor `budget_seconds`,"
+        f" out of its range (`turn_seconds` at least {CLOCK_LIMITS.min_turn_seconds:g},"
+        f" `budget_seconds` at least {CLOCK_LIMITS.min_budget_seconds:g}, `increment_seconds`"
+        f" at least 0, each at most {CLOCK_LIMITS.max_seconds:g}: a week) or not a number,"
+        " neither `turn_seconds` nor `budget_seconds`,"
         " `increment_seconds` without a budget, an `on_timeout` other than `bot` or"
         " `forfeit`, `forfeit` in a game that no seat's leaving decides (Black Spy), or an"
         " `abandon_after` that is not a whole number of at least 1 with `on_timeout` `bot`.",
@@ -379,8 +391,16 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(
         "too-many-bot-games",
         api_errors.TooManyBotGamesError,
-        "The client (by address) already has as many active games with bot seats as allowed"
-        " (`--max-bot-games-per-client`); retry after `Retry-After`, or finish one.",
+        "The client (by address) already has as many active bot games (with a bot seat, or a"
+        " clock whose timeouts a bot plays) as allowed (`--max-bot-games-per-client`); finish"
+        " one, or let one wait on a person for `bot_game_idle_seconds`, then retry"
+        " (`Retry-After` says when to look again).",
+    ),
+    ErrorCode(
+        "server-bot-games-full",
+        api_errors.ServerBotGamesFullError,
+        "The server already runs as many active bot games as it allows, all clients together"
+        " (`--max-bot-games`); retry after `Retry-After`.",
     ),
     ErrorCode(
         "too-many-games",
@@ -395,6 +415,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "The game has as many open spectator streams as allowed, or the server as many"
         " streams (a seat's own stream is still served within the server's share kept for"
         " seats); retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "too-many-client-streams",
+        api_errors.TooManyClientStreamsError,
+        "The client (by address) already holds as many open event streams, its seats' and"
+        " its spectators' together, as the server allows one client"
+        " (`--max-streams-per-client`); close one, or retry after `Retry-After`.",
     ),
     ErrorCode(
         "database-busy",
@@ -435,6 +462,7 @@ NOT_ANSWERED: Final = frozenset(
         "game-exists",  # import and explicit ids, spies-replay only
         "idempotency-key-exists",  # internal; answered as the stored response or -reused
         "invalid-export",  # spies-replay import only
+        "duplicate-key",  # an invalid-export's code, spies-replay import only
         "invalid-seat",  # spies-replay --as only (the API takes seats from tokens)
         "orphan-events",  # a verify problem code, spies-replay only
         "ok",  # a log field, not an error

@@ -22,7 +22,10 @@ __all__ = [
     "ReplaySeatHiddenError",
     "RetryLaterError",
     "SeatsClosedError",
+    "ServerBotGamesFullError",
+    "TakeBackTooEarlyError",
     "TooManyBotGamesError",
+    "TooManyClientStreamsError",
     "TooManyGamesError",
     "TooManyStreamsError",
     "UnauthorizedError",
@@ -79,10 +82,10 @@ class WrongGameCommandError(RuleError):
 
 
 class RetryLaterError(ApiError):
-    """A refusal that a later try may not meet: the answer carries ``Retry-After``.
+    """Base of the refusals a client may try again later (with ``Retry-After``).
 
     Attributes:
-        retry_after: seconds after which a try may be accepted.
+        retry_after: seconds after which asking again may succeed.
     """
 
     def __init__(self, message: str, *, retry_after: int) -> None:
@@ -91,15 +94,22 @@ class RetryLaterError(ApiError):
 
 
 class TooManyStreamsError(RetryLaterError):
-    """The game already has as many open event streams as the server allows (503); a new
-    stream may find a free slot after ``retry_after`` seconds."""
+    """The game already has as many open event streams as the server allows, or the server
+    as many as it holds (503)."""
 
     default_code = "too-many-streams"
 
 
+class TooManyClientStreamsError(TooManyStreamsError):
+    """The client (by address) already has as many open event streams as the server allows
+    one client (429)."""
+
+    default_code = "too-many-client-streams"
+
+
 class TooManyBotGamesError(RetryLaterError):
-    """The client already has as many active games with bot seats as the server allows
-    (429); one of them may have ended after ``retry_after`` seconds."""
+    """The client already has as many active bot games (with a bot seat, or a clock whose
+    timeouts a bot plays) as the server allows (429)."""
 
     default_code = "too-many-bot-games"
 
@@ -109,6 +119,13 @@ class TooManyGamesError(RetryLaterError):
     one of them may have filled, ended or gone idle after ``retry_after`` seconds."""
 
     default_code = "too-many-games"
+
+
+class ServerBotGamesFullError(TooManyBotGamesError):
+    """The server already runs as many active games with bot seats as it allows, all
+    clients together (429)."""
+
+    default_code = "server-bot-games-full"
 
 
 class InvalidSeatsError(ApiError):
@@ -146,6 +163,14 @@ class SeatsClosedError(ApiError):
     """A seat change in a finished game (409 ``game-over``)."""
 
     default_code = "game-over"
+
+
+class TakeBackTooEarlyError(ApiError):
+    """Taking a seat back from its bot before the seat has moved since its hand-over (409
+    ``handed-seat-not-moved``): every hand-over is paid for by a move, so handing a seat over
+    and back never holds a game up."""
+
+    default_code = "handed-seat-not-moved"
 
 
 class NotReadyError(ApiError):

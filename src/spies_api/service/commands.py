@@ -5,8 +5,9 @@ A command goes down once, and nothing below it calls back up:
 1. the game's head comes from the cache (:class:`~spies_api.service.states.GameStates`),
    or is folded from the log on a worker thread;
 2. the command is checked against the head (a command of another game, a finished game, a
-   stale ``expected_game_version``, or a stale ``expected_version`` since which the seat's
-   legal commands changed: see :func:`stale_version_accepted`) and decided by the pure step
+   stale ``expected_game_version``, or a stale ``expected_version`` since which the seat
+   acted or its legal commands changed: see :func:`stale_version_accepted`) and decided by
+   the pure step
    (:func:`spies_replay.engine.prepare_command`: ``decide``, ``evolve``, ``outcome``, the
    sealed rows);
 3. the answer is built from the sealed events as the seat may see them, before anything is
@@ -67,7 +68,13 @@ from spies_replay.errors import (
 from spies_replay.store.protocols import EventStore, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
 
-__all__ = ["CommandReply", "Commands", "LegalCommandsChangedError", "stale_version_accepted"]
+__all__ = [
+    "CommandReply",
+    "Commands",
+    "LegalCommandsChangedError",
+    "SeatActedError",
+    "stale_version_accepted",
+]
 
 _fingerprint_encoder: Final = msgspec.json.Encoder(order="deterministic")
 _CONFLICT_RETRIES: Final = 3
@@ -159,7 +166,8 @@ class Commands:
             WrongGameCommandError: a command of another game.
             GameFinishedError: the game is over (``game-over``).
             VersionConflictError: ``expected_game_version`` is not the game's version, or
-                ``expected_version`` is not and the seat's legal commands changed since
+                ``expected_version`` is not and the seat acted since
+                (:class:`SeatActedError`) or its legal commands changed since
                 (:class:`LegalCommandsChangedError`).
             IdempotencyKeyReusedError: the key was used for another request.
             RuleError: the rules refuse the command. Nothing is appended.
@@ -281,12 +289,14 @@ class Commands:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _accepted_version(self, head: Head, seat: int, expected: int | None) -> int | None:
-        """``expected`` when it is the head's version or acceptable though stale (the seat's
-        legal commands then and now are the same, read from the log on a worker thread);
-        else ``None``."""
+        """``expected`` when it is the head's version or acceptable though stale (the seat
+        has not acted since, and its legal commands then and now are the same, read from
+        the log on a worker thread); else ``None``."""
         if expected is None or expected == head.version:
             return expected
         if head.finished or not 0 <= expected < head.version:
+            return None
+        if head.acted_since(seat, expected):  # the head knows: no read of the log
             return None
         store = self.states.store
         accepted = await blocking(stale_version_accepted, store, head, seat, expected)
@@ -321,6 +331,8 @@ class Commands:
             raise VersionConflictError(head.id, strict, head.version)
         expected = request.expected_version
         if expected is not None and accepted != expected:
+            if 0 <= expected < head.version and head.acted_since(seat, expected):
+                raise SeatActedError(head.id, seat, expected, head.version, head.acted[seat])
             if 0 <= expected < head.version:
                 raise LegalCommandsChangedError(head.id, seat, expected, head.version)
             raise VersionConflictError(head.id, expected, head.version)  # a version to come
@@ -365,16 +377,39 @@ class LegalCommandsChangedError(VersionConflictError):
         self.args = (self.message,)
 
 
+class SeatActedError(VersionConflictError):
+    """A stale ``expected_version`` since which the seat itself acted (409
+    ``version-conflict``, like any stale version): a request decided at that version, sent
+    again, is never applied twice."""
+
+    def __init__(
+        self, game_id: str, seat: int, expected_version: int, current_version: int, acted_at: int
+    ):
+        super().__init__(game_id, expected_version, current_version)
+        self.message = (
+            f"game {game_id!r} is at version {current_version}, not {expected_version}:"
+            f" seat {seat} has acted since version {expected_version} (its command at seq"
+            f" {acted_at}), so a command decided at that version is not applied again;"
+            f" GET /games/{game_id}/legal and decide again"
+        )
+        self.args = (self.message,)
+
+
 def stale_version_accepted(store: EventStore, head: Head, seat: int, expected: int) -> bool:
     """Whether a command decided at version ``expected`` may be applied at ``head``.
 
-    It may when the seat's legal commands after event ``expected`` are exactly its legal
+    It may not when a command of the seat was recorded since (its holder's, its bot's, or
+    a forced move after its clock ran out: :meth:`~spies_replay.engine.Head.acted_since`,
+    which the head carries), so a request sent again is never applied twice. Otherwise it
+    may when the seat's legal commands after event ``expected`` are exactly its legal
     commands now: whatever was recorded since (another seat's move in a phase where several
     seats act at once, a join, a hand-over, a clock update) did not change what the seat
     could do. The command itself is then checked by the rules against the head, as always.
-    Reads the state at ``expected`` from the log (its nearest snapshot): call it off the
-    event loop, and only for a stale version.
+    Reads the state at ``expected`` from the log (its nearest snapshot) when the seat has
+    not acted since: call it off the event loop, and only for a stale version.
     """
+    if head.acted_since(seat, expected):
+        return False
     spec = GAMES[head.game]
     then = load_state(store, head.id, at=expected).state
     return _legal_set(spec, then, seat) == _legal_set(spec, head.state, seat)

@@ -33,7 +33,7 @@ from spies_api.schemas import (
 )
 from spies_api.service.effects import WriteEffects
 from spies_bots import policy_for
-from spies_core.clock import OnTimeout, TimeControl
+from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec
 from spies_core.words import counted
 from spies_replay.engine import create_game
@@ -41,7 +41,14 @@ from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, utc_now
 
-__all__ = ["GameCreator", "check_fair", "check_name", "holders", "time_control"]
+__all__ = [
+    "GameCreator",
+    "bot_plays_timeouts",
+    "check_fair",
+    "check_name",
+    "holders",
+    "time_control",
+]
 
 
 def check_name(name: str) -> str:
@@ -92,23 +99,37 @@ def holders(
     return seats
 
 
-_MAX_SECONDS: Final = 7 * 24 * 3600
-"""The longest time a clock may give (a week): longer is surely a mistake."""
 _CLOCK_FIELDS: Final = frozenset(TimeControl.__struct_fields__)
+_DEFAULT_ON_TIMEOUT: Final = TimeControl().on_timeout
 
 
-def _seconds(raw: dict[str, Any], name: str, *, zero: bool = False) -> float | None:
+def _seconds(raw: dict[str, Any], name: str, minimum: float) -> float | None:
+    """``clock.<name>``: a number of seconds from ``minimum`` to a week, or ``None``."""
     value = raw.get(name)
     if value is None:
         return None
-    low = "0 or more" if zero else "more than 0"
+    longest = CLOCK_LIMITS.max_seconds
+    allowed = (
+        f"at least {minimum:g} seconds" if minimum else "0 seconds or more"
+    ) + f" and at most {longest:g} (a week)"
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidClockError(f"clock.{name} must be a number of seconds, {low}; not {value!r}")
-    if value < 0 or (value == 0 and not zero) or value > _MAX_SECONDS:
-        raise InvalidClockError(
-            f"clock.{name} must be {low} seconds and at most {_MAX_SECONDS} (a week); not {value}"
-        )
+        raise InvalidClockError(f"clock.{name} is a number of seconds, {allowed}; not {value!r}")
+    if not minimum <= value <= longest:
+        raise InvalidClockError(f"clock.{name} must be {allowed}; not {value}")
     return float(value)
+
+
+def bot_plays_timeouts(clock: object) -> bool:
+    """Whether a clock has a bot play a timed-out seat's moves: such a game plays on with
+    nobody at the table, as a game with bot seats does (the bot-game quota counts both).
+
+    Args:
+        clock: a game's :class:`TimeControl`, or a create request's ``clock`` as given
+            (unchecked: a bad one is refused when the game is created).
+    """
+    if isinstance(clock, TimeControl):
+        return clock.on_timeout is OnTimeout.BOT
+    return isinstance(clock, dict) and clock.get("on_timeout", _DEFAULT_ON_TIMEOUT) == OnTimeout.BOT
 
 
 def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
@@ -130,15 +151,16 @@ def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
         raise InvalidClockError(
             f"clock has no field {unknown[0]!r}; its fields are {', '.join(sorted(_CLOCK_FIELDS))}"
         )
-    turn, budget = _seconds(raw, "turn_seconds"), _seconds(raw, "budget_seconds")
-    increment = _seconds(raw, "increment_seconds", zero=True) or 0.0
+    turn = _seconds(raw, "turn_seconds", CLOCK_LIMITS.min_turn_seconds)
+    budget = _seconds(raw, "budget_seconds", CLOCK_LIMITS.min_budget_seconds)
+    increment = _seconds(raw, "increment_seconds", 0.0) or 0.0
     if turn is None and budget is None:
         raise InvalidClockError(
             "clock needs turn_seconds (a per-move timer), budget_seconds (a chess clock) or both"
         )
     if increment and budget is None:
         raise InvalidClockError("clock.increment_seconds is added to a budget: give budget_seconds")
-    on_timeout = raw.get("on_timeout", "bot")
+    on_timeout = raw.get("on_timeout", _DEFAULT_ON_TIMEOUT)
     if on_timeout not in (OnTimeout.BOT, OnTimeout.FORFEIT):
         raise InvalidClockError(f"clock.on_timeout is 'bot' or 'forfeit', not {on_timeout!r}")
     if on_timeout == OnTimeout.FORFEIT and spec.forfeit is None:

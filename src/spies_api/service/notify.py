@@ -19,8 +19,10 @@ Places (:class:`StreamSlots`), seats before spectators: spectators of a game are
 game and, all games together, at nine tenths of the server's cap, so that the last tenth is
 kept for seats; a seat's own streams are not counted against its game's cap, and a seat
 past its own allowance gets its stream by ending its oldest, so a seat is refused only when
-seats have filled the server. Caps are per process: N processes allow N times the
-configured numbers.
+seats have filled the server. Each client address holds at most its own cap of streams,
+seats' and spectators' together, kept below the seats' tenth: no one client, with the seats
+of its own games, can fill the server for everyone else's. Caps are per process: N
+processes allow N times the configured numbers.
 
 Imported by the app (which wires it) and the HTTP layer (the stream and its route).
 """
@@ -43,7 +45,7 @@ import structlog
 if sys.platform != "win32":
     import resource
 
-from spies_api.problems.errors import TooManyStreamsError
+from spies_api.problems.errors import TooManyClientStreamsError, TooManyStreamsError
 from spies_api.schemas import EventsPage
 from spies_api.settings import Settings
 from spies_replay.errors import GameNotFoundError
@@ -57,6 +59,7 @@ __all__ = [
     "SharedReads",
     "StreamWaiter",
     "Versions",
+    "client_stream_cap",
     "open_file_budget",
     "seat_reserve",
     "store_versions",
@@ -328,6 +331,13 @@ def seat_reserve(max_streams: int) -> int:
     return -(-max_streams // 10)
 
 
+def client_stream_cap(per_client: int, max_streams: int) -> int:
+    """What one client may hold of a server's ``max_streams``: ``per_client``, but less than
+    the seats' reserve (:func:`seat_reserve`), so that one client, its spectators and the
+    seats of its own games together, never takes all of it (at least 1)."""
+    return max(1, min(per_client, seat_reserve(max_streams) - 1))
+
+
 class StreamSlot:
     """One open stream's place in :class:`StreamSlots`.
 
@@ -335,12 +345,13 @@ class StreamSlot:
     (:attr:`revoked`: a newer stream of the same seat needed it); the stream then ends.
     """
 
-    __slots__ = ("_owner", "_released", "_revoke_wake", "game_id", "revoked", "seat")
+    __slots__ = ("_owner", "_released", "_revoke_wake", "client", "game_id", "revoked", "seat")
 
-    def __init__(self, owner: StreamSlots, game_id: str, seat: int | None) -> None:
+    def __init__(self, owner: StreamSlots, game_id: str, seat: int | None, client: str) -> None:
         self._owner = owner
         self.game_id = game_id
         self.seat = seat
+        self.client = client
         self._released = False
         self.revoked = False
         self._revoke_wake: Callable[[], None] | None = None
@@ -367,8 +378,8 @@ class StreamSlot:
 
 
 class StreamSlots:
-    """Counts the open event streams, per game, per seat and in all, up to the caps
-    (thread-safe).
+    """Counts the open event streams, per game, per seat, per client and in all, up to the
+    caps (thread-safe).
 
     Args:
         per_game: the most spectator streams one game may have open at once.
@@ -377,19 +388,31 @@ class StreamSlots:
         total: the most streams the server keeps open; spectators may take all but
             :func:`seat_reserve` of them.
         retry_after: the ``Retry-After`` seconds of a refusal.
+        per_client: the most streams one client may hold, seats' and spectators' (``None``:
+            ``total``).
     """
 
-    def __init__(self, *, per_game: int, per_seat: int, total: int, retry_after: int) -> None:
+    def __init__(
+        self,
+        *,
+        per_game: int,
+        per_seat: int,
+        total: int,
+        retry_after: int,
+        per_client: int | None = None,
+    ) -> None:
         self.per_game = per_game
         self.per_seat = per_seat
         self.limit = total
         self.spectator_limit = total - seat_reserve(total)
+        self.per_client = total if per_client is None else per_client
         self.retry_after = retry_after
         # reentrant: a dropped slot's __del__ may run (garbage collection) while it is held
         self._lock = threading.RLock()
         self._spectators: dict[str, int] = {}
         self._seats: dict[tuple[str, int], deque[StreamSlot]] = {}
         self._by_game: dict[str, int] = {}
+        self._by_client: dict[str, int] = {}
         self._all_spectators = 0
         self._total = 0
 
@@ -397,28 +420,53 @@ class StreamSlots:
     def of(cls, settings: Settings) -> StreamSlots:
         """The slots of a server run with ``settings``, ``max_streams`` lowered to what the
         process's open files allow (:func:`open_file_budget`): past that, connections would
-        fail before the cap could keep the seats' share."""
+        fail before the cap could keep the seats' share; ``max_streams_per_client`` lowered
+        below that share (:func:`client_stream_cap`)."""
         total = settings.max_streams
         budget = open_file_budget()
         if budget is not None and budget < total:
             _log.warning("max_streams_lowered", max_streams=total, open_file_budget=budget)
             total = budget
+        asked = settings.max_streams_per_client
+        per_client = total if asked is None else client_stream_cap(asked, total)
+        if asked is not None and per_client < asked:
+            _log.warning(
+                "max_streams_per_client_lowered",
+                max_streams_per_client=asked,
+                lowered_to=per_client,
+                max_streams=total,
+            )
         return cls(
             per_game=settings.max_streams_per_game,
             per_seat=settings.max_streams_per_seat,
             total=total,
             retry_after=settings.stream_retry_after_seconds,
+            per_client=per_client,
         )
 
-    def take(self, game_id: str, seat: int | None = None) -> StreamSlot:
-        """A slot for one more stream of ``game_id``, by a seat or (``None``) a spectator.
+    def take(self, game_id: str, seat: int | None = None, *, client: str) -> StreamSlot:
+        """A slot for one more stream of ``game_id``, by a seat or (``None``) a spectator,
+        for ``client`` (its address, as the rate limit counts it).
 
         Raises:
+            TooManyClientStreamsError: the client holds ``per_client`` streams already (a
+                seat's stream that ends the same client's oldest of that seat adds none).
             TooManyStreamsError: a spectator, and the game has ``per_game`` spectator
                 streams or the server all it gives spectators; or the server is full.
         """
         ended: StreamSlot | None = None
         with self._lock:
+            held = None if seat is None else self._seats.get((game_id, seat))
+            replacing = held is not None and len(held) >= self.per_seat
+            if not (replacing and held is not None and held[0].client == client):
+                count = self._by_client.get(client, 0)
+                if count >= self.per_client:
+                    raise TooManyClientStreamsError(
+                        f"this client already holds {count} open event streams, the most"
+                        " this server allows one client address (its seats' and its"
+                        " spectators' together); close one, or retry later",
+                        retry_after=self.retry_after,
+                    )
             if seat is None:
                 count = self._spectators.get(game_id, 0)
                 if count >= self.per_game:
@@ -435,23 +483,24 @@ class StreamSlots:
                     )
                 self._spectators[game_id] = count + 1
                 self._all_spectators += 1
-                slot = StreamSlot(self, game_id, seat)
+                slot = StreamSlot(self, game_id, seat, client)
             else:
-                held = self._seats.get((game_id, seat))
-                if held is not None and len(held) >= self.per_seat:
+                if replacing and held is not None:
                     ended = held.popleft()  # the seat's oldest makes way: it is counted out
                     ended._revoke()
                     self._total -= 1
                     self._by_game[game_id] -= 1
+                    _decrement(self._by_client, ended.client)
                 elif self._total >= self.limit:
                     raise self._refusal(
                         f"this server has {self._total} open event streams, the most it"
                         " allows; retry later"
                     )
-                slot = StreamSlot(self, game_id, seat)
+                slot = StreamSlot(self, game_id, seat, client)
                 self._seats.setdefault((game_id, seat), deque()).append(slot)
             self._total += 1
             self._by_game[game_id] = self._by_game.get(game_id, 0) + 1
+            self._by_client[client] = self._by_client.get(client, 0) + 1
         if ended is not None and ended._revoke_wake is not None:
             ended._revoke_wake()
         return slot
@@ -475,6 +524,7 @@ class StreamSlots:
                     del self._seats[key]
             self._total -= 1
             _decrement(self._by_game, game_id)
+            _decrement(self._by_client, slot.client)
 
     def open(self, game_id: str) -> int:
         """How many streams of ``game_id`` are open, seats' and spectators' (tests, metrics)."""
@@ -485,6 +535,11 @@ class StreamSlots:
         """How many streams are open in all (tests, metrics)."""
         with self._lock:
             return self._total
+
+    def held_by(self, client: str) -> int:
+        """How many streams ``client`` holds (tests)."""
+        with self._lock:
+            return self._by_client.get(client, 0)
 
 
 def _decrement(counts: dict[str, int], key: str) -> None:

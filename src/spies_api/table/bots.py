@@ -7,18 +7,24 @@ for every re-run of the game, unknown to the players until the seed is revealed.
 
 Bots think off the event loop, in :class:`BotPool`: by default in worker processes (so a
 searching bot never holds the server's GIL while requests wait), at most ``workers`` at a
-time, a flood of bot games queueing behind itself; with ``workers=0`` in threads of this
-process (tests that register a bot of their own). A decision that raises, times out or
-returns a command that is not legal is asked once more; if it fails again, the ``random`` bot
-makes that one move, recorded as ``random``'s (:func:`decide`), so a game never stalls on a
-bot.
+time; with ``workers=0`` in threads of this process (tests that register a bot of their
+own). The decisions waiting for a worker are taken in a fair order
+(:class:`~spies_api.table.fairness.FairQueue`): forced moves and the bots of clocked games
+first, each client that owns games in turn, each of its games in turn, so a flood of bot
+games from one client queues behind itself, not in front of the others. A worker process
+ends when its server does, however the server ends (``kill -9`` included). A decision that
+raises, times out or returns a command that is not legal is asked once more; if it fails
+again, the ``random`` bot makes that one move, recorded as ``random``'s (:func:`decide`), so
+a game never stalls on a bot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, Final
 
+from spies_api.table.fairness import FairQueue, Ticket, Urgency
 from spies_bots import bot_rng, get_bot, policy_for
 from spies_bots.random_bot import choose as random_choice
 from spies_core.registry import GAMES
@@ -46,11 +53,14 @@ __all__ = [
 BOT_TIMEOUT_SECONDS: Final = 10.0
 """How long a bot may think about one command."""
 _ATTEMPTS: Final = 2
+_ORPHANED: Final = 70
+"""The exit status of a worker process whose server has gone."""
 
 
 @dataclass(frozen=True, slots=True)
 class BotTurn:
-    """What a bot is asked: a seat to act, at a version, with what it may see and do."""
+    """What a bot is asked: a seat to act, at a version, with what it may see and do, and
+    how soon its answer is needed (the pool serves urgent turns first)."""
 
     game_id: str
     seat: int
@@ -60,6 +70,7 @@ class BotTurn:
     view: Any
     legal: tuple[Any, ...]
     seed: bytes
+    urgency: Urgency = Urgency.UNTIMED
 
     def rng(self) -> Random:
         """The bot's generator for this turn (a fresh one: each attempt draws the same)."""
@@ -100,18 +111,21 @@ def plan_turn(head: Head) -> BotTurn | None:
         if not legal:
             continue
         view = view_at(spec, head.state, seat, head.version)
-        return BotTurn(head.id, seat, bot, head.version, head.game, view, legal, head.secrets.seed)
+        urgency = Urgency.UNTIMED if head.clock is None else Urgency.CLOCKED
+        seed = head.secrets.seed
+        return BotTurn(head.id, seat, bot, head.version, head.game, view, legal, seed, urgency)
     return None
 
 
-def forced_turn(head: Head, seat: int, bot: str) -> BotTurn:
-    """The turn ``bot`` is asked for a seat whose clock ran out: the seat's view at the
-    version after ``clock_expired`` (the version its forced move follows)."""
+def forced_turn(head: Head, seat: int, bot: str, version: int) -> BotTurn:
+    """The turn ``bot`` is asked for a seat whose clock ran out: the seat's view at
+    ``version``, the version its forced move follows (after ``clock_expired``, and the
+    seat's hand-over when the timeout abandons it: :func:`spies_replay.engine.plan_timeout`)."""
     spec = GAMES[head.game]
-    version = head.version + 1
     legal = tuple(spec.legal_commands(head.state, seat))
     view = view_at(spec, head.state, seat, version)
-    return BotTurn(head.id, seat, bot, version, head.game, view, legal, head.secrets.seed)
+    seed = head.secrets.seed
+    return BotTurn(head.id, seat, bot, version, head.game, view, legal, seed, Urgency.FORCED)
 
 
 def _choose(bot: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -> Any:
@@ -120,7 +134,31 @@ def _choose(bot: str, game: str, view: Any, legal: Sequence[Any], rng: Random) -
 
 
 def _warm() -> None:
-    """Import the bots in a new worker process before its first decision."""
+    """In a new worker process, before its first decision (the bots are imported with this
+    module): end the process with its server (:func:`_end_with_parent`)."""
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """End this worker process as soon as the process that started it has ended, however
+    it ended (``kill -9`` included), rather than live on re-parented to init.
+
+    A spawned worker holds the read end of a pipe whose only write end is its parent's
+    (multiprocessing's parent sentinel): it becomes readable when the parent is gone. A
+    thread waits on it; the pool's own queues cannot tell, since the worker holds their
+    write ends too. Once every worker has ended, multiprocessing's resource tracker (whose
+    pipe the parent and the workers hold) ends too.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a spawned worker (a thread pool): nothing to watch
+        return
+    sentinel = parent.sentinel
+
+    def wait_for_parent() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(_ORPHANED)
+
+    threading.Thread(target=wait_for_parent, name="spies-parent-watch", daemon=True).start()
 
 
 def _started() -> None:
@@ -128,7 +166,8 @@ def _started() -> None:
 
 
 class BotPool:
-    """Where bots think: worker processes (or threads), bounded, each decision timed out.
+    """Where bots think: worker processes (or threads), bounded, each decision timed out,
+    the decisions waiting for a worker taken in a fair order.
 
     Args:
         workers: how many bots may think at once: worker processes, or with ``0`` one
@@ -137,6 +176,8 @@ class BotPool:
         choose: what a worker runs for one decision (a test may put its own bots here).
         observe: called after each decision with the seat's bot, the game id, the seconds
             it took and whether the fallback bot played (the metrics).
+        owner: the client that owns a game (``None``: not known; the game is then a client
+            of its own), whose decisions share the workers fairly with other clients'.
     """
 
     def __init__(
@@ -146,14 +187,17 @@ class BotPool:
         timeout_seconds: float = BOT_TIMEOUT_SECONDS,
         choose: Callable[[str, str, Any, Sequence[Any], Random], Any] = _choose,
         observe: Callable[[str, str, float, bool], None] | None = None,
+        owner: Callable[[str], str | None] = lambda _: None,
     ) -> None:
         self.workers = workers
         self.observe = observe
         self.timeout_seconds = timeout_seconds
         self.choose = choose
+        self.owner = owner
         self._executor: Executor | None = None
         self._warmed: Executor | None = None
-        self._slots = asyncio.Semaphore(max(1, workers))
+        self._free = max(1, workers)
+        self._queue: FairQueue[asyncio.Future[None]] = FairQueue()
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -196,8 +240,11 @@ class BotPool:
 
     async def _ask(self, bot: str, turn: BotTurn) -> Any:
         loop = asyncio.get_running_loop()
-        async with self._slots:
+        ticket = await self._turn_of(turn)
+        seconds = 0.0
+        try:
             pool = await self._ready()
+            started = time.perf_counter()
             pending = loop.run_in_executor(
                 pool, self.choose, bot, turn.game, turn.view, turn.legal, turn.rng()
             )
@@ -206,6 +253,45 @@ class BotPool:
             except TimeoutError:
                 self._restart()
                 raise
+            finally:
+                seconds = time.perf_counter() - started
+        finally:
+            self._queue.finish(ticket, seconds)
+            self._free += 1
+            self._dispatch()
+
+    async def _turn_of(self, turn: BotTurn) -> Ticket[asyncio.Future[None]]:
+        """Wait until a worker is free for ``turn`` and the fair order says it is its turn;
+        the ticket, started (:meth:`FairQueue.finish` it when the decision ends)."""
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        client = self.owner(turn.game_id) or f"game:{turn.game_id}"
+        ticket = self._queue.push(woken, client=client, game=turn.game_id, urgency=turn.urgency)
+        self._dispatch()
+        try:
+            await woken
+        except BaseException:  # cancelled while waiting, or after its turn came
+            if ticket.started:
+                self._queue.finish(ticket, 0.0)
+                self._free += 1
+                self._dispatch()
+            else:
+                self._queue.cancel(ticket)
+            raise
+        return ticket
+
+    def waiting(self) -> int:
+        """How many decisions wait for a worker now."""
+        return len(self._queue)
+
+    def _dispatch(self) -> None:
+        """Give each free worker the decision whose turn it is."""
+        while self._free > 0:
+            ticket = self._queue.pop()
+            if ticket is None:
+                return
+            self._free -= 1
+            if not ticket.item.done():  # else its waiter was cancelled: it gives the worker back
+                ticket.item.set_result(None)
 
     async def decide(self, turn: BotTurn) -> Decision:
         """The seat's bot's command, asked twice if it fails; else the fallback bot's.

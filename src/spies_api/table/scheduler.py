@@ -24,9 +24,10 @@ games it holds.
   (:func:`spies_replay.engine.prepare_abort`, reason ``abandoned``), on the game's lock like
   a command; a join that got there first deals it instead.
 - **A deadline.** A seat whose clock ran out gets its timeout recorded
-  (:func:`spies_replay.engine.prepare_timeout`: ``clock_expired``, then the time control's
-  bot's move for it, or its forfeit, or, after ``abandon_after`` timeouts in a row, the seat
-  handed to that bot), on the game's lock like a command: a move that got there first wins,
+  (:func:`spies_replay.engine.prepare_timeout`: ``clock_expired``, then its forfeit, or the
+  time control's bot's move for it, after the seat's hand-over to that bot when
+  ``abandon_after`` timeouts in a row abandon it), in one batch, on the game's lock like a
+  command, so every timeout moves the game on: a move that got there first wins,
   and of several processes racing one deadline, the append's version check lets exactly one
   record it. A deadline that had already passed when this server started (by more than
   ``poll_seconds``: no server was up to see it pass) resumes the clocks instead
@@ -60,13 +61,14 @@ from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
 from spies_api.table.bots import BotPool, BotTurn, forced_turn, plan_turn
-from spies_core.clock import OnTimeout, deadline_ms
+from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
 from spies_replay.clocks import to_ms
 from spies_replay.engine import (
     Head,
     PreparedCommand,
+    plan_timeout,
     prepare_abort,
     prepare_resume,
     prepare_timeout,
@@ -335,14 +337,11 @@ class Scheduler:
             if await self._write(head.id, resume, "clocks_resumed", seat=seat):
                 self._fired(head.game, "clocks_resumed")
             return
-        control = clocks.control
+        plan = plan_timeout(head, seat)
         forced = bot = None
-        abandoning = (
-            control.abandon_after is not None
-            and clocks.seats[seat].timeouts + 1 >= control.abandon_after
-        )
-        if control.on_timeout is OnTimeout.BOT and not abandoning:
-            decision = await self.bots.decide(forced_turn(head, seat, control.timeout_bot))
+        if plan.forced_at is not None:  # every timeout a bot answers moves the game on
+            turn = forced_turn(head, seat, clocks.control.timeout_bot, plan.forced_at)
+            decision = await self.bots.decide(turn)
             forced, bot = decision.command, decision.mark
 
         def expire(now: Head) -> PreparedCommand | None:

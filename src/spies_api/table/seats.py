@@ -19,7 +19,8 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -29,11 +30,12 @@ from spies_api.problems.errors import (
     ForbiddenError,
     RematchTooEarlyError,
     SeatsClosedError,
+    TakeBackTooEarlyError,
     UnauthorizedError,
 )
 from spies_api.schemas import BotInfo, BotList, JoinedSeat, PublicSeat, RematchResponse
 from spies_api.service.auth import Caller
-from spies_api.service.creation import GameCreator, check_name
+from spies_api.service.creation import GameCreator, bot_plays_timeouts, check_name
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
@@ -60,10 +62,16 @@ from spies_replay.meta import (
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord, GameStatus, SeatChange, hash_token
 
-__all__ = ["SeatService", "bot_list", "rematch_token"]
+__all__ = ["SeatService", "bot_list", "moved_since_handed", "rematch_token"]
 
 _REMATCH_CONTEXT: Final = "spies-rematch/1"
 _HUMAN: Final = (SeatType.CREATOR, SeatType.JOINED)
+_HANDED: Final = str(SeatHandedToBot.__struct_config__.tag)
+QuotaHold = Callable[[], AbstractContextManager[Callable[[str], None]]]
+"""A place in the bot-game quota: a context that records the game it was taken for."""
+_ROWS_AT_A_TIME: Final = 64
+"""Rows read at a time after a hand-over, looking for the seat's move (usually among the
+first few)."""
 
 
 def rematch_token(previous_token: str, next_id: str, seat: int) -> str:
@@ -71,6 +79,36 @@ def rematch_token(previous_token: str, next_id: str, seat: int) -> str:
     message = f"{_REMATCH_CONTEXT}:{next_id}:{seat}".encode()
     digest = hmac.new(previous_token.encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+@contextmanager
+def _uncounted() -> Iterator[Callable[[str], None]]:
+    """No place taken: the game is not one the quota counts."""
+    yield lambda _game_id: None
+
+
+def moved_since_handed(store: EventStore, game_id: str, seat: int) -> bool:
+    """Whether ``seat`` has moved (a command of the seat: its bot's, a forced one or its
+    holder's own) since it was last handed to a bot (blocking: the log is read back to that
+    hand-over, then forward from it a few rows at a time).
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    upto: int | None = None
+    while True:
+        handed = store.last_event(game_id, [_HANDED], upto=upto)
+        if handed is None:
+            return True  # no hand-over of the seat on record: nothing to wait for
+        if handed.event.seat == seat:
+            break
+        upto = handed.seq - 1
+    after = handed.seq
+    while rows := store.read_rows(game_id, after=after, upto=after + _ROWS_AT_A_TIME):
+        if any(row.actor == seat and row.command is not None for row in rows):
+            return True
+        after = rows[-1].seq
+    return False
 
 
 def bot_list() -> BotList:
@@ -213,11 +251,15 @@ class SeatService:
         return public_seats((await self._change(caller.game_id, choose)).seats)[seat]
 
     async def take_back(self, caller: Caller, seat: int) -> PublicSeat:
-        """Take the caller's seat back from its bot.
+        """Take the caller's seat back from its bot, once the seat has moved since it was
+        handed over: a hand-over and its take-back never hold a game up (a seat abandoned on
+        time is handed over with its forced move, so it can be taken back at once).
 
         Raises:
             Anything :meth:`_holder` raises.
             SeatNotHeldError: no bot plays the seat (``seat-not-handed``).
+            TakeBackTooEarlyError: the seat has not moved since its hand-over
+                (``handed-seat-not-moved``).
             SeatsClosedError: the game is over.
         """
         await self._holder(caller, seat)
@@ -226,19 +268,35 @@ class SeatService:
         def choose(seats: list[SeatState], _tokens: dict[int, str]) -> SeatEvent:
             if seats[seat].bot is None:
                 raise SeatNotHeldError(f"no bot plays seat {seat} of game {game_id!r}")
+            # read at the version the change is appended at: a move meanwhile retries it
+            if not moved_since_handed(self.store, game_id, seat):
+                raise TakeBackTooEarlyError(
+                    f"seat {seat} of game {game_id!r} has not moved since it was handed to"
+                    f" {seats[seat].bot!r}: take it back once it has moved (its bot moves"
+                    " when the seat is next to act)"
+                )
             return SeatTakenBack(seat=seat)
 
         return public_seats((await self._change(game_id, choose)).seats)[seat]
 
     # -- rematch ---------------------------------------------------------------------------
 
-    async def rematch(self, caller: Caller) -> RematchResponse:
+    async def rematch(self, caller: Caller, hold: QuotaHold | None = None) -> RematchResponse:
         """The caller's seat in the rematch of a finished game (created by the first call).
+
+        Args:
+            caller: who asks.
+            hold: the caller's place in the bot-game quota
+                (:meth:`~spies_api.table.quota.BotGameQuota.hold`), taken when the call
+                creates the rematch of a game whose timeouts a bot plays: such a game plays
+                to its end with nobody at the table, so a chain of its rematches is a chain
+                of bot games.
 
         Raises:
             GameNotFoundError: no such game.
             UnauthorizedError: no token of a seat of this game.
             RematchTooEarlyError: the game is in progress (``game-not-finished``).
+            TooManyBotGamesError: the rematch would be one bot game too many.
         """
         game_id, seat, token = caller.game_id, caller.seat, caller.token
         record = await blocking(self.store.get_game, game_id)
@@ -251,12 +309,14 @@ class SeatService:
         _, next_id = await blocking(self.store.rematch_links, game_id)
         if next_id is None:
             try:
-                return await blocking(self._create_rematch, record, seat, token)
+                return await blocking(self._create_rematch, record, seat, token, hold)
             except RematchExistsError as exc:
                 next_id = exc.next_id
         return await self._claim(next_id, seat, rematch_token(token, next_id, seat))
 
-    def _create_rematch(self, record: GameRecord, seat: int, token: str) -> RematchResponse:
+    def _create_rematch(
+        self, record: GameRecord, seat: int, token: str, hold: QuotaHold | None
+    ) -> RematchResponse:
         """Create the next game (blocking: on a worker thread)."""
         holders = [
             SeatState(
@@ -272,19 +332,22 @@ class SeatService:
         options = dict(record.options)
         next_id = new_game_id()
         mine = rematch_token(token, next_id, seat)
-        created = create_game(
-            self.store,
-            record.game,
-            record.players,
-            options,
-            game_id=next_id,
-            seats=holders,
-            tokens={seat: mine},
-            rematch_of=record.id,
-            clock=time_control(self.store, record.id),  # a rematch keeps its game's clock
-            created_at=self.creator.clock(),
-            open_seat_ttl=self.creator.open_seat_ttl,
-        )
+        clock = time_control(self.store, record.id)  # a rematch keeps its game's clock
+        with hold() if hold is not None and bot_plays_timeouts(clock) else _uncounted() as place:
+            created = create_game(
+                self.store,
+                record.game,
+                record.players,
+                options,
+                game_id=next_id,
+                seats=holders,
+                tokens={seat: mine},
+                rematch_of=record.id,
+                clock=clock,
+                created_at=self.creator.clock(),
+                open_seat_ttl=self.creator.open_seat_ttl,
+            )
+            place(next_id)
         self.creator.effects.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)
         return RematchResponse(id=next_id, seat=seat, token=mine)

@@ -1,4 +1,5 @@
-"""``spies-replay``: list, show, step through, verify, export and import stored games.
+"""``spies-replay``: list, show, step through, verify, export and import stored games, and
+end one for an operator.
 
 Usage::
 
@@ -10,10 +11,14 @@ Usage::
     spies-replay [--db PATH] [--json] export GAME [-o FILE]
     spies-replay [--db PATH] [--json] import FILE [--head HASH]
     spies-replay [--json] copy --from SRC --to DST
+    spies-replay [--db PATH] [--json] abort GAME --reason TEXT
 
 ``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand. A database is a
 SQLite file path or a ``postgresql://`` URL. ``copy`` moves every game, in progress or not,
-between any two databases with its hashes intact (:mod:`spies_replay.copying`).
+between any two databases with its hashes intact (:mod:`spies_replay.copying`). ``abort``
+ends a game in progress for an operator (:mod:`~spies_replay.cli.operate`): the log records
+``game_aborted`` with the operator's words, the game is over with nobody winning, and it
+verifies like any other.
 
 Hidden information: ``show`` and ``step`` print what one viewer could see at that step:
 a spectator by default, or the seat given with ``--as``. While a game is in progress its
@@ -47,8 +52,9 @@ character read from a file raw: what is not printable is escaped
 
 The subcommands live in modules by group: :mod:`~spies_replay.cli.browse` (``list``,
 ``show``, ``step``; ``step``'s keys in :mod:`~spies_replay.cli.keys`),
-:mod:`~spies_replay.cli.audit` (``verify``) and :mod:`~spies_replay.cli.exchange`
-(``export``, ``import``, ``copy``); :mod:`~spies_replay.cli.output` is what they share. This
+:mod:`~spies_replay.cli.audit` (``verify``), :mod:`~spies_replay.cli.exchange`
+(``export``, ``import``, ``copy``) and :mod:`~spies_replay.cli.operate` (``abort``);
+:mod:`~spies_replay.cli.output` is what they share. This
 module parses the command line and runs one of them. Like the rest of the package, it knows
 the games only through the registry (or the mapping :func:`main` is given).
 
@@ -58,8 +64,9 @@ Unlike the rest of :mod:`spies_replay`, it imports ``spies_bots``, in one module
 
 Exit status: 0 when all is well (caveats included); 1 when ``verify`` finds a problem (naming
 the game and the first bad seq, ``published-head-mismatch`` for another head than the one
-given) or ``import`` refuses a file (tampered, not an export, or not ending in the given
-head); 2 on usage errors,
+given), ``import`` refuses a file (tampered, not an export, or not ending in the given
+head) or ``abort`` finds no game in progress (missing, or finished already: it says which);
+2 on usage errors, ``abort`` words that cannot be recorded included,
 which include an unknown game id, a seq or seat the game does not have, a database that
 cannot be used (missing, a directory, not a database), a file that cannot be read or written,
 a ``--head`` that is not 64 hex digits or that goes with ``--all``, exporting a game in
@@ -96,6 +103,7 @@ from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.cli.browse import list_games, show, step
 from spies_replay.cli.exchange import copy, export, import_file
 from spies_replay.cli.keys import STEP_KEYS, STEP_LINE_HELP
+from spies_replay.cli.operate import abort
 from spies_replay.cli.output import (
     EXIT_OK,
     EXIT_PROBLEM,
@@ -106,6 +114,7 @@ from spies_replay.cli.output import (
     shown,
 )
 from spies_replay.marks import BotPolicies
+from spies_replay.meta import ABORT_DETAIL_MAX
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_USAGE", "main"]
 
@@ -116,6 +125,7 @@ _HANDLERS: dict[str, Handler] = {
     "verify": verify,
     "export": export,
     "import": import_file,
+    "abort": abort,
 }
 """The subcommands that run on the ``--db`` store (``copy`` opens two of its own)."""
 
@@ -133,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser = argparse.ArgumentParser(
         prog="spies-replay",
-        description="List, show, step through, verify, export and import stored games.",
+        description="List, show, step through, verify, export and import stored games,"
+        " and end one for an operator.",
         parents=[common],
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -192,6 +203,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     copying.add_argument("--from", dest="source", required=True, metavar="SRC")
     copying.add_argument("--to", dest="target", required=True, metavar="DST")
+
+    aborting = commands.add_parser(
+        "abort",
+        parents=[common],
+        help="end a game in progress for an operator (nobody wins)",
+        description="End a game in progress: the log records game_aborted with your words,"
+        " the clocks stop, the seed is revealed; nobody wins and the game verifies.",
+    )
+    aborting.add_argument("game_id", metavar="GAME")
+    aborting.add_argument(
+        "--reason",
+        required=True,
+        metavar="TEXT",
+        help=f"why, for the log and the players (1 to {ABORT_DETAIL_MAX} printable characters)",
+    )
     return parser
 
 

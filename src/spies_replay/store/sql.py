@@ -609,6 +609,17 @@ class SqlEventStore:
             bot=row[7],
         )
 
+    def last_commands(self, game_id: str) -> dict[int, int]:
+        """Each seat's last command: the seq of its first row (the row that carries the
+        seat as ``actor``), by seat; a seat that never acted is left out. One grouped read
+        of the game's rows, made when a head is loaded, never per command."""
+        rows = self._all(
+            "SELECT actor, max(seq) FROM events WHERE game_id = ? AND actor IS NOT NULL"
+            " GROUP BY actor",
+            (game_id,),
+        )
+        return {int(actor): int(seq) for actor, seq in rows}
+
     def read_game_payloads(self, game_id: str, *, after: int, upto: int) -> list[tuple[int, str]]:
         """``(seq, payload)`` of the game events (meta left out) with ``after < seq <= upto``."""
         return self._all(

@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Send a command
-         * @description Applies one command of the token's seat. With `expected_version` (the `version` of `/legal` the command was chosen from), the command is applied if the game is still at that version, or if it moved on without changing the seat's legal commands: another seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with `current_version`). With `expected_game_version`, the strict check, any other version of the game refuses it, whatever was recorded since. Commands on one game are applied one at a time. Returns the new version and the new events as the seat may see them; a refused command appends nothing. A replayed `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`.
+         * @description Applies one command of the token's seat. With `expected_version` (the `version` of `/legal` the command was chosen from), the command is applied if the game is still at that version, or if it moved on without a command of the seat and without changing its legal commands: another seat's move in a phase where several seats act at once (Black Spy's passing, Spies & Lies' intel), a join, a hand-over, a clock update. Otherwise it is refused (409 `version-conflict`, with `current_version`): a request sent again is never applied twice. With `expected_game_version`, the strict check, any other version of the game refuses it, whatever was recorded since. Commands on one game are applied one at a time. Returns the new version and the new events as the seat may see them; a refused command appends nothing. A replayed `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`.
          */
         post: operations["postCommand"];
         delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
          *
          *     **A server shutting down** ends its streams with one last message of type `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data: {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to another server process, with `Last-Event-ID` (or `?after=N`); nothing is lost. An `EventSource` delivers it only to a `reconnect` listener, never to `onmessage`, and reconnects by itself.
          *
-         *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. The caps are per server process.
+         *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client address holds at most 64 streams, its seats' and its spectators' together (`max_streams_per_client`, kept below the seats' tenth), so no one client can take the seats' share; one more is 429 `too-many-client-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * The caller's seat in the rematch
-         * @description With a seat token of a finished game: the same seat in the next game, which has the same options (but never an explicit `deal`: it deals afresh), a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer.
+         * @description With a seat token of a finished game: the same seat in the next game, which has the same options (but never an explicit `deal`: it deals afresh), a new secret seed and the same seat types (open seats stay open, bots stay bots; every other seat is kept for its holder). The first call creates the next game; each later call by another seat's holder takes that seat in it (`seat_claimed`); the same seat calling again gets the same answer. The rematch of a game whose clock has a bot play timeouts counts, when this call creates it, against the caller's bot games (429 `too-many-bot-games`).
          */
         post: operations["rematch"];
         delete?: never;
@@ -248,7 +248,7 @@ export interface paths {
         post: operations["handSeatToBot"];
         /**
          * Take the seat back from its bot
-         * @description With the seat's own token: the seat's bot stops playing it. Recorded in the log as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat.
+         * @description With the seat's own token: the seat's bot stops playing it. Recorded in the log as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat, 409 `handed-seat-not-moved` when the seat has not moved since it was handed over (its bot moves when the seat is next to act; a seat handed over on time moved in the same batch).
          */
         delete: operations["takeSeatBack"];
         options?: never;
@@ -431,7 +431,7 @@ export interface components {
          * @description Body of `POST /games` for a game of Black Spy (`black-spy`).
          */
         BlackSpyCreateGameRequest: {
-            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `black-spy` here. (enum property replaced by openapi-typescript)
@@ -879,7 +879,7 @@ export interface components {
             command: components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"];
             /** @description The strict check: refuse with 409 `version-conflict` unless the game is at exactly this version, whatever was recorded since (any seat's command, a join, a hand-over). May be sent with `expected_version` (both are checked). */
             expected_game_version?: number | null;
-            /** @description The `version` of `GET /games/{id}/legal` the command was chosen from. The command is applied if the game is still at this version, or if it moved on but the seat's legal commands are still exactly those of this version (another seat acted in a phase where several act at once, someone joined, a seat was handed to a bot); otherwise 409 `version-conflict` with `current_version`. `null` or omitted: apply it to whatever the current version is. */
+            /** @description The `version` of `GET /games/{id}/legal` the command was chosen from. The command is applied if the game is still at this version, or if it moved on but the seat has not acted since and its legal commands are still exactly those of this version (another seat acted in a phase where several act at once, someone joined, a seat was handed to a bot); otherwise 409 `version-conflict` with `current_version`, so a request sent again is never applied twice. `null` or omitted: apply it to whatever the current version is. */
             expected_version?: number | null;
         };
         /**
@@ -999,7 +999,7 @@ export interface components {
          * @description Body of `POST /games` for a game of Deck of Spies (`deck-of-spies`).
          */
         DeckOfSpiesCreateGameRequest: {
-            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
@@ -1561,7 +1561,7 @@ export interface components {
             note?: string | null;
             /** @description The caller's seat; `null` for a spectator (no token). */
             seat: number | null;
-            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are (or as `expected_game_version` to require exactly this version). */
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
             version: number;
         };
         /**
@@ -1593,7 +1593,7 @@ export interface components {
              * @default false
              */
             draw: boolean;
-            /** @description Stable machine code of the way the game ended. Deck of Spies: `owned-faces` (the 36 spies were dealt with; won with at least 7 owned face cards, Deck of Spies §9.2) or `no-ace-left` (an assassination was forced with no Ace left, Deck of Spies §9.3). Black Spy: `threshold-reached` (a total reached the threshold after a deal, Black Spy §7). Spies & Lies: `flag-captured` (Spies & Lies §12.1), `territory` (after day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or `infiltration` (it stood on the centre: the higher marker won, or equal markers drew, Spies & Lies §12.2). */
+            /** @description Stable machine code of the way the game ended. Deck of Spies: `owned-faces` (the 36 spies were dealt with; won with at least 7 owned face cards, Deck of Spies §9.2) or `no-ace-left` (an assassination was forced with no Ace left, Deck of Spies §9.3). Black Spy: `threshold-reached` (a total reached the threshold after a deal, Black Spy §7). Spies & Lies: `flag-captured` (Spies & Lies §12.1), `territory` (after day 3 the Double Agent stood in one side's territory, Spies & Lies §12.2) or `infiltration` (it stood on the centre: the higher marker won, or equal markers drew, Spies & Lies §12.2). Any game, ended by the log rather than its rules (nobody wins): `aborted` (an operator ended it) or `abandoned` (its open seats expired). */
             reason: string;
             /**
              * @description Final score per seat where the game keeps one: Deck of Spies the owned face cards, Black Spy the penalty totals (lowest wins), Spies & Lies each seat's side's infiltration marker.
@@ -1909,7 +1909,7 @@ export interface components {
          * @description Body of `POST /games` for a game of Stratego Spies & Lies (`spies-and-lies`).
          */
         SpiesAndLiesCreateGameRequest: {
-            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are any positive numbers, fractions allowed. `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`); `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand the seat to the bot. A bad value is 422 `invalid-clock`; `null` or omitted: no clock. */
+            /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
@@ -2845,7 +2845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3201,7 +3201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +3536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3735,7 +3735,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active games with bot seats as allowed, `--max-bot-games-per-client`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3822,7 +3822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `game-over`. */
+            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over), `game-over`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ export type SharedEvent = EventOf<
   | "clock_expired"
   | "clocks_resumed"
   | "clocks_updated"
+  | "game_aborted"
 >;
 /** The events of a game's own rules: everything but the {@link SharedEvent}s. */
 export type RulesEvent = Exclude<GameEvent, SharedEvent>;

@@ -36,6 +36,8 @@ export function narrate(game: string | undefined, event: GameEvent, name: Namer)
       return T.evResumed;
     case "clocks_updated":
       return T.evClocks;
+    case "game_aborted":
+      return event.reason === "abandoned" ? T.evAbandoned(event.detail) : T.evAborted(event.detail);
     default: {
       const ui = game === undefined ? undefined : gameUi(game);
       return ui?.narrate(event, name) ?? T.evOther(humanize(event.type));

@@ -152,6 +152,10 @@ export const de: Texts = {
   winsOne: (who: string) => `${who} gewinnt.`,
   winsShared: (who: string) => `${who} teilen sich den Sieg.`,
   noWinner: "Niemand gewinnt.",
+  endedAborted: "Spiel vom Betreiber abgebrochen.",
+  endedAbortedWhy: "Der Betreiber hat dieses Spiel beendet, bevor seine Regeln es taten: niemand gewinnt.",
+  endedAbandoned: "Spiel aufgegeben.",
+  endedAbandonedWhy: "Seine offenen Plätze wurden nicht rechtzeitig besetzt: niemand gewinnt.",
   deckWon: (owned: number) =>
     `Alle 36 Spione sind erledigt, und ${owned} der 12 wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: 7 waren nötig.`,
   deckLostFaces: (owned: number) =>
@@ -190,6 +194,8 @@ export const de: Texts = {
   evForfeit: (seat: string) => `Die Zeit von ${seat} ist abgelaufen: ${seat} verliert.`,
   evResumed: "Der Server war weg: jede laufende Uhr läuft dort weiter, wo sie stand.",
   evClocks: "Die Uhren sind gestellt.",
+  evAborted: (detail: string) => `Das Spiel ist vom Betreiber abgebrochen: ${detail}`,
+  evAbandoned: (detail: string) => `Das Spiel ist aufgegeben: ${detail}`,
   evOther: (type: string) => `${type}.`,
 
   deckTitle: "Deck of Spies",

@@ -152,6 +152,10 @@ export const en = {
   winsOne: (who: string) => `${who} wins.`,
   winsShared: (who: string) => `${who} share the win.`,
   noWinner: "Nobody wins.",
+  endedAborted: "Game aborted by the operator.",
+  endedAbortedWhy: "The operator ended this game before its rules did: nobody wins.",
+  endedAbandoned: "Game abandoned.",
+  endedAbandonedWhy: "Its open seats were not taken in time: nobody wins.",
   deckWon: (owned: number) =>
     `The 36 spies are dealt with, and ${owned} of the 12 key spies (jacks, queens and kings) work for you: 7 were needed.`,
   deckLostFaces: (owned: number) =>
@@ -192,6 +196,8 @@ export const en = {
   evForfeit: (seat: string) => `${seat} ran out of time and forfeits.`,
   evResumed: "The server was away: every running clock starts again where it stopped.",
   evClocks: "The clocks are set.",
+  evAborted: (detail: string) => `The game is aborted by the operator: ${detail}`,
+  evAbandoned: (detail: string) => `The game is abandoned: ${detail}`,
   evOther: (type: string) => `${type}.`,
 
   // Deck of Spies

@@ -36,12 +36,21 @@ function headline(summary: Summary, me: number | null, name: Namer): string {
   return winners.length === 0 ? T.youLose : `${T.youLose} ${who}`;
 }
 
+/** A game the log ended rather than its rules (`game_aborted`): nobody won, by no rule. */
+function endedByTheLog(reason: string): { headline: string; why: string } | null {
+  if (reason === "aborted") return { headline: T.endedAborted, why: T.endedAbortedWhy };
+  if (reason === "abandoned") return { headline: T.endedAbandoned, why: T.endedAbandonedWhy };
+  return null;
+}
+
 /** The whole game over of a finished game, as the seat `me` reads it. */
 export function gameOverWords(summary: Summary, view: View, me: number | null, name: Namer): GameOverWords {
   const outcome = summary.outcome;
   if (outcome === null || outcome === undefined) {
     return { headline: T.gameOverShort, why: null, figures: null, section: undefined };
   }
+  const ended = endedByTheLog(outcome.reason);
+  if (ended !== null) return { ...ended, figures: null, section: undefined };
   const explained = explainOutcome(view, outcome, name);
   return { headline: headline(summary, me, name), ...explained, section: outcomeSection(outcome.reason) };
 }
