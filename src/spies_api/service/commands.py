@@ -63,6 +63,7 @@ from spies_replay.errors import (
     GameFinishedError,
     IdempotencyKeyExistsError,
     VersionConflictError,
+    is_transient,
 )
 from spies_replay.store.protocols import EventStore, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
@@ -173,6 +174,8 @@ class Commands:
             async with self.locks.hold(game_id):
                 reply = await self._submit(game_id, seat, request, idempotency_key, fields, bot)
         except SpiesError as exc:
+            if bot is not None and is_transient(exc):
+                raise  # the scheduler tries the bot's move again, and counts it, unlogged
             self.log.info(
                 "command_rejected",
                 **fields,
@@ -213,16 +216,32 @@ class Commands:
             prepared = prepare(head)
             if prepared is None:
                 return None
-            try:
-                await self.placement.append(prepared.append)
-            except VersionConflictError:
-                self.states.discard(game_id)
-                raise
+            await self._append(game_id, prepared.append)
             self.effects.command(prepared.head)
         self.log.info(
             event, game_id=game_id, game=head.game, version=prepared.head.version, **fields
         )
         return prepared.head
+
+    async def _append(self, game_id: str, batch: Append) -> None:
+        """Append ``batch``; a refusal or failure that leaves the cached head in doubt drops it.
+
+        Raises:
+            VersionConflictError: another writer appended first.
+            Anything :meth:`Placement.append` raises.
+        """
+        try:
+            await self.placement.append(batch)
+        except VersionConflictError:
+            self.states.discard(game_id)
+            raise
+        except SpiesError as exc:
+            if is_transient(exc):
+                # a lost connection may hide a commit: as after another process's append,
+                # the cached head is dropped and the game's listeners (its streams, the
+                # scheduler) look at the log again
+                self.effects.remote(game_id)
+            raise
 
     async def _head(self, game_id: str) -> Head:
         head = self.states.cached(game_id)
@@ -264,11 +283,10 @@ class Commands:
                 fields["version"] = replayed.version
                 return replayed.reply
             try:
-                await self.placement.append(batch)
+                await self._append(game_id, batch)
             except IdempotencyKeyExistsError as exc:  # the same key, by another process
                 return _stored_reply(exc.record, fingerprint)
             except VersionConflictError as exc:  # another process appended meanwhile
-                self.states.discard(game_id)
                 fields["version"] = exc.current_version
                 if strict is not None or attempt == _CONFLICT_RETRIES - 1:
                     raise
