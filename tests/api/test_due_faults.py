@@ -1,4 +1,4 @@
-"""Due work survives transient faults (issue 33).
+"""Due work survives transient faults.
 
 The store (SQLite, and PostgreSQL when ``SPIES_TEST_POSTGRES_URL`` is set) refuses a random
 fraction of its appends and loads with its transient errors (``database-busy``,

@@ -1,4 +1,4 @@
-"""The scheduler's due work, one failure at a time (issue 33).
+"""The scheduler's due work, one failure at a time.
 
 Each test makes one call fail once or twice (:class:`tests.support.faults.Faults`), or the
 rules refuse a bot's legal command, and reads the index of due work only once an hour
