@@ -16,6 +16,7 @@ import io
 import itertools
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -207,8 +208,14 @@ def test_every_game_finishes_while_the_store_fails_at_random(
     assert replay_main(["--db", location, "verify", "--all"], stdout=out, stderr=out) == 0, (
         out.getvalue()
     )
-    print(  # the report's figures: pytest -s shows them
-        f"\nfaults {rate}/{lost_commits} on {location.split('?')[0].split('/')[-1]}:"
-        f" {len(games)} games finished; injected {dict(faults.injected)};"
-        f" retried { ({f'{w}/{c}': int(n) for (w, c), n in retried.items() if n}) }"
+    by_work: Counter[str] = Counter()
+    for (work, _), n in retried.items():
+        by_work[work] += int(n)
+    backend = "postgres" if location.startswith("postgresql") else "sqlite"
+    print(  # the figures of docs/operations.md: pytest -s shows them
+        f"\n{backend}, faults {rate:.0%} / lost commits {lost_commits:.0%}: {len(games)} of"
+        f" {len(GAMES)} games finished; injected {sum(faults.injected.values())}"
+        f" ({', '.join(f'{k} {v}' for k, v in sorted(faults.injected.items()))});"
+        f" due work retried {by_work.total()}"
+        f" ({', '.join(f'{k} {v}' for k, v in sorted(by_work.items()))})"
     )

@@ -153,7 +153,8 @@ class Commands:
 
         With an ``idempotency_key``, the answer is kept with the append; the same key with
         the same request (and seat) gets it again, appending nothing. ``bot`` names the bot
-        that chose the command (recorded with it).
+        that chose the command (recorded with it); a bot's command stopped by a transient
+        store failure is not logged (the scheduler tries it again and counts it).
 
         Raises:
             GameNotFoundError: no such game.
@@ -164,6 +165,10 @@ class Commands:
                 (:class:`LegalCommandsChangedError`).
             IdempotencyKeyReusedError: the key was used for another request.
             RuleError: the rules refuse the command. Nothing is appended.
+            StoreBusyError, StoreUnavailableError, StoreFullError: the store failed
+                (:func:`~spies_replay.errors.is_transient`); a lost connection may have
+                hidden the commit, so the cached head is dropped and the game's listeners
+                woken.
         """
         started = time.perf_counter()
         tag = request.command.__struct_config__.tag
