@@ -257,7 +257,7 @@ class Scheduler:
         poked, self._poked = self._poked, set()
         now = self.clock()
         unknown = []
-        for game_id in poked:
+        for game_id in poked - self._retrying.keys():  # a retry will look at those anyway
             head = self.states.cached(game_id)
             if head is None:
                 unknown.append(game_id)
