@@ -13,7 +13,8 @@ The games are then read (``GET /games/{id}``, a few connections, one round every
 second) until every one has only its person to act, or ``--limit`` (300) seconds pass. A
 game's time is its ``updated_at`` (when its last event, the last bot move, was appended)
 minus the moment the burst began. It prints the games that got there and those that did
-not, the median and the last one's seconds, the creation refusals, the server's retries of
+not, the median and the last one's seconds, the creation refusals, the CPU seconds the
+server and its bot worker used meanwhile (from ``/proc``), the server's retries of
 due work (``spies_due_retries_total``, by work and code) and its ``bot_failed`` and
 error-level log lines. It prints and never asserts. Usage::
 
@@ -38,8 +39,8 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import Connection  # noqa: E402
-from capacity import api_process, fresh_location  # noqa: E402
+from api import Connection, cpu_seconds  # noqa: E402
+from capacity import api_process, fresh_location, process_tree  # noqa: E402
 from spies_replay.store.locations import redact  # noqa: E402
 
 BODY = msgspec.json.encode(
@@ -152,10 +153,12 @@ def run(db: str, games: int, limit: float, readers: int) -> None:
         with api_process(location, "--metrics", log=log) as server:
             port = server.port
             refused: Counter[str] = Counter()
+            cpu_before = cpu_seconds(process_tree(server.pid))
             began = time.time()
             ids = asyncio.run(burst(port, games, refused))
             created = time.time() - began
             reached, stuck = asyncio.run(wait_for_persons(port, ids, readers, limit))
+            cpu = cpu_seconds(process_tree(server.pid)) - cpu_before
             scraped = asyncio.run(metrics(port))
         failed, errors = log_lines(log)
     times = sorted(seconds_after(stamp, began) for stamp in reached.values())
@@ -172,6 +175,7 @@ def run(db: str, games: int, limit: float, readers: int) -> None:
         print(
             f"  seconds from the burst to the person's turn: median {median:.1f}, last {last:.1f}"
         )
+    print(f"  CPU of the server and its bot worker meanwhile: {cpu:.1f} s")
     shown = ", ".join(f"{labels} {value:.0f}" for labels, value in sorted(retries.items()))
     print(f"  retries of due work: {shown or 'none'}")
     print(f"  bot_failed lines: {dict(failed) or 'none'}; error-level lines: {errors}")
