@@ -91,7 +91,14 @@ from spies_replay.errors import (
 from spies_replay.store.protocols import GameIndex
 from spies_replay.store.records import Clock, utc_now
 
-__all__ = ["POLL_SECONDS", "RETRY_FIRST_SECONDS", "RETRY_MAX_SECONDS", "DueWork", "Scheduler"]
+__all__ = [
+    "POLL_SECONDS",
+    "RETRY_FIRST_SECONDS",
+    "RETRY_MAX_SECONDS",
+    "DueWork",
+    "Scheduler",
+    "backoff",
+]
 
 POLL_SECONDS: Final = 2.0
 """How often the index of due work is read, for marks set by other processes."""
