@@ -42,6 +42,7 @@ from spies_api.http.metrics import (
     MetricsController,
     bot_decided,
     deadline_fired,
+    due_retried,
     problem_answered,
     prometheus_config,
     track_streams,
@@ -331,6 +332,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             poll_seconds=settings.scheduler_poll_seconds,
             clock=runtime.clock,
             fired=deadline_fired if settings.metrics_on else None,
+            retried=due_retried if settings.metrics_on else None,
         )
         bot_tasks.append(asyncio.get_running_loop().create_task(scheduler.run()))
 
