@@ -295,10 +295,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
     holder = _RuntimeHolder(settings, clock)
-    limiter = None
-    if settings.rate_limit is not None:
-        unit, count = parse_rate(settings.rate_limit)
-        limiter = RateLimiter(count / RATE_SECONDS[unit], count)
+    limiter = _limiter(settings.rate_limit)
     lifecycle = Lifecycle()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
 
@@ -386,12 +383,25 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     )
     # every request meets the edge first (its client address), the router's 404s included
     app.asgi_handler = Edge(
-        app.asgi_handler, trusted_proxies=settings.trusted_proxies, limiter=limiter
+        app.asgi_handler,
+        trusted_proxies=settings.trusted_proxies,
+        limiter=limiter,
+        free_limiter=_limiter(settings.free_paths_rate_limit),
+        ipv4_prefix=settings.ipv4_prefix,
+        ipv6_prefix=settings.ipv6_prefix,
     )
     app.state.runtime_holder = holder
     app.state.lifecycle = lifecycle
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
+
+
+def _limiter(rate: str | None) -> RateLimiter | None:
+    """A bucket per client for a rate such as ``50/second`` (``None``: no limit)."""
+    if rate is None:
+        return None
+    unit, count = parse_rate(rate)
+    return RateLimiter(count / RATE_SECONDS[unit], count)
 
 
 def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:
