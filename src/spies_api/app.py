@@ -34,9 +34,10 @@ from litestar.plugins.problem_details import (
 )
 
 from spies_api.http import ROUTE_HANDLERS
+from spies_api.http.cached import CachedAnswers, KeptAnswers
 from spies_api.http.dependencies import caller_provider
 from spies_api.http.edge import Edge, RateLimiter
-from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle
+from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
 from spies_api.http.metrics import (
     CommandMetrics,
     MetricsController,
@@ -297,6 +298,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     holder = _RuntimeHolder(settings, clock)
     limiter = _limiter(settings.rate_limit)
     lifecycle = Lifecycle()
+    readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
 
     def open_runtime(_: Litestar) -> None:
@@ -356,10 +358,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
                 problem_answered(code)
             return answer
 
+    # innermost, so that the drain's Connection: close and the request metrics apply to the
+    # answers it keeps
+    kept = KeptAnswers()
+    middleware.append(lambda app: CachedAnswers(app, kept))
     app = Litestar(
         route_handlers=handlers,
         dependencies={
             "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
+            "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
             **{part: _provider(holder, part) for part in _PARTS},
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(

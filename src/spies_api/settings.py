@@ -325,6 +325,7 @@ _RANGES: Final = {
 }
 """The settings that must lie within bounds, with their bounds."""
 
+
 def _check_edge(settings: Settings) -> None:
     """Refuse rates that do not parse and groupings or bounds out of their ranges."""
     for rate in (settings.rate_limit, settings.free_paths_rate_limit):
