@@ -360,7 +360,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
 
     # innermost, so that the drain's Connection: close and the request metrics apply to the
     # answers it keeps
-    kept = KeptAnswers()
+    kept = KeptAnswers(lambda path: _openapi_document(app) if path.startswith("/schema") else None)
     middleware.append(lambda app: CachedAnswers(app, kept))
     app = Litestar(
         route_handlers=handlers,
@@ -401,6 +401,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     app.state.lifecycle = lifecycle
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
+
+
+def _openapi_document(app: Litestar) -> object:
+    """The app's OpenAPI document, built (once: Litestar keeps it) where this is called."""
+    return app.openapi_schema
 
 
 def _limiter(rate: str | None) -> RateLimiter | None:

@@ -7,7 +7,9 @@ once, keeps a 200 answer (its headers, its body and its body gzipped) and from t
 answers from memory: gzipped when the request's ``Accept-Encoding`` takes gzip (and gzip is
 smaller), with ``Vary: Accept-Encoding`` and a strong ``ETag`` per variant, and 304 without a
 body when ``If-None-Match`` names that tag. Any other answer (a 404, an error) is passed on
-as the app gave it and not kept. What is kept is bounded: :data:`MAX_ENTRIES` answers (every
+as the app gave it and not kept. What an answer needs that is slow to build (the OpenAPI
+document: seconds of CPU) is built first on a worker thread (:class:`KeptAnswers`), so that
+no other request waits for it. What is kept is bounded: :data:`MAX_ENTRIES` answers (every
 path that answers 200 here is one of the package's files or pages, so a few dozen in all) of
 at most :data:`MAX_BODY_BYTES` each.
 """
@@ -18,7 +20,7 @@ import asyncio
 import gzip
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -165,11 +167,18 @@ def _header(scope: Scope, name: bytes) -> bytes:
 
 class KeptAnswers:
     """The answers kept for one app, by path, and the paths being asked for now (Litestar
-    builds a middleware for each route: one of these for the app keeps one bound)."""
+    builds a middleware for each route: one of these for the app keeps one bound).
 
-    def __init__(self) -> None:
+    Args:
+        prepare: called with a path, on a worker thread, before the app is first asked for
+            it: what the answer needs that is slow to build (the OpenAPI document takes
+            seconds), built off the event loop so that no other request waits for it.
+    """
+
+    def __init__(self, prepare: Callable[[str], object] | None = None) -> None:
         self.answers: dict[str, CachedAnswer] = {}
         self.asking: dict[str, asyncio.Event] = {}
+        self.prepare = prepare
 
 
 class CachedAnswers:
@@ -248,6 +257,8 @@ class CachedAnswers:
 
         self.kept.asking[path] = asking = asyncio.Event()
         try:
+            if self.kept.prepare is not None:
+                await anyio.to_thread.run_sync(self.kept.prepare, path)
             await self.app(scope, until_answered, keep)
             # gzip at its best once, off the event loop (a large file takes tens of ms)
             answer = await anyio.to_thread.run_sync(_cacheable, messages)
