@@ -275,6 +275,9 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         host=settings.host,
         port=settings.port,
         rate_limit=settings.rate_limit,
+        free_paths_rate_limit=settings.free_paths_rate_limit,
+        client_prefixes=[settings.ipv4_prefix, settings.ipv6_prefix],
+        max_head_bytes=settings.max_head_bytes,
         trusted_proxies=list(settings.trusted_proxies),
         max_streams_per_game=settings.max_streams_per_game,
     )

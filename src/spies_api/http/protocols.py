@@ -216,8 +216,13 @@ if HttpToolsProtocol is not None:
                 super().data_received(piece)  # type: ignore[arg-type]  # httptools reads views
                 if self._lingering(view):  # the parser refused it
                     return
-                if self.transport.is_closing() or self.transport.get_protocol() is not self:
-                    return  # closed, or upgraded (this server takes no upgrade)
+                if self.transport.is_closing():
+                    return
+                upgraded = self.transport.get_protocol()
+                if upgraded is not self:  # the rest is the new protocol's
+                    if view:
+                        upgraded.data_received(bytes(view))  # type: ignore[attr-defined]
+                    return
                 if self._head is not None:
                     if self._completed:  # only a pipelined head can have begun after it
                         self._head = len(piece) if self._pipelined else 0
