@@ -11,7 +11,7 @@ from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
-from spies_api.http.edge import client_of, rate_key
+from spies_api.http.edge import rate_key_of
 from spies_api.http.params import GamesLimit, Offset
 from spies_api.openapi.examples import CREATE_REQUEST_EXAMPLES
 from spies_api.openapi.operations import EXPORT_MEDIA_TYPE, documented
@@ -63,7 +63,7 @@ class GamesController(Controller):
         """Create a game."""
         bots_play = any(isinstance(seat, BotSeatRequest) for seat in data.seats or ())
         if bots_play or bot_plays_timeouts(data.clock):
-            with bot_quota.hold(rate_key(client_of(request.scope))) as record:
+            with bot_quota.hold(rate_key_of(request.scope)) as record:
                 created = creator.create(data)
                 record(created.id)
         else:

@@ -305,7 +305,7 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; never rate limited.
+         * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; not counted by the rate limit (its own bucket per client, far above any prober's rate).
          */
         get: operations["healthz"];
         put?: never;
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when this process may be sent traffic: its database answers within a few seconds and has every migration this code knows. Otherwise 503 `not-ready` with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing its requests: send new ones elsewhere), `store-unavailable` or `database-busy` (the database; the process reconnects by itself), `migrations-pending`. For a load balancer's health check; never rate limited.
+         * @description 200 when this process may be sent traffic: its database answers within a few seconds and has every migration this code knows. Otherwise 503 `not-ready` with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing its requests: send new ones elsewhere), `store-unavailable` or `database-busy` (the database; the process reconnects by itself), `migrations-pending`. The database is asked at most once a second: its answer is kept for a second. For a load balancer's health check; not counted by the rate limit (its own bucket per client, far above any prober's rate).
          */
         get: operations["readyz"];
         put?: never;
@@ -4026,6 +4026,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     readyz: {
@@ -4044,6 +4053,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
