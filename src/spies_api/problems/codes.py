@@ -435,6 +435,7 @@ NOT_ANSWERED: Final = frozenset(
         "game-exists",  # import and explicit ids, spies-replay only
         "idempotency-key-exists",  # internal; answered as the stored response or -reused
         "invalid-export",  # spies-replay import only
+        "unknown-field",  # an invalid-export's code, spies-replay import and verify --file only
         "invalid-seat",  # spies-replay --as only (the API takes seats from tokens)
         "orphan-events",  # a verify problem code, spies-replay only
         "ok",  # a log field, not an error
