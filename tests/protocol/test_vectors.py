@@ -126,7 +126,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(JSON_VALUES)
 def test_the_reference_canonical_form_is_the_engines(value: Any) -> None:
     """What the document says of key order, escapes, integers and every float's text is
@@ -135,7 +135,7 @@ def test_the_reference_canonical_form_is_the_engines(value: Any) -> None:
     assert reference.canonical_bytes(text) == canonical_json(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_float_text_round_trips(value: float) -> None:
     text = reference.float_text(value)
