@@ -12,7 +12,7 @@
 - :class:`GameNotFinishedError` ``game-not-finished``: export of a game in progress (its
   seed and hidden cards are secret).
 - :class:`InvalidExportError` ``invalid-export``: an import file that is not a
-  spies-replay export.
+  spies-replay export (``unknown-field``: a line with a field the format does not have).
 - :class:`TamperedLogError` ``tampered-log``: a log that fails verification (names the first
   bad seq and the problem code).
 - :class:`StoreUnavailableError` ``store-unavailable``: a database location that cannot be
@@ -217,13 +217,22 @@ class InvalidExportError(ReplayError, ValueError):
 
     Attributes:
         line: the 1-based line of the file at fault, when known.
+        seq: the ``seq`` of the event line at fault, when the line has one.
     """
 
     default_code = "invalid-export"
 
-    def __init__(self, message: str, *, line: int | None = None, code: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        code: str | None = None,
+        seq: int | None = None,
+    ) -> None:
         super().__init__(message if line is None else f"line {line}: {message}", code=code)
         self.line = line
+        self.seq = seq
 
 
 class TamperedLogError(ReplayError):

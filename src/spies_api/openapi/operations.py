@@ -197,7 +197,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
             "The whole log as `spies-replay/1` JSON Lines: a header line with the game's"
             " record, then one line per event with its command, actor, time and hash; the"
             " last event reveals the seed. `spies-replay import` verifies and imports it, and"
-            " re-derives every shuffle. Games in progress are refused (409)."
+            " re-derives every shuffle. Games in progress are refused (409). The format, its"
+            " hash chain and its randomness are defined byte for byte in `docs/protocol.md`"
+            " (JSON Schemas of the lines in `docs/protocol/`)."
         ),
         responses={
             200: ResponseSpec(

@@ -107,6 +107,12 @@ log, the stream and replays show each caller only what the rules let them see. O
 over, its log is public and can be exported with the revealed seed, and
 `spies-replay import` / `verify` re-derive every shuffle from it.
 
+**The log as a protocol.** The export (`GET /games/{id}/export`), the hash chain behind
+`head_hash`, the seed commitment, the random stream every shuffle and deal is drawn from,
+each command's events and what `verify` checks are defined byte for byte in
+`docs/protocol.md` in the repository, with machine-readable test vectors in
+`docs/protocol/vectors/`.
+
 **Rules.** Descriptions cite the rule reference of the game a schema belongs to,
 `docs/rules/<game>.md` in the repository: a section sign and a number name a section, `I-`
 and a number an interpretation we chose.

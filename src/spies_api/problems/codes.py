@@ -470,6 +470,7 @@ NOT_ANSWERED: Final = frozenset(
         "idempotency-key-exists",  # internal; answered as the stored response or -reused
         "invalid-export",  # spies-replay import only
         "duplicate-key",  # an invalid-export's code, spies-replay import only
+        "unknown-field",  # an invalid-export's code, spies-replay import and verify --file only
         "invalid-seat",  # spies-replay --as only (the API takes seats from tokens)
         "orphan-events",  # a verify problem code, spies-replay only
         "ok",  # a log field, not an error

@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * Export a finished game
-         * @description The whole log as `spies-replay/1` JSON Lines: a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409).
+         * @description The whole log as `spies-replay/1` JSON Lines: a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409). The format, its hash chain and its randomness are defined byte for byte in `docs/protocol.md` (JSON Schemas of the lines in `docs/protocol/`).
          */
         get: operations["exportGame"];
         put?: never;
@@ -1395,7 +1395,7 @@ export interface components {
             recorded_at: string;
             /** @description The finished game this one is the rematch of, if any. */
             rematch_of?: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed (`spies_core.rng.ALGORITHM`). */
+            /** @description The versioned algorithm that derives every shuffle from the seed: `hmac-sha256-fisher-yates/1` (defined in `docs/protocol.md`). */
             rng: string;
             /** @description Each seat's holder at creation; `null`: every seat is the creator's. */
             seats?: components["schemas"]["SeatState"][] | null;
@@ -1466,7 +1466,7 @@ export interface components {
             created_at: string;
             /** @description The game id, e.g. `black-spy`. */
             game: string;
-            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log. */
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
             head_hash: string;
             /** @description The game's id. */
             id: string;
@@ -1482,11 +1482,11 @@ export interface components {
             rematch?: string | null;
             /** @description The finished game this one is the rematch of; `null` for a new game. */
             rematch_of?: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed. */
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
             rng: string;
             /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
             seats: components["schemas"]["PublicSeat"][];
-            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end. */
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
             seed_commitment: string;
             /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible) or `deal` (the creator laid the cards out with `options.deal`). Only a game whose every person seat its creator holds can be `client` or `deal`. */
             seed_source: string;
@@ -2205,7 +2205,7 @@ export interface components {
          * @description An enemy Marshal's sabotage: minus 5, not below 0 (§9, rank 10, [I-18]).
          */
         SpiesAndLiesInfiltrationPointsLost: {
-            /** @description The points taken off: 5, or fewer at a low marker. */
+            /** @description The sabotage's points: always 5 (§9, rank 10); the marker stops at 0 ([I-18]), so `tower` may have dropped by less. */
             amount: number;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
