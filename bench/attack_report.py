@@ -61,11 +61,15 @@ ROWS: list[tuple[str, str, str]] = [
     ),
     (
         "limits",
-        "Limits: 64 KiB bodies (413), capped pages, 64 streams per game (503 + Retry-After), a"
-        " per-client rate limit (50/second by default: 429 + Retry-After), at most 4 active"
-        " bot games per client (429 too-many-bot-games), X-Forwarded-For only from"
-        " --trusted-proxies",
-        "tests/attack/test_limits.py, tests/attack/test_bot_quota.py,"
+        "Limits: 32 KiB request heads (431/414, before the rest is read), 64 KiB bodies"
+        " (413), capped pages, 64 streams per game (503 + Retry-After), a per-client rate"
+        " limit (50/second by default: 429 + Retry-After) and a bucket of 100/second for"
+        " pages, docs, static files and probes (served from memory; /readyz asks the"
+        " database at most once a second), at most 4 active bot games per client (429"
+        " too-many-bot-games), a client being an IPv4 address (IPv4-mapped included) or an"
+        " IPv6 /64, X-Forwarded-For only from --trusted-proxies",
+        "tests/attack/test_limits.py, tests/attack/test_request_heads.py,"
+        " tests/attack/test_free_paths.py, tests/attack/test_bot_quota.py,"
         " tests/attack/test_client_address.py",
     ),
     (

@@ -187,26 +187,29 @@ def answers(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def api_process(location: str, *options: str) -> Iterator[Server]:
-    """A ``spies-api`` process on ``location``, up and answering; stopped on exit."""
+def api_process(location: str, *options: str, log: Path | None = None) -> Iterator[Server]:
+    """A ``spies-api`` process on ``location``, up and answering; stopped on exit. Its log
+    lines go to the file ``log`` (none are kept by default)."""
     port = free_port()
     started = time.perf_counter()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "spies_api",
-            "--db",
-            location,
-            "--port",
-            str(port),
-            *("--rate-limit", "off", "--max-bot-games-per-client", "off"),  # one load client
-            *("--max-games-per-client", "off"),
-            *options,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with contextlib.ExitStack() as files:
+        out = subprocess.DEVNULL if log is None else files.enter_context(log.open("wb"))
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "spies_api",
+                "--db",
+                location,
+                "--port",
+                str(port),
+                *("--rate-limit", "off", "--max-bot-games-per-client", "off"),  # one load client
+                *("--max-games-per-client", "off"),
+                *options,
+            ],
+            stdout=out,
+            stderr=out,
+        )
     try:
         while not answers(port):
             if process.poll() is not None:

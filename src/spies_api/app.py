@@ -34,14 +34,16 @@ from litestar.plugins.problem_details import (
 )
 
 from spies_api.http import ROUTE_HANDLERS
+from spies_api.http.cached import CachedAnswers, KeptAnswers
 from spies_api.http.dependencies import caller_provider
 from spies_api.http.edge import Edge, RateLimiter
-from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle
+from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
 from spies_api.http.metrics import (
     CommandMetrics,
     MetricsController,
     bot_decided,
     deadline_fired,
+    due_retried,
     problem_answered,
     prometheus_config,
     track_streams,
@@ -302,11 +304,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     if settings.configure_logging:
         configure_logging(json=settings.log_json)
     holder = _RuntimeHolder(settings, clock)
-    limiter = None
-    if settings.rate_limit is not None:
-        unit, count = parse_rate(settings.rate_limit)
-        limiter = RateLimiter(count / RATE_SECONDS[unit], count)
+    limiter = _limiter(settings.rate_limit)
     lifecycle = Lifecycle()
+    readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
 
     def open_runtime(_: Litestar) -> None:
@@ -337,6 +337,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             poll_seconds=settings.scheduler_poll_seconds,
             clock=runtime.clock,
             fired=deadline_fired if settings.metrics_on else None,
+            retried=due_retried if settings.metrics_on else None,
         )
         bot_tasks.append(asyncio.get_running_loop().create_task(scheduler.run()))
 
@@ -367,10 +368,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
                 problem_answered(code)
             return answer
 
+    # innermost, so that the drain's Connection: close and the request metrics apply to the
+    # answers it keeps
+    kept = KeptAnswers(lambda path: _openapi_document(app) if path.startswith("/schema") else None)
+    middleware.append(lambda app: CachedAnswers(app, kept))
     app = Litestar(
         route_handlers=handlers,
         dependencies={
             "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
+            "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
             **{part: _provider(holder, part) for part in _PARTS},
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(
@@ -394,12 +400,30 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     )
     # every request meets the edge first (its client address), the router's 404s included
     app.asgi_handler = Edge(
-        app.asgi_handler, trusted_proxies=settings.trusted_proxies, limiter=limiter
+        app.asgi_handler,
+        trusted_proxies=settings.trusted_proxies,
+        limiter=limiter,
+        free_limiter=_limiter(settings.free_paths_rate_limit),
+        ipv4_prefix=settings.ipv4_prefix,
+        ipv6_prefix=settings.ipv6_prefix,
     )
     app.state.runtime_holder = holder
     app.state.lifecycle = lifecycle
     app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
+
+
+def _openapi_document(app: Litestar) -> object:
+    """The app's OpenAPI document, built (once: Litestar keeps it) where this is called."""
+    return app.openapi_schema
+
+
+def _limiter(rate: str | None) -> RateLimiter | None:
+    """A bucket per client for a rate such as ``50/second`` (``None``: no limit)."""
+    if rate is None:
+        return None
+    unit, count = parse_rate(rate)
+    return RateLimiter(count / RATE_SECONDS[unit], count)
 
 
 def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:

@@ -5,23 +5,26 @@ Usage::
     spies-api [--db PATH] [--sync MODE] [--host HOST] [--port PORT] [--[no-]access-log]
               [--rate-limit RATE|off] [--max-bot-games-per-client N|off]
               [--max-bot-games N|off] [--max-streams-per-client N|off]
-              [--trusted-proxies LIST]
-              [--max-streams-per-game N] [--max-streams-per-seat N] [--max-streams N]
-              [--idempotency-key-max-length N]
+              [--trusted-proxies LIST] [--ipv4-prefix BITS] [--ipv6-prefix BITS]
+              [--free-paths-rate-limit RATE|off] [--max-head-bytes BYTES]
+              [--max-streams-per-game N] [--max-streams-per-seat N]
+              [--max-streams N] [--idempotency-key-max-length N]
               [--[no-]metrics] [--metrics-port PORT] [--drain-seconds SECONDS]
               [--shutdown-timeout SECONDS]
 
 Every option can also be set in the environment: ``SPIES_DB``, ``SPIES_HOST``,
 ``SPIES_PORT``, ``SPIES_ACCESS_LOG``, ``SPIES_RATE_LIMIT``, ``SPIES_MAX_BOT_GAMES_PER_CLIENT``,
-``SPIES_TRUSTED_PROXIES``, ``SPIES_MAX_STREAMS_PER_GAME``,
-``SPIES_IDEMPOTENCY_KEY_MAX_LENGTH``, ``SPIES_METRICS``, ``SPIES_METRICS_PORT``,
-``SPIES_DRAIN_SECONDS``, ``SPIES_SHUTDOWN_TIMEOUT``, ...; the command line wins. Defaults:
-``spies.db`` (created and migrated on first start; its directory must exist), ``127.0.0.1``,
-``8000``, 50 requests a second per client address (``--rate-limit 50/second``; ``off`` for
-none), 4 active bot games per client address and 16 per core in all, 64 open event
-streams per client address, no trusted proxy, 64 open spectator event streams per game, 255
-characters in an ``Idempotency-Key``, no metrics, a drain of 1 s and a shutdown bounded by
-10 s.
+``SPIES_TRUSTED_PROXIES``, ``SPIES_IPV4_PREFIX``, ``SPIES_MAX_HEAD_BYTES``,
+``SPIES_MAX_STREAMS_PER_GAME``, ``SPIES_IDEMPOTENCY_KEY_MAX_LENGTH``, ``SPIES_METRICS``,
+``SPIES_METRICS_PORT``, ``SPIES_DRAIN_SECONDS``, ``SPIES_SHUTDOWN_TIMEOUT``, ...; the
+command line wins. Defaults: ``spies.db`` (created and migrated on first start; its
+directory must exist), ``127.0.0.1``, ``8000``, 50 requests a second per client
+(``--rate-limit 50/second``; ``off`` for none) and 100 a second of pages, docs, static files
+and the operators' paths (``--free-paths-rate-limit``), a client being an IPv4 address or an
+IPv6 ``/64`` (``--ipv4-prefix 32``, ``--ipv6-prefix 64``), 4 active bot games per client and
+16 per core in all, 64 open event streams per client, no trusted proxy, request heads of 32
+KiB (``--max-head-bytes``), 64 open spectator event streams per game, 255 characters in an
+``Idempotency-Key``, no metrics, a drain of 1 s and a shutdown bounded by 10 s.
 
 Before serving, the settings are checked, the database is opened and the port is bound; a
 problem with any of them is one line on stderr (``spies-api: error: ...``) and exit status 2.
@@ -29,7 +32,8 @@ The first log line (``api_starting``) names the database in use. Log lines are J
 (coloured text on a terminal). On SIGTERM or Ctrl+C the process drains: ``/readyz`` says
 ``draining``, open event streams end at once with a ``reconnect`` message, every answer
 closes its connection, new requests are still served for ``--drain-seconds`` (default 1);
-then it stops listening, the requests in flight finish, the bots and the scheduler stop,
+then it stops listening (the connections the kernel already accepted for it are taken and
+answered, not reset), the requests in flight finish, the bots and the scheduler stop,
 and it exits (status 0), within ``--shutdown-timeout`` (default 10 s) of the signal, or is
 ended then (status 3). ``--metrics`` serves ``GET /metrics``; ``--metrics-port`` on a port
 of its own.
@@ -38,6 +42,7 @@ of its own.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import os
 import signal
@@ -55,12 +60,13 @@ import uvicorn
 from litestar import Litestar
 
 from spies_api.app import create_app, service_of
+from spies_api.http.protocols import protocol_class
 from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_core.errors import SpiesError
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url, redact
 
-__all__ = ["EXIT_SHUTDOWN_TIMEOUT", "EXIT_USAGE", "LIFESPAN_SECONDS", "main"]
+__all__ = ["EXIT_SHUTDOWN_TIMEOUT", "EXIT_USAGE", "LIFESPAN_SECONDS", "main", "server_config"]
 
 LIFESPAN_SECONDS = 2.0
 """Of the shutdown's bound, what is kept for the bots, the scheduler and the store to stop."""
@@ -111,10 +117,12 @@ class _Server(uvicorn.Server):
     ``reconnect`` message (streams of games in progress never end by themselves, and
     uvicorn waits for open connections; clients resume with ``Last-Event-ID`` elsewhere).
     New requests are still served for ``drain_seconds``, while a proxy or load balancer
-    moves its traffic away; then uvicorn stops listening, lets the requests in flight (the
-    commands) finish, and the lifespan stops the bots and the scheduler and closes the
-    store. A watchdog ends the process if all that takes more than
-    ``shutdown_timeout_seconds`` from the signal. A second signal stops at once.
+    moves its traffic away; then uvicorn stops listening (the connections waiting in the
+    listening socket's backlog are taken first, and answered: closing it with them inside
+    would reset them), lets the requests in flight (the commands) finish, and the lifespan
+    stops the bots and the scheduler and closes the store. A watchdog ends the process if
+    all that takes more than ``shutdown_timeout_seconds`` from the signal. A second signal
+    stops at once.
     """
 
     def __init__(self, config: uvicorn.Config, app: Litestar, settings: Settings) -> None:
@@ -139,6 +147,42 @@ class _Server(uvicorn.Server):
         service_of(self._app).notifier.close()
         if self._settings.drain_seconds <= 0:
             self.should_exit = True  # stop listening now
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Stop listening without resetting the connections the kernel has already accepted
+        for us (its backlog): they are taken and served like the others, then uvicorn's own
+        shutdown lets the requests in flight finish."""
+        if sockets:
+            await self._take_backlog(sockets)
+        await super().shutdown(sockets)
+
+    async def _take_backlog(self, sockets: list[socket.socket]) -> None:
+        # A duplicate of each listening socket keeps it listening while the event loop stops
+        # accepting on it; what waits in its backlog is then accepted here, and the socket
+        # closed in the same step (closing it with connections waiting would reset them).
+        held = [sock.dup() for sock in sockets]
+        for server in self.servers:
+            server.close()
+        waiting: list[socket.socket] = []
+        for sock in held:
+            sock.setblocking(False)
+            with sock:
+                while True:
+                    try:
+                        connection, _ = sock.accept()
+                    except OSError:  # BlockingIOError: the backlog is empty
+                        break
+                    waiting.append(connection)
+        loop = asyncio.get_running_loop()
+        for connection in waiting:
+            connection.setblocking(False)
+            await loop.connect_accepted_socket(self._protocol, connection)
+
+    def _protocol(self) -> asyncio.Protocol:
+        """A connection's protocol, as uvicorn makes it for the connections it accepts."""
+        return self.config.http_protocol_class(  # type: ignore[call-arg]
+            config=self.config, server_state=self.server_state, app_state=self.lifespan.state
+        )
 
     async def on_tick(self, counter: int) -> bool:
         if (
@@ -232,6 +276,9 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         host=settings.host,
         port=settings.port,
         rate_limit=settings.rate_limit,
+        free_paths_rate_limit=settings.free_paths_rate_limit,
+        client_prefixes=[settings.ipv4_prefix, settings.ipv6_prefix],
+        max_head_bytes=settings.max_head_bytes,
         trusted_proxies=list(settings.trusted_proxies),
         max_streams_per_game=settings.max_streams_per_game,
     )
@@ -244,11 +291,24 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                 f"cannot serve metrics on {settings.host}:{settings.metrics_port}:"
                 f" {(exc.strerror or str(exc)).lower()} (choose another --metrics-port)"
             )
-    config = uvicorn.Config(
+    with sock:
+        _Server(server_config(app, settings), app, settings).run(sockets=[sock])
+    return 0
+
+
+def server_config(app: Litestar, settings: Settings, *, http: str = "auto") -> uvicorn.Config:
+    """uvicorn's configuration of the app: its HTTP protocol bounded
+    (:mod:`spies_api.http.protocols`: httptools, or h11 when ``http`` says so or httptools
+    is missing), no proxy headers of uvicorn's, the graceful shutdown's bound.
+    """
+    return uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
         access_log=settings.access_log,
+        http=protocol_class(http),
+        # the bound on a request's head: h11 applies it itself, our httptools protocol too
+        h11_max_incomplete_event_size=settings.max_head_bytes,
         # the app reads X-Forwarded-For itself, from Settings.trusted_proxies only
         # (uvicorn would trust any loopback peer's)
         proxy_headers=False,
@@ -261,9 +321,6 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
             ),
         ),
     )
-    with sock:
-        _Server(config, app, settings).run(sockets=[sock])
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

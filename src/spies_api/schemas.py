@@ -513,7 +513,9 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     """The seq of the last event: the number of events in the log."""
     head_hash: str
-    """The hash of the last event (sha256, hex): the fingerprint of the whole log."""
+    """The hash of the last event (sha256, hex): the fingerprint of the whole log
+    (``docs/protocol.md``, the hash chain); ``spies-replay verify --head`` checks an export
+    against it."""
     seats: list[PublicSeat]
     """Every seat, in seat order: who holds it and whether a bot plays it."""
     to_act: list[int]
@@ -525,14 +527,16 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     """The creation options as given; an explicit ``deal`` stays secret until the game is
     over (shown as ``"hidden until the game ends"`` until then)."""
     seed_commitment: str
-    """sha256 of the secret seed (hex); ``seed_revealed`` discloses the seed at the end."""
+    """sha256 of the secret seed (hex); ``seed_revealed`` discloses the seed at the end
+    (``docs/protocol.md``, the seed commitment)."""
     seed_source: str
     """Who chose the cards, from the log: ``server`` (a secret random seed), ``client`` (a
     seed given at creation, so the game is reproducible) or ``deal`` (the creator laid the
     cards out with ``options.deal``). Only a game whose every person seat its creator holds
     can be ``client`` or ``deal``."""
     rng: str
-    """The versioned algorithm that derives every shuffle from the seed."""
+    """The versioned algorithm that derives every shuffle from the seed,
+    ``hmac-sha256-fisher-yates/1`` (``docs/protocol.md``, the random stream)."""
     created_at: str
     """When the game was created: an ISO 8601 UTC timestamp."""
     updated_at: str

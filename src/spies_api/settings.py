@@ -25,6 +25,7 @@ from spies_replay.store.backends import SyncMode
 __all__ = [
     "BOT_GAMES_PER_CORE",
     "DEFAULTS",
+    "DEFAULT_FREE_PATHS_RATE_LIMIT",
     "DEFAULT_RATE_LIMIT",
     "RATE_SECONDS",
     "ENV_PREFIX",
@@ -48,8 +49,20 @@ MAX_OPEN_SEAT_TTL: Final = 30 * 24 * 3600.0
 
 KIB = 1024
 
+MIN_IPV4_PREFIX: Final = 8
+MAX_IPV4_PREFIX: Final = 32
+MIN_IPV6_PREFIX: Final = 32
+MAX_IPV6_PREFIX: Final = 128
+"""The client groupings accepted: a wider one would make the per-client limits global."""
+MIN_HEAD_BYTES: Final = KIB
+MAX_HEAD_BYTES: Final = 1024 * KIB
+"""The request heads accepted as a bound (a browser's heads are under 8 KiB)."""
+
 DEFAULT_RATE_LIMIT: Final = "50/second"
 """The rate limit of a server started with no ``--rate-limit`` (see ``Settings.rate_limit``)."""
+
+DEFAULT_FREE_PATHS_RATE_LIMIT: Final = "100/second"
+"""The bucket of the paths the rate limit does not count (``Settings.free_paths_rate_limit``)."""
 
 RATE_OFF: Final = frozenset({"off", "none", "no"})
 """What ``--rate-limit`` takes for no limit."""
@@ -159,10 +172,11 @@ class Settings:
             warning at startup, to three quarters of the process's open-file limit.
         stream_retry_after_seconds: the ``Retry-After`` of that refusal.
         rate_limit: a per-client request rate, ``N/second``, ``N/minute``, ``N/hour`` or
-            ``N/day``: a token bucket per client address (per ``/64`` for IPv6) that holds
+            ``N/day``: a token bucket per client (``ipv4_prefix``, ``ipv6_prefix``) that holds
             ``N`` requests and refills at ``N`` per unit; beyond it requests get 429
             ``too-many-requests`` with ``Retry-After``. Static files, the web client's
-            pages, the docs, ``/healthz``, ``/readyz`` and ``/metrics`` are not counted.
+            pages, the docs, ``/healthz``, ``/readyz`` and ``/metrics`` are not counted
+            here: they have a bucket of their own, ``free_paths_rate_limit``.
             ``None`` (``--rate-limit off``): no limit (tests, benches). The default,
             ``50/second``, is above what a person reaches through the web client (one
             request per action; holding a key on the replay slider repeats about 30 times a
@@ -173,8 +187,24 @@ class Settings:
             itself a trusted proxy. None by default, loopback included: a server behind a
             proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
             keys the rate limit and is logged as ``client``.
-        max_bot_games_per_client: how many active bot games one client address (per ``/64``
-            for IPv6) may have at once, counting the games it created with a bot seat or
+        ipv4_prefix: the IPv4 network the rate limits and the bot-game quota count as one
+            client: ``32``, each address (the default); ``24``, each ``/24`` (for clients
+            that rotate through the addresses of a network they hold). An IPv4-mapped
+            IPv6 peer (``::ffff:1.2.3.4``, every IPv4 client of a dual-stack ``--host ::``)
+            counts as its IPv4 address.
+        ipv6_prefix: the same for IPv6; ``64`` by default, as one host usually holds a whole
+            ``/64`` and could otherwise rotate through billions of addresses.
+        free_paths_rate_limit: the bucket per client of the paths ``rate_limit`` does not
+            count (static files, pages, docs, ``/healthz``, ``/readyz``, ``/metrics``), in
+            the same form; ``None``: no limit. The default, ``100/second``, is far above a
+            browser loading pages or a probe polling, so that a flood of them from one
+            address is refused while other clients are served.
+        max_head_bytes: the longest request head (the request line and the headers) read,
+            in bytes; a longer one is refused before the rest of it is read: 414
+            ``uri-too-long`` while its request line is still being read, else 431
+            ``headers-too-large``.
+        max_bot_games_per_client: how many active bot games one client (as the rate limit
+            counts them) may have at once, counting the games it created with a bot seat or
             with a clock whose timeouts a bot plays (``on_timeout`` ``bot``), their
             rematches, and the games it handed a seat of to a bot; one more is 429
             ``too-many-bot-games`` with ``Retry-After``. A game stops counting when it ends
@@ -272,6 +302,10 @@ class Settings:
     max_streams_per_client: int | None = 64
     # --
     trusted_proxies: tuple[str, ...] = ()
+    ipv4_prefix: int = 32
+    ipv6_prefix: int = 64
+    free_paths_rate_limit: str | None = DEFAULT_FREE_PATHS_RATE_LIMIT
+    max_head_bytes: int = 32 * KIB
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
     scheduler_poll_seconds: float = 2.0
@@ -300,10 +334,9 @@ class Settings:
             raise ValueError("need 1 <= events_page_default <= events_page_max")
         if not 1 <= self.games_page_default <= self.games_page_max:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
-        if self.rate_limit is not None:
-            parse_rate(self.rate_limit)
         for network in self.trusted_proxies:
             parse_networks(network)
+        _check_edge(self)
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")
         if self.metrics_port is not None and not 1 <= self.metrics_port <= MAX_PORT:
@@ -347,6 +380,24 @@ _POSITIVE_OR_NONE: Final = (
 
 def _below_one(value: float | None) -> bool:
     return value is not None and value < 1
+
+
+_RANGES: Final = {
+    "ipv4_prefix": (MIN_IPV4_PREFIX, MAX_IPV4_PREFIX),
+    "ipv6_prefix": (MIN_IPV6_PREFIX, MAX_IPV6_PREFIX),
+    "max_head_bytes": (MIN_HEAD_BYTES, MAX_HEAD_BYTES),
+}
+"""The settings that must lie within bounds, with their bounds."""
+
+
+def _check_edge(settings: Settings) -> None:
+    """Refuse rates that do not parse and groupings or bounds out of their ranges."""
+    for rate in (settings.rate_limit, settings.free_paths_rate_limit):
+        if rate is not None:
+            parse_rate(rate)
+    for name, (low, high) in _RANGES.items():
+        if not low <= getattr(settings, name) <= high:
+            raise ValueError(f"{name} must be {low} to {high}")
 
 
 DEFAULTS: Final = Settings()
@@ -411,6 +462,25 @@ def _positive_or_off(text: str) -> int | None:
         return _positive(text)
     except ValueError:
         raise ValueError("expected a whole number, at least 1, or off") from None
+
+
+def _prefix(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = text.strip().removeprefix("/")
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise ValueError(f"expected a network prefix length from {low} to {high}")
+        return int(value)
+
+    return parse
+
+
+def _head_bytes(text: str) -> int:
+    value = text.strip()
+    if not value.isdigit() or not MIN_HEAD_BYTES <= int(value) <= MAX_HEAD_BYTES:
+        raise ValueError(
+            f"expected a number of bytes from {MIN_HEAD_BYTES} to {MAX_HEAD_BYTES} (e.g. 32768)"
+        )
+    return int(value)
 
 
 def _seconds(text: str) -> float:
@@ -559,6 +629,36 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "the reverse proxies whose X-Forwarded-For is honoured: IP addresses and CIDR"
         " networks, comma separated, e.g. 127.0.0.1,10.0.0.0/8",
         _networks,
+    ),
+    Option(
+        "ipv4_prefix",
+        "--ipv4-prefix",
+        "BITS",
+        f"the IPv4 network counted as one client by the rate limits and the bot-game quota,"
+        f" {MIN_IPV4_PREFIX} to {MAX_IPV4_PREFIX} (24: a /24)",
+        _prefix(MIN_IPV4_PREFIX, MAX_IPV4_PREFIX),
+    ),
+    Option(
+        "ipv6_prefix",
+        "--ipv6-prefix",
+        "BITS",
+        f"the IPv6 network counted as one client, {MIN_IPV6_PREFIX} to {MAX_IPV6_PREFIX}",
+        _prefix(MIN_IPV6_PREFIX, MAX_IPV6_PREFIX),
+    ),
+    Option(
+        "free_paths_rate_limit",
+        "--free-paths-rate-limit",
+        "RATE",
+        "per-client rate of the paths --rate-limit does not count (pages, docs, static"
+        " files, /healthz, /readyz, /metrics), in the same form, or off",
+        _rate,
+    ),
+    Option(
+        "max_head_bytes",
+        "--max-head-bytes",
+        "BYTES",
+        "the longest request line and headers read; longer is 414 (the request line) or 431",
+        _head_bytes,
     ),
     Option(
         "max_streams_per_game",

@@ -14,7 +14,7 @@ Algorithm ``hmac-sha256-fisher-yates/1`` (the version string is recorded with ev
 - Shuffles are :func:`spies_core.decider.shuffled`: Fisher-Yates from the last index down.
 
 Anyone holding the revealed seed can therefore recompute every shuffle of a game from the
-exported log.
+exported log. ``docs/protocol.md`` defines the algorithm and each game's draws byte for byte.
 """
 
 from __future__ import annotations

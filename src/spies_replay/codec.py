@@ -1,5 +1,8 @@
 """Encoding of stored events, and the hash chain that seals them.
 
+``docs/protocol.md`` defines both byte for byte (canonical JSON, the chain, the
+commitments); its test vectors are in ``docs/protocol/vectors/``.
+
 Hash chain (``spies-replay/1``)
 -------------------------------
 Every row of ``events`` stores ``hash``, lower-case hex of::

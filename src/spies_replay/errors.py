@@ -12,7 +12,7 @@
 - :class:`GameNotFinishedError` ``game-not-finished``: export of a game in progress (its
   seed and hidden cards are secret).
 - :class:`InvalidExportError` ``invalid-export``: an import file that is not a
-  spies-replay export.
+  spies-replay export (``unknown-field``: a line with a field the format does not have).
 - :class:`TamperedLogError` ``tampered-log``: a log that fails verification (names the first
   bad seq and the problem code).
 - :class:`StoreUnavailableError` ``store-unavailable``: a database location that cannot be
@@ -31,6 +31,12 @@
 - :class:`ReplayError` with ``code="invalid-seat"``, ``"seed-missing"`` or
   ``"schema-too-new"`` for the rarer cases.
 
+Which failures pass is decided here, once: an error class whose ``transient`` is true
+(``database-busy``, ``store-unavailable``, ``storage-full``) means that nothing was decided
+against the call, and the same call, made again a little later, may succeed; every other
+error is an answer. :func:`is_transient` reads that marker (on any exception: a caller's own
+transient failures, such as a bot worker lost, carry it too), so no caller matches text.
+
 The API maps ``game-not-found`` to 404, ``version-conflict`` to 409 (with
 :attr:`VersionConflictError.current_version`) and ``game-over`` to 422 like the core's
 :class:`spies_core.errors.GameOverError`, of which :class:`GameFinishedError` is a subclass.
@@ -38,7 +44,7 @@ The API maps ``game-not-found`` to 404, ``version-conflict`` to 409 (with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from spies_core.errors import GameOverError, SpiesError
 
@@ -66,6 +72,7 @@ __all__ = [
     "StoreUnavailableError",
     "TamperedLogError",
     "VersionConflictError",
+    "is_transient",
 ]
 
 
@@ -73,6 +80,17 @@ class ReplayError(SpiesError):
     """Base class of the errors raised by the replay log itself."""
 
     default_code = "replay-error"
+    transient: ClassVar[bool] = False
+    """Whether the failure passes: the store could not do the call now (busy, unreachable,
+    full) and decided nothing, so the same call, made again later, may succeed. An append
+    made again is safe even when a lost connection hid its commit: its version check
+    refuses a second copy."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure that passes (its class says ``transient = True``): the
+    work it stopped is to be done again later, not given up."""
+    return getattr(exc, "transient", False) is True
 
 
 class GameNotFoundError(ReplayError, LookupError):
@@ -199,13 +217,22 @@ class InvalidExportError(ReplayError, ValueError):
 
     Attributes:
         line: the 1-based line of the file at fault, when known.
+        seq: the ``seq`` of the event line at fault, when the line has one.
     """
 
     default_code = "invalid-export"
 
-    def __init__(self, message: str, *, line: int | None = None, code: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        code: str | None = None,
+        seq: int | None = None,
+    ) -> None:
         super().__init__(message if line is None else f"line {line}: {message}", code=code)
         self.line = line
+        self.seq = seq
 
 
 class TamperedLogError(ReplayError):
@@ -267,13 +294,18 @@ class RematchExistsError(ReplayError):
 
 
 class StoreUnavailableError(ReplayError):
-    """A database location that cannot be opened as a store; the message is one line.
+    """A database location that cannot be opened as a store, or a server lost while running;
+    the message is one line.
+
+    Transient: a lost server comes back, and work stopped by it is done again then (a
+    location that cannot be opened at all is met at start, where nothing retries).
 
     Attributes:
         location: the location as given (a file path, or a URL without its password).
     """
 
     default_code = "store-unavailable"
+    transient = True
 
     def __init__(self, location: str, reason: str) -> None:
         super().__init__(f"cannot use the database {location}: {reason}")
@@ -291,6 +323,7 @@ class StoreFullError(ReplayError):
     """
 
     default_code = "storage-full"
+    transient = True
 
     def __init__(self, location: str) -> None:
         super().__init__(
@@ -308,6 +341,7 @@ class StoreBusyError(ReplayError):
     """
 
     default_code = "database-busy"
+    transient = True
 
     def __init__(self, location: str) -> None:
         super().__init__(f"the database {location} is busy with another writer; retry shortly")

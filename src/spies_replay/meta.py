@@ -133,8 +133,8 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     seed_source: SeedSource
     """``server`` (secret, random) or ``client`` (given, reproducible)."""
     rng: str
-    """The versioned algorithm that derives every shuffle from the seed
-    (``spies_core.rng.ALGORITHM``)."""
+    """The versioned algorithm that derives every shuffle from the seed:
+    ``hmac-sha256-fisher-yates/1`` (defined in ``docs/protocol.md``)."""
     created_at: str | None = None
     """When the game was created, ISO 8601 UTC."""
     deal_commitment: str | None = None

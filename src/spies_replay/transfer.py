@@ -10,17 +10,23 @@ Format ``spies-replay/1``, UTF-8, one JSON object per line:
   command object (or ``null``), exactly as stored, and ``"bot"`` (the bot that chose the
   command) on the lines of commands a bot chose.
 
+``docs/protocol.md`` defines the format byte for byte (every field, the hash chain, the
+randomness, what verify checks); ``docs/protocol/vectors/`` holds its test vectors.
+
 Seq 1 is ``game_created`` (with the seed commitment) and the last line is ``seed_revealed``,
 so the file alone lets anyone recompute the hash chain (:mod:`spies_replay.codec`) and
 re-run every shuffle and command (:mod:`spies_replay.verify`). Only finished games are
 exported: in a game in progress the seed and the hidden cards are still secret.
 
 What import refuses before it verifies (:class:`~spies_replay.errors.InvalidExportError`,
-naming the line): a line that is not UTF-8 JSON of that shape, a line nested deeper than
-:data:`~spies_replay.codec.MAX_JSON_DEPTH` levels (measured before decoding: the decoder has
-no depth limit of its own), a line with a key twice in one object, at any depth (code
-``duplicate-key``, naming the event's seq: JSON readers differ on which one counts, and the
-decoder would silently keep the last), and a game id outside :data:`GAME_ID`: 1 to 64 characters of
+naming the line): a line that is not UTF-8 JSON of that shape, a line with a field the
+format does not have (code ``unknown-field``, naming the event's seq: the hash chain covers
+only an event line's own fields, so another would pass unverified and be dropped), a line
+nested deeper than :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels (measured before
+decoding: the decoder has no depth limit of its own), a line with a key twice in one object,
+at any depth (code ``duplicate-key``, naming the event's seq: JSON readers differ on which one
+counts, and the decoder would silently keep the last), and a game id outside
+:data:`GAME_ID`: 1 to 64 characters of
 ``[a-z0-9-]``, starting and ending with a letter or digit. That holds the server's own ids
 (:func:`~spies_replay.engine.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
 tools and tests give (``active``, ``black-spy-6p-no-good-spies`` in the golden logs), and
@@ -37,6 +43,7 @@ from typing import IO, Final
 
 import msgspec
 
+from spies_core.decider import Outcome
 from spies_replay.codec import CHAIN_VERSION, MAX_JSON_DEPTH, duplicated_key, json_depth
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
 from spies_replay.marks import BotPolicies
@@ -84,6 +91,16 @@ _NULL: Final = msgspec.Raw(b"null")
 _encoder: Final = msgspec.json.Encoder()
 _header_decoder: Final = msgspec.json.Decoder(ExportHeader)
 _event_decoder: Final = msgspec.json.Decoder(ExportedEvent)
+_fields_decoder: Final = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def _field_names(struct: type[msgspec.Struct]) -> frozenset[str]:
+    return frozenset(field.encode_name for field in msgspec.structs.fields(struct))
+
+
+_EVENT_FIELDS: Final = _field_names(ExportedEvent)
+_HEADER_FIELDS: Final = _field_names(ExportHeader)
+_OUTCOME_FIELDS: Final = _field_names(Outcome)
 
 
 def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
@@ -157,11 +174,13 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
                         line=number,
                     )
                 _check_keys(line, number, None)
+                _check_header_fields(line, number)
                 fields = msgspec.structs.asdict(header)
                 del fields["format"]
                 record = GameRecord(**fields)
                 continue
             item = _event_decoder.decode(line)
+            _check_fields(line, _EVENT_FIELDS, "an event line", number, item.seq)
         except msgspec.DecodeError as exc:
             raise InvalidExportError(f"not a spies-replay line: {exc}", line=number) from exc
         except RecursionError as exc:  # the depth check's backstop: a deep stack already
@@ -194,7 +213,38 @@ def _check_keys(line: bytes | str, number: int, seq: int | None) -> None:
             " on which one counts, so the line has no one meaning",
             line=number,
             code="duplicate-key",
+            seq=seq,
         )
+
+
+def _check_fields(
+    text: bytes | str, allowed: frozenset[str], what: str, number: int, seq: int | None
+) -> dict[str, msgspec.Raw]:
+    """Refuse an object with a field the format does not have; return its fields.
+
+    The decoders skip unknown fields, and the hash chain covers only an event line's own
+    fields (the header none), so another field would pass unverified and vanish on import.
+    """
+    fields = _fields_decoder.decode(text)
+    unknown = sorted(name for name in fields if name not in allowed)
+    if unknown:
+        where = "the header" if seq is None else f"seq {seq}"
+        raise InvalidExportError(
+            f"{where}: {what} has no field {unknown[0][:80]!r} (its fields are"
+            f" {', '.join(sorted(allowed))}); nothing would verify it",
+            line=number,
+            code="unknown-field",
+            seq=seq,
+        )
+    return fields
+
+
+def _check_header_fields(text: bytes | str, number: int) -> None:
+    """The header's fields, and its outcome's, are the format's."""
+    fields = _check_fields(text, _HEADER_FIELDS, "the header", number, None)
+    outcome = bytes(fields["outcome"])
+    if outcome.strip() != b"null":
+        _check_fields(outcome, _OUTCOME_FIELDS, "the header's outcome", number, None)
 
 
 def _numbered(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes | str]]:

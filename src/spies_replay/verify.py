@@ -1,5 +1,6 @@
 """Verification of a game's log: the hash chain, the fold, and a re-run of every command and
 every bot move. Verify re-derives what the log itself proves; it trusts no label.
+``docs/protocol.md`` defines the checks, their order and every code for any verifier.
 
 :func:`verify_log` checks one log, from the database or from an export file, and stops at the
 first problem, which it names by seq and by a stable code. The hash chain is walked over the

@@ -1,5 +1,6 @@
-"""The bot pool: its time limit counts a decision, not the start of the worker that makes it;
-its workers serve the clients that own the games in turn."""
+"""The bot pool: its time limit counts a decision, not the start of the worker that makes
+it; its workers serve the clients that own the games in turn; a decision lost to a restart of
+the pool is transient, and a worker that dies is the bot's failure and is replaced."""
 
 from __future__ import annotations
 
@@ -8,17 +9,20 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from random import Random
 from typing import Any
 
 import pytest
 
 from spies_api.table import bots
-from spies_api.table.bots import BotPool, BotTurn
+from spies_api.table.bots import BotPool, BotTurn, BotWorkerLostError, Decision
 from spies_api.table.fairness import Urgency
 from spies_core.registry import GAMES
 from spies_core.rng import FairRng
 from spies_core.step import setup, view_at
+from spies_replay.errors import is_transient
+from tests.support.workers import MARKER, dies_once, hangs_once
 
 
 def turn(game_id: str = "g", bot: str = "greedy", urgency: Urgency = Urgency.UNTIMED) -> BotTurn:
@@ -132,3 +136,55 @@ def test_a_turn_given_up_while_it_waits_leaves_no_worker_taken() -> None:
     finally:
         pool.close()
     assert served == ["a", "c"]
+
+
+# -- lost workers (worker processes: seconds each) -----------------------------------------
+
+
+@pytest.mark.slow
+def test_a_decision_lost_to_another_decisions_restart_is_transient_not_a_failure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The pool is restarted under a decision in flight (as another decision's timeout
+    does): the decision is lost, not failed. It raises the transient BotWorkerLostError, so
+    the scheduler asks again later, rather than counting a failure of the bot (and logging
+    it, or falling back to the random bot)."""
+    marker = tmp_path / "asked"
+    monkeypatch.setenv(MARKER, str(marker))
+    pool = BotPool(1, timeout_seconds=60, choose=hangs_once)
+
+    async def scenario() -> Decision:
+        asked = asyncio.ensure_future(pool.decide(turn()))
+        for _ in range(3000):  # the first decision has reached its worker
+            if marker.exists():
+                break
+            await asyncio.sleep(0.01)
+        pool._restart()  # what a timeout of another decision in this pool does
+        with pytest.raises(BotWorkerLostError) as lost:
+            await asked
+        assert is_transient(lost.value)
+        return await pool.decide(turn())  # asked again: a new worker answers
+
+    try:
+        again = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert again.bot == "greedy" and again.failures == ()
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_is_the_bots_failure_and_is_replaced(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A worker that dies under a decision counts as that bot's failure (a bot that kills
+    its worker every time falls back to the random bot), and the broken pool is replaced:
+    the next attempt, and every later decision, gets a working one."""
+    monkeypatch.setenv(MARKER, str(tmp_path / "asked"))
+    pool = BotPool(1, timeout_seconds=60, choose=dies_once)
+    try:
+        first = asyncio.run(pool.decide(turn()))
+        second = asyncio.run(pool.decide(turn()))
+    finally:
+        pool.close()
+    assert first.bot == "greedy" and first.failures == ("BrokenProcessPool",)
+    assert second.bot == "greedy" and second.failures == ()

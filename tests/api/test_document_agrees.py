@@ -31,6 +31,9 @@ SETTINGS_STATED = {
     DEFAULTS.max_streams,
     DEFAULTS.idempotency_key_max_length,
     parse_rate(DEFAULTS.rate_limit or "")[1],
+    parse_rate(DEFAULTS.free_paths_rate_limit or "")[1],
+    DEFAULTS.ipv6_prefix,
+    DEFAULTS.max_head_bytes // KIB,
     DEFAULTS.max_bot_games_per_client,
     DEFAULTS.max_games_per_client,
     MAX_JSON_DEPTH,
@@ -85,7 +88,7 @@ def test_the_documents_limits_paragraph_states_the_default_settings(
 ) -> None:
     stated = numbers(document["info"]["description"].split("**Limits.**")[1])
     # the others are status codes
-    assert stated == {*SETTINGS_STATED, 400, 413, 503, 429}
+    assert stated == {*SETTINGS_STATED, 400, 413, 414, 431, 503, 429}
 
 
 def test_the_games_page_is_the_documented_one(client: TestClient[Litestar]) -> None:

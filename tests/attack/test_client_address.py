@@ -9,6 +9,8 @@ loopback peer's proxy headers were trusted (uvicorn's default), so a client on t
 from __future__ import annotations
 
 import asyncio
+import socket
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +19,10 @@ import msgspec
 import pytest
 import structlog
 
+from spies_api import create_app
 from spies_api.cli import _parser
 from spies_api.cli import main as cli_main
-from spies_api.http.edge import Edge, TrustedProxies, client_address, client_of
+from spies_api.http.edge import Edge, TrustedProxies, client_address, client_of, rate_key
 from spies_api.settings import DEFAULTS, Settings, SettingsError, settings_from
 
 from .conftest import ServerProcess
@@ -157,3 +160,102 @@ def test_over_a_real_server_a_trusted_proxy_names_the_client(
     assert 429 not in statuses  # twenty clients, each under its limit
     logged = commands_logged(log)
     assert {record["client"] for record in logged} == {f"203.0.113.{n}" for n in range(20)}
+
+
+# -- dual-stack peers and groupings (issue: every IPv4 client of `--host ::` was one) -----------
+#
+# Attack, before: on a dual-stack bind every IPv4 peer arrives as ``::ffff:a.b.c.d``; without a
+# trusted proxy the address was kept as it came, and the IPv6 grouping put every one of them in
+# ``::/64``: one client's burst was every other client's 429, and one client's bot games were
+# every other client's quota.
+
+MAPPED_A, MAPPED_B = "::ffff:1.2.3.4", "::ffff:5.6.7.8"
+BOT_GAME = {"game": "deck-of-spies", "seats": [{"type": "bot", "bot": "random"}]}
+
+
+def test_an_ipv4_mapped_peer_is_its_ipv4_address_without_a_proxy_too() -> None:
+    assert client_address(scope(MAPPED_A), NONE) == "1.2.3.4"
+    assert client_address(scope(MAPPED_B, "203.0.113.9"), NONE) == "5.6.7.8"
+    assert client_address(scope("::1"), NONE) == "::1"
+    assert rate_key(client_address(scope(MAPPED_A), NONE)) == "1.2.3.4"
+    assert rate_key(client_address(scope(MAPPED_A), NONE)) != rate_key(
+        client_address(scope(MAPPED_B), NONE)
+    )
+
+
+def test_addresses_are_grouped_by_the_configured_prefixes() -> None:
+    assert rate_key("1.2.3.4", ipv4_prefix=24) == rate_key("1.2.3.5", ipv4_prefix=24)
+    assert rate_key("1.2.3.4", ipv4_prefix=24) == "1.2.3.0/24"
+    assert rate_key("1.2.4.4", ipv4_prefix=24) != rate_key("1.2.3.4", ipv4_prefix=24)
+    assert rate_key("1.2.3.4") != rate_key("1.2.3.5")  # each address by default
+    assert rate_key("2001:db8:1:2:3::1", ipv6_prefix=48) == rate_key(
+        "2001:db8:1:ff::1", ipv6_prefix=48
+    )
+    assert rate_key("2001:db8:1:2::1", ipv6_prefix=128) != rate_key(
+        "2001:db8:1:2::2", ipv6_prefix=128
+    )
+    assert rate_key("unknown", ipv4_prefix=24) == "unknown"
+
+
+def test_the_groupings_are_settings_options_and_environment_variables() -> None:
+    assert (DEFAULTS.ipv4_prefix, DEFAULTS.ipv6_prefix) == (32, 64)
+    assert settings_from({"ipv4_prefix": "24"}, {}).ipv4_prefix == 24
+    assert settings_from({}, {"SPIES_IPV6_PREFIX": "/56"}).ipv6_prefix == 56
+    for given in ({"ipv4_prefix": "33"}, {"ipv4_prefix": "0"}, {"ipv6_prefix": "8"}):
+        with pytest.raises(SettingsError):
+            settings_from(given, {})
+    with pytest.raises(ValueError):
+        Settings(ipv4_prefix=64)
+    assert cli_main(["--ipv4-prefix", "x"], environ={}) == 2
+
+
+async def _statuses_of(app: Any, peer: str, requests: list[tuple[str, str, Any]]) -> list[int]:
+    transport = httpx.ASGITransport(app=app, client=(peer, 40000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://spies") as http:
+        return [
+            (await http.request(method, path, json=body)).status_code
+            for method, path, body in requests
+        ]
+
+
+def test_two_dual_stack_peers_have_two_buckets_and_two_quotas(tmp_path: Path) -> None:
+    settings = Settings(
+        db_path=tmp_path / "mapped.db",
+        rate_limit="3/minute",
+        max_bot_games_per_client=1,
+        bot_workers=0,
+        log_json=True,
+    )
+    app = create_app(settings)
+    create = [("POST", "/games", BOT_GAME)]
+    # the first client: its bot game, then one too many (429 too-many-bot-games), then its
+    # bucket is empty (the app's 429 drains it)
+    assert asyncio.run(_statuses_of(app, MAPPED_A, create * 3)) == [201, 429, 429]
+    # the second client has a full bucket and a free quota of its own
+    assert asyncio.run(_statuses_of(app, MAPPED_B, create)) == [201]
+    grouped = create_app(replace(settings, db_path=tmp_path / "grouped.db", ipv4_prefix=8))
+    assert asyncio.run(_statuses_of(grouped, MAPPED_A, create)) == [201]
+    assert asyncio.run(_statuses_of(grouped, "1.9.9.9", create)) == [429]  # one /8: one client
+
+
+def test_over_a_real_dual_stack_server_two_ipv4_clients_are_two(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::", 0))
+    except OSError:
+        pytest.skip("no IPv6 on this machine")
+    log = tmp_path / "dual.log"
+    server = ServerProcess(
+        tmp_path / "dual.db", log, "--host", "::", "--rate-limit", "3/minute"
+    ).start()
+    servers.append(server)
+    # two IPv4 clients of the dual-stack socket, from two loopback addresses (127.0.0.1
+    # asked whether the server was up)
+    first = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    second = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"))
+    with first, second:
+        statuses = [first.get(f"{server.base}/games").status_code for _ in range(4)]
+        assert statuses == [200, 200, 200, 429]
+        assert second.get(f"{server.base}/games").status_code == 200

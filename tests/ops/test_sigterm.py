@@ -5,7 +5,9 @@ with a ``reconnect`` message after which a client resumes where it was."""
 from __future__ import annotations
 
 import json
+import logging
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
+
+from spies_api import Settings, create_app
+from spies_api.cli import _listen, _Server, server_config
+from tests.support.servers import read_until_closed, wait_until_up
 
 from .process import Load, acknowledged_lost, spies_api
 
@@ -91,3 +97,73 @@ def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> N
         f" the signal), lost 0; answers {dict(load.statuses)}; connection failures"
         f" {dict(load.failures)}; exit status {status}"
     )
+
+
+@pytest.mark.parametrize("parser", ["httptools", "h11"])
+def test_connections_waiting_in_the_backlog_are_served_when_listening_stops(
+    tmp_path: Path, parser: str
+) -> None:
+    """The kernel accepts connections before the server takes them; those still in its
+    backlog when the server stops listening are taken and answered, not reset, also when
+    their request comes after the server began to close its connections.
+
+    Before: uvicorn closed the listening socket with them in it, and each was reset (once in
+    the SIGTERM test's load, on a command). Here the event loop is held at the moment the
+    server decides to stop, so the connections made then wait in the backlog for certain.
+    """
+    settings = Settings(
+        db_path=tmp_path / "backlog.db",
+        rate_limit=None,
+        free_paths_rate_limit=None,
+        bot_workers=0,
+        log_json=True,
+    )
+    app = create_app(settings)
+    held, stopping, waiting_for_them = threading.Event(), threading.Event(), threading.Event()
+
+    class Held(_Server):
+        async def on_tick(self, counter: int) -> bool:
+            stop = await super().on_tick(counter)
+            if stop:
+                stopping.set()
+                held.wait(30)  # the loop takes nothing now: connections stay in the backlog
+            return stop
+
+    class Noticed(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("Waiting for connections to close"):
+                waiting_for_them.set()  # uvicorn has asked every connection to close
+
+    request = b"GET /healthz HTTP/1.1\r\nHost: spies\r\n\r\n"
+    sock = _listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = Held(server_config(app, settings, http=parser), app, settings)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    noticed = Noticed()
+    logging.getLogger("uvicorn.error").addHandler(noticed)
+    thread.start()
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}")
+        server.should_exit = True  # as when the drain ends
+        assert stopping.wait(30)
+        queued = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(5)]
+        for connection in queued:
+            connection.sendall(request)
+        late = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(2)]
+        held.set()
+        answers = []
+        for connection in queued:
+            with connection:
+                answers.append(read_until_closed(connection))
+        assert waiting_for_them.wait(30)
+        for connection in late:
+            with connection:
+                connection.sendall(request)
+                answers.append(read_until_closed(connection))
+    finally:
+        held.set()
+        thread.join(timeout=30)
+        sock.close()
+        logging.getLogger("uvicorn.error").removeHandler(noticed)
+    assert [answer.split(b"\r\n", 1)[0] for answer in answers] == [b"HTTP/1.1 200 OK"] * 7
+    assert not thread.is_alive()

@@ -342,35 +342,50 @@ def nested(depth: int) -> bytes:
     return b"[" * depth + b"]" * depth
 
 
-def with_extra(line: bytes, value: bytes) -> bytes:
-    """An event line with one more (ignored) field: ``{"x": value, ...}``."""
+def with_field(line: bytes, value: bytes) -> bytes:
+    """A line's object with one more field first: ``{"x": value, ...}``."""
     return b'{"x":' + value + b"," + line.strip()[1:]
 
 
-@pytest.mark.parametrize("depth", [1, 63])
+def with_nested_event(lines: list[bytes], value: bytes, *, rechained: bool) -> list[bytes]:
+    """The export with one more (ignored) key in game_created's payload, ``{"x": value,
+    ...}``: its line nests two levels deeper than ``value`` (the line's own object, then its
+    ``event``). ``rechained``: the hashes recomputed, as the chain covers the payload."""
+    if not rechained:
+        line = lines[1]
+        start = line.index(b'"event":{') + len(b'"event":{')
+        return [lines[0], line[:start] + b'"x":' + value + b"," + line[start:], *lines[2:]]
+    record, rows = read_export(lines)
+    created = rows[0]
+    payload = with_field(created.payload.encode(), value).decode()
+    return export_of(
+        *rechain(record, [msgspec.structs.replace(created, payload=payload), *rows[1:]])
+    )
+
+
+@pytest.mark.parametrize("depth", [1, 62])
 def test_lines_nested_up_to_the_limit_import(
     real: EventStore, other: EventStore, depth: int
 ) -> None:
-    """64 levels in all: the line's own object is the first."""
+    """64 levels in all: the line's own object is the first, its event the second."""
     lines = list(export_lines(real, play_with_bots(real, "spies-and-lies", ["random", "random"])))
-    lines[2] = with_extra(lines[2], nested(depth))
-    assert import_game(other, lines, bots=REGISTERED).ok
+    nested_lines = with_nested_event(lines, nested(depth), rechained=True)
+    assert import_game(other, nested_lines, bots=REGISTERED).ok
 
 
-@pytest.mark.parametrize("depth", [64, 1000, 100_000])
+@pytest.mark.parametrize("depth", [63, 1000, 100_000])
 def test_lines_nested_past_the_limit_are_refused(
     real: EventStore, other: EventStore, depth: int
 ) -> None:
     lines = list(export_lines(real, play_with_bots(real, "spies-and-lies", ["random", "random"])))
-    lines[2] = with_extra(lines[2], nested(depth))
     with pytest.raises(InvalidExportError) as caught:
-        import_game(other, lines, bots=REGISTERED)
-    assert caught.value.line == 3 and "nested deeper than 64" in str(caught.value)
+        import_game(other, with_nested_event(lines, nested(depth), rechained=False))
+    assert caught.value.line == 2 and "nested deeper than 64" in str(caught.value)
 
 
 def test_a_header_nested_too_deep_is_refused(real: EventStore, other: EventStore) -> None:
     lines = list(export_lines(real, play_with_bots(real, "spies-and-lies", ["random", "random"])))
-    lines[0] = with_extra(lines[0], nested(5000))
+    lines[0] = with_field(lines[0], nested(5000))
     with pytest.raises(InvalidExportError) as caught:
         import_game(other, lines)
     assert caught.value.line == 1

@@ -187,3 +187,46 @@ def test_a_wrong_format_version_is_refused(
 def test_an_unregistered_game_is_refused(store: EventStore, tmp_path: Path, finished: str) -> None:
     with SQLiteEventStore(tmp_path / "empty.db", games={}) as bare, pytest.raises(UnknownGameError):
         import_game(bare, lines_of(store, finished))
+
+
+def _with_field(lines: list[bytes], index: int, **fields: object) -> list[bytes]:
+    """The export with ``fields`` added to line ``index`` (0: the header), outside ``event``."""
+    data = msgspec.json.decode(lines[index])
+    data.update(fields)
+    return [*lines[:index], msgspec.json.encode(data), *lines[index + 1 :]]
+
+
+def test_an_event_line_with_a_field_outside_the_hash_is_refused(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    """The chain covers an event line's ``seq``, ``type``, ``actor``, ``command``, ``event``,
+    ``recorded_at`` and ``bot``: any other field would pass unverified and be dropped."""
+    lines = _with_field(lines_of(store, finished), 6, signed_by="the auditor")
+    with pytest.raises(InvalidExportError) as caught:
+        import_game(other, lines)
+    assert (caught.value.code, caught.value.seq, caught.value.line) == ("unknown-field", 6, 7)
+    assert "signed_by" in caught.value.message
+    assert other.list_games().total == 0
+
+
+def test_a_header_with_a_field_it_does_not_have_is_refused(
+    store: EventStore, other: EventStore, finished: str
+) -> None:
+    lines = _with_field(lines_of(store, finished), 0, verified=True)
+    with pytest.raises(InvalidExportError) as caught:
+        import_game(other, lines)
+    assert (caught.value.code, caught.value.seq, caught.value.line) == ("unknown-field", None, 1)
+    header = msgspec.json.decode(lines_of(store, finished)[0])
+    header["outcome"]["bonus"] = 1
+    with pytest.raises(InvalidExportError) as nested:
+        import_game(other, [msgspec.json.encode(header), *lines_of(store, finished)[1:]])
+    assert (nested.value.code, nested.value.line) == ("unknown-field", 1)
+
+
+def test_a_null_bot_is_an_absent_bot(store: EventStore, other: EventStore, finished: str) -> None:
+    """``"bot": null`` says what an absent ``bot`` says (the chain leaves the key out)."""
+    lines = [
+        line if not index else _with_field([line], 0, bot=None)[0]
+        for index, line in enumerate(lines_of(store, finished))
+    ]
+    assert import_game(other, lines).ok

@@ -12,16 +12,21 @@ loopback included.
 :class:`Edge` is the ASGI layer wrapped around the whole app (every response passes through
 it, the router's 404s included). For each request it:
 
-1. finds the client address once, keeps it in the scope (:func:`client_of`) and binds it to
-   the request's structured log lines as ``client``;
+1. finds the client address once, keeps it and the key the limits count it by
+   (:func:`rate_key`: its address, or its network when the operator groups addresses) in
+   the scope (:func:`client_of`, :func:`rate_key_of`) and binds the address to the
+   request's structured log lines as ``client``;
 2. answers a path holding a null byte or another control character with 404 ``not-found``
    (a problem document) before anything tries to open a file by it;
-3. takes one token from the client's bucket (:class:`RateLimiter`; static files, the web
-   client's pages, the docs and the health and metrics paths are not counted); an empty
-   bucket is 429 ``too-many-requests`` with ``Retry-After``. A 429 of the app's own
-   (``too-many-bot-games``) empties the client's bucket: a client that asks again at once
-   for what it was just refused is answered here, at no cost, until its bucket refills;
-4. adds the security headers (:data:`SECURITY_HEADERS`) to whatever the app answers.
+3. takes one token from the client's bucket (:class:`RateLimiter`); static files, the web
+   client's pages, the docs and the health and metrics paths (:data:`NOT_COUNTED`) take it
+   from a second, more generous bucket of the client's, so that a flood of them is refused
+   too. An empty bucket is 429 ``too-many-requests`` with ``Retry-After``. A 429 of the
+   app's own (``too-many-bot-games``) empties the client's bucket: a client that asks
+   again at once for what it was just refused is answered here, at no cost, until its
+   bucket refills;
+4. answers ``HEAD`` on a page (:data:`PAGES`) as the app answers ``GET``, without the body;
+5. adds the security headers (:data:`SECURITY_HEADERS`) to whatever the app answers.
 
 It is plain ASGI, with no request object built and no store access: the rate limit costs a
 dictionary lookup and a little arithmetic per request.
@@ -34,7 +39,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 import structlog
@@ -48,6 +53,8 @@ __all__ = [
     "CLIENT_KEY",
     "CONTENT_SECURITY_POLICY",
     "NOT_COUNTED",
+    "PAGES",
+    "RATE_KEY",
     "SECURITY_HEADERS",
     "Edge",
     "RateLimiter",
@@ -55,10 +62,17 @@ __all__ = [
     "client_address",
     "client_of",
     "rate_key",
+    "rate_key_of",
 ]
 
 CLIENT_KEY: Final = "spies.client"
 """The key of the scope's ``state`` under which :class:`Edge` keeps the client address."""
+RATE_KEY: Final = "spies.rate_key"
+"""The key of the scope's ``state`` under which :class:`Edge` keeps the client's
+:func:`rate_key`."""
+
+IPV4_BITS: Final = 32
+IPV4_VERSION: Final = 4
 
 UNKNOWN_CLIENT: Final = "unknown"
 """The client address of a request whose peer the server was not told (no ``client``)."""
@@ -116,13 +130,13 @@ def client_address(scope: Scope | dict[str, Any], trusted: TrustedProxies) -> st
     ``X-Forwarded-For`` address that is not itself a trusted proxy (the first one a trusted
     proxy did not vouch for). An item that is not an IP address ends the walk at the proxy
     that passed it on. Every address is written in its normal form (an IPv4-mapped IPv6
-    address as IPv4).
+    address as IPv4: on a dual-stack socket every IPv4 peer arrives as one).
     """
     peer = scope.get("client")
     if not peer:
         return UNKNOWN_CLIENT
     host = str(peer[0])
-    if not trusted:
+    if not trusted and ":" not in host:  # an IPv4 peer is already in its normal form
         return host
     current = _address(host)
     if not trusted.trusts(current):
@@ -137,21 +151,31 @@ def client_address(scope: Scope | dict[str, Any], trusted: TrustedProxies) -> st
     return str(current)
 
 
-def rate_key(client: str) -> str:
-    """What the rate limit (and the bot-game quota) counts by: the client's address, or for
-    IPv6 its ``/64`` network (one host usually holds a whole ``/64``, so a client could
-    otherwise rotate through billions of addresses)."""
-    if ":" not in client:
+def rate_key(client: str, *, ipv4_prefix: int = 32, ipv6_prefix: int = 64) -> str:
+    """What the rate limits and the bot-game quota count by: the client's network of
+    ``ipv4_prefix`` bits (by default its address) or, for IPv6, of ``ipv6_prefix`` bits (by
+    default its ``/64``: one host usually holds a whole ``/64``, so a client could otherwise
+    rotate through billions of addresses). A client that is not an address (``unknown``)
+    is counted by its name."""
+    if ":" not in client and ipv4_prefix == IPV4_BITS:
         return client
-    try:
-        return str(ipaddress.ip_network(f"{client}/64", strict=False))
-    except ValueError:
+    found = _address(client)
+    if found is None:
         return client
+    bits = ipv4_prefix if found.version == IPV4_VERSION else ipv6_prefix
+    return str(ipaddress.ip_network((found, bits), strict=False))
 
 
 def client_of(scope: Scope | dict[str, Any]) -> str:
     """The client address :class:`Edge` found for a request (``unknown`` without it)."""
     return str(scope.get("state", {}).get(CLIENT_KEY, UNKNOWN_CLIENT))
+
+
+def rate_key_of(scope: Scope | dict[str, Any]) -> str:
+    """The key :class:`Edge` counted a request by (:func:`rate_key` of its client, with the
+    server's groupings), which the bot-game quota counts by too."""
+    key = scope.get("state", {}).get(RATE_KEY)
+    return str(key) if key is not None else rate_key(client_of(scope))
 
 
 CONTENT_SECURITY_POLICY: Final = (
@@ -175,11 +199,16 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
 )
 """The headers of every response."""
 
+PAGES: Final = re.compile(r"/(assets/|schema(/|$)|play/|join/|replay/|rules/|$)")
+"""The web client's pages, its static files and the docs (matched from the start of the
+path): what ``HEAD`` is answered on like ``GET`` without the body."""
+
 NOT_COUNTED: Final = re.compile(
     r"/(assets/|schema(/|$)|play/|join/|replay/|rules/|healthz$|readyz$|metrics$|favicon\.ico$|$)"
 )
 """The paths the rate limit does not count: static files, the web client's pages, the docs,
-the health and metrics paths (matched from the start of the path)."""
+the health and metrics paths (matched from the start of the path). They have a bucket of
+their own (``free_limiter``), so that no client floods them either."""
 
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
 """A character no path of the server holds (a null byte would reach ``open()``)."""
@@ -271,13 +300,17 @@ TOO_MANY_REQUESTS_DETAIL: Final = (
 
 class Edge:
     """The ASGI layer around the app: the client address of each request, in the scope
-    (:func:`client_of`) and in its log lines (``client``); invalid paths; the rate limit;
-    the security headers.
+    (:func:`client_of`) and in its log lines (``client``); invalid paths; the rate limits;
+    ``HEAD`` on pages; the security headers.
 
     Args:
         app: the app's own ASGI handler.
         trusted_proxies: see :class:`TrustedProxies`.
-        limiter: the rate limit, or ``None`` for none.
+        limiter: the rate limit of the counted paths, or ``None`` for none.
+        free_limiter: the rate limit of the paths ``limiter`` does not count
+            (:data:`NOT_COUNTED`), or ``None`` for none.
+        ipv4_prefix: the IPv4 network counted as one client (:func:`rate_key`).
+        ipv6_prefix: the IPv6 network counted as one client.
     """
 
     def __init__(
@@ -286,50 +319,65 @@ class Edge:
         *,
         trusted_proxies: Iterable[str] = (),
         limiter: RateLimiter | None = None,
+        free_limiter: RateLimiter | None = None,
+        ipv4_prefix: int = IPV4_BITS,
+        ipv6_prefix: int = 64,
     ) -> None:
         self.app = app
         self.trusted = TrustedProxies(trusted_proxies)
         self.limiter = limiter
+        self.free_limiter = free_limiter
+        self.ipv4_prefix = ipv4_prefix
+        self.ipv6_prefix = ipv6_prefix
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in (ScopeType.HTTP, ScopeType.WEBSOCKET):
             await self.app(scope, receive, send)
             return
         client = client_address(scope, self.trusted)
-        scope.setdefault("state", {})[CLIENT_KEY] = client
+        key = rate_key(client, ipv4_prefix=self.ipv4_prefix, ipv6_prefix=self.ipv6_prefix)
+        state = scope.setdefault("state", {})
+        state[CLIENT_KEY] = client
+        state[RATE_KEY] = key
         tokens = structlog.contextvars.bind_contextvars(client=client)
         try:
             if scope["type"] == ScopeType.HTTP:
-                refusal = self._refusal(scope, client)
+                refusal = self._refusal(scope, key)
                 if refusal is not None:
                     for message in refusal:
                         await send(message)  # type: ignore[arg-type]
                     return
-                await self.app(scope, receive, self._with_headers(send, client))
+                head = scope.get("method") == "HEAD" and PAGES.match(scope["path"]) is not None
+                if head:  # the page's GET, its headers as they are, no body
+                    scope = cast("Scope", {**scope, "method": "GET"})
+                await self.app(scope, receive, self._with_headers(send, key, head=head))
             else:
                 await self.app(scope, receive, send)
         finally:
             structlog.contextvars.reset_contextvars(**tokens)
 
-    def _with_headers(self, send: Send, client: str) -> Send:
+    def _with_headers(self, send: Send, key: str, *, head: bool) -> Send:
         limiter = self.limiter
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
                 if message["status"] == 429 and limiter is not None:  # too-many-bot-games
-                    limiter.drain(rate_key(client))
+                    limiter.drain(key)
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
         return send_with_headers
 
-    def _refusal(self, scope: Scope, client: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def _refusal(self, scope: Scope, key: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         path = scope["path"]
         if _CONTROL.search(path) is not None:
             return _problem_response(404, "not-found", "Not found", NO_PATH)
-        if self.limiter is None or NOT_COUNTED.match(path) is not None:
+        limiter = self.free_limiter if NOT_COUNTED.match(path) is not None else self.limiter
+        if limiter is None:
             return None
-        wait = self.limiter.take(rate_key(client))
+        wait = limiter.take(key)
         if wait == 0.0:
             return None
         retry = str(max(1, math.ceil(wait))).encode()

@@ -9,7 +9,7 @@ from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent
 
 from spies_api.http.dependencies import Provided
-from spies_api.http.edge import client_of, rate_key
+from spies_api.http.edge import rate_key_of
 from spies_api.http.params import MAX_INDEX, After, EventsLimit
 from spies_api.http.streaming import event_stream
 from spies_api.openapi.operations import documented
@@ -88,7 +88,7 @@ class EventsController(Controller):
         record = await blocking(queries.record, caller.game_id)
         if record.status == GameStatus.FINISHED and start >= record.version:
             return Response(content=None, status_code=204)
-        slot = streams.take(caller.game_id, caller.seat, client=rate_key(client_of(request.scope)))
+        slot = streams.take(caller.game_id, caller.seat, client=rate_key_of(request.scope))
         return ServerSentEvent(
             event_stream(queries, notifier, settings, caller, start, slot),
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},

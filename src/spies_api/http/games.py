@@ -11,7 +11,7 @@ from litestar.params import Body, FromPath, FromQuery, QueryParameter
 
 from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
-from spies_api.http.edge import client_of, rate_key
+from spies_api.http.edge import rate_key_of
 from spies_api.http.params import GamesLimit, Offset
 from spies_api.openapi.examples import CREATE_REQUEST_EXAMPLES
 from spies_api.openapi.operations import EXPORT_MEDIA_TYPE, documented
@@ -74,7 +74,7 @@ class GamesController(Controller):
         request: Request[Any, Any, Any],
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
-        client = rate_key(client_of(request.scope))
+        client = rate_key_of(request.scope)
         bots_play = any(isinstance(seat, BotSeatRequest) for seat in data.seats or ())
         with game_quota.hold(client) as counted:
             if bots_play or bot_plays_timeouts(data.clock):

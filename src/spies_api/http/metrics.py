@@ -27,6 +27,12 @@ integration (:class:`~litestar.plugins.prometheus.PrometheusConfig`, its middlew
                                       expired (``game_abandoned``), by ``game``
 ``spies_store_errors_total``          answers ``store-unavailable``,
                                       ``storage-full``, ``database-busy`` by ``code``
+``spies_due_retries_total``           the scheduler's due work stopped by a transient
+                                      failure, to be tried again, by ``work``
+                                      (``index``, ``load``, ``deadline``,
+                                      ``bot_move``, ``mark``) and ``code``
+                                      (``database-busy``, ``store-unavailable``,
+                                      ``storage-full``, ``bot-worker-lost``)
 ===================================== ============================================
 
 No label value ever comes from a client: a path is its route's template (a path that
@@ -56,6 +62,7 @@ __all__ = [
     "MetricsController",
     "bot_decided",
     "deadline_fired",
+    "due_retried",
     "game_label",
     "problem_answered",
     "prometheus_config",
@@ -122,6 +129,12 @@ DEADLINES: Final = Counter(
 STORE_ERRORS: Final = Counter(
     "spies_store_errors", "Answers for a database error, by problem code", ["code"]
 )
+DUE_RETRIES: Final = Counter(
+    "spies_due_retries",
+    "Due work stopped by a transient failure and tried again later, by work and code",
+    ["work", "code"],
+)
+_RETRY_CODES: Final = _STORE_CODES | {"bot-worker-lost"}
 
 
 def game_label(game: str | None) -> str:
@@ -156,6 +169,12 @@ def bot_decided(bot: str, game: str, seconds: float, fallback: bool) -> None:  #
 def deadline_fired(game: str, event: str) -> None:
     """Count a deadline the scheduler recorded."""
     DEADLINES.labels(game_label(game), event).inc()
+
+
+def due_retried(work: str, code: str) -> None:
+    """Count one retry of due work (``work``: one of the scheduler's ``DueWork``; ``code``:
+    the transient failure's, ``other`` for any outside the fixed set)."""
+    DUE_RETRIES.labels(work, code if code in _RETRY_CODES else "other").inc()
 
 
 def track_streams(count: Callable[[], int]) -> None:

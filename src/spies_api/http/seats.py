@@ -11,7 +11,7 @@ from litestar.params import Body, FromPath, PathParameter
 
 from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
-from spies_api.http.edge import client_of, rate_key
+from spies_api.http.edge import rate_key_of
 from spies_api.openapi.examples import BOT_REQUEST_EXAMPLES, JOIN_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
 from spies_api.schemas import (
@@ -77,7 +77,7 @@ class SeatsController(Controller):
     ) -> PublicSeat:
         """Hand the seat to a bot."""
         del game_id  # the caller's game
-        client = rate_key(client_of(request.scope))
+        client = rate_key_of(request.scope)
         with bot_quota.hold(client, caller.game_id) as record:
             handed = await seats.hand_to_bot(caller, seat, data.bot)
             record(caller.game_id)
@@ -104,7 +104,7 @@ class SeatsController(Controller):
         request: Request[Any, Any, Any],
     ) -> RematchResponse:
         """The caller's seat in the rematch."""
-        client = rate_key(client_of(request.scope))
+        client = rate_key_of(request.scope)
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
 
 

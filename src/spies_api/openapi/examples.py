@@ -432,6 +432,25 @@ NOT_READY_EXAMPLE: Final = problem_document(
 """What ``GET /readyz`` answers while the process drains."""
 
 
+def free_path_limited() -> dict[int, ResponseSpec]:
+    """429 alone, for the operators' paths: not counted by ``--rate-limit``, but by the
+    bucket of the free paths (``--free-paths-rate-limit``)."""
+    spec = problems()[429]
+    return {
+        429: ResponseSpec(
+            data_container=spec.data_container,
+            media_type=spec.media_type,
+            description=(
+                f"Over the per-client bucket of the paths the rate limit does not count"
+                f" (`--free-paths-rate-limit`, {DEFAULTS.free_paths_rate_limit} by default);"
+                " see the Retry-After header. Codes: `too-many-requests`."
+            ),
+            generate_examples=False,
+            examples=spec.examples,
+        )
+    }
+
+
 def not_ready() -> dict[int, ResponseSpec]:
     """The one problem of ``GET /readyz``: 503 ``not-ready`` with its ``reason``."""
     return {

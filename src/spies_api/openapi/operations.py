@@ -29,6 +29,7 @@ from spies_api.openapi.examples import (
     TAKEN_BACK_EXAMPLE,
     VIEW_EXAMPLE,
     example,
+    free_path_limited,
     not_ready,
     problems,
 )
@@ -203,7 +204,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
             "The whole log as `spies-replay/1` JSON Lines: a header line with the game's"
             " record, then one line per event with its command, actor, time and hash; the"
             " last event reveals the seed. `spies-replay import` verifies and imports it, and"
-            " re-derives every shuffle. Games in progress are refused (409)."
+            " re-derives every shuffle. Games in progress are refused (409). The format, its"
+            " hash chain and its randomness are defined byte for byte in `docs/protocol.md`"
+            " (JSON Schemas of the lines in `docs/protocol/`)."
         ),
         responses={
             200: ResponseSpec(
@@ -578,15 +581,19 @@ OPERATIONS: Final[dict[str, Operation]] = {
             **problems(),
         },
     ),
-    # -- operations (not the game API: no rate limit, no token) ------------------------------
+    # -- operations (not the game API: no token; the bucket of the free paths) ---------------
     "healthz": Operation(
         summary="Liveness",
         description=(
             "200 while the process is alive and its event loop answers; the database is not"
             " asked, so a database outage never makes a process look dead (restarting it"
-            " would not help). For a supervisor's liveness probe; never rate limited."
+            " would not help). For a supervisor's liveness probe; not counted by the rate"
+            " limit (its own bucket per client, far above any prober's rate)."
         ),
-        responses={200: _ok(Health, "Alive.", ("Alive", {"status": "ok"}))},
+        responses={
+            200: _ok(Health, "Alive.", ("Alive", {"status": "ok"})),
+            **free_path_limited(),
+        },
     ),
     "readyz": Operation(
         summary="Readiness",
@@ -595,11 +602,14 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " seconds and has every migration this code knows. Otherwise 503 `not-ready`"
             " with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing"
             " its requests: send new ones elsewhere), `store-unavailable` or `database-busy`"
-            " (the database; the process reconnects by itself), `migrations-pending`. For a"
-            " load balancer's health check; never rate limited."
+            " (the database; the process reconnects by itself), `migrations-pending`. The"
+            " database is asked at most once a second: its answer is kept for a second. For a"
+            " load balancer's health check; not counted by the rate limit (its own bucket per"
+            " client, far above any prober's rate)."
         ),
         responses={
             200: _ok(Readiness, "Ready.", ("Ready", {"status": "ready", "backend": "sqlite"})),
+            **free_path_limited(),
             **not_ready(),
         },
     ),

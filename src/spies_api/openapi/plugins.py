@@ -107,6 +107,12 @@ log, the stream and replays show each caller only what the rules let them see. O
 over, its log is public and can be exported with the revealed seed, and
 `spies-replay import` / `verify` re-derive every shuffle from it.
 
+**The log as a protocol.** The export (`GET /games/{id}/export`), the hash chain behind
+`head_hash`, the seed commitment, the random stream every shuffle and deal is drawn from,
+each command's events and what `verify` checks are defined byte for byte in
+`docs/protocol.md` in the repository, with machine-readable test vectors in
+`docs/protocol/vectors/`.
+
 **Rules.** Descriptions cite the rule reference of the game a schema belongs to,
 `docs/rules/<game>.md` in the repository: a section sign and a number name a section, `I-`
 and a number an interpretation we chose.
@@ -124,13 +130,18 @@ and a number an interpretation we chose.
     f" {DEFAULTS.max_streams_per_seat} of each seat (its next one ends its oldest); at most"
     f" {DEFAULTS.max_streams} in all, a tenth of them kept for seats; one more is 503"
     " `too-many-streams` with `Retry-After`; at most"
-    f" {DEFAULTS.max_streams_per_client} of one client address, seats' and spectators'"
+    f" {DEFAULTS.max_streams_per_client} of one client, seats' and spectators'"
     " together; one more is 429 `too-many-client-streams` with `Retry-After`. An"
     " `Idempotency-Key` has at most"
-    f" {DEFAULTS.idempotency_key_max_length} characters. Rate limit: each client address may"
-    f" send {DEFAULTS.rate_limit} (`spies-api --rate-limit`; a bucket that size, refilled at"
-    " that rate; static files, pages and docs not counted); over it, 429"
-    " `too-many-requests` with `Retry-After`. A client may have at most"
+    f" {DEFAULTS.idempotency_key_max_length} characters. Rate limit: each client (an IPv4"
+    f" address, an IPv6 /64) may send {DEFAULTS.rate_limit} (`spies-api --rate-limit`; a"
+    " bucket that size, refilled at that rate); static files, pages, docs and the operators'"
+    f" paths are counted in a bucket of their own, {DEFAULTS.free_paths_rate_limit}"
+    " (`--free-paths-rate-limit`); over either, 429 `too-many-requests` with"
+    f" `Retry-After`. A request head (request line and headers) over"
+    f" {DEFAULTS.max_head_bytes // KIB} KiB is refused before the rest is read: 414"
+    " `uri-too-long` in the request line, else 431 `headers-too-large` (`--max-head-bytes`);"
+    " a request that is not HTTP/1.1 is 400 `bad-request`. A client may have at most"
     f" {DEFAULTS.max_bot_games_per_client} active bot games (with a bot seat, or a clock whose"
     " timeouts a bot plays); one more is 429 `too-many-bot-games` with `Retry-After`; the"
     " server admits a number of them, all clients together, sized to its machine: one more is"
@@ -573,7 +584,7 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
             Tag(
                 name="operations",
                 description="For operators: liveness and readiness (not the game API: no"
-                " token, never rate limited).",
+                " token; not counted by the rate limit, but by the bucket of the free paths).",
             ),
         ],
         use_handler_docstrings=False,

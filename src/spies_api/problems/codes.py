@@ -103,7 +103,11 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "not-your-seat", api_errors.ForbiddenError, "A seat's own action with another seat's token."
     ),
     ErrorCode(
-        "bad-request", 400, "A request refused before it reaches the API (a malformed request)."
+        "bad-request",
+        400,
+        "A request refused before it reaches the API, a malformed one; one that is not"
+        " well-formed HTTP/1.1 (its request line, a header or its chunked body) also closes"
+        " the connection.",
     ),
     ErrorCode("not-found", 404, "No such path (see `/schema` for the paths)."),
     ErrorCode("method-not-allowed", 405, "The path does not take this method."),
@@ -113,11 +117,26 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         413,
         f"The body is over the size limit ({DEFAULTS.max_body_bytes // KIB} KiB by default).",
     ),
+    ErrorCode(
+        "uri-too-long",
+        414,
+        "A request line (the URL) that runs past the bound on a request's head"
+        f" (`--max-head-bytes`, {DEFAULTS.max_head_bytes // KIB} KiB by default); the"
+        " connection closes.",
+    ),
     ErrorCode("unsupported-media-type", 415, "A body of a media type the API cannot read."),
     ErrorCode(
         "too-many-requests",
         429,
-        "Over the per-client rate limit (`--rate-limit`); retry after `Retry-After` seconds.",
+        "Over the per-client rate limit (`--rate-limit`; pages, docs, static files and the"
+        " operators' paths: `--free-paths-rate-limit`); retry after `Retry-After` seconds.",
+    ),
+    ErrorCode(
+        "headers-too-large",
+        431,
+        "Request headers that run past the bound on a request's head (`--max-head-bytes`,"
+        f" {DEFAULTS.max_head_bytes // KIB} KiB by default, the request line included); the"
+        " connection closes.",
     ),
     # -- games and the log ------------------------------------------------------------------
     ErrorCode("game-not-found", replay_errors.GameNotFoundError, "No game with that id."),
@@ -463,6 +482,7 @@ NOT_ANSWERED: Final = frozenset(
         "idempotency-key-exists",  # internal; answered as the stored response or -reused
         "invalid-export",  # spies-replay import only
         "duplicate-key",  # an invalid-export's code, spies-replay import only
+        "unknown-field",  # an invalid-export's code, spies-replay import and verify --file only
         "invalid-seat",  # spies-replay --as only (the API takes seats from tokens)
         "orphan-events",  # a verify problem code, spies-replay only
         "ok",  # a log field, not an error

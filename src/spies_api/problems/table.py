@@ -140,8 +140,10 @@ _HTTP_CODES: Final[dict[int, tuple[str, str]]] = {
     405: ("method-not-allowed", "Method not allowed"),
     406: ("not-acceptable", "Not acceptable"),
     413: ("body-too-large", "Request body too large"),
+    414: ("uri-too-long", "Request line too long"),
     415: ("unsupported-media-type", "Unsupported media type"),
     429: ("too-many-requests", "Too many requests"),
+    431: ("headers-too-large", "Request headers too large"),
     500: ("internal-error", "Internal server error"),
     503: ("unavailable", "Service unavailable"),
 }

@@ -64,6 +64,7 @@ from spies_replay.errors import (
     GameFinishedError,
     IdempotencyKeyExistsError,
     VersionConflictError,
+    is_transient,
 )
 from spies_replay.store.protocols import EventStore, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
@@ -159,7 +160,8 @@ class Commands:
 
         With an ``idempotency_key``, the answer is kept with the append; the same key with
         the same request (and seat) gets it again, appending nothing. ``bot`` names the bot
-        that chose the command (recorded with it).
+        that chose the command (recorded with it); a bot's command stopped by a transient
+        store failure is not logged (the scheduler tries it again and counts it).
 
         Raises:
             GameNotFoundError: no such game.
@@ -171,6 +173,10 @@ class Commands:
                 (:class:`LegalCommandsChangedError`).
             IdempotencyKeyReusedError: the key was used for another request.
             RuleError: the rules refuse the command. Nothing is appended.
+            StoreBusyError, StoreUnavailableError, StoreFullError: the store failed
+                (:func:`~spies_replay.errors.is_transient`); a lost connection may have
+                hidden the commit, so the cached head is dropped and the game's listeners
+                woken.
         """
         started = time.perf_counter()
         tag = request.command.__struct_config__.tag
@@ -181,6 +187,8 @@ class Commands:
             async with self.locks.hold(game_id):
                 reply = await self._submit(game_id, seat, request, idempotency_key, fields, bot)
         except SpiesError as exc:
+            if bot is not None and is_transient(exc):
+                raise  # the scheduler tries the bot's move again, and counts it, unlogged
             self.log.info(
                 "command_rejected",
                 **fields,
@@ -221,16 +229,32 @@ class Commands:
             prepared = prepare(head)
             if prepared is None:
                 return None
-            try:
-                await self.placement.append(prepared.append)
-            except VersionConflictError:
-                self.states.discard(game_id)
-                raise
+            await self._append(game_id, prepared.append)
             self.effects.command(prepared.head)
         self.log.info(
             event, game_id=game_id, game=head.game, version=prepared.head.version, **fields
         )
         return prepared.head
+
+    async def _append(self, game_id: str, batch: Append) -> None:
+        """Append ``batch``; a refusal or failure that leaves the cached head in doubt drops it.
+
+        Raises:
+            VersionConflictError: another writer appended first.
+            Anything :meth:`Placement.append` raises.
+        """
+        try:
+            await self.placement.append(batch)
+        except VersionConflictError:
+            self.states.discard(game_id)
+            raise
+        except SpiesError as exc:
+            if is_transient(exc):
+                # a lost connection may hide a commit: as after another process's append,
+                # the cached head is dropped and the game's listeners (its streams, the
+                # scheduler) look at the log again
+                self.effects.remote(game_id)
+            raise
 
     async def _head(self, game_id: str) -> Head:
         head = self.states.cached(game_id)
@@ -272,11 +296,10 @@ class Commands:
                 fields["version"] = replayed.version
                 return replayed.reply
             try:
-                await self.placement.append(batch)
+                await self._append(game_id, batch)
             except IdempotencyKeyExistsError as exc:  # the same key, by another process
                 return _stored_reply(exc.record, fingerprint)
             except VersionConflictError as exc:  # another process appended meanwhile
-                self.states.discard(game_id)
                 fields["version"] = exc.current_version
                 if strict is not None or attempt == _CONFLICT_RETRIES - 1:
                     raise

@@ -59,8 +59,8 @@ class WriteEffects:
             if token is not None:
                 self.auth.remember(record.id, seat, token)
         self.states.put(created.head)
-        if any(s.bot is not None for s in created.seats):
-            self.listeners(record.id)  # a bot may be the first to act
+        if created.head.clock is not None or any(s.bot is not None for s in created.seats):
+            self.listeners(record.id)  # a bot may be the first to act, or a clock run out
 
     def remote(self, game_id: str) -> None:
         """Another process appended to the game (a wake-up from the store): this process's

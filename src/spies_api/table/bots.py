@@ -14,8 +14,11 @@ first, each client that owns games in turn, each of its games in turn, so a floo
 games from one client queues behind itself, not in front of the others. A worker process
 ends when its server does, however the server ends (``kill -9`` included). A decision that
 raises, times out or returns a command that is not legal is asked once more; if it fails
-again, the ``random`` bot makes that one move, recorded as ``random``'s (:func:`decide`), so
-a game never stalls on a bot.
+again, the ``random`` bot makes that one move, recorded as ``random``'s (:func:`fallback`),
+so a game never stalls on a bot. A worker lost because another decision's time ran out (the
+pool is restarted to stop it) is no failure of this bot: :class:`BotWorkerLostError` is
+transient, and the scheduler asks again later; a worker that died on its own counts as the
+bot's failure, and its pool is replaced for the next decision.
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from spies_api.table.fairness import FairQueue, Ticket, Urgency
 from spies_bots import bot_rng, get_bot, policy_for
@@ -45,7 +48,9 @@ __all__ = [
     "FALLBACK_BOT",
     "BotPool",
     "BotTurn",
+    "BotWorkerLostError",
     "Decision",
+    "fallback",
     "forced_turn",
     "plan_turn",
 ]
@@ -96,6 +101,24 @@ class Decision:
         """The mark recorded with the move: the bot and the version of its choices
         (``greedy@1``), so that ``spies-replay verify`` re-runs the move with that version."""
         return bot_mark(self.bot, get_bot(self.bot).version)
+
+
+class BotWorkerLostError(Exception):
+    """A decision lost with its worker, stopped for another decision that ran out of time:
+    no failure of this bot. Transient (:func:`spies_replay.errors.is_transient`): ask again
+    later."""
+
+    transient: ClassVar[bool] = True
+    code: ClassVar[str] = "bot-worker-lost"
+
+    def __init__(self) -> None:
+        super().__init__("the bot's worker was restarted before it answered")
+
+
+def fallback(turn: BotTurn, failures: tuple[str, ...] = ()) -> Decision:
+    """The move of :data:`FALLBACK_BOT` for a turn whose bot failed (``failures``: why)."""
+    command = random_choice(turn.view, list(turn.legal), turn.rng())
+    return Decision(command, FALLBACK_BOT, failures)
 
 
 def plan_turn(head: Head) -> BotTurn | None:
@@ -243,18 +266,31 @@ class BotPool:
         ticket = await self._turn_of(turn)
         seconds = 0.0
         try:
-            pool = await self._ready()
-            started = time.perf_counter()
-            pending = loop.run_in_executor(
-                pool, self.choose, bot, turn.game, turn.view, turn.legal, turn.rng()
-            )
+            pool = self._pool()
             try:
-                return await asyncio.wait_for(pending, self.timeout_seconds)
+                await self._ready()
+                started = time.perf_counter()
+                pending = loop.run_in_executor(
+                    pool, self.choose, bot, turn.game, turn.view, turn.legal, turn.rng()
+                )
+                try:
+                    return await asyncio.wait_for(pending, self.timeout_seconds)
+                finally:
+                    seconds = time.perf_counter() - started
             except TimeoutError:
                 self._restart()
                 raise
-            finally:
-                seconds = time.perf_counter() - started
+            except (BrokenExecutor, RuntimeError, asyncio.CancelledError) as exc:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # this decision itself is being cancelled
+                if self._executor is not pool:
+                    # another decision's timeout restarted the pool under this one (its
+                    # worker killed, or its call cancelled before it started)
+                    raise BotWorkerLostError from exc
+                if isinstance(exc, BrokenExecutor):
+                    self._restart()  # its worker died: a new pool for the next decision
+                raise
         finally:
             self._queue.finish(ticket, seconds)
             self._free += 1
@@ -297,12 +333,15 @@ class BotPool:
         """The seat's bot's command, asked twice if it fails; else the fallback bot's.
 
         Never raises for a bot's failure: the game always gets a legal move.
+
+        Raises:
+            BotWorkerLostError: the pool was restarted under the decision (transient).
         """
         started = time.perf_counter()
         decision = await self._decide(turn)
         if self.observe is not None:
-            fallback = decision.bot != turn.bot
-            self.observe(turn.bot, turn.game, time.perf_counter() - started, fallback)
+            fell_back = decision.bot != turn.bot
+            self.observe(turn.bot, turn.game, time.perf_counter() - started, fell_back)
         return decision
 
     async def _decide(self, turn: BotTurn) -> Decision:
@@ -313,14 +352,15 @@ class BotPool:
             except TimeoutError:
                 failures.append("timeout")
                 continue
+            except BotWorkerLostError:
+                raise  # no failure of the bot: the scheduler asks again later
             except Exception as exc:  # noqa: BLE001  (a bug in a bot must not stop its game)
                 failures.append(type(exc).__name__)
                 continue
             if command in turn.legal:
                 return Decision(command, turn.bot, tuple(failures))
             failures.append("illegal-command")
-        command = random_choice(turn.view, list(turn.legal), turn.rng())
-        return Decision(command, FALLBACK_BOT, tuple(failures))
+        return fallback(turn, tuple(failures))
 
     def close(self) -> None:
         """Stop the workers (at shutdown)."""

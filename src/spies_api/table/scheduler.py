@@ -37,6 +37,17 @@ games it holds.
 - **Nothing due.** A game whose mark says due but that has nothing to do now (a seat taken
   back, a mark set by a seat change) has its mark cleared at that version, or moved to its
   next deadline.
+- **Transient failures.** Due work stopped by a failure that passes
+  (:func:`spies_replay.errors.is_transient`: the store busy, unreachable or full, a bot
+  worker lost) stays due: the game is looked at again after a backoff that doubles from
+  ``retry_first_seconds`` up to ``retry_max_seconds`` (with jitter, so games stopped
+  together do not come back together), and until then nothing else starts its work. Each
+  retry is counted (``retried``: the metrics), never logged. The version check of every
+  append makes the work safe to do again: a move or a timeout that was in fact recorded is
+  refused the second time, and the game is looked at afresh.
+- **A rules refusal** of a bot's command (a bug: the rules and the bot's legal commands
+  disagree) is logged once, as ``bot_failed``, and the ``random`` bot makes that move
+  instead; a refusal of its move too leaves the game to its people.
 
 When the task is cancelled (the app shutting down), it waits for its store calls already
 running on worker threads before it ends: a cancelled ``await`` abandons its thread, and the
@@ -47,9 +58,11 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import partial
 from typing import Any, Final, Protocol, TypeVar
 
@@ -60,7 +73,15 @@ from spies_api.schemas import SubmittedCommand
 from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
-from spies_api.table.bots import BotPool, BotTurn, forced_turn, plan_turn
+from spies_api.table.bots import (
+    FALLBACK_BOT,
+    BotPool,
+    BotTurn,
+    Decision,
+    fallback,
+    forced_turn,
+    plan_turn,
+)
 from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
@@ -73,15 +94,32 @@ from spies_replay.engine import (
     prepare_resume,
     prepare_timeout,
 )
-from spies_replay.errors import DeadlinePassedError, GameFinishedError, VersionConflictError
+from spies_replay.errors import (
+    DeadlinePassedError,
+    GameFinishedError,
+    GameNotFoundError,
+    VersionConflictError,
+    is_transient,
+)
 from spies_replay.meta import AbortReason
 from spies_replay.store.protocols import GameIndex
 from spies_replay.store.records import Clock, utc_now
 
-__all__ = ["POLL_SECONDS", "Scheduler"]
+__all__ = [
+    "POLL_SECONDS",
+    "RETRY_FIRST_SECONDS",
+    "RETRY_MAX_SECONDS",
+    "DueWork",
+    "Scheduler",
+    "backoff",
+]
 
 POLL_SECONDS: Final = 2.0
 """How often the index of due work is read, for marks set by other processes."""
+RETRY_FIRST_SECONDS: Final = 0.05
+"""The backoff after a game's due work first fails for a transient reason (it doubles)."""
+RETRY_MAX_SECONDS: Final = 5.0
+"""The longest backoff: a game is looked at again at least this often while it fails."""
 _DRAIN_SECONDS: Final = 30.0
 """At shutdown, how long to wait for store calls still running on worker threads."""
 _DUE_PAGE: Final = 1000
@@ -95,6 +133,29 @@ class _Stopped(Exception):  # noqa: N818  (a signal, not an error)
 
 class DueIndex(GameIndex, Protocol):
     """The part of the store the scheduler reads: the index of due work."""
+
+
+class DueWork(StrEnum):
+    """What the scheduler was doing when a transient failure stopped it (a metrics label)."""
+
+    INDEX = "index"
+    """Reading the index of due work."""
+    LOAD = "load"
+    """Reading a game's head, or its due mark."""
+    DEADLINE = "deadline"
+    """A clock that ran out: its timeout, forced move or abandonment, or clocks resumed; or
+    open seats that expired (the table abandoned)."""
+    BOT_MOVE = "bot_move"
+    """A bot's move: its decision, or its command."""
+    MARK = "mark"
+    """Clearing a game's due mark once nothing is due."""
+
+
+def backoff(failures: int, first: float, most: float, rng: random.Random) -> float:
+    """Seconds to wait after a game's ``failures``-th transient failure in a row: doubling
+    from ``first`` up to ``most``, half of it drawn at random (jitter)."""
+    ceiling = min(most, first * 2.0 ** min(failures - 1, 32))
+    return ceiling / 2 + rng.uniform(0, ceiling / 2)
 
 
 @dataclass(eq=False)
@@ -112,6 +173,10 @@ class Scheduler:
         clock: where the time is read.
         fired: called with the game and the event (``clock_expired``, ``clocks_resumed``,
             ``game_abandoned``) of each deadline recorded (the metrics).
+        retried: called with the :class:`DueWork` and the failure's code of each retry of
+            due work stopped by a transient failure (the metrics).
+        retry_first_seconds: the first backoff after a transient failure (it doubles).
+        retry_max_seconds: the longest backoff.
     """
 
     store: DueIndex
@@ -122,11 +187,23 @@ class Scheduler:
     poll_seconds: float = POLL_SECONDS
     clock: Clock = utc_now
     fired: Callable[[str, str], None] | None = None
+    retried: Callable[[str, str], None] | None = None
+    retry_first_seconds: float = RETRY_FIRST_SECONDS
+    retry_max_seconds: float = RETRY_MAX_SECONDS
     log: Any = field(init=False, repr=False)
     _due: list[tuple[str, str]] = field(init=False, default_factory=list)
     _marks: dict[str, str] = field(init=False, default_factory=dict)
     _poked: set[str] = field(init=False, default_factory=set)
     _busy: set[str] = field(init=False, default_factory=set)
+    _retrying: dict[str, asyncio.TimerHandle] = field(init=False, default_factory=dict)
+    """Games whose work failed for a transient reason, each with the timer of its retry."""
+    _failures: dict[str, int] = field(init=False, default_factory=dict)
+    """Transient failures in a row, by game (its backoff grows with them)."""
+    _decided: dict[str, tuple[int, int, Decision]] = field(init=False, default_factory=dict)
+    """The decision of a bot turn whose command did not get through, by game, with its
+    version and seat: a retry submits it again rather than asking (and logging) again."""
+    _jitter: random.Random = field(init=False, default_factory=random.Random)
+    _index_failures: int = field(init=False, default=0)
     _loop: asyncio.AbstractEventLoop | None = field(init=False, default=None)
     _loop_thread: int = field(init=False, default=0)
     _wake: asyncio.Event | None = field(init=False, default=None)
@@ -187,6 +264,8 @@ class Scheduler:
 
     def _mark(self, game_id: str, due_at: str | None) -> None:
         """Keep ``game_id`` due at ``due_at`` (``None``: nothing due)."""
+        if game_id in self._retrying:
+            return  # its retry looks at the game afresh when its backoff is over
         if due_at is None:
             self._marks.pop(game_id, None)
             return
@@ -200,25 +279,80 @@ class Scheduler:
         poked, self._poked = self._poked, set()
         now = self.clock()
         unknown = []
-        for game_id in poked:
+        for game_id in poked - self._retrying.keys():  # a retry will look at those anyway
             head = self.states.cached(game_id)
             if head is None:
                 unknown.append(game_id)
             else:
                 self._mark(game_id, head.due_at(GAMES[head.game], now))
         for game_id in unknown:
-            self._mark(game_id, await self._in_thread(partial(self.store.due_at, game_id)))
+            try:
+                due_at = await self._in_thread(partial(self.store.due_at, game_id))
+            except _Stopped:
+                raise
+            except Exception as exc:  # noqa: BLE001  (one game's trouble never stops the others)
+                self._failed(game_id, DueWork.LOAD, exc)
+                continue
+            self._mark(game_id, due_at)
 
-    async def _read_index(self) -> None:
+    async def _read_index(self) -> float:
+        """Read the index of due work; the seconds until it is to be read again (sooner,
+        after a backoff, when a transient failure stopped this read)."""
         try:
             found = await self._in_thread(lambda: self.store.due_games(limit=_DUE_PAGE))
         except _Stopped:
             raise
         except Exception as exc:  # noqa: BLE001  (a busy or closed database: read it later)
-            self.log.warning("due_index_unread", error_type=type(exc).__name__)
-            return
+            if not is_transient(exc):
+                self.log.warning("due_index_unread", error_type=type(exc).__name__)
+                return self.poll_seconds
+            self._count_retry(DueWork.INDEX, exc)
+            self._index_failures += 1
+            return min(self.poll_seconds, self._backoff(self._index_failures))
+        self._index_failures = 0
         for game_id, due_at in found:
             self._mark(game_id, due_at)
+        return self.poll_seconds
+
+    # -- transient failures ----------------------------------------------------------------
+
+    def _failed(self, game_id: str, work: DueWork, exc: Exception) -> None:
+        """Due work of ``game_id`` stopped by ``exc``: retried after a backoff when the
+        failure passes, else logged once (a bug) and left."""
+        if not is_transient(exc):
+            self._forget(game_id)
+            self.log.error("bot_failed", game_id=game_id, error_type=type(exc).__name__)
+            return
+        self._count_retry(work, exc)
+        failures = self._failures.get(game_id, 0) + 1
+        self._failures[game_id] = failures
+        wait = self._backoff(failures)
+        self._marks.pop(game_id, None)
+        old = self._retrying.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        assert self._loop is not None
+        self._retrying[game_id] = self._loop.call_later(wait, self._retry, game_id)
+
+    def _backoff(self, failures: int) -> float:
+        return backoff(failures, self.retry_first_seconds, self.retry_max_seconds, self._jitter)
+
+    def _count_retry(self, work: DueWork, exc: Exception) -> None:
+        if self.retried is not None:
+            self.retried(work.value, str(getattr(exc, "code", type(exc).__name__)))
+
+    def _retry(self, game_id: str) -> None:
+        """A game's backoff is over: it is due now (its work reads the head afresh)."""
+        if self._retrying.pop(game_id, None) is None:
+            return
+        self._mark(game_id, self.clock())
+        if self._wake is not None:
+            self._wake.set()
+
+    def _forget(self, game_id: str) -> None:
+        """The game's work ended (done, or given up): no backoff, no decision kept."""
+        self._failures.pop(game_id, None)
+        self._decided.pop(game_id, None)
 
     def _sleep(self) -> float:
         """Seconds until the soonest due work (at most ``poll_seconds``)."""
@@ -258,20 +392,21 @@ class Scheduler:
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._warm_bots)
-                await self._read_index()
-                polled = self._loop.time()
+                read_at = self._loop.time() + await self._read_index()
                 while True:
                     await self._settle_pokes()
                     for game_id in self._take_due(self.clock()):
                         self._busy.add(game_id)
                         group.start_soon(self._work, game_id)
-                    with anyio.move_on_after(self._sleep()):
+                    with anyio.move_on_after(min(self._sleep(), read_at - self._loop.time())):
                         await self._wake.wait()
                     self._wake.clear()
-                    if self._loop.time() - polled >= self.poll_seconds:
-                        await self._read_index()
-                        polled = self._loop.time()
+                    if self._loop.time() >= read_at:
+                        read_at = self._loop.time() + await self._read_index()
         finally:
+            for timer in self._retrying.values():
+                timer.cancel()
+            self._retrying.clear()
             self.appends.remove(self.poke)
             self.bots.close()
             self._loop = None
@@ -287,34 +422,49 @@ class Scheduler:
             self.log.warning("bot_pool_unstarted", error_type=type(exc).__name__)
 
     async def _work(self, game_id: str) -> None:
+        work = DueWork.LOAD
         try:
             while True:
+                work = DueWork.LOAD
                 head = self.states.cached(game_id)
                 if head is None:  # a fold from the log: not on the event loop
                     head = await self._in_thread(partial(self.states.load, game_id))
                 if head.expired(self.clock()):  # a table that never filled ends
+                    work = DueWork.DEADLINE
                     await self._abandon(head)
+                    self._failures.pop(game_id, None)
                     continue
                 late = _late_seat(head, to_ms(self.clock()))
                 if late is not None:  # a clock that ran out comes first, a bot's too
+                    work = DueWork.DEADLINE
                     await self._time_out(head, late)
+                    self._failures.pop(game_id, None)  # it went through: no backoff now
                     continue
                 turn = plan_turn(head)
                 if turn is not None:
+                    work = DueWork.BOT_MOVE
                     if not await self._move(turn):
-                        return
+                        break
+                    self._failures.pop(game_id, None)
                     continue
                 due = head.due_at(GAMES[head.game], self.clock())
                 if due is None:
+                    work = DueWork.MARK
                     clear = partial(self.store.set_due, game_id, head.version, None)
                     await self._in_thread(clear)
                 else:
                     self._mark(game_id, due)  # the next deadline
-                return
+                break
         except _Stopped:
             return
+        except GameNotFoundError:
+            # a poke about a game this store does not hold (another schema's notification on
+            # a shared PostgreSQL database): nothing is due here
+            self._forget(game_id)
         except Exception as exc:  # noqa: BLE001  (one game's trouble never stops the others)
-            self.log.error("bot_failed", game_id=game_id, error_type=type(exc).__name__)
+            self._failed(game_id, work, exc)
+        else:
+            self._forget(game_id)
         finally:
             self._busy.discard(game_id)
             if self._wake is not None:
@@ -341,7 +491,8 @@ class Scheduler:
         forced = bot = None
         if plan.forced_at is not None:  # every timeout a bot answers moves the game on
             turn = forced_turn(head, seat, clocks.control.timeout_bot, plan.forced_at)
-            decision = await self.bots.decide(turn)
+            decision = await self._decision(turn)
+            self._decided[head.id] = (turn.version, seat, decision)  # kept for a retry
             forced, bot = decision.command, decision.mark
 
         def expire(now: Head) -> PreparedCommand | None:
@@ -352,6 +503,7 @@ class Scheduler:
             )
 
         if await self._write(head.id, expire, "clock_expired", seat=seat, bot=bot):
+            self._decided.pop(head.id, None)
             self._fired(head.game, "clock_expired")
 
     async def _abandon(self, head: Head) -> None:
@@ -391,7 +543,38 @@ class Scheduler:
         return written is not None
 
     async def _move(self, turn: BotTurn) -> bool:
-        """Play one bot turn; whether the game may have more due work now."""
+        """Play one bot turn; whether the game may have more due work now.
+
+        A transient failure (the decision's worker lost, the command's store busy) raises,
+        and the game's work is retried with the same decision. A rules refusal is logged
+        once and the fallback bot moves instead.
+        """
+        decision = await self._decision(turn)
+        while True:
+            self._decided[turn.game_id] = (turn.version, turn.seat, decision)
+            request = SubmittedCommand(command=decision.command, expected_game_version=turn.version)
+            try:
+                await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.mark)
+            except (VersionConflictError, GameFinishedError, DeadlinePassedError):
+                pass  # the game moved, or the seat's clock ran out: look again
+            except SpiesError as exc:
+                if is_transient(exc):
+                    raise
+                # the rules refused a legal command: a bug, not a bot's
+                self._bot_failed(turn, decision.bot, exc.code)
+                if decision.bot == FALLBACK_BOT:
+                    return False  # the fallback's move refused too: leave it to people
+                decision = fallback(turn)
+                continue
+            self._decided.pop(turn.game_id, None)
+            return True
+
+    async def _decision(self, turn: BotTurn) -> Decision:
+        """The turn's decision: the one kept from an attempt that did not get through, else
+        the bot's (its failures logged once)."""
+        kept = self._decided.get(turn.game_id)
+        if kept is not None and kept[:2] == (turn.version, turn.seat):
+            return kept[2]
         decision = await self.bots.decide(turn)
         if decision.failures:
             self._bot_failed(
@@ -401,15 +584,7 @@ class Scheduler:
                 attempts=len(decision.failures),
                 played_by=decision.bot,
             )
-        request = SubmittedCommand(command=decision.command, expected_game_version=turn.version)
-        try:
-            await self.commands.submit(turn.game_id, turn.seat, request, bot=decision.mark)
-        except (VersionConflictError, GameFinishedError, DeadlinePassedError):
-            return True  # the game moved, or the seat's clock ran out: look again
-        except SpiesError as exc:  # the rules refused a legal command: a bug, not a bot's
-            self._bot_failed(turn, decision.bot, exc.code)
-            return False
-        return True
+        return decision
 
     def _bot_failed(self, turn: BotTurn, bot: str, reason: str, **more: object) -> None:
         """The one log line of a bot turn that went wrong."""

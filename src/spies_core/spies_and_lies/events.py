@@ -186,7 +186,8 @@ class InfiltrationPointsLost(BaseEvent, frozen=True, kw_only=True, tag="infiltra
     side: int
     """The side that lost the points, 0 red, 1 blue."""
     amount: int
-    """The points taken off: 5, or fewer at a low marker."""
+    """The sabotage's points: always 5 (§9, rank 10); the marker stops at 0 ([I-18]), so
+    ``tower`` may have dropped by less."""
     tower: int
     """The side's marker after the loss."""
 

@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * Export a finished game
-         * @description The whole log as `spies-replay/1` JSON Lines: a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409).
+         * @description The whole log as `spies-replay/1` JSON Lines: a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409). The format, its hash chain and its randomness are defined byte for byte in `docs/protocol.md` (JSON Schemas of the lines in `docs/protocol/`).
          */
         get: operations["exportGame"];
         put?: never;
@@ -305,7 +305,7 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; never rate limited.
+         * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; not counted by the rate limit (its own bucket per client, far above any prober's rate).
          */
         get: operations["healthz"];
         put?: never;
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when this process may be sent traffic: its database answers within a few seconds and has every migration this code knows. Otherwise 503 `not-ready` with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing its requests: send new ones elsewhere), `store-unavailable` or `database-busy` (the database; the process reconnects by itself), `migrations-pending`. For a load balancer's health check; never rate limited.
+         * @description 200 when this process may be sent traffic: its database answers within a few seconds and has every migration this code knows. Otherwise 503 `not-ready` with `Retry-After` and a `reason`: `draining` (it got SIGTERM and is finishing its requests: send new ones elsewhere), `store-unavailable` or `database-busy` (the database; the process reconnects by itself), `migrations-pending`. The database is asked at most once a second: its answer is kept for a second. For a load balancer's health check; not counted by the rate limit (its own bucket per client, far above any prober's rate).
          */
         get: operations["readyz"];
         put?: never;
@@ -1412,7 +1412,7 @@ export interface components {
             recorded_at: string;
             /** @description The finished game this one is the rematch of, if any. */
             rematch_of?: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed (`spies_core.rng.ALGORITHM`). */
+            /** @description The versioned algorithm that derives every shuffle from the seed: `hmac-sha256-fisher-yates/1` (defined in `docs/protocol.md`). */
             rng: string;
             /** @description Each seat's holder at creation; `null`: every seat is the creator's. */
             seats?: components["schemas"]["SeatState"][] | null;
@@ -1485,7 +1485,7 @@ export interface components {
             created_at: string;
             /** @description The game id, e.g. `black-spy`. */
             game: string;
-            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log. */
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
             head_hash: string;
             /** @description The game's id. */
             id: string;
@@ -1503,11 +1503,11 @@ export interface components {
             rematch?: string | null;
             /** @description The finished game this one is the rematch of; `null` for a new game. */
             rematch_of?: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed. */
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
             rng: string;
             /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
             seats: components["schemas"]["PublicSeat"][];
-            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end. */
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
             seed_commitment: string;
             /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible) or `deal` (the creator laid the cards out with `options.deal`). Only a game whose every person seat its creator holds can be `client` or `deal`. */
             seed_source: string;
@@ -2226,7 +2226,7 @@ export interface components {
          * @description An enemy Marshal's sabotage: minus 5, not below 0 (§9, rank 10, [I-18]).
          */
         SpiesAndLiesInfiltrationPointsLost: {
-            /** @description The points taken off: 5, or fewer at a low marker. */
+            /** @description The sabotage's points: always 5 (§9, rank 10); the marker stops at 0 ([I-18]), so `tower` may have dropped by less. */
             amount: number;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
@@ -4054,6 +4054,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     readyz: {
@@ -4072,6 +4081,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */

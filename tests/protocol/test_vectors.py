@@ -1,0 +1,256 @@
+"""The test vectors of ``docs/protocol.md`` (``docs/protocol/vectors/``) are what the code
+computes, byte for byte; verify gives every export its verdict; every export line fits the
+JSON Schemas; and an implementation of the document's primitives that shares no code with
+the engine (:mod:`tests.protocol.reference`) reproduces the vectors, and the engine's
+canonical bytes on random values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spies_bots import bot_rng
+from spies_core.rng import FairRng
+from spies_replay.codec import canonical_json
+
+from . import reference
+from .make_vectors import OUT, build, on_disk, verdict
+
+VECTORS = OUT / "vectors"
+
+
+def load(name: str) -> Any:
+    return json.loads((VECTORS / name).read_text("utf-8"))
+
+
+EXPORTS: list[dict[str, Any]] = load("exports.json")["vectors"]
+
+
+def lines_of(entry: dict[str, Any]) -> list[bytes]:
+    return (VECTORS / entry["file"]).read_bytes().splitlines(keepends=True)
+
+
+def test_the_vectors_and_schemas_are_what_the_code_computes() -> None:
+    """Regenerated from scratch, every file is the same, byte for byte, and no other file
+    is there (``python -m tests.protocol.make_vectors`` writes them)."""
+    built, found = build(), on_disk()
+    assert sorted(built) == sorted(found)
+    changed = [path for path in built if built[path] != found[path]]
+    assert not changed, f"regenerate with python -m tests.protocol.make_vectors: {changed}"
+
+
+@pytest.mark.parametrize("entry", EXPORTS, ids=[Path(e["file"]).stem for e in EXPORTS])
+def test_verify_gives_every_export_its_verdict(entry: dict[str, Any]) -> None:
+    found = verdict(lines_of(entry), entry.get("head"))
+    if "pending" in entry and found != entry["verdict"]:
+        pytest.xfail(entry["pending"])
+    assert found == entry["verdict"]
+
+
+def test_the_vectors_cover_what_the_document_promises() -> None:
+    """Every game finished, clocks, bot moves, seat events; tampering of each kind."""
+    whole = [e for e in EXPORTS if "tampered" not in e["file"]]
+    text = b"".join(b"".join(lines_of(e)) for e in whole)
+    for game in (b"deck-of-spies", b"black-spy", b"spies-and-lies"):
+        assert b'"game":"' + game + b'"' in text
+    for needed in (
+        b'"bot":"random@1"',
+        b'"bot":"greedy@1"',
+        b'"type":"clock_expired"',
+        b'"type":"seat_handed_to_bot"',
+        b'"type":"seat_taken_back"',
+        b'"type":"seat_claimed"',
+        b'"type":"clocks_resumed"',
+        b'"type":"draw_deck_shuffled"',
+        b'"type":"discard_reshuffled"',
+        b'"seed_source":"server"',
+        b'"seed_source":"deal"',
+        b'"forfeit":true',
+    ):
+        assert needed in text, needed
+    codes = {e["verdict"].get("code") for e in EXPORTS}
+    assert {"hash-mismatch", "missing-event", "out-of-order", "seed-mismatch"} <= codes
+    assert {"unknown-field", "duplicate-key", "published-head-mismatch"} <= codes
+
+
+@pytest.fixture(scope="module")
+def validators() -> tuple[Any, Any]:
+    jsonschema_rs = pytest.importorskip("jsonschema_rs")
+    return (
+        jsonschema_rs.validator_for(json.loads((OUT / "export-header.schema.json").read_text())),
+        jsonschema_rs.validator_for(json.loads((OUT / "export-event.schema.json").read_text())),
+    )
+
+
+@pytest.mark.parametrize("entry", EXPORTS, ids=[Path(e["file"]).stem for e in EXPORTS])
+def test_every_line_of_an_export_fits_the_schemas(
+    entry: dict[str, Any], validators: tuple[Any, Any]
+) -> None:
+    header, event = validators
+    lines = [json.loads(line) for line in lines_of(entry)]
+    valid = [header.is_valid(lines[0]), *(event.is_valid(line) for line in lines[1:])]
+    if entry["verdict"].get("code") == "unknown-field":
+        assert not all(valid), "a field the format does not have is outside the schema"
+    else:
+        assert all(valid), [n + 1 for n, ok in enumerate(valid) if not ok]
+
+
+# -- the document's primitives, from the reference -------------------------------------------
+
+
+@pytest.mark.parametrize("vector", load("canonical.json")["vectors"], ids=lambda v: v["name"])
+def test_canonical_json(vector: dict[str, Any]) -> None:
+    expected = bytes.fromhex(vector["canonical_hex"])
+    assert vector["canonical"].encode() == expected
+    assert canonical_json(vector["input"]) == expected
+    assert reference.canonical_bytes(vector["input"]) == expected
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(JSON_VALUES)
+def test_the_reference_canonical_form_is_the_engines(value: Any) -> None:
+    """What the document says of key order, escapes, integers and every float's text is
+    what msgspec's deterministic encoder does."""
+    text = msgspec.json.encode(value)
+    assert reference.canonical_bytes(text) == canonical_json(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_float_text_round_trips(value: float) -> None:
+    text = reference.float_text(value)
+    assert float(text) == value and math.copysign(1, float(text)) == math.copysign(1, value)
+    assert text == canonical_json(msgspec.json.encode(value)).decode()
+
+
+def test_the_hash_chain() -> None:
+    vectors = reference.parse((VECTORS / "hashes.json").read_bytes())
+    assert reference.genesis(vectors["game_id"]) == vectors["genesis_hash"]
+    previous = vectors["genesis_hash"]
+    for row in vectors["rows"]:
+        assert row["previous_hash"] == previous
+        assert reference.row_bytes(row) == row["canonical"].encode()
+        previous = reference.link(previous, row["canonical"].encode())
+        assert previous == row["hash"]
+    assert any("bot" in row for row in vectors["rows"])
+    assert any("bot" not in row and row["command"] for row in vectors["rows"])
+
+
+def test_every_exports_chain_and_commitments_from_the_reference() -> None:
+    """The reference walks each untampered export: every hash, the head, the seed and deal
+    commitments."""
+    for entry in EXPORTS:
+        if not entry["verdict"]["ok"]:
+            continue
+        lines = lines_of(entry)
+        header = json.loads(lines[0])
+        previous = reference.genesis(header["id"])
+        for line in lines[1:]:
+            row = reference.parse(line)
+            previous = reference.link(previous, reference.row_bytes(row))
+            assert previous == row["hash"], (entry["file"], row["seq"])
+        assert previous == header["head_hash"]
+        created = json.loads(lines[1])["event"]
+        revealed = json.loads(lines[-1])["event"]
+        seed = bytes.fromhex(revealed["seed"])
+        assert reference.seed_commitment(seed) == created["seed_commitment"]
+        if created.get("deal_commitment") is not None:
+            deal = json.dumps(revealed["deal"])
+            assert reference.deal_commitment(seed, deal) == created["deal_commitment"]
+
+
+@pytest.mark.parametrize("vector", load("stream.json")["vectors"], ids=str)
+def test_the_stream(vector: dict[str, Any]) -> None:
+    seed = bytes.fromhex(vector["seed_hex"])
+    for index, item in enumerate(vector["blocks"]):
+        assert item["message"] == f"spies/1:{vector['nonce']}:{index}"
+        assert reference.block(seed, vector["nonce"], index).hex() == item["bytes_hex"]
+
+
+@pytest.mark.parametrize("vector", load("randrange.json")["vectors"], ids=lambda v: v["name"])
+def test_randrange(vector: dict[str, Any]) -> None:
+    seed = bytes.fromhex(vector["seed_hex"])
+    stream, engine = reference.Stream(seed, vector["nonce"]), FairRng(seed, vector["nonce"])
+    for call in vector["calls"]:
+        n = int(call["n"])
+        assert stream.randrange(n) == engine.randrange(n) == int(call["result"])
+    assert stream.read == 8 * sum(len(call["words"]) for call in vector["calls"])
+
+
+def test_a_randrange_vector_shows_rejections() -> None:
+    assert sum(v["rejected_words"] for v in load("randrange.json")["vectors"]) >= 2
+
+
+@pytest.mark.parametrize("vector", load("shuffle.json")["vectors"], ids=str)
+def test_the_shuffle(vector: dict[str, Any]) -> None:
+    stream = reference.Stream(bytes.fromhex(vector["seed_hex"]), vector["nonce"])
+    assert reference.shuffle(stream, vector["items"]) == vector["result"]
+
+
+@pytest.mark.parametrize("vector", load("setup.json")["vectors"], ids=str)
+def test_each_games_random_setup(vector: dict[str, Any]) -> None:
+    """The document's set-up draws give the orders the engine recorded."""
+    seed, events = bytes.fromhex(vector["seed_hex"]), vector["events"]
+    if "seed_text" in vector:
+        assert vector["seed_text"].encode() == seed
+    game, started = vector["game"], events[0]
+    if game == "deck-of-spies":
+        expected = reference.deck_of_spies(seed)
+        assert started["spy_deck"] == expected["spy_deck"]
+        assert started["draw_deck"] == expected["draw_deck"]
+        assert events[1] == {"type": "cards_drawn", "cards": expected["hand"], "count": 5}
+    elif game == "black-spy":
+        expected = reference.black_spy(seed, vector["players"])
+        assert started["dealer"] == expected["dealer"]
+        assert events[1]["hands"] == expected["hands"]
+    else:
+        expected = reference.spies_and_lies(seed, vector["options"])
+        assert {key: started[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize("vector", load("bot-rng.json")["vectors"], ids=str)
+def test_the_format_1_bot_generator(vector: dict[str, Any]) -> None:
+    seed, seat, version = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["version"]
+    words = reference.key_words(int(vector["seed_int_hex"], 16))
+    assert [f"{word:08x}" for word in words] == vector["init_key_words"]
+    twister = reference.bot_generator(seed, seat, version)
+    assert list(reference.outputs(twister, 6)) == vector["uint32_outputs"]
+    engine = bot_rng(seed, seat, version)
+    twister = reference.bot_generator(seed, seat, version)
+    for n, result in vector["randrange"]:
+        assert twister.randrange(n) == engine.randrange(n) == result
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(min_size=1, max_size=40), st.integers(0, 5), st.integers(0, 2000))
+def test_the_bot_generator_is_cpythons(seed: bytes, seat: int, version: int) -> None:
+    twister, engine = reference.bot_generator(seed, seat, version), bot_rng(seed, seat, version)
+    sizes = (1, 2, 3, 60, 2**31 + 1)
+    assert [twister.randrange(n) for n in sizes] == [engine.randrange(n) for n in sizes]
+
+
+@pytest.mark.parametrize("value", [0, 1, 2**32 - 1, 2**32, 2**40 + 5, 2**224 + 7, 2**256 - 1])
+def test_the_key_has_as_many_words_as_the_integer_needs(value: int) -> None:
+    """A digest with leading zero bits seeds with fewer words (at least one)."""
+    twister, engine = reference.Twister(reference.key_words(value)), random.Random(value)
+    assert list(reference.outputs(twister, 5)) == [engine.getrandbits(32) for _ in range(5)]
