@@ -285,10 +285,11 @@ def server(args: list[str], port: int) -> Iterator[int]:
 
 
 def api_server(db: Path | str, port: int, *options: str) -> Any:
-    """``spies-api`` with ``--rate-limit off`` (one client address sends everything) unless
-    ``options`` give a rate."""
-    if "--rate-limit" not in options:
-        options = ("--rate-limit", "off", *options)
+    """``spies-api`` with ``--rate-limit off`` and ``--max-games-per-client off`` (one client
+    address sends everything) unless ``options`` give them."""
+    for limit in ("--rate-limit", "--max-games-per-client"):
+        if limit not in options:
+            options = (limit, "off", *options)
     return server(["-m", "spies_api", "--db", str(db), "--port", str(port), *options], port)
 
 

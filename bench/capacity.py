@@ -204,6 +204,7 @@ def api_process(location: str, *options: str, log: Path | None = None) -> Iterat
                 "--port",
                 str(port),
                 *("--rate-limit", "off", "--max-bot-games-per-client", "off"),  # one load client
+                *("--max-games-per-client", "off"),
                 *options,
             ],
             stdout=out,

@@ -52,11 +52,18 @@ with ``/``; a module may be followed by ``::`` and a test's name (without parame
 @pytest.fixture(autouse=True, scope="session")
 def _no_rate_limit_unless_asked() -> Iterator[None]:
     """Tests build ``Settings(...)`` without the default rate limits (as ``--rate-limit off``
-    and ``--free-paths-rate-limit off``) nor the quotas of bot games (per client and in all): a
-    test plays whole games, and loads pages, as fast as it can from one address. A test of a
-    limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps the real defaults."""
+    and ``--free-paths-rate-limit off``) nor the quotas of games and bot games (per client and
+    in all): a test plays whole games, and loads pages, as fast as it can from one address. A
+    test of a limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps the real
+    defaults."""
     defaults = Settings.__init__.__kwdefaults__
-    lifted = ("rate_limit", "free_paths_rate_limit", "max_bot_games_per_client", "max_bot_games")
+    lifted = (
+        "rate_limit",
+        "free_paths_rate_limit",
+        "max_bot_games_per_client",
+        "max_bot_games",
+        "max_games_per_client",
+    )
     saved = {name: defaults[name] for name in lifted}
     defaults.update(dict.fromkeys(saved))
     try:

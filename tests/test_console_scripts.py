@@ -246,6 +246,8 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_MAX_HEAD_BYTES",
         "SPIES_MAX_BOT_GAMES_PER_CLIENT",
         "SPIES_MAX_BOT_GAMES",
+        "SPIES_MAX_GAMES_PER_CLIENT",
+        "SPIES_OPEN_SEAT_TTL",
         "SPIES_MAX_STREAMS_PER_GAME",
         "SPIES_MAX_STREAMS_PER_SEAT",
         "SPIES_MAX_STREAMS",

@@ -73,7 +73,7 @@ from spies_api.service.queries import GameQueries
 from spies_api.service.states import GameStates
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
-from spies_api.table.quota import BotGameQuota
+from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.engine import CreatedGame, Head
@@ -106,6 +106,7 @@ class Runtime:
         creator: creates games.
         seats: joins, hand-overs and rematches.
         bot_quota: active games with bot seats per client and in all, and their owners.
+        game_quota: active games created per client.
     """
 
     settings: Settings
@@ -121,6 +122,7 @@ class Runtime:
     creator: GameCreator
     seats: SeatService
     bot_quota: BotGameQuota
+    game_quota: GameQuota
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -152,7 +154,7 @@ class Runtime:
         appends.add(notifier.notify)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
-        creator = GameCreator(store, effects, clock=clock)
+        creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,
@@ -161,6 +163,8 @@ class Runtime:
             retry_after=settings.bot_games_retry_after_seconds,
         )
         appends.add(bot_quota.appended)
+        game_quota = GameQuota(settings.max_games_per_client, states)
+        appends.add(game_quota.appended)
         return cls(
             settings=settings,
             store=store,
@@ -183,6 +187,7 @@ class Runtime:
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             bot_quota=bot_quota,
+            game_quota=game_quota,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -262,6 +267,7 @@ _PARTS = (
     "creator",
     "seats",
     "bot_quota",
+    "game_quota",
 )
 """The runtime's parts that routes take as dependencies, by their own names."""
 

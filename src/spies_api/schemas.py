@@ -548,19 +548,28 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     clock: ClockView | None = None
     """The game's clock now: the time control and each seat's time left and deadline (while
     its clock runs); ``null`` for a game without a clock."""
+    open_until: str | None = None
+    """While the game waits for players (nothing is dealt until its last open seat is
+    taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned
+    (finished, no winner, outcome reason ``abandoned``). ``null`` otherwise, or when they
+    never expire."""
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
-    """A page of game summaries, oldest first."""
+    """A page of game summaries, newest first."""
 
     games: list[GameSummary]
-    """This page's games, oldest first."""
+    """This page's games, newest first."""
     total: int
     """How many games match the filters, over all pages."""
     limit: int
     """The page size used (the request's ``limit``, lowered to the server's maximum)."""
     offset: int
-    """How many matching games come before this page."""
+    """How many matching games (after ``before``, when given) this page skipped."""
+    next_before: str | None = None
+    """Pass it as ``before`` for the next page: the games older than this page's last,
+    whatever was created meanwhile (an ``offset`` moves when new games arrive); ``null`` on
+    the last page."""
 
 
 class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):

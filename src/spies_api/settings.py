@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_RATE_LIMIT",
     "RATE_SECONDS",
     "ENV_PREFIX",
+    "MAX_OPEN_SEAT_TTL",
     "OPTIONS",
     "RATE_UNITS",
     "Option",
@@ -43,6 +44,8 @@ __all__ = [
 
 ENV_PREFIX: Final = "SPIES_"
 MAX_PORT: Final = 65535
+MAX_OPEN_SEAT_TTL: Final = 30 * 24 * 3600.0
+"""The longest ``--open-seat-ttl`` (30 days): longer is surely a mistake; ``off`` is for ever."""
 
 KIB = 1024
 
@@ -212,6 +215,19 @@ class Settings:
         bot_game_idle_seconds: see ``max_bot_games_per_client``.
         bot_games_retry_after_seconds: the ``Retry-After`` of ``too-many-bot-games`` and
             ``server-bot-games-full``.
+        max_games_per_client: how many active games one client address (per ``/64`` for
+            IPv6) may have created and have going at once; one more ``POST /games`` is 429
+            ``too-many-games`` with ``Retry-After``. A game waiting for players counts until
+            it is dealt, ends or its open seats expire (so one address cannot fill the
+            lobby); any other game until it ends or has had no append for five minutes.
+            Rematches are not counted. ``None``: no limit. The default, 20, is more tables
+            than a person keeps going; a script that creates games in a loop meets it within
+            a second.
+        open_seat_ttl: how many seconds the open seats of a new game stay open (recorded in
+            its log as ``game_created.open_until``); a game still waiting for players then
+            is abandoned: ``game_aborted`` with reason ``abandoned``, the seed revealed, the
+            game over with no winner. ``None`` (``--open-seat-ttl off`` or ``0``): open seats
+            never expire. The default is an hour.
         max_bot_games: how many active games with bot seats the server (this process)
             admits, all clients together, counted as ``max_bot_games_per_client`` counts
             them; one more is 429 ``server-bot-games-full`` with ``Retry-After``. ``None``:
@@ -279,6 +295,8 @@ class Settings:
     max_bot_games_per_client: int | None = 4
     bot_game_idle_seconds: float = 300.0
     bot_games_retry_after_seconds: int = 5
+    max_games_per_client: int | None = 20
+    open_seat_ttl: float | None = 3600.0
     # -- shares: the bots' work in all, and one client's part of the streams
     max_bot_games: int | None = field(default_factory=default_max_bot_games)
     max_streams_per_client: int | None = 64
@@ -350,11 +368,17 @@ _POSITIVE: Final = (
 )
 """The settings that must be more than 0."""
 
-_POSITIVE_OR_NONE: Final = ("max_bot_games_per_client", "max_bot_games", "max_streams_per_client")
+_POSITIVE_OR_NONE: Final = (
+    "max_bot_games_per_client",
+    "max_bot_games",
+    "max_streams_per_client",
+    "max_games_per_client",
+    "open_seat_ttl",
+)
 """The settings that must be more than 0, or ``None`` (no limit)."""
 
 
-def _below_one(value: int | None) -> bool:
+def _below_one(value: float | None) -> bool:
     return value is not None and value < 1
 
 
@@ -469,6 +493,20 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _ttl(text: str) -> float | None:
+    if text.strip().lower() in RATE_OFF:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if value != 0 and not 1 <= value <= MAX_OPEN_SEAT_TTL:
+        raise ValueError(
+            f"expected a number of seconds from 1 to {MAX_OPEN_SEAT_TTL:.0f}, or 0 or off (never)"
+        )
+    return value or None
+
+
 def _rate(text: str) -> str | None:
     if text.strip().lower() in RATE_OFF:
         return None
@@ -566,6 +604,23 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "open event streams one client address may hold, seats' and spectators' together,"
         " or off; one more is 429 with Retry-After",
         _positive_or_off,
+    ),
+    Option(
+        "max_games_per_client",
+        "--max-games-per-client",
+        "N",
+        "active games one client address may have created at once (a game waiting for"
+        " players counts until it fills, ends or expires), or off; one more is 429 with"
+        " Retry-After",
+        _positive_or_off,
+    ),
+    Option(
+        "open_seat_ttl",
+        "--open-seat-ttl",
+        "SECONDS",
+        "how long a new game's open seats stay open; a game still waiting for players then"
+        " is abandoned (no winner); 0 or off: for ever",
+        _ttl,
     ),
     Option(
         "trusted_proxies",

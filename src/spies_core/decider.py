@@ -109,7 +109,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
 class GameView(msgspec.Struct, frozen=True, kw_only=True):
     """What every game's view starts with; each game's view Struct subclasses it (tagged by
-    ``game``) and adds the game's own fields after these two. The core leaves ``version`` at
+    ``game``) and adds the game's own fields after these. The core leaves ``version`` at
     0, as it does not count the log's events; :func:`spies_core.step.view_at` sets it."""
 
     version: int = 0
@@ -121,6 +121,11 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     """The game's clock, as it was at this version (a replay) or is now: the time control
     and each seat's time left and deadline; ``null`` for a game without a clock. Filled in
     by the API."""
+    dealt: bool = True
+    """``false`` while nothing is dealt: the game is waiting for players (a game created
+    with an open seat deals when its last open seat is taken), or a replay shows the step
+    before its setup. The game's own fields then hold its empty initial state: no hand, and
+    no seat is to act. Filled in by :func:`spies_core.step.view_at`."""
 
 
 class TwinDeals(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -77,14 +78,22 @@ def setup(spec: AnySpec, players: int | None, raw_options: object, rng: Rng) -> 
 def view_at(
     spec: AnySpec, state: Any, seat: Seat | None, version: int, clock: ClockView | None = None
 ) -> Any:
-    """``spec.view(state, seat)`` with its ``version`` (and ``clock``) set: the view as a
-    client receives it.
+    """``spec.view(state, seat)`` with its ``version``, ``clock`` and ``dealt`` set: the
+    view as a client receives it.
 
     Every game's view is a :class:`~spies_core.decider.GameView`, whose ``version`` the core
-    leaves at 0 (the core does not count the log's events) and whose ``clock`` it leaves
-    empty (the core reads no clock).
+    leaves at 0 (the core does not count the log's events), whose ``clock`` it leaves empty
+    (the core reads no clock), and whose ``dealt`` says whether any setup event has been
+    applied: a state equal to the game's initial state has had none.
     """
     view = spec.view(state, seat)
+    dealt = state != _initial_state(spec)
     if clock is None:
-        return msgspec.structs.replace(view, version=version)
-    return msgspec.structs.replace(view, version=version, clock=clock)
+        return msgspec.structs.replace(view, version=version, dealt=dealt)
+    return msgspec.structs.replace(view, version=version, clock=clock, dealt=dealt)
+
+
+@lru_cache(maxsize=64)
+def _initial_state(spec: AnySpec) -> Any:
+    """The game's initial state, built once (states are immutable)."""
+    return spec.initial_state()

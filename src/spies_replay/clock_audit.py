@@ -244,10 +244,14 @@ class ClockAudit:
         self.due = _Due(_Change.RESUME)
 
     def aborted(self, seq: int) -> None:
-        """A ``game_aborted`` row: every running clock stops at the next ``clocks_updated``."""
+        """A ``game_aborted`` row: every running clock stops at the next ``clocks_updated``
+        (in a game never dealt, the clocks never started: it records them as they were
+        set at creation)."""
         if self.control is None:
             return
         self._nothing_pending(seq, "game_aborted")
+        if self.due is not None and self.due.change is _Change.SETUP:
+            return
         self._settled(seq)
         self.due = _Due(_Change.ABORT)
 

@@ -35,6 +35,7 @@ __all__ = [
     "next_deadline",
     "start_clocks",
     "state_of",
+    "stopped_clocks",
     "to_ms",
 ]
 
@@ -74,6 +75,11 @@ def start_clocks(
 ) -> ClockState:
     """The clocks of a new game created at ``at``."""
     return start(control, players, to_ms(at), to_act)
+
+
+def stopped_clocks(control: TimeControl, players: int) -> ClockState:
+    """The clocks of a game not dealt yet: every seat's full time, none running."""
+    return start(control, players, 0, ())
 
 
 def clocks_event(

@@ -39,7 +39,7 @@ from spies_core.clock import ClockState, OnTimeout, TimeControl, deadline_ms, ex
 from spies_core.clock import resume as resume_clocks
 from spies_core.clock import run as run_clocks
 from spies_core.decider import AnySpec, Outcome, Seat
-from spies_core.errors import InvalidOptionsError, SpiesError
+from spies_core.errors import GameNotStartedError, InvalidOptionsError, SpiesError
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup, step
 from spies_core.step import view_at as versioned_view
@@ -51,6 +51,7 @@ from spies_replay.clocks import (
     next_deadline,
     start_clocks,
     state_of,
+    stopped_clocks,
     to_ms,
 )
 from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
@@ -105,12 +106,16 @@ __all__ = [
     "Head",
     "IdempotencyRequest",
     "LoadedState",
+    "PendingDeal",
     "PreparedCommand",
+    "PreparedSeatChange",
     "TimeoutPlan",
     "ViewAt",
     "abort_game",
     "change_seat",
     "create_game",
+    "deferred_setup",
+    "game_created",
     "load_head",
     "load_state",
     "new_game_id",
@@ -143,10 +148,13 @@ class CreatedGame:
         record: the game's record.
         tokens: the seat tokens in plain text, by seat (``None``: a seat with no token, open
             or a bot's); returned once, stored only hashed.
-        state: the state after setup.
+        state: the state after setup (the initial state while the deal is deferred).
         events: the stored events (``game_created`` and the setup events).
         seats: each seat's holder.
         secrets: the seed and the explicit deal (for a caller that keeps the head cached).
+        clock: every seat's clock (stopped while the deal is deferred), or ``None``.
+        deal_deferred: whether the game deals when its last open seat is taken.
+        open_until: when its open seats expire (``None``: never).
     """
 
     record: GameRecord
@@ -156,12 +164,22 @@ class CreatedGame:
     seats: tuple[SeatState, ...] = ()
     secrets: GameSecrets | None = None
     clock: ClockState | None = None
+    deal_deferred: bool = False
+    open_until: str | None = None
 
     @property
     def head(self) -> Head:
         """The new game's head."""
         assert self.secrets is not None
-        return Head.of(self.record, self.state, self.secrets, self.seats, self.clock)
+        return Head.of(
+            self.record,
+            self.state,
+            self.secrets,
+            self.seats,
+            self.clock,
+            deal_deferred=self.deal_deferred,
+            open_until=self.open_until,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +197,10 @@ class Head:
             (revealed with the seed).
         seats: each seat's holder (which seats a bot plays).
         clock: every seat's clock, for a game with a time control; else ``None``.
+        deal_deferred: the game was created with an open seat and deals when its last
+            open seat is taken (``game_created.deal_deferred``).
+        open_until: when its open seats expire (``game_created.open_until``; ``None``:
+            never): a game still waiting then is abandoned.
         acted: each seat's last command, by seat: the seq of its first row (``0``: none
             yet; a seat beyond the tuple has not acted either). Every command recorded as
             the seat's counts, whoever chose it: its holder's, its bot's, a forced move
@@ -195,6 +217,8 @@ class Head:
     seats: tuple[SeatState, ...] = ()
     clock: ClockState | None = None
     acted: tuple[int, ...] = ()
+    deal_deferred: bool = False
+    open_until: str | None = None
 
     @classmethod
     def of(
@@ -205,6 +229,9 @@ class Head:
         seats: Sequence[SeatState] = (),
         clock: ClockState | None = None,
         acted: Mapping[int, int] | None = None,
+        *,
+        deal_deferred: bool = False,
+        open_until: str | None = None,
     ) -> Head:
         """The head of a game whose record and state are at the same version; ``acted``
         maps each seat that has acted to the seq of its last command."""
@@ -220,6 +247,23 @@ class Head:
             seats=tuple(seats),
             clock=clock,
             acted=tuple(last.get(seat, 0) for seat in range(record.players)),
+            deal_deferred=deal_deferred,
+            open_until=open_until,
+        )
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the game waits for players: its deal is deferred and a seat is still
+        open, so nothing is dealt and no seat may act."""
+        return self.deal_deferred and _any_open(self.seats)
+
+    def expired(self, now: str) -> bool:
+        """Whether the game still waits for players at ``now``, its open seats expired."""
+        return (
+            not self.finished
+            and self.waiting
+            and self.open_until is not None
+            and to_ms(self.open_until) <= to_ms(now)
         )
 
     def acted_since(self, seat: Seat, version: int) -> bool:
@@ -229,9 +273,12 @@ class Head:
     def due_at(self, spec: AnySpec, now: str) -> str | None:
         """When the server has work to do on the game at this head: ``now`` when a seat a
         bot plays is to act, else the earliest deadline of a running clock, else ``None``
-        (the game waits on people with no clock, or is over)."""
+        (the game waits on people with no clock, or is over); for a game waiting for
+        players, when its open seats expire (``None``: never)."""
         if self.finished:
             return None
+        if self.waiting:
+            return self.open_until
         bots = {seat.seat for seat in self.seats if seat.bot is not None}
         if bots & spec.to_act(self.state):
             return now
@@ -406,6 +453,7 @@ def create_game(
     rematch_of: str | None = None,
     clock: TimeControl | None = None,
     created_at: str | None = None,
+    open_seat_ttl: float | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -426,6 +474,8 @@ def create_game(
         clock: the game's time control (checked by the caller), or ``None``: the clocks of
             the seats to act start at creation (``clocks_updated``).
         created_at: the time to record (the server's clock); default now.
+        open_seat_ttl: for a game with an open seat, how many seconds its open seats stay
+            open (``game_created.open_until``); ``None``: for ever.
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -452,34 +502,41 @@ def create_game(
     holders = [SeatState(seat=seat) for seat in range(count)] if seats is None else list(seats)
     if len(holders) != count or any(s.seat != i for i, s in enumerate(holders)):
         raise ValueError(f"seats must list seats 0 to {count - 1} in order, one each")
-    state, outcome = started.state, started.outcome
+    # A table with an open seat deals when its last open seat is taken: until then nobody,
+    # its creator included, sees a hand (and could create games until one it likes).
+    deferred = _any_open(holders)
     created_at = utc_now() if created_at is None else created_at
-    events: list[msgspec.Struct] = [
-        GameCreated(
-            game=spec.name,
-            players=count,
-            options=public_options,
-            seed_commitment=seed_commitment(seed_bytes),
-            seed_source=source,
-            rng=ALGORITHM,
-            created_at=created_at,
-            deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
-            seats=None if seats is None else holders,
-            rematch_of=rematch_of,
-            clock=clock,
-        ),
-        *started.events,
-    ]
+    open_until = None
+    if deferred and open_seat_ttl is not None:
+        open_until = from_ms(to_ms(created_at) + round(open_seat_ttl * 1000))
+    created = GameCreated(
+        game=spec.name,
+        players=count,
+        options=public_options,
+        seed_commitment=seed_commitment(seed_bytes),
+        seed_source=source,
+        rng=ALGORITHM,
+        created_at=created_at,
+        deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
+        seats=None if seats is None else holders,
+        rematch_of=rematch_of,
+        clock=clock,
+        deal_deferred=deferred,
+        open_until=open_until,
+    )
     if tokens is None:
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
-    if rematch_of is not None:
-        events.extend(SeatClaimed(seat=seat) for seat in sorted(tokens))
-    clocks = None
-    if clock is not None and outcome is None:
-        clocks = start_clocks(clock, count, created_at, spec.to_act(state))
-        events.append(clocks_event(clocks))
-    if outcome is not None:
-        events.append(SeedRevealed(seed=seed_bytes.hex(), deal=deal))
+    claims = [SeatClaimed(seat=seat) for seat in sorted(tokens)] if rematch_of is not None else []
+    game_secrets = GameSecrets(seed=seed_bytes, deal=deal)
+    events: list[msgspec.Struct] = [created]
+    if deferred:
+        state, outcome = spec.initial_state(), None
+        clocks = None if clock is None else stopped_clocks(clock, count)
+        events += claims
+    else:
+        state, outcome = started.state, started.outcome
+        dealt, clocks = _deal(spec, created, game_secrets, started, created_at, claims=claims)
+        events += dealt
     plain = tuple(tokens.get(seat) for seat in range(count))
     for attempt in range(5):
         new_id = game_id or new_game_id()
@@ -504,15 +561,21 @@ def create_game(
             store.insert_game(
                 NewGame(
                     record=record,
-                    secrets=GameSecrets(seed=seed_bytes, deal=deal),
+                    secrets=game_secrets,
                     rows=rows,
                     token_hashes=[None if token is None else hash_token(token) for token in plain],
                     seats=holders,
                     snapshots=snapshots,
                     rematch_of=rematch_of,
-                    due_at=Head.of(record, state, GameSecrets(seed_bytes), holders, clocks).due_at(
-                        spec, created_at
-                    ),
+                    due_at=Head.of(
+                        record,
+                        state,
+                        game_secrets,
+                        holders,
+                        clocks,
+                        deal_deferred=deferred,
+                        open_until=open_until,
+                    ).due_at(spec, created_at),
                 )
             )
         except GameExistsError:
@@ -536,10 +599,52 @@ def create_game(
             state=state,
             events=stored,
             seats=tuple(holders),
-            secrets=GameSecrets(seed=seed_bytes, deal=deal),
+            secrets=game_secrets,
             clock=clocks,
+            deal_deferred=deferred,
+            open_until=open_until,
         )
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _any_open(seats: Sequence[SeatState]) -> bool:
+    return any(seat.type == SeatType.OPEN for seat in seats)
+
+
+def _deal(
+    spec: AnySpec,
+    created: GameCreated,
+    secrets: GameSecrets,
+    started: Step[Any, Any],
+    at: str,
+    *,
+    claims: Sequence[SeatClaimed] = (),
+) -> tuple[list[Any], ClockState | None]:
+    """The events that deal a game at ``at`` (its setup, drawn by ``started``): the setup
+    events, a rematch's ``claims``, then the clocks starting (``clocks_updated``), or
+    ``seed_revealed`` when the setup already ends the game; and the clocks."""
+    events: list[Any] = [*started.events, *claims]
+    clocks = None
+    if started.outcome is not None:
+        events.append(SeedRevealed(seed=secrets.seed.hex(), deal=secrets.deal))
+    elif created.clock is not None:
+        clocks = start_clocks(created.clock, created.players, at, spec.to_act(started.state))
+        events.append(clocks_event(clocks))
+    return events, clocks
+
+
+def deferred_setup(spec: AnySpec, created: GameCreated, secrets: GameSecrets) -> Step[Any, Any]:
+    """The setup of a game whose deal was deferred, drawn exactly as at its creation:
+    ``start`` with ``FairRng(seed, 0)`` on the logged options (and the explicit deal).
+
+    Raises:
+        InvalidOptionsError: the logged options no longer start a game (a log this build
+            cannot deal).
+    """
+    options = dict(created.options)
+    if secrets.deal is not None:
+        options["deal"] = secrets.deal
+    return setup(spec, created.players, options, FairRng(secrets.seed, 0))
 
 
 def prepare_command(
@@ -573,11 +678,17 @@ def prepare_command(
 
     Raises:
         GameFinishedError: the head is finished (a :class:`~spies_core.errors.GameOverError`).
+        GameNotStartedError: the game is waiting for players (nothing is dealt yet).
         DeadlinePassedError: the seat's clock ran out before ``recorded_at``.
         RuleError: whatever the game's ``decide`` raises.
     """
     if head.finished:
         raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+    if head.waiting:
+        raise GameNotStartedError(
+            f"game {head.id!r} is waiting for players: nothing is dealt until its last open"
+            " seat is taken, and no seat may act before"
+        )
     now = utc_now() if recorded_at is None else recorded_at
     clocks = head.clock
     if clocks is not None and not forced:
@@ -827,6 +938,43 @@ def prepare_resume(spec: AnySpec, head: Head, recorded_at: str | None = None) ->
     )
 
 
+@dataclass(frozen=True, slots=True)
+class PendingDeal:
+    """What a waiting game deals from when its last open seat is taken.
+
+    Attributes:
+        spec: the game.
+        created: its ``game_created`` (seats, options, time control, ``deal_deferred``).
+        secrets: its seed (and explicit deal, if any).
+    """
+
+    spec: AnySpec
+    created: GameCreated
+    secrets: GameSecrets
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSeatChange:
+    """A seat event sealed, ready to append (see :func:`prepare_seat_change`).
+
+    Attributes:
+        append: the batch to hand to the store.
+        seats: the seats after it.
+        events: its events: the seat event, then, when it took a waiting game's last open
+            seat, the deal (the setup events and the clocks starting).
+        dealt: whether it dealt the game.
+        state: the game's state after it when it dealt (else the state did not change).
+        clock: the clocks after it when it dealt a game with a time control.
+    """
+
+    append: Append
+    seats: list[SeatState]
+    events: list[Any]
+    dealt: bool = False
+    state: Any = None
+    clock: ClockState | None = None
+
+
 def prepare_seat_change(
     record: GameRecord,
     seats: list[SeatState],
@@ -834,9 +982,14 @@ def prepare_seat_change(
     *,
     token_hash: str | None = None,
     recorded_at: str | None = None,
-) -> tuple[Append, list[SeatState]]:
-    """Seal one seat event after the game's last event (``record``'s version and head hash);
-    returns the batch and the seats after it.
+    deal: PendingDeal | None = None,
+) -> PreparedSeatChange:
+    """Seal one seat event after the game's last event (``record``'s version and head hash).
+
+    When the event takes the last open seat of a game whose deal is deferred (``deal``, read
+    from its log), the deal follows in the same batch: the setup events drawn exactly as at
+    creation (:func:`deferred_setup`), then the clocks starting (or ``seed_revealed`` when
+    the setup ends the game).
 
     Raises:
         GameFinishedError: the game is over (its seats are final).
@@ -844,23 +997,40 @@ def prepare_seat_change(
     if record.status == GameStatus.FINISHED:
         raise GameFinishedError(f"game {record.id!r} has finished; its seats are final")
     changed = apply_seat_event(seats, event)
-    rows = seal(
-        record.head_hash,
-        record.version + 1,
-        [event],
-        recorded_at=utc_now() if recorded_at is None else recorded_at,
-    )
+    now = utc_now() if recorded_at is None else recorded_at
+    events: list[Any] = [event]
+    started: Step[Any, Any] | None = None
+    clocks = None
+    if (
+        deal is not None
+        and deal.created.deal_deferred
+        and _any_open(seats)
+        and not _any_open(changed)
+    ):
+        started = deferred_setup(deal.spec, deal.created, deal.secrets)
+        dealt, clocks = _deal(deal.spec, deal.created, deal.secrets, started, now)
+        events += dealt
+    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now)
     append = Append(
         game_id=record.id,
         version=record.version,
         head_hash=record.head_hash,
         rows=rows,
+        outcome=None if started is None else started.outcome,
+        state=None if started is None else started.state,
         seat=changed[event.seat],
         token_hash=token_hash,
         # the scheduler looks at the game again: a bot may now be the one to act, or no more
-        due_at=rows[-1].recorded_at,
+        due_at=now,
     )
-    return append, changed
+    return PreparedSeatChange(
+        append=append,
+        seats=changed,
+        events=events,
+        dealt=started is not None,
+        state=None if started is None else started.state,
+        clock=clocks,
+    )
 
 
 def load_head(store: EventStore, game_id: str) -> Head:
@@ -874,11 +1044,41 @@ def load_head(store: EventStore, game_id: str) -> Head:
         loaded = load_state(store, game_id)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
+        created = game_created(store, game_id)
         clock = clock_at(store, game_id)
         acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
-    return Head.of(loaded.record, loaded.state, found, seats, clock, acted)
+    return Head.of(
+        loaded.record,
+        loaded.state,
+        found,
+        seats,
+        clock,
+        acted,
+        deal_deferred=created is not None and created.deal_deferred,
+        open_until=None if created is None else created.open_until,
+    )
+
+
+def game_created(store: EventStore, game_id: str) -> GameCreated | None:
+    """The game's first event, ``game_created`` (``None`` in a log that lacks it).
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    first = store.read_events(game_id, after=0, limit=1)
+    created = first[0].event if first else None
+    return created if isinstance(created, GameCreated) else None
+
+
+def _pending_deal(store: EventStore, record: GameRecord) -> PendingDeal | None:
+    """What the game deals from at its last join, when its deal is deferred."""
+    created = game_created(store, record.id)
+    found = store.secrets(record.id)
+    if created is None or not created.deal_deferred or found is None:
+        return None
+    return PendingDeal(spec=store.spec(record.game), created=created, secrets=found)
 
 
 def time_control(store: EventStore, game_id: str) -> TimeControl | None:
@@ -887,20 +1087,21 @@ def time_control(store: EventStore, game_id: str) -> TimeControl | None:
     Raises:
         GameNotFoundError: no such game.
     """
-    first = store.read_events(game_id, after=0, limit=1)
-    created = first[0].event if first else None
-    return created.clock if isinstance(created, GameCreated) else None
+    created = game_created(store, game_id)
+    return None if created is None else created.clock
 
 
 def clock_at(store: EventStore, game_id: str, at: int | None = None) -> ClockState | None:
     """Every seat's clock after event ``at`` (default: the head), or ``None`` without a clock:
-    the last ``clocks_updated`` up to there."""
-    control = time_control(store, game_id)
-    if control is None:
+    the last ``clocks_updated`` up to there; before the first one (a game not dealt yet),
+    every seat's full time, none running."""
+    created = game_created(store, game_id)
+    control = None if created is None else created.clock
+    if created is None or control is None:
         return None
     last = store.last_event(game_id, [_CLOCKS_UPDATED], upto=at)
     if last is None or not isinstance(last.event, ClocksUpdated):
-        return None
+        return stopped_clocks(control, created.players)
     return state_of(control, last.event)
 
 
@@ -988,7 +1189,8 @@ def change_seat(
     at, so two racing changes are decided one after the other, across processes: exactly
     one of two joins of a seat finds it open, and the other reads the seats again and is
     refused. With ``token_hash`` the event's seat gets that token; ``clock`` is where the
-    event's time is read (the server's clock).
+    event's time is read (the server's clock). A join that takes the last open seat of a
+    game whose deal is deferred deals it in the same batch (:func:`prepare_seat_change`).
 
     Raises:
         GameNotFoundError: no such game.
@@ -998,10 +1200,13 @@ def change_seat(
         Whatever ``choose`` raises. Nothing is written.
     """
     for _attempt in range(_SEAT_CHANGE_ATTEMPTS):
+        deal = None
         with store.reading():
             record = store.get_game(game_id)
             seats = store.seat_states(game_id, record.players)
             tokens = store.token_hashes(game_id)
+            if _any_open(seats):  # a join may take the last open seat of a waiting game
+                deal = _pending_deal(store, record)
         if record.status == GameStatus.FINISHED:
             raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
         event = choose(seats, tokens)
@@ -1009,18 +1214,20 @@ def change_seat(
             return SeatChange(
                 seats=seats, event=None, version=record.version, head_hash=record.head_hash
             )
-        append, changed = prepare_seat_change(
-            record, seats, event, token_hash=token_hash, recorded_at=clock()
+        prepared = prepare_seat_change(
+            record, seats, event, token_hash=token_hash, recorded_at=clock(), deal=deal
         )
+        append = prepared.append
         try:
             store.append(append)
         except VersionConflictError:
             continue
         return SeatChange(
-            seats=changed,
-            event=stored_events(append, [event])[0],
+            seats=prepared.seats,
+            event=stored_events(append, prepared.events)[0],
             version=append.new_version,
             head_hash=append.new_head_hash,
+            dealt=prepared.dealt,
         )
     raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
 

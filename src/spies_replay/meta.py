@@ -7,7 +7,9 @@ fold skips them. Their tags (:data:`META_TYPES`) are reserved; no game may use t
 carries a token or a hidden card.
 
 - seq 1 is always :class:`GameCreated`: what was created and the commitment to the secret
-  seed. The game's setup events (from ``start``) follow at seq 2 and on.
+  seed. The game's setup events (from ``start``) follow at seq 2 and on, or, in a game
+  created with an open seat (``deal_deferred``), after the ``seat_joined`` that takes its
+  last open seat.
 - :class:`SeedRevealed` is the final event of a finished game, appended in the same
   transaction as the command whose events made ``outcome(state)`` non-``None``.
 - :class:`GameAborted` ends a game in progress that no rule ended (an operator's abort, an
@@ -144,6 +146,16 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     """The finished game this one is the rematch of, if any."""
     clock: TimeControl | None = None
     """The game's time control; ``None``: no clock."""
+    deal_deferred: bool = False
+    """``true`` for a game created with an open seat: nothing is dealt at creation. Its setup
+    events, drawn from ``FairRng(seed, 0)`` exactly as at creation, follow the
+    ``seat_joined`` that takes its last open seat, in that batch, and then its clocks start;
+    until then every seat sees it waiting for players. ``false`` (and in logs written before
+    this field): the setup events follow ``game_created``."""
+    open_until: str | None = None
+    """When the open seats expire, RFC 3339 UTC: a game still waiting for players then is
+    abandoned (``game_aborted`` with reason ``abandoned``). ``None``: they never expire (no
+    open seat, a server that lets them wait for ever, or a log written before expiry)."""
 
 
 class SeatEvent(MetaEvent, frozen=True, kw_only=True):
@@ -358,9 +370,11 @@ def describe_meta(event: MetaEvent) -> str:
     if isinstance(event, GameCreated):
         seats = "1 player" if event.players == 1 else f"{event.players} players"
         options = msgspec.json.encode(event.options).decode() if event.options else "defaults"
+        deferred = "; deals when its last open seat is taken" if event.deal_deferred else ""
         return (
             f"{event.game} created for {seats}, options {options};"
             f" seed commitment {event.seed_commitment[:16]}… ({event.seed_source} seed)"
+            f"{deferred}"
         )
     if isinstance(event, SeedRevealed):
         return f"seed revealed: {event.seed}"

@@ -22,7 +22,8 @@ re-derives and folds:
    events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
    come between batches, ``seed_revealed`` comes last (``event-after-end``), a
    ``game_aborted`` ends a game in progress with a detail of printable text
-   (``abort-invalid``) and only the clocks and the reveal follow it, every event
+   (``abort-invalid``; one with reason ``abandoned`` only while the game waits for players,
+   at or after its ``open_until``) and only the clocks and the reveal follow it, every event
    folds (``fold-failed``), ``check_invariants`` holds after every batch
    (``invariant-broken``), and the final state's outcome matches the status, the stored
    outcome and the presence of ``seed_revealed``.
@@ -39,7 +40,10 @@ re-derives and folds:
    the server takes: the setup, ``setup(spec, players, options, FairRng(seed, 0))``, must
    give exactly the logged setup events, and each stored command, stepped by its seat with
    ``FairRng(seed, nonce=seq_before)`` from the state the log folds to, exactly the logged
-   batch (``rederivation-mismatch``, ``command-refused``). This proves every shuffle and
+   batch (``rederivation-mismatch``, ``command-refused``). A game created with an open seat
+   (``game_created.deal_deferred``, which needs one: ``header-mismatch``) has its setup
+   events after the ``seat_joined`` that takes its last open seat, in that batch; a game
+   event or command before it is ``misplaced-event``. This proves every shuffle and
    deal, and that every event followed from a legal command. The logged events themselves
    are folded one at a time (``apply_events``), so a fold that fails is named at its row.
    For a finished game it uses the seed revealed in the log (after checking it against the
@@ -138,6 +142,7 @@ from spies_replay.codec import (
 from spies_replay.errors import GameNotFoundError
 from spies_replay.marks import FALLBACK_BOT, BotMark, BotPolicies, parse_bot_mark
 from spies_replay.meta import (
+    AbortReason,
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
@@ -344,6 +349,12 @@ class _Verifier:
         self.closed = False
         """Whether the current batch's ``clocks_updated`` has come: no event of it follows."""
         self.setup_outcome: Outcome | None = None
+        self.waiting = False
+        """Whether the game waits for its deferred deal (``game_created.deal_deferred``
+        with a seat still open): no game event or command may come yet."""
+        self.deferred: Step[Any, Any] | None = None
+        """The re-derived setup of a deferred deal, due after the join that takes the last
+        open seat (``None`` without a seed)."""
         self.seats: list[SeatState] = []
         """Each seat's holder as the seat events so far leave it."""
         self.revealed_at: int | None = None
@@ -609,17 +620,29 @@ class _Verifier:
         elif isinstance(event, GameAborted):
             self._aborted(row, event)
         else:
-            if self.aborted:
-                raise _fail(seq, "event-after-end", f"{row.type} follows game_aborted")
-            if row.command is not None:
-                self._start_batch(row)
-            elif self.closed:
-                raise _fail(
-                    seq,
-                    "misplaced-event",
-                    f"{row.type} follows its batch's clocks_updated: the clocks end a batch",
-                )
-            self._game_event(row, event)
+            self._game_row(row, event)
+
+    def _game_row(self, row: EventRow, event: Any) -> None:
+        """A row of the game's own: a command's first event, or a later event of a batch."""
+        seq = row.seq
+        if self.aborted:
+            raise _fail(seq, "event-after-end", f"{row.type} follows game_aborted")
+        if self.waiting:
+            raise _fail(
+                seq,
+                "misplaced-event",
+                f"{row.type} before the game is dealt: a game created with an open seat"
+                " deals in the batch of the join that takes its last open seat",
+            )
+        if row.command is not None:
+            self._start_batch(row)
+        elif self.closed:
+            raise _fail(
+                seq,
+                "misplaced-event",
+                f"{row.type} follows its batch's clocks_updated: the clocks end a batch",
+            )
+        self._game_event(row, event)
 
     def _created(self, row: EventRow, event: Any) -> None:
         assert self.codec is not None
@@ -644,6 +667,7 @@ class _Verifier:
         ):
             raise _fail(1, "header-mismatch", "game_created lists seats that are not the game's")
         self._check_deal_label(event)
+        self._check_lobby(event)
         if self.seed is None:
             return
         if self.rederived is Rederivation.OPERATOR_SEED:
@@ -660,10 +684,32 @@ class _Verifier:
                 )
             options["deal"] = self.deal
         try:
-            self.derived = setup(self.codec.spec, event.players, options, FairRng(self.seed, 0))
+            started = setup(self.codec.spec, event.players, options, FairRng(self.seed, 0))
         except SpiesError as exc:
             raise _fail(1, "setup-refused", f"start refused the logged options: {exc}") from exc
-        self.setup_outcome = self.derived.outcome
+        self.setup_outcome = started.outcome
+        if self.waiting:
+            self.deferred = started
+        else:
+            self.derived = started
+
+    def _check_lobby(self, created: GameCreated) -> None:
+        """A deal deferred to the last join needs an open seat; open seats' expiry is a time."""
+        if created.deal_deferred:
+            if not any(seat.type == SeatType.OPEN for seat in self.seats):
+                raise _fail(
+                    1,
+                    "header-mismatch",
+                    "game_created defers its deal to the last join but has no open seat",
+                )
+            self.waiting = True
+        if created.open_until is not None and parse_utc(created.open_until) is None:
+            raise _fail(
+                1,
+                "invalid-timestamp",
+                f"open_until {created.open_until[:40]!r} is not an RFC 3339 time in UTC as the"
+                " log writes it",
+            )
 
     def _revealed(self, row: EventRow, event: SeedRevealed) -> None:
         assert self.created is not None and self.codec is not None
@@ -716,6 +762,10 @@ class _Verifier:
             self.seats = apply_seat_event(self.seats, event)
         except ValueError as exc:
             raise _fail(seq, "seat-event-invalid", str(exc)) from exc
+        if self.waiting and not any(seat.type == SeatType.OPEN for seat in self.seats):
+            # the last open seat is taken: the deferred deal follows in this batch
+            self.waiting, self.closed = False, False
+            self.derived, self.deferred = self.deferred, None
 
     def _aborted(self, row: EventRow, event: GameAborted) -> None:
         """``game_aborted``: the end of a game in progress, nobody winning; the clocks stop."""
@@ -725,10 +775,26 @@ class _Verifier:
             check_abort_detail(event.detail)
         except ValueError as exc:
             raise _fail(seq, "abort-invalid", str(exc)) from exc
+        if event.reason == AbortReason.ABANDONED:
+            self._check_abandoned(row)
         self.clocks.aborted(seq)
         self.closed = False
         self.aborted = True
         self.outcome = aborted_outcome(event)
+
+    def _check_abandoned(self, row: EventRow) -> None:
+        """The server abandons a game only while it waits for players, once its open seats
+        expired (``game_created.open_until``)."""
+        until = None if self.created is None else self.created.open_until
+        if not self.waiting or until is None or to_ms(row.recorded_at) < to_ms(until):
+            expiry = "no expiry" if until is None else f"open seats expiring at {until}"
+            raise _fail(
+                row.seq,
+                "abort-invalid",
+                f"game_aborted says abandoned at {row.recorded_at}, but the game"
+                f" {'waits for players' if self.waiting else 'is dealt'} with {expiry}:"
+                " the server abandons only a table whose open seats expired",
+            )
 
     def _start_batch(self, row: EventRow) -> None:
         assert self.codec is not None and row.command is not None

@@ -24,6 +24,7 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_bots import policy_for
 from spies_core.clock import TimeControl
+from spies_replay import engine
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.clocks import from_ms, to_ms
 from spies_replay.engine import create_game
@@ -563,7 +564,8 @@ def test_a_seat_nobody_holds_gets_its_forced_move_not_a_hand_over(
 ) -> None:
     """``abandon_after`` reached by an open seat asked for a hand-over the
     seats refuse (a ValueError at every poll, logged as an error every 2 s): the game stalled
-    for good."""
+    for good. A table with an open seat waits undealt now; one dealt with its seat open, as
+    servers before the deferred deal created them, still plays on."""
     body = {
         "game": "spies-and-lies",
         "seats": [{"type": "creator", "name": "Ada"}, {"type": "open"}],
@@ -574,7 +576,9 @@ def test_a_seat_nobody_holds_gets_its_forced_move_not_a_hand_over(
         structlog.testing.capture_logs() as logs,
         TestClient(app=create_app(quick, clock=clock)) as client,
     ):
-        game_id = create(client, body)["id"]
+        with pytest.MonkeyPatch.context() as older_server:  # it dealt at creation
+            older_server.setattr(engine, "_any_open", lambda seats: False)
+            game_id = create(client, body)["id"]
         clock.advance(5.001)  # both seats deploy at once: both clocks run out
 
         def expired() -> set[int]:

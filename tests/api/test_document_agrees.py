@@ -35,6 +35,7 @@ SETTINGS_STATED = {
     DEFAULTS.ipv6_prefix,
     DEFAULTS.max_head_bytes // KIB,
     DEFAULTS.max_bot_games_per_client,
+    DEFAULTS.max_games_per_client,
     MAX_JSON_DEPTH,
 }
 """The default settings the document's limits paragraph states."""

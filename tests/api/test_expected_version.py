@@ -151,27 +151,6 @@ def test_a_wrong_number_of_seats_is_counted_in_words(
     assert text in response.json()["detail"]
 
 
-def test_a_join_does_not_make_a_version_stale(client: TestClient[Litestar]) -> None:
-    created = create(
-        client, {"game": "spies-and-lies", "seats": [{"type": "creator"}, {"type": "open"}]}
-    )
-    game_id, me = created["id"], bearer(created["seats"][0]["token"])
-    legal = client.get(f"/games/{game_id}/legal", headers=me).json()
-    joined = client.post(f"/games/{game_id}/seats/1/join", json={"name": "Grace"})
-    assert joined.status_code == 200, joined.text
-    assert _summary(client, game_id)["version"] == legal["version"] + 1
-    url = f"/games/{game_id}/commands"
-    command = legal["commands"][0]
-    strict = client.post(
-        url, headers=me, json={"command": command, "expected_game_version": legal["version"]}
-    )
-    assert_problem(strict, 409, "version-conflict")
-    applied = client.post(
-        url, headers=me, json={"command": command, "expected_version": legal["version"]}
-    )
-    assert applied.status_code == 200, applied.text
-
-
 @pytest.mark.parametrize(
     ("game", "players"), [("black-spy", 4), ("spies-and-lies", 2)], ids=["black-spy", "s-and-l"]
 )

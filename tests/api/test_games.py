@@ -135,7 +135,8 @@ def test_list_filters_by_game_and_status_and_pages(client: TestClient[Litestar])
 
     everything = client.get("/games").json()
     assert everything["total"] == 4 and everything["offset"] == 0
-    assert [g["id"] for g in everything["games"][:3]] == [g.id for g in spies]
+    assert [g["id"] for g in everything["games"][1:]] == [g.id for g in reversed(spies)]
+    assert everything["next_before"] is None
 
     only = client.get("/games", params={"game": "deck-of-spies", "status": "active"}).json()
     assert {g["id"] for g in only["games"]} == {spies[1].id, spies[2].id}
@@ -147,7 +148,12 @@ def test_list_filters_by_game_and_status_and_pages(client: TestClient[Litestar])
 
     page = client.get("/games", params={"limit": 2, "offset": 1}).json()
     assert page["limit"] == 2 and page["offset"] == 1 and len(page["games"]) == 2
-    assert page["games"][0]["id"] == spies[1].id and page["total"] == 4
+    assert page["games"][0]["id"] == spies[2].id and page["total"] == 4
+    assert page["next_before"] == spies[1].id
+    rest = client.get("/games", params={"limit": 2, "before": page["next_before"]}).json()
+    assert [g["id"] for g in rest["games"]] == [spies[0].id] and rest["next_before"] is None
+    unknown_cursor = client.get("/games", params={"before": "no-such-game"})
+    assert "next_before" in assert_problem(unknown_cursor, 400, "invalid-parameter")["detail"]
 
     unknown = client.get("/games", params={"game": "nope"})
     assert unknown.status_code == 400 and "deck-of-spies" in unknown.json()["detail"]
@@ -165,6 +171,7 @@ def test_list_filters_by_game_and_status_and_pages(client: TestClient[Litestar])
         {"offset": 2**64},
         {"limit": 2**70},
         {"status": "paused"},
+        {"before": "x" * 65},
     ],
 )
 def test_list_refuses_bad_parameters_with_400(
@@ -172,6 +179,20 @@ def test_list_refuses_bad_parameters_with_400(
 ) -> None:
     body = assert_problem(client.get("/games", params=params), 400, "invalid-parameter")
     assert body["errors"]
+
+
+def test_the_lobby_lists_the_newest_open_game_first_however_many_wait(
+    client: TestClient[Litestar],
+) -> None:
+    """The lobby once listed the oldest 50 open games, so 50 games left open hid every
+    newer one from the web lobby (which reads the first page) for good."""
+    open_seat = {"game": "black-spy", "players": 3, "seats": [{"type": "open"}] * 3}
+    made = [client.post("/games", json=open_seat).json()["id"] for _ in range(51)]
+    lobby = client.get("/games", params={"open": "true", "limit": 50}).json()
+    assert lobby["total"] == 51
+    assert [g["id"] for g in lobby["games"]] == made[:0:-1]
+    following = client.get("/games", params={"open": "true", "before": lobby["next_before"]})
+    assert [g["id"] for g in following.json()["games"]] == [made[0]]
 
 
 def test_summary_has_the_contract_fields_and_no_secret(client: TestClient[Litestar]) -> None:

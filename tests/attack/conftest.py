@@ -31,8 +31,9 @@ class ServerProcess:
     Args:
         db: the database: a file, or a ``postgresql://`` URL.
         log: where its stderr (JSON log lines) goes.
-        extra: more command-line arguments; ``--rate-limit off`` and
-            ``--max-bot-games-per-client off`` unless they give them.
+        extra: more command-line arguments; ``--rate-limit off``,
+            ``--max-bot-games-per-client off`` and ``--max-games-per-client off`` unless
+            they give them.
     """
 
     def __init__(self, db: Path | str, log: Path, *extra: str) -> None:
@@ -53,11 +54,12 @@ class ServerProcess:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "spies_api", "--db", str(self.db), "--port", str(self.port)]
                 + ([] if "--rate-limit" in self.extra else ["--rate-limit", "off"])
-                + (
-                    []
-                    if "--max-bot-games-per-client" in self.extra
-                    else ["--max-bot-games-per-client", "off"]
-                )
+                + [
+                    word
+                    for quota in ("--max-bot-games-per-client", "--max-games-per-client")
+                    if quota not in self.extra
+                    for word in (quota, "off")
+                ]
                 + list(self.extra),
                 stdout=subprocess.DEVNULL,
                 stderr=stderr,

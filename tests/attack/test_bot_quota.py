@@ -2,7 +2,8 @@
 server allows (with a bot seat, or with a clock whose timeouts a bot plays) gets 429
 ``too-many-bot-games`` for one more, until one of them ends or idles (an idle game that wakes
 counts again); a server with as many as it admits, all clients together, gets 429
-``server-bot-games-full``.
+``server-bot-games-full``. The quota of all the games a client created (``too-many-games``)
+counts the same way, except that a game waiting for players counts until it fills or ends.
 
 Attack, before: one anonymous client created bot games as fast as it could (30 expert-bot
 games kept the server busy for two minutes and another client's ``GET`` went from 4.8 ms to
@@ -23,9 +24,13 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.app import service_of
 from spies_api.cli import _parser
-from spies_api.problems.errors import ServerBotGamesFullError, TooManyBotGamesError
+from spies_api.problems.errors import (
+    ServerBotGamesFullError,
+    TooManyBotGamesError,
+    TooManyGamesError,
+)
 from spies_api.settings import BOT_GAMES_PER_CORE, DEFAULTS, SettingsError, settings_from
-from spies_api.table.quota import BotGameQuota
+from spies_api.table.quota import BotGameQuota, GameQuota
 from tests.api.test_seats import bearer, finished
 
 BOT_GAME = {
@@ -104,8 +109,8 @@ def test_handing_a_seat_to_a_bot_counts_too(client: TestClient[Litestar]) -> Non
 
 
 class _Head:
-    def __init__(self, finished: bool) -> None:
-        self.finished = finished
+    def __init__(self, finished: bool, *, waiting: bool = False) -> None:
+        self.finished, self.waiting = finished, waiting
 
 
 class _States:
@@ -286,3 +291,33 @@ def test_the_owners_of_idle_games_are_kept_within_bounds() -> None:
         record("c")
     assert quota.owner("a") is None  # the oldest idle owner makes room
     assert quota.owner("b") == "1.2.3.4" and quota.owner("c") == "5.6.7.8"
+
+
+def test_a_waiting_game_counts_until_it_fills_or_ends_and_a_dealt_one_until_it_idles() -> None:
+    now = [0.0]
+    states = _States()
+    quota = GameQuota(2, states, idle_seconds=60, clock=lambda: now[0])  # type: ignore[arg-type]
+    states.heads = {"lobby": _Head(False, waiting=True), "table": _Head(False)}
+    for game_id in ("lobby", "table"):
+        with quota.hold("1.2.3.4") as record:
+            record(game_id)
+    with pytest.raises(TooManyGamesError), quota.hold("1.2.3.4"):
+        pass
+    now[0] = 61.0  # the dealt table idled; the lobby game still waits for players
+    assert quota.active("1.2.3.4") == 1
+    now[0] = 10_000.0
+    assert quota.active("1.2.3.4") == 1
+    del states.heads["lobby"]  # the join that deals drops the cached head: still counted
+    quota.appended("lobby")
+    assert quota.active("1.2.3.4") == 1
+    states.heads["lobby"] = _Head(False)  # its first move: dealt, counted until it idles
+    quota.appended("lobby")
+    now[0] = 10_059.0
+    assert quota.active("1.2.3.4") == 1
+    now[0] = 10_061.0
+    assert quota.active("1.2.3.4") == 0
+    with quota.hold("1.2.3.4") as record:
+        record("ended")
+    states.heads["ended"] = _Head(True, waiting=True)  # abandoned: it ends
+    quota.appended("ended")
+    assert quota.active("1.2.3.4") == 0

@@ -31,6 +31,7 @@ from spies_api import Settings
 from spies_api.app import service_of
 from spies_core.decider import fold
 from spies_core.registry import GAMES
+from spies_core.step import view_at
 from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
 from tests.api.helpers import Game, new_game
@@ -136,7 +137,7 @@ def check_step(
     for viewer in viewers:
         headers = game.seats[viewer] if viewer is not None else None
         view = client.get(game.url("/view"), headers=headers)
-        expected = as_json(msgspec.structs.replace(spec.view(state, viewer), version=version))
+        expected = as_json(view_at(spec, state, viewer, version))
         assert view.json() == expected, f"view of {viewer} at {version}"
         legal = client.get(game.url("/legal"), headers=headers)
         commands = [] if viewer is None else as_json(spec.legal_commands(state, viewer))
@@ -160,7 +161,7 @@ def check_replays(
     for viewer in [*range(len(server.game.seats)), None]:
         headers = server.game.seats[viewer] if viewer is not None else None
         replay = client.get(server.game.url(f"/replay/{at}"), headers=headers)
-        expected = as_json(msgspec.structs.replace(server.spec.view(state, viewer), version=at))
+        expected = as_json(view_at(server.spec, state, viewer, at))
         assert replay.json() == expected, f"replay {at} for {viewer}"
         texts[viewer].append(replay.text)
     return len(server.game.seats) + 1

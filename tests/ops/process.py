@@ -72,6 +72,8 @@ def spies_api(db: str, log: Path, *args: str, port: int | None = None) -> Iterat
         "off",
         "--max-bot-games-per-client",
         "off",
+        "--max-games-per-client",
+        "off",
         *args,
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}

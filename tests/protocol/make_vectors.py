@@ -535,11 +535,9 @@ class Table:
 
     def seat_change(self, event: SeatEvent) -> None:
         record = self.store.get_game(self.head.id)
-        append, seats = prepare_seat_change(
-            record, list(self.head.seats), event, recorded_at=self.at
-        )
-        self.store.append(append)
-        self.head = self.head.after(append, seats=seats)
+        prepared = prepare_seat_change(record, list(self.head.seats), event, recorded_at=self.at)
+        self.store.append(prepared.append)
+        self.head = self.head.after(prepared.append, seats=prepared.seats)
 
     def resume(self) -> None:
         self.append(prepare_resume(self.spec, self.head, recorded_at=self.at))

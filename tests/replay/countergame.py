@@ -15,7 +15,7 @@ from typing import assert_never
 import msgspec
 from msgspec.structs import replace
 
-from spies_core.decider import GameSpec, Outcome, Rng, shuffled
+from spies_core.decider import GameSpec, GameView, Outcome, Rng, shuffled
 from spies_core.errors import GameOverError, InvalidOptionsError, NotYourTurnError, RuleError
 
 
@@ -98,9 +98,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     winner: int | None = None
 
 
-class CounterView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="counter"):
-    version: int = 0
-    seat: int | None
+class CounterView(GameView, frozen=True, kw_only=True, tag_field="game", tag="counter"):
     total: int
     target: int
     turn: int

@@ -30,7 +30,7 @@ from spies_replay.engine import (
     submit_command,
 )
 from spies_replay.errors import GameFinishedError, GameNotFoundError, VersionConflictError
-from spies_replay.meta import ABORT_DETAIL_MAX
+from spies_replay.meta import ABORT_DETAIL_MAX, SeatState, SeatType
 from spies_replay.store.backends import open_store
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus, utc_now
@@ -144,11 +144,18 @@ def test_words_that_cannot_be_recorded_append_nothing(
 
 def test_the_lobby_ends_an_abandoned_game_the_same_way(store: EventStore) -> None:
     """``prepare_abort`` is the pure part another caller (the server's lobby) appends with
-    the reason ``abandoned``."""
-    game_id = in_play(store, commands=0)
+    the reason ``abandoned``: a table still waiting for players when its open seats expire
+    (verify takes ``abandoned`` from nothing else: ``tests/replay/test_deferred_deal.py``)."""
+    seats = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN), SeatState(seat=2)]
+    game_id = create_game(store, "black-spy", 3, seats=seats, open_seat_ttl=60).record.id
     head = load_head(store, game_id)
+    assert head.open_until is not None
     prepared = prepare_abort(
-        GAMES[head.game], head, reason="abandoned", detail="open seats expired", recorded_at=None
+        GAMES[head.game],
+        head,
+        reason="abandoned",
+        detail="open seats expired",
+        recorded_at=head.open_until,
     )
     store.append(prepared.append)
     assert store.get_game(game_id).outcome == Outcome(winners=(), reason="abandoned")

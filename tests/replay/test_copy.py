@@ -41,13 +41,13 @@ def fill(store: EventStore) -> dict[str, str]:
     first = new_game(store, target=6)
     finish(store, first.record.id)
     rematch = create_game(store, "counter", 2, {"target": 30}, rematch_of=first.record.id)
-    play(store, rematch.record.id, 4)
+    version = play(store, rematch.record.id, 4)
+    key = IdempotencyRequest("k1", "f1", lambda result: {"n": len(result.events)})
+    turn = load_state(store, rematch.record.id).state.turn
+    submit_command(store, rematch.record.id, turn, Bump(by=1), version=version, idempotency=key)
+    # a lobby game waits, undealt, for its open seat
     seats = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
     lobby = create_game(store, "counter", 2, {}, seats=seats, tokens={0: "lobby-token"})
-    key = IdempotencyRequest("k1", "f1", lambda result: {"n": len(result.events)})
-    submit_command(
-        store, lobby.record.id, 0, Bump(by=1), version=lobby.record.version, idempotency=key
-    )
     return {"rematch": rematch.record.id, "lobby": lobby.record.id, "first": first.record.id}
 
 
@@ -72,7 +72,7 @@ def test_copy_moves_every_game_with_its_hashes(
         assert copied.rematch_links(ids["rematch"]) == (ids["first"], None)
         assert copied.check_token(ids["lobby"], "lobby-token") == 0
         assert copied.seat_states(ids["lobby"])[1].type is SeatType.OPEN
-        record = copied.get_idempotency(ids["lobby"], "k1")
+        record = copied.get_idempotency(ids["rematch"], "k1")
         assert record is not None and msgspec.json.decode(record.response) == {"n": 2}
         loaded = load_state(copied, ids["rematch"])  # the copy plays on
         seat = next(iter(GAMES["counter"].to_act(loaded.state)))

@@ -39,14 +39,15 @@ def join(seat: int, name: str) -> SeatChoice:
 
 
 def test_a_join_is_one_hash_chained_event_the_fold_skips(store: EventStore) -> None:
-    created = create_game(store, "counter", 2, {"target": 12}, seed="s", seats=OPEN_SECOND)
+    two_open = [*OPEN_SECOND, SeatState(seat=2, type=SeatType.OPEN)]
+    created = create_game(store, "counter", 3, {"target": 12}, seed="s", seats=two_open)
     game_id = created.record.id
     assert created.tokens[1] is None and created.tokens[0] is not None
     change = change_seat(store, game_id, join(1, "Grace"), token_hash="ab" * 32)
     assert change.event is not None and change.event.type == "seat_joined"
-    assert change.version == created.record.version + 1
+    assert change.version == created.record.version + 1 and not change.dealt
     assert store.get_game(game_id).head_hash == change.event.hash
-    assert [s.name for s in store.seat_states(game_id)] == [None, "Grace"]
+    assert [s.name for s in store.seat_states(game_id)] == [None, "Grace", None]
     assert load_state(store, game_id).state == created.state  # nothing for the game itself
     with pytest.raises(SeatTakenError):
         change_seat(store, game_id, join(1, "Eve"))

@@ -358,15 +358,50 @@ def test_type_column_agrees_with_the_payload_tag(store: EventStore) -> None:
 
 def test_list_games_filters_and_pages(store: EventStore) -> None:
     ids = [new_game(store, target=5, seed=f"g{i}").record.id for i in range(5)]
+    newest = ids[::-1]
     finish(store, ids[1])
     finish(store, ids[3])
     page = store.list_games(limit=2)
-    assert page.total == 5 and [g.id for g in page.games] == ids[:2]
-    assert [g.id for g in store.list_games(limit=2, offset=4).games] == ids[4:]
+    assert page.total == 5 and [g.id for g in page.games] == newest[:2]
+    assert [g.id for g in store.list_games(limit=2, offset=4).games] == newest[4:]
     finished = store.list_games(status="finished")
-    assert finished.total == 2 and {g.id for g in finished.games} == {ids[1], ids[3]}
+    assert finished.total == 2 and [g.id for g in finished.games] == [ids[3], ids[1]]
     assert store.list_games(game="other").total == 0
     assert store.list_games(game="counter", status=GameStatus.ACTIVE).total == 3
+
+
+def _created_at(second: int) -> str:
+    return f"2026-11-29T17:00:{second:02d}.000000Z"
+
+
+def test_list_games_is_newest_first_and_its_cursor_neither_skips_nor_repeats(
+    store: EventStore,
+) -> None:
+    """The newest game comes first (creation time, then id, both descending), and reading
+    page after page by ``next_before`` lists every game once while new games arrive."""
+    made = [
+        create_game(store, "counter", 2, {"target": 5}, seed="x", created_at=_created_at(s))
+        for s in (1, 2, 2, 3, 4)
+    ]
+    order = sorted(made, key=lambda c: (c.record.created_at, c.record.id), reverse=True)
+    expected = [c.record.id for c in order]
+    first = store.list_games(limit=2)
+    assert [g.id for g in first.games] == expected[:2] and first.next_before == expected[1]
+    # new games arrive between pages: an offset would now list expected[1] again
+    for second in (5, 6):
+        create_game(store, "counter", 2, {"target": 5}, seed="y", created_at=_created_at(second))
+    seen = [g.id for g in first.games]
+    cursor = first.next_before
+    while cursor is not None:
+        page = store.list_games(limit=2, before=cursor)
+        assert page.total == 7
+        seen += [g.id for g in page.games]
+        cursor = page.next_before
+    assert seen == expected
+    assert store.list_games(limit=5, before=expected[4]).games == []
+    assert store.list_games(limit=1, before=expected[3]).next_before is None
+    with pytest.raises(GameNotFoundError):
+        store.list_games(before="no-such-game")
 
 
 # -- states --------------------------------------------------------------------------------
@@ -504,7 +539,7 @@ def test_racing_joins_of_one_seat_seat_exactly_one(store: EventStore) -> None:
     assert holders[1].type is SeatType.JOINED
     winner = int(holders[1].name.rsplit("-", 1)[1])
     assert store.check_token(game_id, f"token-{winner}") == 1
-    assert store.get_game(game_id).version == created.record.version + 1
+    assert [e.type for e in store.read_events(game_id)].count("seat_joined") == 1
     assert verify_game(store, game_id).ok
 
 

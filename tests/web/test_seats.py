@@ -106,6 +106,10 @@ def test_two_browsers_join_one_game_by_link_and_play(
     expect(row).to_contain_text("seat 0: Ada")
     ada.goto(f"{base}/play/{game_id}")
     wait_loaded(ada)
+    # Nothing is dealt before the last open seat is taken: the table waits, with its link.
+    expect(ada.get_by_test_id("status")).to_have_text("Waiting for players: 1 seat is open.")
+    expect(ada.get_by_test_id("join-link-1")).to_have_attribute("href", link)
+    expect(ada.get_by_test_id("hand")).to_have_count(0)
 
     grace = open_context().page()
     grace.goto(link)
@@ -119,6 +123,7 @@ def test_two_browsers_join_one_game_by_link_and_play(
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("Grace (joined, yours)")
     expect(ada.locator("[data-seat-row='1']")).to_contain_text("Grace (joined)")
     expect(ada.get_by_test_id("log")).to_contain_text("seat 1 is taken by Grace.")
+    expect(ada.get_by_test_id("waiting")).to_have_count(0)  # the join dealt the cards
 
     # A third browser comes too late, or to a seat the game does not have.
     late = open_context().page()

@@ -279,12 +279,13 @@ function openRow(game: Summary, nameInput: HTMLInputElement, problem: HTMLElemen
 }
 
 async function listOpen(host: HTMLElement, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
+  // The server lists newest first: the first page is the newest open games.
   const { data, error } = await api.GET("/games", { params: { query: { open: true, limit: PAGE } } });
   if (data === undefined) {
     fill(host, h("p", { class: "error", role: "alert" }, problemText(error)));
     return;
   }
-  const games = [...data.games].reverse();
+  const games = data.games;
   fill(
     host,
     games.length === 0
@@ -323,18 +324,12 @@ function gameRow(game: Summary): HTMLElement {
 async function listGames(host: HTMLElement, status: string): Promise<void> {
   const filter: { status?: "active" | "finished" } =
     status === "active" || status === "finished" ? { status } : {};
-  const first = await api.GET("/games", { params: { query: { ...filter, limit: 1 } } });
-  if (first.data === undefined) {
-    fill(host, h("p", { class: "error", role: "alert" }, problemText(first.error)));
-    return;
-  }
-  const offset = Math.max(0, first.data.total - PAGE);
-  const { data, error } = await api.GET("/games", { params: { query: { ...filter, limit: PAGE, offset } } });
+  const { data, error } = await api.GET("/games", { params: { query: { ...filter, limit: PAGE } } });
   if (data === undefined) {
     fill(host, h("p", { class: "error", role: "alert" }, problemText(error)));
     return;
   }
-  const games = [...data.games].reverse();
+  const games = data.games;
   fill(
     host,
     games.length === 0

@@ -26,7 +26,7 @@ from spies_api.schemas import (
 from spies_api.service.creation import GameCreator, bot_plays_timeouts
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
-from spies_api.table.quota import BotGameQuota
+from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_core.registry import GAMES
 from spies_replay.store.records import GameStatus
 
@@ -45,6 +45,18 @@ OpenSeats = Annotated[
     ),
 ]
 
+Before = Annotated[
+    str | None,
+    QueryParameter(
+        max_length=64,
+        description=(
+            "A game id, the `next_before` of the previous page: only the games listed after"
+            " it (older). Pages read this way neither skip nor repeat a game when new games"
+            " are created meanwhile, as an `offset` would."
+        ),
+    ),
+]
+
 
 class GamesController(Controller):
     """Games as a whole."""
@@ -58,16 +70,20 @@ class GamesController(Controller):
         data: Annotated[CreateGameRequest, Body(examples=CREATE_REQUEST_EXAMPLES)],
         creator: Provided[GameCreator],
         bot_quota: Provided[BotGameQuota],
+        game_quota: Provided[GameQuota],
         request: Request[Any, Any, Any],
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
+        client = rate_key_of(request.scope)
         bots_play = any(isinstance(seat, BotSeatRequest) for seat in data.seats or ())
-        if bots_play or bot_plays_timeouts(data.clock):
-            with bot_quota.hold(rate_key_of(request.scope)) as record:
+        with game_quota.hold(client) as counted:
+            if bots_play or bot_plays_timeouts(data.clock):
+                with bot_quota.hold(client) as record:
+                    created = creator.create(data)
+                    record(created.id)
+            else:
                 created = creator.create(data)
-                record(created.id)
-        else:
-            created = creator.create(data)
+            counted(created.id)
         return Response(created, status_code=201, headers={"Location": f"/games/{created.id}"})
 
     @get("/", sync_to_thread=True, **documented("listGames"))
@@ -82,6 +98,7 @@ class GamesController(Controller):
         limit: GamesLimit = None,
         offset: Offset = 0,
         open_seats: OpenSeats = None,
+        before: Before = None,
     ) -> GameList:
         """List games."""
         if game is not None and game not in GAMES:
@@ -95,6 +112,7 @@ class GamesController(Controller):
             limit=min(size, settings.games_page_max),
             offset=offset,
             open_seats=open_seats,
+            before=before,
         )
 
     @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False, sync_to_thread=False)

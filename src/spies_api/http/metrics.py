@@ -23,7 +23,8 @@ integration (:class:`~litestar.plugins.prometheus.PrometheusConfig`, its middlew
                                       ``outcome`` (``chosen``, ``fallback``)
 ``spies_bot_decision_seconds``        how long they took, by ``bot`` and ``game``
 ``spies_deadlines_fired_total``       clocks run out (``clock_expired``) or resumed
-                                      after downtime (``clocks_resumed``), by ``game``
+                                      after downtime (``clocks_resumed``), open seats
+                                      expired (``game_abandoned``), by ``game``
 ``spies_store_errors_total``          answers ``store-unavailable``,
                                       ``storage-full``, ``database-busy`` by ``code``
 ``spies_due_retries_total``           the scheduler's due work stopped by a transient
@@ -121,7 +122,8 @@ BOT_SECONDS: Final = Histogram(
 )
 DEADLINES: Final = Counter(
     "spies_deadlines_fired",
-    "Deadlines the scheduler fired, by game and event (clock_expired, clocks_resumed)",
+    "Deadlines the scheduler fired, by game and event (clock_expired, clocks_resumed,"
+    " game_abandoned)",
     ["game", "event"],
 )
 STORE_ERRORS: Final = Counter(

@@ -131,7 +131,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
             " and an optional `seed` (a reproducible game)."
             " `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be"
             " joined) or `bot` (played by the server). Returns one secret bearer token per"
-            " creator seat, once; only their hashes are kept."
+            " creator seat, once; only their hashes are kept. A game with an open seat is"
+            " dealt when its last open seat is taken: until then it waits for players, and"
+            " every view says `dealt: false`."
         ),
         responses={
             201: _ok(
@@ -151,7 +153,10 @@ OPERATIONS: Final[dict[str, Operation]] = {
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
                     " open seat), `unknown-bot`, `invalid-name`",
-                    429: BOT_GAMES_429,
+                    429: f"{BOT_GAMES_429}, `too-many-games` (with `Retry-After`: the client"
+                    " already has as many active games it created as allowed,"
+                    " `--max-games-per-client`; a game waiting for players counts until it"
+                    " fills, ends or expires)",
                 },
                 examples={422: "unknown-game"},
             ),
@@ -160,8 +165,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
     "listGames": Operation(
         summary="List games",
         description=(
-            "Public summaries, oldest first, filtered by game id and status. `open=true` is"
-            " the lobby: the games in progress with an open seat to join."
+            "Public summaries, newest first, filtered by game id and status. `open=true` is"
+            " the lobby: the games in progress with an open seat to join. For the next page,"
+            " pass the answer's `next_before` as `before` (stable while new games arrive)."
         ),
         responses={
             200: _ok(
@@ -174,6 +180,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                         "total": 1,
                         "limit": DEFAULTS.games_page_default,
                         "offset": 0,
+                        "next_before": None,
                     },
                 ),
             ),

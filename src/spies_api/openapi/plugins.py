@@ -145,7 +145,10 @@ and a number an interpretation we chose.
     f" {DEFAULTS.max_bot_games_per_client} active bot games (with a bot seat, or a clock whose"
     " timeouts a bot plays); one more is 429 `too-many-bot-games` with `Retry-After`; the"
     " server admits a number of them, all clients together, sized to its machine: one more is"
-    " 429 `server-bot-games-full` with `Retry-After`. A JSON body nested deeper than 64 levels is"
+    " 429 `server-bot-games-full` with `Retry-After`. A client may have created at most"
+    f" {DEFAULTS.max_games_per_client} active games (a game waiting for players counts until"
+    " it fills, ends or expires); one more is 429 `too-many-games` with `Retry-After`. A"
+    " JSON body nested deeper than 64 levels is"
     " 400 `malformed-body`. These are the defaults of the server's settings; an operator may"
     " change them.\n"
 )

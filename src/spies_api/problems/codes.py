@@ -346,7 +346,12 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "The first trick may not be led with a black card.",
     ),
     # -- commands: Stratego Spies & Lies ----------------------------------------------------
-    ErrorCode("not-started", core_errors.GameNotStartedError, "The game has not started."),
+    ErrorCode(
+        "not-started",
+        core_errors.GameNotStartedError,
+        "The game has not started: it is waiting for players (nothing is dealt until its last"
+        " open seat is taken).",
+    ),
     ErrorCode(
         "not-deploy-phase", core_errors.RuleError, "Soldiers are deployed only in the deploy phase."
     ),
@@ -415,6 +420,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         api_errors.ServerBotGamesFullError,
         "The server already runs as many active bot games as it allows, all clients together"
         " (`--max-bot-games`); retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "too-many-games",
+        api_errors.TooManyGamesError,
+        "The client (by address) already has as many active games it created as allowed"
+        " (`--max-games-per-client`): games waiting for players until they fill, end or"
+        " expire, and other games until they end or go idle; retry after `Retry-After`.",
     ),
     ErrorCode(
         "too-many-streams",

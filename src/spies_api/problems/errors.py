@@ -26,6 +26,7 @@ __all__ = [
     "TakeBackTooEarlyError",
     "TooManyBotGamesError",
     "TooManyClientStreamsError",
+    "TooManyGamesError",
     "TooManyStreamsError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -111,6 +112,13 @@ class TooManyBotGamesError(RetryLaterError):
     timeouts a bot plays) as the server allows (429)."""
 
     default_code = "too-many-bot-games"
+
+
+class TooManyGamesError(RetryLaterError):
+    """The client already has as many active games it created as the server allows (429);
+    one of them may have filled, ended or gone idle after ``retry_after`` seconds."""
+
+    default_code = "too-many-games"
 
 
 class ServerBotGamesFullError(TooManyBotGamesError):

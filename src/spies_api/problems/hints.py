@@ -34,6 +34,7 @@ __all__ = [
     "NO_PATH",
     "PARAMETER_HINTS",
     "SPECTATOR_LEGAL_NOTE",
+    "WAITING_NOTE",
     "command_types",
     "explain_body",
     "explain_parameters",
@@ -69,11 +70,17 @@ SPECTATOR_LEGAL_NOTE: Final = (
     " 'Authorization: Bearer <token>' to get that seat's legal commands"
 )
 
+WAITING_NOTE: Final = (
+    "the game is waiting for players: nothing is dealt until its last open seat is taken"
+    " (GET /games/{id} lists its seats; POST /games/{id}/join takes one)"
+)
+
 PARAMETER_HINTS: Final[dict[str, str]] = {
     "status": f"one of {', '.join(status.value for status in GameStatus)} (lower case)",
     "game": "a game id, e.g. deck-of-spies",
     "limit": "a whole number, at least 1",
     "offset": "a whole number, at least 0",
+    "before": "a game id: the next_before of the previous page",
     "after": "a seq, a whole number, at least 0",
     "last_event_id": "the seq of the last event received (its id: line)",
     "idempotency_key": "at least 1 character",

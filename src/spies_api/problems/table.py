@@ -44,6 +44,7 @@ from spies_api.problems.errors import (
     TakeBackTooEarlyError,
     TooManyBotGamesError,
     TooManyClientStreamsError,
+    TooManyGamesError,
     TooManyStreamsError,
     UnauthorizedError,
 )
@@ -116,6 +117,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     TooManyClientStreamsError: _Rule(429, "Too many event streams from this client"),
     TooManyBotGamesError: _Rule(429, "Too many games with bots"),
     ServerBotGamesFullError: _Rule(429, "Too many games with bots on the server"),
+    TooManyGamesError: _Rule(429, "Too many games"),
     NotReadyError: _Rule(503, "Not ready"),
     SeatNotFoundError: _Rule(404, "No such seat"),
     SeatTakenError: _Rule(409, "Seat taken"),

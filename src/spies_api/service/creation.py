@@ -226,11 +226,14 @@ class GameCreator:
         store: the replay log.
         effects: what a creation changes in this process (the new head, its tokens).
         clock: where the time of creation is read.
+        open_seat_ttl: how many seconds a new game's open seats stay open (``None``: for
+            ever).
     """
 
     store: EventStore
     effects: WriteEffects
     clock: Clock = utc_now
+    open_seat_ttl: float | None = None
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -258,6 +261,7 @@ class GameCreator:
             seats=seats,
             clock=clock,
             created_at=self.clock(),
+            open_seat_ttl=self.open_seat_ttl,
         )
         self.effects.created(created)
         record = created.record

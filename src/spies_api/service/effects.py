@@ -40,9 +40,12 @@ class WriteEffects:
         self.listeners(head.id)
 
     def seat_changed(self, game_id: str, change: SeatChange) -> None:
-        """A seat event was appended: the cached head (the state is the same) moves on."""
+        """A seat event was appended: the cached head (the state is the same) moves on; a
+        join that dealt the game changed its state, which the next read folds afresh."""
         head = self.states.cached(game_id)
-        if head is not None and head.version == change.version - 1:
+        if change.dealt:
+            self.states.discard(game_id)
+        elif head is not None and head.version == change.version - 1:
             moved = replace(
                 head, version=change.version, head_hash=change.head_hash, seats=tuple(change.seats)
             )

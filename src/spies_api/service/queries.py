@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from spies_api.problems.errors import ReplaySeatHiddenError
-from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE
+from spies_api.problems.errors import InvalidParameterError, ReplaySeatHiddenError
+from spies_api.problems.hints import SPECTATOR_LEGAL_NOTE, WAITING_NOTE
 from spies_api.schemas import (
     EventsPage,
     GameList,
@@ -25,7 +25,7 @@ from spies_api.service.states import GameStates
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
 from spies_replay.engine import clock_at, view_at
-from spies_replay.errors import SeatNotFoundError
+from spies_replay.errors import GameNotFoundError, SeatNotFoundError
 from spies_replay.meta import SeatState
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, GameRecord, GameStatus, utc_now
@@ -61,7 +61,7 @@ class GameQueries:
         states = self.states
         finished = record.status == GameStatus.FINISHED
         to_act: list[int] = []
-        clock = None
+        clock = open_until = None
         if not finished:
             head = states.head_of(record, keep=keep)
             if head.version != record.version:  # a command landed meanwhile: use the newer pair
@@ -74,6 +74,7 @@ class GameQueries:
             clock = head.clock
             if not finished:
                 to_act = sorted(self.store.spec(record.game).to_act(head.state))
+                open_until = head.open_until if head.waiting else None
         if seats is None:
             seats = self.store.seat_states(record.id, record.players)
         rematch_of, rematch = self.store.rematch_links(record.id)
@@ -89,6 +90,7 @@ class GameQueries:
             rematch=rematch,
             rematch_of=rematch_of,
             clock=clock_view(clock, to_ms(self.clock())),
+            open_until=open_until,
         )
 
     def summary(self, game_id: str) -> GameSummary:
@@ -107,12 +109,29 @@ class GameQueries:
         limit: int,
         offset: int,
         open_seats: bool | None = None,
+        before: str | None = None,
     ) -> GameList:
-        """A page of public summaries, oldest first (listing does not fill the cache);
-        ``open_seats=True`` lists the games in progress with an open seat (the lobby)."""
-        page = self.store.list_games(
-            game=game, status=status, limit=limit, offset=offset, open_seats=open_seats
-        )
+        """A page of public summaries, newest first (listing does not fill the cache);
+        ``open_seats=True`` lists the games in progress with an open seat (the lobby);
+        ``before`` starts after that game (the previous page's ``next_before``).
+
+        Raises:
+            InvalidParameterError: ``before`` is not a game's id.
+        """
+        try:
+            page = self.store.list_games(
+                game=game,
+                status=status,
+                limit=limit,
+                offset=offset,
+                open_seats=open_seats,
+                before=before,
+            )
+        except GameNotFoundError:
+            raise InvalidParameterError(
+                f"query parameter before: no game {before!r}; pass the next_before of the"
+                " previous page"
+            ) from None
         seats = self.store.seat_states_of([record.id for record in page.games])
         return GameList(
             games=[
@@ -122,6 +141,7 @@ class GameQueries:
             total=page.total,
             limit=page.limit,
             offset=page.offset,
+            next_before=page.next_before,
         )
 
     def view(self, game_id: str, seat: int | None) -> Any:
@@ -148,6 +168,8 @@ class GameQueries:
         note = None
         if head.finished:
             note = "the game is over"
+        elif head.waiting:
+            note = WAITING_NOTE
         elif seat is None:
             note = SPECTATOR_LEGAL_NOTE
         elif not commands:

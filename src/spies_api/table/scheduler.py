@@ -2,7 +2,8 @@
 
 Every append records when the server next has work to do on its game (``games.due_at``, see
 :attr:`spies_replay.store.records.Append.due_at`): now when a seat a bot plays is to act, the
-earliest deadline of a running clock, ``None`` while the game waits on people with no clock.
+earliest deadline of a running clock, the expiry of a waiting game's open seats, ``None``
+while the game waits on people with no clock.
 The scheduler keeps the games that are due, soonest first, and sleeps until the next one; it
 never sweeps the games that wait on people, so an idle server costs nothing however many
 games it holds.
@@ -18,6 +19,10 @@ games it holds.
   bounded, retried, with the ``random`` bot as the fallback), and the command submitted
   through the command handler as that seat's, marked with the bot that chose it, at the
   version it was chosen for; anything appended meanwhile plans the turn again.
+- **Open seats that expire.** A game still waiting for players when its open seats expire
+  (``game_created.open_until``: its due time while it waits) is abandoned
+  (:func:`spies_replay.engine.prepare_abort`, reason ``abandoned``), on the game's lock like
+  a command; a join that got there first deals it instead.
 - **A deadline.** A seat whose clock ran out gets its timeout recorded
   (:func:`spies_replay.engine.prepare_timeout`: ``clock_expired``, then its forfeit, or the
   time control's bot's move for it, after the seat's hand-over to that bot when
@@ -85,6 +90,7 @@ from spies_replay.engine import (
     Head,
     PreparedCommand,
     plan_timeout,
+    prepare_abort,
     prepare_resume,
     prepare_timeout,
 )
@@ -95,6 +101,7 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
+from spies_replay.meta import AbortReason
 from spies_replay.store.protocols import GameIndex
 from spies_replay.store.records import Clock, utc_now
 
@@ -136,7 +143,8 @@ class DueWork(StrEnum):
     LOAD = "load"
     """Reading a game's head, or its due mark."""
     DEADLINE = "deadline"
-    """A clock that ran out: its timeout, forced move or abandonment, or clocks resumed."""
+    """A clock that ran out: its timeout, forced move or abandonment, or clocks resumed; or
+    open seats that expired (the table abandoned)."""
     BOT_MOVE = "bot_move"
     """A bot's move: its decision, or its command."""
     MARK = "mark"
@@ -163,8 +171,8 @@ class Scheduler:
         bots: where bots think.
         poll_seconds: how often the index of due work is read.
         clock: where the time is read.
-        fired: called with the game id and the event (``clock_expired``,
-            ``clocks_resumed``) of each deadline recorded (the metrics).
+        fired: called with the game and the event (``clock_expired``, ``clocks_resumed``,
+            ``game_abandoned``) of each deadline recorded (the metrics).
         retried: called with the :class:`DueWork` and the failure's code of each retry of
             due work stopped by a transient failure (the metrics).
         retry_first_seconds: the first backoff after a transient failure (it doubles).
@@ -421,6 +429,11 @@ class Scheduler:
                 head = self.states.cached(game_id)
                 if head is None:  # a fold from the log: not on the event loop
                     head = await self._in_thread(partial(self.states.load, game_id))
+                if head.expired(self.clock()):  # a table that never filled ends
+                    work = DueWork.DEADLINE
+                    await self._abandon(head)
+                    self._failures.pop(game_id, None)
+                    continue
                 late = _late_seat(head, to_ms(self.clock()))
                 if late is not None:  # a clock that ran out comes first, a bot's too
                     work = DueWork.DEADLINE
@@ -492,6 +505,24 @@ class Scheduler:
         if await self._write(head.id, expire, "clock_expired", seat=seat, bot=bot):
             self._decided.pop(head.id, None)
             self._fired(head.game, "clock_expired")
+
+    async def _abandon(self, head: Head) -> None:
+        """Record that a game's open seats expired before its table was full
+        (:func:`spies_replay.engine.prepare_abort`: ``game_aborted``, reason ``abandoned``;
+        the game is over, nobody wins), on the game's lock like a command: a join that got
+        there first deals the game instead."""
+        spec = GAMES[head.game]
+        detail = f"its open seats expired at {head.open_until} before the table was full"
+
+        def abandon(now: Head) -> PreparedCommand | None:
+            if now.version != head.version:
+                return None  # a join or a hand-over meanwhile: look again
+            return prepare_abort(
+                spec, now, reason=AbortReason.ABANDONED, detail=detail, recorded_at=self.clock()
+            )
+
+        if await self._write(head.id, abandon, "game_abandoned"):
+            self._fired(head.game, "game_abandoned")
 
     def _fired(self, game: str, event: str) -> None:
         if self.fired is not None:

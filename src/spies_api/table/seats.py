@@ -345,6 +345,7 @@ class SeatService:
                 rematch_of=record.id,
                 clock=clock,
                 created_at=self.creator.clock(),
+                open_seat_ttl=self.creator.open_seat_ttl,
             )
             place(next_id)
         self.creator.effects.created(created)

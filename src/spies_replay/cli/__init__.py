@@ -149,7 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    listing = commands.add_parser("list", parents=[common], help="list games")
+    listing = commands.add_parser("list", parents=[common], help="list games, newest first")
     listing.add_argument("--game", help="only games of this game id")
     listing.add_argument("--status", choices=[str(s) for s in GameStatus])
     listing.add_argument(

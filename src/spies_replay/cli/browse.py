@@ -172,4 +172,6 @@ def _display(store: EventStore, at: ViewAt, out: Output) -> None:
     else:
         actor = "" if stored.actor is None else f" [seat {stored.actor}]"
         out.line(f"#{stored.seq}{actor} {described}")
+    if not at.view.dealt:
+        out.line("nothing dealt yet (a game with an open seat deals when its last one is taken)")
     out.line(drawn)

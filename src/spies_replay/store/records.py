@@ -97,13 +97,15 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GamePage(msgspec.Struct, frozen=True, kw_only=True):
-    """One page of :meth:`~spies_replay.store.EventStore.list_games`."""
+    """One page of :meth:`~spies_replay.store.EventStore.list_games`, newest first."""
 
     games: list[GameRecord]
     total: int
     """How many games match the filters, over all pages."""
     limit: int
     offset: int
+    next_before: str | None = None
+    """The id to pass as ``before`` for the next page; ``None`` on the last page."""
 
 
 class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -256,9 +258,12 @@ class SeatChange:
         event: the appended seat event, or ``None`` when nothing changed.
         version: the game's version after it.
         head_hash: the game's head hash after it.
+        dealt: whether it took the last open seat of a game whose deal was deferred, and
+            dealt the game in the same batch.
     """
 
     seats: list[SeatState]
     event: StoredEvent | None
     version: int
     head_hash: str
+    dealt: bool = False

@@ -459,9 +459,18 @@ class SqlEventStore:
         limit: int = 50,
         offset: int = 0,
         open_seats: bool | None = None,
+        before: str | None = None,
     ) -> GamePage:
-        """A page of game records, oldest first, filtered by game id, status, and whether
-        the game is in progress with an open seat (``open_seats``: the lobby)."""
+        """A page of game records, newest first, filtered by game id, status, and whether
+        the game is in progress with an open seat (``open_seats``: the lobby).
+
+        ``before`` (a game id, the ``next_before`` of the previous page) starts the page
+        after that game in this order, so pages read that way neither skip nor repeat a
+        game when new games arrive meanwhile; ``offset`` skips games from there on.
+
+        Raises:
+            GameNotFoundError: ``before`` is not a stored game.
+        """
         where: list[str] = []
         params: list[object] = []
         if open_seats is not None:
@@ -479,12 +488,30 @@ class SqlEventStore:
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         with self.reading() as conn:
             total = conn.execute(f"SELECT count(*) FROM games{clause}", params).fetchone()[0]
+            page_where, page_params = list(where), list(params)
+            if before is not None:
+                cursor = conn.execute(
+                    "SELECT created_at FROM games WHERE id = ?", (before,)
+                ).fetchone()
+                if cursor is None:
+                    raise GameNotFoundError(before)
+                page_where.append("(created_at < ? OR (created_at = ? AND id < ?))")
+                page_params += [cursor[0], cursor[0], before]
+            page_clause = f" WHERE {' AND '.join(page_where)}" if page_where else ""
+            # one more row than the page, to tell whether another page follows
             rows = conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games{clause}"
-                " ORDER BY created_at, id LIMIT ? OFFSET ?",
-                [*params, limit, offset],
+                f"SELECT {_GAME_COLUMNS} FROM games{page_clause}"
+                " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+                [*page_params, limit + 1, offset],
             ).fetchall()
-        return GamePage(games=[_record(r) for r in rows], total=total, limit=limit, offset=offset)
+        games = [_record(r) for r in rows[:limit]]
+        return GamePage(
+            games=games,
+            total=total,
+            limit=limit,
+            offset=offset,
+            next_before=games[-1].id if len(rows) > limit else None,
+        )
 
     def read_rows(self, game_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """Raw rows of a game with ``after < seq <= upto``, in seq order (no existence check)."""

@@ -33,13 +33,13 @@ export interface paths {
         };
         /**
          * List games
-         * @description Public summaries, oldest first, filtered by game id and status. `open=true` is the lobby: the games in progress with an open seat to join.
+         * @description Public summaries, newest first, filtered by game id and status. `open=true` is the lobby: the games in progress with an open seat to join. For the next page, pass the answer's `next_before` as `before` (stable while new games arrive).
          */
         get: operations["listGames"];
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept.
+         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept. A game with an open seat is dealt when its last open seat is taken: until then it waits for players, and every view says `dealt: false`.
          */
         post: operations["createGame"];
         delete?: never;
@@ -683,6 +683,11 @@ export interface components {
             deal_scores: number[][];
             /** @description The seat that dealt this deal (§2.2, §2.4). */
             dealer: number;
+            /**
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @default true
+             */
+            dealt: boolean;
             /** @description The rule flags chosen at creation (§8.1, Appendix A). */
             flags: components["schemas"]["BlackSpyFlags"];
             /**
@@ -1290,6 +1295,11 @@ export interface components {
         DeckOfSpiesView: {
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
             clock?: components["schemas"]["ClockView"] | null;
+            /**
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @default true
+             */
+            dealt: boolean;
             /** @description The draw deck's composition in canonical order, never its order (§10.1): the player knows which owned cards are in it. `null` for a spectator while the game is in play. */
             draw_deck_cards: string[] | null;
             /** @description Cards in the draw deck (face down). */
@@ -1383,8 +1393,15 @@ export interface components {
             created_at?: string | null;
             /** @description With `options.deal`: `sha256(seed || canonical JSON of the deal)` as hex. The deal itself is revealed with the seed in `SeedRevealed`. */
             deal_commitment?: string | null;
+            /**
+             * @description `true` for a game created with an open seat: nothing is dealt at creation. Its setup events, drawn from `FairRng(seed, 0)` exactly as at creation, follow the `seat_joined` that takes its last open seat, in that batch, and then its clocks start; until then every seat sees it waiting for players. `false` (and in logs written before this field): the setup events follow `game_created`.
+             * @default false
+             */
+            deal_deferred: boolean;
             /** @description The registered game id, e.g. `deck-of-spies`. */
             game: string;
+            /** @description When the open seats expire, RFC 3339 UTC: a game still waiting for players then is abandoned (`game_aborted` with reason `abandoned`). `null`: they never expire (no open seat, a server that lets them wait for ever, or a log written before expiry). */
+            open_until?: string | null;
             /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */
             options: {
                 [key: string]: unknown;
@@ -1435,14 +1452,16 @@ export interface components {
         };
         /**
          * GameList
-         * @description A page of game summaries, oldest first.
+         * @description A page of game summaries, newest first.
          */
         GameList: {
-            /** @description This page's games, oldest first. */
+            /** @description This page's games, newest first. */
             games: components["schemas"]["GameSummary"][];
             /** @description The page size used (the request's `limit`, lowered to the server's maximum). */
             limit: number;
-            /** @description How many matching games come before this page. */
+            /** @description Pass it as `before` for the next page: the games older than this page's last, whatever was created meanwhile (an `offset` moves when new games arrive); `null` on the last page. */
+            next_before?: string | null;
+            /** @description How many matching games (after `before`, when given) this page skipped. */
             offset: number;
             /** @description How many games match the filters, over all pages. */
             total: number;
@@ -1470,6 +1489,8 @@ export interface components {
             head_hash: string;
             /** @description The game's id. */
             id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until?: string | null;
             /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
             options: {
                 [key: string]: unknown;
@@ -2567,6 +2588,11 @@ export interface components {
             current_intel: number[] | null;
             /** @description The day, 1 to 3 (§5); 0 before setup. */
             day: number;
+            /**
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @default true
+             */
+            dealt: boolean;
             /** @description Whether a deception token on a wrongly guessed card that was forced to retreat still pays +4 ([I-5]); the creation option of that name. */
             deception_pays_on_forced_retreat: boolean;
             /**
@@ -2723,6 +2749,8 @@ export interface operations {
                 offset?: number;
                 /** @description `true`: only games in progress with an open seat (the lobby); `false`: only the others. */
                 open?: boolean | null;
+                /** @description A game id, the `next_before` of the previous page: only the games listed after it (older). Pages read this way neither skip nor repeat a game when new games are created meanwhile, as an `offset` would. */
+                before?: string | null;
             };
             header?: never;
             path?: never;
@@ -2817,7 +2845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -119,6 +119,11 @@ export const de: Texts = {
   yourTurn: (seat: string) => `Du bist am Zug (${seat}).`,
   botPlaysYourTurn: (bot: string, seat: string) => `Bot ${bot} spielt deinen Zug (${seat}).`,
   waitingFor: (who: string) => `Warten auf ${who}.`,
+  waitingForPlayers: (open: number) =>
+    open === 1 ? "Warten auf Mitspieler: 1 Platz ist frei." : `Warten auf Mitspieler: ${open} Plätze sind frei.`,
+  dealWhenFull: "Die Karten werden verteilt, sobald der letzte freie Platz besetzt ist. Schick jedem freien Platz seinen Link:",
+  neverDealt: "Nichts wurde verteilt: Der Tisch wurde nie voll.",
+  openUntil: (time: string) => `Ist der Tisch bis ${time} nicht voll, wird das Spiel abgebrochen.`,
   switchSeats: (seats: string) => ` Du hältst ${seats}: wechsle den Platz, um zu spielen.`,
   gameOverTitle: "Spiel vorbei",
   gameOverShort: "Spiel vorbei.",

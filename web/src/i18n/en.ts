@@ -117,6 +117,11 @@ export const en = {
   yourTurn: (seat: string) => `Your turn (${seat}).`,
   botPlaysYourTurn: (bot: string, seat: string) => `Bot ${bot} plays your turn (${seat}).`,
   waitingFor: (who: string) => `Waiting for ${who}.`,
+  waitingForPlayers: (open: number) =>
+    open === 1 ? "Waiting for players: 1 seat is open." : `Waiting for players: ${open} seats are open.`,
+  dealWhenFull: "The cards are dealt when the last open seat is taken. Send each open seat's link to a player:",
+  neverDealt: "Nothing was dealt: the table never filled.",
+  openUntil: (time: string) => `If the table is not full by ${time}, the game is abandoned.`,
   switchSeats: (seats: string) => ` You hold ${seats}: switch seats to play.`,
   gameOverTitle: "Game over",
   gameOverShort: "Game over.",

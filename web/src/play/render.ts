@@ -1,10 +1,10 @@
 /** Draws the play page from its state: header, clocks, table, outcome, seats, seat picker and links. */
 
-import type { Command } from "../api/client";
+import type { Command, Summary } from "../api/client";
 import { fill, h } from "../dom";
 import { drawLegend, drawTable, gameUi } from "../games/index";
 import { T } from "../i18n/index";
-import { namer, seatName } from "../names";
+import { joinLink, namer, openSeats, seatName } from "../names";
 import { rulesHref } from "../rules/links";
 import { drawClocks } from "./clock";
 import type { TableRedraw } from "./focus";
@@ -34,27 +34,55 @@ export function drawPage(page: PlayLayout, state: PlayState, actions: PlayAction
   page.title.replaceChildren(`${gameTitle} · `, h("code", { class: "game-id" }, state.gameId));
   document.title = T.documentTitle(gameTitle);
   page.rulesLink.href = rulesHref(summary.game);
-  page.status.textContent = statusText(summary, state.seat, new Set(state.tokens.keys()), name);
+  page.status.textContent = statusText(summary, view, state.seat, new Set(state.tokens.keys()), name);
   const hooks = page.root.dataset;
   hooks["version"] = String(view.version);
   hooks["seat"] = view.seat === null || view.seat === undefined ? "spectator" : String(view.seat);
   hooks["busy"] = String(state.busy);
   hooks["gameStatus"] = summary.status;
   drawClocks(page.clocks, view.clock, name, summary.status === "active");
-  const table = drawTable({
-    view,
-    summary,
-    legal: state.legal,
-    selection: state.selection,
-    live: canAct(state),
-    name,
-    toggle: (index) => actions.toggle(index),
-    send: (command) => actions.send(command),
-  });
+  // Nothing is dealt before the last open seat is taken: no table to draw yet.
+  const table =
+    view.dealt === false
+      ? drawWaiting(state.gameId, summary)
+      : drawTable({
+          view,
+          summary,
+          legal: state.legal,
+          selection: state.selection,
+          live: canAct(state),
+          name,
+          toggle: (index) => actions.toggle(index),
+          send: (command) => actions.send(command),
+        });
   redrawTable(table, state.busy);
-  if (page.legend.childElementCount === 0) fill(page.legend, drawLegend(view));
+  if (page.legend.childElementCount === 0 && view.dealt !== false) fill(page.legend, drawLegend(view));
   drawOutcome(page.outcome, state, () => actions.rematch(), name);
   drawSeatsBox(page.seatsBox, state, actions);
+}
+
+/** A table not dealt yet: waiting for players, with each open seat's join link. */
+function drawWaiting(gameId: string, summary: Summary): HTMLElement {
+  const open = openSeats(summary);
+  if (summary.status !== "active" || open.length === 0) {
+    return h("section", { class: "waiting", "data-testid": "waiting" }, h("p", {}, T.neverDealt));
+  }
+  return h(
+    "section",
+    { class: "waiting", "data-testid": "waiting" },
+    h("p", {}, T.waitingForPlayers(open.length)),
+    summary.open_until === null || summary.open_until === undefined
+      ? null
+      : h("p", { "data-testid": "open-until" }, T.openUntil(new Date(summary.open_until).toLocaleString())),
+    h("p", {}, T.dealWhenFull),
+    h(
+      "ul",
+      { class: "share-links" },
+      ...open.map((seat) =>
+        h("li", {}, h("a", { href: joinLink(gameId, seat), "data-testid": `join-link-${seat}` }, T.joinSeat(seat))),
+      ),
+    ),
+  );
 }
 
 /** The seat picker (the seats held, and the spectator) and the private links of those seats. */

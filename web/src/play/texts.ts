@@ -7,7 +7,7 @@
 import type { Summary, View } from "../api/client";
 import { explainOutcome } from "../games/index";
 import { listWords, T } from "../i18n/index";
-import { type Namer, seatName } from "../names";
+import { type Namer, openSeats, seatName } from "../names";
 import { outcomeSection } from "../rules/links";
 
 /** The game over, for a player: a headline, the reason, the figures and the rule's section. */
@@ -56,8 +56,9 @@ export function gameOverWords(summary: Summary, view: View, me: number | null, n
 }
 
 /** Whose turn it is, from the page's seat and the seats this browser holds. */
-export function statusText(summary: Summary, seat: number | null, held: ReadonlySet<number>, name: Namer): string {
+export function statusText(summary: Summary, view: View, seat: number | null, held: ReadonlySet<number>, name: Namer): string {
   if (summary.status === "finished") return T.gameOverShort;
+  if (view.dealt === false) return T.waitingForPlayers(openSeats(summary).length);
   const toAct = summary.to_act;
   const handed = summary.seats.find((s) => s.seat === seat)?.bot;
   if (seat !== null && toAct.includes(seat)) {
