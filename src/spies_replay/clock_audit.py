@@ -325,9 +325,11 @@ class ClockAudit:
         if self.due is not None and self.due.change is not _Change.SETUP:
             self._settled(seq)
 
-    def end(self, seq: int, *, finished_at_setup: bool) -> None:
-        """The log ends, or ``seed_revealed`` closes it, at ``seq``."""
-        if finished_at_setup and self.due is not None and self.due.change is _Change.SETUP:
+    def end(self, seq: int, *, finished_at_setup: bool, waiting: bool = False) -> None:
+        """The log ends, or ``seed_revealed`` closes it, at ``seq``: the game ``finished_at_setup``
+        or still ``waiting`` for its deferred deal has no clocks of its set-up to record."""
+        setup_due = self.due is not None and self.due.change is _Change.SETUP
+        if setup_due and (finished_at_setup or waiting):
             self.due = None
         self._nothing_pending(seq, "the end of the log")
         self._settled(seq)

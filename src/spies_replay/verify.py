@@ -515,7 +515,11 @@ class _Verifier:
                 self.states[row.seq] = self.state
         self._end_batch(self.rows + 1)
         if self.revealed_at is None:
-            self.clocks.end(self.rows + 1, finished_at_setup=self.setup_outcome is not None)
+            self.clocks.end(
+                self.rows + 1,
+                finished_at_setup=self.setup_outcome is not None,
+                waiting=self.waiting,
+            )
         self._check_resumes()
         self._check_head()
         self._check_updated_at(rows)
