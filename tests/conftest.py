@@ -1,5 +1,9 @@
-"""The ``slow`` marker, set here by path so the fast loop ``pytest -m "not slow"`` stays
-under a minute on two cores (CONTRIBUTING.md). The full suite still runs everything.
+"""The ``slow`` marker, set here by path so the fast loop ``pytest -m "not slow" -n 2``
+stays short (CONTRIBUTING.md), and what every run shares: settings without the per-client
+limits nor bot worker processes unless a test asks for them, a PostgreSQL database of each
+xdist worker's own (:mod:`tests.support.databases`), and the check that no process a test
+started outlives the run (:mod:`tests.support.processes`). The full suite still runs
+everything.
 
 A test module or a single test belongs here when it takes seconds on its own: real servers
 and subprocesses, crashes and races, hostile-input runs, long random playouts. Mark a new
@@ -10,12 +14,16 @@ through ``page``) is slow too, wherever it is: it needs Chromium and seconds per
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from multiprocessing import resource_tracker
 from pathlib import Path
 
 import pytest
 
 from spies_api.settings import Settings
+from tests.support import databases, processes
+from tests.support.waiting import until
 
 _ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,19 +56,98 @@ SLOW: tuple[str, ...] = (
 with ``/``; a module may be followed by ``::`` and a test's name (without parameters)."""
 
 
+TEST_DEFAULTS: dict[str, object] = {
+    "rate_limit": None,
+    "max_bot_games_per_client": None,
+    "bot_workers": 0,
+}
+"""The defaults of ``Settings(...)`` in the tests, where they differ from the server's."""
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_rate_limit_unless_asked() -> Iterator[None]:
     """Tests build ``Settings(...)`` without the default rate limit (as ``--rate-limit off``)
     nor the quota of bot games per client: a test plays whole games as fast as it can from
-    one address. A test of a limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps
-    the real defaults."""
+    one address. Bots think in a thread of the server (``bot_workers=0``), not in a worker
+    process started for every app: a test of the worker processes passes ``bot_workers``
+    itself. A test of a limit passes it itself; ``spies_api.settings.DEFAULTS`` keeps the
+    real defaults."""
     defaults = Settings.__init__.__kwdefaults__
-    saved = {name: defaults[name] for name in ("rate_limit", "max_bot_games_per_client")}
-    defaults.update(dict.fromkeys(saved))
+    saved = {name: defaults[name] for name in TEST_DEFAULTS}
+    defaults.update(TEST_DEFAULTS)
     try:
         yield
     finally:
         defaults.update(saved)
+
+
+# -- the run: its mark, its databases, and what it leaves running ------------------------------
+
+
+_SHARED_POSTGRES = pytest.StashKey[str]()
+"""The worker's own database replaces this URL of the run's while the worker runs."""
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Mark the run's processes; give an xdist worker a PostgreSQL database of its own."""
+    processes.mark_run()
+    url = os.environ.get(databases.POSTGRES_URL_VARIABLE)
+    if url and _is_worker(config):
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw")
+        os.environ[databases.POSTGRES_URL_VARIABLE] = databases.worker_database(url, worker)
+        config.stash[_SHARED_POSTGRES] = url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Drop the worker's database."""
+    shared = config.stash.get(_SHARED_POSTGRES, None)
+    if shared is not None:
+        databases.drop_database(shared, os.environ[databases.POSTGRES_URL_VARIABLE])
+        os.environ[databases.POSTGRES_URL_VARIABLE] = shared
+
+
+LEFT_RUNNING_TIMEOUT = 15.0
+"""How long the end of a run waits for the processes its tests stopped to be gone."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_sessionfinish(session: pytest.Session) -> Iterator[None]:
+    """Fail the run when a process a test started is still alive at its end.
+
+    Runs after every other ``pytest_sessionfinish``: session fixtures are torn down, and
+    in the xdist controller the workers have exited. Each process stops its own
+    multiprocessing resource tracker first (it would otherwise live as long as the
+    process); the controller, or a run on one process, then waits for what the run
+    started to be gone, and names, kills and fails on what is not.
+    """
+    result = yield
+    resource_tracker._resource_tracker._stop()  # private, but there is no public way
+    if _is_worker(session.config):
+        return result
+    mark = os.environ[processes.RUN_MARK]
+    left: list[processes.Running] = []
+
+    def none_left() -> bool:
+        left[:] = processes.left_running(mark, os.getpid())
+        return not left
+
+    try:
+        until(none_left, timeout=LEFT_RUNNING_TIMEOUT, every=0.1)
+    except AssertionError:
+        processes.reap(left)
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"{len(left)} processes the tests started were still running at the end:"]
+        lines += [f"  {process.pid}: {process.command}" for process in left]
+        if reporter is not None:
+            reporter.write_sep("=", "processes left running", red=True)
+            for line in lines:
+                reporter.write_line(line)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return result
 
 
 BROWSER_FIXTURE = "browser"

@@ -7,7 +7,7 @@ published contract.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -42,8 +42,9 @@ def app(settings: Settings) -> Litestar:
     return create_app(settings)
 
 
-@pytest.fixture
-def client(app: Litestar, checker: ResponseChecker) -> Iterator[TestClient[Litestar]]:
+def contract_check(checker: ResponseChecker) -> Callable[[httpx.Response], None]:
+    """An httpx response hook that checks each response against the OpenAPI document."""
+
     def check(response: httpx.Response) -> None:
         response.read()
         request = response.request
@@ -55,6 +56,11 @@ def client(app: Litestar, checker: ResponseChecker) -> Iterator[TestClient[Lites
             response.content,
         )
 
+    return check
+
+
+@pytest.fixture
+def client(app: Litestar, checker: ResponseChecker) -> Iterator[TestClient[Litestar]]:
     with TestClient(app=app) as test_client:
-        test_client.event_hooks = {"request": [], "response": [check]}
+        test_client.event_hooks = {"request": [], "response": [contract_check(checker)]}
         yield test_client

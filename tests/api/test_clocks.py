@@ -7,7 +7,8 @@ never sleeps through a deadline; the scheduler polls every few milliseconds.
 
 from __future__ import annotations
 
-import time
+import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -21,6 +22,7 @@ from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.clocks import from_ms, to_ms
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_all
+from tests.support.waiting import until
 
 from .test_seats import bearer
 
@@ -28,16 +30,30 @@ START = "2026-12-01T12:00:00.000000Z"
 
 
 class FakeClock:
-    """The server's clock, moved on by the test."""
+    """The server's clock, moved on by the test; it counts who reads it."""
 
     def __init__(self) -> None:
         self.ms = to_ms(START)
+        self.reads: Counter[int] = Counter()
+        """How often each thread read the time (a server's scheduler reads it on each of
+        its rounds, on the thread of the server's event loop)."""
 
     def __call__(self) -> str:
+        self.reads[threading.get_ident()] += 1
         return from_ms(self.ms)
 
     def advance(self, seconds: float) -> None:
         self.ms += round(seconds * 1000)
+
+    def looked_at(self, times: int, *, by: int = 1) -> None:
+        """Wait until ``by`` threads have each read the time ``times`` more times from now
+        (the schedulers of ``by`` servers have made as many rounds since)."""
+        since = Counter(self.reads)
+
+        def enough() -> bool:
+            return sum(self.reads[t] - since[t] >= times for t in list(self.reads)) >= by
+
+        until(enough, what=f"{by} readers to read the clock {times} times")
 
 
 @pytest.fixture
@@ -65,13 +81,7 @@ def clocked(settings: Settings, clock: FakeClock) -> Iterator[TestClient[Litesta
 
 
 def wait_for(check: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+    return until(check, timeout=timeout, what=what)
 
 
 def create(client: TestClient[Litestar], body: dict[str, Any]) -> dict[str, Any]:
@@ -169,7 +179,7 @@ def test_a_solo_game_that_forfeits_on_time_is_lost(
     created = create(clocked, body)
     game_id = created["id"]
     clock.advance(4.9)
-    time.sleep(0.1)
+    clock.looked_at(3)  # the scheduler has made rounds at the new time
     assert clocked.get(f"/games/{game_id}").json()["status"] == "active"
     clock.advance(0.2)
     summary = wait_for(

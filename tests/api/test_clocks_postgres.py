@@ -10,7 +10,6 @@ work, read from the database.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -65,8 +64,8 @@ def test_two_servers_record_each_expiry_once(url: str) -> None:
                     lambda g=game_id, n=expiry: len(expired(a, g)) >= n,
                     f"expiry {expiry} of {game_id}",
                 )
-            # both servers have had time to see the deadline and race for it (ten polls)
-            time.sleep(0.2)
+            # both servers have seen the deadline and raced for it (ten rounds each)
+            clock.looked_at(10, by=2)
             for client in (a, b):
                 for game_id in ids:
                     found = expired(client, game_id)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
 from tests.support.servers import serve_in_thread
+from tests.support.waiting import until
 
 from .helpers import new_game
 
@@ -43,13 +43,7 @@ def bearer(token: str) -> dict[str, str]:
 
 def wait_for(check: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
     """Poll until ``check()`` is truthy (bots play on the server, off the request path)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"{what}: not within {timeout} s")
+    return until(check, timeout=timeout, what=what)
 
 
 def finished(client: TestClient[Litestar], game_id: str) -> dict[str, Any]:

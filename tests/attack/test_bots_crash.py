@@ -13,7 +13,6 @@ way, and a new server starts on the same file. Then:
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 
 import httpx
@@ -21,8 +20,9 @@ import httpx
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.servers import ServerProcess
+from tests.support.waiting import until
 
-from .conftest import ServerProcess
 from .figures import record
 from .test_crash import verify_with_console_script
 
@@ -52,10 +52,7 @@ def test_bots_resume_after_sigkill(tmp_path: Path, servers: list[ServerProcess])
     server = ServerProcess(db, tmp_path / "server.log")
     servers.append(server)
     server.start()
-    deadline = time.monotonic() + 120
-    while _progress(db)[0] < 40:  # the bots are under way
-        assert time.monotonic() < deadline, "the bots did not start"
-        time.sleep(0.01)
+    until(lambda: _progress(db)[0] >= 40, timeout=120, every=0.01, what="the bots to start")
     server.kill()
     played, active = _progress(db)
     assert active > 0, "every game ended before the kill; nothing was tested"
@@ -63,10 +60,14 @@ def test_bots_resume_after_sigkill(tmp_path: Path, servers: list[ServerProcess])
 
     server.start()
     with httpx.Client(base_url=server.base, timeout=30) as http:
-        deadline = time.monotonic() + 600
-        while any(http.get(f"/games/{game_id}").json()["status"] == "active" for game_id in ids):
-            assert time.monotonic() < deadline, "the games did not go on after the restart"
-            time.sleep(0.2)
+        until(
+            lambda: all(
+                http.get(f"/games/{game_id}").json()["status"] != "active" for game_id in ids
+            ),
+            timeout=600,
+            every=0.2,
+            what="the games to go on to their end after the restart",
+        )
     server.stop()
     out = verify_with_console_script(db)
     assert out.count("ok ") == GAMES, out

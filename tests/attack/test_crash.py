@@ -37,8 +37,8 @@ from spies_replay.engine import redact_for
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from tests.replay.backends import BACKENDS, fresh_backend
+from tests.support.servers import ServerProcess
 
-from .conftest import ServerProcess
 from .figures import record
 
 GUARANTEE = "crashes"
