@@ -94,7 +94,7 @@ def _is_worker(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Mark the run's processes; give an xdist worker a PostgreSQL database of its own."""
-    processes.mark_run()
+    processes.mark_run(worker=_is_worker(config))
     url = os.environ.get(databases.POSTGRES_URL_VARIABLE)
     if url and _is_worker(config):
         worker = os.environ.get("PYTEST_XDIST_WORKER", "gw")
@@ -168,8 +168,46 @@ def _is_slow(item: pytest.Item) -> bool:
     )
 
 
+SHARED_SCOPES = ("module", "package", "session")
+"""A test that uses a fixture of these scopes shares what it set up with other tests."""
+
+CHEAP_SHARED = frozenset({"checker", "_no_rate_limit_unless_asked"})
+"""Shared fixtures cheap enough to set up in every xdist worker."""
+
+
+def _group(item: pytest.Item) -> str | None:
+    """The xdist group of a test: its module's, when it uses a module-scoped fixture (set
+    up once, on one worker), or ``browser`` for every test that drives Chromium (one
+    browser and its server, and no two browsers at once)."""
+    if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+        return "browser"
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name, definitions in info.name2fixturedefs.items():
+        shared = name not in CHEAP_SHARED and definitions[-1].scope in SHARED_SCOPES
+        if shared:
+            return item.path.name
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test under a path of ``SLOW``, and every browser test, as ``slow``."""
+    """Mark every test under a path of ``SLOW``, and every browser test, as ``slow``.
+
+    Under xdist (``-n``, with the ``--dist loadgroup`` of the pytest options), also group
+    the tests that share a module's or the browser's fixtures (:func:`_group`), and hand
+    out the modules with slow tests first: the longest work starts early, and the end of
+    the run is short tests spread over every worker.
+    """
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
+    if not _is_worker(config):
+        return
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_modules)

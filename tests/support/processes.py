@@ -35,10 +35,13 @@ tests start a server with the ``SPIES_*`` variables removed)."""
 _PROC = Path("/proc")
 
 
-def mark_run() -> str:
-    """This run's mark, set in the environment if this process is the run's first (an
-    xdist worker inherits its controller's)."""
-    return os.environ.setdefault(RUN_MARK, uuid.uuid4().hex)
+def mark_run(*, worker: bool) -> str:
+    """This run's mark, in the environment: a new one, unless this process is an xdist
+    worker (which keeps its controller's). A pytest run started by a test is a run of its
+    own, with a mark of its own."""
+    if not worker or RUN_MARK not in os.environ:
+        os.environ[RUN_MARK] = uuid.uuid4().hex
+    return os.environ[RUN_MARK]
 
 
 @dataclass(frozen=True, slots=True)
