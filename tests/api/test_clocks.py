@@ -7,9 +7,7 @@ never sleeps through a deadline; the scheduler polls every few milliseconds.
 
 from __future__ import annotations
 
-import threading
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -22,38 +20,7 @@ from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.clocks import from_ms, to_ms
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_all
-from tests.support.waiting import until
-
-from .test_seats import bearer
-
-START = "2026-12-01T12:00:00.000000Z"
-
-
-class FakeClock:
-    """The server's clock, moved on by the test; it counts who reads it."""
-
-    def __init__(self) -> None:
-        self.ms = to_ms(START)
-        self.reads: Counter[int] = Counter()
-        """How often each thread read the time (a server's scheduler reads it on each of
-        its rounds, on the thread of the server's event loop)."""
-
-    def __call__(self) -> str:
-        self.reads[threading.get_ident()] += 1
-        return from_ms(self.ms)
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
-
-    def looked_at(self, times: int, *, by: int = 1) -> None:
-        """Wait until ``by`` threads have each read the time ``times`` more times from now
-        (the schedulers of ``by`` servers have made as many rounds since)."""
-        since = Counter(self.reads)
-
-        def enough() -> bool:
-            return sum(self.reads[t] - since[t] >= times for t in list(self.reads)) >= by
-
-        until(enough, what=f"{by} readers to read the clock {times} times")
+from tests.support.api import START, FakeClock, bearer, create, events, wait_for
 
 
 @pytest.fixture
@@ -78,22 +45,6 @@ def clocked(settings: Settings, clock: FakeClock) -> Iterator[TestClient[Litesta
     with TestClient(app=app) as client:
         yield client
     verified(settings)  # every clocked game the server played is one verify accepts
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    return until(check, timeout=timeout, what=what)
-
-
-def create(client: TestClient[Litestar], body: dict[str, Any]) -> dict[str, Any]:
-    response = client.post("/games", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def events(client: TestClient[Litestar], game_id: str) -> list[dict[str, Any]]:
-    page: list[dict[str, Any]] = client.get(f"/games/{game_id}/events").json()["events"]
-    return page
 
 
 # -- the time control ------------------------------------------------------------------------

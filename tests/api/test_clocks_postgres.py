@@ -23,9 +23,8 @@ from spies_api import Settings, create_app
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.store.backends import open_store
 from spies_replay.verify import verify_all
-from tests.replay.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
-
-from .test_clocks import FakeClock, create, events, wait_for
+from tests.support.api import FakeClock, create, events, wait_for
+from tests.support.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 

@@ -25,32 +25,21 @@ from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
 from spies_replay.store.records import StoredEvent
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.api import (
+    Game,
+    assert_problem,
+    game_cases,
+    live_game,
+    new_game,
+    parse_sse,
+    play_to_end,
+    play_turn,
+    post_legal,
+)
+from tests.support.apps import contract_check
+from tests.support.schema_check import ResponseChecker
 from tests.support.streams import streaming_server
 from tests.support.waiting import next_loop_turn, until, until_async
-
-from .conftest import contract_check
-from .helpers import Game, game_cases, new_game, play_to_end, play_turn
-from .schema_check import ResponseChecker
-from .test_games import assert_problem
-from .test_live_server import post_legal
-
-
-def parse_sse(text: str) -> list[dict[str, Any]]:
-    """The messages of an event stream: ``{"id", "data"}`` or ``{"comment"}``."""
-    messages: list[dict[str, Any]] = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        if not block.strip():
-            continue
-        message: dict[str, Any] = {}
-        for line in block.split("\n"):
-            if line.startswith(":"):
-                message["comment"] = line[1:].strip()
-            elif line.startswith("id: "):
-                message["id"] = int(line[4:])
-            elif line.startswith("data: "):
-                message["data"] = msgspec.json.decode(line[6:])
-        messages.append(message)
-    return messages
 
 
 def as_json(value: Any) -> Any:
@@ -357,18 +346,6 @@ def live_settings(db: Path, *, keepalive: float, poll: float) -> Settings:
     """A server's settings with the stream intervals of a test."""
     return Settings(
         db_path=db, sse_keepalive_seconds=keepalive, sse_poll_seconds=poll, log_json=True
-    )
-
-
-def live_game(created: dict[str, Any]) -> Game:
-    """A :class:`Game` of a creation answered over a real socket."""
-    tokens = [seat["token"] for seat in created["seats"]]
-    return Game(
-        id=created["id"],
-        game=created["game"],
-        seats={seat: {"Authorization": f"Bearer {token}"} for seat, token in enumerate(tokens)},
-        tokens=tokens,
-        created=created,
     )
 
 

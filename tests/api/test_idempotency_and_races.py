@@ -19,9 +19,7 @@ from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
 from spies_replay.store.sqlite import SQLiteEventStore
-
-from .helpers import new_game, play_turn
-from .test_games import assert_problem
+from tests.support.api import assert_problem, new_game, play_turn
 
 
 def post(

@@ -22,10 +22,9 @@ from spies_core.registry import GAMES
 from spies_replay.engine import submit_command
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support import processes
+from tests.support.api import Game, messages, play_to_end, post_legal
 from tests.support.servers import free_port, serve_in_thread, wait_until_up
 from tests.support.waiting import until
-
-from .helpers import Game, play_to_end
 
 
 def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
@@ -75,32 +74,6 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Litestar]]:
     )
     with serve_in_thread(settings) as served:
         yield served
-
-
-def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
-    """Parse server-sent events as they arrive: ``{"id", "data"}`` or ``{"comment"}``."""
-    message: dict[str, Any] = {}
-    for line in response.iter_lines():
-        if not line:
-            if message:
-                yield message
-            message = {}
-        elif line.startswith(":"):
-            message["comment"] = line[1:].strip()
-        elif line.startswith("id: "):
-            message["id"] = int(line[4:])
-        elif line.startswith("data: "):
-            message["data"] = msgspec.json.decode(line[6:])
-
-
-def post_legal(http: httpx.Client, game: Game, seat: int = 0) -> dict[str, Any]:
-    legal = http.get(game.url("/legal"), headers=game.seats[seat]).json()
-    response = http.post(
-        game.url("/commands"), headers=game.seats[seat], json={"command": legal["commands"][0]}
-    )
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]) -> None:

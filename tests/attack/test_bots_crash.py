@@ -20,11 +20,11 @@ import httpx
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.logs import verify_with_console_script
 from tests.support.servers import ServerProcess
 from tests.support.waiting import until
 
 from .figures import record
-from .test_crash import verify_with_console_script
 
 GUARANTEE = "crashes"
 GAMES = 10

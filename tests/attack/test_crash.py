@@ -18,9 +18,6 @@ new server starts on the same database (a SQLite file; and a PostgreSQL database
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,7 +33,8 @@ from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
-from tests.replay.backends import BACKENDS, fresh_backend
+from tests.support.backends import BACKENDS, fresh_backend
+from tests.support.logs import verify_with_console_script
 from tests.support.servers import ServerProcess
 
 from .figures import record
@@ -143,15 +141,6 @@ def check_log(db: Path | str, ledger: Ledger) -> int:
                 f"{record_.id}: a gap or a torn append"
             )
     return len(ledger.acks)
-
-
-def verify_with_console_script(db: Path | str) -> str:
-    script = shutil.which("spies-replay") or str(Path(sys.executable).with_name("spies-replay"))
-    done = subprocess.run(
-        [script, "--db", str(db), "verify", "--all"], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
 
 
 @pytest.fixture(params=BACKENDS)

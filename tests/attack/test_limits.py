@@ -34,14 +34,12 @@ from spies_api.settings import (
     parse_rate,
     settings_from,
 )
-from tests.api.helpers import new_game, play_turn
-from tests.api.test_events import live_game
-from tests.api.test_games import assert_problem
-from tests.api.test_live_server import post_legal
+from tests.support.api import assert_problem, live_game, new_game, play_turn, post_legal
+from tests.support.logs import log_snapshot
+from tests.support.servers import serve_in_thread
 from tests.support.streams import RawStream, streaming_server
 from tests.support.waiting import until
 
-from .conftest import log_snapshot, serve_in_thread
 from .figures import record
 
 GUARANTEE = "limits"

@@ -25,11 +25,10 @@ from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Reply, hash_token, utc_now
+from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import CounterBumped
 from tests.support.waiting import until
-
-from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
-from .conftest import finish, new_game, play
-from .countergame import CounterBumped
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 

@@ -12,10 +12,9 @@ import pytest
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
 from spies_replay.store.schema import SCHEMA_VERSION
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.counter import append, new_game
+from tests.support.countergame import GAMES, CounterBumped
 from tests.support.waiting import until
-
-from .conftest import append, new_game
-from .countergame import GAMES, CounterBumped
 
 
 def raw(db_path: Path) -> sqlite3.Connection:
@@ -24,8 +23,8 @@ def raw(db_path: Path) -> sqlite3.Connection:
 
 _CHILD = """
 import sys
-from replay.conftest import append
-from replay.countergame import GAMES, CounterBumped
+from tests.support.counter import append
+from tests.support.countergame import GAMES, CounterBumped
 from spies_replay.errors import VersionConflictError
 from spies_replay.store.sqlite import SQLiteEventStore
 
@@ -49,7 +48,7 @@ def test_concurrent_writers_from_processes_exactly_one_wins(
     import sys
 
     created = new_game(store)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     args = [str(db_path), created.record.id, str(created.record.version)]
     children = [
         subprocess.Popen(
