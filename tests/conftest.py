@@ -172,22 +172,22 @@ SHARED_SCOPES = ("module", "package", "session")
 """A test that uses a fixture of these scopes shares what it set up with other tests."""
 
 CHEAP_SHARED = frozenset({"checker", "_no_rate_limit_unless_asked"})
-"""Shared fixtures cheap enough to set up in every xdist worker."""
+"""Shared fixtures of this project cheap enough to set up in every xdist worker."""
 
 
 def _group(item: pytest.Item) -> str | None:
-    """The xdist group of a test: its module's, when it uses a module-scoped fixture (set
-    up once, on one worker), or ``browser`` for every test that drives Chromium (one
-    browser and its server, and no two browsers at once)."""
-    if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
-        return "browser"
+    """The xdist group of a test that uses a shared fixture of this project's (its module's
+    or a conftest's, not pytest's own such as ``tmp_path_factory``): where that fixture is
+    defined, the test module or the conftest's folder (``tests/web``, the browser and its
+    server), so that it is set up once, on one worker."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
-    for name, definitions in info.name2fixturedefs.items():
-        shared = name not in CHEAP_SHARED and definitions[-1].scope in SHARED_SCOPES
-        if shared:
-            return item.path.name
+    for name in sorted(info.name2fixturedefs):
+        definition = info.name2fixturedefs[name][-1]
+        shared = definition.baseid and definition.scope in SHARED_SCOPES
+        if shared and name not in CHEAP_SHARED:
+            return definition.baseid.split("::")[0]
     return None
 
 

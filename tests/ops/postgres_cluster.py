@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tests.support.waiting import until
+
 __all__ = ["Cluster", "can_run_postgres", "start_cluster"]
 
 SCRIPT = Path(__file__).resolve().parents[2] / ".ci" / "postgres.sh"
@@ -38,12 +40,16 @@ class Cluster:
         return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
     def kill(self) -> int:
-        """SIGKILL the postmaster and every backend of it, as a crash would; their count."""
+        """SIGKILL the postmaster and every backend of it, as a crash would; their count.
+
+        Returns once they are all gone: a new postmaster refuses to start while a backend
+        of the old one still holds its shared memory."""
         postmaster = int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
         victims = [postmaster, *_children(postmaster)]
         for pid in victims:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        until(lambda: not any(_alive(pid) for pid in victims), what="the killed PostgreSQL")
         return len(victims)
 
     def start(self) -> None:
@@ -76,6 +82,15 @@ class Cluster:
             capture_output=True,
             check=False,
         )
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def _children(parent: int) -> list[int]:

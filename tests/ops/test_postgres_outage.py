@@ -43,10 +43,14 @@ def cluster() -> Iterator[Cluster]:
 def readiness(base: str, stop: threading.Event, seen: list[tuple[float, int, str]]) -> None:
     with httpx.Client(base_url=base, timeout=10.0) as http:
         while not stop.is_set():
-            answer = http.get("/readyz")
+            try:
+                answer = http.get("/readyz")
+            except httpx.TransportError as error:  # the server is gone: the test says why
+                seen.append((time.monotonic(), 0, type(error).__name__))
+                return
             reason = answer.json().get("reason", "") if answer.status_code != 200 else ""
             seen.append((time.monotonic(), answer.status_code, reason))
-            stop.wait(0.1)
+            stop.wait(0.1)  # a poll every 100 ms, until stopped
 
 
 def test_postgres_killed_and_restarted_under_load(tmp_path: Path, cluster: Cluster) -> None:

@@ -32,7 +32,7 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a spies-api serving the packaged web client."""
     settings = Settings(
@@ -45,7 +45,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     assert CHROMIUM.exists(), (
         f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium),"
