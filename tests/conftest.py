@@ -40,8 +40,12 @@ SLOW: tuple[str, ...] = (
     "tests/core/black_spy/test_playouts.py::test_random_games_to_the_end",
     "tests/core/black_spy/test_playouts.py::test_same_seed_same_game",
     "tests/core/spies_and_lies/test_playouts.py::test_random_games_run_to_the_end_with_every_check",
+    # nginx in front of two spies-api processes, and Chromium through it
+    "tests/ops/test_proxy.py",
     # whole games over HTTP
     "tests/api/test_full_games.py::test_a_game_played_over_http_ends_and_its_export_verifies",
+    "tests/api/test_replay_as.py::test_after_the_end_anyone_replays_as_any_seat",
+    "tests/api/test_replay_as.py::test_a_seat_the_game_does_not_have_is_404",
     "tests/api/test_events.py::test_once_over_the_log_is_public",
     "tests/api/test_events.py::test_a_spectator_stream_of_a_game_in_play_is_redacted",
     # seats and bots on real servers, and a whole game against bots over HTTP

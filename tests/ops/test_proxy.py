@@ -371,8 +371,15 @@ def test_a_stream_through_a_sees_each_command_through_b_as_it_happens(
 def test_the_web_client_plays_through_the_proxy_in_chromium(deployment: Deployment) -> None:
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
-    from tests.web.conftest import ARGS, CHROMIUM, Watched  # noqa: PLC0415
-    from tests.web.helpers import DESKTOP, click_a_move, create_in_lobby, version  # noqa: PLC0415
+    from tests.web.helpers import (  # noqa: PLC0415
+        ARGS,
+        CHROMIUM,
+        DESKTOP,
+        Watched,
+        click_a_move,
+        create_in_lobby,
+        version,
+    )
 
     assert CHROMIUM.exists(), f"{CHROMIUM} is missing (apt-get install chromium)"
     with sync_playwright() as playwright:

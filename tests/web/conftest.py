@@ -8,28 +8,14 @@ script added to every page) fails the test when it ends.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from spies_api import Settings
 from tests.support.servers import serve_in_thread
-from tests.web.helpers import DESKTOP, Watched
-
-CHROMIUM = Path(os.environ.get("SPIES_CHROMIUM", "/usr/bin/chromium"))
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.web.helpers import ARGS, CHROMIUM, DESKTOP, Watched
 
 
 @pytest.fixture(scope="package")

@@ -4,12 +4,26 @@ browser contexts the fixtures open, and games set up over the API as another cli
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import BrowserContext, Page, Request
+
+CHROMIUM = Path(os.environ.get("SPIES_CHROMIUM", "/usr/bin/chromium"))
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Debian's Chromium (``SPIES_CHROMIUM`` names another), and how it is started."""
 
 APP = "#app"
 DESKTOP = {"width": 1280, "height": 900}
