@@ -50,7 +50,7 @@ class Served:
                 raise AssertionError(f"spies-api exited: {self.log.read_text()[-3000:]}")
             return answers(self.base, "/readyz")
 
-        until(ready, timeout=timeout, what="spies-api to be ready")
+        until(ready, timeout=timeout, every=0.05, what="spies-api to be ready")
 
 
 @contextmanager
