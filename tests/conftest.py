@@ -200,17 +200,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark every test under a path of ``SLOW``, and every browser test, as ``slow``.
 
     Under xdist (``-n``, with the ``--dist loadgroup`` of the pytest options), also group
-    the tests that share a module's or the browser's fixtures (:func:`_group`), and hand
-    out the modules with slow tests first: the longest work starts early, and the end of
-    the run is short tests spread over every worker.
+    the tests that share a module's fixtures (the whole module) or the browser's
+    (:func:`_group`), and hand out the modules with slow tests first: the longest work
+    starts early, and the end of the run is short tests spread over every worker.
     """
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
     if not _is_worker(config):
         return
+    groups = {item: _group(item) for item in items}
+    # a module with a module-scoped fixture stays whole on one worker: its tests may rely on
+    # their order (a test that reads what the one before it recorded)
+    whole = {group for group in groups.values() if group is not None and group.endswith(".py")}
     for item in items:
-        group = _group(item)
+        module = item.nodeid.split("::")[0]
+        group = module if module in whole else groups[item]
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
     slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
