@@ -26,6 +26,8 @@ ARGS = [
 """Debian's Chromium (``SPIES_CHROMIUM`` names another), and how it is started."""
 
 APP = "#app"
+SCREENSHOT_TIMEOUT_MS = 60_000
+"""The deadline of a whole-page screenshot (steps have the contexts' 15 s)."""
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -158,7 +160,9 @@ def screenshots(page: Page, name: str) -> list[Path]:
         page.set_viewport_size(size)
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => done(null)))")
         path = SCREENSHOTS / f"{name}-{label}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # a whole page (a finished game's log is long): seconds of Chromium's CPU on a loaded
+        # two-core machine, where the contexts' 15 s for a step ran out
+        page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
         taken.append(path)
         if label == "phone":
             overflow = page.evaluate("document.documentElement.scrollWidth")
