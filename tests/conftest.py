@@ -210,12 +210,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not _is_worker(config):
         return
     groups = {item: _group(item) for item in items}
-    # a module with a module-scoped fixture stays whole on one worker: its tests may rely on
-    # their order (a test that reads what the one before it recorded)
-    whole = {group for group in groups.values() if group is not None and group.endswith(".py")}
+    in_module: dict[str, set[str]] = {}
+    for item, group in groups.items():
+        if group is not None:
+            in_module.setdefault(item.nodeid.split("::")[0], set()).add(group)
+    # a module with a module-scoped fixture stays whole on one worker (its tests may rely on
+    # their order: a test that reads what the one before it recorded), in its folder's group
+    # when some of its tests are in one (the browser's)
+    whole: dict[str, str] = {}
+    for module, found in in_module.items():
+        if module in found:
+            wider = sorted(group for group in found if group != module)
+            whole[module] = wider[0] if wider else module
     for item in items:
-        module = item.nodeid.split("::")[0]
-        group = module if module in whole else groups[item]
+        group = whole.get(item.nodeid.split("::")[0], groups[item])
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
     slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
