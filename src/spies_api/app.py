@@ -35,7 +35,7 @@ from litestar.plugins.problem_details import (
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
-from spies_api.http.dependencies import caller_provider
+from spies_api.http.dependencies import Provided, caller_provider
 from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
 from spies_api.http.metrics import (
@@ -277,7 +277,7 @@ def _provider(holder: _RuntimeHolder, part: str) -> Provide:
         # The one route that takes the commands also takes the caller: providing them after
         # the caller puts each in a batch of its own, which Litestar resolves without a task
         # group (two tasks spawned per command otherwise).
-        def provide_commands(caller: Caller) -> Any:
+        def provide_commands(caller: Provided[Caller]) -> Any:
             del caller
             return holder.get().commands
 

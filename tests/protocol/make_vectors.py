@@ -75,7 +75,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
-from tests.replay.botgames import export_of, rechain
+from tests.support.botgames import export_of, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "protocol"

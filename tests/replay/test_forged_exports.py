@@ -4,7 +4,7 @@ head a server published) instead of trusting the labels, and import refuses what
 store safely (a game id outside the server's alphabet, a line nested too deep).
 
 The games here are real games of the registry with bot seats, played through the engine as
-the server's bot runner plays them (:mod:`tests.replay.botgames`).
+the server's bot runner plays them (:mod:`tests.support.botgames`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game, verify_log
 from tests.fixtures.make_golden import golden_dir
-
-from .botgames import REGISTERED, edit_payload, export_of, play_with_bots, rechain
+from tests.support.botgames import REGISTERED, edit_payload, export_of, play_with_bots, rechain
 
 
 @pytest.fixture
