@@ -20,7 +20,8 @@ re-derives and folds:
    its tag equals the ``type`` column (``type-mismatch``), seq 1 is ``game_created`` and
    agrees with the game's record, its creation time included (``header-mismatch``), seat
    events (``seat_joined``, ...) fit the seats as they stand (``seat-event-invalid``) and
-   come between batches, ``seed_revealed`` comes last (``event-after-end``), a
+   come between batches, a game event's row without a command names no actor and
+   carries no mark (``misplaced-actor``), ``seed_revealed`` comes last (``event-after-end``), a
    ``game_aborted`` ends a game in progress with a detail of printable text
    (``abort-invalid``; one with reason ``abandoned`` only while the game waits for players,
    at or after its ``open_until``) and only the clocks and the reveal follow it, every event
@@ -636,6 +637,14 @@ class _Verifier:
             )
         if row.command is not None:
             self._start_batch(row)
+        elif row.actor is not None or row.bot is not None:
+            # hashed, so a rewrite keeps them: they say who played only on a command's row
+            raise _fail(
+                seq,
+                "misplaced-actor",
+                f"{row.type} carries no command but names a seat or a bot: only a command's"
+                " first row has an actor and a mark",
+            )
         elif self.closed:
             raise _fail(
                 seq,
@@ -647,7 +656,7 @@ class _Verifier:
     def _created(self, row: EventRow, event: Any) -> None:
         assert self.codec is not None
         _check_created(self.record, event)
-        if row.command is not None or row.actor is not None:
+        if row.command is not None or row.actor is not None or row.bot is not None:
             raise _fail(1, "misplaced-command", "game_created carries a command")
         if event.created_at is not None:
             self._time(1, "created_at", event.created_at)
@@ -714,7 +723,7 @@ class _Verifier:
     def _revealed(self, row: EventRow, event: SeedRevealed) -> None:
         assert self.created is not None and self.codec is not None
         seq = row.seq
-        if row.command is not None or row.actor is not None:
+        if row.command is not None or row.actor is not None or row.bot is not None:
             raise _fail(seq, "misplaced-command", "seed_revealed carries a command")
         self._end_batch(seq)
         self.clocks.end(seq, finished_at_setup=self.setup_outcome is not None)
