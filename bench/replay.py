@@ -43,7 +43,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, shuffled, start_game
+from spies_core.decider import AnySpec, GameSpec, GameView, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
@@ -105,9 +105,7 @@ class Tally(msgspec.Struct, frozen=True, kw_only=True):
     last: str | None = None
 
 
-class TallyView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="tally"):
-    version: int = 0
-    seat: int | None
+class TallyView(GameView, frozen=True, kw_only=True, tag_field="game", tag="tally"):
     total: int
     turn: int
     last: str | None
