@@ -31,7 +31,7 @@ Logs written before every timeout moved the game on are accepted as they were wr
 abandoned seat's hand-over followed by the clocks without a forced move, and a seat its bot
 played handed over again on time.
 
-Imported by :mod:`spies_replay.verify` only.
+The pass (:mod:`~spies_replay.verify.walk`) hands it every row that moves a clock.
 """
 
 from __future__ import annotations
