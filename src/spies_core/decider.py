@@ -310,16 +310,9 @@ def fold(spec: GameSpec[S, Any, E, Any, Any], events: Sequence[E] | Iterable[E])
 
 
 ROLES: Final[Mapping[str, tuple[str, ...]]] = {
-    "rules": (
-        "initial_state",
-        "start",
-        "decide",
-        "evolve",
-        "legal_commands",
-        "outcome",
-        "players",
-        "probe_commands",
-    ),
+    "rules": ("start", "decide"),
+    "evolve": ("initial_state", "evolve", "outcome", "players"),
+    "legal": ("legal_commands", "probe_commands"),
     "state": ("to_act", "check_invariants"),
     "view": ("view", "redact", "scramble"),
     "text": ("describe_event", "render_view"),
@@ -350,7 +343,7 @@ def assemble(
         modules: the package's modules, each named after its role: ``commands`` (its
             ``Command`` union), ``events`` (its ``Event`` union), ``state`` (``State``,
             ``MAX_EVENTS``), and each module of :data:`ROLES` with its functions;
-            ``fixtures`` also gives ``GOLDEN_CASES``, and ``rules`` may give ``forfeit``.
+            ``fixtures`` also gives ``GOLDEN_CASES``, and ``evolve`` may give ``forfeit``.
         score_name: what the outcome's scores hold, for reports.
     """
     by_role = {module.__name__.rsplit(".", 1)[-1]: module for module in modules}
@@ -360,7 +353,7 @@ def assemble(
         for function in names
     }
     state = by_role["state"]
-    forfeit = getattr(by_role["rules"], "forfeit", None)
+    forfeit = getattr(by_role["evolve"], "forfeit", None)
     return GameSpec(
         name=name,
         title=title,

@@ -45,8 +45,10 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.deployment import legal_deployments
+from spies_core.spies_and_lies.evolve import evolve
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.options import DAYS
-from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
+from spies_core.spies_and_lies.rules import decide
 from spies_core.spies_and_lies.state import Phase, State, to_act
 from spies_core.spies_and_lies.view import SpiesAndLiesView, view
 
