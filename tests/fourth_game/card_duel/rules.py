@@ -7,12 +7,7 @@ from typing import assert_never
 
 from spies_core.batch import Batch
 from spies_core.decider import Rng, Seat, shuffled
-from spies_core.errors import (
-    GameNotStartedError,
-    GameOverError,
-    NotYourTurnError,
-    RuleError,
-)
+from spies_core.errors import GameNotStartedError, GameOverError, NotYourTurnError, RuleError
 from tests.fourth_game.card_duel.commands import CardDuelBid, CardDuelPlayCard, Command
 from tests.fourth_game.card_duel.events import (
     CardDuelBidMade,
