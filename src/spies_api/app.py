@@ -51,11 +51,8 @@ from spies_api.http.metrics import (
 )
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
-from spies_api.openapi.plugins import (
-    DocumentedSchemaPlugin,
-    TaggedUnionSchemaPlugin,
-    openapi_config,
-)
+from spies_api.openapi.config import openapi_config
+from spies_api.openapi.plugins import DocumentedSchemaPlugin, TaggedUnionSchemaPlugin
 from spies_api.problems.table import to_problem
 from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
