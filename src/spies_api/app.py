@@ -59,14 +59,10 @@ from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
-from spies_api.service.notify import (
-    AppendListeners,
-    EventNotifier,
-    StreamSlots,
-    store_versions,
-)
+from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
 from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
+from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
