@@ -51,25 +51,18 @@ from spies_api.http.metrics import (
 )
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
-from spies_api.openapi.plugins import (
-    DocumentedSchemaPlugin,
-    TaggedUnionSchemaPlugin,
-    openapi_config,
-)
+from spies_api.openapi.config import openapi_config
+from spies_api.openapi.plugins import DocumentedSchemaPlugin, TaggedUnionSchemaPlugin
 from spies_api.problems.table import to_problem
 from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
-from spies_api.service.notify import (
-    AppendListeners,
-    EventNotifier,
-    StreamSlots,
-    store_versions,
-)
+from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
 from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
+from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers

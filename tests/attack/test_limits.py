@@ -27,7 +27,7 @@ from spies_api.http.edge import RateLimiter, rate_key
 from spies_api.http.streaming import SUPERSEDED
 from spies_api.openapi.document import openapi_document
 from spies_api.problems.errors import TooManyClientStreamsError
-from spies_api.service.notify import StreamSlots, client_stream_cap, seat_reserve
+from spies_api.service.slots import StreamSlots, client_stream_cap, seat_reserve
 from spies_api.settings import (
     DEFAULT_RATE_LIMIT,
     DEFAULTS,

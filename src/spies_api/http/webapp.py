@@ -32,7 +32,7 @@ from litestar.params import FromPath
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
-from spies_api.openapi.plugins import SWAGGER_INIT
+from spies_api.openapi.config import SWAGGER_INIT
 from spies_core import GAMES
 
 __all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]

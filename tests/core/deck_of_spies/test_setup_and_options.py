@@ -111,7 +111,7 @@ def test_legal_list_matches_the_legality_predicates(flags: dict[str, bool]) -> N
     from itertools import combinations
 
     from spies_core.deck_of_spies.commands import Recruit
-    from spies_core.deck_of_spies.rules import is_legal_counter, is_legal_recruit
+    from spies_core.deck_of_spies.legal import is_legal_counter, is_legal_recruit
 
     rng = Random(7)
     for _ in range(60):

@@ -20,7 +20,7 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.events import Event
-from spies_core.spies_and_lies.rules import legal_commands
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import (
     Phase,
     SideState,

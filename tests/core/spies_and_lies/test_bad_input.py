@@ -19,7 +19,7 @@ from spies_core.spies_and_lies.commands import (
     Guess,
     MarkSergeant,
 )
-from spies_core.spies_and_lies.rules import initial_state
+from spies_core.spies_and_lies.evolve import initial_state
 from spies_core.spies_and_lies.state import MarshalOption, Stage
 from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 

@@ -19,7 +19,7 @@ from spies_core.spies_and_lies.events import (
     SoldierRevealed,
     SpiesAndLiesEnded,
 )
-from spies_core.spies_and_lies.rules import outcome
+from spies_core.spies_and_lies.evolve import outcome
 from spies_core.spies_and_lies.state import (
     EndReason,
     MoveCause,

@@ -31,7 +31,7 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesDayEnded,
     SpiesAndLiesEnded,
 )
-from spies_core.spies_and_lies.rules import legal_commands
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import (
     EndReason,
     ForcedBy,

@@ -18,7 +18,8 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.events import DeceptionPlayed, IntelMarked, SoldierRevealed
-from spies_core.spies_and_lies.rules import legal_commands, outcome
+from spies_core.spies_and_lies.evolve import outcome
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import Phase, Stage, current_seats, to_act
 from spies_core.spies_and_lies.view import redact, view
 from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies

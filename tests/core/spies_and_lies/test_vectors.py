@@ -20,7 +20,8 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesDayEnded,
     SpiesAndLiesEnded,
 )
-from spies_core.spies_and_lies.rules import legal_commands, outcome
+from spies_core.spies_and_lies.evolve import outcome
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import (
     EndReason,
     ForcedBy,
