@@ -391,14 +391,22 @@ function decide(state: DeckState, seat: number, c: Tagged, stream: Stream): Tagg
   });
 }
 
-/** Non-empty subsets of a list, in the order of their bit masks (item i is bit i). */
-function subsets<T>(items: readonly T[]): T[][] {
+/** The `k`-item combinations of a list, in lexicographic order of positions. */
+function combinations<T>(items: readonly T[], k: number, from = 0): T[][] {
+  if (k === 0) return [[]];
   const out: T[][] = [];
-  for (let mask = 1; mask < 1 << items.length; mask++) out.push(items.filter((_, i) => (mask >> i) & 1));
+  for (let i = from; i <= items.length - k; i++) {
+    for (const rest of combinations(items, k - 1, i + 1)) out.push([items[i] as T, ...rest]);
+  }
   return out;
 }
 
-/** §7: the retire options of the cards left in hand: none, then each group of one rank. */
+/** Non-empty subsets of a list: by size, then in lexicographic order of positions. */
+function subsets<T>(items: readonly T[]): T[][] {
+  return Array.from({ length: items.length }, (_, i) => combinations(items, i + 1)).flat();
+}
+
+/** §7: the retire options of the cards left in hand: none, then every legal retire, as subsets. */
 function retireOptions(flags: Flags, rest: readonly string[]): string[][] {
   return [[], ...subsets(rest).filter((r) => r.length >= 2 && legalRetire(flags, r))];
 }
