@@ -2,6 +2,7 @@
 // and its caveats, or `FILE: seq N CODE: message`); exit 0 when every file verifies, 1
 // otherwise, 2 on a usage error.
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildNode } from "./build.mjs";
 
@@ -32,11 +33,13 @@ if (files.length === 0) {
   process.exit(2);
 }
 const { verifyExport, reportLines } = await import(pathToFileURL(await buildNode()).href);
+// npm runs scripts in web/: a relative path is the caller's (npm keeps its directory in INIT_CWD).
+const base = process.env.INIT_CWD ?? process.cwd();
 let failed = false;
 for (const file of files) {
   let data;
   try {
-    data = readFileSync(file);
+    data = readFileSync(resolve(base, file));
   } catch (error) {
     console.log(`${file}: cannot read: ${error.message}`);
     failed = true;

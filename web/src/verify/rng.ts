@@ -70,6 +70,8 @@ export class Stream {
   private offset = 0;
   /** Every `randrange` call so far, as [n, result]. */
   readonly draws: [bigint, bigint][] = [];
+  /** Every word read so far, and whether `randrange` accepted it. */
+  readonly words: { readonly word: bigint; readonly accepted: boolean }[] = [];
 
   constructor(blocks: readonly Uint8Array[]) {
     this.blocks = blocks;
@@ -95,6 +97,7 @@ export class Stream {
     const limit = 2n ** 64n - ((2n ** 64n) % n);
     for (;;) {
       const x = this.word();
+      this.words.push({ word: x, accepted: x < limit });
       if (x < limit) {
         const r = x % n;
         this.draws.push([n, r]);
@@ -135,15 +138,16 @@ export async function streamBlocks(seed: Uint8Array, nonce: number, from: number
 
 /**
  * Runs `run` on the stream of (seed, nonce), with more blocks each time it runs out: `run`
- * must be pure (it is run again from the start).
+ * must be pure (it is run again from the start). Returns its value and the stream it read.
  */
-export async function withStream<T>(seed: Uint8Array, nonce: number, run: (stream: Stream) => T): Promise<T> {
+export async function withStream<T>(seed: Uint8Array, nonce: number, run: (stream: Stream) => T): Promise<{ value: T; stream: Stream }> {
   const blocks: Uint8Array[] = [];
   let want = 2;
   for (;;) {
     if (blocks.length < want) blocks.push(...(await streamBlocks(seed, nonce, blocks.length, want)));
+    const stream = new Stream(blocks);
     try {
-      return run(new Stream(blocks));
+      return { value: run(stream), stream };
     } catch (error) {
       if (!(error instanceof StreamExhausted)) throw error;
       want *= 2;

@@ -19,7 +19,7 @@ import { canonicalText, depthOf, fromPlain, JObject, type JValue, NotCanonicalis
 import { CLOCK_EVENTS, META_EVENTS, type Seat, SEAT_EVENTS, seatEvent } from "./meta";
 import { botRng } from "./mt";
 import { type Export, type Header, readExport, type Row } from "./read";
-import { hex, sha256, seedFromHex, withStream } from "./rng";
+import { hex, sha256, seedFromHex, type Stream, withStream } from "./rng";
 import { printable, readsAsText, utf8Text } from "./text";
 import { msText, parseLogTime } from "./times";
 import { type Caveat, type CaveatCode, fail, Failure, type Verdict } from "./verdict";
@@ -30,6 +30,11 @@ export interface VerifyOptions {
   readonly head?: string;
   /** Re-run `random@1` marks (default true); false reports every mark as not re-run. */
   readonly bots?: boolean;
+  /**
+   * Told every re-derived batch that drew: the seq of its first game event, its nonce and its
+   * `randrange` calls as [n, result] (the vectors' `draws`).
+   */
+  readonly onDraws?: (seq: number, nonce: number, draws: readonly (readonly [number, number])[]) => void;
 }
 
 /** The games this verifier knows, by id. */
@@ -325,11 +330,17 @@ class Format1 {
     const rules = this.game;
     const seed = this.seed;
     try {
-      this.batch.pending = await withStream(seed, 0, (stream) => rules.start(created.players, created.options, this.deal, stream));
+      const { value, stream } = await withStream(seed, 0, (st) => rules.start(created.players, created.options, this.deal, st));
+      this.batch.pending = value;
+      this.drew(2, 0, stream);
     } catch (error) {
       if (error instanceof Refused) fail(1, "setup-refused", error.message);
       throw error;
     }
+  }
+
+  private drew(seq: number, nonce: number, stream: Stream): void {
+    if (stream.draws.length > 0) this.options.onDraws?.(seq, nonce, stream.draws.map(([n, r]) => [Number(n), Number(r)] as const));
   }
 
   /** 3.5: the batch before this row ends. */
@@ -581,7 +592,9 @@ class Format1 {
       const rules = this.game;
       const state = this.state;
       try {
-        pending = await withStream(seed, seq - 1, (stream) => rules.decide(state, actor, decoded, stream));
+        const { value, stream } = await withStream(seed, seq - 1, (st) => rules.decide(state, actor, decoded, st));
+        pending = value;
+        this.drew(seq, seq - 1, stream);
       } catch (error) {
         if (error instanceof Refused) fail(seq, "command-refused", error.message);
         throw error;
