@@ -2,3 +2,4 @@
 
 export { reportLines, verifyExport } from "./index";
 export { checkVectors } from "./vectors";
+export { checkForgeries } from "./forgeries";
