@@ -4,7 +4,7 @@
  * ignored unless the shape is closed.
  */
 
-import { isNumber, type JInt, type JValue, JObject, type Plain } from "./json";
+import { isNumber, type JInt, type JValue, JObject, type Plain, toPlain } from "./json";
 
 /** A field of an object shape: its value's shape and, when it may be absent, its default. */
 export interface Field {
@@ -31,7 +31,7 @@ const isInt = (value: JValue): value is JInt => isNumber(value) && value.kind ==
 
 /** Decodes `value` by `shape`; throws `Invalid` with the path of the first misfit. */
 export function decode(value: JValue, shape: Shape, path = "$"): Plain {
-  if (shape === "any") return toPlainValue(value);
+  if (shape === "any") return toPlain(value);
   if (shape === "int") {
     if (!isInt(value) || value.huge === true) throw new Invalid(`${path}: not an integer`);
     return Number(value.value);
@@ -50,7 +50,7 @@ export function decode(value: JValue, shape: Shape, path = "$"): Plain {
   }
   if (shape === "object") {
     if (!(value instanceof JObject)) throw new Invalid(`${path}: not an object`);
-    return toPlainValue(value);
+    return toPlain(value);
   }
   if ("nullable" in shape) return value === null ? null : decode(value, shape.nullable, path);
   if ("enum" in shape) {
@@ -79,18 +79,6 @@ export function decode(value: JValue, shape: Shape, path = "$"): Plain {
     for (const key of value.keys()) if (!(key in shape.fields)) throw new Invalid(`${path}.${key}: unknown field`);
   }
   return out;
-}
-
-function toPlainValue(value: JValue): Plain {
-  if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-  if (Array.isArray(value)) return (value as readonly JValue[]).map(toPlainValue);
-  if (value instanceof JObject) {
-    const out: { [key: string]: Plain } = {};
-    for (const k of value.keys()) out[k] = toPlainValue(value.get(k) ?? null);
-    return out;
-  }
-  const num = value as { kind: string; value: bigint | number };
-  return Number(num.value);
 }
 
 // Shorthands for shapes.
