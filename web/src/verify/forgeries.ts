@@ -272,6 +272,13 @@ const FORGERIES: readonly Forgery[] = [
     code: "bot-move-mismatch",
   },
   {
+    name: "a first teammate's deployment its teammate could not complete in order",
+    file: SPIES_4P,
+    edit: swap(6, '"command":{"type":"deploy","soldiers":[4,5]}', '"command":{"type":"deploy","soldiers":[2,10]}'),
+    seq: 6,
+    code: "command-refused",
+  },
+  {
     name: "a clocks_updated removed from a command's batch",
     file: DEAL_CLOCK,
     edit: (lines) => [...lines.slice(0, 10), ...lines.slice(11).map((l) => l.replace(/"seq":(\d+)/, (_, n: string) => `"seq":${Number(n) - 1}`))],

@@ -502,6 +502,17 @@ function ordered(ranks: readonly (number | null)[]): boolean {
   return true;
 }
 
+/**
+ * Whether the missions still empty can be filled from `free` in order: the first teammate's
+ * deployment must leave its teammate a legal one (§14.4; docs/protocol.md does not say so,
+ * see web/verify/SPEC-NOTES.md).
+ */
+function completable(layout: readonly (number | null)[], free: readonly number[]): boolean {
+  const empty = layout.flatMap((r, i) => (r === null ? [i] : []));
+  if (empty.length === 0) return true;
+  return arrangements(free, empty.length).some((fill) => ordered(layout.map((r, i) => (r === null ? (fill[empty.indexOf(i)] ?? null) : r))));
+}
+
 const DEAL_KEYS = ["intel", "exhausted", "starting"];
 
 function start(players: number, options: { readonly [key: string]: Plain }, deal: Plain, stream: Stream): Tagged[] {
@@ -591,6 +602,7 @@ function decide(state: SpiesState, seat: number, c: Tagged, stream: Stream): Tag
           return at >= 0 ? (soldiers[at] ?? null) : (m?.rank ?? null);
         });
         if (!ordered(layout)) throw new Refused("ranks must increase from Mission 1 to 4 (§5.1.2)");
+        if (!completable(layout, free.filter((x) => !soldiers.includes(x)))) throw new Refused("the teammate could not complete the order (§14.4)");
         r.emit({ type: "soldiers_deployed", seat, side, first_mission: missions[0] ?? 1, count: soldiers.length, soldiers: [...soldiers] });
         if (r.s.sides[0].missions[3] != null && r.s.sides[1].missions[3] != null && missions.includes(4)) {
           const card = r.s.intelDeck[0];
@@ -705,8 +717,12 @@ function legal(s: SpiesState, seat: number): Tagged[] {
     case "deploy": {
       const missions = missionsOf(s, seat);
       const current = sideAt(s, side).missions;
-      return arrangements(deployable(s, seat), missions.length)
-        .filter((soldiers) => ordered(current.map((m, i) => (missions.includes(i + 1) ? (soldiers[missions.indexOf(i + 1)] ?? null) : (m?.rank ?? null)))))
+      const free = deployable(s, seat);
+      return arrangements(free, missions.length)
+        .filter((soldiers) => {
+          const layout = current.map((m, i) => (missions.includes(i + 1) ? (soldiers[missions.indexOf(i + 1)] ?? null) : (m?.rank ?? null)));
+          return ordered(layout) && completable(layout, free.filter((x) => !soldiers.includes(x)));
+        })
         .map((soldiers) => ({ type: "deploy", soldiers }));
     }
     case "intel":
