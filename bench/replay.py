@@ -43,11 +43,12 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from spies_api.game import create_game, submit_command
 from spies_core.decider import AnySpec, GameSpec, GameView, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
-from spies_replay.engine import create_game, load_state, submit_command, view_at
+from spies_replay.reading import load_state, view_at
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore

@@ -33,6 +33,7 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
+from spies_api.game import CreatedGame, Head
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
 from spies_api.http.dependencies import Provided, caller_provider
@@ -69,7 +70,6 @@ from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
-from spies_replay.engine import CreatedGame, Head
 from spies_replay.store.backends import open_store
 from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.protocols import EventStore

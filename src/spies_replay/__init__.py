@@ -13,12 +13,9 @@ after the game anyone can re-run it from the export and check every shuffle
 
 Public API, by module:
 
-- :mod:`spies_replay.engine`: :func:`create_game`, :func:`prepare_command` (a command on a
-  game's head, sealed, ready to append), :func:`submit_command` (the same, reading the head
-  first), :func:`change_seat`, :func:`abort_game` (an operator's end of a game in progress;
-  :func:`~spies_replay.engine.prepare_abort` is its pure part), :func:`load_head`,
-  :func:`load_state`, :func:`view_at`, :func:`redact_for`, :func:`seed_from_client` (a
-  client's seed string to the seed bytes).
+- :mod:`spies_replay.reading`: :func:`load_state`, :func:`view_at` (a state or a view after
+  any event), :func:`redact_for`, :func:`clock_at`. Creating games and turning commands into
+  appends is the application layer's, :mod:`spies_api.game`.
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
@@ -39,25 +36,12 @@ with the mark the caller gives, and verify re-runs bot moves only with the bots 
 Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests). It imports only
 :mod:`spies_core`, never the bots or the API, with one exception: its console layer,
 :mod:`spies_replay.cli` (a program, which nothing in ``src/`` imports), hands the registry of
-``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`).
+``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`), and ends a game for an
+operator through the application layer (:func:`spies_api.game.clocks.abort_game`).
 """
 
 from __future__ import annotations
 
-from spies_replay.engine import (
-    CommandResult,
-    CreatedGame,
-    IdempotencyRequest,
-    LoadedState,
-    ViewAt,
-    abort_game,
-    create_game,
-    load_state,
-    redact_for,
-    seed_from_client,
-    submit_command,
-    view_at,
-)
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -83,6 +67,7 @@ from spies_replay.meta import (
     SeedSource,
     is_meta,
 )
+from spies_replay.reading import LoadedState, ViewAt, load_state, redact_for, view_at
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.locations import redact as redact_location
@@ -109,8 +94,6 @@ __all__ = [
     "BotMark",
     "BotPolicies",
     "Caveat",
-    "CommandResult",
-    "CreatedGame",
     "EventStore",
     "GameAborted",
     "GameCreated",
@@ -123,7 +106,6 @@ __all__ = [
     "GameStatus",
     "IdempotencyKeyExistsError",
     "IdempotencyRecord",
-    "IdempotencyRequest",
     "InvalidExportError",
     "LoadedState",
     "MetaEvent",
@@ -141,9 +123,7 @@ __all__ = [
     "VerifyReport",
     "VersionConflictError",
     "ViewAt",
-    "abort_game",
     "bot_mark",
-    "create_game",
     "export_game",
     "export_lines",
     "import_game",
@@ -154,8 +134,6 @@ __all__ = [
     "parse_bot_mark",
     "redact_for",
     "redact_location",
-    "seed_from_client",
-    "submit_command",
     "verify_all",
     "verify_game",
     "view_at",

@@ -18,11 +18,12 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import Runtime, service_of
+from spies_api.game import submit_command
 from spies_api.service.answers import DEAL_HIDDEN, outgoing, public_options
 from spies_api.service.notify import EventNotifier, SharedReads
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
+from spies_replay.reading import redact_for
 from spies_replay.store.records import StoredEvent
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import (

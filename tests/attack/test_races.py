@@ -28,9 +28,9 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.game import CommandResult, IdempotencyRequest, create_game, submit_command
 from spies_core.registry import GAMES
 from spies_replay.cli import main as replay_cli
-from spies_replay.engine import CommandResult, IdempotencyRequest, create_game, submit_command
 from spies_replay.errors import IdempotencyKeyExistsError
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url

@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import change_seat, create_game
 from spies_replay.cli import main
-from spies_replay.engine import change_seat, create_game
 from spies_replay.meta import SeatHandedToBot, SeatJoined, SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore

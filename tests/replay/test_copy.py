@@ -12,9 +12,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_replay.cli import main
-from spies_replay.engine import IdempotencyRequest, create_game, load_state, submit_command
 from spies_replay.meta import SeatState, SeatType
+from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore
 from tests.support.backends import BACKENDS, Backend, fresh_backend
 from tests.support.counter import finish, new_game, play

@@ -15,8 +15,9 @@ from random import Random
 
 import pytest
 
-from spies_replay.engine import change_seat, load_state, submit_command
+from spies_api.game import change_seat, submit_command
 from spies_replay.meta import SeatJoined, SeatType
+from spies_replay.reading import load_state
 from spies_replay.store.backends import open_store
 from spies_replay.store.records import GameStatus, hash_token
 from spies_replay.store.schema import SCHEMA_VERSION

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spies_replay.engine import change_seat, create_game, load_state, submit_command
+from spies_api.game import change_seat, create_game, submit_command
 from spies_replay.errors import GameFinishedError, SeatTakenError
 from spies_replay.meta import (
     SeatHandedToBot,
@@ -17,6 +17,7 @@ from spies_replay.meta import (
     is_meta,
     seat_table,
 )
+from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import SeatChoice
 from spies_replay.store.sqlite import SQLiteEventStore

@@ -9,9 +9,9 @@ from random import Random
 
 import msgspec
 
+from spies_api.game import create_game, submit_command
 from spies_core.cards import ALL_CARDS
 from spies_replay.codec import deal_commitment, genesis_hash, seal
-from spies_replay.engine import create_game, submit_command
 from spies_replay.meta import GameCreated, SeedRevealed
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore

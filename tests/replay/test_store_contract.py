@@ -18,18 +18,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import IdempotencyRequest, change_seat, create_game, submit_command
 from spies_core.decider import fold
 from spies_core.errors import GameOverError, InvalidOptionsError, UnknownGameError
 from spies_core.rng import ALGORITHM
 from spies_replay.codec import genesis_hash
-from spies_replay.engine import (
-    IdempotencyRequest,
-    change_seat,
-    create_game,
-    load_state,
-    submit_command,
-    view_at,
-)
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -42,6 +35,7 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import GameCreated, SeatJoined, SeatState, SeatType, SeedRevealed, SeedSource
+from spies_replay.reading import load_state, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameStatus, Reply, hash_token
 from spies_replay.transfer import export_lines, import_game, read_export
@@ -475,7 +469,7 @@ def test_submit_with_an_expected_version_but_no_cached_state(store: EventStore) 
 
 
 def test_meta_events_are_public_to_every_viewer(store: EventStore) -> None:
-    from spies_replay.engine import redact_for
+    from spies_replay.reading import redact_for
 
     game_id = new_game(store, target=3).record.id
     finish(store, game_id)

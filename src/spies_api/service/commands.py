@@ -8,7 +8,7 @@ A command goes down once, and nothing below it calls back up:
    stale ``expected_game_version``, or a stale ``expected_version`` since which the seat
    acted or its legal commands changed: see :func:`stale_version_accepted`) and decided by
    the pure step
-   (:func:`spies_replay.engine.prepare_command`: ``decide``, ``evolve``, ``outcome``, the
+   (:func:`spies_api.game.commands.prepare_command`: ``decide``, ``evolve``, ``outcome``, the
    sealed rows);
 3. the answer is built from the sealed events as the seat may see them, before anything is
    written, and kept with the batch under an ``Idempotency-Key``;
@@ -36,6 +36,7 @@ from typing import Any, Final
 import msgspec
 import structlog
 
+from spies_api.game import Head, PreparedCommand, prepare_command
 from spies_api.problems.errors import (
     IdempotencyKeyReusedError,
     InvalidParameterError,
@@ -58,7 +59,6 @@ from spies_api.service.placement import Placement, blocking
 from spies_api.service.states import GameStates
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
-from spies_replay.engine import Head, PreparedCommand, load_state, prepare_command
 from spies_replay.errors import (
     DeadlinePassedError,
     GameFinishedError,
@@ -66,6 +66,7 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
+from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
 
@@ -422,7 +423,7 @@ def stale_version_accepted(store: EventStore, head: Head, seat: int, expected: i
     """Whether a command decided at version ``expected`` may be applied at ``head``.
 
     It may not when a command of the seat was recorded since (its holder's, its bot's, or
-    a forced move after its clock ran out: :meth:`~spies_replay.engine.Head.acted_since`,
+    a forced move after its clock ran out: :meth:`~spies_api.game.loading.Head.acted_since`,
     which the head carries), so a request sent again is never applied twice. Otherwise it
     may when the seat's legal commands after event ``expected`` are exactly its legal
     commands now: whatever was recorded since (another seat's move in a phase where several

@@ -21,10 +21,10 @@ games it holds.
   version it was chosen for; anything appended meanwhile plans the turn again.
 - **Open seats that expire.** A game still waiting for players when its open seats expire
   (``game_created.open_until``: its due time while it waits) is abandoned
-  (:func:`spies_replay.engine.prepare_abort`, reason ``abandoned``), on the game's lock like
+  (:func:`spies_api.game.clocks.prepare_abort`, reason ``abandoned``), on the game's lock like
   a command; a join that got there first deals it instead.
 - **A deadline.** A seat whose clock ran out gets its timeout recorded
-  (:func:`spies_replay.engine.prepare_timeout`: ``clock_expired``, then its forfeit, or the
+  (:func:`spies_api.game.clocks.prepare_timeout`: ``clock_expired``, then its forfeit, or the
   time control's bot's move for it, after the seat's hand-over to that bot when
   ``abandon_after`` timeouts in a row abandon it), in one batch, on the game's lock like a
   command, so every timeout moves the game on: a move that got there first wins,
@@ -69,6 +69,14 @@ from typing import Any, Final, Protocol, TypeVar
 import anyio
 import structlog
 
+from spies_api.game import (
+    Head,
+    PreparedCommand,
+    plan_timeout,
+    prepare_abort,
+    prepare_resume,
+    prepare_timeout,
+)
 from spies_api.schemas import SubmittedCommand
 from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
@@ -86,14 +94,6 @@ from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
 from spies_replay.clocks import to_ms
-from spies_replay.engine import (
-    Head,
-    PreparedCommand,
-    plan_timeout,
-    prepare_abort,
-    prepare_resume,
-    prepare_timeout,
-)
 from spies_replay.errors import (
     DeadlinePassedError,
     GameFinishedError,
@@ -508,7 +508,7 @@ class Scheduler:
 
     async def _abandon(self, head: Head) -> None:
         """Record that a game's open seats expired before its table was full
-        (:func:`spies_replay.engine.prepare_abort`: ``game_aborted``, reason ``abandoned``;
+        (:func:`spies_api.game.clocks.prepare_abort`: ``game_aborted``, reason ``abandoned``;
         the game is over, nobody wins), on the game's lock like a command: a join that got
         there first deals the game instead."""
         spec = GAMES[head.game]

@@ -1,7 +1,7 @@
 """Seats: joining an open one, handing one to a bot and taking it back, and rematches.
 
 Every change is a seat event in the game's log, decided against the seats as they stand
-and appended at the version they were read at (:func:`spies_replay.engine.change_seat`):
+and appended at the version they were read at (:func:`spies_api.game.seats.change_seat`):
 racing joins of one seat, even from several processes, are decided one after the other,
 and exactly one finds it open. In this process a game's seat changes and commands take
 turns on the same per-game lock, and a change moves the game's cached head to its new
@@ -26,6 +26,7 @@ from typing import Any, Final
 
 import structlog
 
+from spies_api.game import change_seat, create_game, new_game_id
 from spies_api.problems.errors import (
     ForbiddenError,
     RematchTooEarlyError,
@@ -41,7 +42,6 @@ from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
 from spies_api.service.queries import public_seats
 from spies_bots import BOTS, policy_for
-from spies_replay.engine import change_seat, create_game, new_game_id, time_control
 from spies_replay.errors import (
     GameFinishedError,
     NoOpenSeatError,
@@ -59,6 +59,7 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
 )
+from spies_replay.reading import time_control
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord, GameStatus, SeatChange, hash_token
 

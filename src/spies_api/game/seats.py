@@ -1,0 +1,212 @@
+"""Seat changes: a seat event sealed after the game's last event, and, when it takes the last
+open seat of a game whose deal is deferred, the deal in the same batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from spies_api.game.creation import deal_events, deferred_setup
+from spies_api.game.loading import any_open, stored_events
+from spies_core.clock import ClockState
+from spies_core.decider import AnySpec
+from spies_core.step import Step
+from spies_replay.codec import seal
+from spies_replay.errors import (
+    GameFinishedError,
+    VersionConflictError,
+)
+from spies_replay.meta import (
+    GameCreated,
+    SeatEvent,
+    SeatState,
+    apply_seat_event,
+)
+from spies_replay.reading import game_created
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import (
+    Append,
+    GameRecord,
+    GameSecrets,
+    GameStatus,
+    SeatChange,
+    SeatChoice,
+    utc_now,
+)
+
+__all__ = [
+    "PendingDeal",
+    "PreparedSeatChange",
+    "change_seat",
+    "pending_deal",
+    "prepare_seat_change",
+]
+
+_SEAT_CHANGE_ATTEMPTS: Final = 20
+"""Seat changes read the seats, decide, then append at the version read; another writer in
+between makes them read again, at most this many times."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDeal:
+    """What a waiting game deals from when its last open seat is taken.
+
+    Attributes:
+        spec: the game.
+        created: its ``game_created`` (seats, options, time control, ``deal_deferred``).
+        secrets: its seed (and explicit deal, if any).
+    """
+
+    spec: AnySpec
+    created: GameCreated
+    secrets: GameSecrets
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSeatChange:
+    """A seat event sealed, ready to append (see :func:`prepare_seat_change`).
+
+    Attributes:
+        append: the batch to hand to the store.
+        seats: the seats after it.
+        events: its events: the seat event, then, when it took a waiting game's last open
+            seat, the deal (the setup events and the clocks starting).
+        dealt: whether it dealt the game.
+        state: the game's state after it when it dealt (else the state did not change).
+        clock: the clocks after it when it dealt a game with a time control.
+    """
+
+    append: Append
+    seats: list[SeatState]
+    events: list[Any]
+    dealt: bool = False
+    state: Any = None
+    clock: ClockState | None = None
+
+
+def prepare_seat_change(
+    record: GameRecord,
+    seats: list[SeatState],
+    event: SeatEvent,
+    *,
+    token_hash: str | None = None,
+    recorded_at: str | None = None,
+    deal: PendingDeal | None = None,
+) -> PreparedSeatChange:
+    """Seal one seat event after the game's last event (``record``'s version and head hash).
+
+    When the event takes the last open seat of a game whose deal is deferred (``deal``, read
+    from its log), the deal follows in the same batch: the setup events drawn exactly as at
+    creation (:func:`deferred_setup`), then the clocks starting (or ``seed_revealed`` when
+    the setup ends the game).
+
+    Raises:
+        GameFinishedError: the game is over (its seats are final).
+    """
+    if record.status == GameStatus.FINISHED:
+        raise GameFinishedError(f"game {record.id!r} has finished; its seats are final")
+    changed = apply_seat_event(seats, event)
+    now = utc_now() if recorded_at is None else recorded_at
+    events: list[Any] = [event]
+    started: Step[Any, Any] | None = None
+    clocks = None
+    if (
+        deal is not None
+        and deal.created.deal_deferred
+        and any_open(seats)
+        and not any_open(changed)
+    ):
+        started = deferred_setup(deal.spec, deal.created, deal.secrets)
+        dealt, clocks = deal_events(deal.spec, deal.created, deal.secrets, started, now)
+        events += dealt
+    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now)
+    append = Append(
+        game_id=record.id,
+        version=record.version,
+        head_hash=record.head_hash,
+        rows=rows,
+        outcome=None if started is None else started.outcome,
+        state=None if started is None else started.state,
+        seat=changed[event.seat],
+        token_hash=token_hash,
+        # the scheduler looks at the game again: a bot may now be the one to act, or no more
+        due_at=now,
+    )
+    return PreparedSeatChange(
+        append=append,
+        seats=changed,
+        events=events,
+        dealt=started is not None,
+        state=None if started is None else started.state,
+        clock=clocks,
+    )
+
+
+def pending_deal(store: EventStore, record: GameRecord) -> PendingDeal | None:
+    """What the game deals from at its last join, when its deal is deferred."""
+    created = game_created(store, record.id)
+    found = store.secrets(record.id)
+    if created is None or not created.deal_deferred or found is None:
+        return None
+    return PendingDeal(spec=store.spec(record.game), created=created, secrets=found)
+
+
+def change_seat(
+    store: EventStore,
+    game_id: str,
+    choose: SeatChoice,
+    *,
+    token_hash: str | None = None,
+    clock: Callable[[], str] = utc_now,
+) -> SeatChange:
+    """Decide and record one seat change: read the seats, ``choose``, append at that version.
+
+    ``choose(seats, token_hashes)`` gets the seats as they stand (and the hashes of the seat
+    tokens held, by seat) and returns the seat event to append, or ``None`` to change
+    nothing, or raises to refuse. The event is appended at the version the seats were read
+    at, so two racing changes are decided one after the other, across processes: exactly
+    one of two joins of a seat finds it open, and the other reads the seats again and is
+    refused. With ``token_hash`` the event's seat gets that token; ``clock`` is where the
+    event's time is read (the server's clock). A join that takes the last open seat of a
+    game whose deal is deferred deals it in the same batch (:func:`prepare_seat_change`).
+
+    Raises:
+        GameNotFoundError: no such game.
+        GameFinishedError: the game is over.
+        SeatTakenError: the seat already has a token (a writer that skipped ``choose``).
+        StoreBusyError: other writers kept moving the game on meanwhile.
+        Whatever ``choose`` raises. Nothing is written.
+    """
+    for _attempt in range(_SEAT_CHANGE_ATTEMPTS):
+        deal = None
+        with store.reading():
+            record = store.get_game(game_id)
+            seats = store.seat_states(game_id, record.players)
+            tokens = store.token_hashes(game_id)
+            if any_open(seats):  # a join may take the last open seat of a waiting game
+                deal = pending_deal(store, record)
+        if record.status == GameStatus.FINISHED:
+            raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
+        event = choose(seats, tokens)
+        if event is None:
+            return SeatChange(
+                seats=seats, event=None, version=record.version, head_hash=record.head_hash
+            )
+        prepared = prepare_seat_change(
+            record, seats, event, token_hash=token_hash, recorded_at=clock(), deal=deal
+        )
+        append = prepared.append
+        try:
+            store.append(append)
+        except VersionConflictError:
+            continue
+        return SeatChange(
+            seats=prepared.seats,
+            event=stored_events(append, prepared.events)[0],
+            version=append.new_version,
+            head_hash=append.new_head_hash,
+            dealt=prepared.dealt,
+        )
+    raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
