@@ -402,7 +402,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     )
     app.state.runtime_holder = holder
     app.state.lifecycle = lifecycle
-    app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
 
 
@@ -423,12 +422,6 @@ def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:
     """The registered game id of a cached game, else ``None`` (no database read)."""
     head = holder.get().states.cached(game_id)
     return head.game if head is not None else None
-
-
-def _game_of(runtime: Runtime, game_id: str) -> str:
-    """The registered game id of a game (a refused body names its commands)."""
-    head = runtime.states.cached(game_id)
-    return head.game if head is not None else runtime.queries.record(game_id).game
 
 
 def service_of(app: Litestar) -> Runtime:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from spies_api.game import change_seat, create_game, load_head, prepare_abort, submit_command
+from spies_api.game import create_game, load_head, prepare_abort, submit_command
 from spies_core.clock import TimeControl
 from spies_core.registry import GAMES
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
@@ -41,6 +41,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game, verify_log
+from tests.support.seats import change_seat
 
 SEED = "lobby-deal"
 CREATED_AT = "2026-11-29T17:00:00.000000Z"

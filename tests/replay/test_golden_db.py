@@ -15,13 +15,14 @@ from random import Random
 
 import pytest
 
-from spies_api.game import change_seat, submit_command
+from spies_api.game import submit_command
 from spies_replay.meta import SeatJoined, SeatType
 from spies_replay.reading import load_state
 from spies_replay.store.backends import open_store
 from spies_replay.store.records import GameStatus, hash_token
 from spies_replay.store.schema import SCHEMA_VERSION
 from spies_replay.verify import verify_all
+from tests.support.seats import change_seat
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "golden.db"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from spies_api.game import change_seat, create_game, load_head, prepare_command, prepare_timeout
+from spies_api.game import create_game, load_head, prepare_command, prepare_timeout
 from spies_bots import bot_rng, policy_for
 from spies_core.clock import TimeControl, deadline_ms
 from spies_core.registry import GAMES
@@ -20,6 +20,7 @@ from spies_replay.clocks import from_ms, to_ms
 from spies_replay.meta import SeatHandedToBot
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.seats import change_seat
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spies_api.game import change_seat, create_game, submit_command
+from spies_api.game import create_game, submit_command
 from spies_replay.errors import GameFinishedError, SeatTakenError
 from spies_replay.meta import (
     SeatHandedToBot,
@@ -25,6 +25,7 @@ from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game
 from tests.support.counter import append, finish
 from tests.support.countergame import Bump
+from tests.support.seats import change_seat
 
 OPEN_SECOND = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from spies_api.game import IdempotencyRequest, change_seat, create_game, submit_command
+from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_core.decider import fold
 from spies_core.errors import GameOverError, InvalidOptionsError, UnknownGameError
 from spies_core.rng import ALGORITHM
@@ -50,6 +50,7 @@ from tests.support.countergame import (
     CounterTurnPassed,
     Draw,
 )
+from tests.support.seats import change_seat
 
 
 @pytest.fixture(params=BACKENDS)
@@ -223,13 +224,14 @@ def test_multi_event_append_is_all_or_nothing(store: EventStore, backend: Backen
 def test_idempotency_record_is_written_with_the_append(store: EventStore) -> None:
     created = new_game(store)
     game_id = created.record.id
-    request = IdempotencyRequest(
-        key="k1", fingerprint="f1", response=lambda result: {"version": result.version}
-    )
+    request = IdempotencyRequest(key="k1", fingerprint="f1")
     result = submit_command(store, game_id, 0, Bump(by=1), idempotency=request)
     record = store.get_idempotency(game_id, "k1")
     assert record is not None
-    assert msgspec.json.decode(record.response) == {"version": result.version}
+    assert msgspec.json.decode(record.response) == {
+        "version": result.version,
+        "seqs": [event.seq for event in result.events],
+    }
     assert record.request_fingerprint == "f1"
     with pytest.raises(IdempotencyKeyExistsError) as caught:
         submit_command(store, game_id, 1, Bump(by=1), idempotency=request)

@@ -39,14 +39,18 @@ from spies_api.game.creation import (
 )
 from spies_api.game.loading import Head, load_head, stored_events
 from spies_api.game.seats import (
+    SEAT_CHANGE_ATTEMPTS,
     PendingDeal,
     PreparedSeatChange,
-    change_seat,
+    SeatTable,
+    append_seat_change,
     prepare_seat_change,
+    read_seats,
 )
 
 __all__ = [
     "ABORT_ATTEMPTS",
+    "SEAT_CHANGE_ATTEMPTS",
     "CommandResult",
     "CreatedGame",
     "Head",
@@ -54,9 +58,10 @@ __all__ = [
     "PendingDeal",
     "PreparedCommand",
     "PreparedSeatChange",
+    "SeatTable",
     "TimeoutPlan",
     "abort_game",
-    "change_seat",
+    "append_seat_change",
     "create_game",
     "deferred_setup",
     "load_head",
@@ -67,6 +72,7 @@ __all__ = [
     "prepare_resume",
     "prepare_seat_change",
     "prepare_timeout",
+    "read_seats",
     "seed_from_client",
     "stored_events",
     "submit_command",

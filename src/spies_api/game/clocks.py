@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from spies_api.game.commands import PreparedCommand, sealed
 from spies_api.game.loading import Head, load_head
@@ -47,10 +47,15 @@ from spies_replay.times import parse_utc
 
 __all__ = [
     "ABORT_ATTEMPTS",
+    "Abandon",
+    "Resume",
+    "ServerAction",
+    "Timeout",
     "TimeoutPlan",
     "abort_game",
     "plan_timeout",
     "prepare_abort",
+    "prepare_action",
     "prepare_resume",
     "prepare_timeout",
 ]
@@ -282,3 +287,61 @@ def abort_game(
             continue
         return prepared
     raise VersionConflictError(game_id, head.version, store.get_game(game_id).version)
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """A seat's clock ran out: its timeout (:func:`prepare_timeout`).
+
+    Attributes:
+        seat: the seat.
+        forced: the move the time control's bot chose for it at the plan's ``forced_at``
+            (``None`` for a forfeit).
+        bot: that bot's mark.
+    """
+
+    seat: int
+    forced: Any = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Clocks that ran out while no server ran start again (:func:`prepare_resume`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """A waiting game's open seats expired: it ends, reason ``abandoned``
+    (:func:`prepare_abort`).
+
+    Attributes:
+        detail: why, in words.
+    """
+
+    detail: str
+
+
+ServerAction: TypeAlias = Timeout | Resume | Abandon
+"""What the server decides to record on a game by itself, as data: the scheduler decides it
+from a loaded head and submits it down the same path as a person's command."""
+
+
+def prepare_action(
+    spec: AnySpec, head: Head, action: ServerAction, *, recorded_at: str | None = None
+) -> PreparedCommand:
+    """The batch of ``action`` on ``head``, sealed, ready to append.
+
+    Raises:
+        ValueError: the head does not call for it (see each ``prepare_*``).
+        RuleError: a timeout's forced move is refused by the rules (a bug in the bot).
+    """
+    if isinstance(action, Timeout):
+        return prepare_timeout(
+            spec, head, action.seat, forced=action.forced, bot=action.bot, recorded_at=recorded_at
+        )
+    if isinstance(action, Resume):
+        return prepare_resume(spec, head, recorded_at=recorded_at)
+    return prepare_abort(
+        spec, head, reason=AbortReason.ABANDONED, detail=action.detail, recorded_at=recorded_at
+    )

@@ -10,7 +10,7 @@ tests that hold no cache: it reads the head first.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,8 +50,10 @@ from spies_replay.store.records import (
 __all__ = [
     "CommandResult",
     "IdempotencyRequest",
+    "RecordedResult",
     "PreparedCommand",
     "prepare_command",
+    "result_bytes",
     "sealed",
     "submit_command",
 ]
@@ -100,19 +102,36 @@ class CommandResult:
 
 @dataclass(frozen=True, slots=True)
 class IdempotencyRequest:
-    """Ask :func:`submit_command` to keep an answer under an idempotency key.
+    """Ask :func:`submit_command` to keep the command's result under an idempotency key (the
+    record is written in the append's transaction, so it exists exactly when the events
+    do); its bytes are :func:`result_bytes`.
 
     Attributes:
         key: the client's ``Idempotency-Key``.
         fingerprint: a digest of the request, to tell a retry from a reuse of the key.
-        response: builds the JSON value to keep from the result, before the append (the
-            record is written in the append's transaction, so it exists exactly when the
-            events do).
     """
 
     key: str
     fingerprint: str
-    response: Callable[[CommandResult], object]
+
+
+class RecordedResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What :func:`submit_command` keeps under an idempotency key: the command's result.
+
+    Attributes:
+        version: the game's version after the command.
+        seqs: the seqs of the events it appended.
+    """
+
+    version: int
+    seqs: list[int]
+
+
+def result_bytes(result: CommandResult) -> bytes:
+    """The bytes :func:`submit_command` keeps under an idempotency key (a
+    :class:`RecordedResult`: the store keeps them as they are)."""
+    recorded = RecordedResult(version=result.version, seqs=[e.seq for e in result.events])
+    return msgspec.json.encode(recorded)
 
 
 def prepare_command(
@@ -124,6 +143,8 @@ def prepare_command(
     bot: str | None = None,
     recorded_at: str | None = None,
     forced: bool = False,
+    expected_version: int | None = None,
+    stale: VersionConflictError | None = None,
 ) -> PreparedCommand:
     """Decide ``command`` of ``seat`` on the game's head and seal its batch.
 
@@ -143,15 +164,30 @@ def prepare_command(
             now.
         forced: the move a bot plays for a seat whose clock ran out (its timeouts in a row
             are kept).
+        expected_version: the version the caller decided at (``None``: the head's, whatever
+            it is).
+        stale: the caller's own refusal of a stale version, raised in the same place (the
+            API's ``expected_version``, which it may accept though stale: see
+            :func:`spies_api.service.commands.stale_version_accepted`).
+
+    The store's append is the authority on the finished game and the version (its
+    :class:`GameFinishedError` and :class:`VersionConflictError`); the head's are tested
+    here first, in this order, only so that nothing is decided on a closed log or a stale
+    head, and each refusal is the store's own typed error.
 
     Raises:
         GameFinishedError: the head is finished (a :class:`~spies_core.errors.GameOverError`).
+        VersionConflictError: the head is not at ``expected_version``, or ``stale``.
         GameNotStartedError: the game is waiting for players (nothing is dealt yet).
         DeadlinePassedError: the seat's clock ran out before ``recorded_at``.
         RuleError: whatever the game's ``decide`` raises.
     """
     if head.finished:
         raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
+    if expected_version is not None and expected_version != head.version:
+        raise VersionConflictError(head.id, expected_version, head.version)
+    if stale is not None:
+        raise stale
     if head.waiting:
         raise GameNotStartedError(
             f"game {head.id!r} is waiting for players: nothing is dealt until its last open"
@@ -245,7 +281,8 @@ def submit_command(
             ``None`` folds the head state.
         version: the version the caller expects (its ``expected_version``); ``None`` takes
             whatever the head is.
-        idempotency: an answer to keep under a key, in the same transaction.
+        idempotency: a key to keep the result under (:func:`result_bytes`), in the same
+            transaction.
         bot: the bot that chose the command (recorded with it), or ``None``: a person.
 
     Returns:
@@ -263,13 +300,14 @@ def submit_command(
     head = load_head(store, game_id)
     spec = store.spec(head.game)
     try:
-        if version is not None and version != head.version:
-            raise VersionConflictError(game_id, version, head.version)
         if state is not None:
             head = dataclasses.replace(head, state=state)
-        prepared = prepare_command(spec, head, seat, command, bot=bot)
+        prepared = prepare_command(spec, head, seat, command, bot=bot, expected_version=version)
     except SpiesError:
-        if idempotency is not None:  # a retry of a command that was applied: its answer
+        # A command refused before its append cannot reach the store's key check: it may be
+        # the retry of one that was applied (the game moved on, or ended, since), so its
+        # recorded result is looked up.
+        if idempotency is not None:
             found = store.get_idempotency(game_id, idempotency.key)
             if found is not None:
                 raise IdempotencyKeyExistsError(found) from None
@@ -282,7 +320,7 @@ def submit_command(
     )
     append = prepared.append
     if idempotency is not None:
-        response = msgspec.json.encode(idempotency.response(result))
+        response = result_bytes(result)
         append = dataclasses.replace(
             append, reply=Reply(idempotency.key, idempotency.fingerprint, response)
         )

@@ -4,7 +4,6 @@ open seat of a game whose deal is deferred, the deal in the same batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -16,7 +15,6 @@ from spies_core.step import Step
 from spies_replay.codec import seal
 from spies_replay.errors import (
     GameFinishedError,
-    VersionConflictError,
 )
 from spies_replay.meta import (
     GameCreated,
@@ -32,21 +30,23 @@ from spies_replay.store.records import (
     GameSecrets,
     GameStatus,
     SeatChange,
-    SeatChoice,
     utc_now,
 )
 
 __all__ = [
     "PendingDeal",
     "PreparedSeatChange",
-    "change_seat",
+    "SEAT_CHANGE_ATTEMPTS",
+    "SeatTable",
+    "append_seat_change",
     "pending_deal",
     "prepare_seat_change",
+    "read_seats",
 ]
 
-_SEAT_CHANGE_ATTEMPTS: Final = 20
+SEAT_CHANGE_ATTEMPTS: Final = 20
 """Seat changes read the seats, decide, then append at the version read; another writer in
-between makes them read again, at most this many times."""
+between makes their caller read and decide again, at most this many times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,60 +153,87 @@ def pending_deal(store: EventStore, record: GameRecord) -> PendingDeal | None:
     return PendingDeal(spec=store.spec(record.game), created=created, secrets=found)
 
 
-def change_seat(
-    store: EventStore,
-    game_id: str,
-    choose: SeatChoice,
-    *,
-    token_hash: str | None = None,
-    clock: Callable[[], str] = utc_now,
-) -> SeatChange:
-    """Decide and record one seat change: read the seats, ``choose``, append at that version.
+@dataclass(frozen=True, slots=True)
+class SeatTable:
+    """A game's seats as they stand at one version: what a seat change is decided from.
 
-    ``choose(seats, token_hashes)`` gets the seats as they stand (and the hashes of the seat
-    tokens held, by seat) and returns the seat event to append, or ``None`` to change
-    nothing, or raises to refuse. The event is appended at the version the seats were read
-    at, so two racing changes are decided one after the other, across processes: exactly
-    one of two joins of a seat finds it open, and the other reads the seats again and is
-    refused. With ``token_hash`` the event's seat gets that token; ``clock`` is where the
-    event's time is read (the server's clock). A join that takes the last open seat of a
-    game whose deal is deferred deals it in the same batch (:func:`prepare_seat_change`).
+    Attributes:
+        record: the game's record at that version.
+        seats: each seat's holder.
+        tokens: the hashes of the seat tokens held, by seat.
+        deal: what the game deals from when its last open seat is taken (``None``: no open
+            seat, or its deal is not deferred).
+    """
+
+    record: GameRecord
+    seats: list[SeatState]
+    tokens: dict[int, str]
+    deal: PendingDeal | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (its seats are final)."""
+        return self.record.status == GameStatus.FINISHED
+
+    def unchanged(self) -> SeatChange:
+        """The answer of a seat change that changes nothing."""
+        return SeatChange(
+            seats=self.seats,
+            event=None,
+            version=self.record.version,
+            head_hash=self.record.head_hash,
+        )
+
+
+def read_seats(store: EventStore, game_id: str) -> SeatTable:
+    """The game's seats at its last event, in one read.
 
     Raises:
         GameNotFoundError: no such game.
-        GameFinishedError: the game is over.
-        SeatTakenError: the seat already has a token (a writer that skipped ``choose``).
-        StoreBusyError: other writers kept moving the game on meanwhile.
-        Whatever ``choose`` raises. Nothing is written.
     """
-    for _attempt in range(_SEAT_CHANGE_ATTEMPTS):
-        deal = None
-        with store.reading():
-            record = store.get_game(game_id)
-            seats = store.seat_states(game_id, record.players)
-            tokens = store.token_hashes(game_id)
-            if any_open(seats):  # a join may take the last open seat of a waiting game
-                deal = pending_deal(store, record)
-        if record.status == GameStatus.FINISHED:
-            raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
-        event = choose(seats, tokens)
-        if event is None:
-            return SeatChange(
-                seats=seats, event=None, version=record.version, head_hash=record.head_hash
-            )
-        prepared = prepare_seat_change(
-            record, seats, event, token_hash=token_hash, recorded_at=clock(), deal=deal
-        )
-        append = prepared.append
-        try:
-            store.append(append)
-        except VersionConflictError:
-            continue
-        return SeatChange(
-            seats=prepared.seats,
-            event=stored_events(append, prepared.events)[0],
-            version=append.new_version,
-            head_hash=append.new_head_hash,
-            dealt=prepared.dealt,
-        )
-    raise VersionConflictError(game_id, record.version, store.get_game(game_id).version)
+    deal = None
+    with store.reading():
+        record = store.get_game(game_id)
+        seats = store.seat_states(game_id, record.players)
+        tokens = store.token_hashes(game_id)
+        if any_open(seats):  # a join may take the last open seat of a waiting game
+            deal = pending_deal(store, record)
+    return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal)
+
+
+def append_seat_change(
+    store: EventStore,
+    table: SeatTable,
+    event: SeatEvent,
+    *,
+    token_hash: str | None = None,
+    recorded_at: str | None = None,
+) -> SeatChange:
+    """Append ``event``, decided from ``table``, at the version ``table`` was read at
+    (:func:`prepare_seat_change`): so two racing changes are decided one after the other,
+    across processes, and the second is refused by the store's version check, to be decided
+    again by its caller on the seats read anew (at most :data:`SEAT_CHANGE_ATTEMPTS` times).
+    With ``token_hash`` the event's seat gets that token.
+
+    Raises:
+        GameFinishedError: the game is over.
+        VersionConflictError: the game moved on since ``table`` was read.
+        SeatTakenError: the seat already has a token.
+    """
+    prepared = prepare_seat_change(
+        table.record,
+        table.seats,
+        event,
+        token_hash=token_hash,
+        recorded_at=recorded_at,
+        deal=table.deal,
+    )
+    append = prepared.append
+    store.append(append)
+    return SeatChange(
+        seats=prepared.seats,
+        event=stored_events(append, prepared.events)[0],
+        version=append.new_version,
+        head_hash=append.new_head_hash,
+        dealt=prepared.dealt,
+    )
