@@ -249,37 +249,61 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-_PARTS = (
-    "store",
-    "states",
-    "auth",
-    "notifier",
-    "streams",
-    "queries",
-    "commands",
-    "creator",
-    "seats",
-    "bot_quota",
-    "game_quota",
-)
-"""The runtime's parts that routes take as dependencies, by their own names."""
+def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
+    """The runtime's parts that routes take as dependencies, each by its own typed provider
+    (a handler names what it takes in its signature; nothing is looked up by string)."""
 
+    def store() -> EventStore:
+        return holder.get().store
 
-def _provider(holder: _RuntimeHolder, part: str) -> Provide:
-    if part == "commands":
-        # The one route that takes the commands also takes the caller: providing them after
-        # the caller puts each in a batch of its own, which Litestar resolves without a task
-        # group (two tasks spawned per command otherwise).
-        def provide_commands(caller: Provided[Caller]) -> Any:
-            del caller
-            return holder.get().commands
+    def states() -> GameStates:
+        return holder.get().states
 
-        return Provide(provide_commands, sync_to_thread=False)
+    def auth() -> SeatAuthenticator:
+        return holder.get().auth
 
-    def provide() -> Any:
-        return getattr(holder.get(), part)
+    def notifier() -> EventNotifier:
+        return holder.get().notifier
 
-    return Provide(provide, sync_to_thread=False)
+    def streams() -> StreamSlots:
+        return holder.get().streams
+
+    def queries() -> GameQueries:
+        return holder.get().queries
+
+    # The one route that takes the commands also takes the caller: providing them after the
+    # caller puts each in a batch of its own, which Litestar resolves without a task group
+    # (two tasks spawned per command otherwise).
+    def commands(caller: Provided[Caller]) -> Commands:
+        del caller
+        return holder.get().commands
+
+    def creator() -> GameCreator:
+        return holder.get().creator
+
+    def seats() -> SeatService:
+        return holder.get().seats
+
+    def bot_quota() -> BotGameQuota:
+        return holder.get().bot_quota
+
+    def game_quota() -> GameQuota:
+        return holder.get().game_quota
+
+    parts = (
+        store,
+        states,
+        auth,
+        notifier,
+        streams,
+        queries,
+        commands,
+        creator,
+        seats,
+        bot_quota,
+        game_quota,
+    )
+    return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> Litestar:
@@ -370,7 +394,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         dependencies={
             "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
             "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
-            **{part: _provider(holder, part) for part in _PARTS},
+            **_providers(holder),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(
                 caller_provider(lambda: holder.get().auth, lambda: holder.get().states)
