@@ -34,6 +34,7 @@ import pytest
 from spies_api.schemas import event_out
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
+from spies_replay.reading import read_events
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from tests.replay.backends import BACKENDS, fresh_backend
@@ -107,7 +108,7 @@ def stored_view(db: Path | str, ack: Ack) -> tuple[list[dict[str, Any]], list[tu
     with open_store(db, create=False) as store:
         record_ = store.get_game(ack.game_id)
         spec = GAMES[record_.game]
-        stored = store.read_events(ack.game_id, after=ack.before)
+        stored = read_events(store, ack.game_id, after=ack.before)
         rows = store.read_rows(ack.game_id, after=ack.before, upto=ack.answer["version"] + 1)
     finished = ack.answer["status"] == "finished"
     sent = []

@@ -304,7 +304,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
                 version=version,
                 idempotency=IdempotencyRequest("same-key", "fingerprint", respond),
             )
-        assert msgspec.json.decode(raised.value.record.response) == {"version": answers[0].version}
+        assert msgspec.json.decode(raised.value.record.result) == {"version": answers[0].version}
         assert second.get_game(created.record.id).version == answers[0].version
     finally:
         first.close()

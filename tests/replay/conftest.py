@@ -10,8 +10,9 @@ import pytest
 
 from spies_replay.codec import seal
 from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
+from spies_replay.reading import StoredEvent
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, Reply, StoredEvent, utc_now
+from spies_replay.store.records import Append, Reply, utc_now
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .countergame import GAMES, Bump, Draw, Shuffle
@@ -24,14 +25,14 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(db_path: Path) -> Iterator[EventStore]:
-    with SQLiteEventStore(db_path, games=GAMES, snapshot_every=8) as opened:
+    with SQLiteEventStore(db_path, snapshot_every=8) as opened:
         yield opened
 
 
 def new_game(
     store: EventStore, *, players: int = 2, target: int = 12, seed: str | None = "s1"
 ) -> CreatedGame:
-    return create_game(store, "counter", players, {"target": target}, seed=seed)
+    return create_game(store, "counter", players, {"target": target}, seed=seed, games=GAMES)
 
 
 def play(store: EventStore, game_id: str, turns: int) -> int:
@@ -39,24 +40,26 @@ def play(store: EventStore, game_id: str, turns: int) -> int:
 
     Returns the version after them. Keep ``turns`` below the target so nobody wins.
     """
-    loaded = load_state(store, game_id)
+    loaded = load_state(store, game_id, games=GAMES)
     state, version = loaded.state, loaded.seq
     for turn in range(turns):
         command = (Draw(), Shuffle(), Bump(by=1))[turn % 3]
         if isinstance(command, Draw) and not state.deck:
             command = Bump(by=1)
-        result = submit_command(store, game_id, state.turn, command, state=state, version=version)
+        result = submit_command(
+            store, game_id, state.turn, command, state=state, version=version, games=GAMES
+        )
         state, version = result.state, result.version
     return version
 
 
 def finish(store: EventStore, game_id: str) -> int:
     """Bump by 3 until someone wins; return the final version."""
-    loaded = load_state(store, game_id)
+    loaded = load_state(store, game_id, games=GAMES)
     state, version = loaded.state, loaded.seq
     while state.winner is None:
         result = submit_command(
-            store, game_id, state.turn, Bump(by=3), state=state, version=version
+            store, game_id, state.turn, Bump(by=3), state=state, version=version, games=GAMES
         )
         state, version = result.state, result.version
     return version

@@ -12,10 +12,10 @@ import pytest
 
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
+from spies_replay.store.postgres_schema import MIGRATIONS
 
 from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
 from .conftest import new_game, play
-from .countergame import GAMES
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 
@@ -41,7 +41,7 @@ def with_user(url: str, user: str) -> str:
     ("change", "reason"),
     [
         (lambda url: with_path(url, "no_such_database"), "does not exist"),
-        (lambda url: with_user(url, "no_such_user"), "no such user"),
+        (lambda url: with_user(url, "no_such_user"), '"no_such_user" does not exist'),
     ],
 )
 def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str) -> None:
@@ -49,7 +49,7 @@ def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str)
     assert base is not None and callable(change)
     url = change(base)
     with pytest.raises(StoreUnavailableError) as caught:
-        open_store(url, games=GAMES)
+        open_store(url)
     message = caught.value.message
     assert reason in message and "\n" not in message and "secret" not in message
 
@@ -57,7 +57,8 @@ def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str)
 def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
-    assert [row[0] for row in rows] == ["m001_initial", "m002_due_work", "m003_append_function"]
+    assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
+    assert rows[-1][0] == "m005_append_checks_seqs"
     assert all(row[1].endswith("Z") for row in rows)
 
 
@@ -70,3 +71,28 @@ def test_every_append_notifies_its_game(backend: Backend) -> None:
         play(store, game_id, 2)
         heard = [note.payload for note in listener.notifies(timeout=2.0, stop_after=2)]
     assert heard == [game_id, game_id]
+
+
+def test_a_token_is_found_by_its_index(backend: Backend) -> None:
+    """``find_token`` (an unknown bearer token: 401 or 403?) can read the index of token
+    hashes rather than every seat."""
+    import psycopg
+
+    with backend.open() as store:
+        created = new_game(store)
+        assert store.find_token(created.tokens[0]) == (created.record.id, 0)
+        assert store.find_token("not-a-token") is None
+    with psycopg.connect(backend.location, autocommit=True) as conn:
+        indexes = [
+            row[0]
+            for row in conn.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'seats'")
+        ]
+        conn.execute("SET enable_seqscan = off")  # a table this small is scanned otherwise
+        plan = " ".join(
+            row[0]
+            for row in conn.execute(
+                "EXPLAIN SELECT game_id, seat FROM seats WHERE token_hash = %s LIMIT 1", ("0" * 64,)
+            )
+        )
+    assert any(index.endswith("(token_hash)") for index in indexes), indexes
+    assert "seats_token_hash" in plan, plan
