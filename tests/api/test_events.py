@@ -23,8 +23,7 @@ from spies_api.service.notify import EventNotifier, SharedReads
 from spies_core.registry import GAMES
 from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
-from spies_replay.reading import read_events
-from spies_replay.store.records import StoredEvent
+from spies_replay.reading import StoredEvent, read_events
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.streams import streaming_server
 

@@ -19,6 +19,7 @@ from spies_api.app import service_of
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
+from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.sqlite import SQLiteEventStore
 
 from .helpers import new_game, play_turn
@@ -297,7 +298,7 @@ def test_commands_can_be_kept_off_the_event_loop(tmp_path: Any) -> None:
     settings = Settings(db_path=tmp_path / "threads.db", inline_commands=False, log_json=True)
     app = create_app(settings)
     with TestClient(app=app) as client:
-        assert service_of(app).inline_store is None
+        assert isinstance(service_of(app).recorder, ThreadRecorder)
         game = new_game(client, "black-spy", 3)
         rng = random.Random(8)
         for _ in range(10):

@@ -15,9 +15,10 @@ differs is how writers meet:
   (:class:`~spies_replay.errors.StoreBusyError` after that);
 - a server that goes away (killed, restarted, unreachable) makes every call raise
   :class:`~spies_replay.errors.StoreUnavailableError` at once (the store waits at most
-  :data:`DOWN_WAIT_SECONDS` for a connection while the server is down), and the pool
-  reconnects by itself when it is back: the process never needs a restart; every driver
-  error is translated in one place, :mod:`spies_replay.store.postgres_errors`;
+  :data:`~spies_replay.store.postgres_server.DOWN_WAIT_SECONDS` for a connection while the
+  server is down: :mod:`spies_replay.store.postgres_server`), and the pool reconnects by
+  itself when it is back: the process never needs a restart; every driver error is
+  translated in one place, :mod:`spies_replay.store.postgres_errors`;
 - every append notifies the channel ``spies_events`` with the game id when it commits, so
   that other processes can wake up their streams (the table stays the truth);
 - ``synchronous_commit`` is left on: a command is acknowledged once its transaction is
@@ -39,7 +40,6 @@ import structlog
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from spies_replay.errors import StoreClosedError, StoreUnavailableError
-from spies_replay.store.locations import redact
 from spies_replay.store.migrations import applied_migrations, migrate, pending_migrations
 from spies_replay.store.postgres_append import (
     APPEND_SQL,
@@ -49,18 +49,17 @@ from spies_replay.store.postgres_append import (
 )
 from spies_replay.store.postgres_errors import reason, store_error
 from spies_replay.store.postgres_schema import MIGRATIONS, NOTIFY_CHANNEL
+from spies_replay.store.postgres_server import Server
 from spies_replay.store.protocols import Recorder
 from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.records import Append, BackendName
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Cursor, Transaction
 
-__all__ = ["DOWN_WAIT_SECONDS", "PostgresEventStore"]
+__all__ = ["PostgresEventStore"]
 
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
-DOWN_WAIT_SECONDS: Final = 1.0
-"""How long a caller waits for a connection while the server is marked down."""
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
 
 _placeholders: dict[str, str] = {}
@@ -123,27 +122,20 @@ class PostgresEventStore(SqlEventStore):
         connect_timeout: float = 5.0,
     ) -> None:
         super().__init__(snapshot_every=snapshot_every)
+        self.server = Server(url, lock_timeout=lock_timeout, connect_timeout=connect_timeout)
+        """Where the server is, and whether it answers (shared with the recorders)."""
         self.url = url
-        self.location = redact(url)
+        self.location = self.server.location
         self.lock_timeout = lock_timeout
         self.pool_size = max(1, pool_size)
-        self.connect_timeout = max(1, round(connect_timeout))
         self._local = threading.local()
-        self.closed = False
-        """Whether :meth:`close` was called."""
-        self.own_pids: set[int] = set()
-        """The server processes of this store's connections (and its recorders'): their
-        notifications are this store's own appends, which :meth:`watch` leaves out."""
-        self.down = False
-        """Whether the server was found unreachable and has not answered since."""
+        connect = self.server.connect_timeout
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError:
             raise StoreUnavailableError(self.location, "not a valid PostgreSQL URL") from None
         try:
-            with psycopg.connect(
-                url, autocommit=True, connect_timeout=self.connect_timeout
-            ) as conn:
+            with psycopg.connect(url, autocommit=True, connect_timeout=connect) as conn:
                 self._migrate(conn)
         except psycopg.Error as exc:
             raise StoreUnavailableError(self.location, reason(exc)) from None
@@ -151,7 +143,7 @@ class PostgresEventStore(SqlEventStore):
             url,
             min_size=1,
             max_size=self.pool_size,
-            kwargs={"autocommit": True, "connect_timeout": self.connect_timeout},
+            kwargs={"autocommit": True, "connect_timeout": connect},
             timeout=max(lock_timeout, 1.0),
             open=False,
             name="spies-store",
@@ -168,7 +160,7 @@ class PostgresEventStore(SqlEventStore):
             migrate(_Tx(conn), MIGRATIONS)
 
     def _own_connection(self, conn: psycopg.Connection[Any]) -> None:
-        self.own_pids.add(conn.info.backend_pid)
+        self.server.own_pids.add(conn.info.backend_pid)
 
     def applied_migrations(self) -> list[str]:
         """The names of the migrations recorded in the database, in the order they ran."""
@@ -184,46 +176,28 @@ class PostgresEventStore(SqlEventStore):
 
     def close(self) -> None:
         """Close the pool (connections in use close when their call returns). Idempotent."""
-        self.closed = True
+        self.server.closed = True
         self.pool.close()
-
-    @property
-    def down_wait(self) -> float | None:
-        """How long to wait for a connection: :data:`DOWN_WAIT_SECONDS` while the server is
-        marked down, else the pool's timeout (``None``)."""
-        return DOWN_WAIT_SECONDS if self.down else None
-
-    def reached(self) -> None:
-        """A call reached the server: it is no longer marked down."""
-        if self.down:
-            self.down = False
-            _log.info("store_reconnected", location=self.location)
 
     @contextmanager
     def _borrowed(self, batch: Append | None = None) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool, every failure of the server a store error
         (:func:`~spies_replay.store.postgres_errors.store_error`; ``batch``: the one being
         appended). While the server is marked down a caller waits for a connection at most
-        :data:`DOWN_WAIT_SECONDS`, so every request meanwhile is answered at once."""
-        if self.closed:
+        :data:`~spies_replay.store.postgres_server.DOWN_WAIT_SECONDS`, so every request
+        meanwhile is answered at once."""
+        server = self.server
+        if server.closed:
             raise StoreClosedError(self.location)
         try:
-            with self.pool.connection(timeout=self.down_wait) as conn:
+            with self.pool.connection(timeout=server.down_wait) as conn:
                 yield conn
         except (psycopg.Error, PoolTimeout) as exc:
-            error = store_error(self, exc, batch=batch, answers=self._server_answers)
+            error = store_error(server, exc, batch=batch, answers=server.answers)
             if error is None:
                 raise
             raise error from exc
-        self.reached()
-
-    def _server_answers(self) -> bool:
-        """Whether a new connection to the server can be made now (after a pool timeout)."""
-        try:
-            with psycopg.connect(self.url, autocommit=True, connect_timeout=1):
-                return True
-        except psycopg.Error:
-            return False
+        server.reached()
 
     @contextmanager
     def _pinned(self, tx: _Tx) -> Iterator[_Tx]:
@@ -283,7 +257,7 @@ class PostgresEventStore(SqlEventStore):
                         conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                         while not stop.is_set():
                             for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
-                                if note.pid not in self.own_pids:
+                                if note.pid not in self.server.own_pids:
                                     on_append(note.payload)
                 except psycopg.Error as exc:
                     _log.warning("listen_lost", error=reason(exc))
@@ -315,4 +289,6 @@ class PostgresEventStore(SqlEventStore):
         """Appends for an event loop: awaited on the loop, one statement each over an async
         pool of their own (:class:`~spies_replay.store.postgres_append.AsyncRecorder`), or,
         ``on_loop=False``, each on a worker thread."""
-        return AsyncRecorder(self) if on_loop else ThreadRecorder(self)
+        if not on_loop:
+            return ThreadRecorder(self)
+        return AsyncRecorder(self.server, snapshot_every=self.snapshot_every)

@@ -19,7 +19,7 @@ refused batch leaves the others written.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import msgspec
 import psycopg
@@ -35,11 +35,9 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.store.postgres_errors import malformed, seat_taken, store_error
+from spies_replay.store.postgres_server import Server
 from spies_replay.store.records import Append, IdempotencyRecord, utc_now
 from spies_replay.store.sql_rows import encode
-
-if TYPE_CHECKING:
-    from spies_replay.store.postgres import PostgresEventStore
 
 __all__ = [
     "APPEND_MANY_SQL",
@@ -145,12 +143,16 @@ class AsyncRecorder:
     loop (see the module): errors are the store's, as with its ``append``.
 
     Args:
-        store: the store (its URL, timeouts and snapshot interval; its down mark).
+        server: the store's server (its URL and timeouts, its down mark).
+        snapshot_every: the store's snapshot interval.
         pool_size: the most connections the recorder holds at once.
     """
 
-    def __init__(self, store: PostgresEventStore, pool_size: int = ASYNC_POOL_SIZE) -> None:
-        self.store = store
+    def __init__(
+        self, server: Server, *, snapshot_every: int, pool_size: int = ASYNC_POOL_SIZE
+    ) -> None:
+        self.server = server
+        self.snapshot_every = snapshot_every
         self.pool_size = max(1, pool_size)
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -168,32 +170,32 @@ class AsyncRecorder:
             self._opening, self._loop, self._pool = asyncio.Lock(), loop, None
         async with self._opening:
             if self._pool is None:
-                store = self.store
+                server = self.server
                 pool = AsyncConnectionPool(
-                    store.url,
+                    server.url,
                     min_size=1,
                     max_size=self.pool_size,
-                    kwargs={"autocommit": True, "connect_timeout": store.connect_timeout},
-                    timeout=max(store.lock_timeout, 1.0),
+                    kwargs={"autocommit": True, "connect_timeout": server.connect_timeout},
+                    timeout=max(server.lock_timeout, 1.0),
                     open=False,
                     name="spies-store-async",
                     configure=self._own_connection,
                 )
-                await pool.open(wait=True, timeout=max(float(store.connect_timeout), 1.0))
+                await pool.open(wait=True, timeout=max(float(server.connect_timeout), 1.0))
                 self._pool = pool
             return self._pool
 
     async def _own_connection(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        self.store.own_pids.add(conn.info.backend_pid)
+        self.server.own_pids.add(conn.info.backend_pid)
 
     async def append(self, batch: Append) -> None:
         """Append ``batch`` in one round trip, shared with the appends waiting with it."""
-        store = self.store
+        server = self.server
         document = append_document(
-            batch, snapshot_every=store.snapshot_every, lock_timeout=store.lock_timeout
+            batch, snapshot_every=self.snapshot_every, lock_timeout=server.lock_timeout
         )
-        if store.closed:
-            raise StoreClosedError(store.location)
+        if server.closed:
+            raise StoreClosedError(server.location)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
         self._waiting.append((batch, document, answer))
@@ -231,14 +233,14 @@ class AsyncRecorder:
 
     async def _execute(self, documents: list[str]) -> list[Any]:
         pool = await self._connections()
-        store = self.store
-        async with pool.connection(timeout=store.down_wait) as conn:
+        server = self.server
+        async with pool.connection(timeout=server.down_wait) as conn:
             if len(documents) == 1:
                 cursor = await conn.execute(APPEND_SQL, (documents[0],))
             else:
                 cursor = await conn.execute(APPEND_MANY_SQL, ("[" + ",".join(documents) + "]",))
             rows = await cursor.fetchall()
-        store.reached()
+        server.reached()
         return rows
 
     def _error(self, batch: Append, exc: BaseException, shared: int) -> BaseException:
@@ -246,7 +248,7 @@ class AsyncRecorder:
         only when it went alone: several went through ``spies_append_many``, which answers
         each batch's)."""
         error = store_error(
-            self.store,
+            self.server,
             exc,
             batch=batch if shared == 1 else None,
             answers=lambda: self._pool is not None,  # no pool ever opened: no server

@@ -3,7 +3,8 @@ driver's errors (psycopg's and its pool's).
 
 :func:`store_error` is called wherever a call of
 :class:`~spies_replay.store.postgres.PostgresEventStore` or its
-:class:`~spies_replay.store.postgres_append.AsyncRecorder` meets one, and reads only the
+:class:`~spies_replay.store.postgres_append.AsyncRecorder` meets one (on
+:class:`~spies_replay.store.postgres_server.Server`), and reads only the
 error's class and its SQLSTATE, never its text. A failed connection has no SQLSTATE
 (libpq says why in words only): :func:`reason` then names the failure by its class and
 quotes the driver's one-line message, unread.
@@ -12,7 +13,7 @@ quotes the driver's one-line message, unread.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -26,10 +27,8 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.store.postgres_schema import MALFORMED, SEAT_TAKEN
+from spies_replay.store.postgres_server import Server
 from spies_replay.store.records import Append
-
-if TYPE_CHECKING:
-    from spies_replay.store.postgres import PostgresEventStore
 
 __all__ = ["UNREACHABLE", "malformed", "reason", "seat_taken", "store_error"]
 
@@ -47,21 +46,21 @@ _SQLSTATE_REASONS: Final[dict[str, str]] = {
 
 
 def store_error(
-    store: PostgresEventStore,
+    server: Server,
     exc: BaseException,
     *,
     batch: Append | None = None,
     answers: Callable[[], bool] | None = None,
 ) -> BaseException | None:
-    """The store's error for a driver's error met by a call of ``store``, or ``None`` for
+    """The store's error for a driver's error met talking to ``server``, or ``None`` for
     anything else (let it through). A connection lost, or none to be had from a server that
-    does not answer, marks the store down (:attr:`PostgresEventStore.down`).
+    does not answer, marks the server down (:attr:`Server.down`).
 
     - while appending ``batch``: a taken seq (a writer that ignored the row lock) is
       :class:`VersionConflictError`; a seat whose token is held,
       :class:`SeatTakenError`; rows that do not follow the version, ``ValueError``;
-    - no connection from the pool in time: :class:`StoreUnavailableError` when the store
-      is down or ``answers()`` says the server does not answer, else
+    - no connection from the pool in time: :class:`StoreUnavailableError` when the server
+      is down or ``answers()`` says it does not answer, else
       :class:`StoreBusyError` (a pool exhausted by a live server);
     - a lock not had in time, a deadlock or a serialization failure:
       :class:`StoreBusyError` (retry);
@@ -69,7 +68,7 @@ def store_error(
       :class:`StoreUnavailableError` with :func:`reason`.
     """
     state = getattr(exc, "sqlstate", None)
-    location = store.location
+    location = server.location
     if batch is not None:
         if isinstance(exc, pg_errors.UniqueViolation):
             return VersionConflictError(batch.game_id, batch.version, batch.version + 1)
@@ -78,16 +77,16 @@ def store_error(
         if state == MALFORMED:
             return malformed(batch)
     if isinstance(exc, PoolTimeout):
-        if store.down or (answers is not None and not answers()):
-            store.down = True
+        if server.down or (answers is not None and not answers()):
+            server.down = True
             return StoreUnavailableError(location, UNREACHABLE)
         return StoreBusyError(location)
     if isinstance(exc, pg_errors.LockNotAvailable | pg_errors.TransactionRollback):
         return StoreBusyError(location)
     if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
-        if store.closed:
+        if server.closed:
             return StoreClosedError(location)
-        store.down = True
+        server.down = True
         return StoreUnavailableError(location, reason(exc))
     return None
 

@@ -281,13 +281,15 @@ class SQLiteEventStore(SqlEventStore):
         then a worker thread when another writer holds the file:
         :class:`~spies_replay.store.sqlite_append.SQLiteRecorder`), or, ``on_loop=False``,
         every one on a worker thread."""
-        return SQLiteRecorder(self) if on_loop else ThreadRecorder(self)
+        if not on_loop:
+            return ThreadRecorder(self)
+        return SQLiteRecorder(self.twin(busy_timeout=0.0), self)
 
     def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
         """Call ``on_append(game_id)`` for each game other connections append to (other
         processes, this process's other stores of the file), never this store's own
         writes: see :func:`spies_replay.store.sqlite_watch.watch`."""
-        return watch(self, self._own, on_append)
+        return watch(self.path, self.busy_timeout, self.watch_seconds, self._own, on_append)
 
     def twin(self, *, busy_timeout: float) -> SQLiteEventStore:
         """Another store on the same file, with its own connections and busy timeout, whose

@@ -16,8 +16,6 @@ waits as long as the store's busy timeout allows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import anyio
 
 from spies_replay.errors import (
@@ -29,6 +27,7 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import SeatState
+from spies_replay.store.protocols import EventLog
 from spies_replay.store.records import Append, GameStatus, Reply, utc_now
 from spies_replay.store.sql_rows import (
     Transaction,
@@ -37,9 +36,6 @@ from spies_replay.store.sql_rows import (
     insert_rows,
     insert_snapshots,
 )
-
-if TYPE_CHECKING:
-    from spies_replay.store.sqlite import SQLiteEventStore
 
 __all__ = ["SQLiteRecorder", "append_batch", "check_seqs"]
 
@@ -147,15 +143,16 @@ class SQLiteRecorder:
     again on a worker thread (the store, which waits) when another writer holds the file.
 
     Args:
-        store: the store (worker threads).
+        twin: the store's twin on the same file with no busy timeout (the event loop's).
+        store: the store (worker threads; its busy timeout applies).
     """
 
-    def __init__(self, store: SQLiteEventStore) -> None:
+    def __init__(self, twin: EventLog, store: EventLog) -> None:
+        self.twin = twin
         self.store = store
-        self.twin = store.twin(busy_timeout=0.0)
 
     async def append(self, batch: Append) -> None:
-        """Append ``batch`` (see :meth:`SQLiteEventStore.append`)."""
+        """Append ``batch`` (see :meth:`~spies_replay.store.protocols.EventLog.append`)."""
         try:
             self.twin.append(batch)
         except StoreBusyError:
@@ -165,5 +162,4 @@ class SQLiteRecorder:
         await anyio.to_thread.run_sync(self.store.append, batch)
 
     async def close(self) -> None:
-        """Close the twin's connections (the store's stay open)."""
-        self.twin.close()
+        """Nothing to close: the twin closes with the store."""

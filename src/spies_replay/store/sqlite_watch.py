@@ -10,36 +10,37 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from spies_replay.store.sqlite import SQLiteEventStore
+from pathlib import Path
 
 __all__ = ["OwnWrites", "watch"]
 
 
 def watch(
-    store: SQLiteEventStore, own: OwnWrites, on_append: Callable[[str], None]
+    path: Path,
+    busy_timeout: float,
+    interval: float,
+    own: OwnWrites,
+    on_append: Callable[[str], None],
 ) -> Callable[[], None]:
-    """Call ``on_append(game_id)`` for each game other connections append to: other
-    processes sharing the file, and this process's other stores of it, never this
-    store's own writes (the caller knows of those). A wake-up only: the log stays the
-    truth.
+    """Call ``on_append(game_id)`` for each game other connections append to the file at
+    ``path``: other processes sharing the file, and this process's other stores of it,
+    never a store's own writes (``own``; the caller knows of those). A wake-up only: the
+    log stays the truth.
 
     SQLite cannot signal another process, so one daemon thread, on a connection of its
-    own, polls: every ``store.watch_seconds`` it reads ``PRAGMA data_version``, which
+    own, polls: every ``interval`` seconds it reads ``PRAGMA data_version``, which
     changes exactly when another connection has committed, and only then the games of
     the ``events`` rows past the last rowid it saw (writers are serialized, so rowids
     grow in commit order). One pragma per interval while nothing happens, however many
     readers wait. Returns the function that stops the thread.
     """
     stop = threading.Event()
-    state = _Watched(own)
-    state.look(store)  # the starting point, before any append the caller must hear of
+    state = _Watched(own, path, busy_timeout)
+    state.look()  # the starting point, before any append the caller must hear of
 
     def poll() -> None:
-        while not stop.wait(store.watch_seconds):
-            for game_id in state.look(store):
+        while not stop.wait(interval):
+            for game_id in state.look():
                 on_append(game_id)
         state.close()
 
@@ -48,7 +49,7 @@ def watch(
 
     def unwatch() -> None:
         stop.set()
-        thread.join(timeout=store.watch_seconds + 5.0)
+        thread.join(timeout=interval + 5.0)
 
     return unwatch
 
@@ -95,22 +96,24 @@ class OwnWrites:
 
 
 class _Watched:
-    """What :func:`watch` has seen: its connection, the file's commit
-    counter and the last ``events`` rowid."""
+    """What :func:`watch` has seen: its connection, the file's commit counter and the last
+    ``events`` rowid."""
 
-    def __init__(self, own: OwnWrites) -> None:
+    def __init__(self, own: OwnWrites, path: Path, busy_timeout: float) -> None:
         self.own = own
+        self.path = path
+        self.busy_timeout = busy_timeout
         self.conn: sqlite3.Connection | None = None
         self.data_version: int | None = None
         self.rowid: int | None = None
 
-    def look(self, store: SQLiteEventStore) -> list[str]:
+    def look(self) -> list[str]:
         """The games appended to since the last look (none on the first)."""
         try:
             if self.conn is None:
                 self.conn = sqlite3.connect(
-                    store.path,
-                    timeout=store.busy_timeout,
+                    self.path,
+                    timeout=self.busy_timeout,
                     isolation_level=None,
                     check_same_thread=False,
                 )
