@@ -255,7 +255,9 @@ def test_appends_waiting_for_a_connection_share_one_round_trip(
     taken = batch(store, games[1], seat=seat, token_hash=hash_token("t"))  # seat 0 is held
 
     async def run() -> list[BaseException | None]:
-        appends = AsyncRecorder(store, pool_size=1)  # one connection: they wait and share it
+        appends = AsyncRecorder(  # one connection: they wait and share it
+            store.server, snapshot_every=store.snapshot_every, pool_size=1
+        )
         try:
             statements = Statements(monkeypatch)
             outcomes = await asyncio.gather(
