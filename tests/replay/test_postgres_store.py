@@ -10,12 +10,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from spies_replay.codec import seal
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
 from spies_replay.store.postgres_schema import MIGRATIONS
+from spies_replay.store.records import Append, utc_now
 
 from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
 from .conftest import new_game, play
+from .countergame import CounterTurnPassed
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 
@@ -60,6 +63,27 @@ def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
     assert rows[-1][0] == "m005_append_checks_seqs"
     assert all(row[1].endswith("Z") for row in rows)
+
+
+def test_a_database_recorded_before_m005_gets_the_append_as_it_is_now(backend: Backend) -> None:
+    """A database an older version migrated (``m003`` made the append's functions without
+    the seq check) gets them from ``m005`` as ``APPEND_FUNCTIONS`` writes them now."""
+    backend.open().close()
+    backend.execute("DROP FUNCTION spies_append_many(jsonb)")
+    backend.execute("DROP FUNCTION spies_append(jsonb)")
+    backend.execute("DELETE FROM schema_migrations WHERE name = 'm005_append_checks_seqs'")
+    with backend.open() as store:
+        record = new_game(store).record
+        rows = seal(
+            record.head_hash, record.version + 2, [CounterTurnPassed(seat=0)], recorded_at=utc_now()
+        )
+        gap = Append(
+            game_id=record.id, version=record.version, head_hash=record.head_hash, rows=rows
+        )
+        with pytest.raises(ValueError, match="follow"):
+            store.append(gap)
+        play(store, record.id, 1)
+    assert backend.migrations()[-1] == "m005_append_checks_seqs"
 
 
 def test_every_append_notifies_its_game(backend: Backend) -> None:
