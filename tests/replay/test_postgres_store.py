@@ -15,10 +15,9 @@ from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
 from spies_replay.store.postgres_schema import MIGRATIONS
 from spies_replay.store.records import Append, utc_now
-
-from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
-from .conftest import new_game, play
-from .countergame import CounterTurnPassed
+from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
+from tests.support.counter import new_game, play
+from tests.support.countergame import CounterTurnPassed
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 

@@ -49,10 +49,9 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, GameStatus, Reply, hash_token, utc_now
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game
-
-from .backends import BACKENDS, Backend, fresh_backend
-from .conftest import append, finish, new_game, play
-from .countergame import (
+from tests.support.backends import BACKENDS, Backend, fresh_backend
+from tests.support.counter import append, finish, new_game, play
+from tests.support.countergame import (
     GAMES,
     SPEC,
     Bump,

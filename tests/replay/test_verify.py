@@ -18,9 +18,8 @@ from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import Rederivation, verify_all, verify_game
-
-from .conftest import finish, new_game, play
-from .countergame import GAMES, SPEC, CounterDeckShuffled
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import GAMES, SPEC, CounterDeckShuffled
 
 
 @pytest.fixture
