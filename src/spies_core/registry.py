@@ -37,14 +37,15 @@ def register(spec: AnySpec) -> None:
     _GAMES[spec.name] = spec
 
 
-def get_game(name: str) -> AnySpec:
-    """Return the registered game with that id.
+def get_game(name: str, games: Mapping[str, AnySpec] | None = None) -> AnySpec:
+    """Return the game with that id among ``games`` (default: the registered games).
 
     Raises:
         UnknownGameError: no such game.
     """
+    known = GAMES if games is None else games
     try:
-        return GAMES[name]
+        return known[name]
     except KeyError:
-        known = ", ".join(GAMES)
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None
+        listed = ", ".join(known) or "none"
+        raise UnknownGameError(f"unknown game {name!r}; known games: {listed}") from None

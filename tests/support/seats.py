@@ -4,14 +4,15 @@ layer does, :class:`spies_api.table.seats.SeatService`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from spies_api.game import SEAT_CHANGE_ATTEMPTS
+from spies_api.game import SEAT_CHANGE_ATTEMPTS, SeatChange
 from spies_api.table.seats import attempt_seat_change
+from spies_core.decider import AnySpec
 from spies_replay.errors import VersionConflictError
 from spies_replay.meta import SeatEvent, SeatState
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import SeatChange, utc_now
+from spies_replay.store.records import utc_now
 
 
 def change_seat(
@@ -21,6 +22,7 @@ def change_seat(
     *,
     token_hash: str | None = None,
     clock: Callable[[], str] = utc_now,
+    games: Mapping[str, AnySpec] | None = None,
 ) -> SeatChange:
     """Record the seat event ``choose(seats, token_hashes)`` returns (``None``: nothing).
 
@@ -31,7 +33,7 @@ def change_seat(
     """
     for attempt in range(SEAT_CHANGE_ATTEMPTS):
         try:
-            return attempt_seat_change(store, game_id, choose, token_hash, clock)
+            return attempt_seat_change(store, game_id, choose, token_hash, clock, games)
         except VersionConflictError:
             if attempt == SEAT_CHANGE_ATTEMPTS - 1:
                 raise

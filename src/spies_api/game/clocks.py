@@ -16,6 +16,7 @@ from spies_core.clock import OnTimeout, deadline_ms, expire, move
 from spies_core.clock import resume as resume_clocks
 from spies_core.clock import run as run_clocks
 from spies_core.decider import AnySpec, Seat
+from spies_core.registry import get_game
 from spies_core.rng import FairRng
 from spies_core.step import Step, step
 from spies_replay.clocks import (
@@ -39,10 +40,9 @@ from spies_replay.meta import (
     apply_seat_event,
     check_abort_detail,
 )
+from spies_replay.reading import Games
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import (
-    utc_now,
-)
+from spies_replay.store.records import utc_now
 from spies_replay.times import parse_utc
 
 __all__ = [
@@ -252,6 +252,7 @@ def abort_game(
     reason: str = AbortReason.ABORTED,
     detail: str,
     clock: Callable[[], str] = utc_now,
+    games: Games | None = None,
 ) -> PreparedCommand:
     """End a game in progress for an operator (:func:`prepare_abort`), through the store's
     append: the head is read, the abort sealed after it and appended at its version; a
@@ -273,13 +274,13 @@ def abort_game(
         VersionConflictError: the game kept moving on through every attempt.
     """
     for _attempt in range(ABORT_ATTEMPTS):
-        head = load_head(store, game_id)
+        head = load_head(store, game_id, games=games)
         now = clock()
         last = store.read_rows(game_id, after=head.version - 1, upto=head.version)
         if last and (parse_utc(last[0].recorded_at) or ()) > (parse_utc(now) or ()):
             now = last[0].recorded_at
         prepared = prepare_abort(
-            store.spec(head.game), head, reason=reason, detail=detail, recorded_at=now
+            get_game(head.game, games), head, reason=reason, detail=detail, recorded_at=now
         )
         try:
             store.append(prepared.append)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -21,6 +21,7 @@ from spies_core.clock import ClockState, deadline_ms, move
 from spies_core.clock import run as run_clocks
 from spies_core.decider import AnySpec, Outcome, Seat
 from spies_core.errors import GameNotStartedError, SpiesError
+from spies_core.registry import get_game
 from spies_core.rng import FairRng
 from spies_core.step import Step, step
 from spies_replay.clocks import (
@@ -36,27 +37,28 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import (
+    GameCreated,
     SeatState,
     SeedRevealed,
 )
+from spies_replay.reading import Games, StoredEvent
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import (
-    Append,
-    Reply,
-    StoredEvent,
-    utc_now,
-)
+from spies_replay.store.records import Append, Reply, utc_now
 
 __all__ = [
     "CommandResult",
     "IdempotencyRequest",
     "RecordedResult",
     "PreparedCommand",
+    "check_batch",
     "prepare_command",
     "result_bytes",
     "sealed",
     "submit_command",
 ]
+
+_GAME_CREATED: Final = str(GameCreated.__struct_config__.tag)
+_SEED_REVEALED: Final = str(SeedRevealed.__struct_config__.tag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +211,21 @@ def prepare_command(
     return sealed(spec, head, batch, moved, now, actor=seat, command=command, bot=bot, clock=clocks)
 
 
+def check_batch(batch: Append) -> None:
+    """Refuse a batch that breaks the log's rules on its own events (a caller's bug, not a
+    conflict: ``ValueError``): ``game_created`` only at creation, ``seed_revealed`` only
+    last, and a batch ends with ``seed_revealed`` exactly when it carries the outcome that
+    finishes the game. (The store checks the seqs; it names no event type.)"""
+    rows = batch.rows
+    for index, row in enumerate(rows):
+        last = index == len(rows) - 1
+        if row.type == _GAME_CREATED or (row.type == _SEED_REVEALED and not last):
+            raise ValueError(f"{row.type} cannot be appended at position {index} of a batch")
+    finishing = bool(rows) and rows[-1].type == _SEED_REVEALED
+    if finishing != (batch.outcome is not None):
+        raise ValueError("a batch ends with seed_revealed exactly when it carries the outcome")
+
+
 def sealed(
     spec: AnySpec,
     head: Head,
@@ -248,6 +265,7 @@ def sealed(
         state=moved.state,
         seat=seat,
     )
+    check_batch(append)
     after = head.after(append, moved.state, finished=moved.finished, clock=clock, seats=seats)
     append = dataclasses.replace(append, due_at=after.due_at(spec, now))
     return PreparedCommand(
@@ -268,6 +286,7 @@ def submit_command(
     version: int | None = None,
     idempotency: IdempotencyRequest | None = None,
     bot: str | None = None,
+    games: Games | None = None,
 ) -> CommandResult:
     """Decide a command on the game's head and append its events atomically (for tools and
     tests; the API keeps heads cached and calls :func:`prepare_command` itself).
@@ -284,6 +303,7 @@ def submit_command(
         idempotency: a key to keep the result under (:func:`result_bytes`), in the same
             transaction.
         bot: the bot that chose the command (recorded with it), or ``None``: a person.
+        games: the games the game's id is looked up among (default: the registry).
 
     Returns:
         The stored events, the new state and version, and the outcome if the game ended.
@@ -297,8 +317,8 @@ def submit_command(
     """
     if state is not None and version is None:
         raise ValueError("pass the cached state together with its version, or neither")
-    head = load_head(store, game_id)
-    spec = store.spec(head.game)
+    head = load_head(store, game_id, games=games)
+    spec = get_game(head.game, games)
     try:
         if state is not None:
             head = dataclasses.replace(head, state=state)
@@ -322,7 +342,7 @@ def submit_command(
     if idempotency is not None:
         response = result_bytes(result)
         append = dataclasses.replace(
-            append, reply=Reply(idempotency.key, idempotency.fingerprint, response)
+            append, reply=Reply(idempotency.key, idempotency.fingerprint, result=response)
         )
     store.append(append)
     return result

@@ -24,6 +24,7 @@ from spies_api.game.loading import Head, any_open
 from spies_core.clock import ClockState, TimeControl
 from spies_core.decider import AnySpec
 from spies_core.errors import InvalidOptionsError
+from spies_core.registry import get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup
 from spies_replay.clocks import (
@@ -45,13 +46,13 @@ from spies_replay.meta import (
     SeedRevealed,
     SeedSource,
 )
+from spies_replay.reading import Games, StoredEvent
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import (
     GameRecord,
     GameSecrets,
     GameStatus,
     NewGame,
-    StoredEvent,
     hash_token,
     utc_now,
 )
@@ -138,6 +139,7 @@ def create_game(
     clock: TimeControl | None = None,
     created_at: str | None = None,
     open_seat_ttl: float | None = None,
+    games: Games | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -160,6 +162,7 @@ def create_game(
         created_at: the time to record (the server's clock); default now.
         open_seat_ttl: for a game with an open seat, how many seconds its open seats stay
             open (``game_created.open_until``); ``None``: for ever.
+        games: the games ``game`` is looked up among (default: the registry).
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -170,7 +173,7 @@ def create_game(
         GameExistsError: an explicit ``game_id`` is taken.
         RematchExistsError: ``rematch_of`` already has its rematch. Nothing is written.
     """
-    spec = store.spec(game)
+    spec = get_game(game, games)
     if seed is None:
         seed_bytes, source = secrets.token_bytes(32), SeedSource.SERVER
     else:

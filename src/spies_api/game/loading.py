@@ -23,15 +23,9 @@ from spies_replay.meta import (
     SeatState,
     SeatType,
 )
-from spies_replay.reading import clock_at, game_created, load_state
+from spies_replay.reading import Games, StoredEvent, clock_at, game_created, load_state
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import (
-    Append,
-    GameRecord,
-    GameSecrets,
-    GameStatus,
-    StoredEvent,
-)
+from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus
 
 __all__ = ["Head", "any_open", "load_head", "stored_events"]
 
@@ -181,19 +175,20 @@ def stored_events(append: Append, events: Sequence[Any]) -> list[StoredEvent]:
     ]
 
 
-def load_head(store: EventStore, game_id: str) -> Head:
-    """The game's head, folded from its nearest snapshot, with its secrets.
+def load_head(store: EventStore, game_id: str, *, games: Games | None = None) -> Head:
+    """The game's head, folded from its nearest snapshot, with its secrets (the game looked
+    up among ``games``, default the registry).
 
     Raises:
         GameNotFoundError: no such game.
         ReplayError: the game has no stored seed (code ``seed-missing``).
     """
     with store.reading():
-        loaded = load_state(store, game_id)
+        loaded = load_state(store, game_id, games=games)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
-        created = game_created(store, game_id)
-        clock = clock_at(store, game_id)
+        created = game_created(store, game_id, games=games)
+        clock = clock_at(store, game_id, games=games)
         acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")

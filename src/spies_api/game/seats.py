@@ -4,13 +4,16 @@ open seat of a game whose deal is deferred, the deal in the same batch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from spies_api.game.commands import check_batch
 from spies_api.game.creation import deal_events, deferred_setup
 from spies_api.game.loading import any_open, stored_events
 from spies_core.clock import ClockState
 from spies_core.decider import AnySpec
+from spies_core.registry import get_game
 from spies_core.step import Step
 from spies_replay.codec import seal
 from spies_replay.errors import (
@@ -22,21 +25,16 @@ from spies_replay.meta import (
     SeatState,
     apply_seat_event,
 )
-from spies_replay.reading import game_created
+from spies_replay.reading import Games, StoredEvent, game_created
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import (
-    Append,
-    GameRecord,
-    GameSecrets,
-    GameStatus,
-    SeatChange,
-    utc_now,
-)
+from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, utc_now
 
 __all__ = [
     "PendingDeal",
     "PreparedSeatChange",
     "SEAT_CHANGE_ATTEMPTS",
+    "SeatChange",
+    "SeatChoice",
     "SeatTable",
     "append_seat_change",
     "pending_deal",
@@ -47,6 +45,30 @@ __all__ = [
 SEAT_CHANGE_ATTEMPTS: Final = 20
 """Seat changes read the seats, decide, then append at the version read; another writer in
 between makes their caller read and decide again, at most this many times."""
+
+
+SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
+"""Decides a seat change from the seats and the held token hashes."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """What a seat change did.
+
+    Attributes:
+        seats: the seats after it.
+        event: the appended seat event, or ``None`` when nothing changed.
+        version: the game's version after it.
+        head_hash: the game's head hash after it.
+        dealt: whether it took the last open seat of a game whose deal was deferred, and
+            dealt the game in the same batch.
+    """
+
+    seats: list[SeatState]
+    event: StoredEvent | None
+    version: int
+    head_hash: str
+    dealt: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +156,7 @@ def prepare_seat_change(
         # the scheduler looks at the game again: a bot may now be the one to act, or no more
         due_at=now,
     )
+    check_batch(append)
     return PreparedSeatChange(
         append=append,
         seats=changed,
@@ -144,13 +167,15 @@ def prepare_seat_change(
     )
 
 
-def pending_deal(store: EventStore, record: GameRecord) -> PendingDeal | None:
+def pending_deal(
+    store: EventStore, record: GameRecord, games: Games | None = None
+) -> PendingDeal | None:
     """What the game deals from at its last join, when its deal is deferred."""
-    created = game_created(store, record.id)
+    created = game_created(store, record.id, games=games)
     found = store.secrets(record.id)
     if created is None or not created.deal_deferred or found is None:
         return None
-    return PendingDeal(spec=store.spec(record.game), created=created, secrets=found)
+    return PendingDeal(spec=get_game(record.game, games), created=created, secrets=found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +210,7 @@ class SeatTable:
         )
 
 
-def read_seats(store: EventStore, game_id: str) -> SeatTable:
+def read_seats(store: EventStore, game_id: str, *, games: Games | None = None) -> SeatTable:
     """The game's seats at its last event, in one read.
 
     Raises:
@@ -197,7 +222,7 @@ def read_seats(store: EventStore, game_id: str) -> SeatTable:
         seats = store.seat_states(game_id, record.players)
         tokens = store.token_hashes(game_id)
         if any_open(seats):  # a join may take the last open seat of a waiting game
-            deal = pending_deal(store, record)
+            deal = pending_deal(store, record, games)
     return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal)
 
 

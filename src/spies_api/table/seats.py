@@ -29,6 +29,7 @@ import structlog
 
 from spies_api.game import (
     SEAT_CHANGE_ATTEMPTS,
+    SeatChange,
     append_seat_change,
     create_game,
     new_game_id,
@@ -67,9 +68,9 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
 )
-from spies_replay.reading import time_control
+from spies_replay.reading import Games, last_event, time_control
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Clock, GameRecord, GameStatus, SeatChange, hash_token
+from spies_replay.store.records import Clock, GameRecord, GameStatus, hash_token
 
 __all__ = ["SeatService", "attempt_seat_change", "bot_list", "moved_since_handed", "rematch_token"]
 
@@ -106,7 +107,7 @@ def moved_since_handed(store: EventStore, game_id: str, seat: int) -> bool:
     """
     upto: int | None = None
     while True:
-        handed = store.last_event(game_id, [_HANDED], upto=upto)
+        handed = last_event(store, game_id, [_HANDED], upto=upto)
         if handed is None:
             return True  # no hand-over of the seat on record: nothing to wait for
         if handed.event.seat == seat:
@@ -402,6 +403,7 @@ def attempt_seat_change(
     choose: Callable[[list[SeatState], dict[int, str]], SeatEvent | None],
     token_hash: str | None,
     clock: Clock,
+    games: Games | None = None,
 ) -> SeatChange:
     """One attempt at a seat change: read the seats, decide, append at the version read.
 
@@ -410,7 +412,7 @@ def attempt_seat_change(
         VersionConflictError: another writer moved the game on since the seats were read.
         Whatever ``choose`` raises. Nothing is written.
     """
-    table = read_seats(store, game_id)
+    table = read_seats(store, game_id, games=games)
     if table.finished:
         raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
     event = choose(table.seats, table.tokens)
