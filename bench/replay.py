@@ -46,6 +46,7 @@ from spies_replay.engine import create_game, load_state, submit_command, view_at
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SNAPSHOT_EVERY
 
 FOLD_TARGET = 150_000
 EVENTSOURCING_FOLD = 41_000
@@ -273,7 +274,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path: Path | str = args.db or Path(tmp) / "bench.db"
         print(f"database: {redact(path)}")
-        with open_store(path, games=games, snapshot_every=128) as store:
+        with open_store(path, games=games) as store:
             start = time.perf_counter()
             game_id = build(store, args.events)
             built = time.perf_counter() - start
@@ -305,8 +306,8 @@ def main() -> None:
             seqs = [random.Random(7).randint(1, version) for _ in range(args.shows)]
             warm = timings_ms(lambda seq: show(store, game_id, seq), seqs)
         print(
-            f"\nshow an arbitrary seq (snapshot every 128 events + tail + view + text),"
-            f" {len(seqs)} random seqs:"
+            f"\nshow an arbitrary seq (snapshot every {SNAPSHOT_EVERY} events + tail + view"
+            f" + text), {len(seqs)} random seqs:"
         )
         print(
             f"  warm store:  median {statistics.median(warm):.2f} ms,"

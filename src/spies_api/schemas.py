@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeVar, Union
 import msgspec
 
 from spies_core.clock import CLOCK_LIMITS, ClockView, TimeControl
-from spies_core.decider import GameSpec, Outcome
+from spies_core.decider import GameSpec, Outcome, seat_counts_text
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS, SeatType
 from spies_replay.store.records import GameRecord, GameStatus
@@ -230,14 +230,18 @@ def event_out(event: msgspec.Struct, seq: int, recorded_at: str) -> msgspec.Stru
 NAME_MAX: Final = 40
 """The longest display name, in characters."""
 
+_NAME_LENGTH: Final = msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": NAME_MAX})
+"""A display name's length, for the document: the server checks names itself (422
+``invalid-name``, printable characters and not blank too)."""
+
 
 class CreatorSeatRequest(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="creator"
 ):
     """A seat of the creator (the default): the create answer carries its token."""
 
-    name: str | None = None
-    """A display name (1 to 40 printable characters), public; ``null``: no name."""
+    name: Annotated[str | None, _NAME_LENGTH] = None
+    """A display name of printable characters, public; ``null``: no name."""
 
 
 class OpenSeatRequest(
@@ -267,8 +271,8 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     game: str
     """A registered game id: ``deck-of-spies``, ``black-spy``, ``spies-and-lies``."""
     players: int | None = None
-    """The number of seats; ``null`` or omitted: the game's minimum (Deck of Spies 1, Black
-    Spy 3 to 6, Spies & Lies 2, or 4 for team play)."""
+    """The number of seats, one that the game is played by; ``null`` or omitted: the
+    fewest."""
     options: dict[str, Any] | None = None
     """The game's options (validated by the game; an unknown option is 422)."""
     seed: str | None = None
@@ -307,6 +311,14 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
             " unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`."
         ),
     ]
+    players: Any = Annotated[
+        Union[int, None],  # noqa: UP007
+        msgspec.Meta(
+            description=f"The number of seats: {spec.title} is played by"
+            f" {seat_counts_text(spec.seat_counts)}; ``null`` or omitted: {spec.min_players}.",
+            extra_json_schema={"enum": sorted(spec.seat_counts)},
+        ),
+    ]
     fields = [
         (item.name, item.type, item.default)
         for item in msgspec.structs.fields(CreateGameRequest)
@@ -315,7 +327,11 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
     request = msgspec.defstruct(
         f"{spec.options_type.__name__.removesuffix('Options')}CreateGameRequest",
         [
-            (name, {"options": options, "clock": _CLOCK_DOC}.get(name, kind), default)
+            (
+                name,
+                {"options": options, "clock": _CLOCK_DOC, "players": players}.get(name, kind),
+                default,
+            )
             for name, kind, default in fields
         ],
         tag_field="game",
@@ -342,8 +358,8 @@ refuses a bad option with its own error; the document shows each game's options.
 class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Body of ``POST /games/{id}/join`` and ``POST /games/{id}/seats/{seat}/join``."""
 
-    name: str
-    """A display name: 1 to 40 printable characters, public (never a secret)."""
+    name: Annotated[str, _NAME_LENGTH]
+    """A display name of printable characters, public (never a secret)."""
 
 
 class BotRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from spies_replay.store.backends import SyncMode
+from spies_replay.store.records import SNAPSHOT_EVERY
 
 __all__ = [
     "BOT_GAMES_PER_CORE",
@@ -279,7 +280,7 @@ class Settings:
     access_log: bool = False
     max_body_bytes: int = 64 * KIB
     cache_size: int = 1024
-    snapshot_every: int = 128
+    snapshot_every: int = SNAPSHOT_EVERY
     sse_keepalive_seconds: float = 15.0
     sse_poll_seconds: float = 5.0
     events_page_default: int = 5000

@@ -37,14 +37,19 @@ def register(spec: AnySpec) -> None:
     _GAMES[spec.name] = spec
 
 
-def get_game(name: str) -> AnySpec:
-    """Return the registered game with that id.
+def get_game(name: str, games: Mapping[str, AnySpec] = GAMES) -> AnySpec:
+    """Return the game with that id: the one lookup of a game id, so that every layer refuses
+    an unknown one in the same words.
+
+    Args:
+        name: the game id.
+        games: where to look it up (default: the registry; a store may know fewer games).
 
     Raises:
-        UnknownGameError: no such game.
+        UnknownGameError: no such game (``unknown-game``); the message lists the known ones.
     """
     try:
-        return GAMES[name]
+        return games[name]
     except KeyError:
-        known = ", ".join(GAMES)
+        known = ", ".join(games) or "none"
         raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None

@@ -118,6 +118,7 @@ from typing import Any, Final
 
 import msgspec
 
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.decider import AnySpec, Outcome
 from spies_core.errors import SpiesError
 from spies_core.rng import ALGORITHM, FairRng
@@ -140,7 +141,7 @@ from spies_replay.codec import (
     json_depth,
 )
 from spies_replay.errors import GameNotFoundError
-from spies_replay.marks import FALLBACK_BOT, BotMark, BotPolicies, parse_bot_mark
+from spies_replay.marks import BotMark, BotPolicies, parse_bot_mark
 from spies_replay.meta import (
     AbortReason,
     ClockExpired,

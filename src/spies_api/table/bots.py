@@ -38,14 +38,14 @@ from typing import Any, ClassVar, Final
 from spies_api.table.fairness import FairQueue, Ticket, Urgency
 from spies_bots import bot_rng, get_bot, policy_for
 from spies_bots.random_bot import choose as random_choice
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.engine import Head
-from spies_replay.marks import FALLBACK_BOT, bot_mark
+from spies_replay.marks import bot_mark
 
 __all__ = [
     "BOT_TIMEOUT_SECONDS",
-    "FALLBACK_BOT",
     "BotPool",
     "BotTurn",
     "BotWorkerLostError",

@@ -74,7 +74,6 @@ from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
 from spies_api.table.bots import (
-    FALLBACK_BOT,
     BotPool,
     BotTurn,
     Decision,
@@ -82,6 +81,7 @@ from spies_api.table.bots import (
     forced_turn,
     plan_turn,
 )
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES

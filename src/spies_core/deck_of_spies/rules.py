@@ -53,7 +53,6 @@ from spies_core.errors import (
 
 __all__ = [
     "HAND_SIZE",
-    "SPY_BANDS",
     "WIN_FACES",
     "decide",
     "evolve",
@@ -74,9 +73,6 @@ HAND_SIZE = 5
 
 WIN_FACES = 7
 """Owned face cards needed to win: more than half of the 12 (§9.2)."""
-
-SPY_BANDS = ((5, 7), (8, 10), (11, 13))
-"""Value bands of the spy deck, top band first (§2.1-2.2)."""
 
 
 def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:

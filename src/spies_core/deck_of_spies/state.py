@@ -12,7 +12,19 @@ from spies_core.cards import ALL_CARDS, Card, is_ace, is_face
 from spies_core.deck_of_spies.events import Result
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 
-__all__ = ["MAX_EVENTS", "Phase", "State", "check_invariants", "owned", "owned_faces", "to_act"]
+__all__ = [
+    "MAX_EVENTS",
+    "SPY_BANDS",
+    "Phase",
+    "State",
+    "check_invariants",
+    "owned",
+    "owned_faces",
+    "to_act",
+]
+
+SPY_BANDS: Final = ((5, 7), (8, 10), (11, 13))
+"""Value bands of the spy deck, top band first (§2.1-2.2)."""
 
 MAX_EVENTS: Final = 36 * 8 + 4
 """An upper bound on the events of one game (292), explicit deals included.

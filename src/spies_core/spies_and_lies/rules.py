@@ -68,6 +68,7 @@ from spies_core.spies_and_lies.options import (
 )
 from spies_core.spies_and_lies.resolution import Resolution
 from spies_core.spies_and_lies.state import (
+    ALL_RANKS,
     BOMB,
     CAPTAIN,
     EMPTY_MISSIONS,
@@ -106,7 +107,7 @@ __all__ = [
     "start",
 ]
 
-_ALL_RANKS: Final = tuple(range(1, 11))
+_ALL_RANKS: Final = tuple(sorted(ALL_RANKS))
 
 
 def initial_state() -> State:

@@ -54,7 +54,7 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.store.locations import redact
-from spies_replay.store.records import Append, IdempotencyRecord, utc_now
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, IdempotencyRecord, utc_now
 from spies_replay.store.schema import APPEND_ONLY_MESSAGE
 from spies_replay.store.sql import Cursor, SqlEventStore, Transaction, check_batch
 
@@ -341,7 +341,7 @@ class PostgresEventStore(SqlEventStore):
         url: str,
         *,
         games: Mapping[str, AnySpec] | None = None,
-        snapshot_every: int = 128,
+        snapshot_every: int = SNAPSHOT_EVERY,
         lock_timeout: float = 10.0,
         pool_size: int = 8,
         connect_timeout: float = 5.0,

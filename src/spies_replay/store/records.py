@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -35,7 +35,13 @@ __all__ = [
     "hash_token",
     "utc_now",
     "Clock",
+    "SNAPSHOT_EVERY",
 ]
+
+SNAPSHOT_EVERY: Final = 128
+"""How often a store keeps a snapshot of a game's folded state unless told otherwise: every
+this many events, so that loading a game folds at most about that many (``spies-api
+--snapshot-every``)."""
 
 
 class GameStatus(StrEnum):

@@ -40,8 +40,7 @@ import msgspec
 import structlog
 
 from spies_core.decider import AnySpec, Outcome
-from spies_core.errors import UnknownGameError
-from spies_core.registry import GAMES
+from spies_core.registry import GAMES, get_game
 from spies_replay.codec import (
     GameCodec,
     codec_for,
@@ -64,6 +63,7 @@ from spies_replay.meta import (
     SeedSource,
 )
 from spies_replay.store.records import (
+    SNAPSHOT_EVERY,
     Append,
     EventRow,
     GamePage,
@@ -136,7 +136,7 @@ class SqlEventStore:
     location: str
 
     def __init__(
-        self, *, games: Mapping[str, AnySpec] | None = None, snapshot_every: int = 128
+        self, *, games: Mapping[str, AnySpec] | None = None, snapshot_every: int = SNAPSHOT_EVERY
     ) -> None:
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, not {snapshot_every}")
@@ -202,11 +202,7 @@ class SqlEventStore:
         Raises:
             UnknownGameError: not among :attr:`games`.
         """
-        try:
-            return self.games[game]
-        except KeyError:
-            known = ", ".join(self.games) or "none"
-            raise UnknownGameError(f"unknown game {game!r}; known games: {known}") from None
+        return get_game(game, self.games)
 
     def codec(self, game: str) -> GameCodec:
         """The decoders of a game id (see :meth:`spec`)."""

@@ -39,7 +39,7 @@ from spies_replay.errors import (
     StoreFullError,
     StoreUnavailableError,
 )
-from spies_replay.store.records import Append, NewGame
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, NewGame
 from spies_replay.store.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
 from spies_replay.store.sql import SqlEventStore, Transaction
 
@@ -97,7 +97,7 @@ class SQLiteEventStore(SqlEventStore):
         path: str | Path,
         *,
         games: Mapping[str, AnySpec] | None = None,
-        snapshot_every: int = 128,
+        snapshot_every: int = SNAPSHOT_EVERY,
         busy_timeout: float = 10.0,
         sync: SyncMode = "normal",
     ) -> None:
@@ -430,7 +430,7 @@ def open_sqlite(
     *,
     create: bool = True,
     games: Mapping[str, AnySpec] | None = None,
-    snapshot_every: int = 128,
+    snapshot_every: int = SNAPSHOT_EVERY,
     busy_timeout: float = 10.0,
     sync: SyncMode = "normal",
 ) -> SQLiteEventStore:
