@@ -5,7 +5,7 @@ a newly registered game appears in the API and its OpenAPI document with no chan
 
 - :data:`GameCommand`: a command of the game named by the path. Command tags are unique
   within a game only, so the API decodes a command with its game's own union
-  (:func:`decode_command`); the document shows it as ``anyOf`` the games' command unions.
+  (:func:`command_decoder`); the document shows it as ``anyOf`` the games' command unions.
 - :data:`AnyEvent`: every game event and the log events (``game_created``, the seat events,
   ``seed_revealed``) as sent to clients: the event's own fields plus ``seq`` and
   ``recorded_at``, tagged by ``type``. Each is a subclass of the core's event Struct built by
