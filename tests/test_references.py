@@ -351,12 +351,13 @@ def project_names() -> frozenset[str]:
     the OpenAPI document, the modules' own names, the ``SPIES_*`` variable of each setting,
     and every word of the web client's TypeScript."""
     names: set[str] = set()
+    parsed = {path: tree for path, tree in _trees().values()}  # src/ is parsed once
     for folder in ("src", "tests", "bench", "examples"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path.name == Path(__file__).name:
                 continue
             names.update((path.stem, path.parent.name))
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parsed.get(path) or ast.parse(path.read_text(encoding="utf-8"))
             docstrings = {id(node.value) for node in ast.walk(tree) if _is_docstring(node)}
             for node in ast.walk(tree):
                 match node:
