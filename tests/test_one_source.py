@@ -20,12 +20,14 @@ again, naming the file and line, if the copy comes back.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
 from spies_api.http.streaming import FINAL_EVENT
+from spies_api.settings import Settings
 from spies_api.webdata import game_data
 from spies_bots.registry import BOTS
 from spies_core.bot_names import FALLBACK_BOT, TIMEOUT_BOT
@@ -211,14 +213,25 @@ def test_no_module_of_the_core_copies_a_constant_of_its_package() -> None:
 
 # -- defaults with one source ---------------------------------------------------------------
 
+STORE_OWN: Final = frozenset({"sync"})
+"""Settings whose default is the store's own (the store's rewrite under way keeps it)."""
+
 ONE_SOURCE_DEFAULTS: Final[dict[str, tuple[object, str]]] = {
+    **{
+        setting.name: (setting.default, "spies_api/settings.py")
+        for setting in dataclasses.fields(Settings)
+        if setting.name not in STORE_OWN
+        and not isinstance(setting.default, bool | tuple)
+        and setting.default not in (None, dataclasses.MISSING)
+    },
     "snapshot_every": (SNAPSHOT_EVERY, "spies_replay/store/records.py"),
     "timeout_bot": (TIMEOUT_BOT, "spies_core/bot_names.py"),
 }
-"""A parameter or field name -> its default and the module that defines it: nowhere else may
-write that value as the default of a parameter or field of that name, nor pass it by that
-name (``open_store(path, snapshot_every=128)``), nor read it as a fallback
-(``raw.get("timeout_bot", "greedy")``)."""
+"""A parameter or field name -> its default and the module that defines it (each setting's
+in :class:`~spies_api.settings.Settings`): nowhere else may write that value as the default
+of a parameter or field of that name (``ipv6_prefix: int = 64``: take
+``DEFAULTS.ipv6_prefix``), nor pass it by that name (``open_store(path,
+snapshot_every=128)``), nor read it as a fallback (``raw.get("timeout_bot", "greedy")``)."""
 
 
 def _literal(node: ast.expr | None, value: object) -> bool:
