@@ -11,7 +11,12 @@ prints:
   the viewer's view, the event at that seq, rendered as text), median and worst over many
   random seqs, warm and on a freshly opened store; target under 50 ms;
 - the same fold rate over random playouts of every registered game (real game events),
-  since the fold's speed depends on the game's ``evolve``.
+  since the fold's speed depends on the game's ``evolve``;
+- the CPU time ``spies-replay verify`` spends per event (``verify_log`` over rows already
+  read: every check, the re-derivation with the seed included), on the synthetic game
+  (re-derived from the operator's seed) and on each game's playouts (from the revealed seed).
+
+``--verify-only`` builds the games and prints only the last measurement.
 
 ``--db`` runs it all on another database (a SQLite file or a ``postgresql://`` URL; default a
 fresh temporary SQLite file): on PostgreSQL the fold includes the round trips that fetch the
@@ -19,7 +24,7 @@ rows, and "a freshly opened store" includes connecting.
 
 It prints and never asserts. Usage::
 
-    python bench/replay.py [--events N] [--shows N] [--games N] [--db DB]
+    python bench/replay.py [--events N] [--shows N] [--games N] [--db DB] [--verify-only]
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, shuffled, start_game
+from spies_core.decider import AnySpec, GameSpec, GameView, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
@@ -47,6 +52,7 @@ from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import SNAPSHOT_EVERY
+from spies_replay.verify import verify_log
 
 FOLD_TARGET = 150_000
 EVENTSOURCING_FOLD = 41_000
@@ -100,9 +106,7 @@ class Tally(msgspec.Struct, frozen=True, kw_only=True):
     last: str | None = None
 
 
-class TallyView(msgspec.Struct, frozen=True, kw_only=True, tag_field="game", tag="tally"):
-    version: int = 0
-    seat: int | None
+class TallyView(GameView, frozen=True, kw_only=True, tag_field="game", tag="tally"):
     total: int
     turn: int
     last: str | None
@@ -234,6 +238,27 @@ def show(store: EventStore, game_id: str, seq: int) -> str:
     return f"{event!r}\n{spec.render_view(shown.view)}"
 
 
+def verify_cpu_us(store: EventStore, games: dict[str, AnySpec], game_ids: list[str]) -> float:
+    """CPU microseconds per event that ``verify_log`` takes over the games' rows, read once
+    beforehand (the checks alone, not the database), best of 5 runs."""
+    logs = [store.read_game(game_id) for game_id in game_ids]
+    events = sum(len(rows) for _, rows, _ in logs)
+
+    def run() -> None:
+        for record, rows, secrets in logs:
+            seed, deal = (None, None) if secrets is None else (secrets.seed, secrets.deal)
+            report = verify_log(games, record, rows, seed=seed, deal=deal).report
+            if not report.ok:
+                raise SystemExit(f"verify failed on {record.id}: {report.problem}")
+
+    cpu = []
+    for _ in range(5):
+        start = time.process_time()
+        run()
+        cpu.append(time.process_time() - start)
+    return min(cpu) / events * 1e6
+
+
 def timings_ms(run: Callable[[int], object], seqs: list[int]) -> list[float]:
     result = []
     for seq in seqs:
@@ -269,8 +294,12 @@ def main() -> None:
     parser.add_argument("--shows", type=int, default=500, help="random seqs to show")
     parser.add_argument("--games", type=int, default=20, help="playouts per registered game")
     parser.add_argument("--db", metavar="DB", help="a SQLite file or a postgresql:// URL")
+    parser.add_argument(
+        "--verify-only", action="store_true", help="print only verify's CPU time per event"
+    )
     args = parser.parse_args()
     games = {**GAMES, "tally": TALLY}
+    verified: list[tuple[str, int, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         path: Path | str = args.db or Path(tmp) / "bench.db"
         print(f"database: {redact(path)}")
@@ -279,65 +308,87 @@ def main() -> None:
             game_id = build(store, args.events)
             built = time.perf_counter() - start
             version = store.get_game(game_id).version
-            folded = version - 2  # game_created and no seed_revealed are left out of the fold
             print(
                 f"synthetic game: {version} events in {built:.1f} s through submit_command"
                 f" ({version / built:,.0f} events/s appended, one transaction per command)"
             )
+            verified.append(("tally", version, verify_cpu_us(store, games, [game_id])))
+            if not args.verify_only:
+                report_fold(store, game_id, version)
+                report_show(store, path, games, game_id, version, args.shows)
 
-            if fold_from_db(store, game_id) != load_state(store, game_id).state:
-                print("WARNING: the measured fold disagrees with load_state")
-            fold_s = best_of(7, lambda: fold_from_db(store, game_id))
-            naive_s = best_of(7, lambda: fold_row_by_row(store, game_id))
-            read_s = best_of(7, lambda: read_only(store, game_id))
-            rate = folded / fold_s
-            print("\nfold from the database, from seq 0 (read + decode + evolve), best of 7:")
-            print(f"  {rate:>12,.0f} events/s  ({fold_s * 1000:.1f} ms for {folded} events)")
-            print(f"  {rate / FOLD_TARGET:>12.2f} x the target of {FOLD_TARGET:,}/s")
-            print(
-                f"  {rate / EVENTSOURCING_FOLD:>12.2f} x eventsourcing's {EVENTSOURCING_FOLD:,}/s"
-            )
-            print(
-                f"  baseline, same run: row-by-row decode {folded / naive_s:,.0f} events/s"
-                f" ({naive_s / fold_s:.2f} x slower); reading the rows alone"
-                f" {folded / read_s:,.0f} rows/s"
-            )
-
-            seqs = [random.Random(7).randint(1, version) for _ in range(args.shows)]
-            warm = timings_ms(lambda seq: show(store, game_id, seq), seqs)
-        print(
-            f"\nshow an arbitrary seq (snapshot every {SNAPSHOT_EVERY} events + tail + view"
-            f" + text), {len(seqs)} random seqs:"
-        )
-        print(
-            f"  warm store:  median {statistics.median(warm):.2f} ms,"
-            f" worst {max(warm):.2f} ms  (target < {SHOW_TARGET_MS:.0f} ms:"
-            f" {SHOW_TARGET_MS / max(warm):.1f} x headroom on the worst)"
-        )
-
-        def cold(seq: int) -> object:
-            with open_store(path, games=games) as fresh:
-                return show(fresh, game_id, seq)
-
-        cold_ms = timings_ms(cold, seqs[:50])
-        print(
-            f"  fresh store: median {statistics.median(cold_ms):.2f} ms,"
-            f" worst {max(cold_ms):.2f} ms  (opening the file each time, as the CLI does;"
-            " Python start-up not included)"
-        )
-
-        print(f"\nfold of real game events ({args.games} random playouts per registered game):")
+        if not args.verify_only:
+            print(f"\nfold of real game events ({args.games} random playouts per registered game):")
         real_db = args.db or Path(tmp) / "games.db"
         with open_store(real_db, games=games, snapshot_every=10**9) as real:
             for spec in GAMES.values():
                 ids = playouts(real, spec, args.games)
                 total = sum(real.get_game(i).version - 2 for i in ids)
+                verified.append((spec.name, total + 2 * len(ids), verify_cpu_us(real, games, ids)))
+                if args.verify_only:
+                    continue
                 seconds = best_of(3, partial(fold_all, real, ids))
                 print(
                     f"  {spec.name:<16} {total / seconds:>10,.0f} events/s"
                     f"  ({total} events, {total / len(ids):.0f} per game;"
                     f" {total / seconds / FOLD_TARGET:.2f} x target)"
                 )
+    print("\nverify (verify_log over rows already read), CPU time per event, best of 5:")
+    for name, events, micros in verified:
+        print(f"  {name:<16} {micros:>8.1f} us/event  ({events} events)")
+
+
+def report_fold(store: EventStore, game_id: str, version: int) -> None:
+    """The fold from the database, against its baselines."""
+    folded = version - 2  # game_created and no seed_revealed are left out of the fold
+    if fold_from_db(store, game_id) != load_state(store, game_id).state:
+        print("WARNING: the measured fold disagrees with load_state")
+    fold_s = best_of(7, lambda: fold_from_db(store, game_id))
+    naive_s = best_of(7, lambda: fold_row_by_row(store, game_id))
+    read_s = best_of(7, lambda: read_only(store, game_id))
+    rate = folded / fold_s
+    print("\nfold from the database, from seq 0 (read + decode + evolve), best of 7:")
+    print(f"  {rate:>12,.0f} events/s  ({fold_s * 1000:.1f} ms for {folded} events)")
+    print(f"  {rate / FOLD_TARGET:>12.2f} x the target of {FOLD_TARGET:,}/s")
+    print(f"  {rate / EVENTSOURCING_FOLD:>12.2f} x eventsourcing's {EVENTSOURCING_FOLD:,}/s")
+    print(
+        f"  baseline, same run: row-by-row decode {folded / naive_s:,.0f} events/s"
+        f" ({naive_s / fold_s:.2f} x slower); reading the rows alone"
+        f" {folded / read_s:,.0f} rows/s"
+    )
+
+
+def report_show(
+    store: EventStore,
+    path: Path | str,
+    games: dict[str, AnySpec],
+    game_id: str,
+    version: int,
+    shows: int,
+) -> None:
+    """Showing arbitrary seqs, on the open store and on a freshly opened one."""
+    seqs = [random.Random(7).randint(1, version) for _ in range(shows)]
+    warm = timings_ms(lambda seq: show(store, game_id, seq), seqs)
+    print(
+        f"\nshow an arbitrary seq (snapshot every {SNAPSHOT_EVERY} events + tail + view"
+        f" + text), {len(seqs)} random seqs:"
+    )
+    print(
+        f"  warm store:  median {statistics.median(warm):.2f} ms,"
+        f" worst {max(warm):.2f} ms  (target < {SHOW_TARGET_MS:.0f} ms:"
+        f" {SHOW_TARGET_MS / max(warm):.1f} x headroom on the worst)"
+    )
+
+    def cold(seq: int) -> object:
+        with open_store(path, games=games) as fresh:
+            return show(fresh, game_id, seq)
+
+    cold_ms = timings_ms(cold, seqs[:50])
+    print(
+        f"  fresh store: median {statistics.median(cold_ms):.2f} ms,"
+        f" worst {max(cold_ms):.2f} ms  (opening the file each time, as the CLI does;"
+        " Python start-up not included)"
+    )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import pytest
 from spies_api.cli import main as api_main
 from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_replay.cli import main as replay_main
+from tests.support import processes
 from tests.support.servers import free_port, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,7 +180,7 @@ def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path, int]]:
     db = tmp_path / "env.db"
     clean = {key: value for key, value in os.environ.items() if not key.startswith("SPIES_")}
     env = {**clean, "SPIES_DB": str(db), "SPIES_PORT": "1", "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
+    process = processes.start(
         [*script("spies-api"), "--port", str(port)],  # the command line wins over SPIES_PORT
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -189,9 +190,7 @@ def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path, int]]:
     try:
         yield process, db, port
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
+        processes.end(process)
 
 
 @pytest.mark.slow
@@ -346,16 +345,16 @@ def test_every_replay_case_is_run(places: dict[str, Path], replay_db: Path) -> N
 
 @pytest.mark.slow
 def test_a_closed_pipe_ends_spies_replay_normally(replay_db: Path) -> None:
-    process = subprocess.Popen(
+    with subprocess.Popen(
         [*script("spies-replay"), "--db", str(replay_db), "export", "deck-of-spies"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    assert process.stdout.readline().startswith(b"{")
-    process.stdout.close()  # | head -1
-    errors = process.stderr.read().decode()
-    assert process.wait(timeout=30) == 0 and "Traceback" not in errors and errors == ""
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith(b"{")
+        process.stdout.close()  # | head -1
+        errors = process.stderr.read().decode()
+        assert process.wait(timeout=30) == 0 and "Traceback" not in errors and errors == ""
 
 
 # -- every console script -------------------------------------------------------------------------

@@ -14,19 +14,26 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(web, { recursive: true });
 mkdirSync(docs, { recursive: true });
 
-await build({
-  entryPoints: [join(here, "src", "main.ts")],
+// The JavaScript bundles: the client (app.js), and the second verifier (src/verify/) in a
+// bundle of its own (verify.js) that the replay page imports when it shows a finished game,
+// so no other page loads it.
+const scripts = {
   bundle: true,
   minify: true,
   format: "esm",
   target: "es2022",
   charset: "utf8",
   legalComments: "none",
+  logLevel: "warning",
+};
+await build({
+  ...scripts,
+  entryPoints: [join(here, "src", "main.ts")],
   outfile: join(web, "app.js"),
   // The rule references (docs/rules/*.md) and their German summaries are bundled as text.
   loader: { ".md": "text" },
-  logLevel: "warning",
 });
+await build({ ...scripts, entryPoints: [join(here, "src", "verify", "browser.ts")], outfile: join(web, "verify.js") });
 await build({
   entryPoints: [join(here, "src", "app.css")],
   bundle: true,

@@ -35,7 +35,7 @@ from litestar.plugins.problem_details import (
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
-from spies_api.http.dependencies import caller_provider
+from spies_api.http.dependencies import Provided, caller_provider
 from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
 from spies_api.http.metrics import (
@@ -51,25 +51,18 @@ from spies_api.http.metrics import (
 )
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
-from spies_api.openapi.plugins import (
-    DocumentedSchemaPlugin,
-    TaggedUnionSchemaPlugin,
-    openapi_config,
-)
+from spies_api.openapi.config import openapi_config
+from spies_api.openapi.plugins import DocumentedSchemaPlugin, TaggedUnionSchemaPlugin
 from spies_api.problems.table import to_problem
 from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
-from spies_api.service.notify import (
-    AppendListeners,
-    EventNotifier,
-    StreamSlots,
-    store_versions,
-)
+from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
 from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
+from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
@@ -277,7 +270,7 @@ def _provider(holder: _RuntimeHolder, part: str) -> Provide:
         # The one route that takes the commands also takes the caller: providing them after
         # the caller puts each in a batch of its own, which Litestar resolves without a task
         # group (two tasks spawned per command otherwise).
-        def provide_commands(caller: Caller) -> Any:
+        def provide_commands(caller: Provided[Caller]) -> Any:
             del caller
             return holder.get().commands
 

@@ -27,6 +27,7 @@ from spies_core.reference import RuleReference
 
 __all__ = [
     "AnySpec",
+    "Decider",
     "GameSpec",
     "GameView",
     "GoldenCase",
@@ -34,7 +35,11 @@ __all__ = [
     "Rng",
     "ROLES",
     "Seat",
+    "Presentation",
+    "SuiteHooks",
     "TwinDeals",
+    "Types",
+    "Visibility",
     "assemble",
     "fold",
     "parse_options",
@@ -160,33 +165,15 @@ class GoldenCase(msgspec.Struct, frozen=True, kw_only=True):
     """The creation options, as a client would send them."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameSpec(Generic[S, C, E, V, O]):
-    """One registered game: its metadata, message types and Decider functions.
+# A game's spec is grouped by purpose: one frozen dataclass per group, and ``GameSpec``
+# inherits them all, so every field keeps its flat name (``spec.decide``, ``spec.view``)
+# while the class shows, group by group, what a game gives and who uses it.
 
-    ``GameSpec`` is a dataclass, not a Struct, because it holds functions and is never
-    serialised.
-    """
 
-    name: str
-    """The game id used in URLs and stored with every game, e.g. ``deck-of-spies``."""
-    title: str
-    """Human-readable name."""
-    seat_counts: frozenset[int]
-    """Every number of seats the game can be played by, e.g. ``{2, 4}``; ``start_game``
-    refuses any other (``invalid-players``)."""
-    max_events: int
-    """Upper bound on the events of one game; the conformance suite checks it."""
-    options_type: type[O]
-    """msgspec Struct of the creation options (unknown fields refused)."""
-    command_type: Any
-    """The tagged union of commands (``tag_field="type"``)."""
-    event_type: Any
-    """The tagged union of events (``tag_field="type"``)."""
-    view_type: Any
-    """The Struct returned by ``view``."""
-    state_type: Any
-    """The state Struct (msgspec-encodable, for snapshots)."""
+@dataclass(frozen=True, kw_only=True)
+class Decider(Generic[S, C, E, O]):
+    """The game itself: the few pure functions the server, the replay and the bots call."""
+
     initial_state: Callable[[], S]
     """The empty state that the first event applies to."""
     start: Callable[[O, int, Rng], list[E]]
@@ -197,43 +184,67 @@ class GameSpec(Generic[S, C, E, V, O]):
     """``evolve(state, event)``: apply a recorded fact; never validates user input."""
     legal_commands: Callable[[S, Seat], list[C]]
     """Exactly the commands ``decide`` accepts from that seat now."""
-    view: Callable[[S, Seat | None], V]
-    """What a seat (or a spectator, ``None``) may see."""
-    redact: Callable[[E, Seat | None], E | None]
-    """The same rule for one event: the event as that viewer may see it, or ``None``."""
     to_act: Callable[[S], frozenset[Seat]]
     """Seats that may submit a command now (several during simultaneous phases)."""
     outcome: Callable[[S], Outcome | None]
     """``None`` while the game goes on."""
     players: Callable[[S], int]
     """Number of seats in the game."""
-    check_invariants: Callable[[S], None]
-    """Raise ``AssertionError`` when the state breaks a rule invariant (tests, verify)."""
-    probe_commands: Callable[[S, Seat], Iterable[C]]
-    """Plausible commands, legal and illegal, for the conformance suite to try."""
-    scramble: Callable[[S, Seat | None, Random], S]
-    """A state that differs from the given one only in what the viewer cannot see."""
-    describe_event: Callable[[E], str]
-    """One line of text for a person, e.g. ``counter 3♥ 4♠ against 5♣``."""
-    render_view: Callable[[V], str]
-    """A view as a few lines of text for a terminal."""
-    twin_deals: Callable[[int, Seat | None, Random], TwinDeals] | None = None
-    """``twin_deals(players, viewer, rng)``: two explicit deals the viewer cannot tell apart
-    (the HTTP hidden-information suite plays both); every registered game has one."""
     forfeit: Callable[[S, Seat], Outcome] | None = None
     """``forfeit(state, seat)``: how the game ends when ``seat`` loses by running out of
     time (a time control with ``on_timeout`` ``forfeit``): the other side wins, or a solo
     game is lost. ``None``: no seat's leaving decides the game (Black Spy), so a time control
     may not forfeit it."""
-    golden_cases: tuple[GoldenCase, ...] = field(default=(), hash=False)
-    """The game's golden logs; every registered game has at least one. (Not hashed: options
-    are dicts, and specs are cache keys.)"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Visibility(Generic[S, E, V]):
+    """What a viewer may see: the only way anything about a game in progress leaves it."""
+
+    view: Callable[[S, Seat | None], V]
+    """What a seat (or a spectator, ``None``) may see."""
+    redact: Callable[[E, Seat | None], E | None]
+    """The same rule for one event: the event as that viewer may see it, or ``None``."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Presentation(Generic[E, V]):
+    """The game in words, for people: its title, the replay tool's lines, the simulator's
+    report."""
+
+    title: str
+    """Human-readable name."""
+    describe_event: Callable[[E], str]
+    """One line of text for a person, e.g. ``counter 3♥ 4♠ against 5♣``."""
+    render_view: Callable[[V], str]
+    """A view as a few lines of text for a terminal."""
     score_name: str = "score"
     """What :attr:`Outcome.scores` holds, in a few words that can head a column of a report
     (``spies-sim``), e.g. ``penalty points``; every registered game names its own."""
     reference: RuleReference = field(default=RuleReference(), hash=False)
     """The rule behind each refusal and ending, and the rules' figures a client shows (the
     ``REFERENCE`` of the game's ``text.py``). (Not hashed: it holds mappings.)"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Types(Generic[O]):
+    """The game's message types and limits: what the API and the log decode and bound."""
+
+    options_type: type[O]
+    """msgspec Struct of the creation options (unknown fields refused)."""
+    command_type: Any
+    """The tagged union of commands (``tag_field="type"``)."""
+    event_type: Any
+    """The tagged union of events (``tag_field="type"``)."""
+    view_type: Any
+    """The Struct returned by ``view``."""
+    state_type: Any
+    """The state Struct (msgspec-encodable, for snapshots)."""
+    seat_counts: frozenset[int]
+    """Every number of seats the game can be played by, e.g. ``{2, 4}``; ``start_game``
+    refuses any other (``invalid-players``)."""
+    max_events: int
+    """Upper bound on the events of one game; the conformance suite checks it."""
 
     @property
     def min_players(self) -> int:
@@ -244,6 +255,47 @@ class GameSpec(Generic[S, C, E, V, O]):
     def max_players(self) -> int:
         """The most seats the game is played by."""
         return max(self.seat_counts)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SuiteHooks(Generic[S, C]):
+    """What the generic suites need to exercise any game without naming it (and verify's
+    invariant check)."""
+
+    check_invariants: Callable[[S], None]
+    """Raise ``AssertionError`` when the state breaks a rule invariant (tests, verify)."""
+    probe_commands: Callable[[S, Seat], Iterable[C]]
+    """Plausible commands, legal and illegal, for the conformance suite to try."""
+    scramble: Callable[[S, Seat | None, Random], S]
+    """A state that differs from the given one only in what the viewer cannot see."""
+    twin_deals: Callable[[int, Seat | None, Random], TwinDeals] | None = None
+    """``twin_deals(players, viewer, rng)``: two explicit deals the viewer cannot tell apart
+    (the HTTP hidden-information suite plays both); every registered game has one."""
+    golden_cases: tuple[GoldenCase, ...] = field(default=(), hash=False)
+    """The game's golden logs; every registered game has at least one. (Not hashed: options
+    are dicts, and specs are cache keys.)"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameSpec(
+    Decider[S, C, E, O],
+    Visibility[S, E, V],
+    Presentation[E, V],
+    Types[O],
+    SuiteHooks[S, C],
+    Generic[S, C, E, V, O],
+):
+    """One registered game, by its id: its :class:`Decider`, what a viewer may see
+    (:class:`Visibility`), the game in words (:class:`Presentation`), its :class:`Types` and
+    limits, and what the generic suites need (:class:`SuiteHooks`). Every field is read by its
+    own name, e.g. ``spec.decide``, ``spec.view``, ``spec.max_events``.
+
+    ``GameSpec`` is a dataclass, not a Struct, because it holds functions and is never
+    serialised; ``assemble`` builds it from a game package's modules.
+    """
+
+    name: str
+    """The game id used in URLs and stored with every game, e.g. ``deck-of-spies``."""
 
 
 def parse_options(spec: GameSpec[Any, Any, Any, Any, O], raw: object) -> O:
@@ -314,16 +366,9 @@ def fold(spec: GameSpec[S, Any, E, Any, Any], events: Sequence[E] | Iterable[E])
 
 
 ROLES: Final[Mapping[str, tuple[str, ...]]] = {
-    "rules": (
-        "initial_state",
-        "start",
-        "decide",
-        "evolve",
-        "legal_commands",
-        "outcome",
-        "players",
-        "probe_commands",
-    ),
+    "rules": ("start", "decide"),
+    "evolve": ("initial_state", "evolve", "outcome", "players"),
+    "legal": ("legal_commands", "probe_commands"),
     "state": ("to_act", "check_invariants"),
     "view": ("view", "redact", "scramble"),
     "text": ("describe_event", "render_view"),
@@ -354,7 +399,7 @@ def assemble(
         modules: the package's modules, each named after its role: ``commands`` (its
             ``Command`` union), ``events`` (its ``Event`` union), ``state`` (``State``,
             ``MAX_EVENTS``), and each module of :data:`ROLES` with its functions;
-            ``fixtures`` also gives ``GOLDEN_CASES``, ``rules`` may give ``forfeit`` and
+            ``fixtures`` also gives ``GOLDEN_CASES``, ``evolve`` may give ``forfeit`` and
             ``text`` its ``REFERENCE``.
         score_name: what the outcome's scores hold, for reports.
     """
@@ -365,7 +410,7 @@ def assemble(
         for function in names
     }
     state = by_role["state"]
-    forfeit = getattr(by_role["rules"], "forfeit", None)
+    forfeit = getattr(by_role["evolve"], "forfeit", None)
     return GameSpec(
         name=name,
         title=title,

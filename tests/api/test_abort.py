@@ -30,12 +30,11 @@ from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import read_export
 from spies_replay.verify import verify_log
-from tests.replay.backends import BACKENDS, fresh_backend
+from tests.support.api import assert_problem, messages
+from tests.support.backends import BACKENDS, fresh_backend
 from tests.support.servers import serve_in_thread
 
 from .helpers import Game, new_game, play_turn
-from .test_live_server import messages
-from .test_seats import assert_problem
 
 ABORTED = {"winners": [], "reason": "aborted", "draw": False, "scores": []}
 

@@ -40,7 +40,7 @@ def test_a_slow_worker_start_does_not_make_the_first_decision_time_out(
 
     def slow_start() -> None:  # a worker process importing the bots on a busy machine
         starts.append(time.monotonic())
-        time.sleep(0.6)
+        time.sleep(0.6)  # twice the time limit: the slowness under test, not a wait
 
     monkeypatch.setattr(bots, "_started", slow_start)
     pool = BotPool(0, timeout_seconds=0.3)
@@ -57,14 +57,17 @@ def test_a_slow_worker_start_does_not_make_the_first_decision_time_out(
 def test_a_decision_slower_than_the_limit_still_falls_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    answer = threading.Event()
+
     def slow(bot: str, game: str, view: object, legal: object, rng: Random) -> object:
-        time.sleep(0.5)
+        answer.wait(30)  # thinks until the test is over
         raise AssertionError("never answers in time")
 
     pool = BotPool(0, timeout_seconds=0.1, choose=slow)
     try:
         decision = asyncio.run(pool.decide(turn()))
     finally:
+        answer.set()
         pool.close()
     assert decision.bot == "random" and decision.failures == ("timeout", "timeout")
 

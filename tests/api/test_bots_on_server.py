@@ -29,9 +29,8 @@ from spies_replay.marks import parse_bot_mark
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
+from tests.support.api import bearer, create, finished, wait_for
 from tests.support.servers import serve_in_thread
-
-from .test_seats import bearer, create, finished, wait_for
 
 BOTS3 = [{"type": "bot", "bot": "random"}] * 3
 

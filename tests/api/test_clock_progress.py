@@ -37,9 +37,8 @@ from spies_replay.clocks import to_ms
 from spies_replay.store.records import EventRow
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_game
-
-from .test_clocks import FakeClock, assert_every_timeout_moves_the_game, every_bot_thinks, wait_for
-from .test_seats import bearer
+from tests.support.api import FakeClock, bearer, wait_for
+from tests.support.clocks import assert_every_timeout_moves_the_game, every_bot_thinks
 
 pytestmark = pytest.mark.slow
 

@@ -10,8 +10,7 @@ thinking must take time (as it does on a real server), its decisions move the cl
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,45 +24,23 @@ from spies_api import Settings, create_app
 from spies_bots import policy_for
 from spies_core.clock import TimeControl
 from spies_replay import engine
-from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.clocks import from_ms, to_ms
 from spies_replay.engine import create_game
-from spies_replay.store.records import EventRow
 from spies_replay.store.sqlite import SQLiteEventStore
-from spies_replay.verify import verify_all
-
-from .test_seats import assert_problem, bearer
-
-START = "2026-12-01T12:00:00.000000Z"
-
-
-class FakeClock:
-    """The server's clock, moved on by the test."""
-
-    def __init__(self) -> None:
-        self.ms = to_ms(START)
-
-    def __call__(self) -> str:
-        return from_ms(self.ms)
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
+from tests.support.api import START, FakeClock, assert_problem, bearer, create, events, wait_for
+from tests.support.clocks import (
+    assert_every_timeout_moves_the_game,
+    every_bot_thinks,
+    patch_bots,
+    rows_of,
+    thinking,
+    verified,
+)
 
 
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
-
-
-def verified(settings: Settings) -> list[dict[str, Any]]:
-    """Every game the test played, verified from its log (clocks, forced moves and bot
-    moves re-derived): the caveats of each."""
-    with SQLiteEventStore(settings.db_path) as store:
-        reports = verify_all(store, bots=REGISTERED_BOTS)
-    assert reports
-    for report in reports:
-        assert report.ok, report.problem
-    return [{"game_id": r.game_id, "caveats": [c.code for c in r.caveats]} for r in reports]
 
 
 @pytest.fixture
@@ -72,93 +49,6 @@ def clocked(settings: Settings, clock: FakeClock) -> Iterator[TestClient[Litesta
     with TestClient(app=app) as client:
         yield client
     verified(settings)  # every clocked game the server played is one verify accepts
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def create(client: TestClient[Litestar], body: dict[str, Any]) -> dict[str, Any]:
-    response = client.post("/games", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def events(client: TestClient[Litestar], game_id: str) -> list[dict[str, Any]]:
-    page: list[dict[str, Any]] = client.get(f"/games/{game_id}/events").json()["events"]
-    return page
-
-
-def rows_of(settings: Settings, game_id: str) -> list[EventRow]:
-    """The game's rows as stored (with each command's seat and bot mark)."""
-    with SQLiteEventStore(settings.db_path) as store:
-        return store.read_rows(game_id)
-
-
-def assert_every_timeout_moves_the_game(rows: Sequence[EventRow]) -> int:
-    """Every ``clock_expired`` is followed, in its batch, by the seat's forced move (marked
-    with a bot), after the seat's hand-over when the timeout abandons it, or by the end of
-    the game (a forfeit); returns the number of timeouts."""
-    count = 0
-    for index, row in enumerate(rows):
-        if row.type != "clock_expired":
-            continue
-        count += 1
-        seat = msgspec.json.decode(row.payload)["seat"]
-        after = list(rows[index + 1 :])
-        if after and after[0].type == "seat_handed_to_bot":
-            assert msgspec.json.decode(after[0].payload)["seat"] == seat
-            after = after[1:]
-        assert after, f"seq {row.seq}: the log ends after seat {seat}'s timeout"
-        move = after[0]
-        if move.command is None:
-            assert [r.type for r in after[:2]] == ["clocks_updated", "seed_revealed"], (
-                f"seq {row.seq}: seat {seat}'s timeout is followed by {move.type}, not its move"
-            )
-            continue
-        assert move.actor == seat and move.bot is not None, f"seq {move.seq}"
-        assert move.recorded_at == row.recorded_at  # one batch
-    return count
-
-
-def patch_bots(monkeypatch: pytest.MonkeyPatch, **policies: Any) -> None:
-    """Bots of the test's own, by name, for creation, hand-overs and the bot pool's thread
-    (``bot_workers=0``); every other name is the registered bot."""
-
-    def patched(name: str, game: str) -> Any:
-        return policies[name] if name in policies else policy_for(name, game)
-
-    for module in ("service.creation", "table.seats", "table.bots"):
-        monkeypatch.setattr(f"spies_api.{module}.policy_for", patched)
-
-
-def thinking(clock: FakeClock, seconds: float, policy: Any) -> Any:
-    """``policy``, taking ``seconds`` of the server's time over each decision."""
-
-    def slow(view: Any, legal: Sequence[Any], rng: Any) -> Any:
-        clock.advance(seconds)
-        return policy(view, legal, rng)
-
-    return slow
-
-
-def every_bot_thinks(monkeypatch: pytest.MonkeyPatch, clock: FakeClock, seconds: float) -> None:
-    """Every bot of the bot pool (``bot_workers=0``) takes ``seconds`` over each decision,
-    as bots take real time on a real server."""
-    monkeypatch.setattr(
-        "spies_api.table.bots.policy_for",
-        lambda name, game: thinking(clock, seconds, policy_for(name, game)),
-    )
-
-
-# -- the time control ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -244,7 +134,7 @@ def test_a_solo_game_that_forfeits_on_time_is_lost(
     created = create(clocked, body)
     game_id = created["id"]
     clock.advance(4.9)
-    time.sleep(0.1)
+    clock.looked_at(3)  # the scheduler has made rounds at the new time
     assert clocked.get(f"/games/{game_id}").json()["status"] == "active"
     clock.advance(0.2)
     summary = wait_for(

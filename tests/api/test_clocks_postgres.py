@@ -10,7 +10,6 @@ work, read from the database.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -24,9 +23,8 @@ from spies_api import Settings, create_app
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.store.backends import open_store
 from spies_replay.verify import verify_all
-from tests.replay.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
-
-from .test_clocks import FakeClock, create, events, wait_for
+from tests.support.api import FakeClock, create, events, wait_for
+from tests.support.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 
@@ -65,8 +63,8 @@ def test_two_servers_record_each_expiry_once(url: str) -> None:
                     lambda g=game_id, n=expiry: len(expired(a, g)) >= n,
                     f"expiry {expiry} of {game_id}",
                 )
-            # both servers have had time to see the deadline and race for it (ten polls)
-            time.sleep(0.2)
+            # both servers have seen the deadline and raced for it (ten rounds each)
+            clock.looked_at(10, by=2)
             for client in (a, b):
                 for game_id in ids:
                     found = expired(client, game_id)

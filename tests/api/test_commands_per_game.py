@@ -13,8 +13,7 @@ from litestar.testing import TestClient
 from spies_api.schemas import command_union
 from spies_core.black_spy.commands import PlayCard
 from spies_core.registry import GAMES
-
-from .helpers import new_game
+from tests.support.api import new_game
 
 
 class PlayTile(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="play_card"):

@@ -17,8 +17,7 @@ from litestar.testing import TestClient
 from spies_api.openapi.document import openapi_document
 from spies_api.settings import DEFAULTS, KIB, parse_rate
 from spies_replay.codec import MAX_JSON_DEPTH
-
-from .helpers import new_game
+from tests.support.api import new_game
 
 SETTINGS_STATED = {
     DEFAULTS.max_body_bytes // KIB,

@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import itertools
 import random
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,9 +30,10 @@ from prometheus_client import REGISTRY
 
 from spies_api import Settings, create_app
 from spies_replay.cli import main as replay_main
-from tests.replay.backends import BACKENDS, fresh_backend
+from tests.support.backends import BACKENDS, fresh_backend
 from tests.support.clocks import FastClock
 from tests.support.faults import Faults, faulty_open_store
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.slow
 
@@ -169,17 +169,18 @@ def test_every_game_finishes_while_the_store_fails_at_random(
                 if kind == "person"
                 else None
             )
-        deadline = time.monotonic() + PATIENCE
         running = set(games)
-        while running and time.monotonic() < deadline:
+
+        def all_finished() -> bool:
             for game_id in sorted(running):
                 summary = call(client, "GET", f"/games/{game_id}").json()
                 if summary["status"] == "finished":
                     running.discard(game_id)
                 elif (person := games[game_id]) is not None:
                     person.play(client, summary)
-            time.sleep(0.02)  # a poll, as wait_for's: the server runs in this process
-        assert not running, f"not finished within {PATIENCE} s: {sorted(running)}"
+            return not running
+
+        until(all_finished, timeout=PATIENCE, what=lambda: f"games to finish: {sorted(running)}")
         faults.on = False
         for game_id, person in games.items():
             if person is None:

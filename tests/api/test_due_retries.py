@@ -28,10 +28,9 @@ from spies_api.schemas import CreateGameRequest
 from spies_api.table.scheduler import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, backoff
 from spies_core.errors import RuleError
 from spies_replay.marks import parse_bot_mark
+from tests.support.api import create, finished, wait_for
 from tests.support.clocks import FastClock
 from tests.support.faults import Faults, faulty_open_store
-
-from .test_seats import create, finished, wait_for
 
 BOTS = {"game": "spies-and-lies", "seats": [{"type": "bot", "bot": "random"}] * 2}
 

@@ -13,7 +13,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.api.helpers import Game, new_game
+from tests.support.api import Game, new_game
 
 
 def problem(response: Any, status: int, code: str) -> str:

@@ -25,29 +25,21 @@ from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
 from spies_replay.store.records import StoredEvent
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.api import (
+    Game,
+    assert_problem,
+    game_cases,
+    live_game,
+    new_game,
+    parse_sse,
+    play_to_end,
+    play_turn,
+    post_legal,
+)
+from tests.support.apps import contract_check
+from tests.support.schema_check import ResponseChecker
 from tests.support.streams import streaming_server
-
-from .helpers import Game, game_cases, new_game, play_to_end, play_turn
-from .test_games import assert_problem
-from .test_live_server import post_legal
-
-
-def parse_sse(text: str) -> list[dict[str, Any]]:
-    """The messages of an event stream: ``{"id", "data"}`` or ``{"comment"}``."""
-    messages: list[dict[str, Any]] = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        if not block.strip():
-            continue
-        message: dict[str, Any] = {}
-        for line in block.split("\n"):
-            if line.startswith(":"):
-                message["comment"] = line[1:].strip()
-            elif line.startswith("id: "):
-                message["id"] = int(line[4:])
-            elif line.startswith("data: "):
-                message["data"] = msgspec.json.decode(line[6:])
-        messages.append(message)
-    return messages
+from tests.support.waiting import next_loop_turn, until, until_async
 
 
 def as_json(value: Any) -> Any:
@@ -246,22 +238,19 @@ def test_a_garbled_last_event_id_is_400(client: TestClient[Litestar], value: str
 
 
 def test_the_live_stream_delivers_new_events_with_keepalives_and_ends_at_the_end(
-    client: TestClient[Litestar],
+    settings: Settings, checker: ResponseChecker
 ) -> None:
-    game = new_game(client, "deck-of-spies")
-    start = client.get(game.url()).json()["version"]
-
-    def play_later() -> None:
-        time.sleep(0.4)  # the stream is open and idle: keep-alives flow
-        play_to_end(client, game, random.Random(9))
-
-    player = threading.Thread(target=play_later)
-    player.start()
-    try:
-        response = client.get(game.url("/events/stream"), headers=game.seats[0])
-    finally:
-        player.join()
-    messages = parse_sse(response.text)
+    with streaming_server(settings) as served:
+        served.http.event_hooks = {"request": [], "response": [contract_check(checker)]}
+        game = new_game(served.http, "deck-of-spies")  # type: ignore[arg-type]
+        start = served.http.get(game.url()).json()["version"]
+        stream = served.raw.open(game.url("/events/stream"), game.seats[0])
+        assert stream.status == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        served.raw.wait(lambda: stream.keepalives() > 0)  # open and idle: keep-alives flow
+        play_to_end(served.http, game, random.Random(9))  # type: ignore[arg-type]
+        served.raw.wait(lambda: stream.ended)
+    messages = parse_sse(stream.text)
     events = [m for m in messages if "id" in m]
     assert [m["id"] for m in events] == list(range(1, len(events) + 1))
     assert events[-1]["data"]["type"] == "seed_revealed"
@@ -275,9 +264,10 @@ def test_a_spectator_stream_of_a_game_in_play_is_redacted(
 ) -> None:
     game = new_game(client, "black-spy", 3)
     rng = random.Random(4)
+    read = finished_reads(app)
 
     def play_then_finish() -> None:
-        time.sleep(0.2)
+        until(lambda: read[game.id], what="the stream's first read of the log")
         for _ in range(5):
             play_turn(client, game, rng)
         expected.extend(expected_events(app, game, None))
@@ -303,9 +293,10 @@ def test_streams_end_when_the_server_shuts_down(
     client: TestClient[Litestar], app: Litestar
 ) -> None:
     game = new_game(client, "black-spy", 3)
+    read = finished_reads(app)
 
-    def shut_down_later() -> None:
-        time.sleep(0.3)
+    def shut_down_later() -> None:  # once the stream has read the log and waits
+        until(lambda: read[game.id], what="the stream's first read of the log")
         service_of(app).notifier.close()
 
     closer = threading.Thread(target=shut_down_later)
@@ -335,22 +326,26 @@ def count_reads(app: Litestar) -> Counter[str]:
     return counts
 
 
+def finished_reads(app: Litestar) -> Counter[str]:
+    """Count, by game, every read of the log that has returned (a stream that has read
+    the log once has sent what it read before it looks at anything else)."""
+    queries = service_of(app).queries
+    read = queries.events
+    counts: Counter[str] = Counter()
+
+    def counted(game_id: str, seat: int | None, *, after: int, limit: int) -> Any:
+        page = read(game_id, seat, after=after, limit=limit)
+        counts[game_id] += 1
+        return page
+
+    queries.events = counted  # type: ignore[method-assign]
+    return counts
+
+
 def live_settings(db: Path, *, keepalive: float, poll: float) -> Settings:
     """A server's settings with the stream intervals of a test."""
     return Settings(
         db_path=db, sse_keepalive_seconds=keepalive, sse_poll_seconds=poll, log_json=True
-    )
-
-
-def live_game(created: dict[str, Any]) -> Game:
-    """A :class:`Game` of a creation answered over a real socket."""
-    tokens = [seat["token"] for seat in created["seats"]]
-    return Game(
-        id=created["id"],
-        game=created["game"],
-        seats={seat: {"Authorization": f"Bearer {token}"} for seat, token in enumerate(tokens)},
-        tokens=tokens,
-        created=created,
     )
 
 
@@ -376,10 +371,15 @@ def test_idle_streams_read_the_log_only_when_their_game_changes(tmp_path: Path) 
             version = game.created["version"]
             raw.wait(lambda g=game, v=version: all(s.ids()[-1:] == [v] for s in streams[g.id]))
             raw.wait(lambda g=game: service.notifier.waiting(g.id) == 10)
-        time.sleep(0.5)
+        every = [s for group in streams.values() for s in group]
+        # caught up and idle: every stream has sent keep-alives since
+        settled = [s.keepalives() + 5 for s in every]
+        raw.wait(lambda: all(s.keepalives() >= n for s, n in zip(every, settled, strict=True)))
         idle_from = Counter(reads)
-        keepalives = sum(s.keepalives() for group in streams.values() for s in group)
-        time.sleep(1.5)
+        keepalives = sum(s.keepalives() for s in every)
+        # idle for as long as it takes every stream to send 15 keep-alives (1.5 s at least)
+        idled = [s.keepalives() + 15 for s in every]
+        raw.wait(lambda: all(s.keepalives() >= n for s, n in zip(every, idled, strict=True)))
         # None, or one per game: the file's watch also reports this process's own appends
         # (here the games' creation), late on a loaded machine, and a game's streams woken
         # together share one read
@@ -391,7 +391,12 @@ def test_idle_streams_read_the_log_only_when_their_game_changes(tmp_path: Path) 
         first, second = games
         version = post_legal(http, first)["version"]
         raw.wait(lambda: all(s.ids()[-1] == version for s in streams[first.id]))
-        time.sleep(0.5)  # a second wake-up for the same append (the file's watch) comes and goes
+        # a second wake-up for the same append (the file's watch, which looks every 0.25 s)
+        # comes and goes while every stream of the game sends 5 more keep-alives
+        woken = [s.keepalives() + 5 for s in streams[first.id]]
+        raw.wait(
+            lambda: all(s.keepalives() >= n for s, n in zip(streams[first.id], woken, strict=True))
+        )
         assert reads[second.id] - idle_from[second.id] <= 1  # as above
         assert 1 <= reads[first.id] - idle_from[first.id] <= 4  # woken together, read once
 
@@ -464,7 +469,7 @@ def test_the_safety_poll_wakes_only_the_streams_behind_their_games_version() -> 
         ):
             caught_up.seen, behind.seen, other.seen = 5, 4, 7  # unread: not read yet
             assert notifier.recheck() == 1
-            await asyncio.sleep(0.01)  # the wake-up is set on the loop
+            await next_loop_turn()  # the wake-up is set on the loop
             return [w.event.is_set() for w in (caught_up, behind, other, unread)]
 
     assert asyncio.run(scenario()) == [False, True, False, False]
@@ -489,12 +494,12 @@ def test_a_shared_read_is_joined_only_by_streams_woken_before_it_began() -> None
     async def scenario() -> list[Any]:
         woken_before = reads.tick()
         first = asyncio.create_task(reads.read("key", woken_before, read))
-        await asyncio.sleep(0.05)  # the read has begun
+        await until_async(lambda: len(begun) == 1)  # the read has begun
         joined = asyncio.create_task(reads.read("key", woken_before, read))
         woken_after = reads.tick()
         fresh = asyncio.create_task(reads.read("key", woken_after, read))
         elsewhere = asyncio.create_task(reads.read("other", woken_before, read))
-        await asyncio.sleep(0.05)
+        await until_async(lambda: len(begun) == 3)  # joined waits; fresh and elsewhere read
         release.set()
         return list(await asyncio.gather(first, joined, fresh, elsewhere))
 

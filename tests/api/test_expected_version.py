@@ -18,7 +18,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from .test_seats import assert_problem, bearer, create, wait_for
+from tests.support.api import assert_problem, bearer, create, wait_for
 
 
 def _summary(client: TestClient[Litestar], game_id: str) -> dict[str, Any]:

@@ -18,8 +18,7 @@ from litestar.testing import TestClient
 
 from spies_core.registry import GAMES
 from spies_replay.cli import main as replay_cli
-
-from .helpers import game_cases, new_game, play_turn
+from tests.support.api import game_cases, new_game, play_turn
 
 
 @pytest.mark.parametrize(("game", "players"), game_cases())

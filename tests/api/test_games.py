@@ -9,22 +9,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_core.registry import GAMES
-
-from .helpers import new_game, play_to_end
-
-PROBLEM = "application/problem+json"
-
-
-def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
-    """The response is an RFC 9457 problem with that status and code."""
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith(PROBLEM)
-    body: dict[str, Any] = response.json()
-    assert body["status"] == status and body["code"] == code, body
-    assert body["type"] == f"urn:spies:problem:{code}"
-    assert body["title"] and body["detail"]
-    return body
-
+from tests.support.api import assert_problem, new_game, play_to_end
 
 # -- create ----------------------------------------------------------------------------------
 

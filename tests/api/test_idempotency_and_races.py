@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,9 +19,7 @@ from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
 from spies_replay.store.sqlite import SQLiteEventStore
-
-from .helpers import new_game, play_turn
-from .test_games import assert_problem
+from tests.support.api import assert_problem, new_game, play_turn
 
 
 def post(
@@ -265,6 +262,21 @@ def test_an_append_by_another_process_is_picked_up(
 # -- where commands run ----------------------------------------------------------------------
 
 
+class AppendSpy:
+    """A store whose ``append`` sets ``begun`` as it begins (anything else is the store's)."""
+
+    def __init__(self, store: Any, begun: threading.Event) -> None:
+        self.store = store
+        self.begun = begun
+
+    def append(self, batch: Any) -> None:
+        self.begun.set()
+        self.store.append(batch)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
 def test_a_command_waits_for_a_locked_database_without_blocking_reads(
     client: TestClient[Litestar], app: Litestar
 ) -> None:
@@ -280,10 +292,13 @@ def test_a_command_waits_for_a_locked_database_without_blocking_reads(
             game.url("/commands"), headers=game.seats[0], json={"command": legal["commands"][0]}
         )
 
+    placement = service_of(app).commands.placement
+    appending = threading.Event()
+    placement.log = AppendSpy(placement.log, appending)  # type: ignore[assignment]
     with ThreadPoolExecutor(1) as pool:
         pending = pool.submit(command)
-        time.sleep(0.2)
-        assert not pending.done()  # waiting for the lock ...
+        assert appending.wait(30)  # the command's append has begun on a worker thread ...
+        assert not pending.done()  # ... and waits for the lock ...
         summary = client.get(game.url())  # ... while the loop still serves reads
         assert summary.status_code == 200 and summary.json()["version"] == legal["version"]
         holder.execute("COMMIT")

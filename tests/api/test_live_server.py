@@ -7,7 +7,6 @@ import random
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,15 +21,16 @@ from spies_api.app import service_of
 from spies_core.registry import GAMES
 from spies_replay.engine import submit_command
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support import processes
+from tests.support.api import Game, messages, play_to_end, post_legal
 from tests.support.servers import free_port, serve_in_thread, wait_until_up
-
-from .helpers import Game, play_to_end
+from tests.support.waiting import until
 
 
 def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
     db = tmp_path / "spies.db"  # a fresh file; its directory must exist
     port = free_port()
-    server = subprocess.Popen(
+    server = processes.start(
         [sys.executable, "-m", "spies_api", "--db", str(db), "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -50,10 +50,11 @@ def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
 
         listener = threading.Thread(target=listen)
         listener.start()
-        time.sleep(0.5)
+        until(lambda: "id: 1" in streamed, what="the stream's first event")
     finally:
         server.terminate()
         _, stderr = server.communicate(timeout=20)
+        processes.end(server)
     listener.join(timeout=10)
     assert not listener.is_alive() and "id: 1" in streamed
     # the stream ended when the shutdown began, not when uvicorn's grace period ran out
@@ -73,32 +74,6 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Litestar]]:
     )
     with serve_in_thread(settings) as served:
         yield served
-
-
-def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
-    """Parse server-sent events as they arrive: ``{"id", "data"}`` or ``{"comment"}``."""
-    message: dict[str, Any] = {}
-    for line in response.iter_lines():
-        if not line:
-            if message:
-                yield message
-            message = {}
-        elif line.startswith(":"):
-            message["comment"] = line[1:].strip()
-        elif line.startswith("id: "):
-            message["id"] = int(line[4:])
-        elif line.startswith("data: "):
-            message["data"] = msgspec.json.decode(line[6:])
-
-
-def post_legal(http: httpx.Client, game: Game, seat: int = 0) -> dict[str, Any]:
-    legal = http.get(game.url("/legal"), headers=game.seats[seat]).json()
-    response = http.post(
-        game.url("/commands"), headers=game.seats[seat], json={"command": legal["commands"][0]}
-    )
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]) -> None:
@@ -132,10 +107,11 @@ def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]
                     assert message["data"]["seq"] == message["id"]
                     seen.append(message["id"])
         # the connection is gone; the server lets go of the stream
-        deadline = time.monotonic() + 5
-        while service.notifier.waiting(game.id) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert service.notifier.waiting(game.id) == 0
+        until(
+            lambda: service.notifier.waiting(game.id) == 0,
+            timeout=5,
+            what="the server to let go of the stream",
+        )
 
         post_legal(http, game)  # meanwhile, through the API
 
@@ -143,7 +119,9 @@ def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]
         polled = threading.Event()
 
         def append_elsewhere_then_finish() -> None:
-            time.sleep(0.3)  # the stream is connected and caught up
+            # the stream is connected and caught up: it has sent the event appended meanwhile
+            # and waits for the next
+            until(lambda: resumed and service.notifier.waiting(game.id) == 1, what="the stream")
             legal = http.get(game.url("/legal"), headers=game.seats[0]).json()
             command = msgspec.convert(legal["commands"][0], GAMES["deck-of-spies"].command_type)
             with SQLiteEventStore(service.store.path) as other_process:  # not this app's notifier
@@ -152,10 +130,10 @@ def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]
             marks["polled"] = polled.wait(timeout=30)
             play_to_end(http, game, random.Random(3))  # type: ignore[arg-type]
 
+        resumed: list[int] = []
         player = threading.Thread(target=append_elsewhere_then_finish)
         player.start()
         try:
-            resumed: list[int] = []
             headers = {**game.seats[0], "Last-Event-ID": str(seen[-1])}
             with http.stream("GET", url, headers=headers) as stream:
                 for message in messages(stream):

@@ -19,10 +19,10 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.table.quota import GAMES_RETRY_AFTER_SECONDS
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.api import FakeClock, assert_problem, bearer, create, wait_for
+from tests.support.clocks import verified
 
 from .helpers import new_game, play_to_end
-from .test_clocks import FakeClock, verified
-from .test_seats import assert_problem, bearer, create, wait_for
 
 DEAL = ["black_spy_started", "black_spy_dealt"]
 """Black Spy's setup events."""

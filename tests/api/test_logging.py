@@ -18,8 +18,7 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.logging import configure_logging
 from spies_core.registry import GAMES
-
-from .helpers import new_game, play_to_end
+from tests.support.api import new_game, play_to_end
 
 CARD = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|\b(blue|yellow|red|green|black)-\d+\b")
 COMMAND_FIELDS = {"game_id", "game", "seat", "command", "version", "outcome", "code", "duration_ms"}

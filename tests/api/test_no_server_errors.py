@@ -16,8 +16,7 @@ from litestar.testing import TestClient
 
 from spies_api.app import service_of
 from spies_core.registry import GAMES
-
-from .helpers import game_cases, new_game, play_turn
+from tests.support.api import game_cases, new_game, play_turn
 
 ODD_VALUES: list[Any] = [
     None,

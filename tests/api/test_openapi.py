@@ -17,8 +17,7 @@ from spies_core.registry import GAMES
 from spies_core.spies_and_lies.state import EndReason
 from spies_replay.meta import META_TYPES
 from spies_replay.transfer import read_export
-
-from .schema_check import validate
+from tests.support.schema_check import validate
 
 GOLDEN = sorted((Path(__file__).parents[1] / "fixtures" / "golden").glob("*.jsonl"))
 

@@ -12,9 +12,7 @@ from litestar.testing import TestClient
 
 from spies_core.registry import GAMES
 from spies_replay.errors import StoreBusyError
-
-from .helpers import Game, new_game, play_to_end, play_turn
-from .test_games import assert_problem
+from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
 
 
 def first_legal(client: TestClient[Litestar], game: Game, seat: int = 0) -> dict[str, Any]:

@@ -12,11 +12,9 @@ import httpx
 import pytest
 
 from spies_api import Settings
-from tests.replay.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
+from tests.support.api import Game, messages, post_legal
+from tests.support.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
 from tests.support.servers import serve_in_thread
-
-from .helpers import Game
-from .test_live_server import messages, post_legal
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 

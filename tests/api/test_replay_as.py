@@ -14,9 +14,7 @@ from spies_api import Settings
 from spies_core.step import view_at
 from spies_replay.engine import load_state
 from spies_replay.store.sqlite import SQLiteEventStore
-
-from .helpers import Game, new_game, play_to_end, play_turn
-from .test_games import assert_problem
+from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
 
 
 def core_view(settings: Settings, game: Game, seq: int, seat: int | None) -> Any:

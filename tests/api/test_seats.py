@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,47 +21,10 @@ from spies_bots import BOTS
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
+from tests.support.api import assert_problem, bearer, create, finished, new_game, wait_for
 from tests.support.servers import serve_in_thread
 
-from .helpers import new_game
-
 SEATED = [{"type": "creator", "name": "Ada"}, {"type": "open"}]
-
-
-def create(client: TestClient[Litestar], body: dict[str, Any]) -> dict[str, Any]:
-    response = client.post("/games", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
-    """Poll until ``check()`` is truthy (bots play on the server, off the request path)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"{what}: not within {timeout} s")
-
-
-def finished(client: TestClient[Litestar], game_id: str) -> dict[str, Any]:
-    summary: dict[str, Any] = wait_for(
-        lambda: (s := client.get(f"/games/{game_id}").json())["status"] == "finished" and s,
-        f"game {game_id} to finish",
-    )
-    return summary
-
-
-def assert_problem(response: httpx.Response, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/problem+json")
-    assert response.json()["code"] == code
 
 
 # -- creation ------------------------------------------------------------------------------

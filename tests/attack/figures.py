@@ -7,6 +7,7 @@ which ``python bench/attack_report.py`` prints as the guarantees table.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import threading
@@ -25,16 +26,21 @@ _lock = threading.Lock()
 
 
 def record(guarantee: str, test: str, **figures: Any) -> None:
-    """Merge ``figures`` of ``test`` (``file::name``) under ``guarantee``; never fails a test."""
+    """Merge ``figures`` of ``test`` (``file::name``) under ``guarantee``; never fails a test.
+
+    The merge holds a lock on the file's ``.lock`` beside it: the xdist workers of a run
+    record at once."""
     with _lock:
         try:
             FIGURES_PATH.parent.mkdir(parents=True, exist_ok=True)
-            data: dict[str, Any] = {}
-            if FIGURES_PATH.exists():
-                data = json.loads(FIGURES_PATH.read_text() or "{}")
-            data.setdefault(guarantee, {})[test] = figures
-            temporary = FIGURES_PATH.with_suffix(".tmp")
-            temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-            temporary.replace(FIGURES_PATH)
+            with FIGURES_PATH.with_suffix(".lock").open("a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                data: dict[str, Any] = {}
+                if FIGURES_PATH.exists():
+                    data = json.loads(FIGURES_PATH.read_text() or "{}")
+                data.setdefault(guarantee, {})[test] = figures
+                temporary = FIGURES_PATH.with_suffix(f".{os.getpid()}.tmp")
+                temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+                temporary.replace(FIGURES_PATH)
         except (OSError, ValueError):  # a read-only tree: the figures are a by-product
             pass

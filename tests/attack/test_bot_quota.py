@@ -31,7 +31,7 @@ from spies_api.problems.errors import (
 )
 from spies_api.settings import BOT_GAMES_PER_CORE, DEFAULTS, SettingsError, settings_from
 from spies_api.table.quota import BotGameQuota, GameQuota
-from tests.api.test_seats import bearer, finished
+from tests.support.api import bearer, finished
 
 BOT_GAME = {
     "game": "black-spy",

@@ -18,7 +18,6 @@ import os
 import signal
 import sqlite3
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -27,13 +26,15 @@ import pytest
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.logs import verify_with_console_script
+from tests.support.servers import ServerProcess
+from tests.support.waiting import until
 
-from .conftest import ServerProcess
 from .figures import record
-from .test_crash import verify_with_console_script
 
 GUARANTEE = "crashes"
-GAMES = 10
+GAMES = 4
+"""Games of bots only, all under way at the kill (each a whole Black Spy game after it)."""
 PLAYERS = 6
 
 
@@ -58,10 +59,7 @@ def test_bots_resume_after_sigkill(tmp_path: Path, servers: list[ServerProcess])
     server = ServerProcess(db, tmp_path / "server.log")
     servers.append(server)
     server.start()
-    deadline = time.monotonic() + 120
-    while _progress(db)[0] < 40:  # the bots are under way
-        assert time.monotonic() < deadline, "the bots did not start"
-        time.sleep(0.01)
+    until(lambda: _progress(db)[0] >= 40, timeout=120, every=0.01, what="the bots to start")
     server.kill()
     played, active = _progress(db)
     assert active > 0, "every game ended before the kill; nothing was tested"
@@ -69,10 +67,14 @@ def test_bots_resume_after_sigkill(tmp_path: Path, servers: list[ServerProcess])
 
     server.start()
     with httpx.Client(base_url=server.base, timeout=30) as http:
-        deadline = time.monotonic() + 600
-        while any(http.get(f"/games/{game_id}").json()["status"] == "active" for game_id in ids):
-            assert time.monotonic() < deadline, "the games did not go on after the restart"
-            time.sleep(0.2)
+        until(
+            lambda: all(
+                http.get(f"/games/{game_id}").json()["status"] != "active" for game_id in ids
+            ),
+            timeout=600,
+            every=0.2,
+            what="the games to go on to their end after the restart",
+        )
     server.stop()
     out = verify_with_console_script(db)
     assert out.count("ok ") == GAMES, out
@@ -145,20 +147,24 @@ def test_a_killed_servers_bot_workers_end_with_it(
     server.start()
     assert server.process is not None
     pid = server.process.pid
-    deadline = time.monotonic() + 60
-    children = _children(pid)
     # the scheduler starts the bots' worker at once, and multiprocessing its resource tracker
-    while not any("spawn_main" in cmdline for _, cmdline in children.values()):
-        assert time.monotonic() < deadline, f"the bot workers did not start: {children}"
-        time.sleep(0.05)
-        children = _children(pid)
+    children = until(
+        lambda: (
+            (found := _children(pid))
+            and any("spawn_main" in cmdline for _, cmdline in found.values())
+            and found
+        ),
+        timeout=60,
+        what="the bot workers to start",
+    )
     assert any("resource_tracker" in cmdline for _, cmdline in children.values()), children
     server.kill()
-    deadline = time.monotonic() + 30
     try:
-        while left := _still_running(children):
-            assert time.monotonic() < deadline, f"left running after the kill: {left}"
-            time.sleep(0.05)
+        until(
+            lambda: not _still_running(children),
+            timeout=30,
+            what=lambda: f"the kill to end them: {_still_running(children)} left running",
+        )
     finally:
         for child in _still_running(children):  # a failure leaves nothing behind either
             os.kill(child, signal.SIGKILL)

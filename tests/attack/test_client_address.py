@@ -24,8 +24,7 @@ from spies_api.cli import _parser
 from spies_api.cli import main as cli_main
 from spies_api.http.edge import Edge, TrustedProxies, client_address, client_of, rate_key
 from spies_api.settings import DEFAULTS, Settings, SettingsError, settings_from
-
-from .conftest import ServerProcess
+from tests.support.servers import ServerProcess
 
 
 def scope(peer: str, *forwarded: str) -> dict[str, Any]:

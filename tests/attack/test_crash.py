@@ -18,9 +18,6 @@ new server starts on the same database (a SQLite file; and a PostgreSQL database
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,9 +33,11 @@ from spies_core.registry import GAMES
 from spies_replay.engine import redact_for
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
-from tests.replay.backends import BACKENDS, fresh_backend
+from spies_replay.store.protocols import EventStore
+from tests.support.backends import BACKENDS, fresh_backend
+from tests.support.logs import verify_with_console_script
+from tests.support.servers import ServerProcess
 
-from .conftest import ServerProcess
 from .figures import record
 
 GUARANTEE = "crashes"
@@ -101,14 +100,13 @@ def play(base: str, game: dict[str, Any], ledger: Ledger, rng: random.Random, ta
                     assert response.status_code == 409, response.text  # only races with itself
 
 
-def stored_view(db: Path | str, ack: Ack) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
+def stored_view(store: EventStore, ack: Ack) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
     """The acknowledged command's events as the log now holds them, redacted as the answer
     was, and the (seq, command) of the rows from its first seq to one past its last."""
-    with open_store(db, create=False) as store:
-        record_ = store.get_game(ack.game_id)
-        spec = GAMES[record_.game]
-        stored = store.read_events(ack.game_id, after=ack.before)
-        rows = store.read_rows(ack.game_id, after=ack.before, upto=ack.answer["version"] + 1)
+    record_ = store.get_game(ack.game_id)
+    spec = GAMES[record_.game]
+    stored = store.read_events(ack.game_id, after=ack.before)
+    rows = store.read_rows(ack.game_id, after=ack.before, upto=ack.answer["version"] + 1)
     finished = ack.answer["status"] == "finished"
     sent = []
     for event in stored:
@@ -126,32 +124,23 @@ def stored_view(db: Path | str, ack: Ack) -> tuple[list[dict[str, Any]], list[tu
 
 def check_log(db: Path | str, ledger: Ledger) -> int:
     """Every acknowledged command whole and at its seqs; returns how many were checked."""
-    for ack in ledger.acks:
-        sent, rows = stored_view(db, ack)
-        assert sent == ack.answer["events"], f"acknowledged events of {ack.game_id} changed"
-        version = ack.answer["version"]
-        assert [seq for seq, _ in rows][: version - ack.before] == list(
-            range(ack.before + 1, version + 1)
-        )
-        assert rows[0][1] is not None, "an acknowledged batch does not start with its command"
-        if len(rows) > version - ack.before:  # the next row starts another command
-            assert rows[-1][1] is not None, "a batch goes on past its acknowledged end"
-    with open_store(db, create=False) as store:
+    with open_store(db, create=False) as store:  # one store for the whole check, as a reader
+        for ack in ledger.acks:
+            sent, rows = stored_view(store, ack)
+            assert sent == ack.answer["events"], f"acknowledged events of {ack.game_id} changed"
+            version = ack.answer["version"]
+            assert [seq for seq, _ in rows][: version - ack.before] == list(
+                range(ack.before + 1, version + 1)
+            )
+            assert rows[0][1] is not None, "an acknowledged batch does not start with its command"
+            if len(rows) > version - ack.before:  # the next row starts another command
+                assert rows[-1][1] is not None, "a batch goes on past its acknowledged end"
         for record_ in store.list_games(limit=1_000_000).games:
             seqs = [row.seq for row in store.read_rows(record_.id)]
             assert seqs == list(range(1, record_.version + 1)), (
                 f"{record_.id}: a gap or a torn append"
             )
     return len(ledger.acks)
-
-
-def verify_with_console_script(db: Path | str) -> str:
-    script = shutil.which("spies-replay") or str(Path(sys.executable).with_name("spies-replay"))
-    done = subprocess.run(
-        [script, "--db", str(db), "verify", "--all"], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
 
 
 @pytest.fixture(params=BACKENDS)

@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_core.registry import GAMES
-from tests.api.helpers import Game, play_to_end
+from tests.support.api import Game, play_to_end
 
 OPEN = {"type": "open"}
 CREATOR = {"type": "creator"}

@@ -34,9 +34,9 @@ from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
-from tests.api.helpers import Game, new_game
+from tests.support.api import Game, messages, new_game
+from tests.support.servers import serve_in_thread
 
-from .conftest import serve_in_thread
 from .figures import record
 
 GUARANTEE = "hidden-information"
@@ -222,19 +222,6 @@ def test_every_answer_is_the_cores_view_of_the_servers_state(
     )
 
 
-def _messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
-    message: dict[str, Any] = {}
-    for line in response.iter_lines():
-        if not line:
-            if message:
-                yield message
-            message = {}
-        elif line.startswith("id: "):
-            message["id"] = int(line[4:])
-        elif line.startswith("data: "):
-            message["data"] = msgspec.json.decode(line[6:])
-
-
 @pytest.mark.parametrize("name", list(GAMES))
 def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) -> None:
     settings = Settings(
@@ -277,7 +264,7 @@ def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) ->
                 headers = game.seats[viewer] if viewer is not None else {}
                 got = []
                 with http.stream("GET", game.url("/events/stream"), headers=headers) as stream:
-                    for message in _messages(stream):
+                    for message in messages(stream):
                         if "id" in message:
                             got.append(message["data"])
                             if message["id"] >= version:

@@ -25,8 +25,8 @@ from spies_replay.meta import is_meta
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import hash_token
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.servers import ServerProcess
 
-from .conftest import ServerProcess
 from .figures import record
 
 GUARANTEE = "hidden-information"

@@ -42,11 +42,10 @@ from spies_api.openapi.document import openapi_document
 from spies_api.schemas import CreateGameRequest
 from spies_core.registry import GAMES
 from spies_replay.store.records import hash_token
-from tests.api.helpers import Game, new_game, play_to_end, play_turn
-from tests.api.test_games import assert_problem
-from tests.replay.backends import BACKENDS, fresh_backend
+from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
+from tests.support.backends import BACKENDS, fresh_backend
+from tests.support.logs import log_snapshot
 
-from .conftest import log_snapshot
 from .figures import record
 
 GUARANTEE = "hostile-input"

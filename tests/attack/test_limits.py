@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import resource
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -28,7 +27,7 @@ from spies_api.http.edge import RateLimiter, rate_key
 from spies_api.http.streaming import SUPERSEDED
 from spies_api.openapi.document import openapi_document
 from spies_api.problems.errors import TooManyClientStreamsError
-from spies_api.service.notify import StreamSlots, client_stream_cap, seat_reserve
+from spies_api.service.slots import StreamSlots, client_stream_cap, seat_reserve
 from spies_api.settings import (
     DEFAULT_RATE_LIMIT,
     DEFAULTS,
@@ -36,13 +35,12 @@ from spies_api.settings import (
     parse_rate,
     settings_from,
 )
-from tests.api.helpers import new_game, play_turn
-from tests.api.test_events import live_game
-from tests.api.test_games import assert_problem
-from tests.api.test_live_server import post_legal
+from tests.support.api import assert_problem, live_game, new_game, play_turn, post_legal
+from tests.support.logs import log_snapshot
+from tests.support.servers import serve_in_thread
 from tests.support.streams import RawStream, streaming_server
+from tests.support.waiting import until
 
-from .conftest import log_snapshot, serve_in_thread
 from .figures import record
 
 GUARANTEE = "limits"
@@ -179,10 +177,7 @@ class _Listener(threading.Thread):
 
 
 def _wait_for(condition: Any, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.02)
+    until(condition, timeout=timeout)
 
 
 def test_open_streams_per_game_are_capped_with_503_and_retry_after(tmp_path: Path) -> None:

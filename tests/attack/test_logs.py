@@ -31,9 +31,9 @@ from litestar.testing import TestClient
 from spies_api import Settings, create_app
 from spies_api.logging import configure_logging
 from spies_core.registry import GAMES
-from tests.api.helpers import game_cases
+from tests.support.api import game_cases
+from tests.support.servers import ServerProcess
 
-from .conftest import ServerProcess
 from .figures import record
 
 GUARANTEE = "logs"

@@ -35,10 +35,10 @@ from spies_replay.errors import IdempotencyKeyExistsError
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.sqlite import SQLiteEventStore
-from tests.api.helpers import new_game
-from tests.replay.backends import BACKENDS, fresh_backend
+from tests.support.api import new_game
+from tests.support.backends import BACKENDS, fresh_backend
+from tests.support.servers import ServerProcess
 
-from .conftest import ServerProcess
 from .figures import record
 
 GUARANTEE = "races"

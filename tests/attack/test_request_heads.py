@@ -23,9 +23,8 @@ from spies_api.cli import _parser
 from spies_api.http.edge import SECURITY_HEADERS
 from spies_api.http.protocols import BoundedH11Protocol, BoundedHttpToolsProtocol, protocol_class
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
-from tests.support.servers import read_until_closed
+from tests.support.servers import ServerProcess, read_until_closed, serve_in_thread
 
-from .conftest import serve_in_thread
 from .figures import record
 
 GUARANTEE = "limits"
@@ -195,7 +194,6 @@ def test_the_bound_is_a_setting_an_option_and_an_environment_variable() -> None:
 
 
 def test_a_real_spies_api_bounds_heads_by_default(tmp_path: Path, servers: list) -> None:  # type: ignore[type-arg]
-    from .conftest import ServerProcess
 
     server = ServerProcess(tmp_path / "real.db", tmp_path / "real.log").start()
     servers.append(server)

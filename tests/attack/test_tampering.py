@@ -27,7 +27,7 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_log
-from tests.replay.botgames import REGISTERED, play_with_bots, rechain
+from tests.support.botgames import REGISTERED, play_with_bots, rechain
 
 from .figures import record
 

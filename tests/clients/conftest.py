@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support import processes
 from tests.support.servers import free_port, wait_until_up
 
 
@@ -18,7 +19,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("clients-server") / "spies.db"
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.startswith("SPIES_")}
-    process = subprocess.Popen(
+    process = processes.start(
         [
             sys.executable,
             "-m",
@@ -39,5 +40,4 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         wait_until_up(base)
         yield base
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        processes.end(process)

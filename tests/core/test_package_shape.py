@@ -9,6 +9,7 @@ and a command's events are built with :class:`spies_core.batch.Batch`.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import re
@@ -21,7 +22,18 @@ from spies_core.batch import Batch
 from spies_core.decider import ROLES, GameView
 from spies_core.registry import GAMES
 
-MODULES = ("commands", "events", "options", "state", "rules", "view", "text", "fixtures")
+MODULES = (
+    "commands",
+    "events",
+    "options",
+    "state",
+    "rules",
+    "evolve",
+    "legal",
+    "view",
+    "text",
+    "fixtures",
+)
 """The modules of every game package (more, game-specific helpers are allowed)."""
 
 
@@ -61,6 +73,8 @@ def test_each_function_of_the_spec_comes_from_the_module_of_its_role(name: str) 
             assert function is not None, f"{name}: no {field}"
             assert function.__module__ == home.__name__, f"{name}: {field} is not in {role}.py"
             assert getattr(home, field) is function, f"{name}: {role}.{field} is not the spec's"
+    if spec.forfeit is not None:  # optional: only where a seat's leaving decides the game
+        assert spec.forfeit.__module__ == module(name, "evolve").__name__, f"{name}: forfeit"
 
 
 @games
@@ -142,3 +156,27 @@ def test_batches_of_events_are_built_one_way(name: str) -> None:
     for role in MODULES:
         source = inspect.getsource(module(name, role))
         assert not by_hand.search(source), f"{name}: {role}.py builds a list of events by hand"
+
+
+def imported(source: str) -> set[str]:
+    """The modules a module's source imports (``from a import b`` counts ``a.b`` too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+@games
+def test_the_decider_modules_import_one_way(name: str) -> None:
+    """``rules`` may import ``evolve`` and ``legal``; ``legal`` may import ``evolve``; never
+    the reverse, so each module can be read without the ones that decide."""
+    package = package_of(name)
+    below = {"evolve": ("rules", "legal"), "legal": ("rules",)}
+    for role, above in below.items():
+        found = imported(inspect.getsource(module(name, role)))
+        for other in above:
+            assert f"{package}.{other}" not in found, f"{name}: {role}.py imports {other}.py"

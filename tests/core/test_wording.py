@@ -25,7 +25,7 @@ from spies_core.spies_and_lies.state import MoveCause, PointSource
 from spies_core.spies_and_lies.text import BOARD_LEGEND
 from spies_core.words import counted, listed, seat_list
 from spies_sim.text import render
-from tests.core.black_spy.helpers import apply, start
+from tests.core.black_spy.helpers import BlackSpy
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -78,16 +78,14 @@ def test_a_black_spy_trick_counts_its_points(points: int, word: str) -> None:
 
 
 def test_black_spy_waits_for_one_seat_or_for_seats() -> None:
-    state, _ = start(3, seed=1)
+    game = BlackSpy.start(3, seed=1)
     for seat in (0, 1):
-        state, _ = apply(state, seat, PassCards(cards=state.hands[seat][:3]))
-    with pytest.raises(SpiesError) as one:
-        apply(state, 0, PlayCard(card=state.hands[0][0]))
-    assert "waiting for seat 2" in one.value.message and "(s)" not in one.value.message
-    fresh, _ = start(3, seed=1)
-    with pytest.raises(SpiesError) as three:
-        apply(fresh, 0, PlayCard(card=fresh.hands[0][0]))
-    assert "waiting for seats 0, 1 and 2" in three.value.message
+        game.act(seat, PassCards(cards=game.state.hands[seat][:3]))
+    one = game.refused(0, PlayCard(card=game.state.hands[0][0]), SpiesError)
+    assert "waiting for seat 2" in one.message and "(s)" not in one.message
+    fresh = BlackSpy.start(3, seed=1)
+    three = fresh.refused(0, PlayCard(card=fresh.state.hands[0][0]), SpiesError)
+    assert "waiting for seats 0, 1 and 2" in three.message
 
 
 def test_spies_and_lies_board_has_a_legend() -> None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tests.support.waiting import until
+
 __all__ = ["Cluster", "can_run_postgres", "start_cluster"]
 
 SCRIPT = Path(__file__).resolve().parents[2] / ".ci" / "postgres.sh"
@@ -38,18 +40,50 @@ class Cluster:
         return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
     def kill(self) -> int:
-        """SIGKILL the postmaster and every backend of it, as a crash would; their count."""
+        """SIGKILL the postmaster and every backend of it, as a crash would; their count.
+
+        Returns once they are all gone: a new postmaster refuses to start while a backend
+        of the old one still holds its shared memory, or while the old one's PID is taken.
+        The backends are the processes whose working directory is the cluster's data
+        directory (a backend forked just before the postmaster died is one too, though no
+        longer its child)."""
         postmaster = int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
-        victims = [postmaster, *_children(postmaster)]
-        for pid in victims:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        return len(victims)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(postmaster, signal.SIGKILL)  # first: it forks no backend after this
+        killed = {postmaster}
+
+        def none_left() -> bool:
+            left = self._processes()
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            killed.update(left)
+            return not left
+
+        until(none_left, what="every process of the killed PostgreSQL to be gone")
+        # and reaped: a new postmaster takes a dead one's PID that still answers kill(pid, 0)
+        # (a zombie) for a postmaster still running on the data directory
+        until(
+            lambda: not (Path("/proc") / str(postmaster)).exists(),
+            what=f"the killed postmaster {postmaster} to be reaped",
+        )
+        return len(killed)
+
+    def _processes(self) -> list[int]:
+        """The live processes working in the cluster's data directory (zombies have none)."""
+        data = (self.directory / "data").resolve()
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    if (entry / "cwd").resolve() == data:
+                        found.append(int(entry.name))
+        return found
 
     def start(self) -> None:
         """Start the server again on the same port (crash recovery runs first)."""
         port = urlsplit(self.url).port
-        subprocess.run(
+        started = subprocess.run(
             [
                 *self._as_postgres(),
                 str(self.bin / "pg_ctl"),
@@ -62,9 +96,13 @@ class Cluster:
                 f"-h 127.0.0.1 -p {port} -k {self.directory} -c fsync=on -c max_connections=200",
                 "start",
             ],
-            check=True,
+            check=False,
             capture_output=True,
+            text=True,
         )
+        if started.returncode != 0:
+            log = (self.directory / "server.log").read_text(errors="replace")[-3000:]
+            raise AssertionError(f"pg_ctl start: {started.stdout}{started.stderr}\n{log}")
 
     def stop(self) -> None:
         subprocess.run(
@@ -76,19 +114,6 @@ class Cluster:
             capture_output=True,
             check=False,
         )
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
-                found.append(int(entry.name))
-    return found
 
 
 def start_cluster() -> Cluster:

@@ -24,12 +24,16 @@ from typing import Any
 
 import httpx
 
-from tests.support.servers import free_port
+from tests.support import processes
+from tests.support.servers import answers, free_port
+from tests.support.waiting import until
 
 __all__ = ["Load", "Served", "acknowledged_lost", "spies_api"]
 
 REQUEST_TIMEOUT = 15.0
 """Each request of the load gives up after this long (a hang counts as ``timeout``)."""
+BACKOFF = 0.05
+"""A client waits this long after a refusal before it tries again (or less: until stopped)."""
 
 
 @dataclass
@@ -41,23 +45,18 @@ class Served:
     log: Path
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def ready() -> bool:
             if self.process.poll() is not None:
                 raise AssertionError(f"spies-api exited: {self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.base}/readyz", timeout=2.0).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        raise AssertionError(f"spies-api not ready within {timeout} s")
+            return answers(self.base, "/readyz")
+
+        until(ready, timeout=timeout, every=0.05, what="spies-api to be ready")
 
 
 @contextmanager
 def spies_api(db: str, log: Path, *args: str, port: int | None = None) -> Iterator[Served]:
-    """``spies-api --db DB`` on a free port (or ``port``), JSON logs to ``log``; killed on
-    exit if still running."""
+    """``spies-api --db DB`` on a free port (or ``port``), JSON logs to ``log``; stopped on
+    exit with whatever it started (:func:`tests.support.processes.end`)."""
     port = port if port is not None else free_port()
     command = [
         sys.executable,
@@ -78,7 +77,7 @@ def spies_api(db: str, log: Path, *args: str, port: int | None = None) -> Iterat
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+        process = processes.start(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     served = Served(process, f"http://127.0.0.1:{port}", log)
     try:
         served.wait_ready()
@@ -86,7 +85,7 @@ def spies_api(db: str, log: Path, *args: str, port: int | None = None) -> Iterat
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(timeout=30)
+        processes.end(process)
 
 
 @dataclass
@@ -155,14 +154,14 @@ class Load:
                     self._note("refused", status=False)
                     if self.leave_on_close:
                         return
-                    time.sleep(0.05)
+                    self._stop.wait(BACKOFF)
                 except httpx.TimeoutException:
                     self._note("timeout", status=False)
                 except httpx.TransportError:
                     self._note("reset", status=False)
                     if self.leave_on_close:
                         return
-                    time.sleep(0.05)
+                    self._stop.wait(BACKOFF)
                 except _Leave:
                     return
 
@@ -178,7 +177,7 @@ class Load:
         created = http.post("/games", json={"game": "deck-of-spies", "seed": f"load-{n}"})
         self._answer(created, "create")
         if created.status_code != 201:
-            time.sleep(0.05)
+            self._stop.wait(BACKOFF)
             return None
         body = created.json()
         return body["id"], {"Authorization": f"Bearer {body['seats'][0]['token']}"}
@@ -189,7 +188,7 @@ class Load:
         legal = http.get(f"/games/{game_id}/legal", headers=seat)
         self._answer(legal, "legal")
         if legal.status_code != 200:
-            time.sleep(0.05)
+            self._stop.wait(BACKOFF)
             return game_id, seat
         commands = legal.json()["commands"]
         if not commands:
@@ -212,12 +211,12 @@ class Load:
                 if self.leave_on_close:
                     raise
                 self._note("reset", status=False)
-                time.sleep(0.05)
+                self._stop.wait(BACKOFF)
                 continue
             self._answer_command(answer, game_id, seat)
             if answer.status_code < 500:
                 return game_id, seat
-            time.sleep(0.05)
+            self._stop.wait(BACKOFF)
         return game_id, seat
 
     def _answer_command(self, answer: httpx.Response, game_id: str, seat: dict[str, str]) -> None:

@@ -4,13 +4,13 @@ every label from a fixed vocabulary, so no client can grow the number of series.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api.settings import Settings
+from tests.support.waiting import until
 
 from .helpers import app_on, first_legal, new_game
 
@@ -105,13 +105,12 @@ def test_bot_decisions_are_counted_by_bot_and_game(tmp_path: Path) -> None:
         seats = [{"type": "bot", "bot": "random"}] * 4
         created = client.post("/games", json={"game": "black-spy", "players": 4, "seats": seats})
         assert created.status_code == 201, created.text
-        for _ in range(400):  # the bots play the game
+
+        def counted() -> bool:  # the bots play the game
             now = [v for name, v in series(client).items() if re.fullmatch(pattern, name)]
-            if now and now[0] > (before[0] if before else 0):
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("no bot decision counted")
+            return bool(now) and now[0] > (before[0] if before else 0)
+
+        until(counted, every=0.05, what="a bot decision counted")
         seconds = series(client)
         assert any(
             name.startswith('spies_bot_decision_seconds_count{bot="random",game="black-spy"}')

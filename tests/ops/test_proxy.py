@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -36,7 +35,9 @@ import httpx
 import pytest
 
 from spies_api.openapi.document import openapi_document
-from tests.support.servers import free_port
+from tests.support import processes
+from tests.support.servers import answers, free_port
+from tests.support.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx" / "spies.conf"
@@ -167,26 +168,12 @@ class Deployment:
 
 
 def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def up() -> bool:
         if process.poll() is not None:
             raise AssertionError(f"{url} exited {process.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(url, timeout=2.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise AssertionError(f"{url} did not answer within 60 s:\n{log.read_text()}")
+        return answers(url, "")
 
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    until(up, timeout=60, what=lambda: f"{url} to answer:\n{log.read_text()}")
 
 
 @pytest.fixture(scope="module")
@@ -203,7 +190,7 @@ def deployment() -> Iterator[Deployment]:
             log = work / f"api-{'ab'[index]}.log"
             deployment.logs.append(log)
             out = stack.enter_context(log.open("wb"))
-            process = subprocess.Popen(
+            process = processes.start(
                 [
                     sys.executable,
                     "-m",
@@ -220,7 +207,7 @@ def deployment() -> Iterator[Deployment]:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-            stack.callback(_stop, process)
+            stack.callback(processes.end, process)
             started.append((f"http://127.0.0.1:{port}/games?limit=1", process, log))
         for url, process, log in started:  # both start at once
             _wait_for(url, process, log)
@@ -244,8 +231,8 @@ def deployment() -> Iterator[Deployment]:
             command = ["runuser", "-u", "nobody", "--", *command]
         checked = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
         assert checked.returncode == 0, checked.stderr
-        nginx = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        stack.callback(_stop, nginx)
+        nginx = processes.start(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stack.callback(processes.end, nginx)
         deployment.proxy, deployment.via_a, deployment.via_b = (
             f"http://127.0.0.1:{port}" for port in listens
         )
@@ -384,8 +371,15 @@ def test_a_stream_through_a_sees_each_command_through_b_as_it_happens(
 def test_the_web_client_plays_through_the_proxy_in_chromium(deployment: Deployment) -> None:
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
-    from tests.web.conftest import ARGS, CHROMIUM, Watched  # noqa: PLC0415
-    from tests.web.helpers import DESKTOP, click_a_move, create_in_lobby, version  # noqa: PLC0415
+    from tests.web.helpers import (  # noqa: PLC0415
+        ARGS,
+        CHROMIUM,
+        DESKTOP,
+        Watched,
+        click_a_move,
+        create_in_lobby,
+        version,
+    )
 
     assert CHROMIUM.exists(), f"{CHROMIUM} is missing (apt-get install chromium)"
     with sync_playwright() as playwright:
@@ -427,17 +421,16 @@ def test_the_logs_and_the_rate_limit_see_the_real_client_not_the_proxy(
         auth = {"Authorization": f"Bearer {game['seats'][0]['token']}", **spoofed}
         for _ in range(2):
             _play_one(client, deployment.proxy, game, auth)
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
+
+    def handled() -> list[dict[str, Any]]:
         lines = [
             line
             for line in deployment.log_lines()
             if line.get("event") == "command_handled" and line.get("game_id") == game["id"]
         ]
-        if len(lines) >= 2:
-            break
-        time.sleep(0.1)
-    assert len(lines) >= 2, "no command_handled line for the game's commands"
+        return lines if len(lines) >= 2 else []
+
+    lines = until(handled, timeout=TIMEOUT, what="a command_handled line per command")
     assert {line.get("client") for line in lines} == {"127.0.0.4"}
 
     # The rate limit counts each real client apart: one client through nginx runs out of

@@ -20,6 +20,7 @@ import pytest
 from spies_api import Settings, create_app
 from spies_api.cli import _listen, _Server, server_config
 from tests.support.servers import read_until_closed, wait_until_up
+from tests.support.waiting import until
 
 from .process import Load, acknowledged_lost, spies_api
 
@@ -55,10 +56,13 @@ def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> N
         reader.start()
         load = Load(served.base, clients=6, leave_on_close=True)
         load.start()
-        while load.commands_acked() < 60:  # the load is under way
+
+        def under_way() -> bool:
             if served.process.poll() is not None:
                 raise AssertionError(log.read_text()[-2000:])
-            threading.Event().wait(0.02)
+            return load.commands_acked() >= 60
+
+        until(under_way, what="60 commands acknowledged")
         acked_before = load.commands_acked()
         served.process.send_signal(signal.SIGTERM)
         status = served.process.wait(timeout=30)

@@ -61,6 +61,7 @@ from spies_replay.errors import InvalidExportError
 from spies_replay.marks import bot_mark
 from spies_replay.meta import (
     META_EVENTS,
+    META_TYPES,
     GameCreated,
     SeatEvent,
     SeatHandedToBot,
@@ -75,7 +76,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
-from tests.replay.botgames import export_of, rechain
+from tests.support.botgames import export_of, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "protocol"
@@ -975,6 +976,23 @@ def _mark_stripped(lines: list[bytes]) -> tuple[list[bytes], int | None]:
     return rechained(record, stripped), seq
 
 
+def _stray_actor(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The second event of a command's batch given the command's seat as its actor: hashed,
+    and said only of a command's first row."""
+    record, rows = rows_of(lines)
+    seq = first_seq(
+        rows,
+        lambda row: (
+            row.command is None
+            and row.type not in META_TYPES
+            and rows[row.seq - 2].command is not None
+        ),
+    )
+    actor = rows[seq - 2].actor
+    moved = [msgspec.structs.replace(row, actor=actor) if row.seq == seq else row for row in rows]
+    return rechained(record, moved), seq
+
+
 def _clock_forged(lines: list[bytes]) -> tuple[list[bytes], int | None]:
     record, rows = rows_of(lines)
     seq = first_seq(
@@ -1060,6 +1078,12 @@ TAMPERS: tuple[Tamper, ...] = (
         "a forced move's bot mark removed, the chain recomputed",
         _mark_stripped,
         "bot-mark-missing",
+    ),
+    Tamper(
+        "stray-actor",
+        "a command's second event given the command's seat as its actor, the chain recomputed",
+        _stray_actor,
+        "misplaced-actor",
     ),
     Tamper(
         "clock-forged",
@@ -1201,6 +1225,9 @@ def schemas() -> dict[str, Any]:
         },
         "required": ["seq", "type", "actor", "command", "event", "recorded_at", "hash"],
         "additionalProperties": False,
+        # a row without a command names no seat and no bot (verify: misplaced-actor)
+        "if": {"properties": {"command": {"type": "null"}}},
+        "then": {"properties": {"actor": {"type": "null"}, "bot": {"type": "null"}}},
         "$defs": defs,
     }
     header = {

@@ -13,12 +13,11 @@ REPLAY = ROOT / "src" / "spies_replay"
 
 def code_calls() -> tuple[set[str], set[str]]:
     """The problem codes and the caveat codes the verifier's and the reader's source give."""
-    verify = (REPLAY / "verify.py").read_text("utf-8")
-    clocks = (REPLAY / "clock_audit.py").read_text("utf-8")
+    verify = "".join(path.read_text("utf-8") for path in sorted((REPLAY / "verify").glob("*.py")))
     transfer = (REPLAY / "transfer.py").read_text("utf-8")
-    problems = set(re.findall(r'_fail\(\s*[^,()]+(?:\([^()]*\))?[^,()]*,\s*"([a-z-]+)"', verify))
+    problems = set(re.findall(r'\bfail\(\s*[^,()]+(?:\([^()]*\))?[^,()]*,\s*"([a-z-]+)"', verify))
     problems |= set(re.findall(r'code="([a-z-]+)"', verify + transfer))
-    problems |= set(re.findall(r'ClockMismatchError\(\s*[^,]+,\s*"([a-z-]+)"', clocks))
+    problems |= set(re.findall(r'ClockMismatchError\(\s*[^,]+,\s*"([a-z-]+)"', verify))
     problems.add("invalid-export")  # InvalidExportError's own code
     caveats = set(re.findall(r'caveat\(\s*[^,]+,\s*"([a-z-]+)"', verify))
     return problems, caveats

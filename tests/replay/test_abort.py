@@ -37,9 +37,8 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus, utc_now
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import VerifyReport, verify_game, verify_log
-
-from .backends import BACKENDS, fresh_backend
-from .botgames import REGISTERED, edit_payload, play_with_bots, rechain
+from tests.support.backends import BACKENDS, fresh_backend
+from tests.support.botgames import REGISTERED, edit_payload, play_with_bots, rechain
 
 ABORTED = Outcome(winners=(), reason="aborted")
 

@@ -14,9 +14,8 @@ import pytest
 from spies_replay.cli import main
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
-
-from .conftest import finish, new_game, play
-from .countergame import GAMES
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import GAMES
 
 
 class Run:

@@ -21,9 +21,8 @@ from spies_replay.cli.keys import command_for_key, split_keys
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
 from spies_replay.store.protocols import EventStore
-
-from .conftest import finish, new_game, play
-from .countergame import GAMES
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import GAMES
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 

@@ -20,8 +20,7 @@ from spies_replay.meta import SeatHandedToBot, SeatJoined, SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, read_export
-
-from .botgames import export_of, play_with_bots, rechain
+from tests.support.botgames import export_of, play_with_bots, rechain
 
 
 class Run:

@@ -38,8 +38,7 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import VerifyReport, verify_game, verify_log
-
-from .botgames import REGISTERED, edit_payload, rechain
+from tests.support.botgames import REGISTERED, edit_payload, rechain
 
 GAME = "deck-of-spies"
 CONTROL = TimeControl(

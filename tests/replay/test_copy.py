@@ -16,10 +16,9 @@ from spies_replay.cli import main
 from spies_replay.engine import IdempotencyRequest, create_game, load_state, submit_command
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
-
-from .backends import BACKENDS, Backend, fresh_backend
-from .conftest import finish, new_game, play
-from .countergame import GAMES, Bump
+from tests.support.backends import BACKENDS, Backend, fresh_backend
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import GAMES, Bump
 
 
 @pytest.fixture(params=BACKENDS)

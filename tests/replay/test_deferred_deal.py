@@ -139,6 +139,7 @@ def test_a_clocked_lobby_game_starts_its_clocks_at_the_deal(store: EventStore) -
     waiting = load_head(store, game_id)
     assert waiting.clock is not None and all(c.since_ms is None for c in waiting.clock.seats)
     assert waiting.due_at(GAMES["spies-and-lies"], CREATED_AT) is None  # no deadline
+    assert verify_game(store, game_id).ok  # no clocks are due while it waits for its deal
     change_seat(store, game_id, join(1, "Grace"), clock=at(JOINED_AT))
     last = store.read_events(game_id)[-1]
     assert isinstance(last.event, ClocksUpdated) and last.recorded_at == JOINED_AT

@@ -4,7 +4,7 @@ head a server published) instead of trusting the labels, and import refuses what
 store safely (a game id outside the server's alphabet, a line nested too deep).
 
 The games here are real games of the registry with bot seats, played through the engine as
-the server's bot runner plays them (:mod:`tests.replay.botgames`).
+the server's bot runner plays them (:mod:`tests.support.botgames`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import pytest
 
 from spies_core.registry import GAMES
 from spies_replay.errors import InvalidExportError, TamperedLogError
+from spies_replay.meta import META_TYPES
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game, verify_log
 from tests.fixtures.make_golden import golden_dir
-
-from .botgames import REGISTERED, edit_payload, export_of, play_with_bots, rechain
+from tests.support.botgames import REGISTERED, edit_payload, export_of, play_with_bots, rechain
 
 
 @pytest.fixture
@@ -302,6 +302,58 @@ def test_a_log_is_checked_against_the_head_a_server_published(real: EventStore) 
     assert report.problem is not None and report.problem.code == "published-head-mismatch"
     earlier = verify_log(GAMES, record, rows, head=rows[9].hash).report
     assert earlier.problem is not None and "seq 10" in earlier.problem.message
+
+
+# -- actor and mark where no command is ----------------------------------------------------
+
+
+def a_later_event_of_a_batch(rows: list[EventRow]) -> EventRow:
+    """A game event after its command's first row, in the same batch (no command)."""
+    return next(
+        row
+        for before, row in zip(rows, rows[1:], strict=False)
+        if before.command is not None and row.command is None and row.type not in META_TYPES
+    )
+
+
+@pytest.mark.parametrize("stray", [{"actor": 0}, {"actor": 2}, {"bot": "random@1"}])
+def test_an_actor_or_a_mark_on_a_game_event_without_a_command_is_refused(
+    real: EventStore, other: EventStore, stray: dict[str, object]
+) -> None:
+    """``actor`` and ``bot`` are hashed on every row but mean something only on a command's
+    first row: set on another game event's row (hashes recomputed), they would let a forger
+    say who played what without the rules ever checking it."""
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"])
+    record, rows = log_of(real, game_id)
+    target = a_later_event_of_a_batch(rows)
+    forged = [msgspec.structs.replace(row, **stray) if row is target else row for row in rows]
+    report = verify_log(GAMES, *rechain(record, forged), bots=REGISTERED).report
+    assert report.problem is not None
+    assert (report.problem.seq, report.problem.code) == (target.seq, "misplaced-actor")
+    assert refusal(other, *rechain(record, forged)) == (target.seq, "misplaced-actor")
+
+
+def test_an_actor_on_a_set_up_event_is_refused(real: EventStore, other: EventStore) -> None:
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"])
+    record, rows = log_of(real, game_id)
+    assert rows[1].type not in META_TYPES and rows[1].command is None
+    forged = [rows[0], msgspec.structs.replace(rows[1], actor=1), *rows[2:]]
+    assert refusal(other, *rechain(record, forged)) == (2, "misplaced-actor")
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_a_mark_on_game_created_or_seed_revealed_is_refused(
+    real: EventStore, other: EventStore, where: str
+) -> None:
+    """A meta event carries no command, actor or mark (``misplaced-command``), the creation
+    and the reveal included."""
+    game_id = play_with_bots(real, "spies-and-lies", ["random", "random"])
+    record, rows = log_of(real, game_id)
+    index = 0 if where == "first" else len(rows) - 1
+    assert rows[index].type == ("game_created" if where == "first" else "seed_revealed")
+    forged = list(rows)
+    forged[index] = msgspec.structs.replace(rows[index], bot="random@1")
+    assert refusal(other, *rechain(record, forged)) == (index + 1, "misplaced-command")
 
 
 # -- game ids ------------------------------------------------------------------------------

@@ -25,10 +25,10 @@ from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Reply, hash_token, utc_now
-
-from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
-from .conftest import finish, new_game, play
-from .countergame import CounterBumped
+from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import CounterBumped
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 
@@ -247,10 +247,11 @@ def _heard_after(heard: list[str], write: Any, game_id: str) -> bool:
     deadline = time.monotonic() + 5.0
     while time.monotonic() < deadline:
         write()
-        for _ in range(10):
-            if game_id in heard:
-                return True
-            time.sleep(0.05)
+        try:
+            until(lambda: game_id in heard, timeout=0.5)
+        except AssertionError:
+            continue  # not heard within half a second: write again
+        return True
     return False
 
 

@@ -12,10 +12,9 @@ import pytest
 
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
-
-from .backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
-from .conftest import new_game, play
-from .countergame import GAMES
+from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
+from tests.support.counter import new_game, play
+from tests.support.countergame import GAMES
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 

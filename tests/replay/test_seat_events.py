@@ -22,9 +22,8 @@ from spies_replay.store.records import SeatChoice
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game
-
-from .conftest import append, finish
-from .countergame import Bump
+from tests.support.counter import append, finish
+from tests.support.countergame import Bump
 
 OPEN_SECOND = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
 

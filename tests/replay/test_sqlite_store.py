@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,9 @@ import pytest
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
 from spies_replay.store.schema import SCHEMA_VERSION
 from spies_replay.store.sqlite import SQLiteEventStore
-
-from .conftest import append, new_game
-from .countergame import GAMES, CounterBumped
+from tests.support.counter import append, new_game
+from tests.support.countergame import GAMES, CounterBumped
+from tests.support.waiting import until
 
 
 def raw(db_path: Path) -> sqlite3.Connection:
@@ -23,15 +22,16 @@ def raw(db_path: Path) -> sqlite3.Connection:
 
 
 _CHILD = """
-import sys, time
-from replay.conftest import append
-from replay.countergame import GAMES, CounterBumped
+import sys
+from tests.support.counter import append
+from tests.support.countergame import GAMES, CounterBumped
 from spies_replay.errors import VersionConflictError
 from spies_replay.store.sqlite import SQLiteEventStore
 
-path, game_id, version, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+path, game_id, version = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with SQLiteEventStore(path, games=GAMES) as store:
-    time.sleep(max(0.0, start_at - time.time()))
+    print("ready", flush=True)
+    sys.stdin.readline()  # every writer is ready: go
     try:
         append(store, game_id, version, [CounterBumped(seat=0, by=1, total=1)])
         print("ok")
@@ -46,18 +46,26 @@ def test_concurrent_writers_from_processes_exactly_one_wins(
     import os
     import subprocess
     import sys
-    import time
 
     created = new_game(store)
-    start_at = str(time.time() + 1.5)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
-    args = [str(db_path), created.record.id, str(created.record.version), start_at]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    args = [str(db_path), created.record.id, str(created.record.version)]
     children = [
         subprocess.Popen(
-            [sys.executable, "-c", _CHILD, *args], stdout=subprocess.PIPE, text=True, env=env
+            [sys.executable, "-c", _CHILD, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         for _ in range(3)
     ]
+    for child in children:  # each has opened the store
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    for child in children:  # then all go at once
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
     results = sorted(child.communicate(timeout=60)[0].strip() for child in children)
     assert results == ["conflict", "conflict", "ok"]
     assert store.get_game(created.record.id).version == created.record.version + 1
@@ -162,13 +170,10 @@ def test_the_watch_hears_other_stores_appends_and_never_its_own(tmp_path: Path) 
             own = new_game(mine).record.id
             append(mine, own, mine.get_game(own).version, [CounterBumped(seat=0, by=1, total=1)])
             theirs = new_game(other).record.id
-            deadline = time.monotonic() + 10
-            while theirs not in heard and time.monotonic() < deadline:
-                time.sleep(0.01)
+            until(lambda: theirs in heard, timeout=10, every=0.01, what="the other store's game")
             assert heard == [theirs]
             append(other, own, mine.get_game(own).version, [CounterBumped(seat=0, by=1, total=2)])
-            while own not in heard and time.monotonic() < deadline:
-                time.sleep(0.01)
+            until(lambda: own in heard, timeout=10, every=0.01, what="the append to my game")
             assert heard == [theirs, own]  # another store's append to my game is news
         finally:
             unwatch()

@@ -46,10 +46,9 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameStatus, Reply, hash_token
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game
-
-from .backends import BACKENDS, Backend, fresh_backend
-from .conftest import append, finish, new_game, play
-from .countergame import (
+from tests.support.backends import BACKENDS, Backend, fresh_backend
+from tests.support.counter import append, finish, new_game, play
+from tests.support.countergame import (
     SPEC,
     Bump,
     CounterBumped,

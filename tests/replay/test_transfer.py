@@ -20,9 +20,8 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import Rederivation, verify_game
-
-from .conftest import finish, new_game, play
-from .countergame import GAMES
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import GAMES
 
 
 @pytest.fixture

@@ -17,9 +17,8 @@ from spies_replay.engine import create_game
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import Rederivation, verify_all, verify_game
-
-from .conftest import finish, new_game, play
-from .countergame import SPEC, CounterDeckShuffled
+from tests.support.counter import finish, new_game, play
+from tests.support.countergame import SPEC, CounterDeckShuffled
 
 
 @pytest.fixture

@@ -329,7 +329,7 @@ def test_the_console_script_is_quiet_when_piped(tmp_path: Path) -> None:
 def test_games_are_recorded_into_postgres_and_verify(tmp_path: Path) -> None:
     from spies_replay.store.backends import open_store
     from spies_replay.verify import verify_all
-    from tests.replay.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
+    from tests.support.backends import POSTGRES_SKIP_REASON, fresh_backend, postgres_base_url
 
     if postgres_base_url() is None:
         pytest.skip(POSTGRES_SKIP_REASON)

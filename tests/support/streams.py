@@ -14,7 +14,6 @@ import re
 import selectors
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from litestar import Litestar
 from spies_api import Settings
 
 from .servers import serve_in_thread
+from .waiting import until
 
 __all__ = ["RawStream", "RawStreams", "StreamingServer", "streaming_server"]
 
@@ -86,6 +86,7 @@ class RawStreams:
         self._selector = selectors.DefaultSelector()
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._registered = threading.Event()
         self._reader = threading.Thread(target=self._read, name="raw-streams", daemon=True)
         self._reader.start()
 
@@ -124,14 +125,16 @@ class RawStreams:
         with self._lock:
             self.streams.append(stream)
             self._selector.register(sock, selectors.EVENT_READ, stream)
+        self._registered.set()
         return stream
 
     def _read(self) -> None:
         while not self._stop.is_set():
             with self._lock:
                 empty = not self._selector.get_map()
-            if empty:
-                time.sleep(0.01)
+            if empty:  # until a stream is opened (or the reader is stopped)
+                self._registered.wait()
+                self._registered.clear()
                 continue
             for key, _ in self._selector.select(timeout=0.05):
                 stream: RawStream = key.data
@@ -165,13 +168,12 @@ class RawStreams:
 
     def wait(self, condition: Callable[[], bool], timeout: float = 20.0) -> None:
         """Wait until ``condition()`` is true (checked under the reader's lock)."""
-        deadline = time.monotonic() + timeout
-        while True:
+
+        def holds() -> bool:
             with self._lock:
-                if condition():
-                    return
-            assert time.monotonic() < deadline, "condition not reached in time"
-            time.sleep(0.02)
+                return condition()
+
+        until(holds, timeout=timeout, what="the streams' condition")
 
     def __enter__(self) -> RawStreams:
         return self
@@ -183,6 +185,7 @@ class RawStreams:
                     stream.ended = True
                     self._forget(stream)
         self._stop.set()
+        self._registered.set()
         self._reader.join(timeout=5)
         self._selector.close()
 

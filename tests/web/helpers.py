@@ -1,16 +1,33 @@
-"""Driving the web client as a person would: clicks on cards and legal moves."""
+"""Driving the web client as a person would (clicks on cards and legal moves), the watched
+browser contexts the fixtures open, and games set up over the API as another client would."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import BrowserContext, Page, Request
+
+CHROMIUM = Path(os.environ.get("SPIES_CHROMIUM", "/usr/bin/chromium"))
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Debian's Chromium (``SPIES_CHROMIUM`` names another), and how it is started."""
 
 APP = "#app"
+SCREENSHOT_TIMEOUT_MS = 60_000
+"""The deadline of a whole-page screenshot (steps have the contexts' 15 s)."""
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -50,6 +67,28 @@ def summary(base: str, game_id: str) -> dict[str, Any]:
     assert answer.status_code == 200
     result: dict[str, Any] = answer.json()
     return result
+
+
+def finish_over_the_api(base: str, game: str, players: int, seed: str) -> dict[str, object]:
+    """A game played to its end by another client (the first legal command of a seat to act)."""
+    created = create_game(base, game, players, seed)
+    game_id = created["id"]
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    with httpx.Client(base_url=base, timeout=30.0) as http:  # one kept-alive connection
+        for _ in range(2000):
+            state = http.get(f"/games/{game_id}").json()
+            if state["status"] == "finished":
+                return created
+            seat = state["to_act"][0]
+            headers = {"Authorization": f"Bearer {tokens[seat]}"}
+            legal = http.get(f"/games/{game_id}/legal", headers=headers).json()
+            answer = http.post(
+                f"/games/{game_id}/commands",
+                headers=headers,
+                json={"command": legal["commands"][0]},
+            )
+            assert answer.status_code == 200, answer.text
+    raise AssertionError("the game did not end")
 
 
 def version(page: Page) -> int:
@@ -121,7 +160,9 @@ def screenshots(page: Page, name: str) -> list[Path]:
         page.set_viewport_size(size)
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => done(null)))")
         path = SCREENSHOTS / f"{name}-{label}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # a whole page (a finished game's log is long): seconds of Chromium's CPU on a loaded
+        # two-core machine, where the contexts' 15 s for a step ran out
+        page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
         taken.append(path)
         if label == "phone":
             overflow = page.evaluate("document.documentElement.scrollWidth")
@@ -189,3 +230,57 @@ def play_to_the_end(page: Page, limit: int = 2000) -> int:
         click_a_move(page)
         made += 1
     raise AssertionError(f"the game did not end in {limit} moves")
+
+
+CONFLICT = "the server responded with a status of 409 (Conflict)"
+"""Chromium's own line for a 409 answer: a move crossing a bot's gets one, and the client
+sends the move again when it is still legal (the only console error that is not a bug)."""
+
+
+VIOLATIONS = "__cspViolations"
+"""Where the watching script keeps the page's CSP violations."""
+
+_WATCH_CSP = f"""
+window.{VIOLATIONS} = [];
+document.addEventListener("securitypolicyviolation", (event) => {{
+  const line = `${{event.violatedDirective}} blocked ${{event.blockedURI || "inline"}}`
+    + ` at ${{event.sourceFile || event.documentURI}}:${{event.lineNumber}}`;
+  window.{VIOLATIONS}.push(line);
+  console.error(`CSP violation: ${{line}}`);
+}});
+"""
+"""Added to every page before its own scripts (Playwright's init scripts are not subject to
+the page's policy): each violation becomes a console error, which fails the test."""
+
+
+class Watched:
+    """A browser context whose pages report console errors and requests off the server."""
+
+    def __init__(self, context: BrowserContext, base: str) -> None:
+        self.context = context
+        self.base = base
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        context.add_init_script(_WATCH_CSP)
+        context.on("page", self._watch)
+
+    def _watch(self, page: Page) -> None:
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(f"{page.url}: {message.text}")
+                if message.type == "error" and CONFLICT not in message.text
+                else None
+            ),
+        )
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on("request", self._request)
+
+    def _request(self, request: Request) -> None:
+        url = request.url
+        local = url.startswith(self.base + "/") or url.startswith(("data:", f"blob:{self.base}/"))
+        if not local:
+            self.foreign.append(url)
+
+    def page(self) -> Page:
+        return self.context.new_page()

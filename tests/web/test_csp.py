@@ -1,7 +1,7 @@
 """The web client and the API docs work under the server's Content-Security-Policy.
 
 Every browser test runs under the policy (the server sends it on every response) and fails
-on any violation (``tests/web/conftest.py`` turns each into a console error). Here: the
+on any violation (``tests/web/helpers.py``'s ``Watched`` turns each into a console error). Here: the
 policy is really there, the docs page renders under it, and a violation is really caught.
 """
 
@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import Page
 
 from spies_api.http.edge import CONTENT_SECURITY_POLICY
-from tests.web.conftest import VIOLATIONS, Watched
+from tests.web.helpers import VIOLATIONS, Watched
 
 
 def test_every_page_and_asset_carries_the_policy(base: str) -> None:

@@ -19,19 +19,19 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from spies_replay.cli import main
-from tests.web.conftest import Watched
 from tests.web.helpers import (
     APP,
     DESKTOP,
     PHONE,
+    Watched,
     accessibility_problems,
+    finish_over_the_api,
     screenshots,
     summary,
     version,
     wait_loaded,
     wait_past,
 )
-from tests.web.test_replay import finish_over_the_api
 
 GAMES = {"deck-of-spies": 1, "black-spy": 3, "spies-and-lies": 2}
 

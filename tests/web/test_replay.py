@@ -5,28 +5,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.web.helpers import create_game, summary, wait_loaded
-
-
-def finish_over_the_api(base: str, game: str, players: int, seed: str) -> dict[str, object]:
-    """A game played to its end by another client (the first legal command of a seat to act)."""
-    created = create_game(base, game, players, seed)
-    game_id = created["id"]
-    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-    for _ in range(2000):
-        state = summary(base, game_id)
-        if state["status"] == "finished":
-            return created
-        seat = state["to_act"][0]
-        headers = {"Authorization": f"Bearer {tokens[seat]}"}
-        legal = httpx.get(f"{base}/games/{game_id}/legal", headers=headers).json()
-        answer = httpx.post(
-            f"{base}/games/{game_id}/commands",
-            headers=headers,
-            json={"command": legal["commands"][0]},
-        )
-        assert answer.status_code == 200, answer.text
-    raise AssertionError("the game did not end")
+from tests.web.helpers import create_game, finish_over_the_api, summary, wait_loaded
 
 
 def step_shown(page: Page, seq: int) -> None:

@@ -10,10 +10,10 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import Watched
 from tests.web.helpers import (
     APP,
     MY_TURN_OR_OVER,
+    Watched,
     click_a_move,
     create_in_lobby,
     play_to_the_end,

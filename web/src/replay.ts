@@ -1,6 +1,8 @@
 /**
  * `/replay/{id}`: step through every seq of a game, as a seat this browser holds or a spectator;
- * once the game is over, as any seat (`?as=`: its whole log is public then).
+ * once the game is over, as any seat (`?as=`: its whole log is public then). A finished game's
+ * export is verified in the browser by the second verifier (`src/verify/`, a bundle of its own
+ * loaded only here), against the head hash the summary published.
  */
 
 import { api, auth, type GameEvent, problemText, type Summary, type View } from "./api/client";
@@ -14,6 +16,14 @@ import { drawClocks } from "./play/clock";
 import { gameOverWords } from "./play/texts";
 import { ruleLink, rulesHref } from "./rules/links";
 import { tokensOf } from "./tokens";
+
+type Verifier = typeof import("./verify/browser");
+
+/** The verifier's bundle, next to this one (`verify.js`): only the replay page loads it. */
+async function loadVerifier(): Promise<Verifier> {
+  const module: unknown = await import(new URL("./verify.js", import.meta.url).href);
+  return module as Verifier;
+}
 
 export async function replayPage(root: HTMLElement, gameId: string): Promise<void> {
   const tokens = tokensOf(gameId);
@@ -51,6 +61,8 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
   const viewer = h("select", { id: "viewer", "data-testid": "viewer-select" });
   const tableHost = h("div", { class: "table-host" });
   const problem = h("p", { class: "error", role: "alert" });
+  // data-ok and data-seq are set when the verdict is in (the automation hooks wait for them).
+  const verdict = h("p", { class: "verify-verdict", "data-testid": "verify-verdict", role: "status", hidden: !finished }, T.verifying);
   const download = h(
     "button",
     { type: "button", "data-testid": "export", disabled: !finished },
@@ -92,6 +104,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
       h("h1", {}, `${T.replay}: ${ui?.title ?? game.game} · `, h("code", { class: "game-id" }, gameId)),
       finished ? outcome : h("p", {}, T.replayInProgress),
       h("p", { class: "hash" }, T.headHash, h("code", { "data-testid": "head-hash" }, game.head_hash)),
+      verdict,
       h("p", { class: "seat-bar" }, h("label", { for: "viewer" }, T.viewAs), viewer, " ", download),
       problem,
     ),
@@ -210,6 +223,29 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
     );
   }
 
+  /** Fetches the export and verifies it here; the verdict in the header. */
+  async function verify(): Promise<void> {
+    const say = (ok: boolean, seq: number | null, words: string): void => {
+      verdict.dataset["ok"] = String(ok);
+      verdict.dataset["seq"] = seq === null ? "" : String(seq);
+      verdict.classList.toggle("bad", !ok);
+      verdict.textContent = words;
+    };
+    const { data } = await api.GET("/games/{game_id}/export", {
+      params: { path: { game_id: gameId } },
+      parseAs: "arrayBuffer",
+    });
+    if (data === undefined) {
+      say(false, null, T.verifyUnavailable);
+      return;
+    }
+    const { verifyExport } = await loadVerifier();
+    const result = await verifyExport(new Uint8Array(data), { head: game.head_hash });
+    if (result.problem === null) say(true, null, T.verifiedOk(result.botMovesNotRerun));
+    else say(false, result.problem.seq, T.verifyFailed(result.problem.seq, result.problem.code));
+  }
+
   await loadEvents();
   await show();
+  if (finished) await verify();
 }

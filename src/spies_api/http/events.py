@@ -16,9 +16,10 @@ from spies_api.openapi.operations import documented
 from spies_api.problems.errors import InvalidParameterError
 from spies_api.schemas import EventsPage
 from spies_api.service.auth import Caller
-from spies_api.service.notify import EventNotifier, StreamSlots
+from spies_api.service.notify import EventNotifier
 from spies_api.service.placement import blocking
 from spies_api.service.queries import GameQueries
+from spies_api.service.slots import StreamSlots
 from spies_api.settings import Settings
 from spies_replay.store.records import GameStatus
 

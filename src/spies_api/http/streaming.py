@@ -24,7 +24,7 @@ the streams that are behind. Streams woken together at the same point of the sam
 (:class:`~spies_api.service.notify.SharedReads`). An idle stream does nothing but send its
 keep-alives.
 
-Each stream holds a place (:class:`~spies_api.service.notify.StreamSlots`): spectators are
+Each stream holds a place (:class:`~spies_api.service.slots.StreamSlots`): spectators are
 capped per game and in all, a seat's own streams are not counted against its game's cap,
 and a seat's newest stream past its own allowance ends its oldest (which says so in a last
 comment and ends); a client address holds at most its own number of streams, seats' and
@@ -47,8 +47,9 @@ import msgspec
 from litestar.response import ServerSentEventMessage
 
 from spies_api.service.auth import Caller
-from spies_api.service.notify import EventNotifier, StreamSlot
+from spies_api.service.notify import EventNotifier
 from spies_api.service.queries import GameQueries
+from spies_api.service.slots import StreamSlot
 from spies_api.settings import Settings
 from spies_replay.store.records import GameStatus
 

@@ -28,10 +28,11 @@ from litestar import Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.enums import MediaType
 from litestar.file_system import BaseLocalFileSystem
+from litestar.params import FromPath
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
-from spies_api.openapi.plugins import SWAGGER_INIT
+from spies_api.openapi.config import SWAGGER_INIT
 from spies_core import GAMES
 
 __all__ = ["ASSETS_PATH", "DOCS_ASSETS", "WEB_ROUTE_HANDLERS"]
@@ -126,7 +127,7 @@ def replay_page() -> Response[bytes]:
 
 
 @get("/rules/{game:str}", include_in_schema=False, sync_to_thread=False)
-def rules_page(game: str) -> Response[bytes]:
+def rules_page(game: FromPath[str]) -> Response[bytes]:
     """A game's rules; an unknown game is a 404 page (the client shows "not found")."""
     return _index(200 if game in GAMES else 404)
 

@@ -1,7 +1,11 @@
 """The OpenAPI document: the schema plugins, the examples and the committed document.
 
-- :mod:`.plugins`: the OpenAPI configuration, and the schema plugins that make the code's
-  docstrings the document's descriptions and tag every union with its discriminator.
+- :mod:`.config`: the OpenAPI configuration (title, description, security, tags) and the
+  docs page.
+- :mod:`.plugins`: the schema plugins that make the code's docstrings the document's
+  descriptions and tag every union with its discriminator.
+- :mod:`.operations`: what the document says of each operation (one module per resource),
+  taken by the controllers with ``documented``.
 - :mod:`.examples`: the example values and problem tables of every operation.
 - :mod:`.document`: the document as committed in ``openapi/openapi.json``
   (``python -m spies_api.openapi``).

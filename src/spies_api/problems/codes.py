@@ -15,6 +15,7 @@ from typing import Any, Final
 from litestar.exceptions import HTTPException
 
 from spies_api.problems import errors as api_errors
+from spies_api.problems.rule_codes import RULE_CODES
 from spies_api.problems.table import problem_for
 from spies_api.schemas import NAME_MAX
 from spies_api.settings import DEFAULTS, KIB
@@ -269,143 +270,8 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         core_errors.InvalidOptionsError,
         "A rules variant the engine does not support (Black Spy).",
     ),
-    # -- commands: any game -----------------------------------------------------------------
-    ErrorCode(
-        "wrong-game-command",
-        api_errors.WrongGameCommandError,
-        "A well-formed command of another game; `GET /games/{id}/legal` lists this game's.",
-    ),
-    ErrorCode("not-your-turn", core_errors.NotYourTurnError, "The seat may not act now."),
-    ErrorCode(
-        "game-over", core_errors.GameOverError, "The game has ended; no command is accepted."
-    ),
-    ErrorCode("illegal-command", core_errors.RuleError, "A command the rules do not allow now."),
-    ErrorCode(
-        "unknown-card", core_errors.RuleError, "A card that does not exist in the game's deck."
-    ),
-    ErrorCode("card-not-in-hand", core_errors.RuleError, "A card that is not in the seat's hand."),
-    # -- commands: Deck of Spies ------------------------------------------------------------
-    ErrorCode(
-        "duplicate-card", core_errors.RuleError, "A card given twice, or both used and retired."
-    ),
-    ErrorCode(
-        "insufficient-value",
-        core_errors.RuleError,
-        "No cards named, or cards that sum to less than the spy's value.",
-    ),
-    ErrorCode(
-        "unnecessary-card",
-        core_errors.RuleError,
-        "A card the counter does not need: without it the cards still beat the spy.",
-    ),
-    ErrorCode(
-        "wrong-suit",
-        core_errors.RuleError,
-        "A recruit with a card not of the spy's suit (and no double agent).",
-    ),
-    ErrorCode(
-        "must-assassinate",
-        core_errors.RuleError,
-        "The hand cannot counter the spy: the only way on is to assassinate it.",
-    ),
-    ErrorCode(
-        "not-an-ace", core_errors.RuleError, "Only an Ace can be sacrificed to assassinate a spy."
-    ),
-    ErrorCode(
-        "ace-not-available", core_errors.RuleError, "That Ace is discarded or removed, not owned."
-    ),
-    ErrorCode(
-        "assassination-not-allowed",
-        core_errors.RuleError,
-        "Assassination is allowed only when the hand cannot counter the spy.",
-    ),
-    ErrorCode(
-        "retire-single-card",
-        core_errors.RuleError,
-        "A retire needs two or more cards of one value.",
-    ),
-    ErrorCode(
-        "retire-mixed-ranks", core_errors.RuleError, "One retire is cards of one value only."
-    ),
-    # -- commands: Black Spy ----------------------------------------------------------------
-    ErrorCode("wrong-pass-count", core_errors.RuleError, "A pass must be exactly three cards."),
-    ErrorCode(
-        "already-passed", core_errors.NotYourTurnError, "The seat has passed already this deal."
-    ),
-    ErrorCode(
-        "passing-not-over", core_errors.NotYourTurnError, "Cards are played once every seat passed."
-    ),
-    ErrorCode(
-        "must-follow",
-        core_errors.RuleError,
-        "The seat holds cards of the led colour or rank and must play one.",
-    ),
-    ErrorCode(
-        "black-lead-first-trick",
-        core_errors.RuleError,
-        "The first trick may not be led with a black card.",
-    ),
-    # -- commands: Stratego Spies & Lies ----------------------------------------------------
-    ErrorCode(
-        "not-started",
-        core_errors.GameNotStartedError,
-        "The game has not started: it is waiting for players (nothing is dealt until its last"
-        " open seat is taken).",
-    ),
-    ErrorCode(
-        "not-deploy-phase", core_errors.RuleError, "Soldiers are deployed only in the deploy phase."
-    ),
-    ErrorCode(
-        "wrong-soldier-count",
-        core_errors.RuleError,
-        "A deploy of the wrong number of soldiers for the seat.",
-    ),
-    ErrorCode("invalid-rank", core_errors.RuleError, "A soldier rank that is not 1 to 10."),
-    ErrorCode("duplicate-soldier", core_errors.RuleError, "The same soldier deployed twice."),
-    ErrorCode("soldier-exhausted", core_errors.RuleError, "The soldier is exhausted on this day."),
-    ErrorCode(
-        "soldier-not-in-hand", core_errors.RuleError, "The soldier is not in the side's hand."
-    ),
-    ErrorCode(
-        "deployment-out-of-order",
-        core_errors.RuleError,
-        "The deployment breaks the order the missions must read in.",
-    ),
-    ErrorCode(
-        "deployment-not-completable",
-        core_errors.RuleError,
-        "The remaining soldiers could not complete the deployment.",
-    ),
-    ErrorCode(
-        "not-intel-phase",
-        core_errors.RuleError,
-        "`mark_sergeant` and `confirm_intel` only in the intel phase.",
-    ),
-    ErrorCode(
-        "no-sergeant-deployed", core_errors.RuleError, "No Sergeant to mark; send `confirm_intel`."
-    ),
-    ErrorCode(
-        "sergeant-choice-required",
-        core_errors.RuleError,
-        "The Sergeant is deployed: choose its mission before confirming intel.",
-    ),
-    ErrorCode("not-guess-step", core_errors.RuleError, "A guess outside the guess step."),
-    ErrorCode(
-        "no-deception-token",
-        core_errors.NotYourTurnError,
-        "The side holds no deception token for that mission.",
-    ),
-    ErrorCode(
-        "outside-deception-window", core_errors.NotYourTurnError, "No deception window is open now."
-    ),
-    ErrorCode(
-        "choice-not-offered", core_errors.RuleError, "A Marshal or Captain choice not offered now."
-    ),
-    ErrorCode(
-        "borrow-not-exhausted",
-        core_errors.RuleError,
-        "The borrowed soldier is not among the defender's exhausted soldiers.",
-    ),
+    # -- commands: the rules (any game, then each game's own) -----------------------------
+    *(ErrorCode(code, source, meaning) for code, source, meaning in RULE_CODES),
     # -- the server -------------------------------------------------------------------------
     ErrorCode(
         "too-many-bot-games",

@@ -43,7 +43,7 @@ from spies_bots.black_spy.model import (
 from spies_bots.black_spy.worlds import deal_of, knowledge, sample
 from spies_core.black_spy.cards import DECK
 from spies_core.black_spy.commands import PassCards
-from spies_core.black_spy.rules import PASS_SIZE
+from spies_core.black_spy.state import PASS_SIZE
 from spies_core.black_spy.view import BlackSpyView
 
 __all__ = ["choose"]

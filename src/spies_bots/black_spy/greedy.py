@@ -27,7 +27,7 @@ from spies_bots.black_spy.model import BLACK, COLOUR, FOLLOW, KIND, NAME, RANK, 
 from spies_bots.black_spy.model import scoring as scoring_of
 from spies_core.black_spy.cards import Colour, sort_cards
 from spies_core.black_spy.commands import PassCards, PlayCard
-from spies_core.black_spy.rules import PASS_SIZE
+from spies_core.black_spy.state import PASS_SIZE
 from spies_core.black_spy.view import BlackSpyView
 
 __all__ = ["choose", "choose_pass", "choose_play", "pass_order"]
@@ -132,7 +132,7 @@ def pass_order(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:
 
 
 def choose_pass(hand: Sequence[Kind], rules: Scoring) -> list[Kind]:
-    """The cards to pass (§3.1): the :data:`~spies_core.black_spy.rules.PASS_SIZE` the bot
+    """The cards to pass (§3.1): the :data:`~spies_core.black_spy.state.PASS_SIZE` the bot
     most wants to pass."""
     return pass_order(hand, rules)[:PASS_SIZE]
 

@@ -43,7 +43,7 @@ from spies_bots.deck_of_spies.model import (
     owned_aces,
 )
 from spies_bots.memo import SharedMemo
-from spies_core.deck_of_spies.rules import HAND_SIZE
+from spies_core.deck_of_spies.state import HAND_SIZE
 
 __all__ = ["OPTIONS", "assassination_ace", "greedy_move", "play_out"]
 

@@ -27,7 +27,7 @@ from typing import Final, assert_never
 from spies_core.cards import ALL_CARDS, Card, Suit, card, is_ace, is_face, sort_key, suit, value
 from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
-from spies_core.deck_of_spies.rules import HAND_SIZE, WIN_FACES
+from spies_core.deck_of_spies.state import HAND_SIZE, WIN_FACES
 
 __all__ = [
     "ACE",

@@ -34,6 +34,8 @@ from spies_bots.spies_and_lies.belief import (
     public_row,
     tokens_out,
 )
+from spies_bots.spies_and_lies.board import point_value
+from spies_bots.spies_and_lies.guesser import deployment_scores, guess_scores
 from spies_core.spies_and_lies.commands import (
     ChooseCaptain,
     ChooseMarshal,
@@ -45,8 +47,10 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.deployment import legal_deployments
+from spies_core.spies_and_lies.evolve import evolve
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.options import DAYS
-from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
+from spies_core.spies_and_lies.rules import decide
 from spies_core.spies_and_lies.state import Phase, State, to_act
 from spies_core.spies_and_lies.view import SpiesAndLiesView, view
 
@@ -86,7 +90,7 @@ def evaluate(state: State, side: int) -> float:
         return (gate + 3.0) * (1 if state.winner == side else -1)
     position = state.double_agent if side == 0 else -state.double_agent
     ours, theirs = state.sides[side], state.sides[1 - side]
-    unit = greedy.point_value(min(state.day + 1, DAYS))
+    unit = point_value(min(state.day + 1, DAYS))
     return (
         position
         + unit * (ours.tower - theirs.tower)
@@ -141,7 +145,7 @@ def _tame_weights(view_: SpiesAndLiesView, side: int) -> dict[Row, float]:
     """How likely the greedy bot would have deployed each legal deployment of ``side``'s
     pool today (summing to 1): near-best ones alike, worse ones fading, a floor for all."""
     rows = legal_deployments(pool(view_.sides[side].exhausted))
-    scores = greedy.deployment_scores(view_, rows, side)
+    scores = deployment_scores(view_, rows, side)
     top = max(scores)
     tame = [math.exp((score - top) / _PRIOR_SPREAD) for score in scores]
     total = sum(tame)
@@ -188,7 +192,7 @@ def _candidates(view_: SpiesAndLiesView, legal: Sequence[Command], rng: Random) 
             deploys = [c for c in legal if isinstance(c, Deploy)]
             return [c for _, c in greedy.deploy_candidates(view_, deploys)[:DEPLOY_CANDIDATES]]
         case Guess():
-            scored = greedy.guess_scores(view_)
+            scored = guess_scores(view_)
             return [Guess(rank=rank) for _, rank, _ in scored[:GUESS_CANDIDATES]]
         case MarkSergeant() | Deceive() | DeclineDeception() | ChooseMarshal() | ChooseCaptain():
             best = greedy.decide(view_, legal, rng)

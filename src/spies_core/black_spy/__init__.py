@@ -45,7 +45,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_core.black_spy import commands, events, fixtures, rules, state, text, view
+from spies_core.black_spy import (
+    commands,
+    events,
+    evolve,
+    fixtures,
+    legal,
+    rules,
+    state,
+    text,
+    view,
+)
 from spies_core.black_spy.commands import Command
 from spies_core.black_spy.events import Event
 from spies_core.black_spy.options import BlackSpyOptions
@@ -61,7 +71,7 @@ SPEC: Final[GameSpec[State, Command, Event, BlackSpyView, BlackSpyOptions]] = as
     seat_counts={3, 4, 5, 6},
     options_type=BlackSpyOptions,
     view_type=BlackSpyView,
-    modules=(commands, events, fixtures, rules, state, text, view),
+    modules=(commands, events, evolve, fixtures, legal, rules, state, text, view),
     score_name="penalty points",
 )
 """The registry entry of Black Spy."""

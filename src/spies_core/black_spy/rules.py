@@ -1,5 +1,5 @@
-"""The Decider of Black Spy: ``start``, ``decide``, ``evolve``, ``legal_commands`` and
-``outcome``, plus the conformance helper ``probe_commands``.
+"""What happens in Black Spy: the setup and the deals (§2), and the events of each command,
+checked against the rules (``start`` and ``decide``).
 
 Interpretations of spec §10 implemented here: the pass cycle and its 4-player order
 (§10.1-10.4, :func:`pass_direction`), the simultaneous pass (§10.14: ``decide`` of the last
@@ -14,17 +14,13 @@ card-level rules (following, trick winner, moon payout §10.9-10.10) are in
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from itertools import combinations
-from typing import Final, assert_never
-
-from msgspec.structs import replace
+from collections.abc import Sequence
+from typing import assert_never
 
 from spies_core.batch import Batch
 from spies_core.black_spy.cards import (
     COLOUR_OF,
     DECK,
-    DISTINCT_CARDS,
     FOLLOWERS,
     RED_1,
     Card,
@@ -45,6 +41,7 @@ from spies_core.black_spy.events import (
     Event,
     PassDirection,
 )
+from spies_core.black_spy.evolve import evolve, initial_state
 from spies_core.black_spy.options import (
     BlackSpyFlags,
     BlackSpyOptions,
@@ -53,14 +50,9 @@ from spies_core.black_spy.options import (
     threshold,
     validate_options,
 )
-from spies_core.black_spy.scoring import (
-    legal_plays,
-    score_deal,
-    trick_points,
-    trick_winner,
-)
-from spies_core.black_spy.state import Phase, State, Trick, piles
-from spies_core.decider import Outcome, Rng, Seat, shuffled
+from spies_core.black_spy.scoring import score_deal, trick_points, trick_winner
+from spies_core.black_spy.state import PASS_SIZE, Phase, State, piles
+from spies_core.decider import Rng, Seat, shuffled
 from spies_core.errors import (
     CorruptLogError,
     GameNotStartedError,
@@ -70,36 +62,9 @@ from spies_core.errors import (
 )
 from spies_core.words import seat_list
 
-__all__ = [
-    "PASS_SIZE",
-    "deal_cards",
-    "decide",
-    "evolve",
-    "initial_state",
-    "legal_commands",
-    "outcome",
-    "pass_direction",
-    "players",
-    "probe_commands",
-    "start",
-]
-
-PASS_SIZE: Final[int] = 3
-"""Cards every seat passes each deal (§3.1)."""
+__all__ = ["deal_cards", "decide", "pass_direction", "start"]
 
 _BLACK = Colour.BLACK
-_PLAY: Final[dict[Card, PlayCard]] = {c: PlayCard(card=c) for c in DISTINCT_CARDS}
-"""One shared (immutable) command per card, so listing legal plays allocates nothing."""
-
-
-def initial_state() -> State:
-    """The empty state the first event applies to."""
-    return State()
-
-
-def players(state: State) -> int:
-    """Number of seats in the game."""
-    return state.players
 
 
 def pass_direction(flags: BlackSpyFlags, players: int, deal: int) -> PassDirection:
@@ -347,166 +312,3 @@ def _finish_trick(
         dealer = (state.dealer + 1) % n
         hands = deal_cards(shuffled(rng, DECK), dealer, n)
         batch.emit(_dealt(state.flags, n, state.deal + 1, dealer, hands))
-
-
-# --- evolve ---------------------------------------------------------------------------------
-
-
-def _put(
-    items: tuple[tuple[Card, ...], ...], i: int, item: tuple[Card, ...]
-) -> tuple[tuple[Card, ...], ...]:
-    return items[:i] + (item,) + items[i + 1 :]
-
-
-def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
-    rest = list(hand)
-    try:
-        for c in cards:
-            rest.remove(c)
-    except ValueError:
-        raise CorruptLogError(f"cards {list(cards)} are not all in hand {list(hand)}") from None
-    return tuple(rest)
-
-
-def _hidden(what: str) -> CorruptLogError:
-    return CorruptLogError(f"{what} is hidden in this event: a redacted log cannot be folded")
-
-
-def _exchanged(state: State, event: BlackSpyCardsExchanged) -> State:
-    hands: list[tuple[Card, ...]] = []
-    for s, hand in enumerate(state.hands):
-        got = event.received[s]
-        if got is None:
-            raise _hidden(f"what seat {s} received")
-        hands.append(sort_cards(hand + got))
-    return replace(
-        state, phase=Phase.PLAYING, hands=tuple(hands), leader=event.leader, turn=event.leader
-    )
-
-
-def _dealt_state(state: State, event: BlackSpyDealt) -> State:
-    hands: list[tuple[Card, ...]] = []
-    for s, hand in enumerate(event.hands):
-        if hand is None:
-            raise _hidden(f"seat {s}'s hand")
-        hands.append(hand)
-    return replace(
-        state,
-        phase=Phase.PASSING,
-        deal=event.deal,
-        dealer=event.dealer,
-        direction=event.direction,
-        hands=tuple(hands),
-        passes=(None,) * state.players,
-        leader=0,
-        turn=None,
-        trick=(),
-        tricks=(),
-    )
-
-
-def evolve(state: State, event: Event) -> State:
-    """Apply a recorded fact; never validates user input."""
-    match event:
-        case BlackSpyCardPlayed(seat=seat, card=card):
-            hand = state.hands[seat]
-            try:
-                i = hand.index(card)
-            except ValueError:
-                raise CorruptLogError(f"seat {seat} played {card!r}, not in its hand") from None
-            trick = state.trick + (card,)
-            n = state.players
-            return replace(
-                state,
-                hands=_put(state.hands, seat, hand[:i] + hand[i + 1 :]),
-                trick=trick,
-                turn=(seat + 1) % n if len(trick) < n else None,
-            )
-        case BlackSpyTrickWon(winner=winner, cards=cards, points=points):
-            done = Trick(leader=state.leader, cards=cards, winner=winner, points=points)
-            return replace(
-                state,
-                trick=(),
-                tricks=state.tricks + (done,),
-                leader=winner,
-                turn=winner if state.hands[winner] else None,
-            )
-        case BlackSpyCardsPassed(seat=seat, cards=cards):
-            if cards is None:
-                raise _hidden(f"seat {seat}'s pass")
-            return replace(
-                state,
-                hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
-                passes=tuple(cards if s == seat else p for s, p in enumerate(state.passes)),
-            )
-        case BlackSpyCardsExchanged():
-            return _exchanged(state, event)
-        case BlackSpyDealScored(scores=scores, totals=totals):
-            return replace(state, totals=totals, history=state.history + (scores,))
-        case BlackSpyDealt():
-            return _dealt_state(state, event)
-        case BlackSpyStarted(players=n, flags=flags, dealer=dealer):
-            return State(players=n, flags=flags, dealer=dealer, totals=(0,) * n)
-        case BlackSpyGameEnded(winners=winners, totals=totals):
-            return replace(state, phase=Phase.OVER, winners=winners, totals=totals, turn=None)
-        case _:
-            assert_never(event)
-
-
-# --- queries ----------------------------------------------------------------------------------
-
-
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    """Exactly the commands ``decide`` accepts from ``seat`` now.
-
-    Plays list each distinct legal card once (one ``"black-7"`` for several). Passes list
-    every distinct 3-card multiset of the hand once, cards in canonical (sorted) order;
-    ``decide`` accepts the same cards in any order and case, which this list does not repeat.
-    """
-    if state.phase is Phase.PLAYING:
-        if seat != state.turn:
-            return []
-        plays = legal_plays(state.hands[seat], state.trick, first_trick=not state.tricks)
-        return [_PLAY[c] for c in plays]
-    if state.phase is Phase.PASSING and 0 <= seat < state.players and state.passes[seat] is None:
-        combos = dict.fromkeys(combinations(state.hands[seat], PASS_SIZE))
-        return [PassCards(cards=combo) for combo in combos]
-    return []
-
-
-def outcome(state: State) -> Outcome | None:
-    """The end of the game (§7): lowest total wins, ties share; ``None`` while it goes on."""
-    if state.phase is not Phase.OVER:
-        return None
-    return Outcome(winners=state.winners, reason="threshold-reached", scores=state.totals)
-
-
-_JUNK: Final[tuple[str, ...]] = ("purple-3", "red-0", "red-12", "black-77", "", "7")
-
-
-def probe_commands(state: State, seat: Seat) -> Iterator[Command]:
-    """Plausible commands, legal and illegal, for the conformance suite.
-
-    Every card of the deck as a play, unknown cards, and passes of the right and wrong
-    sizes, with cards in and out of the hand. Passes are always in canonical order, as
-    ``legal_commands`` lists them (the same cards in another order would be accepted).
-    """
-    yield from _PLAY.values()
-    for junk in _JUNK:
-        yield PlayCard(card=junk)
-        yield PassCards(cards=(junk, "red-1", "red-2"))
-    if not state.hands or not 0 <= seat < len(state.hands):
-        yield PassCards(cards=("red-1", "red-2", "red-3"))
-        return
-    hand = state.hands[seat]
-    outside = [c for c in DISTINCT_CARDS if c not in hand]
-    yield PassCards(cards=())
-    yield PassCards(cards=hand[:1])
-    yield PassCards(cards=hand[:2])
-    yield PassCards(cards=hand[:3])
-    yield PassCards(cards=hand[-3:])
-    yield PassCards(cards=hand[:4])
-    yield PassCards(cards=hand[:1] * 3)
-    if outside:
-        yield PassCards(cards=sort_cards(hand[:2] + (outside[0],)))
-        yield PassCards(cards=sort_cards(outside[:3]))

@@ -16,6 +16,7 @@ from spies_core.black_spy.scoring import DEAL_TOTAL
 
 __all__ = [
     "MAX_EVENTS",
+    "PASS_SIZE",
     "Phase",
     "State",
     "Trick",
@@ -24,6 +25,9 @@ __all__ = [
     "piles",
     "to_act",
 ]
+
+PASS_SIZE: Final[int] = 3
+"""Cards every seat passes each deal (§3.1)."""
 
 
 class Phase(StrEnum):

@@ -16,7 +16,7 @@ from spies_core.black_spy.cards import (
     points,
     rank,
 )
-from spies_core.black_spy.rules import PASS_SIZE
+from spies_core.black_spy.state import PASS_SIZE
 from spies_core.black_spy.view import BlackSpyView, PlayedCard
 from spies_core.reference import RuleReference
 

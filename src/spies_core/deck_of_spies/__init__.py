@@ -25,7 +25,17 @@ from __future__ import annotations
 from typing import Final
 
 from spies_core.decider import GameSpec, assemble
-from spies_core.deck_of_spies import commands, events, fixtures, rules, state, text, view
+from spies_core.deck_of_spies import (
+    commands,
+    events,
+    evolve,
+    fixtures,
+    legal,
+    rules,
+    state,
+    text,
+    view,
+)
 from spies_core.deck_of_spies.commands import Command
 from spies_core.deck_of_spies.events import Event
 from spies_core.deck_of_spies.options import DeckOfSpiesOptions
@@ -40,7 +50,7 @@ SPEC: Final[GameSpec[State, Command, Event, DeckOfSpiesView, DeckOfSpiesOptions]
     seat_counts={1},
     options_type=DeckOfSpiesOptions,
     view_type=DeckOfSpiesView,
-    modules=(commands, events, fixtures, rules, state, text, view),
+    modules=(commands, events, evolve, fixtures, legal, rules, state, text, view),
     score_name="owned face cards",
 )
 """The registry entry of Deck of Spies."""

@@ -1,29 +1,17 @@
-"""The rules of Deck of Spies as pure functions: setup, legality, decide, evolve, outcome.
+"""What happens in Deck of Spies: the setup (§2) and the events of each command, checked
+against the rules (``start`` and ``decide``).
 
 Section numbers (§) and interpretations (I-n) refer to ``docs/rules/deck-of-spies.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from itertools import combinations
+from collections.abc import Sequence
 from typing import NoReturn, assert_never
 
-from msgspec.structs import replace
-
 from spies_core.batch import Batch
-from spies_core.cards import (
-    ALL_CARDS,
-    Card,
-    is_ace,
-    is_face,
-    parse_card,
-    pretty,
-    sort_key,
-    suit,
-    value,
-)
-from spies_core.decider import Outcome, Rng, Seat, shuffled
+from spies_core.cards import ALL_CARDS, Card, is_ace, parse_card, pretty, suit, value
+from spies_core.decider import Rng, Seat, shuffled
 from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
 from spies_core.deck_of_spies.events import (
     AceZone,
@@ -40,10 +28,19 @@ from spies_core.deck_of_spies.events import (
     SpyRecruited,
     SpyRevealed,
 )
+from spies_core.deck_of_spies.evolve import evolve, initial_state
+from spies_core.deck_of_spies.legal import is_legal_counter, is_legal_recruit
 from spies_core.deck_of_spies.options import Deal, DeckOfSpiesFlags, DeckOfSpiesOptions
-from spies_core.deck_of_spies.state import Phase, State, owned, owned_faces
+from spies_core.deck_of_spies.piles import ace_of, cards_text, sorted_cards, total_value
+from spies_core.deck_of_spies.state import (
+    HAND_SIZE,
+    WIN_FACES,
+    Phase,
+    State,
+    owned_aces,
+    owned_faces,
+)
 from spies_core.errors import (
-    CorruptLogError,
     GameNotStartedError,
     GameOverError,
     InvalidOptionsError,
@@ -51,57 +48,10 @@ from spies_core.errors import (
     RuleError,
 )
 
-__all__ = [
-    "HAND_SIZE",
-    "WIN_FACES",
-    "decide",
-    "evolve",
-    "forfeit",
-    "initial_state",
-    "is_legal_counter",
-    "is_legal_recruit",
-    "legal_commands",
-    "outcome",
-    "retire_options",
-    "players",
-    "probe_commands",
-    "start",
-]
-
-HAND_SIZE = 5
-"""Refill target and upper bound of the hand (§8)."""
-
-WIN_FACES = 7
-"""Owned face cards needed to win: more than half of the 12 (§9.2)."""
-
-
-def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=sort_key))
-
-
-def _without(cards: tuple[Card, ...], gone: Iterable[Card]) -> tuple[Card, ...]:
-    gone_set = set(gone)
-    return tuple(c for c in cards if c not in gone_set)
-
-
-def _total(cards: Iterable[Card]) -> int:
-    return sum(value(c) for c in cards)
-
-
-def _cards_text(cards: Iterable[Card]) -> str:
-    return " ".join(pretty(c) for c in cards) or "no cards"
-
-
-def _ace_of(spy: Card) -> Card:
-    return Card("A" + suit(spy).value)
+__all__ = ["decide", "start"]
 
 
 # -- setup (§2) -------------------------------------------------------------------------
-
-
-def initial_state() -> State:
-    """The empty table before the first event."""
-    return State()
 
 
 def start(options: DeckOfSpiesOptions, players: int, rng: Rng) -> list[Event]:
@@ -195,12 +145,12 @@ def _dealt_setup(flags: DeckOfSpiesFlags, deal: Deal) -> DeckOfSpiesStarted:
         spy_deck_count=len(parsed["spies"]),
         draw_deck=parsed["draw"],
         draw_deck_count=len(parsed["draw"]),
-        hand=_sorted(parsed["hand"]),
+        hand=sorted_cards(parsed["hand"]),
         hand_count=len(parsed["hand"]),
-        draw_discard=_sorted(parsed["discard"]),
-        spy_discard=_sorted(parsed["spy_discard"]),
+        draw_discard=sorted_cards(parsed["discard"]),
+        spy_discard=sorted_cards(parsed["spy_discard"]),
         spy_discard_count=len(parsed["spy_discard"]),
-        removed=_sorted(parsed["removed"]),
+        removed=sorted_cards(parsed["removed"]),
     )
 
 
@@ -223,7 +173,7 @@ def _refill(batch: Batch[State, Event], rng: Rng) -> None:
             state = batch.emit(DiscardReshuffled(order=order, count=len(order)))
         taken = state.draw_deck[:need]
         # Sorted: the order the cards lay in the deck stays secret even once drawn.
-        state = batch.emit(CardsDrawn(cards=_sorted(taken), count=len(taken)))
+        state = batch.emit(CardsDrawn(cards=sorted_cards(taken), count=len(taken)))
         need -= len(taken)
 
 
@@ -241,76 +191,8 @@ def _next_spy(batch: Batch[State, Event]) -> None:
         return
     spy = state.spy_deck[0]
     state = batch.emit(SpyRevealed(spy=spy, turn=state.turn + 1))
-    if _total(state.hand) < value(spy) and not _owned_aces(state):
+    if total_value(state.hand) < value(spy) and not owned_aces(state):
         batch.emit(DeckOfSpiesEnded(result=Result.LOST_NO_ACE, owned_faces=owned_faces(state)))
-
-
-def _owned_aces(state: State) -> tuple[Card, ...]:
-    return _sorted(c for c in owned(state) if is_ace(c))
-
-
-# -- legality (§4.2, §5.2-5.3, §7) -------------------------------------------------------
-
-
-def is_legal_counter(flags: DeckOfSpiesFlags, cards: Sequence[Card], spy: Card) -> bool:
-    """§4.2: Σ(S) ≥ v and every card necessary, Σ(S) − min(S) < v (I-1, I-15).
-
-    >>> flags = DeckOfSpiesFlags()
-    >>> is_legal_counter(flags, ["3H", "4S"], "5C"), is_legal_counter(flags, ["7D", "AS"], "5C")
-    (True, False)
-    """
-    if not cards:
-        return False
-    v = value(spy)
-    total = _total(cards)
-    if total < v:
-        return False
-    return not flags.strict_necessity or total - min(value(c) for c in cards) < v
-
-
-def is_legal_recruit(flags: DeckOfSpiesFlags, cards: Sequence[Card], spy: Card) -> bool:
-    """§5.2 plain recruit, or §5.3 with the spy's Ace as double agent (I-2, I-3, I-12).
-
-    >>> is_legal_recruit(DeckOfSpiesFlags(), ["AC", "4C", "3D", "2H"], "9C")
-    True
-    """
-    if not cards:
-        return False
-    v = value(spy)
-    total = _total(cards)
-    if total < v:
-        return False
-    ace = _ace_of(spy)
-    if ace not in cards:
-        spy_suit = suit(spy)
-        return all(suit(c) == spy_suit for c in cards) and is_legal_counter(flags, cards, spy)
-    others = [c for c in cards if c != ace]
-    if not others:
-        return False
-    if not flags.strict_necessity:
-        return True
-    smallest = min(value(c) for c in others)
-    tested = total if flags.ace_counts_in_necessity else total - 1
-    return tested - smallest < v
-
-
-def retire_options(flags: DeckOfSpiesFlags, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """§7.1-7.2 (I-6): no retire, or two or more cards of one value (several values under
-    ``retire_multiple_ranks``), in canonical order; the empty retire comes first."""
-    by_value: dict[int, list[Card]] = {}
-    for c in hand:
-        by_value.setdefault(value(c), []).append(c)
-    groups = [
-        [combo for size in range(2, len(cards) + 1) for combo in combinations(cards, size)]
-        for cards in by_value.values()
-        if len(cards) >= 2
-    ]
-    if not flags.retire_multiple_ranks:
-        return [(), *(combo for options in groups for combo in options)]
-    results: list[tuple[Card, ...]] = [()]
-    for options in groups:
-        results += [prefix + combo for prefix in results for combo in options]
-    return [_sorted(r) for r in results]
 
 
 # -- decide ------------------------------------------------------------------------------
@@ -350,18 +232,18 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
             _require_enough_in_hand(state, spy, used)
             if isinstance(command, Counter):
                 _check_counter(state.flags, used, spy)
-                action: Event = SpyCountered(spy=spy, cards=_sorted(used))
+                action: Event = SpyCountered(spy=spy, cards=sorted_cards(used))
             else:
                 _check_recruit(state.flags, used, spy)
-                ace = _ace_of(spy)
+                ace = ace_of(spy)
                 action = SpyRecruited(
-                    spy=spy, cards=_sorted(used), double_agent=ace if ace in used else None
+                    spy=spy, cards=sorted_cards(used), double_agent=ace if ace in used else None
                 )
             _check_retire(state.flags, retired, spy)
             batch = _batch(state)
             batch.emit(action)
             if retired:
-                batch.emit(CardsRetired(cards=_sorted(retired), count=len(retired)))
+                batch.emit(CardsRetired(cards=sorted_cards(retired), count=len(retired)))
         case Assassinate(ace=text):
             batch = _batch(state)
             _assassinate(batch, spy, text, rng)
@@ -405,7 +287,7 @@ def _parse_move(
         seen.add(c)
         if c not in state.hand:
             raise RuleError(
-                f"card {c!r} is not in your hand ({_cards_text(state.hand)}; spy {pretty(spy)})",
+                f"card {c!r} is not in your hand ({cards_text(state.hand)}; spy {pretty(spy)})",
                 code="card-not-in-hand",
             )
     if not used:
@@ -417,11 +299,11 @@ def _parse_move(
 
 def _require_enough_in_hand(state: State, spy: Card, used: Sequence[Card]) -> None:
     """§3.2 / §6.1: with Σ(hand) < v the only move is to assassinate."""
-    total = _total(state.hand)
+    total = total_value(state.hand)
     if total < value(spy):
         raise RuleError(
             f"cannot use {', '.join(repr(c) for c in used)}: your hand"
-            f" ({_cards_text(state.hand)}) sums to {total}, less than the spy"
+            f" ({cards_text(state.hand)}) sums to {total}, less than the spy"
             f" {pretty(spy)}'s {value(spy)}: you must assassinate it (§3.2)",
             code="must-assassinate",
         )
@@ -436,7 +318,7 @@ def _check_counter(flags: DeckOfSpiesFlags, used: list[Card], spy: Card) -> None
 def _check_recruit(flags: DeckOfSpiesFlags, used: list[Card], spy: Card) -> None:
     if is_legal_recruit(flags, used, spy):
         return
-    ace = _ace_of(spy)
+    ace = ace_of(spy)
     spy_suit = suit(spy)
     if ace not in used:
         for c in used:
@@ -461,10 +343,10 @@ def _explain_value(
 ) -> NoReturn:
     """Raise the error that says why a set fails §4.2 (or §5.3 for the non-Ace cards)."""
     v = value(spy)
-    total = _total(used)
+    total = total_value(used)
     if total < v:
         raise RuleError(
-            f"cards {_cards_text(used)} sum to {total}, less than the spy {pretty(spy)}'s {v}",
+            f"cards {cards_text(used)} sum to {total}, less than the spy {pretty(spy)}'s {v}",
             code="insufficient-value",
         )
     base = total
@@ -487,7 +369,7 @@ def _check_retire(flags: DeckOfSpiesFlags, retired: list[Card], spy: Card) -> No
         by_value.setdefault(value(c), []).append(c)
     if len(by_value) > 1 and not flags.retire_multiple_ranks:
         raise RuleError(
-            f"retire {_cards_text(retired)} mixes values; one retire is one value (§7.2, I-6)"
+            f"retire {cards_text(retired)} mixes values; one retire is one value (§7.2, I-6)"
             f" (spy {pretty(spy)})",
             code="retire-mixed-ranks",
         )
@@ -510,10 +392,10 @@ def _assassinate(batch: Batch[State, Event], spy: Card, text: str, rng: Rng) -> 
             f" {pretty(spy)} (§6.3)",
             code="not-an-ace",
         )
-    total = _total(state.hand)
+    total = total_value(state.hand)
     if total >= value(spy):
         raise RuleError(
-            f"cannot sacrifice {ace!r}: your hand ({_cards_text(state.hand)}) sums to {total},"
+            f"cannot sacrifice {ace!r}: your hand ({cards_text(state.hand)}) sums to {total},"
             f" enough to counter the spy {pretty(spy)}: assassination is allowed only when"
             " forced (§3.2, I-4)",
             code="assassination-not-allowed",
@@ -527,203 +409,12 @@ def _assassinate(batch: Batch[State, Event], spy: Card, text: str, rng: Rng) -> 
     else:
         where = "removed from the game" if ace in state.removed else "in the spy discard pile"
         raise RuleError(
-            f"the Ace {ace!r} is {where}; choose an owned Ace ({_cards_text(_owned_aces(state))})"
+            f"the Ace {ace!r} is {where}; choose an owned Ace ({cards_text(owned_aces(state))})"
             f" to assassinate the spy {pretty(spy)} (§6.2)",
             code="ace-not-available",
         )
-    discarded = _sorted(c for c in state.hand if c != ace)
+    discarded = sorted_cards(c for c in state.hand if c != ace)
     state = batch.emit(SpyAssassinated(spy=spy, ace=ace, ace_zone=zone, discarded=discarded))
     if zone is AceZone.DRAW_DECK and state.draw_deck:
         order = shuffled(rng, state.draw_deck)
         batch.emit(DrawDeckShuffled(order=order, count=len(order)))
-
-
-# -- evolve ------------------------------------------------------------------------------
-
-
-def evolve(state: State, event: Event) -> State:  # noqa: C901 (one case per event)
-    """Apply one recorded event. Trusts the event; raises only on an impossible sequence.
-
-    Raises:
-        CorruptLogError: the event cannot follow this state.
-    """
-    match event:
-        case DeckOfSpiesStarted():
-            if event.spy_deck is None or event.draw_deck is None or event.hand is None:
-                raise CorruptLogError("cannot fold a redacted deck_of_spies_started event")
-            return State(
-                phase=Phase.PLAYING,
-                flags=event.flags,
-                spy_deck=event.spy_deck,
-                draw_deck=event.draw_deck,
-                hand=_sorted(event.hand),
-                draw_discard=_sorted(event.draw_discard),
-                spy_discard=_sorted(event.spy_discard or ()),
-                face_down=_sorted(event.spy_discard or ()),
-                removed=_sorted(event.removed),
-            )
-        case SpyRevealed(spy=spy, turn=turn):
-            if not state.spy_deck or state.spy_deck[0] != spy:
-                raise CorruptLogError(f"spy {spy!r} revealed but it is not on top of the spy deck")
-            return replace(state, turn=turn)
-        case CardsDrawn(cards=cards, count=count):
-            taken = state.draw_deck[:count]
-            if cards is not None and sorted(cards) != sorted(taken) or len(taken) != count:
-                raise CorruptLogError(f"drawn cards {cards} are not the top of the draw deck")
-            return replace(
-                state, hand=_sorted(state.hand + taken), draw_deck=state.draw_deck[count:]
-            )
-        case DiscardReshuffled(order=order):
-            if order is None or sorted(order) != sorted(state.draw_discard) or state.draw_deck:
-                raise CorruptLogError("reshuffled cards are not the draw discard pile")
-            return replace(state, draw_deck=tuple(order), draw_discard=())
-        case DrawDeckShuffled(order=order):
-            if order is None or sorted(order) != sorted(state.draw_deck):
-                raise CorruptLogError("shuffled cards are not the draw deck")
-            return replace(state, draw_deck=tuple(order))
-        case SpyCountered(spy=spy, cards=cards):
-            state = _pop_spy(state, spy)
-            return replace(
-                state,
-                hand=_without(state.hand, cards),
-                draw_discard=_sorted(state.draw_discard + tuple(cards)),
-                spy_discard=_sorted((*state.spy_discard, spy)),
-            )
-        case SpyRecruited(spy=spy, cards=cards):
-            state = _pop_spy(state, spy)
-            return replace(
-                state,
-                hand=_without(state.hand, cards),
-                draw_discard=_sorted((*state.draw_discard, *cards, spy)),
-            )
-        case CardsRetired(cards=cards):
-            if cards is None:
-                raise CorruptLogError("cannot fold a redacted cards_retired event")
-            return replace(
-                state,
-                hand=_without(state.hand, cards),
-                spy_discard=_sorted(state.spy_discard + tuple(cards)),
-                face_down=_sorted(state.face_down + tuple(cards)),
-            )
-        case SpyAssassinated(spy=spy, ace=ace, ace_zone=zone):
-            state = _pop_spy(state, spy)
-            hand = _without(state.hand, (ace,))
-            return replace(
-                state,
-                hand=(),
-                draw_deck=_without(state.draw_deck, (ace,))
-                if zone is AceZone.DRAW_DECK
-                else state.draw_deck,
-                draw_discard=_sorted(
-                    _without(state.draw_discard, (ace,)) + hand
-                    if zone is AceZone.DRAW_DISCARD
-                    else state.draw_discard + hand
-                ),
-                spy_discard=_sorted((*state.spy_discard, spy)),
-                removed=_sorted((*state.removed, ace)),
-            )
-        case DeckOfSpiesEnded(result=result, owned_faces=faces):
-            return replace(state, phase=Phase.OVER, result=result, final_owned_faces=faces)
-        case _:
-            assert_never(event)
-
-
-def _pop_spy(state: State, spy: Card) -> State:
-    if not state.spy_deck or state.spy_deck[0] != spy:
-        raise CorruptLogError(f"spy {spy!r} is not on top of the spy deck")
-    return replace(state, spy_deck=state.spy_deck[1:])
-
-
-# -- queries -----------------------------------------------------------------------------
-
-
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    """Every command ``decide`` accepts now, cards in canonical order (§10.2).
-
-    The hot path of every bot and of the conformance suite: it applies the tests of
-    :func:`is_legal_counter` and :func:`is_legal_recruit` to precomputed values of the
-    hand's subsets (the conformance suite checks both agree with ``decide``).
-    """
-    if state.phase is not Phase.PLAYING or seat != 0:
-        return []
-    spy = state.spy_deck[0]
-    hand = state.hand
-    v = value(spy)
-    values = [value(c) for c in hand]
-    if sum(values) < v:
-        return [Assassinate(ace=ace) for ace in _owned_aces(state)]
-    flags = state.flags
-    strict = flags.strict_necessity
-    ace_bonus = 0 if flags.ace_counts_in_necessity else 1
-    spy_suit = suit(spy)
-    in_suit = [suit(c) == spy_suit for c in hand]
-    ace = _ace_of(spy)
-    ace_at = hand.index(ace) if ace in hand else -1
-    commands: list[Command] = []
-    for picked in _SUBSETS[len(hand)]:
-        total = sum(values[i] for i in picked)
-        if total < v:
-            continue
-        counter = not strict or total - min(values[i] for i in picked) < v
-        if ace_at in picked:
-            others = [values[i] for i in picked if i != ace_at]
-            recruit = bool(others) and (not strict or total - ace_bonus - min(others) < v)
-        else:
-            recruit = counter and all(in_suit[i] for i in picked)
-        if not (counter or recruit):
-            continue
-        used = tuple(hand[i] for i in picked)
-        retires = retire_options(flags, [hand[i] for i in range(len(hand)) if i not in picked])
-        if counter:
-            commands += [Counter(cards=used, retire=r) for r in retires]
-        if recruit:
-            commands += [Recruit(cards=used, retire=r) for r in retires]
-    return commands
-
-
-_SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(c for size in range(1, n + 1) for c in combinations(range(n), size))
-    for n in range(HAND_SIZE + 1)
-)
-"""Index subsets of a hand of n cards, by size then lexicographically."""
-
-
-def outcome(state: State) -> Outcome | None:
-    """§9: won with at least 7 owned face cards; lost otherwise or with no Ace (I-14)."""
-    if state.result is None:
-        return None
-    reason = "no-ace-left" if state.result is Result.LOST_NO_ACE else "owned-faces"
-    winners = (0,) if state.result is Result.WON else ()
-    return Outcome(winners=winners, reason=reason, scores=(state.final_owned_faces,))
-
-
-def forfeit(state: State, seat: Seat) -> Outcome:
-    """The player ran out of time with ``forfeit`` as its time control's rule: the game is
-    lost."""
-    del seat  # the only seat
-    return Outcome(winners=(), reason="timeout", scores=(owned_faces(state),))
-
-
-def players(state: State) -> int:
-    """Always one seat."""
-    return 1
-
-
-def probe_commands(state: State, seat: Seat) -> list[Command]:
-    """Near-miss commands for the conformance suite: every subset as counter and recruit,
-    with and without retires, every Ace (owned or not) and a few cards not in hand."""
-    probes: list[Command] = []
-    hand = state.hand
-    for size in range(1, len(hand) + 1):
-        for used in combinations(hand, size):
-            rest = _without(hand, used)
-            retires: list[tuple[Card, ...]] = [(), *combinations(rest, 2), rest]
-            for r in retires:
-                probes.append(Counter(cards=used, retire=_sorted(r)))
-                probes.append(Recruit(cards=used, retire=_sorted(r)))
-    probes += [Assassinate(ace=c) for c in ALL_CARDS if is_ace(c)]
-    outside = [c for c in ALL_CARDS if c not in hand][:3]
-    probes += [Counter(cards=(c,)) for c in outside]
-    probes += [Assassinate(ace=c) for c in outside if not is_face(c)][:1]
-    probes.append(Counter(cards=()))
-    return probes

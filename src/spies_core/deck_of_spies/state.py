@@ -11,20 +11,30 @@ import msgspec
 from spies_core.cards import ALL_CARDS, Card, is_ace, is_face
 from spies_core.deck_of_spies.events import Result
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
+from spies_core.deck_of_spies.piles import sorted_cards
 
 __all__ = [
+    "HAND_SIZE",
     "MAX_EVENTS",
     "SPY_BANDS",
+    "WIN_FACES",
     "Phase",
     "State",
     "check_invariants",
     "owned",
+    "owned_aces",
     "owned_faces",
     "to_act",
 ]
 
 SPY_BANDS: Final = ((5, 7), (8, 10), (11, 13))
 """Value bands of the spy deck, top band first (§2.1-2.2)."""
+
+HAND_SIZE: Final = 5
+"""Refill target and upper bound of the hand (§8)."""
+
+WIN_FACES: Final = 7
+"""Owned face cards needed to win: more than half of the 12 (§9.2)."""
 
 MAX_EVENTS: Final = 36 * 8 + 4
 """An upper bound on the events of one game (292), explicit deals included.
@@ -80,6 +90,11 @@ def owned_faces(state: State) -> int:
     return sum(1 for c in owned(state) if is_face(c))
 
 
+def owned_aces(state: State) -> tuple[Card, ...]:
+    """The owned Aces (§1.5), sorted: those an assassination may sacrifice (§6.2)."""
+    return sorted_cards(c for c in owned(state) if is_ace(c))
+
+
 _PLAYER: Final = frozenset((0,))
 _NOBODY: Final[frozenset[int]] = frozenset()
 
@@ -104,5 +119,5 @@ def check_invariants(state: State) -> None:
     assert len(zones) == 52, f"the zones hold {len(zones)} cards, not 52"
     assert sorted(zones) == sorted(ALL_CARDS), "a card is missing or duplicated"
     assert all(is_ace(c) for c in state.removed), f"non-Ace removed: {state.removed}"
-    assert len(state.hand) <= 5, f"hand of {len(state.hand)} cards"
+    assert len(state.hand) <= HAND_SIZE, f"hand of {len(state.hand)} cards"
     assert set(state.face_down) <= set(state.spy_discard), "face-down cards outside the spy discard"

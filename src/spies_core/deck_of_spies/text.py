@@ -6,8 +6,7 @@ from typing import Final, assert_never
 
 from spies_core.cards import ALL_CARDS, RANKS, Card, Suit, card, is_face, pretty, value
 from spies_core.deck_of_spies import events
-from spies_core.deck_of_spies.rules import WIN_FACES
-from spies_core.deck_of_spies.state import SPY_BANDS
+from spies_core.deck_of_spies.state import SPY_BANDS, WIN_FACES
 from spies_core.deck_of_spies.view import DeckOfSpiesView
 from spies_core.reference import RuleReference
 

@@ -57,7 +57,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from spies_core.decider import GameSpec, assemble
-from spies_core.spies_and_lies import commands, events, fixtures, rules, state, text, view
+from spies_core.spies_and_lies import (
+    commands,
+    events,
+    evolve,
+    fixtures,
+    legal,
+    rules,
+    state,
+    text,
+    view,
+)
 from spies_core.spies_and_lies.options import SpiesAndLiesOptions
 from spies_core.spies_and_lies.state import State
 from spies_core.spies_and_lies.view import SpiesAndLiesView
@@ -70,7 +80,7 @@ SPEC: Final[GameSpec[State, Any, Any, SpiesAndLiesView, SpiesAndLiesOptions]] = 
     seat_counts={2, 4},
     options_type=SpiesAndLiesOptions,
     view_type=SpiesAndLiesView,
-    modules=(commands, events, fixtures, rules, state, text, view),
+    modules=(commands, events, evolve, fixtures, legal, rules, state, text, view),
     score_name="infiltration marker",
 )
 """The registry entry of Spies & Lies."""

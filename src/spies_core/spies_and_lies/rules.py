@@ -1,4 +1,5 @@
-"""The Decider of Spies & Lies: start, decide, evolve, legal commands and the rest.
+"""What happens in Spies & Lies: the setup (§4) and the events of each command, checked
+against the rules (``start`` and ``decide``).
 
 Rule numbers refer to ``docs/rules/spies-and-lies.md``. Where it marks an interpretation
 [I-n], the code implementing it names it.
@@ -6,15 +7,11 @@ Rule numbers refer to ``docs/rules/spies-and-lies.md``. Where it marks an interp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final, assert_never
-
-from msgspec.structs import replace
+from typing import assert_never
 
 from spies_core.batch import Batch
-from spies_core.decider import Outcome, Rng, shuffled
+from spies_core.decider import Rng, shuffled
 from spies_core.errors import (
-    CorruptLogError,
     GameNotStartedError,
     GameOverError,
     InvalidOptionsError,
@@ -32,58 +29,34 @@ from spies_core.spies_and_lies.commands import (
     Guess,
     MarkSergeant,
 )
-from spies_core.spies_and_lies.deployment import (
-    completions,
-    deploy_commands,
-    first_commands,
-    is_ordered,
-    second_commands,
-)
+from spies_core.spies_and_lies.deployment import completions, is_ordered
 from spies_core.spies_and_lies.events import (
     CaptainChosen,
     DeceptionDeclined,
     DeceptionPlayed,
-    DeceptionTokenGained,
-    DoubleAgentMoved,
-    DoubleDamageEarned,
     Event,
-    FlagCaptured,
-    InfiltrationPointsGained,
-    InfiltrationPointsLost,
     IntelCardTurned,
     IntelMarked,
     IntelTokensRevealed,
-    MarshalChosen,
-    SoldierEffectStarted,
     SoldierRevealed,
     SoldiersDeployed,
-    SpiesAndLiesDayEnded,
-    SpiesAndLiesEnded,
     SpiesAndLiesStarted,
 )
-from spies_core.spies_and_lies.options import (
-    Deal,
-    SpiesAndLiesOptions,
-    validate_options,
-)
+from spies_core.spies_and_lies.evolve import evolve
+from spies_core.spies_and_lies.options import Deal, SpiesAndLiesOptions, validate_options
 from spies_core.spies_and_lies.resolution import Resolution
 from spies_core.spies_and_lies.state import (
     ALL_RANKS,
     BOMB,
     CAPTAIN,
-    EMPTY_MISSIONS,
     MARSHAL,
     MISSIONS,
     RANK_NAMES,
-    RED,
     SERGEANT,
     SIDE_NAMES,
     ForcedBy,
-    MarshalOption,
-    Mission,
     Phase,
     PointSource,
-    SideState,
     Stage,
     State,
     current_seats,
@@ -91,37 +64,12 @@ from spies_core.spies_and_lies.state import (
     defender_side,
     guesser_side,
     seat_missions,
+    sergeant_slot,
     to_act,
 )
 from spies_core.words import counted, seat_list
 
-__all__ = [
-    "decide",
-    "evolve",
-    "forfeit",
-    "initial_state",
-    "legal_commands",
-    "outcome",
-    "players",
-    "probe_commands",
-    "start",
-]
-
-_ALL_RANKS: Final = tuple(sorted(ALL_RANKS))
-
-
-def initial_state() -> State:
-    """The state before the first event."""
-    return State()
-
-
-def players(state: State) -> int:
-    """Number of seats: 2, or 4 in team play (§14)."""
-    return state.players
-
-
-# --------------------------------------------------------------------------------------
-# start
+__all__ = ["decide", "start"]
 
 
 def start(options: SpiesAndLiesOptions, players: int, rng: Rng) -> list[Event]:
@@ -144,7 +92,7 @@ def start(options: SpiesAndLiesOptions, players: int, rng: Rng) -> list[Event]:
         exhausted = deal.exhausted
     else:
         # The opponent draws blind from the shuffled soldiers (§4.9).
-        exhausted = (shuffled(rng, _ALL_RANKS)[0], shuffled(rng, _ALL_RANKS)[0])
+        exhausted = (shuffled(rng, ALL_RANKS)[0], shuffled(rng, ALL_RANKS)[0])
     starting = deal.starting if deal.starting is not None else rng.randrange(2)
     return [
         SpiesAndLiesStarted(
@@ -156,10 +104,6 @@ def start(options: SpiesAndLiesOptions, players: int, rng: Rng) -> list[Event]:
             starting_side=starting,
         )
     ]
-
-
-# --------------------------------------------------------------------------------------
-# decide
 
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
@@ -285,14 +229,6 @@ def _decide_deploy(state: State, seat: int, command: Deploy) -> list[Event]:
     return batch.events
 
 
-def _sergeant_slot(state: State, seat: int) -> int | None:
-    missions = state.sides[seat % 2].missions
-    for index in seat_missions(state.players, seat):
-        if missions[index].rank == SERGEANT:
-            return index
-    return None
-
-
 def _decide_intel(state: State, seat: int, command: MarkSergeant | ConfirmIntel) -> list[Event]:
     """§5.2: tokens are automatic except on the Sergeant [I-13]; every seat answers, so the
     order of answers tells nobody where a Sergeant lies."""
@@ -300,7 +236,7 @@ def _decide_intel(state: State, seat: int, command: MarkSergeant | ConfirmIntel)
     _require_turn(state, seat, name)
     if state.phase is not Phase.INTEL:
         raise RuleError(f"{name}: not in the intel phase", code="not-intel-phase")
-    slot = _sergeant_slot(state, seat)
+    slot = sergeant_slot(state, seat)
     token: bool | None = None
     if isinstance(command, MarkSergeant):
         if slot is None:
@@ -459,306 +395,3 @@ def _decide_captain(state: State, seat: int, command: ChooseCaptain, rng: Rng) -
     target = team.missions[state.turn // 2]
     resolution.close_wrong_guess(defender, target.deception, rng)
     return resolution.events
-
-
-# --------------------------------------------------------------------------------------
-# evolve
-
-
-def _set_side(state: State, side: int, team: SideState) -> tuple[SideState, ...]:
-    return (team, state.sides[1]) if side == RED else (state.sides[0], team)
-
-
-def _set_mission(team: SideState, index: int, mission: Mission) -> SideState:
-    missions = list(team.missions)
-    missions[index] = mission
-    return replace(team, missions=tuple(missions))
-
-
-def _next_turn(state: State, **changes: object) -> State:
-    return replace(state, turn=state.turn + 1, stage=Stage.DECEPTION, **changes)
-
-
-def evolve(state: State, event: Event) -> State:  # noqa: C901  (one case per event)
-    """Apply a recorded fact. Never validates user input.
-
-    Raises:
-        CorruptLogError: the event cannot follow this state.
-    """
-    match event:
-        case SpiesAndLiesStarted():
-            return _evolve_started(state, event)
-        case SoldiersDeployed():
-            team = state.sides[event.side]
-            soldiers = event.soldiers
-            if soldiers is None:
-                raise CorruptLogError("soldiers_deployed without soldiers in the game's own log")
-            missions = list(team.missions)
-            for offset, rank in enumerate(soldiers):
-                missions[event.first_mission - 1 + offset] = Mission(rank=rank)
-            hand = tuple(rank for rank in team.hand if rank not in soldiers)
-            team = replace(team, hand=hand, missions=tuple(missions))
-            return replace(state, sides=_set_side(state, event.side, team))
-        case IntelCardTurned():
-            if not state.intel_deck or state.intel_deck[0] != event.card:
-                raise CorruptLogError(f"intel_card_turned {list(event.card)} is not the top card")
-            return replace(
-                state,
-                phase=Phase.INTEL,
-                current_intel=event.card,
-                intel_deck=state.intel_deck[1:],
-                intel_marked=(),
-            )
-        case IntelMarked():
-            marked = tuple(sorted((*state.intel_marked, event.seat)))
-            if event.sergeant_token is None:
-                return replace(state, intel_marked=marked)
-            slot = _sergeant_slot(state, event.seat)
-            if slot is None:
-                raise CorruptLogError(f"intel_marked: seat {event.seat} has no Sergeant")
-            team = state.sides[event.side]
-            mission = replace(team.missions[slot], intel=event.sergeant_token)
-            team = _set_mission(team, slot, mission)
-            return replace(state, intel_marked=marked, sides=_set_side(state, event.side, team))
-        case IntelTokensRevealed():
-            if event.starting_side not in (None, state.starter):
-                raise CorruptLogError(
-                    f"intel_tokens_revealed names side {event.starting_side} as the starter of"
-                    f" day {state.day}, the log says side {state.starter}"
-                )
-            sides = tuple(
-                replace(
-                    team,
-                    missions=tuple(
-                        replace(mission, intel=token)
-                        for mission, token in zip(team.missions, row, strict=True)
-                    ),
-                )
-                for team, row in zip(state.sides, event.tokens, strict=True)
-            )
-            return replace(state, sides=sides, phase=Phase.MISSION, turn=0, stage=Stage.DECEPTION)
-        case DeceptionPlayed():
-            team = state.sides[event.side]
-            index = event.mission - 1
-            team = _set_mission(team, index, replace(team.missions[index], deception=True))
-            team = replace(team, deception_tokens=team.deception_tokens - 1)
-            return replace(state, sides=_set_side(state, event.side, team), stage=Stage.GUESS)
-        case DeceptionDeclined():
-            return replace(state, stage=Stage.GUESS)
-        case SoldierRevealed():
-            return _evolve_revealed(state, event)
-        case InfiltrationPointsGained() | InfiltrationPointsLost():
-            team = replace(state.sides[event.side], tower=event.tower)
-            return replace(state, sides=_set_side(state, event.side, team))
-        case DeceptionTokenGained():
-            team = state.sides[event.side]
-            team = replace(
-                team,
-                deception_tokens=team.deception_tokens + 1,
-                reserve_taken=team.reserve_taken + 1,
-            )
-            return replace(
-                state, sides=_set_side(state, event.side, team), reserve=state.reserve - 1
-            )
-        case SoldierEffectStarted():
-            team = replace(state.sides[event.side], **{str(event.effect): True})
-            return replace(state, sides=_set_side(state, event.side, team))
-        case DoubleDamageEarned():
-            team = replace(state.sides[event.side], double_damage=True)
-            return replace(state, sides=_set_side(state, event.side, team))
-        case MarshalChosen():
-            return _next_turn(state)
-        case CaptainChosen():
-            if event.borrow == MARSHAL:
-                return replace(state, stage=Stage.MARSHAL)
-            return _next_turn(state)
-        case DoubleAgentMoved():
-            return replace(state, double_agent=event.position)
-        case FlagCaptured():
-            flag = state.options.board_length + 1
-            return replace(state, double_agent=flag if event.side == RED else -flag)
-        case SpiesAndLiesDayEnded():
-            return _evolve_day_ended(state, event)
-        case SpiesAndLiesEnded():
-            return replace(state, phase=Phase.OVER, winner=event.winner, end_reason=event.reason)
-        case _:
-            assert_never(event)
-
-
-def _evolve_started(state: State, event: SpiesAndLiesStarted) -> State:
-    if state.phase is not Phase.SETUP or event.intel_deck is None or event.starting_side is None:
-        raise CorruptLogError(
-            "spies_and_lies_started must come first, with its intel deck and day-1 starter"
-        )
-    sides = tuple(
-        SideState(hand=tuple(r for r in _ALL_RANKS if r != rank), exhausted=(rank,))
-        for rank in event.exhausted
-    )
-    return State(
-        players=event.players,
-        options=event.options,
-        phase=Phase.DEPLOY,
-        day=1,
-        starter=event.starting_side,
-        sides=sides,
-        intel_deck=event.intel_deck,
-        old_intel=(event.old_intel,),
-    )
-
-
-def _evolve_revealed(state: State, event: SoldierRevealed) -> State:
-    if state.phase is not Phase.MISSION or event.turn != state.turn + 1:
-        raise CorruptLogError(
-            f"soldier_revealed for guess-turn {event.turn} during guess-turn {state.turn + 1}"
-        )
-    index = event.mission - 1
-    defender = state.sides[event.side]
-    activated = not event.correct and event.forced_by is None
-    mission = replace(defender.missions[index], face_up=True, retreated=not activated)
-    defender = _set_mission(defender, index, mission)
-    attacker = state.sides[1 - event.side]
-    if event.forced_by is ForcedBy.BOMB:
-        attacker = replace(attacker, bomb=False)  # §6 step 5a: consumed by this reveal
-    sides = (defender, attacker) if event.side == RED else (attacker, defender)
-    if activated and event.rank == MARSHAL:
-        return replace(state, sides=sides, stage=Stage.MARSHAL)
-    if activated and event.rank == CAPTAIN:
-        return replace(state, sides=sides, stage=Stage.CAPTAIN)
-    return _next_turn(state, sides=sides)
-
-
-def _evolve_day_ended(state: State, event: SpiesAndLiesDayEnded) -> State:
-    """§11: new exhausted soldiers, the rest back in hand, tokens and flags cleared."""
-    sides = tuple(
-        replace(
-            team,
-            hand=tuple(rank for rank in _ALL_RANKS if rank not in exhausted),
-            exhausted=exhausted,
-            missions=EMPTY_MISSIONS,
-            scout=False,
-            spy=False,
-            miner=False,
-            bomb=False,
-            double_damage=False,
-        )
-        for team, exhausted in zip(state.sides, event.exhausted, strict=True)
-    )
-    current = () if state.current_intel is None else (state.current_intel,)
-    return replace(
-        state,
-        history=(*state.history, tuple(team.missions for team in state.sides)),
-        sides=sides,
-        old_intel=state.old_intel + current,
-        current_intel=None,
-        day=state.day + 1,
-        starter=event.next_starting_side,
-        phase=Phase.DEPLOY,
-        turn=0,
-        stage=Stage.DECEPTION,
-        intel_marked=(),
-    )
-
-
-# --------------------------------------------------------------------------------------
-# legal commands, outcome, invariants, probes
-
-_GUESSES: Final = tuple(Guess(rank=rank) for rank in _ALL_RANKS)
-_WINDOW: Final = (Deceive(), DeclineDeception())
-_MARSHAL_CHOICES: Final = tuple(ChooseMarshal(option=option) for option in MarshalOption)
-_SERGEANT_MARKS: Final = (MarkSergeant(token=True), MarkSergeant(token=False))
-_CONFIRM: Final = (ConfirmIntel(),)
-
-
-def legal_commands(state: State, seat: int) -> list[Command]:
-    """Exactly the commands ``decide`` accepts from ``seat`` now (empty when not to act)."""
-    if seat not in to_act(state):
-        return []
-    phase = state.phase
-    if phase is Phase.MISSION:
-        stage = state.stage
-        if stage is Stage.DECEPTION:
-            return list(_WINDOW) if deception_window_open(state) else list(_GUESSES)
-        if stage is Stage.GUESS:
-            return list(_GUESSES)
-        if stage is Stage.MARSHAL:
-            return list(_MARSHAL_CHOICES)
-        exhausted = state.sides[defender_side(state)].exhausted
-        return [ChooseCaptain(borrow=None), *(ChooseCaptain(borrow=r) for r in exhausted)]
-    if phase is Phase.DEPLOY:
-        team = state.sides[seat % 2]
-        if state.players == 2:
-            return list(deploy_commands(team.hand))
-        if seat < 2:
-            return list(first_commands(team.hand))
-        first = (team.missions[0].rank or 0, team.missions[1].rank or 0)
-        return list(second_commands(team.hand, first))
-    if phase is Phase.INTEL:
-        return list(_CONFIRM if _sergeant_slot(state, seat) is None else _SERGEANT_MARKS)
-    return []
-
-
-def outcome(state: State) -> Outcome | None:
-    """``None`` while the game goes on; the winners are every seat of the winning side."""
-    if state.phase is not Phase.OVER or state.end_reason is None:
-        return None
-    seats = range(state.players)
-    winners = () if state.winner is None else tuple(s for s in seats if s % 2 == state.winner)
-    return Outcome(
-        winners=winners,
-        reason=str(state.end_reason),
-        draw=state.winner is None,
-        scores=tuple(state.sides[s % 2].tower for s in seats),
-    )
-
-
-def forfeit(state: State, seat: int) -> Outcome:
-    """``seat`` ran out of time with ``forfeit`` as its time control's rule: its side loses
-    and the other side wins (a team's both seats), whatever the score."""
-    seats = range(state.players)
-    return Outcome(
-        winners=tuple(s for s in seats if s % 2 != seat % 2),
-        reason="timeout",
-        scores=tuple(state.sides[s % 2].tower for s in seats) if state.sides else (),
-    )
-
-
-def probe_commands(state: State, seat: int) -> Iterable[Command]:
-    """Plausible commands, legal and illegal, for the conformance suite to try."""
-    team = state.sides[seat % 2] if state.sides else None
-    probes: list[Command] = [
-        Deceive(),
-        DeclineDeception(),
-        ConfirmIntel(),
-        *_SERGEANT_MARKS,
-        *_MARSHAL_CHOICES,
-        ChooseCaptain(borrow=None),
-        *(ChooseCaptain(borrow=rank) for rank in (0, *_ALL_RANKS, 11)),
-        *(Guess(rank=rank) for rank in (-1, 0, *_ALL_RANKS, 11)),
-        Deploy(soldiers=()),
-        Deploy(soldiers=(1, 2, 3)),
-        Deploy(soldiers=(1, 2, 3, 5, 6)),
-        Deploy(soldiers=(1, 2, 7, 6)),  # out of order (§5.1.2)
-        Deploy(soldiers=(2, 7, 4, 10)),  # E6
-        Deploy(soldiers=(0, 2, 3, 5)),
-        Deploy(soldiers=(1, 2, 3, 11)),
-        Deploy(soldiers=(1, 1, 2, 3)),
-        Deploy(soldiers=(9, 10)),
-        Deploy(soldiers=(1, 2)),
-        Deploy(soldiers=(4, 10)),
-    ]
-    if team is not None:
-        hand = team.hand
-        if team.exhausted:
-            ex = team.exhausted[0]
-            probes.append(Deploy(soldiers=tuple(sorted((ex, *hand[:3])))))
-            probes.append(Deploy(soldiers=tuple(sorted((ex, hand[0])))))
-        if len(hand) >= 4:
-            probes.append(Deploy(soldiers=hand[:4]))
-            probes.append(Deploy(soldiers=hand[-4:][::-1]))
-            probes.append(Deploy(soldiers=hand[-2:]))
-            probes.append(Deploy(soldiers=hand[:2]))
-        first = team.missions[0].rank
-        if first is not None:
-            probes.append(Deploy(soldiers=(first, hand[-1] if hand else 10)))
-    probes.extend(legal_commands(state, seat)[:3])
-    return probes

@@ -43,7 +43,8 @@ BOMB: Final = 7
 COLONEL: Final = 8
 GENERAL: Final = 9
 MARSHAL: Final = 10
-ALL_RANKS: Final = frozenset(range(1, 11))
+ALL_RANKS: Final = tuple(range(1, 11))
+"""Every rank, 1 to 10, in order."""
 RANK_NAMES: Final = (
     "",
     "Spy",

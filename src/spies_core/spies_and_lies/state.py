@@ -77,6 +77,7 @@ __all__ = [
     "guesser_side",
     "mission_owner",
     "seat_missions",
+    "sergeant_slot",
     "to_act",
 ]
 
@@ -284,6 +285,15 @@ def seat_missions(players: int, seat: int) -> range:
 
 _SINGLE: Final = tuple(frozenset({seat}) for seat in range(4))
 _NOBODY: Final[frozenset[int]] = frozenset()
+
+
+def sergeant_slot(state: State, seat: int) -> int | None:
+    """The mission (0-3) under which ``seat`` deployed its Sergeant today, if it did (§5.2.3)."""
+    missions = state.sides[seat % 2].missions
+    for index in seat_missions(state.players, seat):
+        if missions[index].rank == SERGEANT:
+            return index
+    return None
 
 
 def _deployers(state: State) -> frozenset[int]:

@@ -1,4 +1,5 @@
-"""Helpers for the Black Spy tests: games from fixed deals, crafted positions, playouts."""
+"""Black Spy under test (:class:`tests.support.games.Table`): games from fixed deals,
+crafted positions, playouts."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from spies_core import fold, get_game, start_game
+from spies_core import get_game
 from spies_core.black_spy.cards import DECK, Card, sort_cards
 from spies_core.black_spy.commands import Command, PassCards, PlayCard
 from spies_core.black_spy.events import (
@@ -18,6 +19,7 @@ from spies_core.black_spy.events import (
 from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.state import Phase, State, Trick
 from spies_core.decider import GameSpec
+from tests.support.games import Table
 
 SPEC: GameSpec[State, Command, Event, Any, Any] = get_game("black-spy")
 
@@ -27,37 +29,33 @@ def cards(text: str) -> tuple[Card, ...]:
     return sort_cards(text.split())
 
 
-def start(
-    players: int, options: dict[str, Any] | None = None, seed: int = 0
-) -> tuple[State, list[Event]]:
-    """A new game and its setup events."""
-    events = start_game(SPEC, players, options or {}, Random(seed))
-    return fold(SPEC, events), events
+class BlackSpy(Table[State, Command, Event]):
+    """A game of Black Spy: ``start`` it (a fixed deal with :func:`fixed_deal`), or take a
+    crafted position ``at`` (:func:`position`, :func:`last_trick_position`: not a whole
+    deck, so no invariant is checked there)."""
 
+    SPEC = SPEC
 
-def apply(
-    state: State, seat: int, command: Command, rng: Random | None = None
-) -> tuple[State, list[Event]]:
-    """Decide ``command`` and evolve its events."""
-    events = SPEC.decide(state, seat, command, rng or Random(0))
-    for event in events:
-        state = SPEC.evolve(state, event)
-    return state, events
+    def play(self, seat: int, card: str) -> list[Event]:
+        """When ``seat`` plays one card."""
+        return self.act(seat, PlayCard(card=card))
 
+    def pass_all(self, passes: dict[int, str] | None = None) -> list[Event]:
+        """When every seat passes (the given cards, or its first three), seats in order."""
+        events: list[Event] = []
+        for seat in range(self.state.players):
+            hand = self.state.hands[seat]
+            chosen = cards(passes[seat]) if passes and seat in passes else hand[:3]
+            events += self.act(seat, PassCards(cards=chosen))
+        return events
 
-def play(state: State, seat: int, card: str) -> tuple[State, list[Event]]:
-    """Play one card."""
-    return apply(state, seat, PlayCard(card=card))
-
-
-def pass_all(state: State, passes: dict[int, str] | None = None) -> tuple[State, list[Event]]:
-    """Every seat passes (the given cards, or its first three), seats in order."""
-    events: list[Event] = []
-    for seat in range(state.players):
-        chosen = cards(passes[seat]) if passes and seat in passes else state.hands[seat][:3]
-        state, new = apply(state, seat, PassCards(cards=chosen))
-        events += new
-    return state, events
+    def finish_trick(self, order: Sequence[str]) -> list[Event]:
+        """When ``order`` is played from the seat to play on; all the events."""
+        events: list[Event] = []
+        for card in order:
+            assert self.state.turn is not None
+            events += self.play(self.state.turn, card)
+        return events
 
 
 def split_deck(players: int) -> list[list[Card]]:
@@ -152,16 +150,6 @@ def last_trick_position(
     )
 
 
-def finish_trick(state: State, order: Sequence[str]) -> tuple[State, list[Event]]:
-    """Play ``order`` from the seat to play on; return the state and all events."""
-    events: list[Event] = []
-    for card in order:
-        assert state.turn is not None
-        state, new = play(state, state.turn, card)
-        events += new
-    return state, events
-
-
 @dataclass
 class Playout:
     """One finished random game and what happened in it."""
@@ -189,14 +177,12 @@ class Playout:
 def random_playout(players: int, seed: int, options: dict[str, Any] | None = None) -> Playout:
     """Play a whole game with a seeded random agent (any seat to act, any legal command)."""
     rng = Random(seed)
-    state, events = start(players, options, seed)
-    result = Playout(players=players, events=list(events), states=[state])
-    while SPEC.outcome(state) is None:
-        seat = rng.choice(sorted(SPEC.to_act(state)))
-        command = rng.choice(SPEC.legal_commands(state, seat))
-        state, new = apply(state, seat, command, rng)
-        result.events += new
-        result.states.append(state)
+    game = BlackSpy.start(players, options, seed=seed)
+    result = Playout(players=players, events=list(game.events), states=[game.state])
+    while SPEC.outcome(game.state) is None:
+        seat = rng.choice(sorted(SPEC.to_act(game.state)))
+        result.events += game.act(seat, rng.choice(game.legal(seat)), rng)
+        result.states.append(game.state)
     return result
 
 

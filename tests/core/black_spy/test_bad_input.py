@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from random import Random
-
 import msgspec
 import pytest
 
@@ -13,23 +11,15 @@ from spies_core.black_spy.events import BlackSpyCardPlayed, BlackSpyCardsPassed
 from spies_core.black_spy.options import BlackSpyFlags
 from spies_core.black_spy.state import State
 from spies_core.errors import GameOverError, NotYourTurnError, RuleError
-from tests.core.black_spy.helpers import (
-    SPEC,
-    apply,
-    end_of_game,
-    position,
-    split_deck,
-    start,
-)
+from tests.core.black_spy.helpers import BlackSpy, end_of_game, position, split_deck
 
 
 def refuse(state: State, seat: int, command: Command) -> RuleError:
     """Decide must raise; the state must be untouched."""
     before = msgspec.json.encode(state)
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, seat, command, Random(0))
+    error = BlackSpy.at(state).refused(seat, command)
     assert msgspec.json.encode(state) == before
-    return caught.value
+    return error
 
 
 # A trick in progress (not the first of the deal): seat 0 led the red 4, seat 1 to play.
@@ -110,26 +100,27 @@ def test_must_follow_names_the_cards_that_follow() -> None:
 
 def test_out_of_turn_is_a_not_your_turn_error() -> None:
     """Conventions: a seat not to act gets ``NotYourTurnError``."""
-    with pytest.raises(NotYourTurnError):
-        SPEC.decide(FOLLOWING, 2, PlayCard(card="blue-5"), Random(0))
+    BlackSpy.at(FOLLOWING).refused(2, PlayCard(card="blue-5"), NotYourTurnError)
 
 
 def test_black_lead_allowed_after_the_first_trick() -> None:
     """§4.5, §5.8, §10.7: no breaking rule; black may be led from trick 2 on."""
-    state = position(["black-2 red-1", "blue-3", "blue-4"])
-    apply(state, 0, PlayCard(card="black-2"))
+    game = BlackSpy.at(position(["black-2 red-1", "blue-3", "blue-4"]))
+    game.act(0, PlayCard(card="black-2"))
 
 
 def test_classic_leader_holding_only_black_may_lead_black() -> None:
     """Appendix A edge case: in the classic preset the dealer's left may hold only black
     cards; then a black lead to trick 1 is allowed."""
-    state = position(
-        ["black-2 black-3", "blue-3 red-3", "blue-4 red-4"],
-        first_trick=True,
-        flags=BlackSpyFlags(classic=True),
+    game = BlackSpy.at(
+        position(
+            ["black-2 black-3", "blue-3 red-3", "blue-4 red-4"],
+            first_trick=True,
+            flags=BlackSpyFlags(classic=True),
+        )
     )
-    assert SPEC.legal_commands(state, 0) == [PlayCard(card="black-2"), PlayCard(card="black-3")]
-    apply(state, 0, PlayCard(card="black-2"))
+    assert game.legal(0) == [PlayCard(card="black-2"), PlayCard(card="black-3")]
+    game.act(0, PlayCard(card="black-2"))
     mixed = position(
         ["black-2 red-2", "blue-3", "blue-4"], first_trick=True, flags=BlackSpyFlags(classic=True)
     )
@@ -138,7 +129,7 @@ def test_classic_leader_holding_only_black_may_lead_black() -> None:
 
 # --- the pass --------------------------------------------------------------------------------
 
-PASSING, _ = start(4, seed=3)
+PASSING = BlackSpy.start(4, seed=3).state
 HAND0 = PASSING.hands[0]
 NOT_HELD = next(c for c in ("red-1", "blue-11", "green-5", "yellow-6") if c not in HAND0)
 
@@ -181,23 +172,24 @@ def test_pass_refusals(seat: int, command: Command, code: str, named: str) -> No
 def test_passing_twice_is_refused_and_the_first_pass_stands() -> None:
     """§3.4: a pass is made once and cannot be changed."""
     first = PassCards(cards=HAND0[:3])
-    state, _ = apply(PASSING, 0, first)
-    error = refuse(state, 0, PassCards(cards=HAND0[3:6]))
+    game = BlackSpy.at(PASSING)
+    game.act(0, first)
+    error = refuse(game.state, 0, PassCards(cards=HAND0[3:6]))
     assert error.code == "already-passed"
     assert isinstance(error, NotYourTurnError)  # seat 0 is no longer to act
     assert HAND0[3] in error.message and HAND0[0] in error.message
-    assert state.passes[0] == HAND0[:3]
+    assert game.state.passes[0] == HAND0[:3]
     # A seat that has passed may not play either, while others still pass.
-    error = refuse(state, 0, PlayCard(card=HAND0[5]))
+    error = refuse(game.state, 0, PlayCard(card=HAND0[5]))
     assert error.code == "passing-not-over" and HAND0[5] in error.message
 
 
 def test_passing_a_black_7_twice_needs_two() -> None:
     """§1.7: black 7s are a multiset: passing "black-7" twice needs two of them."""
-    state, _ = start(3, {"deal": {"dealer": 0, "hands": three_hands_with_one_black_7()}})
-    hand = state.hands[0]
+    game = BlackSpy.start(3, {"deal": {"dealer": 0, "hands": three_hands_with_one_black_7()}})
+    hand = game.state.hands[0]
     assert hand.count("black-7") == 1
-    error = refuse(state, 0, PassCards(cards=("black-7", "black-7", hand[0])))
+    error = refuse(game.state, 0, PassCards(cards=("black-7", "black-7", hand[0])))
     assert error.code == "card-not-in-hand"
     assert "black-7" in error.message and "hold 1" in error.message
 
@@ -214,18 +206,17 @@ def three_hands_with_one_black_7() -> list[list[str]]:
 
 def test_case_and_spaces_are_normalised() -> None:
     """Card notation: " Red-9 " is "red-9" (the event records the normal form)."""
-    _, events = apply(FOLLOWING, 1, PlayCard(card=" Red-9 "))
+    events = BlackSpy.at(FOLLOWING).act(1, PlayCard(card=" Red-9 "))
     assert events[0] == BlackSpyCardPlayed(seat=1, card="red-9")
-    state, events = apply(PASSING, 0, PassCards(cards=tuple(c.upper() for c in HAND0[:3])))
+    game = BlackSpy.at(PASSING)
+    events = game.act(0, PassCards(cards=tuple(c.upper() for c in HAND0[:3])))
     assert events[0] == BlackSpyCardsPassed(seat=0, to_seat=1, cards=HAND0[:3])
-    assert state.passes[0] == HAND0[:3]
+    assert game.state.passes[0] == HAND0[:3]
 
 
 def test_no_command_after_the_end() -> None:
     """§7: once the game is over every command is refused with ``game-over``."""
-    state = end_of_game()
-    for seat in range(state.players):
-        with pytest.raises(GameOverError):
-            SPEC.decide(state, seat, PlayCard(card="red-1"), Random(0))
-        with pytest.raises(GameOverError):
-            SPEC.decide(state, seat, PassCards(cards=("red-1", "red-2", "red-3")), Random(0))
+    game = BlackSpy.at(end_of_game())
+    for seat in range(game.state.players):
+        game.refused(seat, PlayCard(card="red-1"), GameOverError)
+        game.refused(seat, PassCards(cards=("red-1", "red-2", "red-3")), GameOverError)

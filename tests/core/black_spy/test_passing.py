@@ -17,16 +17,13 @@ from spies_core.black_spy.events import (
     PassDirection,
 )
 from spies_core.black_spy.state import Phase, State
-from spies_core.errors import RuleError
 from tests.core.black_spy.helpers import (
     SPEC,
-    apply,
+    BlackSpy,
     cards,
     fixed_deal,
-    pass_all,
     random_playout,
     split_deck,
-    start,
 )
 
 LEFT, RIGHT, ACROSS = PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS
@@ -90,26 +87,26 @@ def test_any_three_cards_may_be_passed_including_black_7s_and_red_1() -> None:
     hands[0].append("red-1")  # ...and the red 1 instead of one black 7
     hands[1].remove("red-1")
     hands[1].append("black-7")
-    state, _ = start(3, fixed_deal(hands, dealer=2))
-    assert "red-1" in state.hands[0]
+    game = BlackSpy.start(3, fixed_deal(hands, dealer=2))
+    assert "red-1" in game.state.hands[0]
     pass_cards = "black-7 black-7 red-1"
-    state, events = pass_all(state, {0: pass_cards})
+    events = game.pass_all({0: pass_cards})
     assert isinstance(events[-1], BlackSpyCardsExchanged)
     assert events[-1].received[1] == cards(pass_cards)
     assert events[-1].leader == 1  # seat 1 received the red 1
-    assert state.turn == 1 and state.leader == 1
-    assert "red-1" in state.hands[1]
+    assert game.state.turn == 1 and game.state.leader == 1
+    assert "red-1" in game.state.hands[1]
 
 
 def test_red_1_holder_leads_when_kept() -> None:
     """§4.1: the red 1's holder after the exchange leads trick 1; §4.2 it need not lead it."""
-    state, _ = start(4, seed=7)
-    holder = next(s for s in range(4) if "red-1" in state.hands[s])
-    chosen = {s: " ".join([c for c in state.hands[s] if c != "red-1"][:3]) for s in range(4)}
-    state, events = pass_all(state, chosen)
+    game = BlackSpy.start(4, seed=7)
+    holder = next(s for s in range(4) if "red-1" in game.state.hands[s])
+    chosen = {s: " ".join([c for c in game.state.hands[s] if c != "red-1"][:3]) for s in range(4)}
+    events = game.pass_all(chosen)
     exchanged = events[-1]
     assert isinstance(exchanged, BlackSpyCardsExchanged) and exchanged.leader == holder
-    legal = {c.card for c in SPEC.legal_commands(state, holder) if isinstance(c, PlayCard)}
+    legal = {c.card for c in game.legal(holder) if isinstance(c, PlayCard)}
     assert "red-1" in legal and len(legal) > 1
     assert all(not c.startswith("black") for c in legal)  # §4.3
 
@@ -117,50 +114,48 @@ def test_red_1_holder_leads_when_kept() -> None:
 def test_received_cards_cannot_be_passed_on() -> None:
     """§3.4: nothing is received before every seat has passed, so a seat cannot pass on a
     card passed to it in the same deal."""
-    state, _ = start(3, seed=4)
-    given = tuple(c for c in state.hands[0] if c != "black-7")[:3]
-    state, _ = apply(state, 0, PassCards(cards=given))
-    own = tuple(c for c in state.hands[1] if c != "black-7")[:2]
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 1, PassCards(cards=(given[0], *own)), Random(0))
-    assert caught.value.code == "card-not-in-hand"
-    assert given[0] in caught.value.message
+    game = BlackSpy.start(3, seed=4)
+    given = tuple(c for c in game.state.hands[0] if c != "black-7")[:3]
+    game.act(0, PassCards(cards=given))
+    own = tuple(c for c in game.state.hands[1] if c != "black-7")[:2]
+    refusal = game.refused(1, PassCards(cards=(given[0], *own)))
+    assert refusal.code == "card-not-in-hand"
+    assert given[0] in refusal.message
 
 
 def test_pass_counts_and_hand_sizes_during_the_pass() -> None:
     """§3.1: three cards leave the hand when passed, and three arrive at the exchange."""
-    state, _ = start(5, seed=1)
-    state, _ = apply(state, 3, PassCards(cards=state.hands[3][:3]))
-    assert [len(h) for h in state.hands] == [12, 12, 12, 9, 12]
-    assert SPEC.to_act(state) == frozenset({0, 1, 2, 4})
-    state, _ = pass_all_remaining(state)
-    assert [len(h) for h in state.hands] == [12] * 5
-    assert SPEC.to_act(state) == frozenset({state.leader})
+    game = BlackSpy.start(5, seed=1)
+    game.act(3, PassCards(cards=game.state.hands[3][:3]))
+    assert [len(h) for h in game.state.hands] == [12, 12, 12, 9, 12]
+    assert SPEC.to_act(game.state) == frozenset({0, 1, 2, 4})
+    pass_all_remaining(game)
+    assert [len(h) for h in game.state.hands] == [12] * 5
+    assert SPEC.to_act(game.state) == frozenset({game.state.leader})
 
 
-def pass_all_remaining(state: State) -> tuple[State, list[object]]:
-    """Every seat yet to pass passes its first three cards."""
+def pass_all_remaining(game: BlackSpy) -> list[object]:
+    """When every seat yet to pass passes its first three cards."""
     events: list[object] = []
-    for seat in range(state.players):
-        if state.passes[seat] is None:
-            state, new = apply(state, seat, PassCards(cards=state.hands[seat][:3]))
-            events += new
-    return state, events
+    for seat in range(game.state.players):
+        if game.state.passes[seat] is None:
+            events += game.act(seat, PassCards(cards=game.state.hands[seat][:3]))
+    return events
 
 
 def test_passes_may_come_in_any_order() -> None:
     """§10.14: passing is simultaneous; the last pass, whoever makes it, hands all over."""
     for order in ([0, 1, 2, 3], [3, 1, 0, 2], [2, 3, 1, 0]):
-        state, _ = start(4, seed=9)
-        dealt = state.hands
+        game = BlackSpy.start(4, seed=9)
+        dealt = game.state.hands
         for i, seat in enumerate(order):
-            state, events = apply(state, seat, PassCards(cards=state.hands[seat][-3:]))
+            events = game.act(seat, PassCards(cards=game.state.hands[seat][-3:]))
             assert isinstance(events[0], BlackSpyCardsPassed)
             assert (len(events) == 2) == (i == 3)
-        assert state.phase is Phase.PLAYING
+        assert game.state.phase is Phase.PLAYING
         for seat in range(4):
-            assert state.passes[seat] == dealt[seat][-3:]
-            assert all(c in state.hands[(seat + 1) % 4] for c in dealt[seat][-3:])
+            assert game.state.passes[seat] == dealt[seat][-3:]
+            assert all(c in game.state.hands[(seat + 1) % 4] for c in dealt[seat][-3:])
 
 
 # --- secrecy (§3.4, §3.5) -----------------------------------------------------------------
@@ -178,7 +173,7 @@ def test_a_seat_sees_nothing_of_other_passes_until_all_have_passed(players: int)
     """§3.4, §3.5: whatever the other seats pass, a seat's view (and a spectator's) is the
     same until every seat has passed, before and after its own pass; the events it may see
     are the same too."""
-    base, _ = start(players, seed=players)
+    base = BlackSpy.start(players, seed=players).state
     rng = Random(players)
     for viewer in range(players):
         others = [s for s in range(players) if s != viewer]
@@ -188,16 +183,16 @@ def test_a_seat_sees_nothing_of_other_passes_until_all_have_passed(players: int)
             spectator: set[bytes] = set()
             redacted: set[str] = set()
             for _ in range(6):
-                state = base
+                game = BlackSpy.at(base)
                 if keep_one_open:
-                    state, _ = apply(state, viewer, PassCards(cards=base.hands[viewer][:3]))
+                    game.act(viewer, PassCards(cards=base.hands[viewer][:3]))
                 log = []
                 for seat in others[: len(others) - keep_one_open]:
-                    state, events = apply(state, seat, random_pass(state, seat, rng))
+                    events = game.act(seat, random_pass(game.state, seat, rng))
                     log += events
-                assert state.phase is Phase.PASSING
-                seen.add(view_json(state, viewer))
-                spectator.add(view_json(state, None))
+                assert game.state.phase is Phase.PASSING
+                seen.add(view_json(game.state, viewer))
+                spectator.add(view_json(game.state, None))
                 redacted.add(repr([SPEC.redact(e, viewer) for e in log]))
             assert len(seen) == 1, f"seat {viewer} sees what others passed"
             assert len(spectator) == 1
@@ -212,20 +207,20 @@ def view_json(state: State, viewer: int | None) -> bytes:
 def test_own_pass_is_visible_at_once_received_cards_only_after_the_exchange() -> None:
     """§3.4: the view shows the seat's own pass as soon as made, and what it received
     only once every seat has passed; nobody else sees either."""
-    state, _ = start(3, seed=2)
-    mine = state.hands[0][:3]
-    state, _ = apply(state, 0, PassCards(cards=mine))
-    v = SPEC.view(state, 0)
+    game = BlackSpy.start(3, seed=2)
+    mine = game.state.hands[0][:3]
+    game.act(0, PassCards(cards=mine))
+    v = SPEC.view(game.state, 0)
     assert v.my_pass == mine and v.received is None and v.pass_to == 1 and v.pass_from == 2
-    assert SPEC.view(state, 1).my_pass is None
-    assert SPEC.view(state, None).my_pass is None
-    state, _ = apply(state, 1, PassCards(cards=state.hands[1][:3]))
-    assert SPEC.view(state, 1).received is None
-    from_2 = state.hands[2][:3]
-    state, events = apply(state, 2, PassCards(cards=from_2))
-    assert SPEC.view(state, 0).received == from_2
-    assert SPEC.view(state, 1).received == mine
-    assert SPEC.view(state, None).received is None
+    assert SPEC.view(game.state, 1).my_pass is None
+    assert SPEC.view(game.state, None).my_pass is None
+    game.act(1, PassCards(cards=game.state.hands[1][:3]))
+    assert SPEC.view(game.state, 1).received is None
+    from_2 = game.state.hands[2][:3]
+    events = game.act(2, PassCards(cards=from_2))
+    assert SPEC.view(game.state, 0).received == from_2
+    assert SPEC.view(game.state, 1).received == mine
+    assert SPEC.view(game.state, None).received is None
     exchange = events[-1]
     assert isinstance(exchange, BlackSpyCardsExchanged)
     assert SPEC.redact(exchange, 0) == replace(exchange, received=(from_2, None, None))
@@ -234,8 +229,8 @@ def test_own_pass_is_visible_at_once_received_cards_only_after_the_exchange() ->
 
 def test_pass_event_is_hidden_from_everybody_but_the_passer() -> None:
     """§3.5: others (the receiver included) learn only that the seat has passed."""
-    state, _ = start(4, seed=2)
-    _, events = apply(state, 1, PassCards(cards=state.hands[1][:3]))
+    game = BlackSpy.start(4, seed=2)
+    events = game.act(1, PassCards(cards=game.state.hands[1][:3]))
     (passed,) = events
     assert isinstance(passed, BlackSpyCardsPassed)
     assert SPEC.redact(passed, 1) == passed

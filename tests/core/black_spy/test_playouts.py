@@ -12,12 +12,12 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from spies_core import fold, start_game
+from spies_core import fold
 from spies_core.black_spy.commands import PlayCard
 from spies_core.black_spy.state import Phase, State
 from spies_core.errors import SpiesError
 from spies_core.rng import FairRng
-from tests.core.black_spy.helpers import SPEC, apply, position, start
+from tests.core.black_spy.helpers import SPEC, BlackSpy, position
 
 ENCODER = msgspec.json.Encoder()
 EVENTS = msgspec.json.Decoder(SPEC.event_type)
@@ -58,23 +58,20 @@ def playout(players: int, seed: int, options: dict[str, Any]) -> tuple[State, li
     """A fully checked random game, with the server's fair RNG."""
     rng = Random(seed)
     key = seed.to_bytes(32, "big")
-    events = start_game(SPEC, players, options, FairRng(key, 0))
-    state = fold(SPEC, events)
-    while SPEC.outcome(state) is None:
-        seat, command = rng.choice(check_step(state, rng))
-        new = SPEC.decide(state, seat, command, FairRng(key, len(events)))
+    game = BlackSpy.start(players, options, rng=FairRng(key, 0))
+    while SPEC.outcome(game.state) is None:
+        seat, command = rng.choice(check_step(game.state, rng))
+        new = game.act(seat, command, FairRng(key, len(game.events)))
         for event in new:
             assert EVENTS.decode(ENCODER.encode(event)) == event
             for viewer in [*range(players), None]:
                 redacted = SPEC.redact(event, viewer)
                 assert redacted is not None
                 assert EVENTS.decode(ENCODER.encode(redacted)) == redacted
-            state = SPEC.evolve(state, event)
-        events += new
-        assert len(events) <= SPEC.max_events
-    SPEC.check_invariants(state)
-    assert fold(SPEC, events) == state
-    return state, events
+        assert len(game.events) <= SPEC.max_events
+    SPEC.check_invariants(game.state)
+    assert fold(SPEC, game.events) == game.state
+    return game.state, game.events
 
 
 @pytest.mark.parametrize("options", list(OPTION_SETS.values()), ids=list(OPTION_SETS))
@@ -102,20 +99,24 @@ def test_same_seed_same_game() -> None:
 
 def test_invariants_catch_a_lost_or_duplicated_card() -> None:
     """check_invariants is not vacuous: a card in two places is found."""
-    state, _ = start(3, seed=1)
-    broken = replace(state, hands=(state.hands[0] + (state.hands[1][0],), *state.hands[1:]))
+    game = BlackSpy.start(3, seed=1)
+    broken = replace(
+        game.state, hands=(game.state.hands[0] + (game.state.hands[1][0],), *game.state.hands[1:])
+    )
     with pytest.raises(AssertionError):
         SPEC.check_invariants(broken)
     with pytest.raises(AssertionError):
-        SPEC.check_invariants(replace(state, totals=(1, 0, 0)))
+        SPEC.check_invariants(replace(game.state, totals=(1, 0, 0)))
 
 
 def test_legal_plays_list_each_black_7_once() -> None:
     """§1.7: several black 7s in hand are one legal command, ``play_card "black-7"``, which
     plays one of them; the trick records the play order for the tie rule (§5.5)."""
-    state = position(["black-3 blue-9", "black-7 black-7 black-7 blue-1", "blue-2 blue-3"])
-    state, _ = apply(state, 0, PlayCard(card="black-3"))
-    assert SPEC.legal_commands(state, 1) == [PlayCard(card="black-7")]
-    state, _ = apply(state, 1, PlayCard(card="black-7"))
-    assert state.hands[1] == ("blue-1", "black-7", "black-7")
-    assert state.trick == ("black-3", "black-7")
+    game = BlackSpy.at(
+        position(["black-3 blue-9", "black-7 black-7 black-7 blue-1", "blue-2 blue-3"])
+    )
+    game.act(0, PlayCard(card="black-3"))
+    assert game.legal(1) == [PlayCard(card="black-7")]
+    game.act(1, PlayCard(card="black-7"))
+    assert game.state.hands[1] == ("blue-1", "black-7", "black-7")
+    assert game.state.trick == ("black-3", "black-7")

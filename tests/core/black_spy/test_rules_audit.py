@@ -21,16 +21,7 @@ from spies_core.black_spy.events import (
     BlackSpyTrickWon,
 )
 from spies_core.black_spy.state import Phase, State
-from tests.core.black_spy.helpers import (
-    SPEC,
-    apply,
-    finish_trick,
-    fixed_deal,
-    play,
-    position,
-    split_deck,
-    start,
-)
+from tests.core.black_spy.helpers import SPEC, BlackSpy, fixed_deal, position, split_deck
 
 
 def legal_cards(state: State, seat: int) -> set[str]:
@@ -40,58 +31,65 @@ def legal_cards(state: State, seat: int) -> set[str]:
 
 def test_s4_2_red_1_holder_may_lead_another_non_black_card() -> None:
     """§4.2, §10.6: the red 1's holder leads trick 1 but need not play the red 1."""
-    state = position(["red-1 blue-5 black-2", "blue-3 red-3", "blue-4 red-4"], first_trick=True)
-    after, events = apply(state, 0, PlayCard(card="blue-5"))
+    game = BlackSpy.at(
+        position(["red-1 blue-5 black-2", "blue-3 red-3", "blue-4 red-4"], first_trick=True)
+    )
+    events = game.act(0, PlayCard(card="blue-5"))
     assert events == [BlackSpyCardPlayed(seat=0, card="blue-5")]
-    assert after.trick == ("blue-5",) and "red-1" in after.hands[0]
+    assert game.state.trick == ("blue-5",) and "red-1" in game.state.hands[0]
 
 
 def test_s4_4_first_trick_follower_void_in_both_may_play_black() -> None:
     """§4.4, §10.5: the trick-1 ban is on the led card only; a follower holding neither the
     led colour nor the led rank may play a black card, even a black 7."""
-    state = position(["red-1 blue-5", "black-7 black-9 green-3", "blue-4 red-4"], first_trick=True)
-    state, _ = play(state, 0, "red-1")
-    assert legal_cards(state, 1) == {"black-7", "black-9", "green-3"}
-    state, _ = play(state, 1, "black-7")
-    assert state.trick == ("red-1", "black-7")
+    game = BlackSpy.at(
+        position(["red-1 blue-5", "black-7 black-9 green-3", "blue-4 red-4"], first_trick=True)
+    )
+    game.play(0, "red-1")
+    assert legal_cards(game.state, 1) == {"black-7", "black-9", "green-3"}
+    game.play(1, "black-7")
+    assert game.state.trick == ("red-1", "black-7")
 
 
 def test_s5_1_play_goes_clockwise_from_the_leader() -> None:
     """§5.1, §2.1: after the leader, each other seat plays once, in seat order (i + 1)."""
-    state = position(
-        ["blue-1 blue-6", "blue-2 blue-7", "blue-3 blue-8", "blue-4 blue-9", "blue-5 blue-10"],
-        leader=3,
+    game = BlackSpy.at(
+        position(
+            ["blue-1 blue-6", "blue-2 blue-7", "blue-3 blue-8", "blue-4 blue-9", "blue-5 blue-10"],
+            leader=3,
+        )
     )
     seats = []
     for _ in range(5):
-        assert state.turn is not None
-        seats.append(state.turn)
-        state, _ = play(state, state.turn, state.hands[state.turn][0])
+        assert game.state.turn is not None
+        seats.append(game.state.turn)
+        game.play(game.state.turn, game.state.hands[game.state.turn][0])
     assert seats == [3, 4, 0, 1, 2]
 
 
 def test_s5_2_following_is_to_the_led_card_not_the_previous_card() -> None:
     """§5.2: red 4 led, black 4 followed by rank; the third seat holds black cards but no
     red and no 4, so it may play anything: the previous card's colour (black) binds nobody."""
-    state = position(["red-4 blue-1", "black-4 blue-2", "black-9 green-3"], trick="")
-    state, _ = play(state, 0, "red-4")
-    state, _ = play(state, 1, "black-4")
-    assert legal_cards(state, 2) == {"black-9", "green-3"}
-    apply(state, 2, PlayCard(card="green-3"))
+    game = BlackSpy.at(position(["red-4 blue-1", "black-4 blue-2", "black-9 green-3"], trick=""))
+    game.play(0, "red-4")
+    game.play(1, "black-4")
+    assert legal_cards(game.state, 2) == {"black-9", "green-3"}
+    game.act(2, PlayCard(card="green-3"))
 
 
 def test_s5_3_black_shed_on_a_coloured_lead_never_wins() -> None:
     """§5.3, §5.4: no trumps: a black 11 played by a seat void in red loses to the red 4."""
-    state = position(["red-4 blue-1", "black-11 blue-2", "red-2 green-3"])
-    _, events = finish_trick(state, ["red-4", "black-11", "red-2"])
+    game = BlackSpy.at(position(["red-4 blue-1", "black-11 blue-2", "red-2 green-3"]))
+    events = game.finish_trick(["red-4", "black-11", "red-2"])
     won = events[-1]
     assert isinstance(won, BlackSpyTrickWon) and won.winner == 0 and won.points == 5
 
 
 def test_s5_6_trick_winner_leads_the_next_trick() -> None:
     """§5.6: the winner takes the trick face down and leads the next one."""
-    state = position(["red-4 blue-1", "red-9 blue-2", "red-2 green-3"])
-    after, events = finish_trick(state, ["red-4", "red-9", "red-2"])
+    game = BlackSpy.at(position(["red-4 blue-1", "red-9 blue-2", "red-2 green-3"]))
+    events = game.finish_trick(["red-4", "red-9", "red-2"])
+    after = game.state
     assert isinstance(events[-1], BlackSpyTrickWon) and events[-1].winner == 1
     assert after.leader == 1 and after.turn == 1 and after.trick == ()
     assert SPEC.to_act(after) == frozenset({1})
@@ -101,11 +99,14 @@ def test_s5_6_trick_winner_leads_the_next_trick() -> None:
 def test_s7_1_game_does_not_end_during_a_deal() -> None:
     """§7.1: the end is checked only after a deal's scoring: a seat whose total plus the
     points taken this deal passes the threshold mid-deal plays on."""
-    state = position(
-        ["black-7 black-7 blue-1", "black-7 black-8 blue-2", "black-9 black-10 blue-3"],
-        totals=(0, 0, 199),
+    game = BlackSpy.at(
+        position(
+            ["black-7 black-7 blue-1", "black-7 black-8 blue-2", "black-9 black-10 blue-3"],
+            totals=(0, 0, 199),
+        )
     )
-    after, _ = finish_trick(state, ["black-7", "black-8", "black-9"])
+    game.finish_trick(["black-7", "black-8", "black-9"])
+    after = game.state
     assert after.phase is Phase.PLAYING and SPEC.outcome(after) is None
     assert after.totals == (0, 0, 199)  # 199 + 15 taken > 200, but the deal goes on
     assert SPEC.view(after, None).pile_points == (0, 0, 15)
@@ -115,21 +116,21 @@ def test_s3_4_receiver_of_the_red_1_sees_it_only_after_every_pass() -> None:
     """§3.4, §4.1: the seat that will lead because it receives the red 1 cannot tell before
     the last pass: its view and the leader are unknown until the exchange."""
     hands = split_deck(4)  # seat 1 holds the red 1 (the canonical deck in blocks)
-    state, _ = start(4, fixed_deal(hands, dealer=3))
-    holder = next(s for s in range(4) if "red-1" in state.hands[s])
+    game = BlackSpy.start(4, fixed_deal(hands, dealer=3))
+    holder = next(s for s in range(4) if "red-1" in game.state.hands[s])
     receiver = (holder + 1) % 4  # the first deal passes left
-    before = SPEC.view(state, receiver)
-    state, _ = apply(state, holder, PassCards(cards=("red-1", *state.hands[holder][-2:])))
-    assert SPEC.view(state, receiver).hand == before.hand
-    assert SPEC.view(state, receiver).received is None
+    before = SPEC.view(game.state, receiver)
+    game.act(holder, PassCards(cards=("red-1", *game.state.hands[holder][-2:])))
+    assert SPEC.view(game.state, receiver).hand == before.hand
+    assert SPEC.view(game.state, receiver).received is None
     for seat in range(4):
-        if state.passes[seat] is None and seat != receiver:
-            state, _ = apply(state, seat, PassCards(cards=state.hands[seat][:3]))
-    assert state.phase is Phase.PASSING
-    state, events = apply(state, receiver, PassCards(cards=state.hands[receiver][:3]))
+        if game.state.passes[seat] is None and seat != receiver:
+            game.act(seat, PassCards(cards=game.state.hands[seat][:3]))
+    assert game.state.phase is Phase.PASSING
+    events = game.act(receiver, PassCards(cards=game.state.hands[receiver][:3]))
     exchanged = events[-1]
     assert isinstance(exchanged, BlackSpyCardsExchanged) and exchanged.leader == receiver
-    assert "red-1" in (SPEC.view(state, receiver).received or ())
+    assert "red-1" in (SPEC.view(game.state, receiver).received or ())
 
 
 # --- an independent model of §2-§7 and Appendix A, written from the spec alone -----------
@@ -220,7 +221,7 @@ def test_s2_to_s7_playouts_match_an_independent_model(
     equal those of a model built from the spec's §9 pseudocode alone."""
     for seed in range(3):
         rng = Random(seed)
-        state, _ = start(players, options, seed)
+        state = BlackSpy.start(players, options, seed=seed).state
         classic = bool(options.get("classic"))
         model: dict[str, Any] = {
             "classic": classic,

@@ -22,7 +22,7 @@ from spies_core.black_spy.state import Phase, State
 from spies_core.decider import Outcome
 from tests.core.black_spy.helpers import (
     SPEC,
-    finish_trick,
+    BlackSpy,
     last_trick_position,
     random_playout,
 )
@@ -110,7 +110,7 @@ def scored_of(events: list[Event]) -> BlackSpyDealScored:
 def test_moon_pays_60_and_coloured_7s_still_count_for_everyone() -> None:
     """§6.4, §10.10: the shooter scores 0 for black plus -5 per coloured 7 taken; the
     others 60 minus 5 per coloured 7 taken."""
-    _, events = finish_trick(moon_position(), LAST)
+    events = BlackSpy.at(moon_position()).finish_trick(LAST)
     scored = scored_of(events)
     assert scored.scores == (50, -5, 55, 60)
     assert scored.moon == 1
@@ -118,7 +118,7 @@ def test_moon_pays_60_and_coloured_7s_still_count_for_everyone() -> None:
 
 def test_moon_under_no_good_spies_pays_the_round_total_80() -> None:
     """§8.1, §10.9: without good spies the shooter scores 0 and every other seat 80."""
-    _, events = finish_trick(moon_position(BlackSpyFlags(no_good_spies=True)), LAST)
+    events = BlackSpy.at(moon_position(BlackSpyFlags(no_good_spies=True))).finish_trick(LAST)
     scored = scored_of(events)
     assert scored.scores == (80, 0, 80, 80)
     assert scored.moon == 1
@@ -127,7 +127,7 @@ def test_moon_under_no_good_spies_pays_the_round_total_80() -> None:
 
 def test_classic_has_no_moon_the_taker_of_all_black_scores_80() -> None:
     """Appendix A: shooting the moon is not part of the classic preset; coloured 7s score 0."""
-    _, events = finish_trick(moon_position(BlackSpyFlags(classic=True)), LAST)
+    events = BlackSpy.at(moon_position(BlackSpyFlags(classic=True))).finish_trick(LAST)
     scored = scored_of(events)
     assert scored.scores == (0, 80, 0, 0)
     assert scored.moon is None
@@ -141,14 +141,17 @@ def test_moon_needs_all_16_black_cards() -> None:
 
 def test_negative_deal_scores_and_totals() -> None:
     """§6.3: a seat that takes coloured 7s and no black card goes below zero."""
-    state = last_trick_position(
-        {0: "red-7 green-7 yellow-7 blue-7", 1: BLACKS + " blue-1 blue-2 blue-3 blue-4 blue-5"},
-        ["green-11", "black-11", "green-2", "green-3"],
-        leader=0,
-        totals=(-10, 20, 30, 40),
+    game = BlackSpy.at(
+        last_trick_position(
+            {0: "red-7 green-7 yellow-7 blue-7", 1: BLACKS + " blue-1 blue-2 blue-3 blue-4 blue-5"},
+            ["green-11", "black-11", "green-2", "green-3"],
+            leader=0,
+            totals=(-10, 20, 30, 40),
+        )
     )
     # Seat 0 leads the green 11 and wins; seat 1 sheds the black 11 on it (void in green).
-    after, events = finish_trick(state, ["green-11", "black-11", "green-2", "green-3"])
+    events = game.finish_trick(["green-11", "black-11", "green-2", "green-3"])
+    after = game.state
     scored = scored_of(events)
     assert scored.scores == (-20 + 5, 75, 0, 0)
     assert after.totals == (-25, 95, 30, 40)
@@ -175,13 +178,15 @@ LAST_GREEN = ["green-1", "green-2", "green-3", "green-4"]
 
 def test_end_position_scores() -> None:
     """The helper position above scores 75, -10, 0, -5 (sum 60, §6.5)."""
-    _, events = finish_trick(end_position((0, 0, 0, 0)), LAST_GREEN)
+    events = BlackSpy.at(end_position((0, 0, 0, 0))).finish_trick(LAST_GREEN)
     assert scored_of(events).scores == (75, -10, 0, -5)
 
 
 def test_game_ends_when_a_total_reaches_the_threshold_exactly() -> None:
     """§7.2, §10.11: 150 reached (not exceeded) ends a 4-player game after the scoring."""
-    after, events = finish_trick(end_position((75, 10, 20, 30)), LAST_GREEN)
+    game = BlackSpy.at(end_position((75, 10, 20, 30)))
+    events = game.finish_trick(LAST_GREEN)
+    after = game.state
     assert after.totals == (150, 0, 20, 25)
     assert isinstance(events[-1], BlackSpyGameEnded)
     assert after.phase is Phase.OVER
@@ -194,7 +199,9 @@ def test_game_ends_when_a_total_reaches_the_threshold_exactly() -> None:
 def test_game_goes_on_one_point_below_the_threshold() -> None:
     """§7.1: at 149 a new deal is dealt by the same command, the dealer rotated (§2.4)."""
     before = end_position((74, 10, 20, 30))
-    after, events = finish_trick(before, LAST_GREEN)
+    game = BlackSpy.at(before)
+    events = game.finish_trick(LAST_GREEN)
+    after = game.state
     assert after.totals == (149, 0, 20, 25)
     dealt = events[-1]
     assert isinstance(dealt, BlackSpyDealt)
@@ -207,7 +214,9 @@ def test_game_goes_on_one_point_below_the_threshold() -> None:
 
 def test_tied_lowest_totals_share_the_win() -> None:
     """§7.4, §10.12: every seat with the lowest total wins."""
-    after, events = finish_trick(end_position((100, 30, 20, 25)), LAST_GREEN)
+    game = BlackSpy.at(end_position((100, 30, 20, 25)))
+    events = game.finish_trick(LAST_GREEN)
+    after = game.state
     ended = events[-1]
     assert isinstance(ended, BlackSpyGameEnded)
     assert ended.totals == (175, 20, 20, 20)
@@ -219,17 +228,20 @@ def test_tied_lowest_totals_share_the_win() -> None:
 def test_a_seat_that_reaches_the_threshold_may_win() -> None:
     """§7.5: reaching the threshold is no penalty; when every total ends high, the lowest
     still wins, even at exactly the threshold."""
-    state = last_trick_position(
-        {
-            0: "black-1 red-2 red-3 red-4",
-            1: "black-2 black-3 red-5 red-6",
-            2: "black-4 black-5 black-6 red-8",
-        },
-        LAST_GREEN,
-        leader=0,
-        totals=(149, 149, 149, 100),
+    game = BlackSpy.at(
+        last_trick_position(
+            {
+                0: "black-1 red-2 red-3 red-4",
+                1: "black-2 black-3 red-5 red-6",
+                2: "black-4 black-5 black-6 red-8",
+            },
+            LAST_GREEN,
+            leader=0,
+            totals=(149, 149, 149, 100),
+        )
     )
-    after, events = finish_trick(state, LAST_GREEN)
+    events = game.finish_trick(LAST_GREEN)
+    after = game.state
     assert scored_of(events).scores == (1, 2, 3, 54)
     assert after.totals == (150, 151, 152, 154)
     assert isinstance(events[-1], BlackSpyGameEnded)

@@ -27,11 +27,10 @@ from spies_core.errors import InvalidOptionsError, RuleError
 from spies_core.registry import GAMES
 from tests.core.black_spy.helpers import (
     SPEC,
+    BlackSpy,
     fixed_deal,
-    pass_all,
     random_playout,
     split_deck,
-    start,
 )
 
 
@@ -67,13 +66,14 @@ def test_card_notation_is_normalised_or_refused() -> None:
 @pytest.mark.parametrize(("players", "size"), [(3, 20), (4, 15), (5, 12), (6, 10)])
 def test_every_card_is_dealt(players: int, size: int) -> None:
     """§2.3: all 60 cards are dealt, 20/15/12/10 each."""
-    state, events = start(players, seed=players)
+    game = BlackSpy.start(players, seed=players)
+    events = game.events
     dealt = events[1]
     assert isinstance(dealt, BlackSpyDealt)
     assert dealt.hand_size == size and dealt.deal == 1
-    assert [len(h) for h in state.hands] == [size] * players
-    assert Counter(c for h in state.hands for c in h) == Counter(DECK)
-    SPEC.check_invariants(state)
+    assert [len(h) for h in game.state.hands] == [size] * players
+    assert Counter(c for h in game.state.hands for c in h) == Counter(DECK)
+    SPEC.check_invariants(game.state)
 
 
 def test_first_dealer_is_random_and_recorded_and_the_deal_rederivable() -> None:
@@ -133,8 +133,8 @@ def test_explicit_deal_normalises_cards_and_sorts_hands() -> None:
     """Cards in a deal use the same notation, normalised; hands come out sorted."""
     hands = [list(reversed(h)) for h in split_deck(3)]
     hands[0][0] = hands[0][0].upper()
-    state, _ = start(3, fixed_deal(hands))
-    assert state.hands == tuple(sort_cards(h) for h in split_deck(3))
+    game = BlackSpy.start(3, fixed_deal(hands))
+    assert game.state.hands == tuple(sort_cards(h) for h in split_deck(3))
 
 
 def bad_deals() -> list[Any]:
@@ -215,11 +215,11 @@ def test_classic_first_leader_is_the_dealers_left() -> None:
     """Appendix A: the player to the dealer's left leads the first trick of every deal,
     whoever holds the red 1."""
     for dealer in range(4):
-        state, _ = start(4, {"classic": True, **fixed_deal(split_deck(4), dealer=dealer)})
-        state, events = pass_all(state)
+        game = BlackSpy.start(4, {"classic": True, **fixed_deal(split_deck(4), dealer=dealer)})
+        events = game.pass_all()
         exchanged = events[-1]
         assert isinstance(exchanged, BlackSpyCardsExchanged)
-        assert exchanged.leader == (dealer + 1) % 4 == state.turn
+        assert exchanged.leader == (dealer + 1) % 4 == game.state.turn
     game = random_playout(5, seed=4, options={"classic": True})
     leaders = [e.leader for e in game.events if isinstance(e, BlackSpyCardsExchanged)]
     assert leaders == [(d.dealer + 1) % 5 for d in game.deals]

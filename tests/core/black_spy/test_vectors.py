@@ -18,14 +18,11 @@ from spies_core.black_spy.scoring import legal_plays, score_deal, trick_points, 
 from spies_core.black_spy.state import State
 from tests.core.black_spy.helpers import (
     SPEC,
-    apply,
+    BlackSpy,
     cards,
-    finish_trick,
     last_trick_position,
-    pass_all,
     position,
     random_playout,
-    start,
 )
 
 LEFT, RIGHT, ACROSS = PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS
@@ -42,10 +39,10 @@ def test_vector_1_follow_choice_colour_or_rank() -> None:
         "red-9",
         "black-4",
     }
-    state = position(["blue-2", "red-9 black-4 green-2", "blue-3"], trick="red-4")
-    assert legal_cards(state, 1) == {"red-9", "black-4"}
+    game = BlackSpy.at(position(["blue-2", "red-9 black-4 green-2", "blue-3"], trick="red-4"))
+    assert legal_cards(game.state, 1) == {"red-9", "black-4"}
     for card in ("red-9", "black-4"):
-        apply(state, 1, PlayCard(card=card))
+        BlackSpy.at(game.state).act(1, PlayCard(card=card))
 
 
 def test_vector_2_void_in_both_plays_anything() -> None:
@@ -54,8 +51,8 @@ def test_vector_2_void_in_both_plays_anything() -> None:
         "green-2",
         "black-7",
     }
-    state = position(["blue-2", "green-2 black-7", "blue-3"], trick="red-4")
-    assert legal_cards(state, 1) == {"green-2", "black-7"}
+    game = BlackSpy.at(position(["blue-2", "green-2 black-7", "blue-3"], trick="red-4"))
+    assert legal_cards(game.state, 1) == {"green-2", "black-7"}
 
 
 def test_vector_3_first_trick_lead_not_black() -> None:
@@ -64,17 +61,17 @@ def test_vector_3_first_trick_lead_not_black() -> None:
         "red-1",
         "blue-5",
     }
-    state = position(["red-1 black-2 blue-5", "blue-3", "blue-4"], first_trick=True)
-    assert legal_cards(state, 0) == {"red-1", "blue-5"}
+    game = BlackSpy.at(position(["red-1 black-2 blue-5", "blue-3", "blue-4"], first_trick=True))
+    assert legal_cards(game.state, 0) == {"red-1", "blue-5"}
 
 
 def test_vector_4_first_trick_follow_black_by_rank_allowed() -> None:
     """§4.4, §10.5: red 1 led to trick 1, follower holds black 1, yellow 3 -> black 1."""
     assert legal_plays(cards("black-1 yellow-3"), ("red-1",), first_trick=True) == ("black-1",)
-    state = position(["red-1 blue-5", "black-1 yellow-3", "blue-4"], first_trick=True)
-    state, _ = apply(state, 0, PlayCard(card="red-1"))
-    assert legal_cards(state, 1) == {"black-1"}
-    apply(state, 1, PlayCard(card="black-1"))
+    game = BlackSpy.at(position(["red-1 blue-5", "black-1 yellow-3", "blue-4"], first_trick=True))
+    game.act(0, PlayCard(card="red-1"))
+    assert legal_cards(game.state, 1) == {"black-1"}
+    game.act(1, PlayCard(card="black-1"))
 
 
 def test_vector_5_black_7_tie_led_card_wins() -> None:
@@ -82,8 +79,10 @@ def test_vector_5_black_7_tie_led_card_wins() -> None:
     trick = ("black-7", "black-7", "green-7", "black-5")
     assert trick_winner(trick) == 0
     assert trick_points(trick, good_spies=True) == 16
-    state = position(["black-7 blue-1", "black-7 blue-2", "green-7 blue-3", "black-5 blue-4"])
-    _, events = finish_trick(state, trick)
+    game = BlackSpy.at(
+        position(["black-7 blue-1", "black-7 blue-2", "green-7 blue-3", "black-5 blue-4"])
+    )
+    events = game.finish_trick(trick)
     assert events[-1] == BlackSpyTrickWon(trick=2, winner=0, cards=trick, points=16)
 
 
@@ -92,8 +91,10 @@ def test_vector_6_black_7_tie_not_led_first_played_wins() -> None:
     trick = ("black-3", "black-7", "black-7", "yellow-3")
     assert trick_winner(trick) == 1
     assert trick_points(trick, good_spies=True) == 21
-    state = position(["black-3 blue-1", "black-7 blue-2", "black-7 blue-3", "yellow-3 blue-4"])
-    _, events = finish_trick(state, trick)
+    game = BlackSpy.at(
+        position(["black-3 blue-1", "black-7 blue-2", "black-7 blue-3", "yellow-3 blue-4"])
+    )
+    events = game.finish_trick(trick)
     assert events[-1] == BlackSpyTrickWon(trick=2, winner=1, cards=trick, points=21)
 
 
@@ -102,8 +103,10 @@ def test_vector_7_higher_black_beats_black_7s() -> None:
     trick = ("black-3", "black-7", "black-7", "black-9")
     assert trick_winner(trick) == 3
     assert trick_points(trick, good_spies=True) == 24
-    state = position(["black-3 blue-1", "black-7 blue-2", "black-7 blue-3", "black-9 blue-4"])
-    _, events = finish_trick(state, trick)
+    game = BlackSpy.at(
+        position(["black-3 blue-1", "black-7 blue-2", "black-7 blue-3", "black-9 blue-4"])
+    )
+    events = game.finish_trick(trick)
     assert events[-1] == BlackSpyTrickWon(trick=2, winner=3, cards=trick, points=24)
 
 
@@ -112,8 +115,8 @@ def test_vector_8_no_trumps_black_7_following_rank_loses() -> None:
     trick = ("yellow-7", "black-7", "yellow-2")
     assert trick_winner(trick) == 0
     assert trick_points(trick, good_spies=True) == 5
-    state = position(["yellow-7 blue-1", "black-7 blue-2", "yellow-2 blue-3"])
-    _, events = finish_trick(state, trick)
+    game = BlackSpy.at(position(["yellow-7 blue-1", "black-7 blue-2", "yellow-2 blue-3"]))
+    events = game.finish_trick(trick)
     assert events[-1] == BlackSpyTrickWon(trick=2, winner=0, cards=trick, points=5)
 
 
@@ -132,17 +135,20 @@ def test_vector_9_moon_four_players() -> None:
     ]
     assert score_deal(piles, good_spies=True, moon=True) == ((50, -5, 55, 60), 1)
     # Through the engine: P2 (seat 1) takes the last black card in the deal's last trick.
-    state = last_trick_position(
-        {
-            0: "red-7 green-7 red-2 red-3",
-            1: BLACKS + " blue-7 blue-2 blue-3 blue-4 blue-5",
-            2: "yellow-7 yellow-2 yellow-3 yellow-4",
-        },
-        ["green-1", "black-11", "green-2", "green-3"],
-        leader=1,
+    game = BlackSpy.at(
+        last_trick_position(
+            {
+                0: "red-7 green-7 red-2 red-3",
+                1: BLACKS + " blue-7 blue-2 blue-3 blue-4 blue-5",
+                2: "yellow-7 yellow-2 yellow-3 yellow-4",
+            },
+            ["green-1", "black-11", "green-2", "green-3"],
+            leader=1,
+        )
     )
-    SPEC.check_invariants(state)
-    after, events = finish_trick(state, ["black-11", "green-2", "green-3", "green-1"])
+    SPEC.check_invariants(game.state)
+    events = game.finish_trick(["black-11", "green-2", "green-3", "green-1"])
+    after = game.state
     scored = next(e for e in events if isinstance(e, BlackSpyDealScored))
     assert scored.scores == (50, -5, 55, 60)
     assert scored.moon == 1
@@ -166,9 +172,9 @@ def test_vector_10_pass_cycle_four_and_five_players() -> None:
 
 def test_vector_10_first_deal_passes_left_to_the_next_seat() -> None:
     """§2.1, §10.4: left is the clockwise next seat, (i + 1) mod n."""
-    state, _ = start(4, seed=5)
-    hands = state.hands
-    _, events = pass_all(state)
+    game = BlackSpy.start(4, seed=5)
+    hands = game.state.hands
+    events = game.pass_all()
     exchanged = events[-1]
     assert isinstance(exchanged, BlackSpyCardsExchanged)
     for seat in range(4):

@@ -12,27 +12,19 @@ from spies_core.black_spy.commands import PlayCard
 from spies_core.black_spy.events import BlackSpyDealt, BlackSpyStarted, BlackSpyTrickWon
 from spies_core.black_spy.state import Phase
 from spies_core.black_spy.view import CompletedTrick, PlayedCard
-from tests.core.black_spy.helpers import (
-    SPEC,
-    finish_trick,
-    pass_all,
-    play,
-    position,
-    random_playout,
-    start,
-)
+from tests.core.black_spy.helpers import SPEC, BlackSpy, position, random_playout
 
 
 def test_view_during_the_pass() -> None:
     """A seat sees its own hand only; everybody sees hand sizes and who has passed."""
-    state, _ = start(4, seed=1)
+    game = BlackSpy.start(4, seed=1)
     for seat in range(4):
-        v = SPEC.view(state, seat)
-        assert v.seat == seat and v.hand == state.hands[seat]
+        v = SPEC.view(game.state, seat)
+        assert v.seat == seat and v.hand == game.state.hands[seat]
         assert v.phase is Phase.PASSING and v.to_act == (0, 1, 2, 3) and v.turn is None
         assert v.hand_sizes == (15, 15, 15, 15) and v.passed == (False,) * 4
         assert v.deal == 1 and v.pass_direction == "left" and v.threshold == 150
-    spectator = SPEC.view(state, None)
+    spectator = SPEC.view(game.state, None)
     assert spectator.hand is None and spectator.my_pass is None and spectator.received is None
     assert spectator.pass_to is None and spectator.hand_sizes == (15,) * 4
 
@@ -40,29 +32,29 @@ def test_view_during_the_pass() -> None:
 def test_view_during_trick_play_shows_the_trick_history_piles_and_turn() -> None:
     """§5.9, §10.8: played cards are public: the current trick with seats in play order,
     completed tricks (winner, cards, points), pile sizes and points, totals, whose turn."""
-    state, _ = start(3, seed=2)
-    state, _ = pass_all(state)
-    leader = state.turn
+    game = BlackSpy.start(3, seed=2)
+    game.pass_all()
+    leader = game.state.turn
     assert leader is not None
-    first = SPEC.legal_commands(state, leader)[0]
+    first = game.legal(leader)[0]
     assert isinstance(first, PlayCard)
-    state, _ = play(state, leader, first.card)
-    v = SPEC.view(state, None)
+    game.play(leader, first.card)
+    v = SPEC.view(game.state, None)
     assert v.trick == (PlayedCard(seat=leader, card=first.card),)
     assert v.trick_number == 1 and v.leader == leader and v.turn == (leader + 1) % 3
     assert v.to_act == ((leader + 1) % 3,)
     # Finish the trick with legal cards.
     events = []
-    while state.trick:
-        seat = state.turn
+    while game.state.trick:
+        seat = game.state.turn
         assert seat is not None
-        command = SPEC.legal_commands(state, seat)[0]
+        command = game.legal(seat)[0]
         assert isinstance(command, PlayCard)
-        state, new = play(state, seat, command.card)
+        new = game.play(seat, command.card)
         events += new
     won = events[-1]
     assert isinstance(won, BlackSpyTrickWon)
-    v = SPEC.view(state, 1)
+    v = SPEC.view(game.state, 1)
     assert v.trick == () and v.trick_number == 2 and v.turn == won.winner
     assert v.tricks == (
         CompletedTrick(
@@ -90,7 +82,7 @@ def test_view_at_the_end() -> None:
 
 def test_dealt_event_shows_a_seat_only_its_own_hand() -> None:
     """Hidden hands: a seat sees its own; a spectator none, but the hand size."""
-    _, events = start(5, seed=3)
+    events = BlackSpy.start(5, seed=3).events
     started, dealt = events
     assert isinstance(started, BlackSpyStarted) and isinstance(dealt, BlackSpyDealt)
     assert SPEC.redact(started, None) == started
@@ -137,14 +129,14 @@ def test_redacted_events_never_carry_other_seats_cards() -> None:
 
 def test_scramble_changes_hidden_cards_but_not_the_view() -> None:
     """The conformance contract: a scrambled state looks the same to the viewer."""
-    state, _ = start(4, seed=4)
+    game = BlackSpy.start(4, seed=4)
     rng = Random(0)
     for viewer in (0, 2, None):
-        other = SPEC.scramble(state, viewer, rng)
-        assert SPEC.view(other, viewer) == SPEC.view(state, viewer)
-        assert other.hands != state.hands
+        other = SPEC.scramble(game.state, viewer, rng)
+        assert SPEC.view(other, viewer) == SPEC.view(game.state, viewer)
+        assert other.hands != game.state.hands
         if viewer is not None:
-            assert other.hands[viewer] == state.hands[viewer]
+            assert other.hands[viewer] == game.state.hands[viewer]
         SPEC.check_invariants(other)
 
 
@@ -181,7 +173,9 @@ def test_text_describes_every_event_and_renders_views() -> None:
 
 def test_scores_of_a_finished_trick_show_in_pile_points() -> None:
     """Pile points are the points of the tricks taken this deal (before any moon)."""
-    state = position(["black-7 blue-1", "black-7 blue-2", "green-7 blue-3", "black-5 blue-4"])
-    state, _ = finish_trick(state, ["black-7", "black-7", "green-7", "black-5"])
-    v = SPEC.view(state, None)
+    game = BlackSpy.at(
+        position(["black-7 blue-1", "black-7 blue-2", "green-7 blue-3", "black-5 blue-4"])
+    )
+    game.finish_trick(["black-7", "black-7", "green-7", "black-5"])
+    v = SPEC.view(game.state, None)
     assert v.pile_points == (16, 0, 0, 0)

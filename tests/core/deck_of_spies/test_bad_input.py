@@ -3,13 +3,11 @@ leaves the state untouched (decide is pure, so nothing can be half applied)."""
 
 from __future__ import annotations
 
-from random import Random
-
 import pytest
 
 from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
-from spies_core.errors import GameOverError, NotYourTurnError, RuleError
-from tests.core.deck_of_spies.position import SPEC, deal, play, start
+from spies_core.errors import GameOverError, NotYourTurnError
+from tests.core.deck_of_spies.helpers import DeckOfSpies, deal
 
 W1 = deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D")
 
@@ -34,68 +32,63 @@ W1 = deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D")
     ],
 )
 def test_refusals_have_codes_and_name_the_card(command: Command, code: str, named: str) -> None:
-    state, _ = start(W1)
-    before = state
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, command, Random(0))
-    assert caught.value.code == code
-    assert named in caught.value.message
-    assert state == before
+    game = DeckOfSpies.start(1, W1)
+    before = game.state
+    refusal = game.refused(0, command)
+    assert refusal.code == code
+    assert named in refusal.message
+    assert game.state == before
 
 
 def test_card_input_is_normalised_consistently() -> None:
     """Lower case and padding are normalised (cards.parse_card), never half-accepted."""
-    state, _ = start(W1)
-    after, _ = play(state, Counter(cards=(" 7d ",)))
-    assert "7D" in after.draw_discard
+    game = DeckOfSpies.start(1, W1)
+    game.act(0, Counter(cards=(" 7d ",)))
+    assert "7D" in game.state.draw_discard
 
 
 def test_must_assassinate_refuses_counter() -> None:
     """§3.2: with Σ(hand) < v a counter is refused and names the spy."""
-    state, _ = start(deal("KS", "2C 3C AH", draw="4C 4D"))
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Counter(cards=("2C", "3C", "AH")), Random(0))
-    assert caught.value.code == "must-assassinate"
-    assert "K♠" in caught.value.message
+    game = DeckOfSpies.start(1, deal("KS", "2C 3C AH", draw="4C 4D"))
+    refusal = game.refused(0, Counter(cards=("2C", "3C", "AH")))
+    assert refusal.code == "must-assassinate"
+    assert "K♠" in refusal.message
 
 
 def test_assassinate_with_a_non_ace_or_unavailable_ace() -> None:
     """§6.2-6.3: only an owned Ace can be sacrificed."""
-    state, _ = start(deal("KS", "2C 3C AH", draw="4C 4D", removed="AD", spy_discard="AS"))
+    game = DeckOfSpies.start(
+        1, deal("KS", "2C 3C AH", draw="4C 4D", removed="AD", spy_discard="AS")
+    )
     for ace, code in (
         ("2C", "not-an-ace"),
         ("AD", "ace-not-available"),
         ("AS", "ace-not-available"),
         ("AC", "ace-not-available"),
     ):
-        with pytest.raises(RuleError) as caught:
-            SPEC.decide(state, 0, Assassinate(ace=ace), Random(0))
-        assert caught.value.code == code, ace
-        assert ace in caught.value.message
+        refusal = game.refused(0, Assassinate(ace=ace))
+        assert refusal.code == code, ace
+        assert ace in refusal.message
 
 
 def test_recruit_with_the_wrong_double_agent() -> None:
     """I-12: only the spy's own Ace converts cards."""
-    state, _ = start(deal("9C", "AD 4C 3D 2H 2S"))
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Recruit(cards=("AD", "4C", "3D", "2H")), Random(0))
-    assert caught.value.code == "wrong-suit"
-    assert "AC" in caught.value.message
+    game = DeckOfSpies.start(1, deal("9C", "AD 4C 3D 2H 2S"))
+    refusal = game.refused(0, Recruit(cards=("AD", "4C", "3D", "2H")))
+    assert refusal.code == "wrong-suit"
+    assert "AC" in refusal.message
 
 
 def test_double_agent_unnecessary_other_card() -> None:
     """W3: all five cards recruit nothing: dropping a 2 still reaches 9."""
-    state, _ = start(deal("9C", "AC 4C 3D 2H 2S"))
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Recruit(cards=("AC", "4C", "3D", "2H", "2S")), Random(0))
-    assert caught.value.code == "unnecessary-card"
+    game = DeckOfSpies.start(1, deal("9C", "AC 4C 3D 2H 2S"))
+    refusal = game.refused(0, Recruit(cards=("AC", "4C", "3D", "2H", "2S")))
+    assert refusal.code == "unnecessary-card"
 
 
 def test_other_seats_and_commands_after_the_end() -> None:
-    state, _ = start(W1)
-    with pytest.raises(NotYourTurnError):
-        SPEC.decide(state, 1, Counter(cards=("7D",)), Random(0))
-    over, _ = start(deal("10H", "3C 2D 2S 2H", removed="AC AD", spy_discard="AH AS"))
-    with pytest.raises(GameOverError) as caught:
-        SPEC.decide(over, 0, Counter(cards=("3C",)), Random(0))
-    assert caught.value.code == "game-over"
+    game = DeckOfSpies.start(1, W1)
+    game.refused(1, Counter(cards=("7D",)), NotYourTurnError)
+    over = DeckOfSpies.start(1, deal("10H", "3C 2D 2S 2H", removed="AC AD", spy_discard="AH AS"))
+    refusal = over.refused(0, Counter(cards=("3C",)), GameOverError)
+    assert refusal.code == "game-over"

@@ -26,7 +26,7 @@ from spies_core.deck_of_spies.events import (
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 from spies_core.deck_of_spies.state import Phase, State, owned_faces
 from spies_core.errors import RuleError
-from tests.core.deck_of_spies.position import SPEC, deal, play, start
+from tests.core.deck_of_spies.helpers import SPEC, DeckOfSpies, deal
 
 W1 = deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D")
 
@@ -47,31 +47,27 @@ W1 = deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D")
 def test_a_refusal_names_the_card_and_the_spy(command: Command, code: str, card: str) -> None:
     """An unknown card, a non-Ace or an unforced assassination is refused with a
     message naming both the card given and the spy (5♣)."""
-    state, _ = start(W1)
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, command, Random(0))
-    assert caught.value.code == code
-    assert card in caught.value.message
-    assert "5♣" in caught.value.message
+    refusal = DeckOfSpies.start(1, W1).refused(0, command)
+    assert refusal.code == code
+    assert card in refusal.message
+    assert "5♣" in refusal.message
 
 
 def test_must_assassinate_names_the_cards_and_the_spy() -> None:
     """§3.2: a counter refused because the hand is too weak names the cards."""
-    state, _ = start(deal("KS", "2C 3C AH", draw="4C 4D"))
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Counter(cards=("2C", "3C")), Random(0))
-    assert caught.value.code == "must-assassinate"
-    assert "2C" in caught.value.message and "K♠" in caught.value.message
+    game = DeckOfSpies.start(1, deal("KS", "2C 3C AH", draw="4C 4D"))
+    refusal = game.refused(0, Counter(cards=("2C", "3C")))
+    assert refusal.code == "must-assassinate"
+    assert "2C" in refusal.message and "K♠" in refusal.message
 
 
 def test_a_command_after_the_end_names_the_card_and_the_spy() -> None:
     """§9.3: after a loss with no Ace, a command is refused with ``game-over``,
     naming the card given and the spy that could not be stopped."""
-    over, _ = start(deal("10H", "3C 2D 2S 2H", removed="AC AD", spy_discard="AH AS"))
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(over, 0, Counter(cards=("3C",)), Random(0))
-    assert caught.value.code == "game-over"
-    assert "3C" in caught.value.message and "10♥" in caught.value.message
+    over = DeckOfSpies.start(1, deal("10H", "3C 2D 2S 2H", removed="AC AD", spy_discard="AH AS"))
+    refusal = over.refused(0, Counter(cards=("3C",)))
+    assert refusal.code == "game-over"
+    assert "3C" in refusal.message and "10♥" in refusal.message
 
 
 # --- rules that had no test of their own -------------------------------------------------
@@ -94,12 +90,14 @@ def test_s2_5_and_s10_4_a_normal_end_comes_after_turn_36(flags: dict[str, bool])
     ends = set()
     for seed in range(40):
         rng = Random(seed)
-        state = fold(SPEC, start_game(SPEC, 1, flags, rng))
-        while state.phase is Phase.PLAYING:
+        game = DeckOfSpies.start(1, flags, rng=rng)
+        while game.state.phase is Phase.PLAYING:
+            state = game.state
             faces = owned_faces(state) + sum(is_face(c) for c in state.spy_discard + state.spy_deck)
             assert faces == 12
             assert len(state.removed) <= 4
-            state, _ = play(state, rng.choice(SPEC.legal_commands(state, 0)), rng.randrange(99))
+            game.act(0, rng.choice(game.legal()), Random(rng.randrange(99)))
+        state = game.state
         ends.add(state.result)
         if state.result is Result.LOST_NO_ACE:
             assert state.spy_deck and state.turn <= 36
@@ -119,11 +117,11 @@ def test_s3_2_at_least_one_counter_exists_when_the_hand_reaches_the_spy() -> Non
         hand = [c for c in cards if c != spy][: rng.randint(1, 5)]
         if sum(map(value, hand)) < value(spy):
             continue
-        state, _ = start(deal(spy, " ".join(hand)))
-        assert any(isinstance(c, Counter) for c in SPEC.legal_commands(state, 0))
-    state, _ = start(deal("7H", "3H 5H 2S 4D AC", draw="9C 9D"))
-    state, _ = play(state, Counter(cards=("3H", "5H")))
-    assert "7H" in state.spy_discard and "7H" not in state.draw_discard
+        game = DeckOfSpies.start(1, deal(spy, " ".join(hand)))
+        assert any(isinstance(c, Counter) for c in game.legal())
+    game = DeckOfSpies.start(1, deal("7H", "3H 5H 2S 4D AC", draw="9C 9D"))
+    game.act(0, Counter(cards=("3H", "5H")))
+    assert "7H" in game.state.spy_discard and "7H" not in game.state.draw_discard
 
 
 def test_s3_3_an_assassination_carries_no_retire() -> None:
@@ -141,39 +139,35 @@ def test_s3_3_an_assassination_carries_no_retire() -> None:
 def test_s3_2_and_s7_5_mode_test_on_the_whole_hand_before_retiring() -> None:
     """§3.2, §7.5: 8♦ 2♣ 2♥ against 10♥ sums to 12: the player must counter (the 2s
     count), may not assassinate, and cannot retire the pair it needs."""
-    state, _ = start(deal("10H", "8D 2C 2H", draw="AS 9C 9D"))
-    commands = SPEC.legal_commands(state, 0)
+    game = DeckOfSpies.start(1, deal("10H", "8D 2C 2H", draw="AS 9C 9D"))
+    commands = game.legal()
     assert {(type(c), c.cards, c.retire) for c in commands} == {  # type: ignore[union-attr]
         (Counter, ("2C", "8D"), ()),
         (Counter, ("8D", "2H"), ()),
     }
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Assassinate(ace="AS"), Random(0))
-    assert caught.value.code == "assassination-not-allowed"
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Counter(cards=("8D",), retire=("2C", "2H")), Random(0))
-    assert caught.value.code == "insufficient-value"
+    assert game.refused(0, Assassinate(ace="AS")).code == "assassination-not-allowed"
+    refusal = game.refused(0, Counter(cards=("8D",), retire=("2C", "2H")))
+    assert refusal.code == "insufficient-value"
 
 
 def test_i12_double_agent_gone_once_retired_or_removed() -> None:
     """§5.3, I-12, W10: once A♣ is retired (or removed), clubs have no double agent: 4♣ 3♦
     2♥ cannot recruit 9♣; another suit's Ace converts nothing."""
     for zone in ("spy_discard", "removed"):
-        state, _ = start(deal("9C", "4C 3D 2H AD", **{zone: "AC"}))  # type: ignore[arg-type]
-        assert not [c for c in SPEC.legal_commands(state, 0) if isinstance(c, Recruit)]
-        with pytest.raises(RuleError) as caught:
-            SPEC.decide(state, 0, Recruit(cards=("4C", "3D", "2H")), Random(0))
-        assert caught.value.code == "wrong-suit"
+        game = DeckOfSpies.start(1, deal("9C", "4C 3D 2H AD", **{zone: "AC"}))  # type: ignore[arg-type]
+        assert not [c for c in game.legal() if isinstance(c, Recruit)]
+        assert game.refused(0, Recruit(cards=("4C", "3D", "2H"))).code == "wrong-suit"
 
 
 def test_s6_3_a_draw_deck_ace_shuffles_the_draw_deck_alone() -> None:
     """§6.3, I-18: the Ace taken from the draw deck is removed and the draw deck, and only
     it, is shuffled: the draw discard stays out of it (its cards plus the hand stay face up
     on the discard until a refill needs them)."""
-    state, _ = start(
-        deal("QD", "2C 2H 3S 3D", draw="AS 4C 4D 4H 4S 5C 6C", discard="7C 7D", removed="AC")
+    game = DeckOfSpies.start(
+        1, deal("QD", "2C 2H 3S 3D", draw="AS 4C 4D 4H 4S 5C 6C", discard="7C 7D", removed="AC")
     )
-    after, events = play(state, Assassinate(ace="AS"))
+    events = game.act(0, Assassinate(ace="AS"))
+    after = game.state
     assassinated, shuffled = events[0], events[1]
     assert isinstance(assassinated, SpyAssassinated)
     assert assassinated.ace_zone is AceZone.DRAW_DECK
@@ -189,9 +183,12 @@ def test_s6_3_a_draw_deck_ace_shuffles_the_draw_deck_alone() -> None:
 def test_s6_3_a_hand_or_discard_ace_shuffles_nothing(ace: str) -> None:
     """§6.3-6.5: an Ace from the hand or the draw discard: no shuffle; the whole rest of
     the hand goes face up to the draw discard; the spy to the spy discard."""
-    state, _ = start(deal("QD", "2C 2H 3S AD 3D", draw="4C 4D 4H 4S 5C 6C", discard="AH"))
-    draw_before = state.draw_deck
-    after, events = play(state, Assassinate(ace=ace))
+    game = DeckOfSpies.start(
+        1, deal("QD", "2C 2H 3S AD 3D", draw="4C 4D 4H 4S 5C 6C", discard="AH")
+    )
+    draw_before = game.state.draw_deck
+    events = game.act(0, Assassinate(ace=ace))
+    after = game.state
     assert not any(isinstance(e, DrawDeckShuffled | DiscardReshuffled) for e in events)
     kept = {"2C", "2H", "3S", "3D", "AD", "AH"} - {ace}
     assert set(after.draw_discard) == kept
@@ -202,23 +199,24 @@ def test_s6_3_a_hand_or_discard_ace_shuffles_nothing(ace: str) -> None:
 def test_s7_4_the_recruited_spy_cannot_be_retired_the_same_turn() -> None:
     """§7.4: the recruited spy goes to the draw discard, not the hand, so it cannot join a
     retire of its rank in the same turn."""
-    state, _ = start(deal("7H", "3H 4H 7D 2C 5S", draw="9C 9D"))
-    with pytest.raises(RuleError) as caught:
-        SPEC.decide(state, 0, Recruit(cards=("3H", "4H"), retire=("7D", "7H")), Random(0))
-    assert caught.value.code == "card-not-in-hand" and "7H" in caught.value.message
-    after, _ = play(state, Recruit(cards=("3H", "4H")))
-    assert "7H" in after.draw_discard
+    game = DeckOfSpies.start(1, deal("7H", "3H 4H 7D 2C 5S", draw="9C 9D"))
+    refusal = game.refused(0, Recruit(cards=("3H", "4H"), retire=("7D", "7H")))
+    assert refusal.code == "card-not-in-hand" and "7H" in refusal.message
+    game.act(0, Recruit(cards=("3H", "4H")))
+    assert "7H" in game.state.draw_discard
 
 
 def test_s8_2_no_reshuffle_when_the_draw_deck_just_runs_out() -> None:
     """§8.2, I-10: the reshuffle is lazy: when the refill takes the draw deck's last card
     nothing is reshuffled; the next refill that needs a card reshuffles the discard, the
     cards just used included."""
-    state, _ = start(deal("5C", "2D 3H 4S 7D AS", draw="9H 9S", discard="8C", spies_after="6C 6D"))
-    state, events = play(state, Counter(cards=("2D", "3H")))
+    game = DeckOfSpies.start(
+        1, deal("5C", "2D 3H 4S 7D AS", draw="9H 9S", discard="8C", spies_after="6C 6D")
+    )
+    events = game.act(0, Counter(cards=("2D", "3H")))
     assert not any(isinstance(e, DiscardReshuffled) for e in events)
-    assert state.draw_deck == () and set(state.draw_discard) == {"8C", "2D", "3H"}
-    state, events = play(state, Counter(cards=("7D",)))
+    assert game.state.draw_deck == () and set(game.state.draw_discard) == {"8C", "2D", "3H"}
+    events = game.act(0, Counter(cards=("7D",)))
     reshuffled = [e for e in events if isinstance(e, DiscardReshuffled)]
     assert len(reshuffled) == 1 and reshuffled[0].order is not None
     assert set(reshuffled[0].order) == {"8C", "2D", "3H", "7D"}
@@ -227,21 +225,22 @@ def test_s8_2_no_reshuffle_when_the_draw_deck_just_runs_out() -> None:
 def test_s8_4_and_w15_small_hand_assassinates_with_the_hand_ace_only() -> None:
     """§8.4, W15: a hand kept below 5 for want of cards plays on; if it cannot reach the
     spy, the assassination's Ace can only come from the hand when no other Ace is owned."""
-    state, _ = start(deal("9C", "AD 2C 3H", removed="AC AH AS", spies_after="6C"))
+    game = DeckOfSpies.start(1, deal("9C", "AD 2C 3H", removed="AC AH AS", spies_after="6C"))
+    state = game.state
     assert len(state.hand) == 3 and state.draw_deck == () and state.draw_discard == ()
-    commands = SPEC.legal_commands(state, 0)
+    commands = game.legal()
     assert commands == [Assassinate(ace="AD")]
-    after, _ = play(state, Assassinate(ace="AD"))
-    assert set(after.hand) == {"2C", "3H"} and after.draw_discard == ()
+    game.act(0, Assassinate(ace="AD"))
+    assert set(game.state.hand) == {"2C", "3H"} and game.state.draw_discard == ()
 
 
 def test_i20_no_refill_after_the_last_spy() -> None:
     """§9.1, I-20: the turn of the 36th (last) spy ends the game without a refill."""
-    state, _ = start(deal("5C", "KC 5D 2C 3C", draw="JH QS QH", spies_after=""))
-    state, events = play(state, Counter(cards=("5D",)))
+    game = DeckOfSpies.start(1, deal("5C", "KC 5D 2C 3C", draw="JH QS QH", spies_after=""))
+    events = game.act(0, Counter(cards=("5D",)))
     assert not any(isinstance(e, CardsDrawn | DiscardReshuffled) for e in events)
-    assert isinstance(events[-1], DeckOfSpiesEnded) and state.phase is Phase.OVER
-    assert set(state.hand) == {"KC", "2C", "3C"} and len(state.draw_deck) == 3
+    assert isinstance(events[-1], DeckOfSpiesEnded) and game.state.phase is Phase.OVER
+    assert set(game.state.hand) == {"KC", "2C", "3C"} and len(game.state.draw_deck) == 3
 
 
 # --- views (§10.1, I-17) -------------------------------------------------------------------
@@ -250,9 +249,9 @@ def test_i20_no_refill_after_the_last_spy() -> None:
 def test_s10_1_player_view_shows_what_the_player_knows() -> None:
     """§10.1: the top spy, the spies still to come (which, not their order), the spy and draw
     discards, the hand, and the draw deck's composition but not its order."""
-    state, _ = start(
-        deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D", discard="AC 6H", spy_discard="KS")
-    )
+    state = DeckOfSpies.start(
+        1, deal("5C", "2D 3H 4S 7D AS", draw="9H 9S 9D", discard="AC 6H", spy_discard="KS")
+    ).state
     v = SPEC.view(state, 0)
     assert v.top_spy == "5C" and v.spies_left == len(state.spy_deck)
     assert v.unseen_spies == tuple(sorted(state.spy_deck[1:], key=ALL_CARDS.index))
@@ -265,13 +264,13 @@ def test_s10_1_player_view_shows_what_the_player_knows() -> None:
 def test_s10_1_spectator_view_hides_the_hand_and_face_down_cards() -> None:
     """A spectator sees the table, not the hand, the draw deck's cards or face-down cards
     it never saw (a dealt spy discard, retired cards)."""
-    state, _ = start(deal("9C", "9D 2C 2H 3C 3H", draw="8C 8D 8H", spy_discard="KS"))
-    state, _ = play(state, Counter(cards=("9D",), retire=("2C", "2H")))
-    v = SPEC.view(state, None)
+    game = DeckOfSpies.start(1, deal("9C", "9D 2C 2H 3C 3H", draw="8C 8D 8H", spy_discard="KS"))
+    game.act(0, Counter(cards=("9D",), retire=("2C", "2H")))
+    v = SPEC.view(game.state, None)
     assert v.hand is None and v.hand_total is None and v.draw_deck_cards is None
     assert v.owned_faces is None and v.hand_count == 5
     assert v.spy_discard == ("9C",) and v.spy_discard_count == 4
-    assert SPEC.view(state, 0).spy_discard == ("2C", "9C", "2H", "KS")
+    assert SPEC.view(game.state, 0).spy_discard == ("2C", "9C", "2H", "KS")
 
 
 def test_i17_views_ignore_the_order_below_the_top_spy_and_of_the_draw_deck() -> None:
@@ -284,7 +283,7 @@ def test_i17_views_ignore_the_order_below_the_top_spy_and_of_the_draw_deck() -> 
     b = {"spies": ["5C", *reversed(below)], "draw": ["9D", "9H", "9S"], "hand": a["hand"]}
     views = []
     for d in (a, b):
-        state, _ = start({"deal": {**d, "spy_discard": others, "discard": []}})
+        state = DeckOfSpies.start(1, {"deal": {**d, "spy_discard": others, "discard": []}}).state
         views.append((SPEC.view(state, 0), SPEC.view(state, None)))
     assert views[0] == views[1]
 

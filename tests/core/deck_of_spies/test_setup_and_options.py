@@ -12,7 +12,7 @@ from spies_core.deck_of_spies.commands import Counter
 from spies_core.deck_of_spies.events import CardsDrawn, DeckOfSpiesStarted, SpyRevealed
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
 from spies_core.errors import InvalidOptionsError
-from tests.core.deck_of_spies.position import SPEC, deal, moves, play, sets, start
+from tests.core.deck_of_spies.helpers import SPEC, DeckOfSpies, deal, sets
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -73,31 +73,31 @@ def test_solo_game_refuses_more_players() -> None:
 
 def test_deal_without_hand_draws_five_from_the_top() -> None:
     """An explicit deal without ``hand``: the first five of ``draw`` are drawn as usual."""
-    state, events = start(deal("5C", None, draw="AC 2C 3C 4C AD 2D"))
-    assert set(state.hand) == {"AC", "2C", "3C", "4C", "AD"}
-    assert state.draw_deck == ("2D",)
+    game = DeckOfSpies.start(1, deal("5C", None, draw="AC 2C 3C 4C AD 2D"))
+    assert set(game.state.hand) == {"AC", "2C", "3C", "4C", "AD"}
+    assert game.state.draw_deck == ("2D",)
 
 
 def test_strict_necessity_off_allows_any_sufficient_set() -> None:
     """I-15 flag: with ``strict_necessity=false`` unnecessary cards may be dumped."""
-    state, _ = start(deal("5C", "2D 3H 4S 7D AS", strict_necessity=False))
-    assert frozenset({"2D", "3H", "4S", "7D", "AS"}) in moves(state, Counter)
-    assert frozenset({"AS"}) not in moves(state, Counter)
+    game = DeckOfSpies.start(1, deal("5C", "2D 3H 4S 7D AS", strict_necessity=False))
+    assert frozenset({"2D", "3H", "4S", "7D", "AS"}) in game.moves(Counter)
+    assert frozenset({"AS"}) not in game.moves(Counter)
 
 
 def test_retire_multiple_ranks_flag() -> None:
     """I-6 flag: one retire may hold a pair of 2s and a pair of 3s."""
     options = deal("9C", "9D 2C 2H 3C 3H", retire_multiple_ranks=True)
-    state, _ = start(options)
-    retires = {c.retire for c in SPEC.legal_commands(state, 0) if c.cards == ("9D",)}  # type: ignore[union-attr]
+    game = DeckOfSpies.start(1, options)
+    retires = {c.retire for c in game.legal() if c.cards == ("9D",)}  # type: ignore[union-attr]
     assert ("2C", "3C", "2H", "3H") in retires
-    state, _ = play(state, Counter(cards=("9D",), retire=("2C", "2H", "3C", "3H")))
-    assert {"2C", "2H", "3C", "3H"} <= set(state.spy_discard)
-    default, _ = start(deal("9C", "9D 2C 2H 3C 3H"))
-    assert moves(default, Counter) >= sets("9D")
+    game.act(0, Counter(cards=("9D",), retire=("2C", "2H", "3C", "3H")))
+    assert {"2C", "2H", "3C", "3H"} <= set(game.state.spy_discard)
+    default = DeckOfSpies.start(1, deal("9C", "9D 2C 2H 3C 3H"))
+    assert default.moves(Counter) >= sets("9D")
     assert all(
         len({value(c) for c in cmd.retire}) <= 1  # type: ignore[union-attr]
-        for cmd in SPEC.legal_commands(default, 0)
+        for cmd in default.legal()
     )
 
 
@@ -111,16 +111,17 @@ def test_legal_list_matches_the_legality_predicates(flags: dict[str, bool]) -> N
     from itertools import combinations
 
     from spies_core.deck_of_spies.commands import Recruit
-    from spies_core.deck_of_spies.rules import is_legal_counter, is_legal_recruit
+    from spies_core.deck_of_spies.legal import is_legal_counter, is_legal_recruit
 
     rng = Random(7)
     for _ in range(60):
-        state = fold(SPEC, start_game(SPEC, 1, flags, rng))
-        while state.result is None:
+        game = DeckOfSpies.start(1, flags, rng=rng)
+        while game.state.result is None:
+            state = game.state
             spy = state.spy_deck[0]
             listed = {
                 (type(c), c.cards)  # type: ignore[union-attr]
-                for c in SPEC.legal_commands(state, 0)
+                for c in game.legal()
                 if isinstance(c, Counter | Recruit) and not c.retire
             }
             if sum(value(c) for c in state.hand) >= value(spy):
@@ -135,4 +136,4 @@ def test_legal_list_matches_the_legality_predicates(flags: dict[str, bool]) -> N
                     if legal
                 }
                 assert listed == expected
-            state, _ = play(state, rng.choice(SPEC.legal_commands(state, 0)), rng.randrange(99))
+            game.act(0, rng.choice(game.legal()), Random(rng.randrange(99)))

@@ -1,4 +1,5 @@
-"""Helpers for the Spies & Lies tests: games from a fixed deal, advanced by scripted commands."""
+"""Spies & Lies under test (:class:`tests.support.games.Table`): games from a fixed deal,
+advanced by scripted commands."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from spies_core.decider import fold, start_game
 from spies_core.spies_and_lies import SPEC
 from spies_core.spies_and_lies.commands import (
     Command,
@@ -20,17 +20,17 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.events import Event
-from spies_core.spies_and_lies.rules import decide, evolve, legal_commands
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import (
     Phase,
     SideState,
     State,
-    check_invariants,
     current_seats,
     deception_window_open,
     defender_side,
     to_act,
 )
+from tests.support.games import Table
 
 INTEL_ORDER = [[1, 2, 3, 4], [4, 5, 6, 7], [7, 8, 9, 10], [1, 2, 3, 4], [4, 5, 6, 7], [7, 8, 9, 10]]
 """A fixed intel deck: old intel {1-4}; day 1 {4-7}, day 2 {7-10}, day 3 {1-4}."""
@@ -38,11 +38,15 @@ INTEL_ORDER = [[1, 2, 3, 4], [4, 5, 6, 7], [7, 8, 9, 10], [1, 2, 3, 4], [4, 5, 6
 RED, BLUE = 0, 1
 
 
-class Game:
-    """A game under test: its state and log, advanced through ``decide`` and ``evolve``."""
+class SpiesAndLies(Table[State, Command, Event]):
+    """A game of Spies & Lies from a fixed deal (:meth:`dealt`), its commands drawing from
+    one generator; the shorthands script whole phases, days and guess-turns."""
 
-    def __init__(
-        self,
+    SPEC = SPEC
+
+    @classmethod
+    def dealt(
+        cls,
         players: int = 2,
         *,
         exhausted: tuple[int, int] = (10, 10),
@@ -50,20 +54,12 @@ class Game:
         intel: list[list[int]] | None = None,
         seed: int = 0,
         **options: Any,
-    ) -> None:
-        self.rng = random.Random(seed)
+    ) -> SpiesAndLies:
+        """Given a game dealt ``intel`` (:data:`INTEL_ORDER` by default), the ``exhausted``
+        soldiers and the ``starting`` side, with ``Random(seed)`` for the start and every
+        command after it."""
         deal = {"intel": intel or INTEL_ORDER, "exhausted": list(exhausted), "starting": starting}
-        self.events: list[Event] = start_game(SPEC, players, {"deal": deal, **options}, self.rng)
-        self.state: State = fold(SPEC, self.events)
-
-    def act(self, seat: int, command: Command) -> list[Event]:
-        """Decide and apply one command; return its events."""
-        new = decide(self.state, seat, command, self.rng)
-        for event in new:
-            self.state = evolve(self.state, event)
-        check_invariants(self.state)
-        self.events.extend(new)
-        return new
+        return cls.start(players, {"deal": deal, **options}, rng=random.Random(seed))
 
     def deploy(self, red: tuple[int, ...], blue: tuple[int, ...]) -> list[Event]:
         """Both sides deploy all four missions (2 seats)."""
@@ -163,10 +159,6 @@ class Game:
         day = self.state.day
         while self.state.phase is Phase.MISSION and self.state.day == day:
             self.turn()
-
-    def given(self, **changes: Any) -> None:
-        """Set up a situation: change the state's public numbers (towers, Double Agent...)."""
-        self.state = replace(self.state, **changes)
 
     def given_side(self, side: int, **changes: Any) -> None:
         """Set up a situation for one side (marker, tokens, effects...)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from spies_core.spies_and_lies.events import IntelTokensRevealed, SpiesAndLiesStarted
 from spies_core.spies_and_lies.state import Phase
 from spies_core.spies_and_lies.view import redact, view
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
 def test_s5_3_1_day_1_starter_is_flipped_only_when_the_mission_phase_begins() -> None:
@@ -18,7 +18,7 @@ def test_s5_3_1_day_1_starter_is_flipped_only_when_the_mission_phase_begins() ->
     and made public with the intel tokens."""
     seen: dict[int, set[str]] = {RED: set(), BLUE: set()}
     for starting in (RED, BLUE):
-        game = Game(starting=starting, exhausted=(10, 10))
+        game = SpiesAndLies.dealt(starting=starting, exhausted=(10, 10))
         started = game.events[0]
         assert isinstance(started, SpiesAndLiesStarted) and started.starting_side == starting
         for viewer in (RED, BLUE, None):
@@ -42,7 +42,7 @@ def test_s5_3_1_day_1_starter_is_flipped_only_when_the_mission_phase_begins() ->
 
 def test_s5_3_1_later_days_starters_are_known_before_deployment() -> None:
     """§5.3.1: day 2 and day 3 starters follow from the alternation and are public."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.play_to_day(2)
     assert game.state.phase is Phase.DEPLOY
     for viewer in (RED, BLUE, None):

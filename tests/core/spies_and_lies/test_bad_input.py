@@ -7,7 +7,7 @@ from collections.abc import Callable
 import msgspec
 import pytest
 
-from spies_core.errors import GameOverError, NotYourTurnError, RuleError
+from spies_core.errors import GameOverError, NotYourTurnError
 from spies_core.spies_and_lies.commands import (
     ChooseCaptain,
     ChooseMarshal,
@@ -19,66 +19,66 @@ from spies_core.spies_and_lies.commands import (
     Guess,
     MarkSergeant,
 )
-from spies_core.spies_and_lies.rules import decide, initial_state
+from spies_core.spies_and_lies.evolve import initial_state
 from spies_core.spies_and_lies.state import MarshalOption, Stage
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
-def deploy_phase() -> Game:
+def deploy_phase() -> SpiesAndLies:
     """Day 1, nobody deployed; both sides' Marshal (10) is exhausted."""
-    return Game()
+    return SpiesAndLies.dealt()
 
 
-def team_after_first() -> Game:
+def team_after_first() -> SpiesAndLies:
     """Team play; red's first teammate (seat 0) deployed 1-2; both sides' Spy exhausted."""
-    game = Game(players=4, exhausted=(3, 3))
+    game = SpiesAndLies.dealt(players=4, exhausted=(3, 3))
     game.act(0, Deploy(soldiers=(1, 2)))
     return game
 
 
-def team_fresh() -> Game:
+def team_fresh() -> SpiesAndLies:
     """Team play, nobody deployed; both sides' Spy (1) exhausted."""
-    return Game(players=4, exhausted=(1, 1))
+    return SpiesAndLies.dealt(players=4, exhausted=(1, 1))
 
 
-def intel_phase() -> Game:
+def intel_phase() -> SpiesAndLies:
     """Red deployed its Sergeant, blue did not."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.deploy((1, 4, 2, 3), (1, 2, 3, 5))
     return game
 
 
-def window() -> Game:
+def window() -> SpiesAndLies:
     """Guess-turn 1: blue guesses red's Mission 1; red holds a token, its window is open."""
     game = intel_phase()
     game.intel()
     return game
 
 
-def guess_step() -> Game:
+def guess_step() -> SpiesAndLies:
     """Guess-turn 1 after red declined."""
     game = window()
     game.act(RED, DeclineDeception())
     return game
 
 
-def no_token() -> Game:
+def no_token() -> SpiesAndLies:
     """Guess-turn 1; red holds no deception token, so the window is passed over."""
     game = window()
     game.given_side(RED, deception_tokens=0)
     return game
 
 
-def captain_choice() -> Game:
+def captain_choice() -> SpiesAndLies:
     """Red's Captain at Mission 1 was guessed wrong; red's exhausted soldier is the Marshal."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((6, 7, 8, 9), (1, 2, 3, 5))
     game.turn(guess=1)
     assert game.state.stage is Stage.CAPTAIN
     return game
 
 
-def marshal_choice() -> Game:
+def marshal_choice() -> SpiesAndLies:
     """Red borrowed its exhausted Marshal with its Captain."""
     game = captain_choice()
     game.act(RED, ChooseCaptain(borrow=10))
@@ -86,7 +86,7 @@ def marshal_choice() -> Game:
     return game
 
 
-CASES: list[tuple[str, Callable[[], Game], int, Command, str]] = [
+CASES: list[tuple[str, Callable[[], SpiesAndLies], int, Command, str]] = [
     ("count", deploy_phase, RED, Deploy(soldiers=(1, 2, 3)), "wrong-soldier-count"),
     ("count-5", deploy_phase, RED, Deploy(soldiers=(1, 2, 3, 5, 6)), "wrong-soldier-count"),
     ("rank-0", deploy_phase, RED, Deploy(soldiers=(0, 2, 3, 5)), "invalid-rank"),
@@ -137,8 +137,8 @@ CASES: list[tuple[str, Callable[[], Game], int, Command, str]] = [
 ]  # fmt: skip
 
 
-def _deployed_red() -> Game:
-    game = Game()
+def _deployed_red() -> SpiesAndLies:
+    game = SpiesAndLies.dealt()
     game.act(RED, Deploy(soldiers=(1, 2, 3, 5)))
     return game
 
@@ -151,38 +151,34 @@ def _deployed_red() -> Game:
     ],
 )
 def test_bad_input_is_refused_with_its_code_and_nothing_applied(
-    situation: Callable[[], Game], seat: int, command: Command, code: str
+    situation: Callable[[], SpiesAndLies], seat: int, command: Command, code: str
 ) -> None:
     game = situation()
     before = msgspec.json.encode(game.state)
-    with pytest.raises(RuleError) as error:
-        decide(game.state, seat, command, game.rng)
-    assert error.value.code == code, error.value.message
+    error = game.refused(seat, command)
+    assert error.code == code, error.message
     assert msgspec.json.encode(game.state) == before
     if code in ("not-your-turn", "no-deception-token"):
-        assert isinstance(error.value, NotYourTurnError)
+        assert isinstance(error, NotYourTurnError)
 
 
 def test_every_command_is_refused_after_the_end() -> None:
     """§12: once the game is over nothing is accepted (``game-over``)."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((5, 6, 7, 8), (1, 2, 3, 5))
     game.given(double_agent=3)
     game.turn(guess=1)  # the Lieutenant captures Blue's flag
     for seat in (RED, BLUE):
         for command in (Guess(rank=1), Deploy(soldiers=(1, 2, 3, 5)), Deceive()):
-            with pytest.raises(GameOverError):
-                decide(game.state, seat, command, game.rng)
+            game.refused(seat, command, GameOverError)
 
 
 def test_a_game_not_started_refuses_commands() -> None:
-    with pytest.raises(RuleError) as error:
-        decide(initial_state(), RED, Guess(rank=1), Game().rng)
-    assert error.value.code == "not-started"
+    error = SpiesAndLies.at(initial_state()).refused(RED, Guess(rank=1))
+    assert error.code == "not-started"
 
 
 def test_error_messages_name_the_input_and_the_situation() -> None:
     game = deploy_phase()
-    with pytest.raises(RuleError) as error:
-        decide(game.state, RED, Deploy(soldiers=(2, 3, 5, 10)), game.rng)
-    assert "Marshal (10)" in error.value.message and "day 1" in error.value.message
+    error = game.refused(RED, Deploy(soldiers=(2, 3, 5, 10)))
+    assert "Marshal (10)" in error.message and "day 1" in error.message

@@ -14,14 +14,14 @@ from spies_core.spies_and_lies.events import (
 )
 from spies_core.spies_and_lies.state import EndReason, MoveCause, Phase, PointSource
 from spies_core.spies_and_lies.view import redact, view
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
 def test_intel_tokens_follow_the_card_and_the_sergeant_lies_freely() -> None:
     """§5.2.2-§5.2.4, [I-13]: day-1 card {4,5,6,7}: tokens on 5, 6 and 7 automatically; Red
     marks its Sergeant, Blue leaves its Sergeant bare although 4 is on the card; each mark is
     secret until both sides' tokens are revealed together."""
-    game = Game()
+    game = SpiesAndLies.dealt()
     game.deploy((1, 4, 5, 9), (4, 6, 7, 8))
     assert game.state.current_intel == (4, 5, 6, 7)
     red_mark = game.act(RED, MarkSergeant(token=True))
@@ -42,7 +42,7 @@ def test_end_of_day_exhausts_one_deployed_soldier_and_returns_the_rest() -> None
     """§11: one of the 4 deployed soldiers drawn per side; the old exhausted one and the
     others return; intel card to the old pile; tokens and flags cleared; markers, Double Agent
     and held tokens stay; the other side starts day 2, the day-1 starter day 3."""
-    game = Game(starting=BLUE, exhausted=(10, 9))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(10, 9))
     game.day((1, 3, 5, 8), (2, 4, 6, 10))
     game.turn(guess=2)  # Red's Spy: a token and the Spy effect
     game.finish_day()
@@ -66,7 +66,7 @@ def test_end_of_day_exhausts_one_deployed_soldier_and_returns_the_rest() -> None
 
 def test_general_moves_two_steps_and_stops_in_front_of_the_gate() -> None:
     """§8 gate rule: from +2 the General's 2 steps stop at +3; the rest is lost."""
-    game = Game(starting=BLUE, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(1, 1))
     game.day((8, 9, 10, 4), (2, 3, 5, 6))
     game.play_to_turn(3)
     game.given(double_agent=2)
@@ -76,7 +76,7 @@ def test_general_moves_two_steps_and_stops_in_front_of_the_gate() -> None:
 
 def test_blue_moves_toward_reds_fortress_and_captures_reds_flag() -> None:
     """§8: movement is toward the mover's opponent: negative for Blue; -(G+1) is Red's flag."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.day((1, 2, 3, 5), (5, 6, 7, 8))
     events = game.turn(guess=1)
     assert events[-1] == DoubleAgentMoved(
@@ -98,7 +98,7 @@ def test_blue_moves_toward_reds_fortress_and_captures_reds_flag() -> None:
 
 def test_colonel_carries_nothing_when_its_infiltration_takes_the_flag() -> None:
     """§7 reference procedure: the carry comes after the move, which may end the game."""
-    game = Game(starting=BLUE, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(1, 1))
     game.day((8, 9, 10, 4), (2, 3, 5, 6))
     game.given(double_agent=3)
     game.given_side(RED, tower=7)
@@ -111,7 +111,7 @@ def test_colonel_carries_nothing_when_its_infiltration_takes_the_flag() -> None:
 
 def test_infiltrations_are_unlimited_within_a_day() -> None:
     """§7: no maximum of infiltrations per day."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.day((1, 2, 3, 5), (1, 2, 3, 5))
     game.given_side(RED, tower=8)
     game.turn()
@@ -124,7 +124,7 @@ def test_infiltrations_are_unlimited_within_a_day() -> None:
 
 def test_a_deception_token_on_a_correct_guess_is_lost_without_effect() -> None:
     """§6 step 6, §10: the token leaves the game; only the guesser scores."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((1, 3, 5, 8), (1, 2, 3, 5))
     events = game.turn(deceive=True)
     assert events[-1] == InfiltrationPointsGained(
@@ -135,7 +135,7 @@ def test_a_deception_token_on_a_correct_guess_is_lost_without_effect() -> None:
 
 def test_the_scout_bonus_is_not_retroactive() -> None:
     """§9 Scout: a correct guess before the activation scores 2, after it 4."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.day((2, 3, 5, 6), (1, 2, 3, 5))
     before = game.turn()[-1]
     game.turn(guess=1)  # Red's Scout activated
@@ -147,7 +147,7 @@ def test_the_scout_bonus_is_not_retroactive() -> None:
 def test_the_view_keeps_the_revealed_days() -> None:
     """§11: the cards go back to the hands, but what was revealed stays public: every viewer
     sees past days' rows, tokens and retreats."""
-    game = Game(starting=BLUE, exhausted=(10, 9))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(10, 9))
     game.day((1, 3, 5, 8), (2, 4, 6, 10))
     game.turn(guess=2)  # Red's Spy activated, the rest guessed correctly
     game.finish_day()

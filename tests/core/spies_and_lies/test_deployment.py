@@ -10,10 +10,9 @@ import pytest
 from spies_core.errors import RuleError
 from spies_core.spies_and_lies.commands import Deploy, MarkSergeant
 from spies_core.spies_and_lies.events import Event, SoldiersDeployed
-from spies_core.spies_and_lies.rules import decide
 from spies_core.spies_and_lies.state import Phase
 from spies_core.spies_and_lies.view import SpiesAndLiesView, redact, view
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
 def _ordered(row: tuple[int, ...]) -> bool:
@@ -22,9 +21,9 @@ def _ordered(row: tuple[int, ...]) -> bool:
     return rest == sorted(rest) and len(set(rest)) == len(rest)
 
 
-def _accepts(game: Game, seat: int, row: tuple[int, ...]) -> tuple[bool, str | None]:
+def _accepts(game: SpiesAndLies, seat: int, row: tuple[int, ...]) -> tuple[bool, str | None]:
     try:
-        decide(game.state, seat, Deploy(soldiers=row), game.rng)
+        SpiesAndLies.at(game.state).act(seat, Deploy(soldiers=row))
     except RuleError as error:
         return False, error.code
     return True, None
@@ -44,7 +43,7 @@ def test_every_legal_deployment_keeps_the_order_and_every_other_is_refused(
 ) -> None:
     """§5.1: over all 5,040 ordered 4-tuples of ranks, decide accepts exactly those from
     the hand that keep the order, and ``legal_commands`` lists exactly those."""
-    game = Game()
+    game = SpiesAndLies.dealt()
     hand = tuple(rank for rank in range(1, 11) if rank not in exhausted)
     game.given_side(RED, hand=hand, exhausted=exhausted)
     legal = set(game.rows(RED))
@@ -61,7 +60,7 @@ def test_every_legal_deployment_keeps_the_order_and_every_other_is_refused(
 
 def test_team_first_teammate_may_deploy_exactly_the_completable_pairs() -> None:
     """§14.4: missions 1-2 must leave a legal completion for missions 3-4."""
-    game = Game(players=4, exhausted=(6, 6))
+    game = SpiesAndLies.dealt(players=4, exhausted=(6, 6))
     hand = game.state.sides[RED].hand
     legal = set(game.rows(0))
     for pair in permutations(range(1, 11), 2):
@@ -77,7 +76,7 @@ def test_team_first_teammate_may_deploy_exactly_the_completable_pairs() -> None:
 
 def test_team_second_teammate_completes_the_order_of_the_first() -> None:
     """§14.4: missions 3-4 extend the first teammate's missions 1-2 in order."""
-    game = Game(players=4, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(players=4, exhausted=(1, 1))
     game.act(0, Deploy(soldiers=(3, 6)))
     game.act(1, Deploy(soldiers=(2, 3)))
     hand = game.state.sides[RED].hand
@@ -90,7 +89,7 @@ def test_team_second_teammate_completes_the_order_of_the_first() -> None:
 
 
 def _red_sees(
-    game: Game, events: list[Event]
+    game: SpiesAndLies, events: list[Event]
 ) -> tuple[SpiesAndLiesView, SpiesAndLiesView, list[object]]:
     return (
         view(game.state, RED),
@@ -103,12 +102,12 @@ def test_a_sides_view_is_the_same_whatever_the_other_side_deployed() -> None:
     """§5.1.1, §3: until revealed, Red's view, the spectator's view and the events they are
     sent are identical for every legal deployment and Sergeant mark of Blue."""
     seen = set()
-    probe = Game(exhausted=(10, 1))
+    probe = SpiesAndLies.dealt(exhausted=(10, 1))
     rows = probe.rows(BLUE)
     assert len(rows) == 294
     for row in rows:
         for mark in (False, True) if 4 in row else (False,):
-            game = Game(exhausted=(10, 1))
+            game = SpiesAndLies.dealt(exhausted=(10, 1))
             game.act(RED, Deploy(soldiers=(1, 3, 6, 9)))
             events = game.act(BLUE, Deploy(soldiers=row))
             assert game.state.phase is Phase.INTEL
@@ -123,12 +122,12 @@ def test_a_sides_view_is_the_same_whatever_the_other_side_deployed() -> None:
 def test_team_first_teammate_sees_nothing_of_missions_3_4_nor_the_hand_after() -> None:
     """§14.4: "the first teammate does not know Missions 3-4"; the second sees 1-2."""
     seen = set()
-    probe = Game(players=4, exhausted=(1, 1))
+    probe = SpiesAndLies.dealt(players=4, exhausted=(1, 1))
     probe.act(0, Deploy(soldiers=(2, 5)))
     pairs = probe.rows(2)
     assert len(pairs) > 10
     for pair in pairs:
-        game = Game(players=4, exhausted=(1, 1))
+        game = SpiesAndLies.dealt(players=4, exhausted=(1, 1))
         first = game.act(0, Deploy(soldiers=(2, 5)))
         assert view(game.state, 0).sides[RED].hand is not None
         second = game.act(2, Deploy(soldiers=pair))

@@ -19,7 +19,7 @@ from spies_core.spies_and_lies.events import (
     SoldierRevealed,
     SpiesAndLiesEnded,
 )
-from spies_core.spies_and_lies.rules import outcome
+from spies_core.spies_and_lies.evolve import outcome
 from spies_core.spies_and_lies.state import (
     EndReason,
     MoveCause,
@@ -28,11 +28,11 @@ from spies_core.spies_and_lies.state import (
     SoldierEffect,
 )
 from spies_core.spies_and_lies.view import view
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
-def _spy_at_mission_1() -> Game:
-    game = Game(starting=BLUE)
+def _spy_at_mission_1() -> SpiesAndLies:
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((1, 3, 5, 8), (1, 2, 3, 5))
     return game
 
@@ -76,7 +76,7 @@ def test_e2_correct_guess_scores_two_and_the_spy_retreats() -> None:
 def test_e3_deception_on_the_sergeant_pays_four_then_four() -> None:
     """E3, §6 step 7, §10: Red's token on Mission 3; "your General (9)" - it is the Sergeant:
     +4 (Sergeant), then +4 (deception) = 8; the token leaves the game."""
-    game = Game(starting=BLUE, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(1, 1))
     game.day((2, 7, 4, 10), (2, 3, 5, 6))
     game.play_to_turn(5)
     game.given_side(RED, tower=0)
@@ -100,7 +100,7 @@ def test_e3_deception_on_the_sergeant_pays_four_then_four() -> None:
 
 def test_e4_infiltration_on_day_2_moves_the_double_agent_two_steps() -> None:
     """E4, §7: Red's marker reaches 10 on day 2 - Double Agent 2 steps toward Blue; marker 0."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.play_to_day(2)
     assert game.state.starter == RED  # §5.3.1: day 2 starts with the other side
     game.day_where()
@@ -117,7 +117,7 @@ def test_e4_infiltration_on_day_2_moves_the_double_agent_two_steps() -> None:
 
 def test_e5_colonel_carries_its_excess_past_the_infiltration() -> None:
     """E5, §9 rank 8: marker 7, Colonel: 7 -> 10, Double Agent moves, 0, +5 -> 5."""
-    game = Game(starting=BLUE, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(1, 1))
     game.day((8, 9, 10, 4), (2, 3, 5, 6))
     game.given_side(RED, tower=7)
     events = game.turn(guess=9)
@@ -144,7 +144,7 @@ ILLEGAL_ROWS = [(1, 2, 7, 6), (3, 2, 5, 9), (1, 5, 3, 9), (2, 8, 7, 10)]
 def test_e6_ordering_rule_accepts_sergeant_anywhere(row: tuple[int, ...]) -> None:
     """E6, §5.1.2: 2-7-4-10 and the other valid rows of §5.1 are accepted."""
     spare = min(set(range(1, 11)) - set(row))
-    game = Game(exhausted=(spare, spare))
+    game = SpiesAndLies.dealt(exhausted=(spare, spare))
     assert is_ordered(row)
     assert Deploy(soldiers=row) in game.pick_all(RED)
     game.act(RED, Deploy(soldiers=row))
@@ -156,7 +156,7 @@ def test_e6_ordering_rule_refuses_miner_or_bomb_out_of_order(row: tuple[int, ...
     """E6, §5.1.2: 1-2-7-6, 3-2-5-9, a Miner (3) after a higher card, a Bomb (7) after the
     Colonel are refused."""
     spare = min(set(range(1, 11)) - set(row))
-    game = Game(exhausted=(spare, spare))
+    game = SpiesAndLies.dealt(exhausted=(spare, spare))
     assert not is_ordered(row)
     with pytest.raises(RuleError) as error:
         game.act(RED, Deploy(soldiers=row))
@@ -165,7 +165,7 @@ def test_e6_ordering_rule_refuses_miner_or_bomb_out_of_order(row: tuple[int, ...
 
 def test_e7_double_agent_on_reds_side_after_day_3_blue_wins() -> None:
     """E7, §12.2: the Double Agent in Red's territory after day 3 - Blue wins, however far."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.play_to_day(3)
     game.day_where()
     game.play_to_turn(8)
@@ -183,7 +183,7 @@ def test_e7_double_agent_on_reds_side_after_day_3_blue_wins() -> None:
 
 def test_e7_double_agent_on_blues_flag_on_day_2_red_wins_at_once() -> None:
     """E7, §8, §12.1: the Double Agent reaches Blue's flag on day 2 - Red wins at once."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.play_to_day(2)
     game.day_where()
     game.given(double_agent=3)  # in front of Blue's gate

@@ -8,13 +8,14 @@ import random
 import msgspec
 import pytest
 
-from spies_core.decider import fold, start_game
+from spies_core.decider import fold
 from spies_core.errors import RuleError
 from spies_core.rng import FairRng
 from spies_core.spies_and_lies import SPEC
 from spies_core.spies_and_lies.events import Event
 from spies_core.spies_and_lies.state import MAX_EVENTS, State
 from spies_core.spies_and_lies.view import SpiesAndLiesView
+from tests.core.spies_and_lies.helpers import SpiesAndLies
 
 _encoder = msgspec.json.Encoder()
 _events = msgspec.json.Decoder(Event)
@@ -37,9 +38,9 @@ def _check(state: State, players: int, rng: random.Random) -> None:
 def _playout(players: int, seed: int) -> State:
     rng = random.Random(seed)
     secret = seed.to_bytes(32, "big")
-    events = start_game(SPEC, players, {}, FairRng(secret, 0))
-    state = fold(SPEC, events)
-    while SPEC.outcome(state) is None:
+    game = SpiesAndLies.start(players, rng=FairRng(secret, 0))
+    while SPEC.outcome(game.state) is None:
+        state = game.state
         _check(state, players, rng)
         acting = SPEC.to_act(state)
         for seat in range(players):
@@ -49,9 +50,9 @@ def _playout(players: int, seed: int) -> State:
                 if probe in legal:
                     continue
                 with pytest.raises(RuleError):
-                    SPEC.decide(state, seat, probe, FairRng(secret, len(events)))
+                    SPEC.decide(state, seat, probe, FairRng(secret, len(game.events)))
         seat = rng.choice(sorted(acting))
-        new = SPEC.decide(state, seat, rng.choice(SPEC.legal_commands(state, seat)), rng)
+        new = game.act(seat, rng.choice(game.legal(seat)), rng)
         for event in new:
             assert _events.decode(_encoder.encode(event)) == event
             SPEC.describe_event(event)
@@ -59,13 +60,11 @@ def _playout(players: int, seed: int) -> State:
                 seen = SPEC.redact(event, viewer)
                 assert seen is not None and type(seen) is type(event)
                 SPEC.describe_event(seen)
-            state = SPEC.evolve(state, event)
-        events += new
-        assert len(events) <= MAX_EVENTS
-    _check(state, players, rng)
-    assert fold(SPEC, events) == state
-    assert msgspec.json.decode(_encoder.encode(state), type=State) == state
-    return state
+        assert len(game.events) <= MAX_EVENTS
+    _check(game.state, players, rng)
+    assert fold(SPEC, game.events) == game.state
+    assert msgspec.json.decode(_encoder.encode(game.state), type=State) == game.state
+    return game.state
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -83,13 +82,9 @@ def test_max_events_is_an_upper_bound_with_room() -> None:
     longest = 0
     for seed in range(300):
         rng = random.Random(seed)
-        events = start_game(SPEC, 4, {}, rng)
-        state = fold(SPEC, events)
-        while SPEC.outcome(state) is None:
-            seat = rng.choice(sorted(SPEC.to_act(state)))
-            new = SPEC.decide(state, seat, rng.choice(SPEC.legal_commands(state, seat)), rng)
-            for event in new:
-                state = SPEC.evolve(state, event)
-            events += new
-        longest = max(longest, len(events))
+        game = SpiesAndLies.start(4, rng=rng, checked=False)
+        while SPEC.outcome(game.state) is None:
+            seat = rng.choice(sorted(SPEC.to_act(game.state)))
+            game.act(seat, rng.choice(game.legal(seat)))
+        longest = max(longest, len(game.events))
     assert longest <= MAX_EVENTS == SPEC.max_events == 251

@@ -20,7 +20,7 @@ from spies_core.spies_and_lies.options import (
 )
 from spies_core.spies_and_lies.state import MoveCause, Phase
 from spies_core.spies_and_lies.view import redact, view
-from tests.core.spies_and_lies.helpers import BLUE, INTEL_ORDER, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, INTEL_ORDER, RED, SpiesAndLies
 
 
 def test_setup_shuffles_the_intel_deck_draws_exhausted_soldiers_and_the_starter() -> None:
@@ -57,7 +57,7 @@ def test_the_same_seed_gives_the_same_setup() -> None:
 
 def test_a_deal_fixes_deck_exhausted_soldiers_and_starter() -> None:
     """``options.deal``: the whole deck top first, red's and blue's exhausted, the starter."""
-    game = Game(exhausted=(3, 8), starting=BLUE)
+    game = SpiesAndLies.dealt(exhausted=(3, 8), starting=BLUE)
     (started,) = game.events[:1]
     assert isinstance(started, SpiesAndLiesStarted)
     assert started.old_intel == (1, 2, 3, 4)
@@ -76,7 +76,7 @@ def test_a_partial_deal_draws_the_rest() -> None:
 
 def test_the_started_event_hides_the_deck_and_the_deal_from_every_viewer() -> None:
     """The intel deck order is hidden until each card is turned (§3)."""
-    game = Game()
+    game = SpiesAndLies.dealt()
     started = game.events[0]
     for viewer in (RED, BLUE, None):
         seen = redact(started, viewer)
@@ -130,7 +130,7 @@ def test_options_parse_with_their_defaults() -> None:
 def test_board_length_moves_the_gate() -> None:
     """[U-1]: with G = 1 the first space is in front of Blue's gate; the next move takes the
     flag."""
-    game = Game(starting=BLUE, exhausted=(1, 1), board_length=1)
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(1, 1), board_length=1)
     game.day((5, 9, 10, 4), (2, 3, 5, 6))
     events = game.turn(guess=1)  # Red's Lieutenant
     assert events[-1] == DoubleAgentMoved(side=RED, cause=MoveCause.LIEUTENANT, steps=1, position=1)
@@ -143,7 +143,7 @@ def test_board_length_moves_the_gate() -> None:
 def test_custom_intel_cards_set_the_tokens() -> None:
     """[U-2]: the intel cards are data; tokens follow whatever ranks the card lists."""
     cards = [[1], [2, 9], [3], [5]]
-    game = Game(intel=cards, intel_cards=cards)
+    game = SpiesAndLies.dealt(intel=cards, intel_cards=cards)
     game.day((2, 3, 5, 9), (1, 2, 3, 9))
     assert game.state.current_intel == (2, 9)
     red, blue = view(game.state, None).sides

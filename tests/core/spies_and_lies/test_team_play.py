@@ -18,15 +18,16 @@ from spies_core.spies_and_lies.commands import (
     MarkSergeant,
 )
 from spies_core.spies_and_lies.events import DeceptionPlayed, IntelMarked, SoldierRevealed
-from spies_core.spies_and_lies.rules import decide, legal_commands, outcome
+from spies_core.spies_and_lies.evolve import outcome
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import Phase, Stage, current_seats, to_act
 from spies_core.spies_and_lies.view import redact, view
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
 def test_team_deployment_goes_first_teammates_then_second_teammates() -> None:
     """§14.4: the first teammate chooses missions 1-2, then the second missions 3-4."""
-    game = Game(players=4, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(players=4, exhausted=(1, 1))
     assert to_act(game.state) == {0, 1}
     game.act(0, Deploy(soldiers=(2, 5)))
     assert to_act(game.state) == {1, 2}
@@ -41,7 +42,7 @@ def test_team_deployment_goes_first_teammates_then_second_teammates() -> None:
 
 def test_team_guess_turns_pair_the_players_of_the_same_missions() -> None:
     """§14.2: each teammate guesses and is guessed by the opponent holding its missions."""
-    game = Game(players=4, starting=BLUE, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(players=4, starting=BLUE, exhausted=(1, 1))
     game.day((2, 3, 5, 6), (2, 3, 5, 6))
     pairs = []
     while game.state.phase is Phase.MISSION and game.state.day == 1:
@@ -57,7 +58,7 @@ def test_team_guess_turns_pair_the_players_of_the_same_missions() -> None:
 def test_team_decisions_belong_to_the_owner_of_the_mission() -> None:
     """[I-20]: deception and activation choices are made by the teammate owning the mission;
     the team's tokens are shared."""
-    game = Game(players=4, starting=BLUE, exhausted=(9, 1))
+    game = SpiesAndLies.dealt(players=4, starting=BLUE, exhausted=(9, 1))
     game.day((1, 2, 6, 7), (2, 3, 5, 6))
     game.turn(guess=5)  # Red's Spy (seat 0) activated: the team now holds 2 tokens
     assert game.state.sides[RED].deception_tokens == 2
@@ -67,8 +68,7 @@ def test_team_decisions_belong_to_the_owner_of_the_mission() -> None:
     events = game.act(3, game.pick_guess(wrong=True))
     assert isinstance(events[-1], SoldierRevealed) and game.state.stage is Stage.CAPTAIN
     assert to_act(game.state) == {2}
-    with pytest.raises(NotYourTurnError):
-        decide(game.state, 0, ChooseCaptain(borrow=9), game.rng)
+    game.refused(0, ChooseCaptain(borrow=9), NotYourTurnError)
     assert legal_commands(game.state, 2) == [ChooseCaptain(borrow=None), ChooseCaptain(borrow=9)]
     game.act(2, ChooseCaptain(borrow=9))
     assert game.state.double_agent == 2 and game.state.sides[RED].deception_tokens == 1
@@ -77,7 +77,7 @@ def test_team_decisions_belong_to_the_owner_of_the_mission() -> None:
 def test_team_intel_every_seat_answers_and_the_sergeant_mark_stays_secret() -> None:
     """§5.2, [I-13]: the Sergeant's owner marks it; every other seat confirms; the mark is
     seen only by its owner until the tokens are revealed together."""
-    game = Game(players=4, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(players=4, exhausted=(1, 1))
     game.deploy_teams((2, 3, 4, 9), (2, 3, 5, 6))
     assert legal_commands(game.state, 2) == [MarkSergeant(token=True), MarkSergeant(token=False)]
     for seat in (0, 1, 3):
@@ -99,18 +99,13 @@ def test_team_play_full_games_end_with_both_teammates_winning() -> None:
     results = set()
     for seed in range(40):
         rng = random.Random(seed)
-        events = start_game(SPEC, 4, {}, rng)
-        state = fold(SPEC, events)
-        while (result := outcome(state)) is None:
-            seat = rng.choice(sorted(to_act(state)))
-            new = decide(state, seat, rng.choice(legal_commands(state, seat)), rng)
-            for event in new:
-                state = SPEC.evolve(state, event)
-            SPEC.check_invariants(state)
-            events += new
-        assert fold(SPEC, events) == state
+        game = SpiesAndLies.start(4, rng=rng)
+        while (result := outcome(game.state)) is None:
+            seat = rng.choice(sorted(to_act(game.state)))
+            game.act(seat, rng.choice(game.legal(seat)))  # the invariants checked after each
+        assert fold(SPEC, game.events) == game.state
         assert result.winners in ((), (0, 2), (1, 3))
-        assert result.scores == (state.sides[0].tower, state.sides[1].tower) * 2
+        assert result.scores == (game.state.sides[0].tower, game.state.sides[1].tower) * 2
         results.add(result.reason)
     assert results == {"flag-captured", "territory", "infiltration"}
 

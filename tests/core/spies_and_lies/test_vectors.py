@@ -20,7 +20,8 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesDayEnded,
     SpiesAndLiesEnded,
 )
-from spies_core.spies_and_lies.rules import legal_commands, outcome
+from spies_core.spies_and_lies.evolve import outcome
+from spies_core.spies_and_lies.legal import legal_commands
 from spies_core.spies_and_lies.state import (
     EndReason,
     ForcedBy,
@@ -34,12 +35,12 @@ from spies_core.spies_and_lies.state import (
 from spies_core.spies_and_lies.state import (
     to_act as seats_to_act,
 )
-from tests.core.spies_and_lies.helpers import BLUE, RED, Game
+from tests.core.spies_and_lies.helpers import BLUE, RED, SpiesAndLies
 
 
 def test_t1_sergeant_with_deception_on_marker_8_infiltrates_then_scores_4() -> None:
     """T1, §7, [I-16]: 8+4 = 10 -> infiltrate (2 lost) -> 0 -> +4 -> 4."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((4, 1, 2, 3), (1, 2, 3, 5))
     game.given_side(RED, tower=8)
     events = game.turn(guess=1, deceive=True)
@@ -54,8 +55,8 @@ def test_t1_sergeant_with_deception_on_marker_8_infiltrates_then_scores_4() -> N
     ]
 
 
-def _marshal_at_mission_3() -> Game:
-    game = Game(starting=BLUE, exhausted=(9, 9))
+def _marshal_at_mission_3() -> SpiesAndLies:
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(9, 9))
     game.day((1, 2, 10, 4), (2, 3, 5, 6))
     game.play_to_turn(5)
     game.given_side(RED, tower=6)
@@ -106,7 +107,7 @@ def test_t2_marshal_points_option_always_infiltrates_once() -> None:
 def test_t3_gate_stops_the_infiltration_then_the_lieutenant_captures_the_flag() -> None:
     """T3, §8, [I-3]: day 3, Double Agent +2, Red infiltrates (3 steps) -> +3, 2 steps lost;
     later the same day Red's Lieutenant activates -> flag captured -> Red wins."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.play_to_day(2)
     game.day_where(red=lambda row: 5 not in row)  # keep the Lieutenant out of exhaustion
     game.finish_day()
@@ -139,7 +140,7 @@ def test_t4_lieutenant_to_the_gate_then_deception_infiltration_captures_the_flag
     """T4, [I-3], [I-16]: Double Agent +2, marker 6; Blue guesses Red's Lieutenant wrongly
     under Red's deception token -> +3 (gate, stop); deception +4 -> 10 -> infiltration, a
     separate move starting at the gate -> flag captured."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((5, 6, 7, 8), (1, 2, 3, 5))
     game.given(double_agent=2)
     game.given_side(RED, tower=6)
@@ -160,9 +161,9 @@ def test_t4_lieutenant_to_the_gate_then_deception_infiltration_captures_the_flag
     ]
 
 
-def _bomb_pending() -> Game:
+def _bomb_pending() -> SpiesAndLies:
     """Blue starts; Red's Bomb at Mission 2 is guessed wrong by Blue in guess-turn 3."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((1, 7, 8, 9), (2, 3, 5, 6))
     game.play_to_turn(3)
     events = game.turn(guess=3)
@@ -231,8 +232,8 @@ def test_t5_bomb_forced_card_guessed_wrong_retreats_without_activation() -> None
     assert not game.state.sides[BLUE].miner and not game.state.sides[RED].double_damage
 
 
-def _spy_then_marshal(**options: bool) -> Game:
-    game = Game(starting=BLUE, exhausted=(2, 2), **options)
+def _spy_then_marshal(**options: bool) -> SpiesAndLies:
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(2, 2), **options)
     game.day((1, 3, 5, 6), (3, 5, 6, 10))
     events = game.turn(guess=2)
     assert SoldierEffectStarted(side=RED, effect=SoldierEffect.SPY) in events
@@ -276,7 +277,7 @@ def test_t6_deception_on_a_forced_retreat_pays_nothing_when_the_option_is_off() 
 def test_t7_scout_makes_later_correct_guesses_worth_four() -> None:
     """T7, §9 Scout: Red's Scout at Mission 1 activated; Red later guesses Blue's Mission 3
     correctly -> +4."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((2, 3, 5, 6), (1, 3, 5, 6))
     game.turn(guess=1)
     assert game.state.sides[RED].scout
@@ -288,8 +289,8 @@ def test_t7_scout_makes_later_correct_guesses_worth_four() -> None:
     )
 
 
-def _captain_activated(exhausted: tuple[int, int]) -> Game:
-    game = Game(starting=BLUE, exhausted=exhausted)
+def _captain_activated(exhausted: tuple[int, int]) -> SpiesAndLies:
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=exhausted)
     red = (6, 7, 8, 9) if exhausted[RED] == 10 else (6, 7, 8, 10)
     game.day(red, (2, 3, 5, 8))
     game.turn(guess=1)
@@ -350,7 +351,7 @@ def test_t8_captain_borrowing_the_spy_gains_its_token_and_effect() -> None:
 def test_t9_miner_makes_the_bomb_retreat_without_exploding() -> None:
     """T9, §9 Miner, [I-4]: Red's Miner active; Red reveals Blue's Bomb with a wrong guess ->
     the Bomb retreats and does not explode."""
-    game = Game(starting=BLUE, exhausted=(1, 1))
+    game = SpiesAndLies.dealt(starting=BLUE, exhausted=(1, 1))
     game.day((3, 5, 6, 8), (7, 8, 9, 10))
     game.turn(guess=2)
     assert game.state.sides[RED].miner
@@ -371,7 +372,7 @@ def test_t9_miner_makes_the_bomb_retreat_without_exploding() -> None:
 
 def test_t10_centre_and_equal_markers_after_day_3_is_a_draw() -> None:
     """T10, §12.2, [I-19]: Double Agent at 0, both markers 6 -> draw."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.play_to_day(3)
     game.day_where()
     game.play_to_turn(8)  # Blue guesses last on day 3
@@ -389,7 +390,7 @@ def test_t10_centre_and_equal_markers_after_day_3_is_a_draw() -> None:
 
 def test_t10_centre_and_higher_marker_wins() -> None:
     """§12.2: Double Agent at 0 - the higher marker wins."""
-    game = Game(starting=RED)
+    game = SpiesAndLies.dealt(starting=RED)
     game.play_to_day(3)
     game.day_where()
     game.play_to_turn(8)
@@ -404,7 +405,7 @@ def test_t10_centre_and_higher_marker_wins() -> None:
 def test_t11_no_token_once_the_reserve_is_spent() -> None:
     """T11, [I-9]: both starting tokens used, both reserve tokens taken and used -> a later
     Spy activation gives no token; with no token the deception window is passed over."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((1, 3, 5, 8), (1, 2, 3, 5))
     game.given(reserve=0)
     game.given_side(RED, deception_tokens=0, reserve_taken=1)
@@ -418,7 +419,7 @@ def test_t11_no_token_once_the_reserve_is_spent() -> None:
 
 def test_t11_no_token_beyond_the_holding_limit_of_two() -> None:
     """§10, [I-9]: a side holding 2 tokens gains none, the reserve stays."""
-    game = Game(starting=BLUE)
+    game = SpiesAndLies.dealt(starting=BLUE)
     game.day((1, 3, 5, 8), (1, 2, 3, 5))
     game.given(reserve=1)
     game.given_side(RED, deception_tokens=2, reserve_taken=1)
@@ -432,7 +433,7 @@ def test_t11_per_side_reserve_gives_each_side_one_token_at_most() -> None:
     """[U-6] as an option (``deception_reserve = per-side``): a side that took its reserve
     token gets no second one although the other side's is still there."""
     for rule, gains in (("per-side", False), ("shared", True)):
-        game = Game(starting=BLUE, deception_reserve=rule)
+        game = SpiesAndLies.dealt(starting=BLUE, deception_reserve=rule)
         game.day((1, 3, 5, 8), (1, 2, 3, 5))
         game.given(reserve=1)
         game.given_side(RED, deception_tokens=0, reserve_taken=1)

@@ -20,7 +20,17 @@ from __future__ import annotations
 from typing import Final
 
 from spies_core.decider import GameSpec, assemble
-from tests.fourth_game.card_duel import commands, events, fixtures, rules, state, text, view
+from tests.fourth_game.card_duel import (
+    commands,
+    events,
+    evolve,
+    fixtures,
+    legal,
+    rules,
+    state,
+    text,
+    view,
+)
 from tests.fourth_game.card_duel.commands import Command
 from tests.fourth_game.card_duel.events import Event
 from tests.fourth_game.card_duel.options import CardDuelOptions
@@ -35,7 +45,7 @@ SPEC: Final[GameSpec[State, Command, Event, CardDuelView, CardDuelOptions]] = as
     seat_counts={2},
     options_type=CardDuelOptions,
     view_type=CardDuelView,
-    modules=(commands, events, fixtures, rules, state, text, view),
+    modules=(commands, events, evolve, fixtures, legal, rules, state, text, view),
     score_name="points",
 )
 """The registry entry of Card Duel (registered by ``tests/fourth_game/plugin.py``)."""

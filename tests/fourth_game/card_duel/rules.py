@@ -1,22 +1,13 @@
-"""The Decider of Card Duel: ``start``, ``decide``, ``evolve``, ``legal_commands`` and
-``outcome``, plus the conformance helper ``probe_commands``."""
+"""What happens in Card Duel: the deal and the events of each command, checked against the
+rules (``start`` and ``decide``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Final, assert_never
-
-from msgspec.structs import replace
+from typing import assert_never
 
 from spies_core.batch import Batch
-from spies_core.decider import Outcome, Rng, Seat, shuffled
-from spies_core.errors import (
-    CorruptLogError,
-    GameNotStartedError,
-    GameOverError,
-    NotYourTurnError,
-    RuleError,
-)
+from spies_core.decider import Rng, Seat, shuffled
+from spies_core.errors import GameNotStartedError, GameOverError, NotYourTurnError, RuleError
 from tests.fourth_game.card_duel.commands import CardDuelBid, CardDuelPlayCard, Command
 from tests.fourth_game.card_duel.events import (
     CardDuelBidMade,
@@ -27,31 +18,11 @@ from tests.fourth_game.card_duel.events import (
     CardDuelStarted,
     Event,
 )
+from tests.fourth_game.card_duel.evolve import evolve
 from tests.fourth_game.card_duel.options import CARDS, CardDuelOptions, validate_deal
 from tests.fourth_game.card_duel.state import ROUNDS, CardDuelPhase, State, to_act
 
-__all__ = [
-    "decide",
-    "evolve",
-    "initial_state",
-    "legal_commands",
-    "outcome",
-    "players",
-    "probe_commands",
-    "start",
-]
-
-_BIDS: Final = tuple(CardDuelBid(rounds=n) for n in range(ROUNDS + 1))
-
-
-def initial_state() -> State:
-    """The empty table before the first event."""
-    return State()
-
-
-def players(state: State) -> int:
-    """Always two seats."""
-    return 2
+__all__ = ["decide", "start"]
 
 
 def start(options: CardDuelOptions, players: int, rng: Rng) -> list[Event]:
@@ -123,67 +94,3 @@ def _end(batch: Batch[State, Event]) -> None:
     best = max(scores)
     winners = tuple(seat for seat, score in enumerate(scores) if score == best)
     batch.emit(CardDuelEnded(scores=scores, winners=winners))
-
-
-def evolve(state: State, event: Event) -> State:
-    """Apply a recorded fact."""
-    match event:
-        case CardDuelStarted(hands=hands, aside=aside):
-            if aside is None or any(hand is None for hand in hands):
-                raise CorruptLogError("a redacted deal cannot be applied")
-            return replace(
-                state,
-                phase=CardDuelPhase.BIDDING,
-                hands=tuple(hand for hand in hands if hand is not None),
-                aside=aside,
-                round=1,
-            )
-        case CardDuelBidMade(seat=seat, rounds=rounds):
-            if rounds is None:
-                raise CorruptLogError("a redacted bid cannot be applied")
-            bids = tuple(rounds if s == seat else b for s, b in enumerate(state.bids))
-            return replace(state, bids=bids)
-        case CardDuelBidsRevealed(bids=bids):
-            return replace(state, phase=CardDuelPhase.PLAYING, bids=bids, revealed=True)
-        case CardDuelCardPlayed(seat=seat, card=card):
-            hands = tuple(
-                tuple(c for c in hand if c != card) if s == seat else hand
-                for s, hand in enumerate(state.hands)
-            )
-            return replace(state, hands=hands, trick=(*state.trick, card))
-        case CardDuelRoundWon(winner=winner):
-            won = tuple(n + (s == winner) for s, n in enumerate(state.won))
-            return replace(
-                state,
-                tricks=(*state.tricks, state.trick),
-                trick=(),
-                won=won,
-                leader=winner,
-                round=state.round + 1,
-            )
-        case CardDuelEnded(scores=scores, winners=winners):
-            return replace(state, phase=CardDuelPhase.OVER, scores=scores, winners=winners)
-        case _:
-            assert_never(event)
-
-
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    """Exactly the commands ``decide`` accepts from ``seat`` now."""
-    if seat not in to_act(state):
-        return []
-    if state.phase is CardDuelPhase.BIDDING:
-        return list(_BIDS)
-    return [CardDuelPlayCard(card=card) for card in state.hands[seat]]
-
-
-def outcome(state: State) -> Outcome | None:
-    """The highest score wins; a tie shares the win."""
-    if state.phase is not CardDuelPhase.OVER:
-        return None
-    return Outcome(winners=state.winners, reason="rounds-and-bids", scores=state.scores)
-
-
-def probe_commands(state: State, seat: Seat) -> Iterator[Command]:
-    """Every bid from -1 to one above the most rounds, and every card from 0 to 15."""
-    yield from (CardDuelBid(rounds=n) for n in range(-1, ROUNDS + 2))
-    yield from (CardDuelPlayCard(card=c) for c in range(16))

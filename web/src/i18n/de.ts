@@ -390,6 +390,12 @@ export const de: Texts = {
   replayStepOf: (at: number, of: number) => `Schritt ${at} von ${of}`,
   replayInProgress: "Läuft noch: die Wiederholung zeigt, was der gewählte Blick sehen darf.",
   headHash: "Kopf-Hash: ",
+  verifying: "Das Protokoll wird in diesem Browser geprüft …",
+  verifiedOk: (notRerun: number) =>
+    `In diesem Browser geprüft: die Hash-Kette, der Seed, jedes Mischen und jeder Zug.${notRerun > 0 ? ` ${notRerun} ${notRerun === 1 ? "Zug" : "Züge"} anderer Bots als random nicht nachgerechnet.` : ""}`,
+  verifyFailed: (seq: number | null, code: string) =>
+    `Prüfung fehlgeschlagen${seq === null ? "" : ` bei Ereignis ${seq}`}: ${code}.`,
+  verifyUnavailable: "Nicht geprüft: der Export ließ sich nicht laden.",
   viewAs: "Ansehen als ",
   download: "Export herunterladen (JSON Lines)",
   table: "Tisch",

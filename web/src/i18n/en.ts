@@ -396,6 +396,12 @@ export const en = {
   replayStepOf: (at: number, of: number) => `Step ${at} of ${of}`,
   replayInProgress: "In progress: the replay shows what the chosen viewer may see.",
   headHash: "Head hash: ",
+  verifying: "Verifying the log in this browser…",
+  verifiedOk: (notRerun: number) =>
+    `Verified in this browser: the hash chain, the seed, every shuffle and every move.${notRerun > 0 ? ` ${notRerun} ${notRerun === 1 ? "move" : "moves"} of bots other than random not re-run.` : ""}`,
+  verifyFailed: (seq: number | null, code: string) =>
+    `Verification failed${seq === null ? "" : ` at event ${seq}`}: ${code}.`,
+  verifyUnavailable: "Not verified: the export could not be fetched.",
   viewAs: "View as ",
   download: "Download the export (JSON Lines)",
   table: "Table",

@@ -31,7 +31,7 @@ Logs written before every timeout moved the game on are accepted as they were wr
 abandoned seat's hand-over followed by the clocks without a forced move, and a seat its bot
 played handed over again on time.
 
-Imported by :mod:`spies_replay.verify` only.
+The pass (:mod:`~spies_replay.verify.walk`) hands it every row that moves a clock.
 """
 
 from __future__ import annotations
@@ -325,9 +325,11 @@ class ClockAudit:
         if self.due is not None and self.due.change is not _Change.SETUP:
             self._settled(seq)
 
-    def end(self, seq: int, *, finished_at_setup: bool) -> None:
-        """The log ends, or ``seed_revealed`` closes it, at ``seq``."""
-        if finished_at_setup and self.due is not None and self.due.change is _Change.SETUP:
+    def end(self, seq: int, *, finished_at_setup: bool, waiting: bool = False) -> None:
+        """The log ends, or ``seed_revealed`` closes it, at ``seq``: the game ``finished_at_setup``
+        or still ``waiting`` for its deferred deal has no clocks of its set-up to record."""
+        setup_due = self.due is not None and self.due.change is _Change.SETUP
+        if setup_due and (finished_at_setup or waiting):
             self.due = None
         self._nothing_pending(seq, "the end of the log")
         self._settled(seq)

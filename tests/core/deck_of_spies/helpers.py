@@ -1,15 +1,16 @@
-"""Build Deck of Spies positions from a few named zones, the rest filling the spy deck."""
+"""Deck of Spies under test (:class:`tests.support.games.Table`): positions dealt from a
+few named zones, the rest filling the spy deck, and the legal sets of a position."""
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
-from spies_core import fold, get_game, start_game
+from spies_core import get_game
 from spies_core.cards import ALL_CARDS
 from spies_core.deck_of_spies.commands import Assassinate, Command, Counter, Recruit
 from spies_core.deck_of_spies.events import Event
 from spies_core.deck_of_spies.state import State
+from tests.support.games import Table
 
 SPEC = get_game("deck-of-spies")
 
@@ -47,35 +48,21 @@ def deal(
     return {"deal": {"spies": spies, **zones}, **flags}
 
 
-def start(options: dict[str, Any], seed: int = 0) -> tuple[State, list[Event]]:
-    """Start a game from options; return the state and the setup events."""
-    events = start_game(SPEC, 1, options, Random(seed))
-    return fold(SPEC, events), events
+class DeckOfSpies(Table[State, Command, Event]):
+    """A solo game of Deck of Spies: start it from :func:`deal`'s options, then
+    ``act(0, command)``."""
 
+    SPEC = SPEC
 
-def play(state: State, command: Command, seed: int = 0) -> tuple[State, list[Event]]:
-    """Decide and apply one command."""
-    events = SPEC.decide(state, 0, command, Random(seed))
-    for event in events:
-        state = SPEC.evolve(state, event)
-    SPEC.check_invariants(state)
-    return state, events
+    def moves(self, kind: type[Counter] | type[Recruit]) -> set[frozenset[str]]:
+        """The card sets of every legal command of one kind with no retire."""
+        return {frozenset(c.cards) for c in self.legal(0) if isinstance(c, kind) and not c.retire}
 
-
-def moves(state: State, kind: type[Counter] | type[Recruit]) -> set[frozenset[str]]:
-    """The card sets of every legal command of one kind with no retire."""
-    return {
-        frozenset(c.cards)
-        for c in SPEC.legal_commands(state, 0)
-        if isinstance(c, kind) and not c.retire
-    }
+    def assassinations(self) -> set[str]:
+        """The Aces of every legal assassination."""
+        return {c.ace for c in self.legal(0) if isinstance(c, Assassinate)}
 
 
 def sets(*groups: str) -> set[frozenset[str]]:
     """``sets("7D", "2D 3H")`` -> {{7D}, {2D, 3H}}."""
     return {frozenset(g.split()) for g in groups}
-
-
-def assassinations(state: State) -> set[str]:
-    """The Aces of every legal assassination."""
-    return {c.ace for c in SPEC.legal_commands(state, 0) if isinstance(c, Assassinate)}

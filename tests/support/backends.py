@@ -21,10 +21,10 @@ import pytest
 
 from spies_replay.store.backends import open_store
 from spies_replay.store.protocols import EventStore
+from tests.support.countergame import GAMES
 
-from .countergame import GAMES
+from .databases import POSTGRES_URL_VARIABLE
 
-POSTGRES_URL_VARIABLE = "SPIES_TEST_POSTGRES_URL"
 POSTGRES_SKIP_REASON = (
     f"PostgreSQL tests need {POSTGRES_URL_VARIABLE} (a database they may write to);"
     " .ci/postgres.sh starts a throwaway server and sets it"

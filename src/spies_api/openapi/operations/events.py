@@ -1,0 +1,106 @@
+"""The operations on a game's log: a page of events, the live stream."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from litestar.openapi import ResponseSpec
+
+from spies_api.openapi.examples import EVENTS_EXAMPLE, example, problems
+from spies_api.openapi.operations.common import GAME_NOT_FOUND, OPTIONAL_SEAT_TOKEN, Operation, ok
+from spies_api.schemas import EventsPage, StreamMessage
+from spies_api.settings import DEFAULTS
+
+__all__ = ["EVENTS_OPERATIONS"]
+
+_STREAM_EXAMPLE: Final = (
+    'id: 5\r\ndata: {"type":"spy_countered","spy":"5S","cards":["2C","4C"],"seq":5,'
+    '"recorded_at":"2026-11-29T18:28:41.785251Z"}\r\n\r\n: keep-alive\r\n\r\n'
+)
+
+EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
+    "listEvents": Operation(
+        summary="The event log",
+        description=(
+            "Events with `seq > after`, each flat: the event's fields, `type`, `seq` and"
+            " `recorded_at`. While the game is in progress each caller sees them redacted by"
+            " the rules (a spectator sees only public facts); once it is over, everything."
+            " Pass `next_after` as `after` for the next page."
+        ),
+        security=OPTIONAL_SEAT_TOKEN,
+        responses={
+            200: ok(EventsPage, "A page of events.", ("One event", EVENTS_EXAMPLE)),
+            **problems(400, 401, 403, 404, codes=GAME_NOT_FOUND),
+        },
+    ),
+    "streamEvents": Operation(
+        summary="The event log, live (server-sent events)",
+        description=(
+            "The same events as `GET /games/{id}/events`, as `text/event-stream`: one message"
+            " per event with `id: <seq>` and `data: <event JSON>`; a `: keep-alive` comment at"
+            f" least every {DEFAULTS.sse_keepalive_seconds:g} s; the stream ends after the"
+            " final event (`seed_revealed`). Resumes after `Last-Event-ID` (or `?after=`)."
+            " 204 when a finished game has nothing after that point (EventSource then stops"
+            " reconnecting). Events are pushed: a command wakes its game's streams at once"
+            " (through another server process sharing the database, within a moment), and"
+            " an idle stream sends only its keep-alives.\n\n"
+            "**A server shutting down** ends its streams with one last message of type"
+            " `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data:"
+            ' {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to'
+            " another server process, with `Last-Event-ID` (or `?after=N`); nothing is"
+            " lost. An `EventSource` delivers it only to a `reconnect` listener, never to"
+            " `onmessage`, and reconnects by itself.\n\n"
+            "**Seats before spectators.** A game has at most"
+            f" {DEFAULTS.max_streams_per_game} open spectator streams (server setting"
+            " `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`."
+            " A seat's own streams (with its token) do not count there: each seat may hold"
+            f" {DEFAULTS.max_streams_per_seat} (`max_streams_per_seat`), and its next one ends"
+            " its oldest, which sends a last `: superseded by a newer stream of this seat`"
+            " comment, rather than being"
+            " refused, so a client whose old connections died unnoticed is never locked out"
+            f" by them. The server holds at most {DEFAULTS.max_streams} streams in all"
+            " (`max_streams`); spectators may take all but a tenth of them, which is kept for"
+            " seats, so no number of spectators of a game, or of the whole server, refuses a"
+            " seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client"
+            f" address holds at most {DEFAULTS.max_streams_per_client} streams, its seats' and"
+            " its spectators' together (`max_streams_per_client`, kept below the seats'"
+            " tenth), so no one client can take the seats' share; one more is 429"
+            " `too-many-client-streams` with `Retry-After`. The caps are per server process."
+        ),
+        security=OPTIONAL_SEAT_TOKEN,
+        responses={
+            200: ResponseSpec(
+                data_container=StreamMessage,
+                media_type="text/event-stream",
+                description=(
+                    "Server-sent events; the schema is that of each message: `id` is the"
+                    " seq, `data` one event as JSON, as in `GET /games/{id}/events`."
+                ),
+                generate_examples=False,
+                examples=[example("An event, then a keep-alive", _STREAM_EXAMPLE)],
+            ),
+            204: ResponseSpec(
+                data_container=None,
+                description="The game is over and every event was already sent.",
+            ),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                503,
+                codes={
+                    **GAME_NOT_FOUND,
+                    429: "`too-many-requests` (with `Retry-After`), `too-many-client-streams`"
+                    " (with `Retry-After`: the client already holds as many open streams as"
+                    " allowed, `max_streams_per_client`)",
+                    503: "`too-many-streams` (with `Retry-After`): the game's spectator"
+                    " streams, or the server's streams, are at their cap; `store-unavailable`"
+                    " (with `Retry-After`): the database cannot be reached",
+                },
+                examples={503: "too-many-streams"},
+            ),
+        },
+    ),
+}
+"""The operations on a game's log, by operation id."""

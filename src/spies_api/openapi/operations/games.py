@@ -1,0 +1,137 @@
+"""The operations on games: create, list, a summary, an export."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from litestar.openapi import ResponseSpec
+
+from spies_api.openapi.examples import (
+    BOT_GAMES_429,
+    CREATED_EXAMPLE,
+    PARAMETER_CODES,
+    SEATED_CREATED_EXAMPLE,
+    SUMMARY_EXAMPLE,
+    example,
+    problems,
+)
+from spies_api.openapi.operations.common import EXPORT_MEDIA_TYPE, GAME_NOT_FOUND, Operation, ok
+from spies_api.schemas import GameCreatedResponse, GameList, GameSummary
+from spies_api.settings import DEFAULTS
+
+__all__ = ["GAMES_OPERATIONS"]
+
+GAMES_OPERATIONS: Final[dict[str, Operation]] = {
+    "createGame": Operation(
+        summary="Create a game",
+        description=(
+            "Creates a game of a registered game id with `players` seats (default: the game's"
+            " minimum), validated `options` (the game's own options schema, chosen by `game`)"
+            " and an optional `seed` (a reproducible game)."
+            " `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be"
+            " joined) or `bot` (played by the server). Returns one secret bearer token per"
+            " creator seat, once; only their hashes are kept. A game with an open seat is"
+            " dealt when its last open seat is taken: until then it waits for players, and"
+            " every view says `dealt: false`."
+        ),
+        responses={
+            201: ok(
+                GameCreatedResponse,
+                "The game, its version and one secret token per seat.",
+                ("A new Deck of Spies game", CREATED_EXAMPLE),
+                ("Black Spy with open and bot seats", SEATED_CREATED_EXAMPLE),
+            ),
+            **problems(
+                400,
+                413,
+                422,
+                503,
+                507,
+                codes={
+                    422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
+                    " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
+                    " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
+                    " open seat), `unknown-bot`, `invalid-name`",
+                    429: f"{BOT_GAMES_429}, `too-many-games` (with `Retry-After`: the client"
+                    " already has as many active games it created as allowed,"
+                    " `--max-games-per-client`; a game waiting for players counts until it"
+                    " fills, ends or expires)",
+                },
+                examples={422: "unknown-game"},
+            ),
+        },
+    ),
+    "listGames": Operation(
+        summary="List games",
+        description=(
+            "Public summaries, newest first, filtered by game id and status. `open=true` is"
+            " the lobby: the games in progress with an open seat to join. For the next page,"
+            " pass the answer's `next_before` as `before` (stable while new games arrive)."
+        ),
+        responses={
+            200: ok(
+                GameList,
+                "One page of summaries and the total count.",
+                (
+                    "One active game",
+                    {
+                        "games": [SUMMARY_EXAMPLE],
+                        "total": 1,
+                        "limit": DEFAULTS.games_page_default,
+                        "offset": 0,
+                        "next_before": None,
+                    },
+                ),
+            ),
+            **problems(400, codes={400: PARAMETER_CODES}),
+        },
+    ),
+    "getGame": Operation(
+        summary="Summary of a game",
+        description=(
+            "Status, version, seats, the seats to act, the outcome and the head hash (the"
+            " fingerprint of the whole log). Public: no hidden card, token or seed."
+        ),
+        responses={
+            200: ok(GameSummary, "The public summary.", ("An active game", SUMMARY_EXAMPLE)),
+            **problems(400, 404, codes=GAME_NOT_FOUND),
+        },
+    ),
+    "exportGame": Operation(
+        summary="Export a finished game",
+        description=(
+            "The whole log as `spies-replay/1` JSON Lines: a header line with the game's"
+            " record, then one line per event with its command, actor, time and hash; the"
+            " last event reveals the seed. `spies-replay import` verifies and imports it, and"
+            " re-derives every shuffle. Games in progress are refused (409). The format, its"
+            " hash chain and its randomness are defined byte for byte in `docs/protocol.md`"
+            " (JSON Schemas of the lines in `docs/protocol/`)."
+        ),
+        responses={
+            200: ResponseSpec(
+                data_container=str,
+                media_type=EXPORT_MEDIA_TYPE,
+                description="JSON Lines, one object per line.",
+                generate_examples=False,
+                examples=[
+                    example(
+                        "The first two lines",
+                        '{"format":"spies-replay/1","id":"p4o45j2v5srgh5il",'
+                        '"game":"deck-of-spies","players":1,"options":{},"status":"finished",'
+                        '"version":127,...}\n'
+                        '{"seq":1,"type":"game_created","actor":null,"command":null,'
+                        '"event":{"type":"game_created","game":"deck-of-spies",...},...}\n',
+                    )
+                ],
+            ),
+            **problems(
+                400,
+                404,
+                409,
+                codes={**GAME_NOT_FOUND, 409: "`game-not-finished`"},
+                examples={409: "game-not-finished"},
+            ),
+        },
+    ),
+}
+"""The operations on games, by operation id."""

@@ -1,0 +1,205 @@
+"""The operations on seats: joins, hand-overs to a bot and back, a rematch, the bots."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from spies_api.openapi.examples import (
+    BOT_GAMES_429,
+    BOTS_EXAMPLE,
+    HANDED_SEAT_EXAMPLE,
+    JOINED_EXAMPLE,
+    PARAMETER_CODES,
+    REMATCH_EXAMPLE,
+    TAKEN_BACK_EXAMPLE,
+    problems,
+)
+from spies_api.openapi.operations.common import SEAT_TOKEN_REQUIRED, Operation, ok
+from spies_api.schemas import NAME_MAX, BotList, JoinedSeat, PublicSeat, RematchResponse
+
+__all__ = ["SEATS_OPERATIONS"]
+
+_JOIN_CODES: Final = {
+    400: "`malformed-body`, `invalid-parameter`",
+    404: "`game-not-found`, `seat-not-found`",
+    409: "`seat-taken`, `game-over`",
+    422: "`invalid-name`",
+}
+_HOLDER_CODES: Final = {
+    400: "`malformed-body`, `invalid-parameter`",
+    401: "`unauthorized`",
+    403: "`forbidden` (a token of another game), `not-your-seat` (of another seat)",
+    404: "`game-not-found`, `seat-not-found`",
+    409: "`seat-not-handed` (no bot plays the seat), `game-over`",
+    422: "`unknown-bot`",
+}
+
+SEATS_OPERATIONS: Final[dict[str, Operation]] = {
+    "joinSeat": Operation(
+        summary="Join an open seat",
+        description=(
+            f"Takes an open seat with a display name (1 to {NAME_MAX} printable characters,"
+            " public) and returns the seat's secret bearer token, once. Of any number of racing"
+            " joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded"
+            " in the log as `seat_joined`."
+        ),
+        responses={
+            200: ok(JoinedSeat, "The seat and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
+            **problems(
+                400,
+                404,
+                409,
+                413,
+                422,
+                503,
+                507,
+                codes=_JOIN_CODES,
+                examples={404: "seat-not-found", 409: "seat-taken", 422: "invalid-name"},
+            ),
+        },
+    ),
+    "joinGame": Operation(
+        summary="Join the first open seat",
+        description=(
+            "Takes the game's first open seat with a display name and returns it with its"
+            " secret bearer token, once; 409 `no-open-seat` when none is left."
+        ),
+        responses={
+            200: ok(JoinedSeat, "The seat taken and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
+            **problems(
+                400,
+                404,
+                409,
+                413,
+                422,
+                503,
+                507,
+                codes={
+                    **_JOIN_CODES,
+                    404: "`game-not-found`",
+                    409: "`no-open-seat`, `game-over`",
+                },
+                examples={409: "no-open-seat", 422: "invalid-name"},
+            ),
+        },
+    ),
+    "handSeatToBot": Operation(
+        summary="Hand the seat to a bot",
+        description=(
+            "With the seat's own token: a registered bot (`GET /bots`) plays the seat on the"
+            " server from now on, until `DELETE` on the same path takes it back. Recorded in"
+            " the log as `seat_handed_to_bot`; the bot's commands are recorded as the seat's,"
+            " marked with the bot's name. Handing a seat to the bot that already plays it"
+            " changes nothing."
+        ),
+        security=SEAT_TOKEN_REQUIRED,
+        responses={
+            200: ok(
+                PublicSeat,
+                "The seat now.",
+                ("Seat 1 played by the random bot", HANDED_SEAT_EXAMPLE),
+            ),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                409,
+                413,
+                422,
+                503,
+                507,
+                codes={**_HOLDER_CODES, 429: BOT_GAMES_429},
+                examples={
+                    403: "not-your-seat",
+                    404: "seat-not-found",
+                    409: "seat-not-handed",
+                    422: "unknown-bot",
+                },
+            ),
+        },
+    ),
+    "takeSeatBack": Operation(
+        summary="Take the seat back from its bot",
+        description=(
+            "With the seat's own token: the seat's bot stops playing it. Recorded in the log"
+            " as `seat_taken_back`. 409 `seat-not-handed` when no bot plays the seat, 409"
+            " `handed-seat-not-moved` when the seat has not moved since it was handed over"
+            " (its bot moves when the seat is next to act; a seat handed over on time moved"
+            " in the same batch)."
+        ),
+        security=SEAT_TOKEN_REQUIRED,
+        responses={
+            200: ok(
+                PublicSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
+            ),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                409,
+                503,
+                507,
+                codes={
+                    **_HOLDER_CODES,
+                    400: PARAMETER_CODES,
+                    409: "`seat-not-handed` (no bot plays the seat), `handed-seat-not-moved`"
+                    " (the seat has not moved since its hand-over), `game-over`",
+                },
+                examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
+            ),
+        },
+    ),
+    "rematch": Operation(
+        summary="The caller's seat in the rematch",
+        description=(
+            "With a seat token of a finished game: the same seat in the next game, which"
+            " has the same options (but never an explicit `deal`: it deals afresh), a new"
+            " secret seed and the same seat types (open seats"
+            " stay open, bots stay bots; every other seat is kept for its holder). The first"
+            " call creates the next game; each later call by another seat's holder takes"
+            " that seat in it (`seat_claimed`); the same seat calling again gets the same"
+            " answer. The rematch of a game whose clock has a bot play timeouts counts, when"
+            " this call creates it, against the caller's bot games (429 `too-many-bot-games`)."
+        ),
+        security=SEAT_TOKEN_REQUIRED,
+        responses={
+            200: ok(
+                RematchResponse,
+                "The next game's id, and the caller's seat and token in it.",
+                ("Seat 0 in the rematch", REMATCH_EXAMPLE),
+            ),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                409,
+                422,
+                503,
+                507,
+                codes={
+                    400: PARAMETER_CODES,
+                    404: "`game-not-found`",
+                    409: "`game-not-finished`, `seat-taken`",
+                    422: "`invalid-options` (the game's options are no longer valid)",
+                    429: BOT_GAMES_429,
+                },
+                examples={409: "game-not-finished", 422: "invalid-options"},
+            ),
+        },
+    ),
+    "listBots": Operation(
+        summary="List the bots",
+        description=(
+            "Every registered bot: its name (for a `bot` seat or a hand-over), the games it"
+            " plays and how it plays."
+        ),
+        responses={
+            200: ok(BotList, "The bots.", ("The bots", BOTS_EXAMPLE)),
+            **problems(),
+        },
+    ),
+}
+"""The operations on seats and bots, by operation id."""

@@ -1,0 +1,125 @@
+"""Seats over HTTP: the seats of a new game, a join, a hand-over to a bot, a seat as anyone
+sees it, and a rematch's seat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Final, Union
+
+import msgspec
+
+from spies_replay.meta import SeatType
+
+__all__ = [
+    "NAME_MAX",
+    "AnySeatRequest",
+    "BotRequest",
+    "BotSeatRequest",
+    "CreatorSeatRequest",
+    "JoinRequest",
+    "JoinedSeat",
+    "OpenSeatRequest",
+    "PublicSeat",
+    "RematchResponse",
+    "SeatToken",
+]
+
+NAME_MAX: Final = 40
+"""The longest display name, in characters."""
+
+_NAME_LENGTH: Final = msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": NAME_MAX})
+"""A display name's length, for the document: the server checks names itself (422
+``invalid-name``, printable characters and not blank too)."""
+
+
+class CreatorSeatRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="creator"
+):
+    """A seat of the creator (the default): the create answer carries its token."""
+
+    name: Annotated[str | None, _NAME_LENGTH] = None
+    """A display name of printable characters, public; ``null``: no name."""
+
+
+class OpenSeatRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="open"
+):
+    """An open seat: anyone may join it with a name (``POST /games/{id}/seats/{seat}/join``)."""
+
+
+class BotSeatRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="bot"
+):
+    """A seat the server plays with a registered bot (``GET /bots``)."""
+
+    bot: str
+    """A bot's name, e.g. ``random``; it must play this game (``GET /bots`` lists them)."""
+
+
+if TYPE_CHECKING:
+    AnySeatRequest = Any
+else:
+    AnySeatRequest = Union[CreatorSeatRequest, OpenSeatRequest, BotSeatRequest]  # noqa: UP007
+
+
+class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/join`` and ``POST /games/{id}/seats/{seat}/join``."""
+
+    name: Annotated[str, _NAME_LENGTH]
+    """A display name of printable characters, public (never a secret)."""
+
+
+class BotRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Body of ``POST /games/{id}/seats/{seat}/bot``."""
+
+    bot: str
+    """A registered bot's name that plays this game (``GET /bots``)."""
+
+
+class SeatToken(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat and, for a creator seat, its secret bearer token (returned once, at creation)."""
+
+    seat: int
+    """The seat number, 0 to ``players`` - 1."""
+    type: SeatType = SeatType.CREATOR
+    """Who holds the seat: ``creator``, ``open`` or ``bot``."""
+    name: str | None = None
+    """The display name given for the seat; ``null``: none."""
+    bot: str | None = None
+    """The bot that plays the seat; ``null`` unless ``type`` is ``bot``."""
+    token: str | msgspec.UnsetType = msgspec.UNSET
+    """Only for a creator seat: the seat's secret bearer token. Send it as
+    ``Authorization: Bearer <token>``; it is shown only in this answer."""
+
+
+class PublicSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat of a game, as anyone may see it: who holds it, and whether a bot plays it."""
+
+    seat: int
+    """The seat number, 0 to ``players`` - 1."""
+    type: SeatType = SeatType.CREATOR
+    """``creator``, ``open`` (anyone may join it), ``joined`` or ``bot``."""
+    name: str | None = None
+    """The holder's display name; ``null``: none given (or an open seat)."""
+    bot: str | None = None
+    """The bot that plays the seat now (a ``bot`` seat, or a seat handed to a bot);
+    ``null``: a person plays it."""
+
+
+class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to a join: the seat taken and its secret bearer token (once)."""
+
+    seat: int
+    """The seat taken."""
+    token: str
+    """The seat's secret bearer token: send it as ``Authorization: Bearer <token>``."""
+
+
+class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games/{id}/rematch``: the caller's seat in the next game."""
+
+    id: str
+    """The next game's id."""
+    seat: int
+    """The caller's seat in the next game (the same seat number as in the finished one)."""
+    token: str
+    """The bearer token of that seat (the same on every call by the same seat)."""

@@ -1,0 +1,6 @@
+/**
+ * The verifier as the replay page loads it: a bundle of its own (`verify.js`), so that only a
+ * replay of a finished game pays for it.
+ */
+
+export { verifyExport } from "./verify";
