@@ -88,11 +88,15 @@ STORE_REWRITE: Final[frozenset[tuple[str, str]]] = frozenset(
         (f"{_STORE}sql.py", "EventStore"),
         (f"{_STORE}sql.py", "seal"),
         (f"{_STORE}sqlite.py", "~spies_replay.store.SqlEventStore"),
+        # the rewrite's own, as its branch stands: a method named without its class
+        (f"{_STORE}postgres_errors.py", "close"),
+        (f"{_STORE}sql.py", "append"),
+        (f"{_STORE}sql.py", "recorder"),
     }
 )
 """``(file, name)``: references to nothing in the store's docstrings, left to the rewrite of
-the store under way, so as not to edit the files it replaces; drop this set when
-it lands."""
+the store under way, so as not to edit the files it replaces (and its own, so that its merge
+stays green); fix them and drop this set once it has landed."""
 
 
 @dataclass(frozen=True, slots=True)
