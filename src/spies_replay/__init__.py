@@ -22,7 +22,9 @@ Public API, by module:
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
-  records a store keeps (:class:`GameRecord`, :class:`StoredEvent`, ...) and the backends.
+  records a store keeps (:class:`GameRecord`, :class:`GamePage`, ...) and the backends. The
+  store keeps rows of JSON text; :mod:`spies_replay.reading` decodes them
+  (:func:`read_events`, :class:`StoredEvent`).
 - :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`~.verify.verify_log`
   (the report: :class:`VerifyReport`, its :class:`Problem` and :class:`Caveat`).
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
@@ -33,8 +35,9 @@ Public API, by module:
   group of subcommands).
 
 Nothing here names a game: games come from :data:`spies_core.registry.GAMES` (or a mapping
-given to :func:`open_store`). Nothing here names a bot either: a bot's command is recorded
-with the mark the caller gives, and verify re-runs bot moves only with the bots it is given.
+given as ``games`` to the functions that look a game up). Nothing here names a bot either:
+a bot's command is recorded with the mark the caller gives, and verify re-runs bot moves
+only with the bots it is given.
 
 Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests). It imports only
 :mod:`spies_core`, never the bots or the API, with one exception: its console layer,
@@ -83,6 +86,7 @@ from spies_replay.meta import (
     SeedSource,
     is_meta,
 )
+from spies_replay.reading import StoredEvent, read_events
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.locations import redact as redact_location
@@ -92,7 +96,6 @@ from spies_replay.store.records import (
     GameRecord,
     GameStatus,
     IdempotencyRecord,
-    StoredEvent,
 )
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import (
@@ -152,6 +155,7 @@ __all__ = [
     "load_state",
     "open_store",
     "parse_bot_mark",
+    "read_events",
     "redact_for",
     "redact_location",
     "seed_from_client",

@@ -40,6 +40,7 @@ from spies_core.clock import resume as resume_clocks
 from spies_core.clock import run as run_clocks
 from spies_core.decider import AnySpec, Outcome, Seat
 from spies_core.errors import GameNotStartedError, InvalidOptionsError, SpiesError
+from spies_core.registry import get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import Step, setup, step
 from spies_core.step import view_at as versioned_view
@@ -54,7 +55,7 @@ from spies_replay.clocks import (
     stopped_clocks,
     to_ms,
 )
-from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
+from spies_replay.codec import codec_for, deal_commitment, genesis_hash, seal, split_deal
 from spies_replay.errors import (
     DeadlinePassedError,
     GameExistsError,
@@ -65,6 +66,7 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import (
+    META_TYPES,
     AbortReason,
     ClockExpired,
     ClocksResumed,
@@ -83,6 +85,7 @@ from spies_replay.meta import (
     check_abort_detail,
     is_meta,
 )
+from spies_replay.reading import StoredEvent, last_event, read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import (
     Append,
@@ -91,9 +94,6 @@ from spies_replay.store.records import (
     GameStatus,
     NewGame,
     Reply,
-    SeatChange,
-    SeatChoice,
-    StoredEvent,
     hash_token,
     utc_now,
 )
@@ -110,9 +110,12 @@ __all__ = [
     "PreparedCommand",
     "PreparedSeatChange",
     "TimeoutPlan",
+    "SeatChange",
+    "SeatChoice",
     "ViewAt",
     "abort_game",
     "change_seat",
+    "check_batch",
     "create_game",
     "deferred_setup",
     "game_created",
@@ -132,12 +135,40 @@ __all__ = [
 
 _log = structlog.get_logger("spies_replay.engine")
 _CLOCKS_UPDATED: Final = str(ClocksUpdated.__struct_config__.tag)
+_GAME_CREATED: Final = str(GameCreated.__struct_config__.tag)
+_SEED_REVEALED: Final = str(SeedRevealed.__struct_config__.tag)
+Games = Mapping[str, AnySpec]
+"""The games a game id is looked up among (``None`` where one is asked: the registry)."""
 _SEAT_CHANGE_ATTEMPTS: Final = 20
 """Seat changes read the seats, decide, then append at the version read; another writer in
 between makes them read again, at most this many times."""
 ABORT_ATTEMPTS: Final = 20
 """:func:`abort_game` reads the head and appends at its version; a game that moved on
 meanwhile is read again, at most this many times."""
+
+
+SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
+"""Decides a seat change from the seats and the held token hashes (see :func:`change_seat`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """What :func:`change_seat` did.
+
+    Attributes:
+        seats: the seats after it.
+        event: the appended seat event, or ``None`` when nothing changed.
+        version: the game's version after it.
+        head_hash: the game's head hash after it.
+        dealt: whether it took the last open seat of a game whose deal was deferred, and
+            dealt the game in the same batch.
+    """
+
+    seats: list[SeatState]
+    event: StoredEvent | None
+    version: int
+    head_hash: str
+    dealt: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +455,21 @@ def redact_for(spec: AnySpec, event: Any, seat: int | None) -> Any:
     return event if is_meta(event) else spec.redact(event, seat)
 
 
+def check_batch(batch: Append) -> None:
+    """Refuse a batch that breaks the log's rules on its own events (a caller's bug, not a
+    conflict: ``ValueError``): ``game_created`` only at creation, ``seed_revealed`` only
+    last, and a batch ends with ``seed_revealed`` exactly when it carries the outcome that
+    finishes the game. (The store checks the seqs; it names no event type.)"""
+    rows = batch.rows
+    for index, row in enumerate(rows):
+        last = index == len(rows) - 1
+        if row.type == _GAME_CREATED or (row.type == _SEED_REVEALED and not last):
+            raise ValueError(f"{row.type} cannot be appended at position {index} of a batch")
+    finishing = bool(rows) and rows[-1].type == _SEED_REVEALED
+    if finishing != (batch.outcome is not None):
+        raise ValueError("a batch ends with seed_revealed exactly when it carries the outcome")
+
+
 def stored_events(append: Append, events: Sequence[Any]) -> list[StoredEvent]:
     """The rows of ``append`` with their decoded ``events``, as a reader of the log gets them."""
     return [
@@ -454,6 +500,7 @@ def create_game(
     clock: TimeControl | None = None,
     created_at: str | None = None,
     open_seat_ttl: float | None = None,
+    games: Games | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -476,6 +523,7 @@ def create_game(
         created_at: the time to record (the server's clock); default now.
         open_seat_ttl: for a game with an open seat, how many seconds its open seats stay
             open (``game_created.open_until``); ``None``: for ever.
+        games: the games ``game`` is looked up among (default: the registry).
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -486,7 +534,7 @@ def create_game(
         GameExistsError: an explicit ``game_id`` is taken.
         RematchExistsError: ``rematch_of`` already has its rematch. Nothing is written.
     """
-    spec = store.spec(game)
+    spec = get_game(game, games)
     if seed is None:
         seed_bytes, source = secrets.token_bytes(32), SeedSource.SERVER
     else:
@@ -746,6 +794,7 @@ def _sealed(
         state=moved.state,
         seat=seat,
     )
+    check_batch(append)
     after = head.after(append, moved.state, finished=moved.finished, clock=clock, seats=seats)
     append = dataclasses.replace(append, due_at=after.due_at(spec, now))
     return PreparedCommand(
@@ -1023,6 +1072,7 @@ def prepare_seat_change(
         # the scheduler looks at the game again: a bot may now be the one to act, or no more
         due_at=now,
     )
+    check_batch(append)
     return PreparedSeatChange(
         append=append,
         seats=changed,
@@ -1033,19 +1083,20 @@ def prepare_seat_change(
     )
 
 
-def load_head(store: EventStore, game_id: str) -> Head:
-    """The game's head, folded from its nearest snapshot, with its secrets.
+def load_head(store: EventStore, game_id: str, *, games: Games | None = None) -> Head:
+    """The game's head, folded from its nearest snapshot, with its secrets (the game looked
+    up among ``games``, default the registry).
 
     Raises:
         GameNotFoundError: no such game.
         ReplayError: the game has no stored seed (code ``seed-missing``).
     """
     with store.reading():
-        loaded = load_state(store, game_id)
+        loaded = load_state(store, game_id, games=games)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
-        created = game_created(store, game_id)
-        clock = clock_at(store, game_id)
+        created = game_created(store, game_id, games=games)
+        clock = clock_at(store, game_id, games=games)
         acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
@@ -1061,45 +1112,51 @@ def load_head(store: EventStore, game_id: str) -> Head:
     )
 
 
-def game_created(store: EventStore, game_id: str) -> GameCreated | None:
+def game_created(
+    store: EventStore, game_id: str, *, games: Games | None = None
+) -> GameCreated | None:
     """The game's first event, ``game_created`` (``None`` in a log that lacks it).
 
     Raises:
         GameNotFoundError: no such game.
     """
-    first = store.read_events(game_id, after=0, limit=1)
+    first = read_events(store, game_id, after=0, limit=1, games=games)
     created = first[0].event if first else None
     return created if isinstance(created, GameCreated) else None
 
 
-def _pending_deal(store: EventStore, record: GameRecord) -> PendingDeal | None:
+def _pending_deal(store: EventStore, record: GameRecord, games: Games | None) -> PendingDeal | None:
     """What the game deals from at its last join, when its deal is deferred."""
-    created = game_created(store, record.id)
+    created = game_created(store, record.id, games=games)
     found = store.secrets(record.id)
     if created is None or not created.deal_deferred or found is None:
         return None
-    return PendingDeal(spec=store.spec(record.game), created=created, secrets=found)
+    return PendingDeal(spec=get_game(record.game, games), created=created, secrets=found)
 
 
-def time_control(store: EventStore, game_id: str) -> TimeControl | None:
+def time_control(
+    store: EventStore, game_id: str, *, games: Games | None = None
+) -> TimeControl | None:
     """The game's time control (``game_created.clock``), or ``None``.
 
     Raises:
         GameNotFoundError: no such game.
     """
-    created = game_created(store, game_id)
+    created = game_created(store, game_id, games=games)
     return None if created is None else created.clock
 
 
-def clock_at(store: EventStore, game_id: str, at: int | None = None) -> ClockState | None:
+def clock_at(
+    store: EventStore, game_id: str, at: int | None = None, *, games: Games | None = None
+) -> ClockState | None:
     """Every seat's clock after event ``at`` (default: the head), or ``None`` without a clock:
     the last ``clocks_updated`` up to there; before the first one (a game not dealt yet),
     every seat's full time, none running."""
-    created = game_created(store, game_id)
+    created = game_created(store, game_id, games=games)
     control = None if created is None else created.clock
     if created is None or control is None:
         return None
-    last = store.last_event(game_id, [_CLOCKS_UPDATED], upto=at)
+    last = last_event(store, game_id, [_CLOCKS_UPDATED], upto=at, games=games)
     if last is None or not isinstance(last.event, ClocksUpdated):
         return stopped_clocks(control, created.players)
     return state_of(control, last.event)
@@ -1115,6 +1172,7 @@ def submit_command(
     version: int | None = None,
     idempotency: IdempotencyRequest | None = None,
     bot: str | None = None,
+    games: Games | None = None,
 ) -> CommandResult:
     """Decide a command on the game's head and append its events atomically (for tools and
     tests; the API keeps heads cached and calls :func:`prepare_command` itself).
@@ -1130,6 +1188,7 @@ def submit_command(
             whatever the head is.
         idempotency: an answer to keep under a key, in the same transaction.
         bot: the bot that chose the command (recorded with it), or ``None``: a person.
+        games: the games the game's id is looked up among (default: the registry).
 
     Returns:
         The stored events, the new state and version, and the outcome if the game ended.
@@ -1143,8 +1202,8 @@ def submit_command(
     """
     if state is not None and version is None:
         raise ValueError("pass the cached state together with its version, or neither")
-    head = load_head(store, game_id)
-    spec = store.spec(head.game)
+    head = load_head(store, game_id, games=games)
+    spec = get_game(head.game, games)
     try:
         if version is not None and version != head.version:
             raise VersionConflictError(game_id, version, head.version)
@@ -1167,7 +1226,7 @@ def submit_command(
     if idempotency is not None:
         response = msgspec.json.encode(idempotency.response(result))
         append = dataclasses.replace(
-            append, reply=Reply(idempotency.key, idempotency.fingerprint, response)
+            append, reply=Reply(idempotency.key, idempotency.fingerprint, result=response)
         )
     store.append(append)
     return result
@@ -1180,6 +1239,7 @@ def change_seat(
     *,
     token_hash: str | None = None,
     clock: Callable[[], str] = utc_now,
+    games: Games | None = None,
 ) -> SeatChange:
     """Decide and record one seat change: read the seats, ``choose``, append at that version.
 
@@ -1206,7 +1266,7 @@ def change_seat(
             seats = store.seat_states(game_id, record.players)
             tokens = store.token_hashes(game_id)
             if _any_open(seats):  # a join may take the last open seat of a waiting game
-                deal = _pending_deal(store, record)
+                deal = _pending_deal(store, record, games)
         if record.status == GameStatus.FINISHED:
             raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
         event = choose(seats, tokens)
@@ -1239,6 +1299,7 @@ def abort_game(
     reason: str = AbortReason.ABORTED,
     detail: str,
     clock: Callable[[], str] = utc_now,
+    games: Games | None = None,
 ) -> PreparedCommand:
     """End a game in progress for an operator (:func:`prepare_abort`), through the store's
     append: the head is read, the abort sealed after it and appended at its version; a
@@ -1260,13 +1321,13 @@ def abort_game(
         VersionConflictError: the game kept moving on through every attempt.
     """
     for _attempt in range(ABORT_ATTEMPTS):
-        head = load_head(store, game_id)
+        head = load_head(store, game_id, games=games)
         now = clock()
         last = store.read_rows(game_id, after=head.version - 1, upto=head.version)
         if last and (parse_utc(last[0].recorded_at) or ()) > (parse_utc(now) or ()):
             now = last[0].recorded_at
         prepared = prepare_abort(
-            store.spec(head.game), head, reason=reason, detail=detail, recorded_at=now
+            get_game(head.game, games), head, reason=reason, detail=detail, recorded_at=now
         )
         try:
             store.append(prepared.append)
@@ -1276,7 +1337,9 @@ def abort_game(
     raise VersionConflictError(game_id, head.version, store.get_game(game_id).version)
 
 
-def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> LoadedState:
+def load_state(
+    store: EventStore, game_id: str, *, at: int | None = None, games: Games | None = None
+) -> LoadedState:
     """The folded state after event ``at`` (default: the head), from the nearest snapshot.
 
     Meta events are skipped by the fold; the state "after" one is the state before it. A
@@ -1292,7 +1355,7 @@ def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> Loa
         target = record.version if at is None else at
         if not 0 <= target <= record.version:
             raise SeqOutOfRangeError(game_id, target, record.version)
-        codec = store.codec(record.game)
+        codec = codec_for(get_game(record.game, games))
         spec = codec.spec
         start, state = 0, None
         snapshot = store.latest_snapshot(game_id, target) if target else None
@@ -1302,7 +1365,7 @@ def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> Loa
                 start = snapshot[0]
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 _log.warning("snapshot_ignored", game_id=game_id, seq=snapshot[0], error=str(exc))
-        rows = store.read_game_payloads(game_id, after=start, upto=target)
+        rows = store.read_payloads(game_id, after=start, upto=target, skip=META_TYPES)
     if state is None:
         if snapshot is not None:  # undecodable: the state type changed; rebuild the cache
             store.drop_snapshots(game_id)
@@ -1323,7 +1386,12 @@ def load_state(store: EventStore, game_id: str, *, at: int | None = None) -> Loa
 
 
 def view_at(
-    store: EventStore, game_id: str, *, at: int | None = None, seat: int | None = None
+    store: EventStore,
+    game_id: str,
+    *,
+    at: int | None = None,
+    seat: int | None = None,
+    games: Games | None = None,
 ) -> ViewAt:
     """The view of ``seat`` (``None``: a spectator) after event ``at`` (default: the head).
 
@@ -1332,7 +1400,7 @@ def view_at(
         SeqOutOfRangeError: ``at`` is not in ``0 .. version``.
         ReplayError: ``seat`` is not a seat of the game (code ``invalid-seat``).
     """
-    loaded = load_state(store, game_id, at=at)
+    loaded = load_state(store, game_id, at=at, games=games)
     record = loaded.record
     if seat is not None and not 0 <= seat < record.players:
         seats = "only seat 0" if record.players == 1 else f"seats 0 to {record.players - 1}"
@@ -1340,12 +1408,12 @@ def view_at(
             f"game {game_id!r} has {seats}; there is no seat {seat}",
             code="invalid-seat",
         )
-    clocks = clock_at(store, game_id, loaded.seq)
+    clocks = clock_at(store, game_id, loaded.seq, games=games)
     when = (
         None if clocks is None else store.read_rows(game_id, after=loaded.seq - 1, upto=loaded.seq)
     )
     now = to_ms(when[0].recorded_at) if when else 0
     view = versioned_view(
-        store.spec(record.game), loaded.state, seat, loaded.seq, clock_view(clocks, now)
+        get_game(record.game, games), loaded.state, seat, loaded.seq, clock_view(clocks, now)
     )
     return ViewAt(record=record, seq=loaded.seq, seat=seat, state=loaded.state, view=view)

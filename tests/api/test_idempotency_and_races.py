@@ -18,6 +18,7 @@ from spies_api.app import service_of
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay import engine
+from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import assert_problem, new_game, play_turn
 
@@ -292,9 +293,9 @@ def test_a_command_waits_for_a_locked_database_without_blocking_reads(
             game.url("/commands"), headers=game.seats[0], json={"command": legal["commands"][0]}
         )
 
-    placement = service_of(app).commands.placement
+    recorder = service_of(app).commands.recorder  # SQLite's: the loop's try, then a thread
     appending = threading.Event()
-    placement.log = AppendSpy(placement.log, appending)  # type: ignore[assignment]
+    recorder.store = AppendSpy(recorder.store, appending)  # type: ignore[attr-defined]
     with ThreadPoolExecutor(1) as pool:
         pending = pool.submit(command)
         assert appending.wait(30)  # the command's append has begun on a worker thread ...
@@ -312,7 +313,7 @@ def test_commands_can_be_kept_off_the_event_loop(tmp_path: Any) -> None:
     settings = Settings(db_path=tmp_path / "threads.db", inline_commands=False, log_json=True)
     app = create_app(settings)
     with TestClient(app=app) as client:
-        assert service_of(app).inline_store is None
+        assert isinstance(service_of(app).recorder, ThreadRecorder)
         game = new_game(client, "black-spy", 3)
         rng = random.Random(8)
         for _ in range(10):

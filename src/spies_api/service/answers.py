@@ -17,7 +17,8 @@ from spies_api.schemas import CommandResponse, event_out
 from spies_core.decider import AnySpec
 from spies_replay.engine import PreparedCommand, redact_for
 from spies_replay.meta import GameCreated
-from spies_replay.store.records import GameStatus, StoredEvent
+from spies_replay.reading import StoredEvent
+from spies_replay.store.records import GameStatus
 
 __all__ = ["DEAL_HIDDEN", "command_answer", "outgoing", "public_options"]
 

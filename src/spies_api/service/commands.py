@@ -12,9 +12,10 @@ A command goes down once, and nothing below it calls back up:
    sealed rows);
 3. the answer is built from the sealed events as the seat may see them, before anything is
    written, and kept with the batch under an ``Idempotency-Key``;
-4. one append (:class:`~spies_api.service.placement.Placement`): the store is the only
-   authority on the version, the finished game and the key, and refuses what another writer
-   made stale;
+4. one append, through the store's recorder
+   (:class:`~spies_replay.store.protocols.Recorder`: where it runs is the store's choice):
+   the store is the only authority on the version, the finished game and the key, and
+   refuses what another writer made stale;
 5. the new head goes into the cache, the game's listeners (its streams, the bot runner) are
    woken, and one ``command_handled`` line is logged (``command_rejected`` with the code of
    a refusal).
@@ -54,7 +55,7 @@ from spies_api.service.answers import command_answer
 from spies_api.service.auth import Caller
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
-from spies_api.service.placement import Placement, blocking
+from spies_api.service.placement import blocking
 from spies_api.service.states import GameStates
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
@@ -66,7 +67,7 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
-from spies_replay.store.protocols import EventStore, ReplyLedger
+from spies_replay.store.protocols import EventStore, Recorder, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
 
 __all__ = [
@@ -102,7 +103,7 @@ class Commands:
         replies: the store's answers under idempotency keys (read when a refused command
             may be the retry of an applied one).
         states: the cached heads of games.
-        placement: where appends run.
+        recorder: the store's appends for the event loop.
         locks: one lock per game, shared with the seat changes.
         effects: what an append changes in this process (the cached head, the listeners).
         key_max_length: the longest ``Idempotency-Key`` accepted (a setting, so checked here
@@ -112,7 +113,7 @@ class Commands:
 
     replies: ReplyLedger
     states: GameStates
-    placement: Placement
+    recorder: Recorder
     locks: GameLocks
     effects: WriteEffects
     key_max_length: int
@@ -241,10 +242,10 @@ class Commands:
 
         Raises:
             VersionConflictError: another writer appended first.
-            Anything :meth:`Placement.append` raises.
+            Anything :meth:`Recorder.append` raises.
         """
         try:
-            await self.placement.append(batch)
+            await self.recorder.append(batch)
         except VersionConflictError:
             self.states.discard(game_id)
             raise
@@ -375,7 +376,7 @@ class Commands:
         if stored is None:
             return None
         reply = _stored_reply(stored, fingerprint)
-        version = msgspec.json.decode(stored.response).get("version")
+        version = msgspec.json.decode(stored.result).get("version")
         return _Replayed(reply=reply, version=version)
 
 
@@ -482,4 +483,4 @@ def _stored_reply(record: IdempotencyRecord, fingerprint: str) -> CommandReply:
             f"Idempotency-Key {record.key!r} was already used for another request"
             " (another body or another seat)"
         )
-    return CommandReply(body=record.response, replayed=True)
+    return CommandReply(body=record.result, replayed=True)

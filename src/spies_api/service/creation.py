@@ -36,6 +36,7 @@ from spies_bots import policy_for
 from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec
+from spies_core.registry import get_game
 from spies_core.words import counted
 from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
@@ -80,7 +81,7 @@ def holders(
     """
     if requested is None:
         return None
-    spec = store.spec(game)
+    spec = get_game(game)
     count = spec.min_players if players is None else players
     if len(requested) != count:
         raise InvalidSeatsError(
@@ -252,7 +253,7 @@ class GameCreator:
         """
         seats = holders(self.store, request.game, request.players, request.seats)
         check_fair(request, seats)
-        clock = time_control(self.store.spec(request.game), request.clock)
+        clock = time_control(get_game(request.game), request.clock)
         created = create_game(
             self.store,
             request.game,

@@ -14,8 +14,7 @@ from dataclasses import dataclass, replace
 from spies_api.service.auth import SeatAuthenticator
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
-from spies_replay.engine import CreatedGame, Head
-from spies_replay.store.records import SeatChange
+from spies_replay.engine import CreatedGame, Head, SeatChange
 
 __all__ = ["WriteEffects"]
 

@@ -41,7 +41,7 @@ from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
 from spies_api.service.queries import public_seats
 from spies_bots import BOTS, policy_for
-from spies_replay.engine import change_seat, create_game, new_game_id, time_control
+from spies_replay.engine import SeatChange, change_seat, create_game, new_game_id, time_control
 from spies_replay.errors import (
     GameFinishedError,
     NoOpenSeatError,
@@ -59,8 +59,9 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
 )
+from spies_replay.reading import last_event
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import GameRecord, GameStatus, SeatChange, hash_token
+from spies_replay.store.records import GameRecord, GameStatus, hash_token
 
 __all__ = ["SeatService", "bot_list", "moved_since_handed", "rematch_token"]
 
@@ -97,7 +98,7 @@ def moved_since_handed(store: EventStore, game_id: str, seat: int) -> bool:
     """
     upto: int | None = None
     while True:
-        handed = store.last_event(game_id, [_HANDED], upto=upto)
+        handed = last_event(store, game_id, [_HANDED], upto=upto)
         if handed is None:
             return True  # no hand-over of the seat on record: nothing to wait for
         if handed.event.seat == seat:

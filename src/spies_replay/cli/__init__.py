@@ -280,15 +280,16 @@ def main(
     out = Output(stdout, stderr, bool(getattr(args, "json", False)))
     db: str = getattr(args, "db", "spies.db")
     args.bots = REGISTERED_BOTS if bots is None else bots
+    args.games = games
     try:
         if args.command == "copy":
-            return copy(args, out, games)
+            return copy(args, out)
         if args.command == "verify":
             if args.head is not None and not (args.game_id or args.file):
                 raise UsageError("verify --head needs one game: GAME or --file EXPORT")
             if args.file is not None:
-                return verify_file(args, out, stdin, games)
-        with open_store(db, create=args.command == "import", games=games) as store:
+                return verify_file(args, out, stdin)
+        with open_store(db, create=args.command == "import") as store:
             return _HANDLERS[args.command](store, args, out, stdin)
     except BrokenPipeError:
         # The reader went away (``| head``): a normal end. Point stdout at /dev/null so the

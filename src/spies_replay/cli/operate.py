@@ -23,7 +23,9 @@ __all__ = ["abort"]
 def abort(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``abort GAME --reason TEXT``: exit 1 when the game is missing or already over."""
     try:
-        prepared = abort_game(store, args.game_id, reason=AbortReason.ABORTED, detail=args.reason)
+        prepared = abort_game(
+            store, args.game_id, reason=AbortReason.ABORTED, detail=args.reason, games=args.games
+        )
     except GameNotFoundError:
         return _refused(out, f"no game {args.game_id!r} in this database: nothing to abort")
     except GameFinishedError:
