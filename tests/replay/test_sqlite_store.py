@@ -143,6 +143,34 @@ def test_a_write_behind_another_writers_lock_is_a_typed_busy_error(db_path: Path
     assert caught.value.code == "database-busy" and "\n" not in caught.value.message
 
 
+def test_this_processs_writers_take_turns_and_none_times_out(db_path: Path) -> None:
+    """Writers of one process queue on the store's own lock before SQLite's: before, each
+    raced SQLite's busy handler, which sleeps between tries, so a writer could lose every
+    race until its busy timeout (``database-busy`` under a soak's load, with the file free
+    most of the time)."""
+    busy: list[str] = []
+    with SQLiteEventStore(db_path, busy_timeout=1.0) as store:
+        records = [new_game(store).record for _ in range(24)]
+        start = threading.Barrier(len(records))
+
+        def writer(game_id: str, version: int) -> None:
+            start.wait()
+            for total in range(1, 41):
+                try:
+                    append(store, game_id, version, [CounterBumped(seat=0, by=1, total=total)])
+                    version += 1
+                except StoreBusyError:
+                    busy.append(game_id)
+
+        threads = [threading.Thread(target=writer, args=(r.id, r.version)) for r in records]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert busy == []
+        assert all(store.get_game(r.id).version == r.version + 40 for r in records)
+
+
 def test_close_while_threads_read_never_breaks_a_call(db_path: Path) -> None:
     store = SQLiteEventStore(db_path)
     game_id = new_game(store).record.id

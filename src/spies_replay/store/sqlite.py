@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Literal
 
 from sqlite_utils import Database
 
-from spies_replay.errors import StoreClosedError, StoreUnavailableError
+from spies_replay.errors import StoreBusyError, StoreClosedError, StoreUnavailableError
 from spies_replay.store.migrations import applied_migrations, migrate, pending_migrations
 from spies_replay.store.protocols import Recorder
 from spies_replay.store.recorders import ThreadRecorder
@@ -104,6 +104,11 @@ class SQLiteEventStore(SqlEventStore):
         self._handles: list[_Handle] = []
         self._closed = False
         self._own = OwnWrites()
+        self._writer = threading.Lock()
+        """This process's writers of the file take turns here before SQLite's write lock:
+        a thread blocked on a lock wakes when it is released, where SQLite's busy handler
+        sleeps and retries, so under many writers one could lose every race until its
+        busy timeout (a ``database-busy`` with the file free most of the time)."""
         self._twins: list[SQLiteEventStore] = []
         with self._connection():  # open, set WAL and migrate now, so errors surface here
             pass
@@ -224,17 +229,24 @@ class SQLiteEventStore(SqlEventStore):
 
     @contextmanager
     def _write(self, batch: Append | None = None) -> Iterator[Transaction]:
-        with self._translated(batch), self._using() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                # a failed COMMIT (the disk full, an I/O error) may leave the transaction
-                # open: roll it back, so nothing of it stays, and the next one starts clean
-                if conn.in_transaction:
-                    conn.rollback()
-                raise
+        waits = self.busy_timeout > 0
+        if not self._writer.acquire(blocking=waits, timeout=self.busy_timeout if waits else -1):
+            raise StoreBusyError(self.location)
+        try:
+            with self._translated(batch), self._using() as conn:
+                conn.execute("BEGIN IMMEDIATE")  # other processes' writers: the busy timeout
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    # a failed COMMIT (the disk full, an I/O error) may leave the transaction
+                    # open: roll it back, so nothing of it stays, and the next one starts
+                    # clean
+                    if conn.in_transaction:
+                        conn.rollback()
+                    raise
+        finally:
+            self._writer.release()
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
@@ -302,6 +314,7 @@ class SQLiteEventStore(SqlEventStore):
             sync=self.sync,
         )
         twin._own = self._own
+        twin._writer = self._writer
         self._twins.append(twin)
         return twin
 
