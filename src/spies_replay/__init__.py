@@ -13,10 +13,10 @@ after the game anyone can re-run it from the export and check every shuffle
 
 Public API, by module:
 
-- :mod:`spies_replay.engine`: :func:`create_game`, :func:`prepare_command` (a command on a
+- :mod:`spies_replay.engine`: :func:`create_game`, :func:`~.engine.prepare_command` (a command on a
   game's head, sealed, ready to append), :func:`submit_command` (the same, reading the head
-  first), :func:`change_seat`, :func:`abort_game` (an operator's end of a game in progress;
-  :func:`~spies_replay.engine.prepare_abort` is its pure part), :func:`load_head`,
+  first), :func:`~.engine.change_seat`, :func:`abort_game` (an operator's end of a game in progress;
+  :func:`~spies_replay.engine.prepare_abort` is its pure part), :func:`~.engine.load_head`,
   :func:`load_state`, :func:`view_at`, :func:`redact_for`, :func:`seed_from_client` (a
   client's seed string to the seed bytes).
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
@@ -25,7 +25,7 @@ Public API, by module:
   records a store keeps (:class:`GameRecord`, :class:`GamePage`, ...) and the backends. The
   store keeps rows of JSON text; :mod:`spies_replay.reading` decodes them
   (:func:`read_events`, :class:`StoredEvent`).
-- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`
+- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`~.verify.verify_log`
   (the report: :class:`VerifyReport`, its :class:`Problem` and :class:`Caveat`).
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
 - :mod:`spies_replay.marks`: the bot mark recorded with a bot's command (``greedy@1``), and
