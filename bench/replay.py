@@ -53,6 +53,7 @@ from spies_replay.reading import load_state, read_events, view_at
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SNAPSHOT_EVERY
 from spies_replay.verify import verify_log
 
 FOLD_TARGET = 150_000
@@ -310,7 +311,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path: Path | str = args.db or Path(tmp) / "bench.db"
         print(f"database: {redact(path)}")
-        with open_store(path, snapshot_every=128) as store:
+        with open_store(path) as store:
             start = time.perf_counter()
             game_id = build(store, args.events)
             built = time.perf_counter() - start
@@ -376,8 +377,8 @@ def report_show(
     seqs = [random.Random(7).randint(1, version) for _ in range(shows)]
     warm = timings_ms(lambda seq: show(store, game_id, seq), seqs)
     print(
-        f"\nshow an arbitrary seq (snapshot every 128 events + tail + view + text),"
-        f" {len(seqs)} random seqs:"
+        f"\nshow an arbitrary seq (snapshot every {SNAPSHOT_EVERY} events + tail + view"
+        f" + text), {len(seqs)} random seqs:"
     )
     print(
         f"  warm store:  median {statistics.median(warm):.2f} ms,"

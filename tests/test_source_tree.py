@@ -185,6 +185,8 @@ ALLOWED: dict[str, set[str]] = {
         *(f"{API}.{part}" for part in ("problems", "service", "table", "openapi")),
         *API_BELOW,
     },
+    # the web client's data, written from the rules, the schemas and the stream
+    f"{API}.webdata": {CORE, *API_BELOW, f"{API}.http"},
     f"{API}.app": {"*"},
     f"{API}.cli": {"*"},
     f"{API}.__main__": {f"{API}.cli"},

@@ -38,10 +38,11 @@ def register(spec: AnySpec) -> None:
 
 
 def get_game(name: str, games: Mapping[str, AnySpec] | None = None) -> AnySpec:
-    """Return the game with that id among ``games`` (default: the registered games).
+    """Return the game with that id among ``games`` (default: the registered games): the one
+    lookup of a game id, so that every layer refuses an unknown one in the same words.
 
     Raises:
-        UnknownGameError: no such game.
+        UnknownGameError: no such game (``unknown-game``); the message lists the known ones.
     """
     known = GAMES if games is None else games
     try:

@@ -14,15 +14,15 @@ after the game anyone can re-run it from the export and check every shuffle
 Public API, by module:
 
 - :mod:`spies_replay.reading`: :func:`load_state`, :func:`view_at` (a state or a view after
-  any event), :func:`redact_for`, :func:`clock_at`. Creating games and turning commands into
-  appends is the application layer's, :mod:`spies_api.game`.
+  any event), :func:`redact_for`, :func:`~spies_replay.reading.clock_at`. Creating games and
+  turning commands into appends is the application layer's, :mod:`spies_api.game`.
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
   records a store keeps (:class:`GameRecord`, :class:`GamePage`, ...) and the backends. The
   store keeps rows of JSON text; :mod:`spies_replay.reading` decodes them
   (:func:`read_events`, :class:`StoredEvent`).
-- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`
+- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`~.verify.verify_log`
   (the report: :class:`VerifyReport`, its :class:`Problem` and :class:`Caveat`).
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
 - :mod:`spies_replay.marks`: the bot mark recorded with a bot's command (``greedy@1``), and

@@ -34,6 +34,7 @@ from spies_api.schemas import (
 )
 from spies_api.service.effects import WriteEffects
 from spies_bots import policy_for
+from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
@@ -169,7 +170,7 @@ def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
             f"clock.on_timeout 'forfeit' is refused for {spec.title}: no seat's leaving decides"
             " the game; use 'bot'"
         )
-    bot = raw.get("timeout_bot", "greedy")
+    bot = raw.get("timeout_bot", TIMEOUT_BOT)
     if not isinstance(bot, str):
         raise InvalidClockError(f"clock.timeout_bot is a bot's name (GET /bots), not {bot!r}")
     policy_for(bot, spec.name)

@@ -82,8 +82,8 @@ from spies_api.schemas import SubmittedCommand
 from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
+from spies_api.settings import DEFAULTS
 from spies_api.table.bots import (
-    FALLBACK_BOT,
     BotPool,
     BotTurn,
     Decision,
@@ -91,6 +91,7 @@ from spies_api.table.bots import (
     forced_turn,
     plan_turn,
 )
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
@@ -106,7 +107,6 @@ from spies_replay.store.protocols import GameIndex
 from spies_replay.store.records import Clock, utc_now
 
 __all__ = [
-    "POLL_SECONDS",
     "RETRY_FIRST_SECONDS",
     "RETRY_MAX_SECONDS",
     "DueWork",
@@ -114,8 +114,6 @@ __all__ = [
     "backoff",
 ]
 
-POLL_SECONDS: Final = 2.0
-"""How often the index of due work is read, for marks set by other processes."""
 RETRY_FIRST_SECONDS: Final = 0.05
 """The backoff after a game's due work first fails for a transient reason (it doubles)."""
 RETRY_MAX_SECONDS: Final = 5.0
@@ -184,7 +182,7 @@ class Scheduler:
     commands: Commands
     appends: AppendListeners
     bots: BotPool
-    poll_seconds: float = POLL_SECONDS
+    poll_seconds: float = DEFAULTS.scheduler_poll_seconds
     clock: Clock = utc_now
     fired: Callable[[str, str], None] | None = None
     retried: Callable[[str, str], None] | None = None

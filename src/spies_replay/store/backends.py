@@ -15,6 +15,7 @@ from pathlib import Path
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.locations import is_postgres_url, redact
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SNAPSHOT_EVERY
 from spies_replay.store.sqlite import SyncMode, open_sqlite
 
 __all__ = ["SyncMode", "open_store"]
@@ -24,7 +25,7 @@ def open_store(
     db: str | Path,
     *,
     create: bool = True,
-    snapshot_every: int = 128,
+    snapshot_every: int = SNAPSHOT_EVERY,
     busy_timeout: float = 10.0,
     sync: SyncMode = "normal",
     pool_size: int = 8,

@@ -52,7 +52,7 @@ from spies_replay.store.postgres_schema import MIGRATIONS, NOTIFY_CHANNEL
 from spies_replay.store.postgres_server import Server
 from spies_replay.store.protocols import Recorder
 from spies_replay.store.recorders import ThreadRecorder
-from spies_replay.store.records import Append, BackendName
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, BackendName
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Cursor, Transaction
 
@@ -116,7 +116,7 @@ class PostgresEventStore(SqlEventStore):
         self,
         url: str,
         *,
-        snapshot_every: int = 128,
+        snapshot_every: int = SNAPSHOT_EVERY,
         lock_timeout: float = 10.0,
         pool_size: int = 8,
         connect_timeout: float = 5.0,

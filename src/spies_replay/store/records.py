@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -35,7 +35,13 @@ __all__ = [
     "Reply",
     "hash_token",
     "utc_now",
+    "SNAPSHOT_EVERY",
 ]
+
+SNAPSHOT_EVERY: Final = 128
+"""How often a store keeps a snapshot of a game's folded state unless told otherwise: every
+this many events, so that loading a game folds at most about that many (``spies-api
+--snapshot-every``)."""
 
 BackendName = Literal["sqlite", "postgresql"]
 """The kind of database a store keeps its log in (what ``/readyz`` names)."""

@@ -36,6 +36,7 @@ import structlog
 from spies_replay.errors import GameNotFoundError, ReplayError
 from spies_replay.meta import SeatState
 from spies_replay.store.records import (
+    SNAPSHOT_EVERY,
     BackendName,
     EventRow,
     GamePage,
@@ -86,7 +87,7 @@ class SqlEventStore:
     location: str
     backend: BackendName
 
-    def __init__(self, *, snapshot_every: int = 128) -> None:
+    def __init__(self, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, not {snapshot_every}")
         self.snapshot_every = snapshot_every

@@ -38,7 +38,7 @@ from spies_replay.errors import StoreBusyError, StoreClosedError, StoreUnavailab
 from spies_replay.store.migrations import applied_migrations, migrate, pending_migrations
 from spies_replay.store.protocols import Recorder
 from spies_replay.store.recorders import ThreadRecorder
-from spies_replay.store.records import Append, BackendName, NewGame
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, BackendName, NewGame
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Transaction
 from spies_replay.store.sqlite_append import SQLiteRecorder, append_batch
@@ -88,7 +88,7 @@ class SQLiteEventStore(SqlEventStore):
         self,
         path: str | Path,
         *,
-        snapshot_every: int = 128,
+        snapshot_every: int = SNAPSHOT_EVERY,
         busy_timeout: float = 10.0,
         sync: SyncMode = "normal",
     ) -> None:
@@ -323,7 +323,7 @@ def open_sqlite(
     db: str | Path,
     *,
     create: bool = True,
-    snapshot_every: int = 128,
+    snapshot_every: int = SNAPSHOT_EVERY,
     busy_timeout: float = 10.0,
     sync: SyncMode = "normal",
 ) -> SQLiteEventStore:
