@@ -43,13 +43,13 @@ from typing import Any, Final
 import msgspec
 from msgspec.structs import replace
 
+from spies_api.game import create_game, submit_command
 from spies_core.decider import AnySpec, GameSpec, GameView, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
 from spies_core.registry import GAMES, get_game
 from spies_replay.codec import codec_for
-from spies_replay.engine import create_game, load_state, submit_command, view_at
 from spies_replay.meta import META_TYPES
-from spies_replay.reading import read_events
+from spies_replay.reading import load_state, read_events, view_at
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore

@@ -33,6 +33,7 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
+from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
 from spies_api.http.dependencies import Provided, caller_provider
@@ -68,7 +69,6 @@ from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
-from spies_replay.engine import CreatedGame, Head, SeatChange
 from spies_replay.store.backends import open_store
 from spies_replay.store.protocols import EventStore, Recorder
 from spies_replay.store.records import Clock, utc_now
@@ -237,37 +237,61 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-_PARTS = (
-    "store",
-    "states",
-    "auth",
-    "notifier",
-    "streams",
-    "queries",
-    "commands",
-    "creator",
-    "seats",
-    "bot_quota",
-    "game_quota",
-)
-"""The runtime's parts that routes take as dependencies, by their own names."""
+def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
+    """The runtime's parts that routes take as dependencies, each by its own typed provider
+    (a handler names what it takes in its signature; nothing is looked up by string)."""
 
+    def store() -> EventStore:
+        return holder.get().store
 
-def _provider(holder: _RuntimeHolder, part: str) -> Provide:
-    if part == "commands":
-        # The one route that takes the commands also takes the caller: providing them after
-        # the caller puts each in a batch of its own, which Litestar resolves without a task
-        # group (two tasks spawned per command otherwise).
-        def provide_commands(caller: Provided[Caller]) -> Any:
-            del caller
-            return holder.get().commands
+    def states() -> GameStates:
+        return holder.get().states
 
-        return Provide(provide_commands, sync_to_thread=False)
+    def auth() -> SeatAuthenticator:
+        return holder.get().auth
 
-    def provide() -> Any:
-        return getattr(holder.get(), part)
+    def notifier() -> EventNotifier:
+        return holder.get().notifier
 
-    return Provide(provide, sync_to_thread=False)
+    def streams() -> StreamSlots:
+        return holder.get().streams
+
+    def queries() -> GameQueries:
+        return holder.get().queries
+
+    # The one route that takes the commands also takes the caller: providing them after the
+    # caller puts each in a batch of its own, which Litestar resolves without a task group
+    # (two tasks spawned per command otherwise).
+    def commands(caller: Provided[Caller]) -> Commands:
+        del caller
+        return holder.get().commands
+
+    def creator() -> GameCreator:
+        return holder.get().creator
+
+    def seats() -> SeatService:
+        return holder.get().seats
+
+    def bot_quota() -> BotGameQuota:
+        return holder.get().bot_quota
+
+    def game_quota() -> GameQuota:
+        return holder.get().game_quota
+
+    parts = (
+        store,
+        states,
+        auth,
+        notifier,
+        streams,
+        queries,
+        commands,
+        creator,
+        seats,
+        bot_quota,
+        game_quota,
+    )
+    return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> Litestar:
@@ -358,7 +382,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         dependencies={
             "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
             "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
-            **{part: _provider(holder, part) for part in _PARTS},
+            **_providers(holder),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(
                 caller_provider(lambda: holder.get().auth, lambda: holder.get().states)
@@ -390,7 +414,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     )
     app.state.runtime_holder = holder
     app.state.lifecycle = lifecycle
-    app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
 
 
@@ -411,12 +434,6 @@ def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:
     """The registered game id of a cached game, else ``None`` (no database read)."""
     head = holder.get().states.cached(game_id)
     return head.game if head is not None else None
-
-
-def _game_of(runtime: Runtime, game_id: str) -> str:
-    """The registered game id of a game (a refused body names its commands)."""
-    head = runtime.states.cached(game_id)
-    return head.game if head is not None else runtime.queries.record(game_id).game
 
 
 def service_of(app: Litestar) -> Runtime:

@@ -13,12 +13,9 @@ after the game anyone can re-run it from the export and check every shuffle
 
 Public API, by module:
 
-- :mod:`spies_replay.engine`: :func:`create_game`, :func:`~.engine.prepare_command` (a command on a
-  game's head, sealed, ready to append), :func:`submit_command` (the same, reading the head
-  first), :func:`~.engine.change_seat`, :func:`abort_game` (an operator's end of a game in progress;
-  :func:`~spies_replay.engine.prepare_abort` is its pure part), :func:`~.engine.load_head`,
-  :func:`load_state`, :func:`view_at`, :func:`redact_for`, :func:`seed_from_client` (a
-  client's seed string to the seed bytes).
+- :mod:`spies_replay.reading`: :func:`load_state`, :func:`view_at` (a state or a view after
+  any event), :func:`redact_for`, :func:`~spies_replay.reading.clock_at`. Creating games and
+  turning commands into appends is the application layer's, :mod:`spies_api.game`.
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
@@ -42,25 +39,12 @@ only with the bots it is given.
 Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests). It imports only
 :mod:`spies_core`, never the bots or the API, with one exception: its console layer,
 :mod:`spies_replay.cli` (a program, which nothing in ``src/`` imports), hands the registry of
-``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`).
+``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`), and ends a game for an
+operator through the application layer (:func:`spies_api.game.clocks.abort_game`).
 """
 
 from __future__ import annotations
 
-from spies_replay.engine import (
-    CommandResult,
-    CreatedGame,
-    IdempotencyRequest,
-    LoadedState,
-    ViewAt,
-    abort_game,
-    create_game,
-    load_state,
-    redact_for,
-    seed_from_client,
-    submit_command,
-    view_at,
-)
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -86,17 +70,20 @@ from spies_replay.meta import (
     SeedSource,
     is_meta,
 )
-from spies_replay.reading import StoredEvent, read_events
+from spies_replay.reading import (
+    LoadedState,
+    StoredEvent,
+    ViewAt,
+    load_state,
+    read_events,
+    redact_for,
+    view_at,
+)
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.locations import redact as redact_location
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import (
-    GamePage,
-    GameRecord,
-    GameStatus,
-    IdempotencyRecord,
-)
+from spies_replay.store.records import GamePage, GameRecord, GameStatus, IdempotencyRecord
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import (
     Caveat,
@@ -112,8 +99,6 @@ __all__ = [
     "BotMark",
     "BotPolicies",
     "Caveat",
-    "CommandResult",
-    "CreatedGame",
     "EventStore",
     "GameAborted",
     "GameCreated",
@@ -126,7 +111,6 @@ __all__ = [
     "GameStatus",
     "IdempotencyKeyExistsError",
     "IdempotencyRecord",
-    "IdempotencyRequest",
     "InvalidExportError",
     "LoadedState",
     "MetaEvent",
@@ -144,9 +128,7 @@ __all__ = [
     "VerifyReport",
     "VersionConflictError",
     "ViewAt",
-    "abort_game",
     "bot_mark",
-    "create_game",
     "export_game",
     "export_lines",
     "import_game",
@@ -158,8 +140,6 @@ __all__ = [
     "read_events",
     "redact_for",
     "redact_location",
-    "seed_from_client",
-    "submit_command",
     "verify_all",
     "verify_game",
     "view_at",

@@ -28,7 +28,7 @@ at any depth (code ``duplicate-key``, naming the event's seq: JSON readers diffe
 counts, and the decoder would silently keep the last), and a game id outside
 :data:`GAME_ID`: 1 to 64 characters of
 ``[a-z0-9-]``, starting and ending with a letter or digit. That holds the server's own ids
-(:func:`~spies_replay.engine.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
+(:func:`~spies_api.game.creation.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
 tools and tests give (``active``, ``black-spy-6p-no-good-spies`` in the golden logs), and
 keeps out everything a terminal, a shell or a path would read as more than a name: control
 characters, ``/`` and ``.``, upper case that another store might fold, a leading ``-`` that a

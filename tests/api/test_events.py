@@ -18,12 +18,12 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import Runtime, service_of
+from spies_api.game import submit_command
 from spies_api.service.answers import DEAL_HIDDEN, outgoing, public_options
 from spies_api.service.notify import EventNotifier, SharedReads
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
-from spies_replay.reading import StoredEvent, read_events
+from spies_replay.reading import StoredEvent, read_events, redact_for
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import (
     Game,

@@ -15,9 +15,9 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.game import loading, submit_command
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
-from spies_replay import engine
 from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import assert_problem, new_game, play_turn
@@ -208,13 +208,13 @@ def test_commands_do_not_refold_the_history(
     rng = random.Random(2)
     play_turn(client, game, rng)
     calls: list[str] = []
-    original = engine.load_state
+    original = loading.load_state
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[1])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr("spies_replay.engine.load_state", counting)
+    monkeypatch.setattr(loading, "load_state", counting)
     for _ in range(40):
         play_turn(client, game, rng)
     assert calls == []
@@ -243,7 +243,7 @@ def test_an_append_by_another_process_is_picked_up(
     other = SQLiteEventStore(service.store.path)
     try:
         command = msgspec.convert(legal[0]["commands"][0], GAMES["black-spy"].command_type)
-        engine.submit_command(other, game.id, 0, command)
+        submit_command(other, game.id, 0, command)
     finally:
         other.close()
     stale = client.post(

@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from spies_api import Settings
 from spies_core.registry import get_game
 from spies_core.step import view_at
-from spies_replay.engine import load_state
+from spies_replay.reading import load_state
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
 

@@ -30,8 +30,7 @@ import pytest
 
 from spies_api.schemas import event_out
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for
-from spies_replay.reading import read_events
+from spies_replay.reading import read_events, redact_for
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.protocols import EventStore

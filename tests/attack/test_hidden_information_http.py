@@ -32,9 +32,8 @@ from spies_api.app import service_of
 from spies_core.decider import fold
 from spies_core.registry import GAMES
 from spies_core.step import view_at
-from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
-from spies_replay.reading import read_events
+from spies_replay.reading import read_events, redact_for
 from tests.support.api import Game, messages, new_game
 from tests.support.servers import serve_in_thread
 

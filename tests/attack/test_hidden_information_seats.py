@@ -20,9 +20,8 @@ import httpx
 import msgspec
 
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
-from spies_replay.reading import read_events
+from spies_replay.reading import read_events, redact_for
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import hash_token
 from spies_replay.store.sqlite import SQLiteEventStore

@@ -28,9 +28,9 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_core.registry import GAMES
 from spies_replay.cli import main as replay_cli
-from spies_replay.engine import CommandResult, IdempotencyRequest, create_game, submit_command
 from spies_replay.errors import IdempotencyKeyExistsError
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
@@ -275,9 +275,6 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
     command = spec.legal_commands(state, 0)[0]
     answers: list[Any] = []
 
-    def respond(result: CommandResult) -> object:
-        return {"version": result.version}
-
     def decide_while_a_appends(*args: Any) -> Any:
         if not answers:  # process A's attempt lands now, with the same key
             answers.append(
@@ -286,7 +283,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
                     created.record.id,
                     0,
                     command,
-                    idempotency=IdempotencyRequest("same-key", "fingerprint", respond),
+                    idempotency=IdempotencyRequest("same-key", "fingerprint"),
                 )
             )
         return spec.decide(*args)
@@ -302,10 +299,11 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
                 command,
                 state=state,
                 version=version,
-                idempotency=IdempotencyRequest("same-key", "fingerprint", respond),
+                idempotency=IdempotencyRequest("same-key", "fingerprint"),
                 games={**GAMES, "black-spy": racing},
             )
-        assert msgspec.json.decode(raised.value.record.result) == {"version": answers[0].version}
+        stored = msgspec.json.decode(raised.value.record.result)
+        assert stored["version"] == answers[0].version
         assert second.get_game(created.record.id).version == answers[0].version
     finally:
         first.close()

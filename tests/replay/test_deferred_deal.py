@@ -18,20 +18,13 @@ from typing import Any
 
 import pytest
 
+from spies_api.game import create_game, load_head, prepare_abort, submit_command
 from spies_core.clock import TimeControl
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import setup
 from spies_replay.cli import main
 from spies_replay.codec import genesis_hash, seal
-from spies_replay.engine import (
-    change_seat,
-    create_game,
-    load_head,
-    prepare_abort,
-    submit_command,
-    view_at,
-)
 from spies_replay.meta import (
     ClocksUpdated,
     GameCreated,
@@ -42,12 +35,13 @@ from spies_replay.meta import (
     SeedSource,
     is_meta,
 )
-from spies_replay.reading import read_events
+from spies_replay.reading import read_events, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game, verify_log
+from tests.support.seats import change_seat
 
 SEED = "lobby-deal"
 CREATED_AT = "2026-11-29T17:00:00.000000Z"

@@ -15,13 +15,15 @@ from random import Random
 
 import pytest
 
+from spies_api.game import submit_command
 from spies_core.registry import get_game
-from spies_replay.engine import change_seat, load_state, submit_command
 from spies_replay.meta import SeatJoined, SeatType
+from spies_replay.reading import load_state
 from spies_replay.store.backends import open_store
 from spies_replay.store.records import GameStatus, hash_token
 from spies_replay.store.sqlite_schema import ADOPTED_MARKER, MIGRATION_NAMES
 from spies_replay.verify import verify_all
+from tests.support.seats import change_seat
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "golden.db"
 

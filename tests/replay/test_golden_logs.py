@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from spies_core.registry import get_game
-from spies_replay.engine import load_state
+from spies_replay.reading import load_state
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game, read_export
 from spies_replay.verify import Rederivation

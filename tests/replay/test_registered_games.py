@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from spies_api.game import create_game, submit_command
 from spies_core.registry import GAMES, get_game
-from spies_replay.engine import create_game, load_state, submit_command, view_at
+from spies_replay.reading import load_state, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore

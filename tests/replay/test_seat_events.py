@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spies_replay.engine import SeatChoice, change_seat, create_game, load_state, submit_command
+from spies_api.game import SeatChoice, create_game, submit_command
 from spies_replay.errors import GameFinishedError, SeatTakenError
 from spies_replay.meta import (
     SeatHandedToBot,
@@ -17,13 +17,14 @@ from spies_replay.meta import (
     is_meta,
     seat_table,
 )
-from spies_replay.reading import read_events
+from spies_replay.reading import load_state, read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game
 from tests.support.counter import append, finish
 from tests.support.countergame import GAMES, Bump
+from tests.support.seats import change_seat
 
 OPEN_SECOND = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
 

@@ -9,10 +9,10 @@ from random import Random
 
 import msgspec
 
+from spies_api.game import create_game, submit_command
 from spies_core.cards import ALL_CARDS
 from spies_core.registry import GAMES, get_game
 from spies_replay.codec import codec_for, deal_commitment, genesis_hash, seal
-from spies_replay.engine import create_game, submit_command
 from spies_replay.meta import GameCreated, SeedRevealed
 from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore

@@ -20,18 +20,11 @@ from typing import Any
 import msgspec
 import pytest
 
+from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_core.decider import fold
 from spies_core.errors import GameOverError, InvalidOptionsError, UnknownGameError
 from spies_core.rng import ALGORITHM
 from spies_replay.codec import genesis_hash, seal
-from spies_replay.engine import (
-    IdempotencyRequest,
-    change_seat,
-    create_game,
-    load_state,
-    submit_command,
-    view_at,
-)
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -44,7 +37,7 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import GameCreated, SeatJoined, SeatState, SeatType, SeedRevealed, SeedSource
-from spies_replay.reading import read_events
+from spies_replay.reading import load_state, read_events, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, GameStatus, Reply, hash_token, utc_now
 from spies_replay.transfer import export_lines, import_game, read_export
@@ -60,6 +53,7 @@ from tests.support.countergame import (
     CounterTurnPassed,
     Draw,
 )
+from tests.support.seats import change_seat
 
 
 @pytest.fixture(params=BACKENDS)
@@ -237,13 +231,14 @@ def test_multi_event_append_is_all_or_nothing(store: EventStore, backend: Backen
 def test_idempotency_record_is_written_with_the_append(store: EventStore) -> None:
     created = new_game(store)
     game_id = created.record.id
-    request = IdempotencyRequest(
-        key="k1", fingerprint="f1", response=lambda result: {"version": result.version}
-    )
+    request = IdempotencyRequest(key="k1", fingerprint="f1")
     result = submit_command(store, game_id, 0, Bump(by=1), idempotency=request, games=GAMES)
     record = store.get_idempotency(game_id, "k1")
     assert record is not None
-    assert msgspec.json.decode(record.result) == {"version": result.version}
+    assert msgspec.json.decode(record.result) == {
+        "version": result.version,
+        "seqs": [event.seq for event in result.events],
+    }
     assert record.request_fingerprint == "f1"
     with pytest.raises(IdempotencyKeyExistsError) as caught:
         submit_command(store, game_id, 1, Bump(by=1), idempotency=request, games=GAMES)
@@ -609,7 +604,7 @@ def test_submit_with_an_expected_version_but_no_cached_state(store: EventStore) 
 
 
 def test_meta_events_are_public_to_every_viewer(store: EventStore) -> None:
-    from spies_replay.engine import redact_for
+    from spies_replay.reading import redact_for
 
     game_id = new_game(store, target=3).record.id
     finish(store, game_id)

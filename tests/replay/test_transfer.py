@@ -9,13 +9,13 @@ import msgspec
 import pytest
 
 from spies_core.errors import UnknownGameError
-from spies_replay.engine import load_state
 from spies_replay.errors import (
     GameExistsError,
     GameNotFinishedError,
     InvalidExportError,
     TamperedLogError,
 )
+from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_game, export_lines, import_game

@@ -10,10 +10,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import create_game
 from spies_core.decider import start_game
 from spies_core.rng import FairRng
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
-from spies_replay.engine import create_game
 from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore

@@ -12,13 +12,13 @@ from typing import Any
 import msgspec
 import pytest
 
+from spies_api.game import create_game, seed_from_client, submit_command
 from spies_bots import BOTS, BotSpec
 from spies_bots.match import play_match
 from spies_bots.random_bot import choose
 from spies_core import GAMES
 from spies_core.rng import seed_commitment
-from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
-from spies_replay.reading import read_events
+from spies_replay.reading import read_events, view_at
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_sim.cli import main
 from spies_sim.stats import wilson

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import msgspec
 
+from spies_api.game import CreatedGame, create_game, submit_command
 from spies_replay.codec import seal
-from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
-from spies_replay.reading import StoredEvent
+from spies_replay.reading import StoredEvent, load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Reply, utc_now
 from tests.support.countergame import GAMES, Bump, Draw, Shuffle

@@ -15,6 +15,7 @@ from typing import Any, Final
 import msgspec
 import structlog
 
+from spies_api.game import create_game
 from spies_api.problems.errors import (
     InvalidClockError,
     InvalidNameError,
@@ -38,7 +39,6 @@ from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
 from spies_core.words import counted
-from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, utc_now

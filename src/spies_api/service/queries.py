@@ -26,10 +26,9 @@ from spies_core.registry import get_game
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
 from spies_replay.codec import codec_for
-from spies_replay.engine import clock_at, view_at
 from spies_replay.errors import GameNotFoundError, SeatNotFoundError
 from spies_replay.meta import SeatState
-from spies_replay.reading import decode_rows
+from spies_replay.reading import clock_at, decode_rows, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, GameRecord, GameStatus, utc_now
 from spies_replay.transfer import export_lines

@@ -60,7 +60,9 @@ the games only through the registry (or the mapping :func:`main` is given).
 
 Who may import it: nothing in ``src/`` (it is the console script; tests call :func:`main`).
 Unlike the rest of :mod:`spies_replay`, it imports ``spies_bots``, in one module
-(:mod:`~spies_replay.cli.bots`), to hand the registered bots to ``verify`` and ``import``.
+(:mod:`~spies_replay.cli.bots`), to hand the registered bots to ``verify`` and ``import``, and
+the application layer (:mod:`spies_api.game`, never the HTTP app), in one module
+(:mod:`~spies_replay.cli.operate`), to append an abort as the server appends a game's batch.
 
 Exit status: 0 when all is well (caveats included); 1 when ``verify`` finds a problem (naming
 the game and the first bad seq, ``published-head-mismatch`` for another head than the one

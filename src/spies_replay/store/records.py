@@ -190,7 +190,7 @@ class Append:
             event (the version is still checked and ``reply`` kept).
         outcome: set when the rows end the game: the game becomes finished, and the store
             refuses every later batch with rows. (Which rows end a game is the caller's
-            rule, checked where batches are sealed: :func:`spies_replay.engine.check_batch`.)
+            rule, checked where batches are sealed: :func:`spies_api.game.commands.check_batch`.)
         state: the folded state after the rows, kept as a snapshot when the append crosses a
             multiple of the store's ``snapshot_every``; ``None``: no snapshot. The store
             never looks inside it: it encodes it as JSON (msgspec) only when it keeps it.

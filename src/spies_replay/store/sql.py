@@ -146,7 +146,7 @@ class SqlEventStore:
         """Write a new game: its row, seed, secret deal, seat token hashes and holders, first
         events, and its link from the game it is a rematch of, atomically.
 
-        Used by :func:`spies_replay.engine.create_game`, by import and by copying.
+        Used by :func:`spies_api.game.creation.create_game`, by import and by copying.
 
         Raises:
             GameExistsError: the id is taken.
