@@ -76,19 +76,6 @@ NOT_FILES: Final[dict[tuple[str, str], str]] = {
 """``(document, path)`` -> why a path a document names is not in the repository."""
 
 _STORE: Final = "src/spies_replay/store/"
-STORE_REWRITE: Final[frozenset[tuple[str, str]]] = frozenset(
-    {
-        (f"{_STORE}__init__.py", "open_store"),
-        (f"{_STORE}postgres_errors.py", "close"),
-        (f"{_STORE}records.py", "~spies_replay.store.EventStore.list_games"),
-        (f"{_STORE}records.py", "~spies_replay.store.EventLog.append"),
-        (f"{_STORE}sql.py", "append"),
-        (f"{_STORE}sql.py", "recorder"),
-    }
-)
-"""``(file, name)``: references to nothing in the store's docstrings, left to the store's
-owner (its rewrite has just landed; this branch edits no store docstring): fix each, e.g.
-``:meth:`~spies_replay.store.protocols.EventStore.list_games```, and drop this set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,12 +276,11 @@ def path_exists(reference: Reference) -> bool:
 
 
 def unresolved(references: Iterator[Reference]) -> list[str]:
-    """The references that name nothing, as ``file:line: name`` (less :data:`STORE_REWRITE`)."""
+    """The references that name nothing, as ``file:line: name``."""
     return [
         str(reference)
         for reference in references
-        if (reference.file, reference.text) not in STORE_REWRITE
-        and not (path_exists(reference) if _is_path(reference.text) else resolves(reference))
+        if not (path_exists(reference) if _is_path(reference.text) else resolves(reference))
     ]
 
 

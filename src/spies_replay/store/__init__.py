@@ -13,7 +13,7 @@
   :mod:`.postgres_errors`): the backends, each with one append and one place that
   translates its driver's errors into :mod:`spies_replay.errors`; :mod:`.recorders` the
   recorder either can hand out.
-- :mod:`.backends`: :func:`open_store`, a location (a SQLite path or a ``postgresql://``
+- :mod:`.backends`: :func:`~spies_replay.store.backends.open_store`, a location (a SQLite path or a ``postgresql://``
   URL) to an open store; :mod:`.locations` tells the two apart and hides passwords.
 
 The store is payload-agnostic: it keeps bytes, sequence numbers, hashes and the indexes its

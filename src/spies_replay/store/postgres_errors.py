@@ -64,7 +64,8 @@ def store_error(
       :class:`StoreBusyError` (a pool exhausted by a live server);
     - a lock not had in time, a deadlock or a serialization failure:
       :class:`StoreBusyError` (retry);
-    - a connection lost or refused: :class:`StoreClosedError` after :meth:`close`, else
+    - a connection lost or refused: :class:`StoreClosedError` after
+      :meth:`~spies_replay.store.postgres.PostgresEventStore.close`, else
       :class:`StoreUnavailableError` with :func:`reason`.
     """
     state = getattr(exc, "sqlstate", None)

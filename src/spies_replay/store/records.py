@@ -92,7 +92,7 @@ class EventRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GamePage(msgspec.Struct, frozen=True, kw_only=True):
-    """One page of :meth:`~spies_replay.store.EventStore.list_games`, newest first."""
+    """One page of :meth:`~spies_replay.store.protocols.GameIndex.list_games`, newest first."""
 
     games: list[GameRecord]
     total: int
@@ -177,8 +177,8 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class Append:
-    """One batch for :meth:`~spies_replay.store.EventLog.append`: rows that follow a game's
-    head, and what the store keeps with them in the same transaction.
+    """One batch for :meth:`~spies_replay.store.protocols.EventLog.append`: rows that follow a
+    game's head, and what the store keeps with them in the same transaction.
 
     Attributes:
         game_id: the game.

@@ -68,8 +68,10 @@ _log = structlog.get_logger("spies_replay.store")
 class SqlEventStore:
     """The store's behaviour over SQL, shared by every backend.
 
-    A backend sets :attr:`location` and :attr:`backend`, and supplies :meth:`append`,
-    :meth:`recorder`, :meth:`_write` (a write transaction), :meth:`reading` (a read
+    A backend sets :attr:`location` and :attr:`backend`, and supplies
+    :meth:`~spies_replay.store.protocols.EventLog.append`,
+    :meth:`~spies_replay.store.protocols.EventStore.recorder`, :meth:`_write` (a write
+    transaction), :meth:`reading` (a read
     transaction over one consistent snapshot; reentrant), :meth:`_connection` (the
     connection for one statement outside a transaction: the current transaction's when
     there is one), :meth:`pending_migrations` and :meth:`close`, each translating its
