@@ -2,25 +2,24 @@
 
 This is where the parts meet. :class:`Runtime` opens the store and builds each part once
 (the cached heads, the authenticator, the queries, the command handler, the game creator,
-the seats, the stream wake-ups); the app provides each of them to the routes as a
-dependency of its own name (Litestar's ``Provide``), and the caller of a route about one
-game (``caller``, :func:`spies_api.http.dependencies.caller_provider`). The lifespan opens
-the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.scheduler`) as a
-background task, and
-stops them in the other order. The app also carries the one error table (problem details
-for every exception), the OpenAPI document and its interactive docs, the web client
-(:mod:`spies_api.http.webapp`), the body-size limit, the edge (:mod:`spies_api.http.edge`:
-client addresses, the per-client rate limit, security headers), structlog, health and
-readiness and the drain's ``Connection: close`` (:mod:`spies_api.http.health`), and, when
-switched on, the metrics (:mod:`spies_api.http.metrics`). A test client used without
-startup still works: the first request opens the runtime.
+the seats, the stream wake-ups); :func:`create_app` opens one (or takes the one its caller
+opened) and provides each part to the routes as a dependency of its own name and type
+(Litestar's ``Provide``, named in each handler's signature), and the caller of a route about
+one game (``caller``, :func:`spies_api.http.dependencies.caller_provider`). The lifespan runs
+the scheduler of the server's own work (:mod:`spies_api.table.scheduler`) as a background
+task, and at shutdown stops it, then closes the runtime. The app also carries the one error
+table (problem details for every exception), the OpenAPI document and its interactive docs,
+the web client (:mod:`spies_api.http.webapp`), the body-size limit, the edge
+(:mod:`spies_api.http.edge`: client addresses, the per-client rate limit, security headers),
+structlog, health and readiness and the drain's ``Connection: close``
+(:mod:`spies_api.http.health`), and, when switched on, the metrics
+(:mod:`spies_api.http.metrics`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +72,7 @@ from spies_replay.store.backends import open_store
 from spies_replay.store.protocols import EventStore, Recorder
 from spies_replay.store.records import Clock, utc_now
 
-__all__ = ["Runtime", "create_app", "service_of"]
+__all__ = ["Runtime", "create_app"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,12 +119,15 @@ class Runtime:
     @classmethod
     def open(cls, settings: Settings, clock: Clock = utc_now) -> Runtime:
         """Open (create and migrate, if needed) the database of ``settings`` and build the
-        parts over it, reading the time from ``clock``.
+        parts over it, reading the time from ``clock``; first configure structlog for the
+        process, unless ``settings.configure_logging`` is off.
 
         Raises:
             StoreUnavailableError: the database cannot be used (its directory is missing,
                 it is a directory or not a database, ...); the message is one line.
         """
+        if settings.configure_logging:  # first: the parts bind their loggers as they are built
+            configure_logging(json=settings.log_json)
         sync = settings.sync
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         recorder = store.recorder(on_loop=settings.inline_commands)
@@ -202,81 +204,46 @@ class _CountedEffects(WriteEffects):
         written(created.record.game, "created")
 
 
-class _RuntimeHolder:
-    """Opens the :class:`Runtime` once: at startup, or at the first request.
-
-    Opening creates and migrates the database file, so a server started on a fresh machine
-    needs nothing else.
-    """
-
-    def __init__(self, settings: Settings, clock: Clock) -> None:
-        self.settings = settings
-        self.clock = clock
-        self._runtime: Runtime | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> Runtime:
-        """The runtime, opened on first use."""
-        runtime = self._runtime
-        if runtime is None:
-            with self._lock:
-                if self._runtime is None:
-                    self._runtime = Runtime.open(self.settings, self.clock)
-                runtime = self._runtime
-        return runtime
-
-    def opened(self) -> Runtime | None:
-        """The runtime if it was opened (never opens it)."""
-        return self._runtime
-
-    def close(self) -> None:
-        """Close the runtime's database connections (at shutdown)."""
-        with self._lock:
-            if self._runtime is not None:
-                self._runtime.close()
-                self._runtime = None
-
-
-def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
+def _providers(runtime: Runtime) -> dict[str, Provide]:
     """The runtime's parts that routes take as dependencies, each by its own typed provider
     (a handler names what it takes in its signature; nothing is looked up by string)."""
 
     def store() -> EventStore:
-        return holder.get().store
+        return runtime.store
 
     def states() -> GameStates:
-        return holder.get().states
+        return runtime.states
 
     def auth() -> SeatAuthenticator:
-        return holder.get().auth
+        return runtime.auth
 
     def notifier() -> EventNotifier:
-        return holder.get().notifier
+        return runtime.notifier
 
     def streams() -> StreamSlots:
-        return holder.get().streams
+        return runtime.streams
 
     def queries() -> GameQueries:
-        return holder.get().queries
+        return runtime.queries
 
     # The one route that takes the commands also takes the caller: providing them after the
     # caller puts each in a batch of its own, which Litestar resolves without a task group
     # (two tasks spawned per command otherwise).
     def commands(caller: Provided[Caller]) -> Commands:
         del caller
-        return holder.get().commands
+        return runtime.commands
 
     def creator() -> GameCreator:
-        return holder.get().creator
+        return runtime.creator
 
     def seats() -> SeatService:
-        return holder.get().seats
+        return runtime.seats
 
     def bot_quota() -> BotGameQuota:
-        return holder.get().bot_quota
+        return runtime.bot_quota
 
     def game_quota() -> GameQuota:
-        return holder.get().game_quota
+        return runtime.game_quota
 
     parts = (
         store,
@@ -294,53 +261,59 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
     return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
 
 
-def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> Litestar:
-    """Build the app.
+def create_app(
+    settings: Settings | None = None, *, clock: Clock = utc_now, runtime: Runtime | None = None
+) -> Litestar:
+    """Build the app over its parts.
 
     Args:
         settings: how to run (default: ``spies.db`` in the working directory, 64 KiB bodies,
-            15 s keep-alives); see :class:`~spies_api.settings.Settings`.
+            15 s keep-alives); see :class:`~spies_api.settings.Settings`. Ignored when
+            ``runtime`` is given (its own settings are used).
         clock: where the server reads the time (tests pass their own, to drive deadlines).
+            Ignored when ``runtime`` is given (its own clock is used).
+        runtime: the parts to serve (a caller that needs them too, such as the command line
+            or a test, opens them with :meth:`Runtime.open` and hands them over); by default
+            the app opens its own over ``settings``. Either way the app closes them at
+            shutdown.
 
     Returns:
         The Litestar app; serve it with any ASGI server (``spies-api`` uses uvicorn).
+
+    Raises:
+        StoreUnavailableError: the database of ``settings`` cannot be used (when the app
+            opens its own runtime).
     """
+    if runtime is not None:
+        settings, clock = runtime.settings, runtime.clock
     settings = settings if settings is not None else Settings()
-    if settings.configure_logging:
-        configure_logging(json=settings.log_json)
-    holder = _RuntimeHolder(settings, clock)
+    parts = runtime if runtime is not None else Runtime.open(settings, clock)
     limiter = _limiter(settings.rate_limit)
     lifecycle = Lifecycle()
     readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
 
-    def open_runtime(_: Litestar) -> None:
-        holder.get()
-
     async def close_runtime(_: Litestar) -> None:
-        runtime = holder.opened()
-        if runtime is not None:  # the loop's connections close on the loop
-            await runtime.recorder.close()
-        holder.close()
+        await parts.recorder.close()  # the loop's connections close on the loop
+        parts.close()
 
     bot_tasks: list[asyncio.Task[None]] = []
 
     def start_bots(_: Litestar) -> None:
-        runtime = holder.get()
         pool = BotPool(
             settings.bot_workers if settings.bot_workers is not None else default_workers(),
             timeout_seconds=settings.bot_timeout_seconds,
             observe=bot_decided if settings.metrics_on else None,
-            owner=runtime.bot_quota.owner,
+            owner=parts.bot_quota.owner,
         )
         scheduler = Scheduler(
-            runtime.store,
-            runtime.states,
-            runtime.commands,
-            runtime.appends,
+            parts.store,
+            parts.states,
+            parts.commands,
+            parts.appends,
             pool,
             poll_seconds=settings.scheduler_poll_seconds,
-            clock=runtime.clock,
+            clock=parts.clock,
             fired=deadline_fired if settings.metrics_on else None,
             retried=due_retried if settings.metrics_on else None,
         )
@@ -360,11 +333,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         # port unless it has a port of its own (spies_api.cli serves that one)
         middleware.append(prometheus_config().middleware)
         middleware.append(
-            lambda app: CommandMetrics(app, lambda game_id: _cached_game(holder, game_id))
+            lambda app: CommandMetrics(app, lambda game_id: _cached_game(parts, game_id))
         )
         if settings.metrics_port is None:
             handlers.append(MetricsController)
-        track_streams(lambda: holder.get().streams.total())
+        track_streams(parts.streams.total)
 
         def problem(exc: Exception) -> ProblemDetailsException:
             answer = to_problem(exc)
@@ -382,13 +355,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         dependencies={
             "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
             "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
-            **_providers(holder),
+            **_providers(parts),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
-            "caller": Provide(
-                caller_provider(lambda: holder.get().auth, lambda: holder.get().states)
-            ),
+            "caller": Provide(caller_provider(parts.auth, parts.states)),
         },
-        on_startup=[open_runtime, start_bots],
+        on_startup=[start_bots],
         on_shutdown=[stop_bots, close_runtime],  # in this order: the bots stop first
         plugins=[
             ProblemDetailsPlugin(
@@ -412,7 +383,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         ipv4_prefix=settings.ipv4_prefix,
         ipv6_prefix=settings.ipv6_prefix,
     )
-    app.state.runtime_holder = holder
     app.state.lifecycle = lifecycle
     return app
 
@@ -430,13 +400,7 @@ def _limiter(rate: str | None) -> RateLimiter | None:
     return RateLimiter(count / RATE_SECONDS[unit], count)
 
 
-def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:
+def _cached_game(runtime: Runtime, game_id: str) -> str | None:
     """The registered game id of a cached game, else ``None`` (no database read)."""
-    head = holder.get().states.cached(game_id)
+    head = runtime.states.cached(game_id)
     return head.game if head is not None else None
-
-
-def service_of(app: Litestar) -> Runtime:
-    """The app's :class:`Runtime` (opened if needed; tests, tools)."""
-    runtime: Runtime = app.state.runtime_holder.get()
-    return runtime

@@ -59,8 +59,9 @@ import structlog
 import uvicorn
 from litestar import Litestar
 
-from spies_api.app import create_app, service_of
+from spies_api.app import Runtime, create_app
 from spies_api.http.protocols import protocol_class
+from spies_api.service.notify import EventNotifier
 from spies_api.settings import OPTIONS, Settings, SettingsError, settings_from
 from spies_core.errors import SpiesError
 from spies_replay.store.backends import open_store
@@ -125,10 +126,13 @@ class _Server(uvicorn.Server):
     stops at once.
     """
 
-    def __init__(self, config: uvicorn.Config, app: Litestar, settings: Settings) -> None:
+    def __init__(
+        self, config: uvicorn.Config, app: Litestar, settings: Settings, notifier: EventNotifier
+    ) -> None:
         super().__init__(config)
         self._app = app
         self._settings = settings
+        self._notifier = notifier
         self._drain_until: float | None = None
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -144,7 +148,7 @@ class _Server(uvicorn.Server):
             drain_seconds=self._settings.drain_seconds,
             shutdown_timeout_seconds=self._settings.shutdown_timeout_seconds,
         )
-        service_of(self._app).notifier.close()
+        self._notifier.close()
         if self._settings.drain_seconds <= 0:
             self.should_exit = True  # stop listening now
 
@@ -260,12 +264,12 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
             f"cannot listen on {settings.host}:{settings.port}: {reason}"
             " (choose another --port or --host)"
         )
-    app = create_app(settings)
     try:
-        service_of(app)  # open the database for the app before anything is served
+        runtime = Runtime.open(settings)  # open the database before anything is served
     except SpiesError as exc:
         sock.close()
         return _fail(str(exc))
+    app = create_app(runtime=runtime)
     structlog.get_logger("spies_api").info(
         "api_starting",
         database=(
@@ -292,7 +296,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                 f" {(exc.strerror or str(exc)).lower()} (choose another --metrics-port)"
             )
     with sock:
-        _Server(server_config(app, settings), app, settings).run(sockets=[sock])
+        _Server(server_config(app, settings), app, settings, runtime.notifier).run(sockets=[sock])
     return 0
 
 

@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings
-from spies_api.app import Runtime, service_of
+from spies_api.app import Runtime
 from spies_api.game import submit_command
 from spies_api.service.answers import DEAL_HIDDEN, outgoing, public_options
 from spies_api.service.notify import EventNotifier, SharedReads
@@ -47,9 +47,9 @@ def as_json(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def expected_events(app: Litestar, game: Game, seat: int | None) -> list[dict[str, Any]]:
+def expected_events(runtime: Runtime, game: Game, seat: int | None) -> list[dict[str, Any]]:
     """The log as ``seat`` should see it while the game is in progress (from the core)."""
-    service: Runtime = service_of(app)
+    service = runtime
     spec = GAMES[game.game]
     sent = []
     for stored in read_events(service.store, game.id):
@@ -102,7 +102,7 @@ def test_bad_event_parameters_are_400(client: TestClient[Litestar], params: dict
 
 @pytest.mark.parametrize(("name", "players"), game_cases())
 def test_in_play_each_caller_gets_the_log_redacted_for_it(
-    client: TestClient[Litestar], app: Litestar, name: str, players: int
+    client: TestClient[Litestar], runtime: Runtime, name: str, players: int
 ) -> None:
     game = new_game(client, name, players)
     rng = random.Random(players)
@@ -114,16 +114,16 @@ def test_in_play_each_caller_gets_the_log_redacted_for_it(
         pytest.skip("the game ended too early to look at it in play")
     limit = {"limit": 100_000}
     spectator = client.get(game.url("/events"), params=limit).json()["events"]
-    assert spectator == expected_events(app, game, None)
+    assert spectator == expected_events(runtime, game, None)
     for seat in range(players):
         mine = client.get(game.url("/events"), params=limit, headers=game.seats[seat])
-        assert mine.json()["events"] == expected_events(app, game, seat)
+        assert mine.json()["events"] == expected_events(runtime, game, seat)
 
 
-def test_once_over_the_log_is_public(client: TestClient[Litestar], app: Litestar) -> None:
+def test_once_over_the_log_is_public(client: TestClient[Litestar], runtime: Runtime) -> None:
     game = new_game(client, "black-spy", 3)
     play_to_end(client, game)
-    service: Runtime = service_of(app)
+    service = runtime
     whole = [
         {**as_json(s.event), "seq": s.seq, "recorded_at": s.recorded_at}
         for s in read_events(service.store, game.id)
@@ -141,7 +141,7 @@ def deck_of_spies_deal() -> dict[str, Any]:
 
 
 def test_an_explicit_deal_stays_secret_until_the_end(
-    client: TestClient[Litestar], app: Litestar
+    client: TestClient[Litestar], runtime: Runtime
 ) -> None:
     deal = deck_of_spies_deal()
     game = new_game(client, "deck-of-spies", options={"deal": deal}, seed=None)
@@ -260,17 +260,17 @@ def test_the_live_stream_delivers_new_events_with_keepalives_and_ends_at_the_end
 
 
 def test_a_spectator_stream_of_a_game_in_play_is_redacted(
-    client: TestClient[Litestar], app: Litestar
+    client: TestClient[Litestar], runtime: Runtime
 ) -> None:
     game = new_game(client, "black-spy", 3)
     rng = random.Random(4)
-    read = finished_reads(app)
+    read = finished_reads(runtime)
 
     def play_then_finish() -> None:
         until(lambda: read[game.id], what="the stream's first read of the log")
         for _ in range(5):
             play_turn(client, game, rng)
-        expected.extend(expected_events(app, game, None))
+        expected.extend(expected_events(runtime, game, None))
         play_to_end(client, game, rng)
 
     expected: list[dict[str, Any]] = []
@@ -290,14 +290,14 @@ def test_one_page_of_events_holds_a_whole_game_by_default() -> None:
 
 
 def test_streams_end_when_the_server_shuts_down(
-    client: TestClient[Litestar], app: Litestar
+    client: TestClient[Litestar], runtime: Runtime
 ) -> None:
     game = new_game(client, "black-spy", 3)
-    read = finished_reads(app)
+    read = finished_reads(runtime)
 
     def shut_down_later() -> None:  # once the stream has read the log and waits
         until(lambda: read[game.id], what="the stream's first read of the log")
-        service_of(app).notifier.close()
+        runtime.notifier.close()
 
     closer = threading.Thread(target=shut_down_later)
     closer.start()
@@ -312,9 +312,9 @@ def test_streams_end_when_the_server_shuts_down(
 # -- pushed, not polled ----------------------------------------------------------------------
 
 
-def count_reads(app: Litestar) -> Counter[str]:
+def count_reads(runtime: Runtime) -> Counter[str]:
     """Count, by game, every read of the log that an event stream (or anyone) makes."""
-    queries = service_of(app).queries
+    queries = runtime.queries
     read = queries.events
     counts: Counter[str] = Counter()
 
@@ -326,10 +326,10 @@ def count_reads(app: Litestar) -> Counter[str]:
     return counts
 
 
-def finished_reads(app: Litestar) -> Counter[str]:
+def finished_reads(runtime: Runtime) -> Counter[str]:
     """Count, by game, every read of the log that has returned (a stream that has read
     the log once has sent what it read before it looks at anything else)."""
-    queries = service_of(app).queries
+    queries = runtime.queries
     read = queries.events
     counts: Counter[str] = Counter()
 
@@ -356,13 +356,13 @@ def test_idle_streams_read_the_log_only_when_their_game_changes(tmp_path: Path) 
     # a fast safety poll: it reads the games' versions, never a stream's log
     settings = live_settings(tmp_path / "idle.db", keepalive=0.1, poll=0.05)
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
-        service = service_of(app)
+        runtime, raw, http = served.runtime, served.raw, served.http
+        service = runtime
         games = [
             live_game(http.post("/games", json={"game": "deck-of-spies", "seed": f"i{i}"}).json())
             for i in range(2)
         ]
-        reads = count_reads(app)
+        reads = count_reads(runtime)
         streams = {
             game.id: [raw.open(game.url("/events/stream")) for _ in range(10)] for game in games
         }
@@ -412,12 +412,12 @@ def test_another_process_appending_to_the_sqlite_file_wakes_the_stream(tmp_path:
     process's one watch of the file."""
     settings = live_settings(tmp_path / "shared.db", keepalive=15.0, poll=60.0)
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
+        runtime, raw, http = served.runtime, served.raw, served.http
         game = live_game(http.post("/games", json={"game": "deck-of-spies", "seed": "x"}).json())
         stream = raw.open(game.url("/events/stream"), game.seats[0])
         version = game.created["version"]
         raw.wait(lambda: stream.ids()[-1:] == [version])
-        raw.wait(lambda: service_of(app).notifier.waiting(game.id) == 1)
+        raw.wait(lambda: runtime.notifier.waiting(game.id) == 1)
         legal = http.get(game.url("/legal"), headers=game.seats[0]).json()
         command = msgspec.convert(legal["commands"][0], GAMES["deck-of-spies"].command_type)
         with SQLiteEventStore(settings.db_path) as other_process:
@@ -433,8 +433,8 @@ def test_a_lost_wake_up_delays_an_event_only_until_the_safety_poll(tmp_path: Pat
     games still finds the event, and the stream sends it once."""
     settings = live_settings(tmp_path / "lost.db", keepalive=15.0, poll=0.5)
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
-        service = service_of(app)
+        runtime, raw, http = served.runtime, served.raw, served.http
+        service = runtime
         service.unwatch()  # no wake-up from the file's watch
         service.appends.remove(service.notifier.notify)  # nor from this process's appends
         game = live_game(http.post("/games", json={"game": "deck-of-spies", "seed": "y"}).json())

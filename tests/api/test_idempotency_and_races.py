@@ -14,13 +14,14 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_api.game import loading, submit_command
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import assert_problem, new_game, play_turn
+from tests.support.apps import open_app
 
 
 def post(
@@ -202,7 +203,7 @@ def test_commands_on_different_games_proceed_side_by_side(client: TestClient[Lit
 
 
 def test_commands_do_not_refold_the_history(
-    client: TestClient[Litestar], app: Litestar, monkeypatch: pytest.MonkeyPatch
+    client: TestClient[Litestar], runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = new_game(client, "black-spy", 3)
     rng = random.Random(2)
@@ -218,29 +219,28 @@ def test_commands_do_not_refold_the_history(
     for _ in range(40):
         play_turn(client, game, rng)
     assert calls == []
-    assert len(service_of(app).states) >= 1
+    assert len(runtime.states) >= 1
 
 
 def test_the_cache_is_bounded_and_refilled_from_the_log(tmp_path: Any) -> None:
     settings = Settings(db_path=tmp_path / "small.db", cache_size=2, log_json=True)
-    app = create_app(settings)
+    app, runtime = open_app(settings)
     with TestClient(app=app) as client:
         games = [new_game(client, "deck-of-spies", seed=f"c{i}") for i in range(5)]
-        assert len(service_of(app).states) == 2
+        assert len(runtime.states) == 2
         rng = random.Random(0)
         for game in games:
             play_turn(client, game, rng)
-        assert len(service_of(app).states) == 2
+        assert len(runtime.states) == 2
 
 
 def test_an_append_by_another_process_is_picked_up(
-    client: TestClient[Litestar], app: Litestar
+    client: TestClient[Litestar], runtime: Runtime
 ) -> None:
     """Another process (here: another store on the same file) appends; the cache notices."""
     game = new_game(client, "black-spy", 3)
     legal = [client.get(game.url("/legal"), headers=game.seats[s]).json() for s in range(3)]
-    service = service_of(app)
-    other = SQLiteEventStore(service.store.path)
+    other = SQLiteEventStore(runtime.store.path)
     try:
         command = msgspec.convert(legal[0]["commands"][0], GAMES["black-spy"].command_type)
         submit_command(other, game.id, 0, command)
@@ -279,13 +279,13 @@ class AppendSpy:
 
 
 def test_a_command_waits_for_a_locked_database_without_blocking_reads(
-    client: TestClient[Litestar], app: Litestar
+    client: TestClient[Litestar], runtime: Runtime
 ) -> None:
     """Another process holds the write lock: the command waits on a worker thread, while
     the event loop keeps answering."""
     game = new_game(client)
     legal = client.get(game.url("/legal"), headers=game.seats[0]).json()
-    holder = sqlite3.connect(service_of(app).store.path, isolation_level=None)
+    holder = sqlite3.connect(runtime.store.path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
 
     def command() -> Any:
@@ -293,7 +293,7 @@ def test_a_command_waits_for_a_locked_database_without_blocking_reads(
             game.url("/commands"), headers=game.seats[0], json={"command": legal["commands"][0]}
         )
 
-    recorder = service_of(app).commands.recorder  # SQLite's: the loop's try, then a thread
+    recorder = runtime.commands.recorder  # SQLite's: the loop's try, then a thread
     appending = threading.Event()
     recorder.store = AppendSpy(recorder.store, appending)  # type: ignore[attr-defined]
     with ThreadPoolExecutor(1) as pool:
@@ -311,9 +311,9 @@ def test_a_command_waits_for_a_locked_database_without_blocking_reads(
 
 def test_commands_can_be_kept_off_the_event_loop(tmp_path: Any) -> None:
     settings = Settings(db_path=tmp_path / "threads.db", inline_commands=False, log_json=True)
-    app = create_app(settings)
+    app, runtime = open_app(settings)
     with TestClient(app=app) as client:
-        assert isinstance(service_of(app).recorder, ThreadRecorder)
+        assert isinstance(runtime.recorder, ThreadRecorder)
         game = new_game(client, "black-spy", 3)
         rng = random.Random(8)
         for _ in range(10):

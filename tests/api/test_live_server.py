@@ -14,10 +14,9 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from litestar import Litestar
 
 from spies_api import Settings
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_api.game import submit_command
 from spies_core.registry import GAMES
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -64,7 +63,7 @@ def test_the_console_script_serves_a_fresh_database(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[str, Litestar]]:
+def live(tmp_path: Path) -> Iterator[tuple[str, Runtime]]:
     """The app served by uvicorn in a thread, on a free loopback port."""
     settings = Settings(
         db_path=tmp_path / "live.db",
@@ -76,9 +75,9 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Litestar]]:
         yield served
 
 
-def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Litestar]) -> None:
-    base, app = live
-    service = service_of(app)
+def test_a_dropped_stream_resumes_after_last_event_id(live: tuple[str, Runtime]) -> None:
+    base, runtime = live
+    service = runtime
     with httpx.Client(base_url=base, timeout=10.0) as http:
         created = http.post("/games", json={"game": "deck-of-spies", "seed": "live"}).json()
         tokens = [seat["token"] for seat in created["seats"]]

@@ -27,8 +27,8 @@ COMMAND_FIELDS = {"game_id", "game", "seat", "command", "version", "outcome", "c
 @pytest.fixture
 def log_output(tmp_path: Path) -> Iterator[tuple[TestClient[Litestar], io.StringIO]]:
     buffer = io.StringIO()
-    app = create_app(Settings(db_path=tmp_path / "logs.db", configure_logging=False))
     configure_logging(json=True, stream=buffer)
+    app = create_app(Settings(db_path=tmp_path / "logs.db", configure_logging=False))
     try:
         with TestClient(app=app) as client:
             yield client, buffer
@@ -123,8 +123,8 @@ def test_an_unexpected_error_is_logged_without_locals_and_answered_as_a_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     buffer = io.StringIO()
-    app = create_app(Settings(db_path=tmp_path / "boom.db", configure_logging=False))
     configure_logging(json=True, stream=buffer)
+    app = create_app(Settings(db_path=tmp_path / "boom.db", configure_logging=False))
     try:
         with TestClient(app=app) as client:
             game = new_game(client, "deck-of-spies", seed="boom")

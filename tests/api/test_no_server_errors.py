@@ -14,7 +14,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_core.registry import GAMES
 from tests.support.api import game_cases, new_game, play_turn
 
@@ -49,12 +49,12 @@ ODD_VALUES: list[Any] = [
 
 @pytest.mark.parametrize(("name", "players"), game_cases())
 def test_probe_commands_with_odd_values_never_fail_the_server(
-    client: TestClient[Litestar], app: Litestar, name: str, players: int
+    client: TestClient[Litestar], runtime: Runtime, name: str, players: int
 ) -> None:
     spec = GAMES[name]
     game = new_game(client, name, players, seed=f"odd-{name}")
     rng = random.Random(players)
-    service = service_of(app)
+    service = runtime
     for _ in range(8):
         summary = client.get(game.url()).json()
         if summary["status"] != "active":

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.apps import app, checker, client, settings
+from tests.support.apps import app, checker, client, runtime, settings
 from tests.support.servers import ServerProcess, free_port, serve_in_thread, wait_until_up
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "checker",
     "client",
     "free_port",
+    "runtime",
     "serve_in_thread",
     "settings",
     "wait_until_up",

@@ -22,7 +22,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_api.cli import _parser
 from spies_api.problems.errors import (
     ServerBotGamesFullError,
@@ -32,6 +32,7 @@ from spies_api.problems.errors import (
 from spies_api.settings import BOT_GAMES_PER_CORE, DEFAULTS, SettingsError, settings_from
 from spies_api.table.quota import BotGameQuota, GameQuota
 from tests.support.api import bearer, finished
+from tests.support.apps import open_app
 
 BOT_GAME = {
     "game": "black-spy",
@@ -88,7 +89,7 @@ def test_one_bot_game_too_many_is_429_with_retry_after(client: TestClient[Litest
     assert client.post("/games", json=PERSON_GAME).status_code == 201
 
 
-def test_handing_a_seat_to_a_bot_counts_too(client: TestClient[Litestar]) -> None:
+def test_handing_a_seat_to_a_bot_counts_too(client: TestClient[Litestar], runtime: Runtime) -> None:
     games = [client.post("/games", json=PERSON_GAME).json() for _ in range(3)]
 
     def hand(game: dict[str, Any], seat: int) -> Any:
@@ -104,7 +105,7 @@ def test_handing_a_seat_to_a_bot_counts_too(client: TestClient[Litestar]) -> Non
     assert hand(games[1], 1).status_code == 200
     refused = hand(games[2], 1)
     assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
-    quota = service_of(client.app).bot_quota
+    quota = runtime.bot_quota
     assert quota.active("testclient") == 2
 
 
@@ -172,6 +173,7 @@ def test_asking_again_at_once_after_a_refusal_is_held_at_the_door(tmp_path: Path
 
 def test_a_game_whose_timeouts_a_bot_plays_counts_as_a_bot_game(
     client: TestClient[Litestar],
+    runtime: Runtime,
 ) -> None:
     """The time control's bot plays every move of a seat nobody plays, so a clocked
     game was a bot game that no quota counted."""
@@ -181,7 +183,7 @@ def test_a_game_whose_timeouts_a_bot_plays_counts_as_a_bot_game(
     assert refused.status_code == 429 and refused.json()["code"] == "too-many-bot-games"
     forfeit = {"game": "deck-of-spies", "clock": {"turn_seconds": 60, "on_timeout": "forfeit"}}
     assert client.post("/games", json=forfeit).status_code == 201  # no bot plays that one
-    assert service_of(client.app).bot_quota.active("testclient") == 2
+    assert runtime.bot_quota.active("testclient") == 2
 
 
 def test_the_rematch_of_a_game_whose_timeouts_a_bot_plays_counts_too(tmp_path: Path) -> None:
@@ -190,7 +192,8 @@ def test_the_rematch_of_a_game_whose_timeouts_a_bot_plays_counts_too(tmp_path: P
     settings = Settings(
         db_path=tmp_path / "rematch.db", max_bot_games_per_client=1, bot_workers=0, log_json=True
     )
-    with TestClient(app=create_app(settings)) as client:
+    app, runtime = open_app(settings)
+    with TestClient(app=app) as client:
 
         def play_out(game: dict[str, Any]) -> None:
             """A bot plays the game's seat to the end (the same game: no new place)."""
@@ -211,7 +214,7 @@ def test_the_rematch_of_a_game_whose_timeouts_a_bot_plays_counts_too(tmp_path: P
         play_out(second.json())
         rematch = client.post(url, headers=token)
         assert rematch.status_code == 200, rematch.text
-        assert service_of(client.app).bot_quota.active("testclient") == 1
+        assert runtime.bot_quota.active("testclient") == 1
 
 
 def test_an_idle_game_that_wakes_counts_again_for_its_owner() -> None:

@@ -25,8 +25,7 @@ from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.testing import TestClient
 
-from spies_api import Settings, create_app
-from spies_api.app import service_of
+from spies_api import Settings
 from spies_api.cli import _parser
 from spies_api.http.cached import accepts_gzip, matches
 from spies_api.http.edge import NOT_COUNTED
@@ -39,6 +38,7 @@ from spies_api.settings import (
     settings_from,
 )
 from spies_replay.errors import StoreUnavailableError
+from tests.support.apps import OpenApp, open_app
 
 from .figures import record
 
@@ -47,10 +47,14 @@ PAGES = ["/", "/rules/black-spy", "/schema", "/schema/swagger", "/schema/openapi
 FILES = ["/assets/web/app.js", "/assets/web/app.css", "/assets/docs/swagger-ui-bundle.js"]
 
 
-def app_on(tmp_path: Path, **fields: Any) -> Litestar:
-    return create_app(
+def open_on(tmp_path: Path, **fields: Any) -> OpenApp:
+    return open_app(
         Settings(db_path=tmp_path / "free.db", bot_workers=0, configure_logging=False, **fields)
     )
+
+
+def app_on(tmp_path: Path, **fields: Any) -> Litestar:
+    return open_on(tmp_path, **fields).app
 
 
 # -- /readyz: one store question a second ------------------------------------------------------
@@ -78,9 +82,9 @@ class CountingStore:
 
 
 def test_a_flood_of_readyz_asks_the_store_once_a_second(tmp_path: Path) -> None:
-    app = app_on(tmp_path)
+    app, runtime = open_on(tmp_path)
     with TestClient(app) as client:
-        store = service_of(app).store
+        store = runtime.store
         calls: list[int] = []
         real = store.pending_migrations
 

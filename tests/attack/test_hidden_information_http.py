@@ -28,7 +28,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_core.decider import fold
 from spies_core.registry import GAMES
 from spies_core.step import view_at
@@ -58,8 +58,8 @@ def seat_counts() -> list[Any]:
 class Server:
     """What the server holds for a game: the stored events and the folded state."""
 
-    def __init__(self, app: Litestar, game: Game) -> None:
-        self.service = service_of(app)
+    def __init__(self, runtime: Runtime, game: Game) -> None:
+        self.service = runtime
         self.game = game
         self.spec = GAMES[game.game]
 
@@ -169,13 +169,13 @@ def check_replays(
 
 @pytest.mark.parametrize(("name", "players"), seat_counts())
 def test_every_answer_is_the_cores_view_of_the_servers_state(
-    plain: TestClient[Litestar], app: Litestar, name: str, players: int
+    plain: TestClient[Litestar], runtime: Runtime, name: str, players: int
 ) -> None:
     client = plain
     rng = random.Random(f"{name}-{players}")
     secret_seed = f"s3cr3t-seed-{name}-{players}"
     game = new_game(client, name, players, seed=secret_seed)
-    server = Server(app, game)
+    server = Server(runtime, game)
     texts: dict[Any, list[str]] = {viewer: [] for viewer in [*range(players), None]}
     checks = steps = 0
     before = 0
@@ -232,7 +232,10 @@ def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) ->
     )
     spec = GAMES[name]
     rng = random.Random(name)
-    with serve_in_thread(settings) as (base, app), httpx.Client(base_url=base, timeout=30) as http:
+    with (
+        serve_in_thread(settings) as (base, runtime),
+        httpx.Client(base_url=base, timeout=30) as http,
+    ):
         created = http.post(
             "/games", json={"game": name, "players": spec.max_players, "seed": f"stream-{name}"}
         ).json()
@@ -243,7 +246,7 @@ def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) ->
             {s: {"Authorization": f"Bearer {t}"} for s, t in enumerate(tokens)},
             tokens,
         )
-        server = Server(app, game)
+        server = Server(runtime, game)
         compared = 0
         for _ in range(4):
             for _ in range(rng.randrange(1, 12)):

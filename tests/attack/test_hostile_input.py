@@ -36,13 +36,14 @@ from litestar.testing import TestClient
 from schemathesis.config import SchemathesisConfig
 from schemathesis.generation.meta import CoveragePhaseData, CoverageScenario
 
-from spies_api import Settings, create_app
-from spies_api.app import service_of
+from spies_api import Settings
+from spies_api.app import Runtime
 from spies_api.openapi.document import openapi_document
 from spies_api.schemas import CreateGameRequest
 from spies_core.registry import GAMES
 from spies_replay.store.records import hash_token
 from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
+from tests.support.apps import open_app
 from tests.support.backends import BACKENDS, fresh_backend
 from tests.support.logs import log_snapshot
 
@@ -85,9 +86,10 @@ _by_hand: list[str] = []
 class Arena:
     """Real games of every registered game (active and finished) to aim requests at."""
 
-    def __init__(self, app: Litestar) -> None:
+    def __init__(self, app: Litestar, runtime: Runtime) -> None:
         self.app = app
-        service = service_of(app)
+        self.runtime = runtime
+        service = runtime
         self.games: list[tuple[str, list[str]]] = []
         rng = random.Random(5)
         for name, spec in GAMES.items():
@@ -97,10 +99,12 @@ class Arena:
                 )
                 created = service.creator.create(request)
                 self.games.append((created.id, [seat.token for seat in created.seats]))
-        with TestClient(app=app) as client:  # one finished game: its log is public
-            game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
-            play_to_end(client, game, rng)
-            self.games.append((game.id, game.tokens))
+        # one finished game: its log is public (without the lifespan, whose end would close
+        # the parts the cases use after it)
+        client = TestClient(app=app)
+        game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
+        play_to_end(client, game, rng)
+        self.games.append((game.id, game.tokens))
 
     def aim(self, case: Any) -> None:
         """Point some cases at real games, seats and legal commands (deterministically)."""
@@ -129,7 +133,7 @@ class Arena:
             self._legal_body(case, game_id, tokens)
 
     def _legal_body(self, case: Any, game_id: str, tokens: list[str]) -> None:
-        service = service_of(self.app)
+        service = self.runtime
         summary = service.queries.summary(game_id)
         if not summary.to_act:
             return
@@ -155,7 +159,7 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Arena:
         sse_poll_seconds=0.05,
         log_json=True,
     )
-    return Arena(create_app(settings))
+    return Arena(*open_app(settings))
 
 
 @schema.parametrize()

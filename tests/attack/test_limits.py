@@ -20,7 +20,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_api.cli import _parser
 from spies_api.cli import main as cli_main
 from spies_api.http.edge import RateLimiter, rate_key
@@ -189,8 +189,11 @@ def test_open_streams_per_game_are_capped_with_503_and_retry_after(tmp_path: Pat
         sse_poll_seconds=0.05,
         log_json=True,
     )
-    with serve_in_thread(settings) as (base, app), httpx.Client(base_url=base, timeout=30) as http:
-        service = service_of(app)
+    with (
+        serve_in_thread(settings) as (base, runtime),
+        httpx.Client(base_url=base, timeout=30) as http,
+    ):
+        service = runtime
         created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
         other = http.post("/games", json={"game": "black-spy", "players": 3}).json()
         url = f"{base}/games/{created['id']}/events/stream"
@@ -228,9 +231,9 @@ def test_open_streams_per_game_are_capped_with_503_and_retry_after(tmp_path: Pat
 
 
 def test_a_stream_dropped_before_it_starts_gives_its_slot_back(
-    client: TestClient[Litestar], app: Litestar
+    client: TestClient[Litestar], runtime: Runtime
 ) -> None:
-    service = service_of(app)
+    service = runtime
     game = new_game(client, "deck-of-spies")
     slot = service.streams.take(game.id, client="203.0.113.9")
     assert service.streams.open(game.id) == 1
@@ -266,7 +269,7 @@ def test_spectators_filling_a_game_never_refuse_its_seats(tmp_path: Path) -> Non
     is 503, and every seat of the game still connects and is served."""
     settings = Settings(db_path=tmp_path / "seats.db", trusted_proxies=PROXIED, log_json=True)
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
+        runtime, raw, http = served.runtime, served.raw, served.http
         created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
         path = f"/games/{created['id']}/events/stream"
         spectators = [raw.open(path, _from(n)) for n in range(settings.max_streams_per_game)]
@@ -276,7 +279,7 @@ def test_spectators_filling_a_game_never_refuse_its_seats(tmp_path: Path) -> Non
         assert [stream.status for stream in seats] == [200, 200, 200]
         version = created["version"]
         raw.wait(lambda: all(stream.ids()[-1:] == [version] for stream in seats))
-        assert service_of(app).streams.open(created["id"]) == settings.max_streams_per_game + 3
+        assert runtime.streams.open(created["id"]) == settings.max_streams_per_game + 3
         _assert_refused(raw.open(path))  # the seats took no spectator's place either
     record(
         GUARANTEE,
@@ -290,7 +293,7 @@ def test_a_seats_newest_stream_ends_its_oldest(tmp_path: Path) -> None:
     """A seat is never refused for its own streams: past its allowance, the oldest ends."""
     settings = Settings(db_path=tmp_path / "own.db", max_streams_per_seat=2, log_json=True)
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
+        runtime, raw, http = served.runtime, served.raw, served.http
         created = http.post("/games", json={"game": "black-spy", "players": 3}).json()
         path = f"/games/{created['id']}/events/stream"
         mine = [raw.open(path, _bearer(created, 0)) for _ in range(2)]
@@ -299,7 +302,7 @@ def test_a_seats_newest_stream_ends_its_oldest(tmp_path: Path) -> None:
         assert {s.status for s in (*mine, other_seat, newest)} == {200}
         raw.wait(lambda: mine[0].ended)
         assert not mine[1].ended and not other_seat.ended and not newest.ended
-        raw.wait(lambda: service_of(app).streams.open(created["id"]) == 3)
+        raw.wait(lambda: runtime.streams.open(created["id"]) == 3)
         version = post_legal(http, live_game(created))["version"]
         raw.wait(lambda: all(s.ids()[-1:] == [version] for s in (mine[1], other_seat, newest)))
         assert mine[0].ids() == list(range(1, created["version"] + 1))
@@ -313,8 +316,8 @@ def test_the_server_caps_its_streams_and_keeps_a_tenth_for_seats(tmp_path: Path)
         db_path=tmp_path / "server.db", max_streams=10, trusted_proxies=PROXIED, log_json=True
     )
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
-        streams = service_of(app).streams
+        runtime, raw, http = served.runtime, served.raw, served.http
+        streams = runtime.streams
         assert streams.per_client == 1
         games = [
             http.post("/games", json={"game": "black-spy", "players": 3}).json() for _ in range(4)
@@ -371,8 +374,8 @@ def test_one_client_at_its_stream_cap_cannot_keep_another_clients_seat_out(
     )
     hostile, other = _from(200), _from(201)
     with streaming_server(settings) as served:
-        app, raw, http = served.app, served.raw, served.http
-        streams = service_of(app).streams
+        runtime, raw, http = served.runtime, served.raw, served.http
+        streams = runtime.streams
         assert streams.per_client == 4  # below the seats' tenth of 50
         three = {"game": "black-spy", "players": 3}
         games = [http.post("/games", json=three, headers=hostile).json() for _ in range(20)]

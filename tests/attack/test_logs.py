@@ -135,8 +135,8 @@ def play_everything(
 @pytest.fixture
 def captured(tmp_path: Path) -> Iterator[tuple[TestClient[Litestar], io.StringIO]]:
     buffer = io.StringIO()
-    app = create_app(Settings(db_path=tmp_path / "logs.db", configure_logging=False))
     configure_logging(json=True, stream=buffer)
+    app = create_app(Settings(db_path=tmp_path / "logs.db", configure_logging=False))
     try:
         with TestClient(app=app) as client:
             yield client, buffer

@@ -22,7 +22,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from spies_api.logging import configure_logging
 from spies_replay.codec import MAX_JSON_DEPTH
 
@@ -199,9 +199,11 @@ def test_path_bytes_are_never_a_500_and_control_bytes_are_404(
     )
 
 
-def test_a_traceback_in_the_log_is_caught(client: TestClient[Litestar], logged: Logged) -> None:
+def test_a_traceback_in_the_log_is_caught(
+    client: TestClient[Litestar], runtime: Runtime, logged: Logged
+) -> None:
     """The check itself: a request that fails inside the app is seen."""
-    queries = service_of(client.app).queries
+    queries = runtime.queries
 
     def broken(game_id: str) -> Any:
         raise RuntimeError("boom")

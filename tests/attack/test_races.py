@@ -27,7 +27,6 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_api.app import service_of
 from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_core.registry import GAMES
 from spies_replay.cli import main as replay_cli
@@ -36,6 +35,7 @@ from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import new_game
+from tests.support.apps import open_app
 from tests.support.backends import BACKENDS, fresh_backend
 from tests.support.servers import ServerProcess
 
@@ -313,14 +313,14 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
 def test_the_api_answers_a_racing_retry_with_the_stored_response(tmp_path: Path) -> None:
     """The same window through the API: two apps (two processes) on one file."""
     settings = Settings(db_path=tmp_path / "api-window.db", log_json=True)
-    app_a, app_b = create_app(settings), create_app(settings)
+    app_a, (app_b, runtime_b) = create_app(settings), open_app(settings)
     with TestClient(app=app_a) as client_a, TestClient(app=app_b) as client_b:
         game = new_game(client_a, "black-spy", 3, seed="api-window")
         legal = client_a.get(game.url("/legal"), headers=game.seats[0]).json()
         headers = {**game.seats[0], "Idempotency-Key": "k"}
         body = {"command": legal["commands"][0], "expected_game_version": legal["version"]}
         client_b.get(game.url("/view"), headers=game.seats[0])  # B has the state cached
-        recorder = service_of(app_b).recorder
+        recorder = runtime_b.recorder
         answers: list[Any] = []
 
         def a_lands_first(append: Any) -> Any:

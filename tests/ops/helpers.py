@@ -8,14 +8,20 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api import Settings, create_app
+from spies_api import Settings
+from tests.support.apps import OpenApp, open_app
 
-__all__ = ["app_on", "first_legal", "new_game"]
+__all__ = ["app_on", "first_legal", "new_game", "open_on"]
 
 
 def app_on(tmp_path: Path, **fields: Any) -> Litestar:
     """An app on a fresh SQLite file in ``tmp_path``, bots thinking in a thread."""
-    return create_app(
+    return open_on(tmp_path, **fields).app
+
+
+def open_on(tmp_path: Path, **fields: Any) -> OpenApp:
+    """:func:`app_on`'s app, with the parts it serves."""
+    return open_app(
         Settings(db_path=tmp_path / "spies.db", bot_workers=0, configure_logging=False, **fields)
     )
 

@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from spies_api.app import service_of
 from spies_replay.errors import StoreBusyError, StoreUnavailableError
 
-from .helpers import app_on
+from .helpers import app_on, open_on
 
 
 def test_healthz_and_readyz_answer_when_all_is_well(tmp_path: Path) -> None:
@@ -30,9 +29,9 @@ def test_healthz_and_readyz_answer_when_all_is_well(tmp_path: Path) -> None:
 def test_readyz_says_why_the_store_is_not_ready_and_healthz_does_not_ask_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: Exception | None, reason: str
 ) -> None:
-    app = app_on(tmp_path)
+    app, runtime = open_on(tmp_path)
     with TestClient(app) as client:
-        store = service_of(app).store
+        store = runtime.store
         asked: list[int] = []
 
         def pending() -> list[str]:

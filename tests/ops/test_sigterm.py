@@ -17,8 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
-from spies_api import Settings, create_app
+from spies_api import Settings
 from spies_api.cli import _listen, _Server, server_config
+from tests.support.apps import open_app
 from tests.support.servers import read_until_closed, wait_until_up
 from tests.support.waiting import until
 
@@ -122,7 +123,7 @@ def test_connections_waiting_in_the_backlog_are_served_when_listening_stops(
         bot_workers=0,
         log_json=True,
     )
-    app = create_app(settings)
+    app, runtime = open_app(settings)
     held, stopping, waiting_for_them = threading.Event(), threading.Event(), threading.Event()
 
     class Held(_Server):
@@ -141,7 +142,7 @@ def test_connections_waiting_in_the_backlog_are_served_when_listening_stops(
     request = b"GET /healthz HTTP/1.1\r\nHost: spies\r\n\r\n"
     sock = _listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = Held(server_config(app, settings, http=parser), app, settings)
+    server = Held(server_config(app, settings, http=parser), app, settings, runtime.notifier)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     noticed = Noticed()
     logging.getLogger("uvicorn.error").addHandler(noticed)

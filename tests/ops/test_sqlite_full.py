@@ -12,11 +12,10 @@ import pytest
 from litestar.testing import TestClient
 from sqlite_utils import Database
 
-from spies_api.app import service_of
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import verify_game
 
-from .helpers import app_on, first_legal, new_game
+from .helpers import first_legal, new_game, open_on
 
 ROOMY = 1_000_000
 
@@ -61,7 +60,7 @@ def disk(monkeypatch: pytest.MonkeyPatch) -> Disk:
 def test_a_full_disk_is_507_writes_nothing_and_passes_once_there_is_room(
     tmp_path: Path, disk: Disk
 ) -> None:
-    app = app_on(tmp_path)
+    app, runtime = open_on(tmp_path)
     with TestClient(app) as client:
         game_id, seat = new_game(client)
         assert client.post(
@@ -86,7 +85,7 @@ def test_a_full_disk_is_507_writes_nothing_and_passes_once_there_is_room(
         assert refused.headers["retry-after"].isdigit()
         # nothing of it was written: the same version, and the log is whole
         assert client.get(f"/games/{game_id}").json()["version"] == before
-        store = service_of(app).store
+        store = runtime.store
         assert verify_game(store, game_id).ok
         # reads still work; a new game is refused the same way
         assert client.get(f"/games/{game_id}/view", headers=seat).status_code == 200

@@ -1,6 +1,11 @@
 """Fixtures of the tests that go through the API (``tests/api/conftest.py`` and
-``tests/attack/conftest.py`` provide them): an app on a temporary database and a test
-client.
+``tests/attack/conftest.py`` provide them): an app on a temporary database, the parts it
+serves (``runtime``) and a test client.
+
+A test that needs the app's parts (its store, its streams, ...) takes the ``runtime``
+fixture, or builds its app with :func:`open_app`, which hands the parts it opened (with any
+of them overridden) to :func:`spies_api.create_app` and returns both: nothing is read back
+out of an app.
 
 Every response the ``client`` fixture receives is checked against the app's own OpenAPI
 document (documented status, media type and schema), so each test also checks the
@@ -9,8 +14,10 @@ published contract; :func:`contract_check` does the same for any ``httpx.Client`
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import httpx
 import pytest
@@ -18,11 +25,41 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
+from spies_api.app import Runtime
 from spies_api.openapi.document import openapi_document
+from spies_replay.store.records import Clock, utc_now
 
 from .schema_check import ResponseChecker
 
-__all__ = ["app", "checker", "client", "contract_check", "settings"]
+__all__ = [
+    "OpenApp",
+    "app",
+    "checker",
+    "client",
+    "contract_check",
+    "open_app",
+    "runtime",
+    "settings",
+]
+
+
+class OpenApp(NamedTuple):
+    """An app and the parts it serves."""
+
+    app: Litestar
+    runtime: Runtime
+
+
+def open_app(settings: Settings, *, clock: Clock = utc_now, **parts: Any) -> OpenApp:
+    """Open the parts of ``settings`` (``parts`` replaces any of them by name, e.g. a
+    ``store`` the routes are given instead of the real one) and build the app over them.
+
+    The app closes the parts at its shutdown (a ``with TestClient(app)`` block's end).
+    """
+    runtime = Runtime.open(settings, clock)
+    if parts:
+        runtime = dataclasses.replace(runtime, **parts)
+    return OpenApp(create_app(runtime=runtime), runtime)
 
 
 @pytest.fixture(scope="session")
@@ -42,8 +79,14 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def app(settings: Settings) -> Litestar:
-    return create_app(settings)
+def runtime(settings: Settings) -> Runtime:
+    """The parts the ``app`` fixture serves."""
+    return Runtime.open(settings)
+
+
+@pytest.fixture
+def app(runtime: Runtime) -> Litestar:
+    return create_app(runtime=runtime)
 
 
 def contract_check(checker: ResponseChecker) -> Callable[[httpx.Response], None]:

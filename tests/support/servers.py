@@ -16,12 +16,13 @@ from pathlib import Path
 
 import httpx
 import uvicorn
-from litestar import Litestar
 
-from spies_api import Settings, create_app
+from spies_api import Settings
+from spies_api.app import Runtime
 from spies_api.cli import server_config
 
 from . import processes
+from .apps import open_app
 from .waiting import until
 
 __all__ = [
@@ -102,15 +103,14 @@ def wait_until_up(base: str, timeout: float = 30.0) -> None:
 
 
 @contextmanager
-def serve_in_thread(
-    options: Settings, *, http: str | None = None
-) -> Iterator[tuple[str, Litestar]]:
-    """The app served by uvicorn in a thread on a free loopback port; stopped on exit.
+def serve_in_thread(options: Settings, *, http: str | None = None) -> Iterator[tuple[str, Runtime]]:
+    """The app served by uvicorn in a thread on a free loopback port, with the parts it
+    serves; stopped on exit.
 
     ``http`` serves it as ``spies-api`` does (:func:`spies_api.cli.server_config`: its bounded
     protocols), with ``auto``, ``httptools`` or ``h11``; without it, with uvicorn's defaults.
     """
-    served = create_app(options)
+    served, runtime = open_app(options)
     # IPPROTO_TCP, as spies-api binds: asyncio sets TCP_NODELAY only on such sockets, and
     # without it each kept-alive response waits ~40 ms for the client's delayed ACK.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -127,7 +127,7 @@ def serve_in_thread(
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(base)
-        yield base, served
+        yield base, runtime
     finally:
         server.should_exit = True
         thread.join(timeout=15)

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import httpx
-from litestar import Litestar
 
 from spies_api import Settings
+from spies_api.app import Runtime
 
 from .servers import serve_in_thread
 from .waiting import until
@@ -194,17 +194,18 @@ class RawStreams:
 class StreamingServer:
     """A server in a thread, with raw streams on it and an HTTP client for the rest."""
 
-    app: Litestar
+    runtime: Runtime
     raw: RawStreams
     http: httpx.Client
 
 
 @contextmanager
 def streaming_server(settings: Settings) -> Iterator[StreamingServer]:
-    """Serve ``settings`` in a thread; yield the app, raw streams and a client of it."""
+    """Serve ``settings`` in a thread; yield the parts it serves, raw streams and a client
+    of it."""
     with (
-        serve_in_thread(settings) as (base, app),
+        serve_in_thread(settings) as (base, runtime),
         RawStreams(base) as raw,
         httpx.Client(base_url=base, timeout=30.0) as http,
     ):
-        yield StreamingServer(app, raw, http)
+        yield StreamingServer(runtime, raw, http)

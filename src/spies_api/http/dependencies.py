@@ -28,7 +28,7 @@ client's input, so it is not validated)."""
 
 
 def caller_provider(
-    auth: Callable[[], SeatAuthenticator], states: Callable[[], GameStates]
+    seats: SeatAuthenticator, states: GameStates
 ) -> Callable[..., Awaitable[Caller]]:
     """The ``caller`` dependency, over the app's authenticator and cached heads.
 
@@ -49,9 +49,8 @@ def caller_provider(
             UnauthorizedError: a malformed header, or a token of no seat.
             ForbiddenError: a token of another game.
         """
-        seats = auth()
         token = bearer_token(authorization(request))
-        known = states().cached(game_id) is not None
+        known = states.cached(game_id) is not None
         if token is not None:
             seat = seats.remembered(game_id, token)
             if seat is not None:
