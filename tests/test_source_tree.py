@@ -403,22 +403,12 @@ def test_the_any_spec_alias_is_defined_once_in_the_decider() -> None:
 MAX_MODULE_LINES = 500
 """A module longer than this holds several concerns: split it by what each part is for."""
 
-STILL_LONG = frozenset(
-    {
-        "spies_api/table/scheduler.py",
-    }
-)
-"""Modules over the limit that are being split; each leaves this set when it is."""
-
 
 def test_no_module_is_longer_than_the_limit() -> None:
-    """Short files with one job each; the set of the ones still long only shrinks."""
+    """Short files with one job each."""
     lengths = {
         str(path.relative_to(SRC)): len(path.read_text().splitlines())
         for path in sorted(SRC.glob("spies_*/**/*.py"))
     }
     long = {path: count for path, count in lengths.items() if count > MAX_MODULE_LINES}
-    assert set(long) <= STILL_LONG, f"over {MAX_MODULE_LINES} lines: {long}"
-    assert set(long) >= STILL_LONG, (
-        f"no longer long, remove from STILL_LONG: {STILL_LONG - set(long)}"
-    )
+    assert not long, f"over {MAX_MODULE_LINES} lines: {long}"

@@ -25,7 +25,7 @@ from prometheus_client import REGISTRY
 from spies_api import Settings, create_app
 from spies_api.app import Runtime
 from spies_api.schemas import CreateGameRequest
-from spies_api.table.scheduler import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, backoff
+from spies_api.table.due import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, DueQueue, backoff
 from spies_core.errors import RuleError
 from spies_replay.marks import parse_bot_mark
 from tests.support.api import create, finished, wait_for
@@ -158,6 +158,19 @@ def test_the_backoff_grows_and_is_bounded(failures: int) -> None:
     ceiling = min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (failures - 1))
     assert all(ceiling / 2 <= wait <= ceiling for wait in waits)
     assert len(set(waits)) > 1  # jitter: games stopped together come back apart
+
+
+def test_the_due_queue_keeps_one_mark_a_game_soonest_first_and_holds_busy_games() -> None:
+    queue = DueQueue()
+    queue.mark("a", "2026-01-01T00:00:03Z")
+    queue.mark("b", "2026-01-01T00:00:02Z")
+    queue.mark("a", "2026-01-01T00:00:01Z")  # replaces a's mark
+    queue.mark("c", "2026-01-01T00:00:01Z")
+    queue.mark("c", None)  # nothing due on c any more
+    assert queue.soonest() == "2026-01-01T00:00:01Z"
+    assert queue.take("2026-01-01T00:00:02Z", busy={"b"}) == ["a"]
+    assert queue.take("2026-01-01T00:00:09Z", busy=set()) == ["b"]  # a's old mark is gone
+    assert queue.soonest() is None
 
 
 def test_store_errors_say_whether_they_pass() -> None:

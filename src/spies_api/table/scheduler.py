@@ -51,22 +51,21 @@ games it holds.
   disagree) is logged once, as ``bot_failed``, and the ``random`` bot makes that move
   instead; a refusal of its move too leaves the game to its people.
 
-When the task is cancelled (the app shutting down), it waits for its store calls already
-running on worker threads before it ends: a cancelled ``await`` abandons its thread, and the
-store must not be closed under a thread that is using it.
+The queue of due work and the backoff are :mod:`spies_api.table.due`'s. When the task is
+cancelled (the app shutting down), it waits for its store calls already running on worker
+threads before it ends (:mod:`spies_api.table.threads`): a cancelled ``await`` abandons its
+thread, and the store must not be closed under a thread that is using it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
 import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import partial
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final
 
 import anyio
 import structlog
@@ -91,6 +90,15 @@ from spies_api.table.bots import (
     forced_turn,
     plan_turn,
 )
+from spies_api.table.due import (
+    RETRY_FIRST_SECONDS,
+    RETRY_MAX_SECONDS,
+    DueIndex,
+    DueQueue,
+    DueWork,
+    backoff,
+)
+from spies_api.table.threads import CountedCalls, Stopped
 from spies_core.bot_names import FALLBACK_BOT
 from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
@@ -103,57 +111,13 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
-from spies_replay.store.protocols import GameIndex
 from spies_replay.store.records import Clock, utc_now
 
-__all__ = [
-    "RETRY_FIRST_SECONDS",
-    "RETRY_MAX_SECONDS",
-    "DueWork",
-    "Scheduler",
-    "backoff",
-]
+__all__ = ["Scheduler"]
 
-RETRY_FIRST_SECONDS: Final = 0.05
-"""The backoff after a game's due work first fails for a transient reason (it doubles)."""
-RETRY_MAX_SECONDS: Final = 5.0
-"""The longest backoff: a game is looked at again at least this often while it fails."""
 _DRAIN_SECONDS: Final = 30.0
 """At shutdown, how long to wait for store calls still running on worker threads."""
 _DUE_PAGE: Final = 1000
-
-T = TypeVar("T")
-
-
-class _Stopped(Exception):  # noqa: N818  (a signal, not an error)
-    """The scheduler is stopping: a store call that has not started yet does not start."""
-
-
-class DueIndex(GameIndex, Protocol):
-    """The part of the store the scheduler reads: the index of due work."""
-
-
-class DueWork(StrEnum):
-    """What the scheduler was doing when a transient failure stopped it (a metrics label)."""
-
-    INDEX = "index"
-    """Reading the index of due work."""
-    LOAD = "load"
-    """Reading a game's head, or its due mark."""
-    DEADLINE = "deadline"
-    """A clock that ran out: its timeout, forced move or abandonment, or clocks resumed; or
-    open seats that expired (the table abandoned)."""
-    BOT_MOVE = "bot_move"
-    """A bot's move: its decision, or its command."""
-    MARK = "mark"
-    """Clearing a game's due mark once nothing is due."""
-
-
-def backoff(failures: int, first: float, most: float, rng: random.Random) -> float:
-    """Seconds to wait after a game's ``failures``-th transient failure in a row: doubling
-    from ``first`` up to ``most``, half of it drawn at random (jitter)."""
-    ceiling = min(most, first * 2.0 ** min(failures - 1, 32))
-    return ceiling / 2 + rng.uniform(0, ceiling / 2)
 
 
 @dataclass(eq=False)
@@ -189,8 +153,7 @@ class Scheduler:
     retry_first_seconds: float = RETRY_FIRST_SECONDS
     retry_max_seconds: float = RETRY_MAX_SECONDS
     log: Any = field(init=False, repr=False)
-    _due: list[tuple[str, str]] = field(init=False, default_factory=list)
-    _marks: dict[str, str] = field(init=False, default_factory=dict)
+    _queue: DueQueue = field(init=False, default_factory=DueQueue)
     _poked: set[str] = field(init=False, default_factory=set)
     _busy: set[str] = field(init=False, default_factory=set)
     _retrying: dict[str, asyncio.TimerHandle] = field(init=False, default_factory=dict)
@@ -205,40 +168,13 @@ class Scheduler:
     _loop: asyncio.AbstractEventLoop | None = field(init=False, default=None)
     _loop_thread: int = field(init=False, default=0)
     _wake: asyncio.Event | None = field(init=False, default=None)
-    _running: threading.Condition = field(init=False, default_factory=threading.Condition)
-    _in_threads: int = field(init=False, default=0)
-    _stopping: bool = field(init=False, default=False)
+    _threads: CountedCalls = field(init=False, default_factory=CountedCalls)
     _started_ms: int = field(init=False, default=0)
     _grace_ms: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
         self._grace_ms = round(self.poll_seconds * 1000)
-
-    # -- store calls on worker threads -----------------------------------------------------
-
-    async def _in_thread(self, func: Callable[[], T]) -> T:
-        """Run ``func`` on a worker thread, counted so that :meth:`_drain` can wait for it."""
-
-        def counted() -> T:
-            with self._running:
-                if self._stopping:
-                    raise _Stopped
-                self._in_threads += 1
-            try:
-                return func()
-            finally:
-                with self._running:
-                    self._in_threads -= 1
-                    self._running.notify_all()
-
-        return await anyio.to_thread.run_sync(counted)
-
-    def _drain(self) -> None:
-        """Stop new store calls and wait for those running (blocks: shutdown only)."""
-        with self._running:
-            self._stopping = True
-            self._running.wait_for(lambda: self._in_threads == 0, timeout=_DRAIN_SECONDS)
 
     # -- what is due -----------------------------------------------------------------------
 
@@ -264,13 +200,7 @@ class Scheduler:
         """Keep ``game_id`` due at ``due_at`` (``None``: nothing due)."""
         if game_id in self._retrying:
             return  # its retry looks at the game afresh when its backoff is over
-        if due_at is None:
-            self._marks.pop(game_id, None)
-            return
-        if self._marks.get(game_id) == due_at:
-            return
-        self._marks[game_id] = due_at
-        heapq.heappush(self._due, (due_at, game_id))
+        self._queue.mark(game_id, due_at)
 
     async def _settle_pokes(self) -> None:
         """What is due on each poked game: from its cached head, else from the store."""
@@ -285,8 +215,8 @@ class Scheduler:
                 self._mark(game_id, head.due_at(GAMES[head.game], now))
         for game_id in unknown:
             try:
-                due_at = await self._in_thread(partial(self.store.due_at, game_id))
-            except _Stopped:
+                due_at = await self._threads.run(partial(self.store.due_at, game_id))
+            except Stopped:
                 raise
             except Exception as exc:  # noqa: BLE001  (one game's trouble never stops the others)
                 self._failed(game_id, DueWork.LOAD, exc)
@@ -297,8 +227,8 @@ class Scheduler:
         """Read the index of due work; the seconds until it is to be read again (sooner,
         after a backoff, when a transient failure stopped this read)."""
         try:
-            found = await self._in_thread(lambda: self.store.due_games(limit=_DUE_PAGE))
-        except _Stopped:
+            found = await self._threads.run(lambda: self.store.due_games(limit=_DUE_PAGE))
+        except Stopped:
             raise
         except Exception as exc:  # noqa: BLE001  (a busy or closed database: read it later)
             if not is_transient(exc):
@@ -325,7 +255,7 @@ class Scheduler:
         failures = self._failures.get(game_id, 0) + 1
         self._failures[game_id] = failures
         wait = self._backoff(failures)
-        self._marks.pop(game_id, None)
+        self._queue.mark(game_id, None)
         old = self._retrying.pop(game_id, None)
         if old is not None:
             old.cancel()
@@ -354,29 +284,11 @@ class Scheduler:
 
     def _sleep(self) -> float:
         """Seconds until the soonest due work (at most ``poll_seconds``)."""
-        while self._due and self._marks.get(self._due[0][1]) != self._due[0][0]:
-            heapq.heappop(self._due)  # a mark replaced or taken since
-        if not self._due:
+        soonest = self._queue.soonest()
+        if soonest is None:
             return self.poll_seconds
-        wait = (to_ms(self._due[0][0]) - to_ms(self.clock())) / 1000
+        wait = (to_ms(soonest) - to_ms(self.clock())) / 1000
         return min(self.poll_seconds, max(0.0, wait))
-
-    def _take_due(self, now: str) -> list[str]:
-        """The games due by ``now`` and not busy, off the heap."""
-        ready: list[str] = []
-        later: list[tuple[str, str]] = []
-        while self._due and self._due[0][0] <= now:
-            due_at, game_id = heapq.heappop(self._due)
-            if self._marks.get(game_id) != due_at:
-                continue  # a newer mark replaced this one
-            if game_id in self._busy:
-                later.append((due_at, game_id))
-                continue
-            del self._marks[game_id]
-            ready.append(game_id)
-        for item in later:
-            heapq.heappush(self._due, item)
-        return ready
 
     # -- the task --------------------------------------------------------------------------
 
@@ -393,7 +305,7 @@ class Scheduler:
                 read_at = self._loop.time() + await self._read_index()
                 while True:
                     await self._settle_pokes()
-                    for game_id in self._take_due(self.clock()):
+                    for game_id in self._queue.take(self.clock(), self._busy):
                         self._busy.add(game_id)
                         group.start_soon(self._work, game_id)
                     with anyio.move_on_after(min(self._sleep(), read_at - self._loop.time())):
@@ -408,7 +320,7 @@ class Scheduler:
             self.appends.remove(self.poke)
             self.bots.close()
             self._loop = None
-            self._drain()
+            self._threads.drain(_DRAIN_SECONDS)
 
     async def _warm_bots(self) -> None:
         """Start the bots' worker at once: a clock keeps running while a worker process
@@ -426,7 +338,7 @@ class Scheduler:
                 work = DueWork.LOAD
                 head = self.states.cached(game_id)
                 if head is None:  # a fold from the log: not on the event loop
-                    head = await self._in_thread(partial(self.states.load, game_id))
+                    head = await self._threads.run(partial(self.states.load, game_id))
                 if head.expired(self.clock()):  # a table that never filled ends
                     work = DueWork.DEADLINE
                     await self._abandon(head)
@@ -449,11 +361,11 @@ class Scheduler:
                 if due is None:
                     work = DueWork.MARK
                     clear = partial(self.store.set_due, game_id, head.version, None)
-                    await self._in_thread(clear)
+                    await self._threads.run(clear)
                 else:
                     self._mark(game_id, due)  # the next deadline
                 break
-        except _Stopped:
+        except Stopped:
             return
         except GameNotFoundError:
             # a poke about a game this store does not hold (another schema's notification on
