@@ -46,11 +46,16 @@ plays on to its end with nobody at the table."""
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(
+def settings(tmp_path: Path) -> Settings:
+    """The settings of the ``runtime`` and ``app`` fixtures here."""
+    return Settings(
         db_path=tmp_path / "quota.db", max_bot_games_per_client=2, bot_workers=0, log_json=True
     )
-    with TestClient(app=create_app(settings)) as client:
+
+
+@pytest.fixture
+def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
+    with TestClient(app=app) as client:
         yield client
 
 

@@ -36,14 +36,13 @@ from litestar.testing import TestClient
 from schemathesis.config import SchemathesisConfig
 from schemathesis.generation.meta import CoveragePhaseData, CoverageScenario
 
-from spies_api import Settings
+from spies_api import Settings, create_app
 from spies_api.app import Runtime
 from spies_api.openapi.document import openapi_document
 from spies_api.schemas import CreateGameRequest
 from spies_core.registry import GAMES
 from spies_replay.store.records import hash_token
 from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
-from tests.support.apps import open_app
 from tests.support.backends import BACKENDS, fresh_backend
 from tests.support.logs import log_snapshot
 
@@ -86,10 +85,9 @@ _by_hand: list[str] = []
 class Arena:
     """Real games of every registered game (active and finished) to aim requests at."""
 
-    def __init__(self, app: Litestar, runtime: Runtime) -> None:
-        self.app = app
-        self.runtime = runtime
-        service = runtime
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.runtime = service = Runtime.open(settings)  # the arena's own reads
         self.games: list[tuple[str, list[str]]] = []
         rng = random.Random(5)
         for name, spec in GAMES.items():
@@ -99,12 +97,15 @@ class Arena:
                 )
                 created = service.creator.create(request)
                 self.games.append((created.id, [seat.token for seat in created.seats]))
-        # one finished game: its log is public (without the lifespan, whose end would close
-        # the parts the cases use after it)
-        client = TestClient(app=app)
-        game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
-        play_to_end(client, game, rng)
-        self.games.append((game.id, game.tokens))
+        with TestClient(app=create_app(settings)) as client:  # one finished game: public log
+            game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
+            play_to_end(client, game, rng)
+            self.games.append((game.id, game.tokens))
+
+    def app(self) -> Litestar:
+        """An app over the arena's database (schemathesis runs an app's lifespan on each
+        call, and its end closes the parts the app opened: each case has an app of its own)."""
+        return create_app(self.settings)
 
     def aim(self, case: Any) -> None:
         """Point some cases at real games, seats and legal commands (deterministically)."""
@@ -152,14 +153,16 @@ def _drops_a_header(case: Any) -> bool:
 
 
 @pytest.fixture(scope="module")
-def arena(tmp_path_factory: pytest.TempPathFactory) -> Arena:
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
     settings = Settings(
         db_path=tmp_path_factory.mktemp("schemathesis") / "spies.db",
         sse_keepalive_seconds=0.05,
         sse_poll_seconds=0.05,
         log_json=True,
     )
-    return Arena(*open_app(settings))
+    arena = Arena(settings)
+    yield arena
+    arena.runtime.close()
 
 
 @schema.parametrize()
@@ -168,7 +171,7 @@ def test_the_whole_document_against_the_app(case: Any, arena: Arena) -> None:
     arena.aim(case)
     # A stream of a game in play never ends: schemathesis keeps what arrived in this time.
     timeout = 0.3 if case.operation.path.endswith("/stream") else 10
-    response = case.call_and_validate(app=arena.app, checks=CHECKS, timeout=timeout)
+    response = case.call_and_validate(app=arena.app(), checks=CHECKS, timeout=timeout)
     next(_tried)
     _statuses[response.status_code] = _statuses.get(response.status_code, 0) + 1
 

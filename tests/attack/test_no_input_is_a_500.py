@@ -21,7 +21,7 @@ import structlog
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api import Settings, create_app
+from spies_api import Settings
 from spies_api.app import Runtime
 from spies_api.logging import configure_logging
 from spies_replay.codec import MAX_JSON_DEPTH
@@ -77,9 +77,15 @@ def logged() -> Iterator[Logged]:
 
 
 @pytest.fixture
-def client(tmp_path: Path, logged: Logged) -> Iterator[TestClient[Litestar]]:
-    settings = Settings(db_path=tmp_path / "fuzz.db", configure_logging=False)
-    with TestClient(app=create_app(settings), raise_server_exceptions=False) as client:
+def settings(tmp_path: Path, logged: Logged) -> Settings:
+    """The settings of the ``runtime`` and ``app`` fixtures here (after ``logged``: the parts
+    bind their loggers as they are built)."""
+    return Settings(db_path=tmp_path / "fuzz.db", configure_logging=False)
+
+
+@pytest.fixture
+def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
+    with TestClient(app=app, raise_server_exceptions=False) as client:
         yield client
 
 
