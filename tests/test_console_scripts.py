@@ -202,6 +202,8 @@ def test_the_start_up_log_names_the_database_from_the_environment(
     first = json.loads(process.stderr.readline())
     assert first["event"] == "api_starting"
     assert first["database"] == str(db.resolve()) and first["port"] == port
+    assert first["open"] == f"http://127.0.0.1:{port}/"
+    assert first["docs"] == f"http://127.0.0.1:{port}/schema"
     wait_until_up(f"http://127.0.0.1:{port}")
     assert db.exists()
     process.send_signal(signal.SIGTERM)
