@@ -218,6 +218,9 @@ def test_spies_api_help_names_every_environment_variable() -> None:
     assert done.returncode == 0
     for option in OPTIONS:
         assert option.flag in done.stdout and option.env in done.stdout
+    # a port is not a limit: an unset --metrics-port serves the metrics on the API's port
+    help_text = " ".join(done.stdout.split())
+    assert "SPIES_METRICS_PORT; default the API's port, when --metrics is on)" in help_text
 
 
 # -- settings -------------------------------------------------------------------------------------

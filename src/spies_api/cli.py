@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         default = getattr(defaults, option.field)
         shown: object = default
         if default is None:
-            shown = "no limit"
+            shown = option.unset
         elif default == ():
             shown = "none"
         elif isinstance(default, bool):
