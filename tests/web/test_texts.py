@@ -1,5 +1,8 @@
 """The web client's words: English and German have the same keys (and the same parameters),
-and every section of a German rule summary is a section of the English rule reference."""
+every code the API answers has a player's sentence in both (the API's English ``detail`` is
+for a code the page does not know), every word of a game's log that comes from the server's
+vocabulary is translated, and every section of a German rule summary is a section of the
+English rule reference."""
 
 from __future__ import annotations
 
@@ -7,6 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
+
+from spies_api.problems.codes import ERROR_CODES
+from spies_core.spies_and_lies.state import ForcedBy, MoveCause, PointSource, SoldierEffect
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "web" / "src" / "i18n"
@@ -41,6 +47,36 @@ def test_every_refusal_code_is_in_both_languages() -> None:
     german = problem_codes(I18N / "de.ts")
     assert "must-follow" in english
     assert english == german
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_code_the_api_answers_has_a_players_sentence(language: str) -> None:
+    """A refusal is shown in the page's language: the bot-game limit, an unknown game, a
+    taken seat, a server that is down; never the server's English ``detail``."""
+    known = problem_codes(I18N / f"{language}.ts")
+    assert sorted({entry.code for entry in ERROR_CODES} - known) == []
+
+
+LOG_WORDS = {
+    "slEffectName": SoldierEffect,
+    "slForcedBy": ForcedBy,
+    "slPointSource": PointSource,
+    "slMoveCause": MoveCause,
+}
+"""The Spies & Lies log's words that come from the server's events, each with its table."""
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("key", sorted(LOG_WORDS))
+def test_every_word_of_the_log_from_the_server_is_translated(language: str, key: str) -> None:
+    """No raw value of an event ("soldier", "scout", "miner") reaches a German log line."""
+    text = (I18N / f"{language}.ts").read_text(encoding="utf-8")
+    table = re.search(rf"^  {key}: \(\w+: string\) => pick\(\{{([^}}]*)\}}", text, re.M)
+    assert table is not None, f"{key} is not a table of words in {language}.ts"
+    words = dict(re.findall(r'([\w-]+): "([^"]*)"', table.group(1)))
+    assert sorted(words) == sorted(value.value for value in LOG_WORDS[key])
+    if language == "de":
+        assert not [v for v in words.values() if v in {m.value for m in LOG_WORDS[key]}]
 
 
 def test_no_english_sentence_is_left_in_german() -> None:
