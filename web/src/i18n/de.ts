@@ -416,6 +416,13 @@ export const de: Texts = {
     "Dies ist eine deutsche Zusammenfassung der Regeln mit denselben Abschnittsnummern; die vollständige Regelreferenz steht unten auf Englisch.",
   rulesUnknown: "Für dieses Spiel gibt es hier keine Regeln.",
 
+  deadUnknownGameTitle: "Dieses Spiel gibt es nicht",
+  deadUnknownGame: (id: string) =>
+    `Dieser Server hat kein Spiel ${id}: der Link ist vielleicht vertippt, oder das Spiel lief auf einem anderen Server.`,
+  deadServerDownTitle: "Der Server antwortet nicht",
+  deadServerDown: "Die Seite erreicht ihren Server nicht: vielleicht startet er gerade neu. Versuch es gleich noch einmal.",
+  deadTryAgain: "Noch einmal versuchen",
+  deadNewGame: "In der Lobby ein neues Spiel anlegen",
   problems: {
     "not-your-turn": "Du bist nicht am Zug.",
     "game-over": "Das Spiel ist vorbei.",

@@ -422,6 +422,15 @@ export const en = {
   rulesSummaryNote: "",
   rulesUnknown: "There are no rules for this game here.",
 
+  // Pages that would leave a person stuck: what happened, and what to do
+  deadUnknownGameTitle: "No such game",
+  deadUnknownGame: (id: string) =>
+    `This server has no game ${id}: the link may be mistyped, or the game was played on another server.`,
+  deadServerDownTitle: "The server does not answer",
+  deadServerDown: "The page cannot reach its server: it may be restarting. Try again in a moment.",
+  deadTryAgain: "Try again",
+  deadNewGame: "Start a new game in the lobby",
+
   // Refusals, by the API's code (the API's own English detail is shown for any other code)
   problems: {
     "not-your-turn": "It is not your turn.",
