@@ -42,7 +42,7 @@ export const de: Texts = {
   gameLabel: "Spiel ",
   seatsLabel: " Plätze ",
   seedLabel: "Seed ",
-  seedPlaceholder: "optional: ein wiederholbares Spiel",
+  seedPlaceholder: "optional: ein wiederholbares Spiel (kein offener Platz)",
   createHint: "Du hältst den Schlüssel jedes Platzes mit „ich“; ein offener Platz wartet auf seinen Link.",
   create: "Anlegen",
   options: "Optionen",

@@ -38,7 +38,7 @@ export const en = {
   gameLabel: "Game ",
   seatsLabel: " Seats ",
   seedLabel: "Seed ",
-  seedPlaceholder: "optional: a reproducible game",
+  seedPlaceholder: "optional: a reproducible game (no seat open)",
   createHint: "You hold the token of every seat marked \"me\"; an open seat waits for its link.",
   create: "Create",
   options: "Options",
