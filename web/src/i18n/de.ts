@@ -13,6 +13,9 @@ const DECK_RANKS: Record<string, string> = { A: "Ass", J: "Bube", Q: "Dame", K: 
 const DECK_SUITS: Record<string, string> = { C: "Kreuz", D: "Karo", H: "Herz", S: "Pik" };
 const COLOURS: Record<string, string> = { blue: "blau", yellow: "gelb", red: "rot", green: "grün", black: "schwarz" };
 
+/** A sentence starts with a capital, whatever name opens it. */
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** A word from a table of words, or the key itself when the table has none. */
 const pick = (words: Readonly<Record<string, string>>, key: string): string => words[key] ?? key;
 
@@ -149,8 +152,8 @@ export const de: Texts = {
   youWin: "Du hast gewonnen!",
   youLose: "Du hast verloren.",
   draw: "Unentschieden.",
-  winsOne: (who: string) => `${who} gewinnt.`,
-  winsShared: (who: string) => `${who} teilen sich den Sieg.`,
+  winsOne: (who: string) => `${upperFirst(who)} gewinnt.`,
+  winsShared: (who: string) => `${upperFirst(who)} teilen sich den Sieg.`,
   noWinner: "Niemand gewinnt.",
   endedAborted: "Spiel vom Betreiber abgebrochen.",
   endedAbortedWhy: "Der Betreiber hat dieses Spiel beendet, bevor seine Regeln es taten: niemand gewinnt.",
@@ -175,7 +178,7 @@ export const de: Texts = {
   deckScore: (owned: number) => `Wichtige Spione im Besitz: ${owned} von 12 (7 gewinnen).`,
   reasonRule: "Die entscheidende Regel",
   scoreOf: (who: string, score: number) => `${who} ${score}`,
-  sideOf: (side: string, who: string) => `${side} (${who})`,
+  sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   yourMoves: "Deine Züge",
   noMove: "Gerade hast du keinen Zug.",

@@ -7,6 +7,9 @@
 const DECK_RANKS: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const DECK_SUITS: Record<string, string> = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
+/** A sentence starts with a capital, whatever name opens it ("Bot greedy wins."). */
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** A word from a table of words, or the key itself when the table has none. */
 const pick = (words: Readonly<Record<string, string>>, key: string): string => words[key] ?? key;
 
@@ -149,8 +152,8 @@ export const en = {
   youWin: "You win!",
   youLose: "You lose.",
   draw: "A draw.",
-  winsOne: (who: string) => `${who} wins.`,
-  winsShared: (who: string) => `${who} share the win.`,
+  winsOne: (who: string) => `${upperFirst(who)} wins.`,
+  winsShared: (who: string) => `${upperFirst(who)} share the win.`,
   noWinner: "Nobody wins.",
   endedAborted: "Game aborted by the operator.",
   endedAbortedWhy: "The operator ended this game before its rules did: nobody wins.",
@@ -175,7 +178,7 @@ export const en = {
   deckScore: (owned: number) => `Key spies owned: ${owned} of 12 (7 win).`,
   reasonRule: "The rule that decided it",
   scoreOf: (who: string, score: number) => `${who} ${score}`,
-  sideOf: (side: string, who: string) => `${side} (${who})`,
+  sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   // Shared moves area
   yourMoves: "Your moves",
