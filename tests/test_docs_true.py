@@ -227,3 +227,25 @@ def test_the_commands_of_the_page_do_what_it_shows(doc_server: tuple[Path, int],
                 assert any(_same_shape(shown, real) for real in real_lines), (
                     f"{where}\nthe page shows {line}"
                 )
+
+
+def test_the_clocks_example_runs_as_docs_http_md_shows(tmp_path: Path) -> None:
+    """``python examples/clocks.py`` (its own ``spies-api``, about 20 s): Ada is timed out
+    three times, handed to the bot, takes her seat back, and no timeout is recorded while no
+    server ran, as the page shows."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "clocks.py")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith("SPIES_")},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    shown = (ROOT / "docs" / "http.md").read_text(encoding="utf-8")
+    for line in (
+        "timeouts recorded: seat 0: 3; Ada holds her seat again",
+        "timeouts recorded since the restart: 0",
+    ):
+        assert line in shown and line in done.stdout, line
