@@ -249,3 +249,20 @@ def test_the_clocks_example_runs_as_docs_http_md_shows(tmp_path: Path) -> None:
         "timeouts recorded since the restart: 0",
     ):
         assert line in shown and line in done.stdout, line
+
+
+def test_every_file_the_source_tree_of_development_md_names_exists() -> None:
+    """The tree of docs/development.md names files and folders under each top folder: each
+    is there (a rename that forgets the page fails here)."""
+    page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    tree = page[page.index("```text\nsrc/") : page.index("```\n", page.index("```text\nsrc/") + 8)]
+    missing, top = [], ROOT
+    for line in tree.splitlines()[1:]:
+        head = re.match(r"^([\w./]+/)\s", line)
+        if head is not None:
+            top = ROOT / head.group(1)
+            assert top.is_dir(), head.group(1)
+        for name in re.findall(r"\b(\w+(?:\.py|/))(?=[\s,;:)]|$)", line[20:]):
+            if not list(top.rglob(name.rstrip("/"))):
+                missing.append(f"{top.relative_to(ROOT)}: {name}")
+    assert missing == []

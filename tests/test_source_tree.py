@@ -345,7 +345,7 @@ def test_the_figure_pattern(text: str, figure: bool) -> None:
 
 
 def test_no_docstring_states_a_measured_speed() -> None:
-    """Figures go stale in a docstring: the bench scripts print them, and the README keeps
+    """Figures go stale in a docstring: the bench scripts print them, and docs/speed.md keeps
     the measured tables (with how they were measured)."""
     found = [
         f"{name}:{line}: {match.group()!r}"
