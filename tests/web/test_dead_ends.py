@@ -1,20 +1,16 @@
 """Pages that would leave a person stuck say what happened and what to do, in the page's
 language: a game this server does not have, and a server that does not answer (instead of
-"Loading…" under a raw error). Screenshots of each in ``build/screens/``."""
+"Loading…" under a raw error). Screenshots of each in ``build/screenshots/``."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.web.helpers import Watched
-
-ROOT = Path(__file__).resolve().parents[2]
-SCREENS = ROOT / "build" / "screens"
+from tests.web.helpers import SCREENSHOTS, Watched
 
 WORDS = {
     "en": {
@@ -45,8 +41,8 @@ def _shows(page: Page, words: tuple[str, str, str], screenshot: str) -> None:
     expect(dead_end).to_contain_text(what)
     expect(dead_end).to_contain_text(action)
     expect(page.get_by_test_id("status")).to_have_count(0)  # no "Loading…" left behind
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / screenshot), full_page=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / screenshot), full_page=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

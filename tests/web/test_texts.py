@@ -100,11 +100,24 @@ def test_no_english_sentence_is_left_in_german() -> None:
     assert same == {}
 
 
+SECTION = re.compile(r"^(?:#+ )?(\d+(?:\.\d+)*)\.? ", re.M)
+"""A numbered section of a rule text: a heading "## 5. Tricks" or a paragraph "5.2 ..."."""
+
+
+def sections(path: Path) -> list[str]:
+    return SECTION.findall(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("game", ["deck-of-spies", "black-spy", "spies-and-lies"])
-def test_each_german_summary_section_is_in_the_reference(game: str) -> None:
-    summary = (ROOT / "web" / "src" / "rules" / "de" / f"{game}.md").read_text(encoding="utf-8")
-    reference = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
-    numbers = re.findall(r"^(?:#+ )?(\d+(?:\.\d+)*)\.? ", summary, re.M)
+def test_each_players_rulebook_section_is_in_the_reference(game: str, lang: str) -> None:
+    numbers = sections(ROOT / "web" / "src" / "rules" / lang / f"{game}.md")
     assert len(numbers) > 8
-    known = set(re.findall(r"^(?:#+ )?(\d+(?:\.\d+)*)\.? ", reference, re.M))
+    known = set(sections(ROOT / "docs" / "rules" / f"{game}.md"))
     assert [n for n in numbers if n not in known] == []
+
+
+@pytest.mark.parametrize("game", ["deck-of-spies", "black-spy", "spies-and-lies"])
+def test_the_rulebooks_have_the_same_sections_in_both_languages(game: str) -> None:
+    rules = ROOT / "web" / "src" / "rules"
+    assert sections(rules / "en" / f"{game}.md") == sections(rules / "de" / f"{game}.md")

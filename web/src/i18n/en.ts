@@ -422,7 +422,8 @@ export const en = {
   rulesMatches: (n: number) => (n === 1 ? "1 section matches." : `${n} sections match.`),
   rulesContents: "Contents",
   rulesOther: "The other games",
-  rulesSummaryNote: "",
+  rulesSummaryNote:
+    "These are the rules in short, for players, with the reference's section numbers; the full reference, with every rule and the interpretations the engine chose, follows below.",
   rulesUnknown: "There are no rules for this game here.",
 
   // Pages that would leave a person stuck: what happened, and what to do
