@@ -52,7 +52,7 @@ NOT_RUN = re.compile(r'title="not run here: [^"]+"')
 """How a page marks a command block this test does not run, saying why in the block's title
 (the site shows it above the block)."""
 
-RUN_PAGES = ("README.md", "docs/http.md", "docs/bots.md")
+RUN_PAGES = ("README.md", "docs/http.md", "docs/bots.md", "docs/auditing.md")
 """The pages whose command blocks are run, in order, against one server. Every other page's
 command blocks must be marked ``not run here`` with the reason."""
 
