@@ -211,6 +211,7 @@ function createForm(
         seed: seed.value.trim() === "" ? null : seed.value.trim(),
         ...clockRequest(clock.value),
       } as unknown as CreateGameRequest;
+      problem.textContent = ""; // an earlier refusal no longer holds
       const { data, error } = await api.POST("/games", { body });
       if (data === undefined) {
         problem.textContent = problemText(error);

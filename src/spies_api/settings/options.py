@@ -51,6 +51,7 @@ class Option:
         metavar: the value's name in ``--help``.
         help: what it does, for ``--help``.
         parse: text to value; raises ``ValueError`` whose message says what is expected.
+        unset: what a default of ``None`` means, for ``--help`` (a limit's ``None`` is none).
     """
 
     field: str
@@ -58,6 +59,7 @@ class Option:
     metavar: str
     help: str
     parse: Callable[[str], Any]
+    unset: str = "no limit"
 
     @property
     def env(self) -> str:
@@ -219,6 +221,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "PORT",
         "serve the metrics on this port instead of the API's (implies --metrics)",
         parse_port,
+        unset="the API's port, when --metrics is on",
     ),
     Option(
         "drain_seconds",

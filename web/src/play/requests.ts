@@ -21,25 +21,37 @@ function refusal(error: unknown): Refusal {
 }
 
 /** What the page draws from, read at one version. */
+/** The code of a table that could not be asked at all (not one of the API's codes). */
+export const SERVER_DOWN = "server-down";
+
 export type TableAnswer =
   | { kind: "table"; summary: Summary; view: View; legal: Command[] }
   /** An answer failed: the problem to show. */
-  | { kind: "problem"; text: string }
+  | { kind: "problem"; text: string; code?: string }
   /** A move landed between the answers: ask again for one version. */
   | { kind: "moved" };
 
 /** The summary, the view of `token`'s seat and its legal commands (none without a token). */
 export async function loadTable(gameId: string, token: string | undefined): Promise<TableAnswer> {
   const path = { params: { path: { game_id: gameId } } };
-  const [s, v, l] = await Promise.all([
-    api.GET("/games/{game_id}", path),
-    api.GET("/games/{game_id}/view", { ...path, headers: auth(token) }),
-    token === undefined
-      ? Promise.resolve(null)
-      : api.GET("/games/{game_id}/legal", { ...path, headers: auth(token) }),
-  ]);
+  let answers;
+  try {
+    answers = await Promise.all([
+      api.GET("/games/{game_id}", path),
+      api.GET("/games/{game_id}/view", { ...path, headers: auth(token) }),
+      token === undefined
+        ? Promise.resolve(null)
+        : api.GET("/games/{game_id}/legal", { ...path, headers: auth(token) }),
+    ]);
+  } catch {
+    // fetch itself failed: no answer at all, the server is down or unreachable
+    return { kind: "problem", text: T.deadServerDown, code: SERVER_DOWN };
+  }
+  const [s, v, l] = answers;
   if (s.data === undefined || v.data === undefined) {
-    return { kind: "problem", text: problemText(s.error ?? v.error) };
+    const error: unknown = s.error ?? v.error;
+    const code = problemCode(error);
+    return code === undefined ? { kind: "problem", text: problemText(error) } : { kind: "problem", text: problemText(error), code };
   }
   if (s.data.version !== v.data.version || (l?.data !== undefined && l.data.version !== v.data.version)) {
     return { kind: "moved" };
