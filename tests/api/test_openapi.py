@@ -38,6 +38,7 @@ CONTRACT = {
     ("post", "/games/{game_id}/join"),
     ("post", "/games/{game_id}/seats/{seat}/bot"),
     ("delete", "/games/{game_id}/seats/{seat}/bot"),
+    ("post", "/games/{game_id}/seats/{seat}/stream-ticket"),
     ("post", "/games/{game_id}/rematch"),
     ("get", "/bots"),
     ("get", "/healthz"),

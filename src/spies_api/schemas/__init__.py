@@ -51,6 +51,8 @@ from spies_api.schemas.games import (
 from spies_api.schemas.per_game import AnyView, PerGame
 from spies_api.schemas.seats import (
     NAME_MAX,
+    TICKET_SECONDS,
+    TICKETS_PER_SEAT,
     AnySeatRequest,
     BotRequest,
     BotSeatRequest,
@@ -61,12 +63,15 @@ from spies_api.schemas.seats import (
     PublicSeat,
     RematchResponse,
     SeatToken,
+    StreamTicket,
 )
 from spies_api.schemas.server import BotInfo, BotList, Health, Problem, Readiness
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
     "NAME_MAX",
+    "TICKETS_PER_SEAT",
+    "TICKET_SECONDS",
     "DOCUMENTED_AS",
     "AnyEvent",
     "Health",
@@ -97,6 +102,7 @@ __all__ = [
     "SeatToken",
     "SubmittedCommand",
     "StreamMessage",
+    "StreamTicket",
     "command_decoder",
     "command_union",
     "event_out",

@@ -121,6 +121,8 @@ export interface paths {
          *
          *     **A server shutting down** ends its streams with one last message of type `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data: {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to another server process, with `Last-Event-ID` (or `?after=N`); nothing is lost. An `EventSource` delivers it only to a `reconnect` listener, never to `onmessage`, and reconnects by itself.
          *
+         *     **A seat's stream from a browser.** `EventSource` cannot send `Authorization`, and a seat token never goes in a URL (`?token=` is 400 `token-in-url`): ask for a ticket with the seat's token (`POST /games/{id}/seats/{seat}/stream-ticket`) and open `/games/{id}/events/stream?ticket=<ticket>`. A ticket opens one stream, once, within its `expires_at`, on the server process that issued it; an unknown, used or expired ticket is 401 `invalid-stream-ticket` (never the spectators' stream). `EventSource` reconnects with the same URL, whose ticket is used: on its `error`, close it, ask for a new ticket and open `?ticket=<new>&after=<last id seen>`.
+         *
          *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client address holds at most 64 streams, its seats' and its spectators' together (`max_streams_per_client`, kept below the seats' tenth), so no one client can take the seats' share; one more is 429 `too-many-client-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
@@ -270,6 +272,26 @@ export interface paths {
          * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`.
          */
         post: operations["joinSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/seats/{seat}/stream-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket that opens the seat's event stream once
+         * @description With the seat's own token: a secret `ticket` that opens this seat's event stream once (`GET /games/{id}/events/stream?ticket=<ticket>`), for a client that cannot send `Authorization`, such as a browser's `EventSource`; the token itself never goes in a URL. The ticket is good for 30 s (`expires_at`), once, on the server process that issued it; a seat holds at most 8 unused tickets (a new one drops its oldest). Nothing is recorded in the log.
+         */
+        post: operations["streamTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2673,6 +2695,16 @@ export interface components {
             id: string;
         };
         /**
+         * StreamTicket
+         * @description Answer to `POST /games/{id}/seats/{seat}/stream-ticket`: a secret that opens the seat's event stream once, for a client that cannot send `Authorization` (a browser's `EventSource`): `GET /games/{id}/events/stream?ticket=<ticket>`.
+         */
+        StreamTicket: {
+            /** @description When the ticket stops opening the stream (RFC 3339, UTC). */
+            expires_at: string;
+            /** @description The secret: it opens one stream of this seat, once, before `expires_at`, on the server process that issued it; never the seat's token. */
+            ticket: string;
+        };
+        /**
          * TimeControl
          * @description A game's time control, chosen at creation (`clock` of `POST /games`).
          */
@@ -3137,6 +3169,8 @@ export interface operations {
             query?: {
                 /** @description Only events with a greater seq (0: from the start). */
                 after?: number;
+                /** @description A seat's stream ticket (`POST /games/{id}/seats/{seat}/stream-ticket`), for a client that cannot send `Authorization` (a browser's `EventSource`): the stream is that seat's. Single use; an unknown, used or expired ticket is 401 `invalid-stream-ticket`, never the spectators' stream. */
+                ticket?: string | null;
             };
             header?: {
                 /** @description Resume after this seq (sent by EventSource on reconnection). */
@@ -3165,7 +3199,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter, or both a ticket and a bearer token), `token-in-url` (a seat token in the URL). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,7 +3208,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Missing or unknown token. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3951,6 +3985,84 @@ export interface operations {
             };
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                /** @description A seat number, from 0. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
+                };
+            };
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or step. Codes: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -50,6 +50,16 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
             " another server process, with `Last-Event-ID` (or `?after=N`); nothing is"
             " lost. An `EventSource` delivers it only to a `reconnect` listener, never to"
             " `onmessage`, and reconnects by itself.\n\n"
+            "**A seat's stream from a browser.** `EventSource` cannot send `Authorization`,"
+            " and a seat token never goes in a URL (`?token=` is 400 `token-in-url`): ask"
+            " for a ticket with the seat's token (`POST"
+            " /games/{id}/seats/{seat}/stream-ticket`) and open"
+            " `/games/{id}/events/stream?ticket=<ticket>`. A ticket opens one stream, once,"
+            " within its `expires_at`, on the server process that issued it; an unknown,"
+            " used or expired ticket is 401 `invalid-stream-ticket` (never the spectators'"
+            " stream). `EventSource` reconnects with the same URL, whose ticket is used: on"
+            " its `error`, close it, ask for a new ticket and open"
+            " `?ticket=<new>&after=<last id seen>`.\n\n"
             "**Seats before spectators.** A game has at most"
             f" {DEFAULTS.max_streams_per_game} open spectator streams (server setting"
             " `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`."
@@ -91,6 +101,10 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
                 503,
                 codes={
                     **GAME_NOT_FOUND,
+                    400: "`invalid-parameter` (a query, path or header parameter, or both a"
+                    " ticket and a bearer token), `token-in-url` (a seat token in the URL)",
+                    401: "`unauthorized` (a bad bearer token), `invalid-stream-ticket` (a"
+                    " ticket unknown, used, expired or of another game)",
                     429: "`too-many-requests` (with `Retry-After`), `too-many-client-streams`"
                     " (with `Retry-After`: the client already holds as many open streams as"
                     " allowed, `max_streams_per_client`)",
