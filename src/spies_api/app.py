@@ -66,6 +66,7 @@ from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
+from spies_api.service.stream_state import StreamStates
 from spies_api.service.tickets import StreamTickets
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
@@ -96,6 +97,7 @@ class Runtime:
         notifier: wakes the event streams after appends.
         streams: the open event streams, capped per game, per seat and in all.
         tickets: the unused stream tickets of this process.
+        stream_states: the states the streams push, once per game version and reader.
         appends: what is called after every append of this process.
         clock: where the time is read.
         queries: the reads.
@@ -114,6 +116,7 @@ class Runtime:
     notifier: EventNotifier
     streams: StreamSlots
     tickets: StreamTickets
+    stream_states: StreamStates
     appends: AppendListeners
     queries: GameQueries
     commands: Commands
@@ -150,6 +153,7 @@ class Runtime:
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)
+        queries = GameQueries(store, states, clock)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
         creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
@@ -174,7 +178,9 @@ class Runtime:
             # a ticket opens a stream: no more of them than streams the process may hold
             tickets=StreamTickets(settings.max_streams),
             appends=appends,
-            queries=GameQueries(store, states, clock),
+            queries=queries,
+            # a few readers (spectators, each seat) of each game in the cache, at its version
+            stream_states=StreamStates(queries, 8 * settings.cache_size),
             commands=Commands(
                 store,
                 states,
@@ -263,6 +269,7 @@ _PARTS = (
     "notifier",
     "streams",
     "tickets",
+    "stream_states",
     "queries",
     "commands",
     "creator",

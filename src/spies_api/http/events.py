@@ -20,6 +20,7 @@ from spies_api.service.notify import EventNotifier
 from spies_api.service.placement import blocking
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
+from spies_api.service.stream_state import StreamStates
 from spies_api.service.tickets import StreamTickets
 from spies_api.settings import Settings
 from spies_replay.store.records import GameStatus
@@ -107,6 +108,7 @@ class EventsController(Controller):
         notifier: Provided[EventNotifier],
         streams: Provided[StreamSlots],
         tickets: Provided[StreamTickets],
+        stream_states: Provided[StreamStates],
         settings: Provided[Settings],
         request: Request[Any, Any, Any],
         last_event_id: LastEventId = None,
@@ -121,6 +123,6 @@ class EventsController(Controller):
             return Response(content=None, status_code=204)
         slot = streams.take(caller.game_id, caller.seat, client=rate_key_of(request.scope))
         return ServerSentEvent(
-            event_stream(queries, notifier, settings, caller, start, slot),
+            event_stream(queries, stream_states, notifier, settings, caller, start, slot),
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -2,7 +2,8 @@
 
 One module per resource: :mod:`.games` (creation, summaries), :mod:`.seats` (seats, joins,
 hand-overs, rematches), :mod:`.commands` (a command, legal commands, the answer),
-:mod:`.events` (the log as clients see it, the stream) and :mod:`.server` (bots, health,
+:mod:`.events` (the log as clients see it, the stream), :mod:`.stream` (the state a
+stream pushes) and :mod:`.server` (bots, health,
 problems); :mod:`.per_game` holds what the games choose. Every name is importable from
 this package.
 
@@ -66,6 +67,7 @@ from spies_api.schemas.seats import (
     StreamTicket,
 )
 from spies_api.schemas.server import BotInfo, BotList, Health, Problem, Readiness
+from spies_api.schemas.stream import StreamState
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
@@ -102,6 +104,7 @@ __all__ = [
     "SeatToken",
     "SubmittedCommand",
     "StreamMessage",
+    "StreamState",
     "StreamTicket",
     "command_decoder",
     "command_union",
