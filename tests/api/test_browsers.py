@@ -7,20 +7,27 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+from collections import Counter
 from typing import Any
 
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.schemas import AnyStreamMessage
 from spies_api.service.tickets import StreamTickets
 from spies_api.settings import SettingsError, settings_from
 from tests.support.api import assert_problem, new_game, parse_sse, play_to_end, play_turn
 from tests.support.waiting import until
 
 FRONT = "https://front.example"
+
+
+def encode(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
 
 
 @pytest.fixture
@@ -140,6 +147,19 @@ def test_a_ticket_opens_the_seats_own_stream(client: TestClient[Litestar], app: 
     assert response.status_code == 200
     messages = parse_sse(response.text)
     assert messages[0]["event"] == "snapshot" and messages[0]["data"]["seat"] == 0
+    kinds: Counter[str] = Counter()
+    for message in messages:  # each message is its kind's schema of the document
+        if "comment" in message:
+            continue
+        if "id" in message:
+            message = {
+                "event": "message",
+                "id": str(message["id"]),
+                "data": encode(message["data"]),
+            }
+        kinds[type(msgspec.convert(message, AnyStreamMessage)).__name__] += 1
+    assert kinds["SnapshotMessage"] == 1 and kinds["StateMessage"] >= 2
+    assert kinds["StreamMessage"] == len([m for m in messages if "id" in m])
     sent = [m["data"] for m in messages if "id" in m]
     assert sent[: len(seat_log)] == seat_log
 

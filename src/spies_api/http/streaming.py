@@ -55,7 +55,7 @@ from litestar.response import ServerSentEventMessage
 
 from spies_api.schemas import EventsPage
 from spies_api.service.auth import Caller
-from spies_api.service.notify import EventNotifier
+from spies_api.service.notify import EventNotifier, SharedReads
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlot
 from spies_api.service.stream_state import StateAt, StreamStates
@@ -91,21 +91,29 @@ SUPERSEDED: Final = "superseded by a newer stream of this seat"
 _encoder: Final = msgspec.json.Encoder()
 
 
-def _read(
-    queries: GameQueries,
-    states: StreamStates,
-    caller: Caller,
-    limit: int,
-    after: int,
-    *,
-    opening: bool,
-) -> tuple[EventsPage, StateAt | None]:
-    """A page of events after ``after``, and the reader's state when the page reaches the
-    game's version (or the stream opens); one read, shared by the streams woken together."""
-    page = queries.events(caller.game_id, caller.seat, after=after, limit=limit)
-    if opening or max(after, page.next_after) >= page.version:
-        return page, states.now(caller.game_id, caller.seat)
-    return page, None
+async def _state(
+    states: StreamStates, shared: SharedReads, caller: Caller, version: int
+) -> StateAt:
+    """The reader's state at ``version`` if kept (no thread, no store), else its state now,
+    computed on a worker thread once for every stream of that reader asking meanwhile."""
+    kept = states.kept(caller.game_id, version, caller.seat)
+    if kept is not None:
+        return kept
+    return await shared.read(
+        ("state", caller.game_id, caller.seat, version),
+        0,  # any read of that state under way will do
+        partial(states.now, caller.game_id, caller.seat),
+    )
+
+
+def _event_messages(page: EventsPage) -> tuple[list[ServerSentEventMessage], bool]:
+    """A page's events as messages, up to the final one; and whether it was there."""
+    messages = []
+    for event in page.events:
+        messages.append(ServerSentEventMessage(id=event.seq, data=_encoder.encode(event).decode()))
+        if event.__struct_config__.tag == FINAL_EVENT:
+            return messages, True
+    return messages, False
 
 
 def _state_message(kind: str, state: StateAt) -> ServerSentEventMessage:
@@ -130,7 +138,7 @@ async def event_stream(
     try:
         keepalive = settings.sse_keepalive_seconds
         game_id = caller.game_id
-        read = partial(_read, queries, states, caller, settings.events_page_max)
+        read = partial(queries.events, game_id, caller.seat, limit=settings.events_page_max)
         shared = notifier.reads
         last_sent = time.monotonic()
         sent_state = -1  # the version of the last state sent
@@ -144,30 +152,26 @@ async def event_stream(
                 if woken:
                     waiter.event.clear()  # before the read: an append during it wakes again
                     since = waiter.woken_at  # after the clear: no later wake-up is lost
-                    opening = sent_state < 0
-                    page, state = await shared.read(
-                        (game_id, caller.seat, after, opening),
-                        since,
-                        partial(read, after, opening=opening),
+                    page = await shared.read(
+                        (game_id, caller.seat, after), since, partial(read, after=after)
                     )
-                    if opening and state is not None:
+                    if sent_state < 0:  # the stream opens with the reader's state
+                        state = await _state(states, shared, caller, page.version)
                         yield _state_message(SNAPSHOT_EVENT, state)
                         sent_state = state.version
-                    final = False
-                    for event in page.events:
-                        yield ServerSentEventMessage(
-                            id=event.seq, data=_encoder.encode(event).decode()
-                        )
-                        if event.__struct_config__.tag == FINAL_EVENT:
-                            final = True
-                            break
+                    sent, final = _event_messages(page)
+                    for message in sent:
+                        yield message
                     if page.events:
                         last_sent = time.monotonic()
                     after = max(after, page.next_after)
-                    # a state at exactly the point reached (a newer one: its append wakes us)
-                    if state is not None and state.version == after > sent_state:
-                        yield _state_message(STATE_EVENT, state)
-                        sent_state = state.version
+                    if after >= page.version > sent_state:
+                        # the state at exactly the point reached (if the game has moved on
+                        # meanwhile, that append wakes the stream again)
+                        state = await _state(states, shared, caller, page.version)
+                        if state.version == after:
+                            yield _state_message(STATE_EVENT, state)
+                            sent_state = state.version
                     if final:
                         return
                     if after < page.version:

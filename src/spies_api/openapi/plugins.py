@@ -348,6 +348,8 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
             named, required=sorted(required), property_fields=properties, title=name
         )
         schema.description = _text(cls.__doc__ or str(name))
+        if inbound:  # the decoder refuses an unknown field: so does the document
+            schema.additional_properties = False
         docs = field_docs(_documented_by().get(cls, cls))
         for item in info.fields:
             if isinstance(item.type, msgspec.inspect.Metadata):

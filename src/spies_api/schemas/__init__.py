@@ -67,7 +67,14 @@ from spies_api.schemas.seats import (
     StreamTicket,
 )
 from spies_api.schemas.server import BotInfo, BotList, Health, Problem, Readiness
-from spies_api.schemas.stream import StreamState
+from spies_api.schemas.stream import (
+    AnyStreamMessage,
+    ReconnectData,
+    ReconnectMessage,
+    SnapshotMessage,
+    StateMessage,
+    StreamState,
+)
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
@@ -105,6 +112,11 @@ __all__ = [
     "SubmittedCommand",
     "StreamMessage",
     "StreamState",
+    "AnyStreamMessage",
+    "ReconnectData",
+    "ReconnectMessage",
+    "SnapshotMessage",
+    "StateMessage",
     "StreamTicket",
     "command_decoder",
     "command_union",

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Literal, Union
+
 import msgspec
 
 from spies_api.schemas.commands import GameCommand
+from spies_api.schemas.events import StreamMessage
 from spies_api.schemas.per_game import AnyView
 from spies_replay.store.records import GameStatus
 
-__all__ = ["StreamState"]
+__all__ = [
+    "AnyStreamMessage",
+    "ReconnectData",
+    "ReconnectMessage",
+    "SnapshotMessage",
+    "StateMessage",
+    "StreamState",
+]
 
 
 class StreamState(msgspec.Struct, frozen=True, kw_only=True):
@@ -31,3 +41,49 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True):
     legal: list[GameCommand] | None
     """The commands the reader's seat may send at ``version``, as ``GET
     /games/{id}/legal`` lists them (empty when it may not act); ``null`` for a spectator."""
+
+
+class SnapshotMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="event", tag="snapshot"):
+    """The message that opens every stream: ``event: snapshot`` and one ``data:`` line, no
+    ``id:`` (an ``EventSource`` hands it to a ``snapshot`` listener, never ``onmessage``)."""
+
+    data: StreamState
+    """The reader's state when the stream opened, as one line of JSON."""
+
+
+class StateMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="event", tag="state"):
+    """The message after each batch of events that brings the stream to the game's version:
+    ``event: state`` and one ``data:`` line, no ``id:`` (a ``state`` listener)."""
+
+    data: StreamState
+    """The reader's state after the batch, as one line of JSON."""
+
+
+class ReconnectData(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a stream ends before its game does, and where to resume."""
+
+    reason: Literal["shutdown"]
+    """``shutdown``: the server process is stopping."""
+    after: int
+    """The seq of the last event this stream sent: reconnect with it as ``Last-Event-ID``
+    (or ``?after=``)."""
+
+
+class ReconnectMessage(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="event", tag="reconnect"
+):
+    """The last message of a stream its server ends at shutdown: ``event: reconnect``, a
+    ``retry:`` line and one ``data:`` line, no ``id:`` (a ``reconnect`` listener)."""
+
+    data: ReconnectData
+    """Why, and where to resume, as one line of JSON."""
+    retry: int
+    """How soon to reconnect, in milliseconds (``retry:``)."""
+
+
+if TYPE_CHECKING:
+    AnyStreamMessage = Any
+else:
+    AnyStreamMessage = Union[  # noqa: UP007 (a runtime union of the message kinds)
+        StreamMessage, SnapshotMessage, StateMessage, ReconnectMessage
+    ]

@@ -64,6 +64,14 @@ class StreamStates:
         self._computing: dict[_Key, threading.Event] = {}
         self._lock = threading.Lock()
 
+    def kept(self, game_id: str, version: int, seat: int | None) -> StateAt | None:
+        """The state of ``seat`` at ``version`` if it is kept (never blocks)."""
+        with self._lock:
+            found = self._kept.get((game_id, version, seat))
+            if found is not None:
+                self._kept.move_to_end((game_id, version, seat))
+            return found
+
     def now(self, game_id: str, seat: int | None) -> StateAt:
         """The state of ``seat`` (``None``: a spectator) at the game's current version
         (blocking: it may read the store).

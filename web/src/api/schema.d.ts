@@ -1683,6 +1683,34 @@ export interface components {
             status: "ready";
         };
         /**
+         * ReconnectData
+         * @description Why a stream ends before its game does, and where to resume.
+         */
+        ReconnectData: {
+            /** @description The seq of the last event this stream sent: reconnect with it as `Last-Event-ID` (or `?after=`). */
+            after: number;
+            /**
+             * @description `shutdown`: the server process is stopping.
+             * @constant
+             */
+            reason: "shutdown";
+        };
+        /**
+         * ReconnectMessage
+         * @description The last message of a stream its server ends at shutdown: `event: reconnect`, a `retry:` line and one `data:` line, no `id:` (a `reconnect` listener).
+         */
+        ReconnectMessage: {
+            /** @description Why, and where to resume, as one line of JSON. */
+            data: components["schemas"]["ReconnectData"];
+            /**
+             * @description Always `reconnect`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "reconnect";
+            /** @description How soon to reconnect, in milliseconds (`retry:`). */
+            retry: number;
+        };
+        /**
          * RematchResponse
          * @description Answer to `POST /games/{id}/rematch`: the caller's seat in the next game.
          */
@@ -1863,6 +1891,19 @@ export interface components {
          * @enum {string}
          */
         SeedSource: "server" | "client" | "deal";
+        /**
+         * SnapshotMessage
+         * @description The message that opens every stream: `event: snapshot` and one `data:` line, no `id:` (an `EventSource` hands it to a `snapshot` listener, never `onmessage`).
+         */
+        SnapshotMessage: {
+            /** @description The reader's state when the stream opened, as one line of JSON. */
+            data: components["schemas"]["StreamState"];
+            /**
+             * @description Always `snapshot`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "snapshot";
+        };
         /**
          * SpiesAndLiesCaptainChosen
          * @description The owner of an activated Captain took 6 points or borrowed a soldier (§9, rank 6).
@@ -2687,14 +2728,50 @@ export interface components {
             winner: number | null;
         };
         /**
+         * StateMessage
+         * @description The message after each batch of events that brings the stream to the game's version: `event: state` and one `data:` line, no `id:` (a `state` listener).
+         */
+        StateMessage: {
+            /** @description The reader's state after the batch, as one line of JSON. */
+            data: components["schemas"]["StreamState"];
+            /**
+             * @description Always `state`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "state";
+        };
+        /**
          * StreamMessage
-         * @description One message of `GET /games/{id}/events/stream` (`text/event-stream`), as an `EventSource` hands it over; keep-alive comments carry no message.
+         * @description An event of the log, one message of `GET /games/{id}/events/stream` (`text/event-stream`) as an `EventSource` hands it over (`onmessage`). On the wire it has an `id:` line and one `data:` line and no `event:` line, which SSE reads as `message`; keep-alive comments carry no message.
          */
         StreamMessage: {
             /** @description One event as JSON, exactly as an item of `events` in `GET /games/{id}/events`. */
             data: string;
+            /**
+             * @description Always `message`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "message";
             /** @description The event's seq: send it back as `Last-Event-ID` to resume after it. */
             id: string;
+        };
+        /**
+         * StreamState
+         * @description What the reader of a stream may see of its game at one version: the data of the `snapshot` message that opens every stream and of the `state` message that follows each batch of events (`event: snapshot` / `event: state`, no `id`).
+         */
+        StreamState: {
+            /** @description The commands the reader's seat may send at `version`, as `GET /games/{id}/legal` lists them (empty when it may not act); `null` for a spectator. */
+            legal: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[] | null;
+            /** @description The reader's seat; `null` for a spectator. */
+            seat: number | null;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats to act, in order (empty once the game is over), as in the summary. */
+            to_act: number[];
+            /** @description The game's version this state is at: the seq of its last event. Events of the stream with a seq up to it are already in it. */
+            version: number;
+            /** @description The reader's view at `version`, as `GET /games/{id}/view` answers it (its clock as it stood when the version was first read). */
+            view: components["schemas"]["DeckOfSpiesView"] | components["schemas"]["BlackSpyView"] | components["schemas"]["SpiesAndLiesView"];
         };
         /**
          * StreamTicket
@@ -2870,7 +2947,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`. */
+            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3029,7 +3106,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`). */
+            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3047,7 +3124,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: a rule's code (`not-your-turn`, `must-follow`, `unnecessary-card`, ...), `game-over`, `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`. */
+            /** @description Refused by the rules (the code names the rule). Codes: `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`, `idempotency-key-reused` (an `Idempotency-Key` sent again with another body). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3185,13 +3262,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; the schema is that of each message: `id` is the seq, `data` one event as JSON, as in `GET /games/{id}/events`. */
+            /** @description Server-sent events; the schema is that of each message, by its kind (`event`, the SSE field; `message` when the message has no `event:` line): `message`, an event of the log (`id` its seq, `data` the event as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and `state` (after each batch), the reader's `StreamState`; `reconnect`, a server's last word at shutdown. Each message is lines `field: value` ended by a blank line; `data` is one line of JSON. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamMessage"];
+                    "text/event-stream": components["schemas"]["StreamMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["StateMessage"] | components["schemas"]["ReconnectMessage"];
                 };
             };
             /** @description The game is over and every event was already sent. */

@@ -8,7 +8,7 @@ from litestar.openapi import ResponseSpec
 
 from spies_api.openapi.examples import EVENTS_EXAMPLE, example, problems
 from spies_api.openapi.operations.common import GAME_NOT_FOUND, OPTIONAL_SEAT_TOKEN, Operation, ok
-from spies_api.schemas import EventsPage, StreamMessage
+from spies_api.schemas import AnyStreamMessage, EventsPage
 from spies_api.settings import DEFAULTS
 
 __all__ = ["EVENTS_OPERATIONS"]
@@ -90,11 +90,16 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
         security=OPTIONAL_SEAT_TOKEN,
         responses={
             200: ResponseSpec(
-                data_container=StreamMessage,
+                data_container=AnyStreamMessage,
                 media_type="text/event-stream",
                 description=(
-                    "Server-sent events; the schema is that of each message: `id` is the"
-                    " seq, `data` one event as JSON, as in `GET /games/{id}/events`."
+                    "Server-sent events; the schema is that of each message, by its kind"
+                    " (`event`, the SSE field; `message` when the message has no `event:`"
+                    " line): `message`, an event of the log (`id` its seq, `data` the event"
+                    " as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and"
+                    " `state` (after each batch), the reader's `StreamState`; `reconnect`,"
+                    " a server's last word at shutdown. Each message is lines `field: value`"
+                    " ended by a blank line; `data` is one line of JSON."
                 ),
                 generate_examples=False,
                 examples=[example("An event, then a keep-alive", _STREAM_EXAMPLE)],
