@@ -398,3 +398,13 @@ def test_each_stream_message_kind_has_its_schema_discriminated_by_event(
         assert data["allOf"][0]["$ref"].endswith("/StreamState")
     state = document["components"]["schemas"]["StreamState"]
     assert {"version", "status", "seat", "to_act", "view", "legal"} <= set(state["required"])
+
+
+def test_a_problem_code_is_one_of_the_catalogue(document: dict[str, Any]) -> None:
+    from spies_api.problems.codes import ERROR_CODES
+
+    code = document["components"]["schemas"]["Problem"]["properties"]["code"]
+    assert code["enum"] == sorted(entry.code for entry in ERROR_CODES)
+    assert {"invalid-clock", "invalid-seed", "deadline-passed", "invalid-stream-ticket"} <= set(
+        code["enum"]
+    )

@@ -45,7 +45,8 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
-from spies_api.schemas import DOCUMENTED_AS, PerGame
+from spies_api.problems.codes import ERROR_CODES
+from spies_api.schemas import DOCUMENTED_AS, PerGame, Problem
 from spies_core.registry import GAMES
 
 if TYPE_CHECKING:
@@ -266,6 +267,16 @@ def _described(schema: Schema | Reference, doc: str) -> Schema | Reference:
     return schema
 
 
+def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None:
+    """What a Struct's schema does not allow: an unknown field of a body (the decoder refuses
+    it), a problem ``code`` outside the catalogue."""
+    if inbound:
+        schema.additional_properties = False
+    code = (schema.properties or {}).get("code")
+    if cls is Problem and isinstance(code, Schema):
+        code.enum = sorted(entry.code for entry in ERROR_CODES)
+
+
 class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
     """Structs and enums as components named by :func:`schema_name`, described by their
     docstrings; :class:`~spies_api.schemas.PerGame` values as ``anyOf`` the games' schemas."""
@@ -348,8 +359,6 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
             named, required=sorted(required), property_fields=properties, title=name
         )
         schema.description = _text(cls.__doc__ or str(name))
-        if inbound:  # the decoder refuses an unknown field: so does the document
-            schema.additional_properties = False
         docs = field_docs(_documented_by().get(cls, cls))
         for item in info.fields:
             if isinstance(item.type, msgspec.inspect.Metadata):
@@ -377,6 +386,7 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         if info.tag_field is not None:
             tag_field = info.tag_field
             properties_out[tag_field] = _described(properties_out[tag_field], docs[tag_field])
+        _closed(cls, schema, inbound=inbound)
 
     @staticmethod
     def _per_game(mark: PerGame, schema_creator: SchemaCreator) -> Schema:

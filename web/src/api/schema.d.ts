@@ -1632,8 +1632,11 @@ export interface components {
          * @description An RFC 9457 problem document; branch on `code`.
          */
         Problem: {
-            /** @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... */
-            code: string;
+            /**
+             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
+             * @enum {string}
+             */
+            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
             /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
