@@ -394,8 +394,9 @@ def test_each_stream_message_kind_has_its_schema_discriminated_by_event(
     assert kinds["message"].endswith("/StreamMessage")  # the event message keeps its name
     for kind in ("snapshot", "state"):
         message = _component(document, {"$ref": kinds[kind]})
-        data = message["properties"]["data"]
-        assert data["allOf"][0]["$ref"].endswith("/StreamState")
+        data = message["properties"]["data"]  # text, as every SSE field, holding JSON
+        assert data["type"] == "string" and data["contentMediaType"] == "application/json"
+        assert data["contentSchema"]["$ref"].endswith("/StreamState")
     state = document["components"]["schemas"]["StreamState"]
     assert {"version", "status", "seat", "to_act", "view", "legal"} <= set(state["required"])
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import msgspec
 
@@ -43,20 +43,26 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True):
     /games/{id}/legal`` lists them (empty when it may not act); ``null`` for a spectator."""
 
 
+def _json_of(component: str) -> msgspec.Meta:
+    """A ``data`` field: text (as every SSE field is) holding one JSON ``component`` (the
+    document says so with ``contentMediaType`` and ``contentSchema``)."""
+    return msgspec.Meta(extra_json_schema={"contentSchema": component})
+
+
 class SnapshotMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="event", tag="snapshot"):
     """The message that opens every stream: ``event: snapshot`` and one ``data:`` line, no
     ``id:`` (an ``EventSource`` hands it to a ``snapshot`` listener, never ``onmessage``)."""
 
-    data: StreamState
-    """The reader's state when the stream opened, as one line of JSON."""
+    data: Annotated[str, _json_of("StreamState")]
+    """The reader's state when the stream opened: a ``StreamState`` as one line of JSON."""
 
 
 class StateMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="event", tag="state"):
     """The message after each batch of events that brings the stream to the game's version:
     ``event: state`` and one ``data:`` line, no ``id:`` (a ``state`` listener)."""
 
-    data: StreamState
-    """The reader's state after the batch, as one line of JSON."""
+    data: Annotated[str, _json_of("StreamState")]
+    """The reader's state after the batch: a ``StreamState`` as one line of JSON."""
 
 
 class ReconnectData(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,8 +81,8 @@ class ReconnectMessage(
     """The last message of a stream its server ends at shutdown: ``event: reconnect``, a
     ``retry:`` line and one ``data:`` line, no ``id:`` (a ``reconnect`` listener)."""
 
-    data: ReconnectData
-    """Why, and where to resume, as one line of JSON."""
+    data: Annotated[str, _json_of("ReconnectData")]
+    """Why, and where to resume: a ``ReconnectData`` as one line of JSON."""
     retry: int
     """How soon to reconnect, in milliseconds (``retry:``)."""
 

@@ -1703,8 +1703,8 @@ export interface components {
          * @description The last message of a stream its server ends at shutdown: `event: reconnect`, a `retry:` line and one `data:` line, no `id:` (a `reconnect` listener).
          */
         ReconnectMessage: {
-            /** @description Why, and where to resume, as one line of JSON. */
-            data: components["schemas"]["ReconnectData"];
+            /** @description Why, and where to resume: a `ReconnectData` as one line of JSON. */
+            data: string;
             /**
              * @description Always `reconnect`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1899,8 +1899,8 @@ export interface components {
          * @description The message that opens every stream: `event: snapshot` and one `data:` line, no `id:` (an `EventSource` hands it to a `snapshot` listener, never `onmessage`).
          */
         SnapshotMessage: {
-            /** @description The reader's state when the stream opened, as one line of JSON. */
-            data: components["schemas"]["StreamState"];
+            /** @description The reader's state when the stream opened: a `StreamState` as one line of JSON. */
+            data: string;
             /**
              * @description Always `snapshot`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2735,8 +2735,8 @@ export interface components {
          * @description The message after each batch of events that brings the stream to the game's version: `event: state` and one `data:` line, no `id:` (a `state` listener).
          */
         StateMessage: {
-            /** @description The reader's state after the batch, as one line of JSON. */
-            data: components["schemas"]["StreamState"];
+            /** @description The reader's state after the batch: a `StreamState` as one line of JSON. */
+            data: string;
             /**
              * @description Always `state`: says which kind of object this is. (enum property replaced by openapi-typescript)
              * @enum {string}
