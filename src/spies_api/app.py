@@ -36,7 +36,12 @@ from litestar.plugins.problem_details import (
 
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
-from spies_api.http.cors import cors_config, vary_kept, vary_merged
+from spies_api.http.cors import (
+    cors_config,
+    unlisted_origins_unmarked,
+    vary_kept,
+    vary_merged,
+)
 from spies_api.http.dependencies import Provided, caller_provider
 from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
@@ -412,7 +417,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     )
     # every request meets the edge first (its client address), the router's 404s included
     app.asgi_handler = Edge(
-        app.asgi_handler if cors is None else vary_merged(app.asgi_handler),
+        app.asgi_handler
+        if cors is None
+        else unlisted_origins_unmarked(vary_merged(app.asgi_handler), cors),
         trusted_proxies=settings.trusted_proxies,
         limiter=limiter,
         free_limiter=_limiter(settings.free_paths_rate_limit),

@@ -240,3 +240,13 @@ def test_a_ticket_and_a_bearer_token_together_are_400(client: TestClient[Litesta
 def test_the_runtime_bounds_its_tickets_by_its_streams(app: Litestar) -> None:
     runtime = service_of(app)
     assert runtime.tickets.capacity == runtime.settings.max_streams
+
+
+def test_a_preflight_from_an_unlisted_origin_is_answered_as_without_cors(cors_client: Any) -> None:
+    """No ``Access-Control-*`` (the browser refuses), and never a plain-text 400."""
+    preflight = cors_client.options(
+        "/games",
+        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+    )
+    assert preflight.status_code == 204, preflight.text
+    assert not any(name.startswith("access-control-") for name in preflight.headers)

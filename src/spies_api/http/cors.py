@@ -8,7 +8,9 @@ bearer tokens, never cookies, so no credentials are allowed.
 
 Litestar's CORS layer sets ``Vary: Origin`` over any ``Vary`` the app sent (the kept answers'
 ``Vary: Accept-Encoding``), so :func:`vary_kept` (inside it) sets the app's ``Vary`` aside
-and :func:`vary_merged` (outside it) puts both back in one header.
+and :func:`vary_merged` (outside it) puts both back in one header. A preflight from an
+unlisted origin is answered as if CORS were off (:func:`unlisted_origins_unmarked`), never
+with that layer's plain-text 400.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from spies_api.settings import Settings
 
-__all__ = ["ALLOWED_HEADERS", "EXPOSED_HEADERS", "vary_kept", "vary_merged", "cors_config"]
+__all__ = [
+    "ALLOWED_HEADERS",
+    "EXPOSED_HEADERS",
+    "cors_config",
+    "unlisted_origins_unmarked",
+    "vary_kept",
+    "vary_merged",
+]
 
 EXPOSED_HEADERS: Final = (
     "Content-Disposition",
@@ -112,3 +121,19 @@ def vary_kept(app: ASGIApp) -> ASGIApp:
 def vary_merged(app: ASGIApp) -> ASGIApp:
     """Puts the ``Vary`` :func:`vary_kept` set aside back, beside the CORS layer's own."""
     return _HeadersRewritten(app, _merged)
+
+
+def unlisted_origins_unmarked(app: ASGIApp, config: CORSConfig) -> ASGIApp:
+    """Outside the CORS layer: a preflight from an origin not listed is answered as if CORS
+    were off (the route's own ``OPTIONS``, no ``Access-Control-*``, so the browser refuses),
+    rather than with the CORS layer's plain-text 400, which is no problem document."""
+
+    async def unmarked(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == ScopeType.HTTP and scope["method"] == "OPTIONS":
+            headers = scope["headers"]
+            origin = next((v for n, v in headers if n == b"origin"), None)
+            if origin is not None and not config.is_origin_allowed(origin.decode("latin-1")):
+                scope = {**scope, "headers": [(n, v) for n, v in headers if n != b"origin"]}
+        await app(scope, receive, send)
+
+    return unmarked
