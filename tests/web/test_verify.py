@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Page, Request, Route, expect
 
-from tests.web.test_replay import finish_over_the_api
+from tests.web.helpers import finish_over_the_api
 
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "protocol" / "vectors" / "exports"
 VERIFY_JS = "/assets/web/verify.js"

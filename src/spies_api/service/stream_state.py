@@ -23,6 +23,7 @@ import msgspec
 
 from spies_api.schemas import StreamState
 from spies_api.service.queries import GameQueries
+from spies_core.registry import get_game
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
 from spies_replay.store.records import GameStatus
@@ -51,7 +52,7 @@ class StreamStates:
     """The encoded states of the streams' readers, by game, version and seat.
 
     Args:
-        queries: the reads (the cached heads, the games' specs, the clock).
+        queries: the reads (the cached heads, the clock).
         capacity: how many states are kept (least recently used ones are dropped).
     """
 
@@ -94,7 +95,7 @@ class StreamStates:
             computing.wait()  # another reader computes it: take theirs
         try:
             finished = record.status == GameStatus.FINISHED
-            spec = self.queries.store.spec(record.game)
+            spec = get_game(record.game)
             clock = clock_view(head.clock, to_ms(self.queries.clock()))
             legal = None
             if seat is not None:

@@ -12,10 +12,8 @@ otherwise).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from typing import TextIO
 
-from spies_core.decider import AnySpec
 from spies_core.registry import GAMES
 from spies_replay import EventStore, VerifyReport, verify_all, verify_game
 from spies_replay.cli.exchange import open_input
@@ -29,21 +27,20 @@ __all__ = ["verify", "verify_file"]
 def verify(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``verify``: exit 1 when any game has a problem."""
     if args.game_id:
-        reports = [verify_game(store, args.game_id, bots=args.bots, head=args.head)]
+        reports = [
+            verify_game(store, args.game_id, bots=args.bots, head=args.head, games=args.games)
+        ]
     else:
-        reports = verify_all(store, bots=args.bots)
+        reports = verify_all(store, bots=args.bots, games=args.games)
     return _print(reports, out)
 
 
-def verify_file(
-    args: argparse.Namespace, out: Output, stdin: TextIO, games: Mapping[str, AnySpec] | None
-) -> int:
+def verify_file(args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``verify --file EXPORT``: an export checked as ``import`` checks it, stored nowhere."""
     with open_input(args.file, stdin) as source:
         record, rows = read_export(source)
-    report = verify_log(
-        GAMES if games is None else games, record, rows, bots=args.bots, head=args.head
-    )
+    games = GAMES if args.games is None else args.games
+    report = verify_log(games, record, rows, bots=args.bots, head=args.head)
     return _print([report.report], out)
 
 
