@@ -262,6 +262,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_METRICS_PORT",
         "SPIES_DRAIN_SECONDS",
         "SPIES_SHUTDOWN_TIMEOUT",
+        "SPIES_CORS_ORIGINS",
     }
 
 

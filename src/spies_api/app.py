@@ -9,11 +9,12 @@ the runtime, runs the scheduler of the server's own work (:mod:`spies_api.table.
 background task, and
 stops them in the other order. The app also carries the one error table (problem details
 for every exception), the OpenAPI document and its interactive docs, the web client
-(:mod:`spies_api.http.webapp`), the body-size limit, the edge (:mod:`spies_api.http.edge`:
-client addresses, the per-client rate limit, security headers), structlog, health and
-readiness and the drain's ``Connection: close`` (:mod:`spies_api.http.health`), and, when
-switched on, the metrics (:mod:`spies_api.http.metrics`). A test client used without
-startup still works: the first request opens the runtime.
+(:mod:`spies_api.http.webapp`), the body-size limit, CORS (:mod:`spies_api.http.cors`),
+the edge (:mod:`spies_api.http.edge`: client addresses, the per-client rate limit, security
+headers), structlog, health and readiness and the drain's ``Connection: close``
+(:mod:`spies_api.http.health`), and, when switched on, the metrics
+(:mod:`spies_api.http.metrics`). A test client used without startup still works: the first
+request opens the runtime.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ from litestar.plugins.problem_details import (
 from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
+from spies_api.http.cors import (
+    cors_config,
+    unlisted_origins_unmarked,
+    vary_kept,
+    vary_merged,
+)
 from spies_api.http.dependencies import Provided, caller_provider
 from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
@@ -64,6 +71,8 @@ from spies_api.service.notify import AppendListeners, EventNotifier, store_versi
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
+from spies_api.service.stream_state import StreamStates
+from spies_api.service.tickets import StreamTickets
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota, GameQuota
@@ -89,6 +98,8 @@ class Runtime:
         auth: who is calling.
         notifier: wakes the event streams after appends.
         streams: the open event streams, capped per game, per seat and in all.
+        tickets: the unused stream tickets of this process.
+        stream_states: the states the streams push, once per game version and reader.
         appends: what is called after every append of this process.
         clock: where the time is read.
         queries: the reads.
@@ -106,6 +117,8 @@ class Runtime:
     auth: SeatAuthenticator
     notifier: EventNotifier
     streams: StreamSlots
+    tickets: StreamTickets
+    stream_states: StreamStates
     appends: AppendListeners
     queries: GameQueries
     commands: Commands
@@ -134,6 +147,7 @@ class Runtime:
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)
+        queries = GameQueries(store, states, clock)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
         creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
@@ -155,8 +169,12 @@ class Runtime:
             auth=auth,
             notifier=notifier,
             streams=StreamSlots.of(settings),
+            # a ticket opens a stream: no more of them than streams the process may hold
+            tickets=StreamTickets(settings.max_streams),
             appends=appends,
-            queries=GameQueries(store, states, clock),
+            queries=queries,
+            # a few readers (spectators, each seat) of each game in the cache, at its version
+            stream_states=StreamStates(queries, 8 * settings.cache_size),
             commands=Commands(
                 store,
                 states,
@@ -256,6 +274,12 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
     def streams() -> StreamSlots:
         return holder.get().streams
 
+    def tickets() -> StreamTickets:
+        return holder.get().tickets
+
+    def stream_states() -> StreamStates:
+        return holder.get().stream_states
+
     def queries() -> GameQueries:
         return holder.get().queries
 
@@ -284,6 +308,8 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
         auth,
         notifier,
         streams,
+        tickets,
+        stream_states,
         queries,
         commands,
         creator,
@@ -313,6 +339,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     lifecycle = Lifecycle()
     readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
+    cors = cors_config(settings)
+    if cors is not None:
+        middleware.insert(0, vary_kept)
 
     def open_runtime(_: Litestar) -> None:
         holder.get()
@@ -399,13 +428,16 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         ],
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
+        cors_config=cors,
         middleware=middleware,
         logging_config=None,
         debug=False,
     )
     # every request meets the edge first (its client address), the router's 404s included
     app.asgi_handler = Edge(
-        app.asgi_handler,
+        app.asgi_handler
+        if cors is None
+        else unlisted_origins_unmarked(vary_merged(app.asgi_handler), cors),
         trusted_proxies=settings.trusted_proxies,
         limiter=limiter,
         free_limiter=_limiter(settings.free_paths_rate_limit),

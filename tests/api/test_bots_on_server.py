@@ -75,13 +75,19 @@ def test_a_human_plays_black_spy_against_three_bots_over_http(
 
 
 def _messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
+    """The data of the stream's event messages, as an ``EventSource``'s ``onmessage`` gets
+    them (a ``snapshot`` or ``state`` message, with its ``event:`` line, goes elsewhere)."""
     data: list[str] = []
+    kind = "message"
     for line in response.iter_lines():
         if line.startswith("data:"):
             data.append(line[5:].strip())
-        elif not line and data:
-            yield msgspec.json.decode("\n".join(data))
-            data = []
+        elif line.startswith("event:"):
+            kind = line[6:].strip()
+        elif not line:
+            if data and kind == "message":
+                yield msgspec.json.decode("\n".join(data))
+            data, kind = [], "message"
 
 
 def test_an_all_bot_game_is_watched_over_the_stream_to_the_end(tmp_path: Path) -> None:

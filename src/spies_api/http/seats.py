@@ -14,6 +14,7 @@ from spies_api.http.dependencies import Provided
 from spies_api.http.edge import rate_key_of
 from spies_api.openapi.examples import BOT_REQUEST_EXAMPLES, JOIN_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
+from spies_api.problems.errors import ForbiddenError, UnauthorizedError
 from spies_api.schemas import (
     BotList,
     BotRequest,
@@ -21,8 +22,10 @@ from spies_api.schemas import (
     JoinRequest,
     PublicSeat,
     RematchResponse,
+    StreamTicket,
 )
 from spies_api.service.auth import Caller
+from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
 
@@ -94,6 +97,25 @@ class SeatsController(Controller):
         """Take the seat back from its bot."""
         del game_id  # the caller's game
         return await seats.take_back(caller, seat)
+
+    @post("/seats/{seat:int}/stream-ticket", status_code=200, **documented("streamTicket"))
+    async def stream_ticket(
+        self,
+        game_id: FromPath[str],  # first, so the document lists the path's parameters in order
+        seat: Seat,
+        caller: Provided[Caller],
+        tickets: Provided[StreamTickets],
+    ) -> StreamTicket:
+        """A ticket that opens the seat's event stream once."""
+        del game_id  # the caller's game
+        if caller.seat is None:
+            raise UnauthorizedError("a stream ticket needs the seat's token")
+        if caller.seat != seat:
+            raise ForbiddenError(
+                f"this token is seat {caller.seat}'s, not seat {seat}'s", code="not-your-seat"
+            )
+        issued = tickets.issue(caller.game_id, seat)
+        return StreamTicket(ticket=issued.ticket, expires_at=issued.expires_at)
 
     @post("/rematch", status_code=200, **documented("rematch"))
     async def rematch(

@@ -2,7 +2,8 @@
 
 One module per resource: :mod:`.games` (creation, summaries), :mod:`.seats` (seats, joins,
 hand-overs, rematches), :mod:`.commands` (a command, legal commands, the answer),
-:mod:`.events` (the log as clients see it, the stream) and :mod:`.server` (bots, health,
+:mod:`.events` (the log as clients see it, the stream), :mod:`.stream` (the state a
+stream pushes) and :mod:`.server` (bots, health,
 problems); :mod:`.per_game` holds what the games choose. Every name is importable from
 this package.
 
@@ -51,6 +52,8 @@ from spies_api.schemas.games import (
 from spies_api.schemas.per_game import AnyView, PerGame
 from spies_api.schemas.seats import (
     NAME_MAX,
+    TICKET_SECONDS,
+    TICKETS_PER_SEAT,
     AnySeatRequest,
     BotRequest,
     BotSeatRequest,
@@ -61,12 +64,23 @@ from spies_api.schemas.seats import (
     PublicSeat,
     RematchResponse,
     SeatToken,
+    StreamTicket,
 )
 from spies_api.schemas.server import BotInfo, BotList, Health, Problem, Readiness
+from spies_api.schemas.stream import (
+    AnyStreamMessage,
+    ReconnectData,
+    ReconnectMessage,
+    SnapshotMessage,
+    StateMessage,
+    StreamState,
+)
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
     "NAME_MAX",
+    "TICKETS_PER_SEAT",
+    "TICKET_SECONDS",
     "DOCUMENTED_AS",
     "AnyEvent",
     "Health",
@@ -97,6 +111,13 @@ __all__ = [
     "SeatToken",
     "SubmittedCommand",
     "StreamMessage",
+    "StreamState",
+    "AnyStreamMessage",
+    "ReconnectData",
+    "ReconnectMessage",
+    "SnapshotMessage",
+    "StateMessage",
+    "StreamTicket",
     "command_decoder",
     "command_union",
     "event_out",

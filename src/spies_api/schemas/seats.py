@@ -21,10 +21,19 @@ __all__ = [
     "PublicSeat",
     "RematchResponse",
     "SeatToken",
+    "TICKETS_PER_SEAT",
+    "TICKET_SECONDS",
+    "StreamTicket",
 ]
 
 NAME_MAX: Final = 40
 """The longest display name, in characters."""
+
+TICKET_SECONDS: Final = 30.0
+"""How long a stream ticket opens its seat's stream, in seconds."""
+
+TICKETS_PER_SEAT: Final = 8
+"""Unused stream tickets one seat of one game may hold; a new one drops its oldest."""
 
 _NAME_LENGTH: Final = msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": NAME_MAX})
 """A display name's length, for the document: the server checks names itself (422
@@ -123,3 +132,15 @@ class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
     """The caller's seat in the next game (the same seat number as in the finished one)."""
     token: str
     """The bearer token of that seat (the same on every call by the same seat)."""
+
+
+class StreamTicket(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games/{id}/seats/{seat}/stream-ticket``: a secret that opens the
+    seat's event stream once, for a client that cannot send ``Authorization`` (a browser's
+    ``EventSource``): ``GET /games/{id}/events/stream?ticket=<ticket>``."""
+
+    ticket: str
+    """The secret: it opens one stream of this seat, once, before ``expires_at``, on the
+    server process that issued it; never the seat's token."""
+    expires_at: str
+    """When the ticket stops opening the stream (RFC 3339, UTC)."""

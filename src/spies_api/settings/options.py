@@ -20,6 +20,7 @@ from spies_api.settings.model import Settings
 from spies_api.settings.parsers import (
     parse_head_bytes,
     parse_networks_setting,
+    parse_origins_setting,
     parse_port,
     parse_positive,
     parse_positive_or_off,
@@ -147,6 +148,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "the reverse proxies whose X-Forwarded-For is honoured: IP addresses and CIDR"
         " networks, comma separated, e.g. 127.0.0.1,10.0.0.0/8",
         parse_networks_setting,
+    ),
+    Option(
+        "cors_origins",
+        "--cors-origins",
+        "LIST",
+        "the web origins whose pages may call the API from a browser (CORS), comma"
+        " separated, e.g. https://play.example.org, or * for any; none by default",
+        parse_origins_setting,
     ),
     Option(
         "ipv4_prefix",

@@ -121,6 +121,10 @@ export interface paths {
          *
          *     **A server shutting down** ends its streams with one last message of type `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data: {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to another server process, with `Last-Event-ID` (or `?after=N`); nothing is lost. An `EventSource` delivers it only to a `reconnect` listener, never to `onmessage`, and reconnects by itself.
          *
+         *     **State pushed.** Every stream opens with one `event: snapshot` message, and each batch of events that brings it to the game's version is followed by one `event: state` message; the `data` of both is a `StreamState`: `version`, the summary's `status` and `to_act`, the reader's `view` (as `GET /games/{id}/view`) and, for a seat, its `legal` commands (as `GET /games/{id}/legal`; `null` for a spectator). Events with a seq up to its `version` are already in it. Neither has an `id` (`Last-Event-ID` stays the last event's) and an `EventSource` hands them only to `snapshot` and `state` listeners, never to `onmessage`. A client that follows the stream needs no `GET /view` or `GET /legal` after each move.
+         *
+         *     **A seat's stream from a browser.** `EventSource` cannot send `Authorization`, and a seat token never goes in a URL (`?token=` is 400 `token-in-url`): ask for a ticket with the seat's token (`POST /games/{id}/seats/{seat}/stream-ticket`) and open `/games/{id}/events/stream?ticket=<ticket>`. A ticket opens one stream, once, within its `expires_at`, on the server process that issued it; an unknown, used or expired ticket is 401 `invalid-stream-ticket` (never the spectators' stream). `EventSource` reconnects with the same URL, whose ticket is used: on its `error`, close it, ask for a new ticket and open `?ticket=<new>&after=<last id seen>`.
+         *
          *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client address holds at most 64 streams, its seats' and its spectators' together (`max_streams_per_client`, kept below the seats' tenth), so no one client can take the seats' share; one more is 429 `too-many-client-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
@@ -270,6 +274,26 @@ export interface paths {
          * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`.
          */
         post: operations["joinSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/seats/{seat}/stream-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket that opens the seat's event stream once
+         * @description With the seat's own token: a secret `ticket` that opens this seat's event stream once (`GET /games/{id}/events/stream?ticket=<ticket>`), for a client that cannot send `Authorization`, such as a browser's `EventSource`; the token itself never goes in a URL. The ticket is good for 30 s (`expires_at`), once, on the server process that issued it; a seat holds at most 8 unused tickets (a new one drops its oldest). Nothing is recorded in the log.
+         */
+        post: operations["streamTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1608,8 +1632,11 @@ export interface components {
          * @description An RFC 9457 problem document; branch on `code`.
          */
         Problem: {
-            /** @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... */
-            code: string;
+            /**
+             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
+             * @enum {string}
+             */
+            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
             /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
@@ -1657,6 +1684,34 @@ export interface components {
              * @constant
              */
             status: "ready";
+        };
+        /**
+         * ReconnectData
+         * @description Why a stream ends before its game does, and where to resume.
+         */
+        ReconnectData: {
+            /** @description The seq of the last event this stream sent: reconnect with it as `Last-Event-ID` (or `?after=`). */
+            after: number;
+            /**
+             * @description `shutdown`: the server process is stopping.
+             * @constant
+             */
+            reason: "shutdown";
+        };
+        /**
+         * ReconnectMessage
+         * @description The last message of a stream its server ends at shutdown: `event: reconnect`, a `retry:` line and one `data:` line, no `id:` (a `reconnect` listener).
+         */
+        ReconnectMessage: {
+            /** @description Why, and where to resume: a `ReconnectData` as one line of JSON. */
+            data: string;
+            /**
+             * @description Always `reconnect`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "reconnect";
+            /** @description How soon to reconnect, in milliseconds (`retry:`). */
+            retry: number;
         };
         /**
          * RematchResponse
@@ -1839,6 +1894,19 @@ export interface components {
          * @enum {string}
          */
         SeedSource: "server" | "client" | "deal";
+        /**
+         * SnapshotMessage
+         * @description The message that opens every stream: `event: snapshot` and one `data:` line, no `id:` (an `EventSource` hands it to a `snapshot` listener, never `onmessage`).
+         */
+        SnapshotMessage: {
+            /** @description The reader's state when the stream opened: a `StreamState` as one line of JSON. */
+            data: string;
+            /**
+             * @description Always `snapshot`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "snapshot";
+        };
         /**
          * SpiesAndLiesCaptainChosen
          * @description The owner of an activated Captain took 6 points or borrowed a soldier (§9, rank 6).
@@ -2663,14 +2731,60 @@ export interface components {
             winner: number | null;
         };
         /**
+         * StateMessage
+         * @description The message after each batch of events that brings the stream to the game's version: `event: state` and one `data:` line, no `id:` (a `state` listener).
+         */
+        StateMessage: {
+            /** @description The reader's state after the batch: a `StreamState` as one line of JSON. */
+            data: string;
+            /**
+             * @description Always `state`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "state";
+        };
+        /**
          * StreamMessage
-         * @description One message of `GET /games/{id}/events/stream` (`text/event-stream`), as an `EventSource` hands it over; keep-alive comments carry no message.
+         * @description An event of the log, one message of `GET /games/{id}/events/stream` (`text/event-stream`) as an `EventSource` hands it over (`onmessage`). On the wire it has an `id:` line and one `data:` line and no `event:` line, which SSE reads as `message`; keep-alive comments carry no message.
          */
         StreamMessage: {
             /** @description One event as JSON, exactly as an item of `events` in `GET /games/{id}/events`. */
             data: string;
+            /**
+             * @description Always `message`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "message";
             /** @description The event's seq: send it back as `Last-Event-ID` to resume after it. */
             id: string;
+        };
+        /**
+         * StreamState
+         * @description What the reader of a stream may see of its game at one version: the data of the `snapshot` message that opens every stream and of the `state` message that follows each batch of events (`event: snapshot` / `event: state`, no `id`).
+         */
+        StreamState: {
+            /** @description The commands the reader's seat may send at `version`, as `GET /games/{id}/legal` lists them (empty when it may not act); `null` for a spectator. */
+            legal: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[] | null;
+            /** @description The reader's seat; `null` for a spectator. */
+            seat: number | null;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats to act, in order (empty once the game is over), as in the summary. */
+            to_act: number[];
+            /** @description The game's version this state is at: the seq of its last event. Events of the stream with a seq up to it are already in it. */
+            version: number;
+            /** @description The reader's view at `version`, as `GET /games/{id}/view` answers it (its clock as it stood when the version was first read). */
+            view: components["schemas"]["DeckOfSpiesView"] | components["schemas"]["BlackSpyView"] | components["schemas"]["SpiesAndLiesView"];
+        };
+        /**
+         * StreamTicket
+         * @description Answer to `POST /games/{id}/seats/{seat}/stream-ticket`: a secret that opens the seat's event stream once, for a client that cannot send `Authorization` (a browser's `EventSource`): `GET /games/{id}/events/stream?ticket=<ticket>`.
+         */
+        StreamTicket: {
+            /** @description When the ticket stops opening the stream (RFC 3339, UTC). */
+            expires_at: string;
+            /** @description The secret: it opens one stream of this seat, once, before `expires_at`, on the server process that issued it; never the seat's token. */
+            ticket: string;
         };
         /**
          * TimeControl
@@ -2836,7 +2950,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`. */
+            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2995,7 +3109,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`). */
+            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,7 +3127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: a rule's code (`not-your-turn`, `must-follow`, `unnecessary-card`, ...), `game-over`, `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`. */
+            /** @description Refused by the rules (the code names the rule). Codes: `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`, `idempotency-key-reused` (an `Idempotency-Key` sent again with another body). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3137,6 +3251,8 @@ export interface operations {
             query?: {
                 /** @description Only events with a greater seq (0: from the start). */
                 after?: number;
+                /** @description A seat's stream ticket (`POST /games/{id}/seats/{seat}/stream-ticket`), for a client that cannot send `Authorization` (a browser's `EventSource`): the stream is that seat's. Single use; an unknown, used or expired ticket is 401 `invalid-stream-ticket`, never the spectators' stream. */
+                ticket?: string | null;
             };
             header?: {
                 /** @description Resume after this seq (sent by EventSource on reconnection). */
@@ -3149,13 +3265,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; the schema is that of each message: `id` is the seq, `data` one event as JSON, as in `GET /games/{id}/events`. */
+            /** @description Server-sent events; the schema is that of each message, by its kind (`event`, the SSE field; `message` when the message has no `event:` line): `message`, an event of the log (`id` its seq, `data` the event as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and `state` (after each batch), the reader's `StreamState`; `reconnect`, a server's last word at shutdown. Each message is lines `field: value` ended by a blank line; `data` is one line of JSON. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamMessage"];
+                    "text/event-stream": components["schemas"]["StreamMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["StateMessage"] | components["schemas"]["ReconnectMessage"];
                 };
             };
             /** @description The game is over and every event was already sent. */
@@ -3165,7 +3281,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter, or both a ticket and a bearer token), `token-in-url` (a seat token in the URL). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,7 +3290,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Missing or unknown token. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3951,6 +4067,84 @@ export interface operations {
             };
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                /** @description A seat number, from 0. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
+                };
+            };
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or step. Codes: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

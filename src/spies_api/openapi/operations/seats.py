@@ -15,7 +15,16 @@ from spies_api.openapi.examples import (
     problems,
 )
 from spies_api.openapi.operations.common import SEAT_TOKEN_REQUIRED, Operation, ok
-from spies_api.schemas import NAME_MAX, BotList, JoinedSeat, PublicSeat, RematchResponse
+from spies_api.schemas import (
+    NAME_MAX,
+    TICKET_SECONDS,
+    TICKETS_PER_SEAT,
+    BotList,
+    JoinedSeat,
+    PublicSeat,
+    RematchResponse,
+    StreamTicket,
+)
 
 __all__ = ["SEATS_OPERATIONS"]
 
@@ -148,6 +157,45 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                     " (the seat has not moved since its hand-over), `game-over`",
                 },
                 examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
+            ),
+        },
+    ),
+    "streamTicket": Operation(
+        summary="A ticket that opens the seat's event stream once",
+        description=(
+            "With the seat's own token: a secret `ticket` that opens this seat's event"
+            " stream once (`GET /games/{id}/events/stream?ticket=<ticket>`), for a client"
+            " that cannot send `Authorization`, such as a browser's `EventSource`; the"
+            " token itself never goes in a URL. The ticket is good for"
+            f" {TICKET_SECONDS:g} s (`expires_at`), once, on the server process that issued"
+            f" it; a seat holds at most {TICKETS_PER_SEAT} unused tickets (a new one drops"
+            " its oldest). Nothing is recorded in the log."
+        ),
+        security=SEAT_TOKEN_REQUIRED,
+        responses={
+            200: ok(
+                StreamTicket,
+                "The ticket.",
+                (
+                    "A ticket for seat 1",
+                    {
+                        "ticket": "q0Zt3WJm6l0a1Jx2kq9cQp7GfG2vJ8y1mV3yC5dZx0s",
+                        "expires_at": "2026-11-29T18:29:11.785251Z",
+                    },
+                ),
+            ),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                codes={
+                    400: PARAMETER_CODES,
+                    401: "`unauthorized`",
+                    403: "`forbidden` (a token of another game), `not-your-seat` (of another seat)",
+                    404: "`game-not-found`",
+                },
+                examples={403: "not-your-seat"},
             ),
         },
     ),
