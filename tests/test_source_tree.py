@@ -116,7 +116,8 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
 
 CORE, BOTS, REPLAY = "spies_core", "spies_bots", "spies_replay"
 REPLAY_PARTS = {
-    f"{REPLAY}.{part}" for part in ("codec", "errors", "meta", "store", "clocks", "marks", "times")
+    f"{REPLAY}.{part}"
+    for part in ("codec", "errors", "meta", "store", "clocks", "marks", "times", "receipts")
 }
 API = "spies_api"
 API_BELOW = {f"{API}.{part}" for part in ("schemas", "settings")}
@@ -133,6 +134,7 @@ ALLOWED: dict[str, set[str]] = {
     f"{REPLAY}.clocks": {CORE, f"{REPLAY}.meta"},
     f"{REPLAY}.marks": set(),
     f"{REPLAY}.times": set(),
+    f"{REPLAY}.receipts": set(),
     f"{REPLAY}.store": {CORE, f"{REPLAY}.codec", f"{REPLAY}.errors", f"{REPLAY}.meta"},
     f"{REPLAY}.engine": {CORE, *REPLAY_PARTS},
     f"{REPLAY}.verify": {CORE, *REPLAY_PARTS},
@@ -146,7 +148,7 @@ ALLOWED: dict[str, set[str]] = {
     # table, the OpenAPI document and HTTP; the app wires them all
     f"{API}.settings": {f"{REPLAY}.store"},
     f"{API}.logging": set(),
-    f"{API}.schemas": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
+    f"{API}.schemas": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store", f"{REPLAY}.receipts"},
     f"{API}.problems": {CORE, BOTS, *REPLAY_PARTS, *API_BELOW},
     f"{API}.service": {CORE, BOTS, "spies_replay.*", f"{API}.problems", *API_BELOW},
     f"{API}.table": {

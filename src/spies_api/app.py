@@ -58,6 +58,7 @@ from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
+from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
 from spies_api.service.placement import LoopAppends, Placement
@@ -100,6 +101,7 @@ class Runtime:
         seats: joins, hand-overs and rematches.
         bot_quota: active games with bot seats per client and in all, and their owners.
         game_quota: active games created per client.
+        receipts: the receipt signing key, and the list of keys (``GET /keys``).
     """
 
     settings: Settings
@@ -116,6 +118,7 @@ class Runtime:
     seats: SeatService
     bot_quota: BotGameQuota
     game_quota: GameQuota
+    receipts: ReceiptKeys
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -147,7 +150,10 @@ class Runtime:
         appends.add(notifier.notify)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
-        creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
+        receipts = ReceiptKeys.open(store)  # receipts: the database's signing key
+        creator = GameCreator(
+            store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl, receipts=receipts
+        )
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,
@@ -176,11 +182,13 @@ class Runtime:
                 effects,
                 key_max_length=settings.idempotency_key_max_length,
                 clock=clock,
+                receipts=receipts,
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             bot_quota=bot_quota,
             game_quota=game_quota,
+            receipts=receipts,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -261,6 +269,7 @@ _PARTS = (
     "seats",
     "bot_quota",
     "game_quota",
+    "receipts",
 )
 """The runtime's parts that routes take as dependencies, by their own names."""
 

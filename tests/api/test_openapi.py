@@ -40,6 +40,7 @@ CONTRACT = {
     ("delete", "/games/{game_id}/seats/{seat}/bot"),
     ("post", "/games/{game_id}/rematch"),
     ("get", "/bots"),
+    ("get", "/keys"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }

@@ -56,7 +56,12 @@ def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str)
 def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
-    assert [row[0] for row in rows] == ["m001_initial", "m002_due_work", "m003_append_function"]
+    assert [row[0] for row in rows] == [
+        "m001_initial",
+        "m002_due_work",
+        "m003_append_function",
+        "m005_signing_keys",
+    ]
     assert all(row[1].endswith("Z") for row in rows)
 
 

@@ -87,6 +87,7 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
         ("m002_secret_deal",),
         ("m003_seats",),
         ("m004_due_work",),
+        ("m005_signing_keys",),
     ]
     assert len(applied) == SCHEMA_VERSION
 

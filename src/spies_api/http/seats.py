@@ -17,16 +17,18 @@ from spies_api.openapi.operations import documented
 from spies_api.schemas import (
     BotList,
     BotRequest,
+    ChangedSeat,
     JoinedSeat,
     JoinRequest,
-    PublicSeat,
+    KeyList,
     RematchResponse,
 )
 from spies_api.service.auth import Caller
+from spies_api.service.keys import ReceiptKeys
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
 
-__all__ = ["BotsController", "SeatsController"]
+__all__ = ["BotsController", "KeysController", "SeatsController"]
 
 Seat = Annotated[int, PathParameter(ge=0, le=63, description="A seat number, from 0.")]
 JoinBody = Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)]
@@ -74,7 +76,7 @@ class SeatsController(Controller):
         seats: Provided[SeatService],
         bot_quota: Provided[BotGameQuota],
         request: Request[Any, Any, Any],
-    ) -> PublicSeat:
+    ) -> ChangedSeat:
         """Hand the seat to a bot."""
         del game_id  # the caller's game
         client = rate_key_of(request.scope)
@@ -90,7 +92,7 @@ class SeatsController(Controller):
         seat: Seat,
         caller: Provided[Caller],
         seats: Provided[SeatService],
-    ) -> PublicSeat:
+    ) -> ChangedSeat:
         """Take the seat back from its bot."""
         del game_id  # the caller's game
         return await seats.take_back(caller, seat)
@@ -106,6 +108,18 @@ class SeatsController(Controller):
         """The caller's seat in the rematch."""
         client = rate_key_of(request.scope)
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
+
+
+class KeysController(Controller):
+    """The receipt signing keys (receipts)."""
+
+    path = "/keys"
+    tags = ["seats"]
+
+    @get("/", sync_to_thread=True, **documented("listKeys"))
+    def list_keys(self, receipts: Provided[ReceiptKeys]) -> KeyList:
+        """List the receipt signing keys."""
+        return receipts.listed()
 
 
 class BotsController(Controller):

@@ -54,6 +54,7 @@ from spies_api.schemas.seats import (
     AnySeatRequest,
     BotRequest,
     BotSeatRequest,
+    ChangedSeat,
     CreatorSeatRequest,
     JoinedSeat,
     JoinRequest,
@@ -63,6 +64,7 @@ from spies_api.schemas.seats import (
     SeatToken,
 )
 from spies_api.schemas.server import BotInfo, BotList, Health, Problem, Readiness
+from spies_replay.receipts import KeyList, PublicKey, Receipt  # receipts
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
@@ -77,6 +79,10 @@ __all__ = [
     "BotList",
     "BotRequest",
     "BotSeatRequest",
+    "ChangedSeat",
+    "KeyList",
+    "PublicKey",
+    "Receipt",
     "CommandRequest",
     "CreatorSeatRequest",
     "CommandResponse",

@@ -53,6 +53,7 @@ from spies_api.schemas import (
 from spies_api.service.answers import command_answer
 from spies_api.service.auth import Caller
 from spies_api.service.effects import WriteEffects
+from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.placement import Placement, blocking
 from spies_api.service.states import GameStates
@@ -108,6 +109,7 @@ class Commands:
         key_max_length: the longest ``Idempotency-Key`` accepted (a setting, so checked here
             rather than by the parameter's schema).
         clock: where the time recorded with each command is read.
+        receipts: signs the receipt each answer carries (none without it).
     """
 
     replies: ReplyLedger
@@ -117,6 +119,7 @@ class Commands:
     effects: WriteEffects
     key_max_length: int
     clock: Clock = utc_now
+    receipts: ReceiptKeys | None = None  # receipts
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -325,8 +328,8 @@ class Commands:
         accepted = await blocking(stale_version_accepted, store, head, seat, expected)
         return expected if accepted else None
 
-    @staticmethod
     def _prepare(
+        self,
         head: Head,
         seat: int,
         request: SubmittedCommand,
@@ -361,7 +364,10 @@ class Commands:
             raise VersionConflictError(head.id, expected, head.version)  # a version to come
         spec = GAMES[head.game]
         prepared = prepare_command(spec, head, seat, command, bot=bot, recorded_at=now)
-        body = command_answer(spec, seat, prepared)
+        new = prepared.head  # receipts: the answer carries the new head, signed
+        receipts = self.receipts
+        receipt = None if receipts is None else receipts.receipt(new.id, new.version, new.head_hash)
+        body = command_answer(spec, seat, prepared, receipt)
         batch = prepared.append
         if key is not None:
             batch = replace(batch, reply=Reply(key, fingerprint, body))

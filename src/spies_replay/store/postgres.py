@@ -53,6 +53,7 @@ from spies_replay.errors import (
     StoreUnavailableError,
     VersionConflictError,
 )
+from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.locations import redact
 from spies_replay.store.records import Append, IdempotencyRecord, utc_now
 from spies_replay.store.schema import APPEND_ONLY_MESSAGE
@@ -270,6 +271,7 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
         END $$;
         """,
     ),
+    (MIGRATION_NAME, SIGNING_KEYS_SQL),  # receipts
 )
 """The versioned migrations, in order: append new ones at the end; never edit an applied one.
 

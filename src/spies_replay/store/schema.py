@@ -32,6 +32,7 @@ Tables (all SQLite ``STRICT``):
 - ``rematches`` (migration 3): ``game_id`` (primary key: one rematch per game),
   ``next_id`` (unique).
 - ``events.bot`` (migration 3): the bot that chose the command of the batch (first row).
+- ``signing_keys`` (migration 5): the receipt signing keys (:mod:`spies_replay.store.keyring`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from typing import Final
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from spies_replay.store.keyring import SIGNING_KEYS_SQL  # receipts
 
 __all__ = ["MIGRATION_NAMES", "SCHEMA_VERSION", "migrations", "schema_version"]
 
@@ -183,6 +186,12 @@ def m004_due_work(db: Database) -> None:
         "UPDATE games SET due_at = updated_at WHERE status = 'active' AND EXISTS"
         " (SELECT 1 FROM seat_states s WHERE s.game_id = games.id AND s.bot IS NOT NULL)"
     )
+
+
+@migrations()
+def m005_signing_keys(db: Database) -> None:
+    """``signing_keys``: the server's receipt signing keys (:mod:`spies_replay.store.keyring`)."""
+    db.execute(SIGNING_KEYS_SQL + " STRICT")  # receipts
 
 
 def schema_version(db: Database) -> int:

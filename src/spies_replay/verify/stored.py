@@ -8,7 +8,7 @@ warning.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -16,6 +16,7 @@ import msgspec
 from spies_replay.codec import codec_for
 from spies_replay.errors import GameNotFoundError
 from spies_replay.marks import BotPolicies
+from spies_replay.receipts import KeyList, Receipt
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord
 from spies_replay.verify.report import Problem, Rederivation, VerifyReport, VerifyResult
@@ -30,6 +31,8 @@ def verify_game(
     *,
     bots: BotPolicies | None = None,
     head: str | None = None,
+    receipts: Sequence[Receipt] = (),
+    keys: KeyList | None = None,
 ) -> VerifyReport:
     """Verify one stored game, re-deriving it from the revealed or the stored seed.
 
@@ -39,6 +42,8 @@ def verify_game(
         bots: the bots to re-run marked commands with (see
             :func:`~spies_replay.verify.verify_log`).
         head: the head hash a server published for the game (see
+            :func:`~spies_replay.verify.verify_log`).
+        receipts: receipts the server signed, and ``keys`` its keys (see
             :func:`~spies_replay.verify.verify_log`).
 
     Raises:
@@ -53,7 +58,16 @@ def verify_game(
     capture = {seq for seq, _ in store.snapshots(game_id)}
     seed, deal = (None, None) if secrets is None else (secrets.seed, secrets.deal)
     result = verify_log(
-        store.games, record, rows, seed=seed, deal=deal, capture=capture, bots=bots, head=head
+        store.games,
+        record,
+        rows,
+        seed=seed,
+        deal=deal,
+        capture=capture,
+        bots=bots,
+        head=head,
+        receipts=receipts,
+        keys=keys,
     )
     if result.report.ok:
         _check_snapshots(store, record, result)

@@ -9,13 +9,14 @@ from spies_api.openapi.examples import (
     BOTS_EXAMPLE,
     HANDED_SEAT_EXAMPLE,
     JOINED_EXAMPLE,
+    KEYS_EXAMPLE,
     PARAMETER_CODES,
     REMATCH_EXAMPLE,
     TAKEN_BACK_EXAMPLE,
     problems,
 )
 from spies_api.openapi.operations.common import SEAT_TOKEN_REQUIRED, Operation, ok
-from spies_api.schemas import NAME_MAX, BotList, JoinedSeat, PublicSeat, RematchResponse
+from spies_api.schemas import NAME_MAX, BotList, ChangedSeat, JoinedSeat, KeyList, RematchResponse
 
 __all__ = ["SEATS_OPERATIONS"]
 
@@ -95,7 +96,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         security=SEAT_TOKEN_REQUIRED,
         responses={
             200: ok(
-                PublicSeat,
+                ChangedSeat,
                 "The seat now.",
                 ("Seat 1 played by the random bot", HANDED_SEAT_EXAMPLE),
             ),
@@ -131,7 +132,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         security=SEAT_TOKEN_REQUIRED,
         responses={
             200: ok(
-                PublicSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
+                ChangedSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
             ),
             **problems(
                 400,
@@ -199,6 +200,22 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(BotList, "The bots.", ("The bots", BOTS_EXAMPLE)),
             **problems(),
+        },
+    ),
+    "listKeys": Operation(  # receipts
+        summary="List the receipt signing keys",
+        description=(
+            "The public keys the server signs receipts with: every answer that appends (a"
+            " created game, a command, a join, a hand-over or take-back, a rematch) carries a"
+            " `receipt`, an Ed25519 signature of the game's id, version and head hash"
+            " (`docs/protocol.md`, receipts). The key of `receipt.key_id` is listed here;"
+            " keys retired by a rotation stay listed, so old receipts keep verifying. Save"
+            " this answer as KEYS.json for `spies-replay verify --receipt R.json --keys"
+            " KEYS.json`."
+        ),
+        responses={
+            200: ok(KeyList, "The keys, oldest first.", ("One key", KEYS_EXAMPLE)),
+            **problems(503),
         },
     ),
 }

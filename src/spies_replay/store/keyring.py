@@ -1,0 +1,96 @@
+"""The server's receipt signing keys, kept in the database beside the log.
+
+One table, ``signing_keys``, created by each backend's migrations (SQLite
+:mod:`~spies_replay.store.schema` ``m005_signing_keys``, PostgreSQL ``m005_signing_keys``):
+``key_id`` (primary key), ``private_key`` (the raw 32-byte Ed25519 seed, hex),
+``public_key`` (raw 32 bytes, hex), ``created_at``, ``current`` (1 on the key that signs,
+NULL on retired ones; unique, so at most one key signs). Keys are never deleted: a retired
+key stays listed so that the receipts it signed keep verifying.
+
+Every process on one database reads the same current key, so they all sign alike, and the
+key outlives restarts. The first process to find no key creates one; the unique ``current``
+column makes two processes starting together agree on the one that won. Deciding when to
+rotate is the caller's; this module only stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from spies_replay.store.records import utc_now
+from spies_replay.store.sql import SqlEventStore, Transaction
+
+__all__ = ["MIGRATION_NAME", "SIGNING_KEYS_SQL", "KeyRow", "add_key", "ensure_key", "read_keys"]
+
+SIGNING_KEYS_SQL: Final = (
+    "CREATE TABLE signing_keys (key_id TEXT PRIMARY KEY, private_key TEXT NOT NULL,"
+    " public_key TEXT NOT NULL, created_at TEXT NOT NULL, current INTEGER UNIQUE)"
+)
+"""The table's DDL, the same in both backends (each migration runs it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRow:
+    """One signing key as stored.
+
+    Attributes:
+        key_id: its id (``spies_replay.receipts.key_id_of`` its public key).
+        private_key: the raw 32-byte Ed25519 private key, hex.
+        public_key: the raw 32-byte public key, hex.
+        created_at: when it was made (RFC 3339 UTC).
+        current: whether it is the key that signs now.
+    """
+
+    key_id: str
+    private_key: str
+    public_key: str
+    created_at: str
+    current: bool
+
+
+def _rows(tx: Transaction) -> list[KeyRow]:
+    found = tx.execute(
+        "SELECT key_id, private_key, public_key, created_at, current FROM signing_keys"
+        " ORDER BY created_at, key_id"
+    ).fetchall()
+    return [KeyRow(r[0], r[1], r[2], r[3], r[4] == 1) for r in found]
+
+
+def read_keys(store: SqlEventStore) -> list[KeyRow]:
+    """Every key, oldest first (the current one among them)."""
+    with store._connection() as tx:
+        return _rows(tx)
+
+
+def ensure_key(store: SqlEventStore, make: Callable[[], tuple[str, str, str]]) -> KeyRow:
+    """The current key, made with ``make`` (``(key_id, private hex, public hex)``) and stored
+    when there is none. Two processes racing here end with the same key."""
+    current = [row for row in read_keys(store) if row.current]
+    if current:
+        return current[0]
+    key_id, private, public = make()
+    with store._write() as tx:
+        tx.execute(
+            "INSERT INTO signing_keys (key_id, private_key, public_key, created_at, current)"
+            " VALUES (?, ?, ?, ?, 1) ON CONFLICT DO NOTHING",
+            (key_id, private, public, utc_now()),
+        )
+    return next(row for row in read_keys(store) if row.current)
+
+
+def add_key(store: SqlEventStore, key_id: str, private: str, public: str) -> KeyRow:
+    """Make a new key the current one; the key before it stays listed, retired."""
+    with store._write() as tx:
+        tx.execute("UPDATE signing_keys SET current = NULL WHERE current = 1")
+        tx.execute(
+            "INSERT INTO signing_keys (key_id, private_key, public_key, created_at, current)"
+            " VALUES (?, ?, ?, ?, 1)",
+            (key_id, private, public, utc_now()),
+        )
+    return next(row for row in read_keys(store) if row.current)
+
+
+MIGRATION_NAME: Final = "m005_signing_keys"
+"""The migration's name in both backends."""
