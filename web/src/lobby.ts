@@ -8,6 +8,7 @@ import { langSwitch, T } from "./i18n/index";
 import { joinProblem } from "./join";
 import { joinLink, keepName, myName, openSeats, seatKind, seatName } from "./names";
 import { rulesHref } from "./rules/links";
+import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 const PAGE = 50;
@@ -208,6 +209,7 @@ function createForm(
         problem.textContent = problemText(error);
         return;
       }
+      keepReceipt(data.receipt);
       let mine = false;
       for (const held of data.seats) {
         if (held.token === undefined) continue; // an open or a bot seat: no token to hold
@@ -244,6 +246,7 @@ async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: H
     return;
   }
   keepToken(gameId, data.seat, data.token);
+  keepReceipt(data.receipt);
   chooseSeat(gameId, data.seat);
   location.assign(`/play/${gameId}`);
 }
