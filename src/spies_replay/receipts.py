@@ -26,7 +26,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 __all__ = [
-    "ALGORITHM",
+    "SIGNATURE_ALGORITHM",
     "RECEIPT_DOMAIN",
     "KeyList",
     "PublicKey",
@@ -44,7 +44,7 @@ __all__ = [
 RECEIPT_DOMAIN: Final = "spies-receipt/1"
 """The first line of every signed message: a change of the message is a new string."""
 
-ALGORITHM: Final = "ed25519"
+SIGNATURE_ALGORITHM: Final = "ed25519"
 """The one signature algorithm of receipts."""
 
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
@@ -148,14 +148,14 @@ class Signer:
 def public_key_of(key_id: str, public_hex: str) -> PublicKey:
     """A stored public key (raw hex) as ``GET /keys`` lists it."""
     return PublicKey(
-        key_id=key_id, algorithm=ALGORITHM, public_key=b64url(bytes.fromhex(public_hex))
+        key_id=key_id, algorithm=SIGNATURE_ALGORITHM, public_key=b64url(bytes.fromhex(public_hex))
     )
 
 
 def _signature_problem(receipt: Receipt, keys: KeyList) -> tuple[str, str] | None:
     listed = [key for key in keys.keys if key.key_id == receipt.key_id]
-    if not listed or listed[0].algorithm != ALGORITHM:
-        return "receipt-key-unknown", f"no {ALGORITHM} key {receipt.key_id!r} is listed"
+    if not listed or listed[0].algorithm != SIGNATURE_ALGORITHM:
+        return "receipt-key-unknown", f"no {SIGNATURE_ALGORITHM} key {receipt.key_id!r} is listed"
     public = from_b64url(listed[0].public_key)
     signature = from_b64url(receipt.signature)
     if public is None or len(public) != 32 or signature is None or len(signature) != 64:

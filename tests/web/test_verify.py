@@ -17,8 +17,7 @@ import httpx
 from playwright.sync_api import Page, Request, Route, expect
 
 from tests.support.waiting import until
-from tests.web.helpers import create_in_lobby, play_moves, summary, version
-from tests.web.test_replay import finish_over_the_api
+from tests.web.helpers import create_in_lobby, finish_over_the_api, play_moves, summary, version
 
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "protocol" / "vectors" / "exports"
 VERIFY_JS = "/assets/web/verify.js"
