@@ -22,7 +22,15 @@ from typing import Final
 from spies_replay.store.records import utc_now
 from spies_replay.store.sql import SqlEventStore, Transaction
 
-__all__ = ["MIGRATION_NAME", "SIGNING_KEYS_SQL", "KeyRow", "add_key", "ensure_key", "read_keys"]
+__all__ = [
+    "MIGRATION_NAME",
+    "SIGNING_KEYS_SQL",
+    "KeyRow",
+    "add_key",
+    "copy_keys",
+    "ensure_key",
+    "read_keys",
+]
 
 SIGNING_KEYS_SQL: Final = (
     "CREATE TABLE signing_keys (key_id TEXT PRIMARY KEY, private_key TEXT NOT NULL,"
@@ -90,6 +98,26 @@ def add_key(store: SqlEventStore, key_id: str, private: str, public: str) -> Key
             (key_id, private, public, utc_now()),
         )
     return next(row for row in read_keys(store) if row.current)
+
+
+def copy_keys(source: SqlEventStore, target: SqlEventStore) -> int:
+    """Copy the keys of ``source`` that ``target`` lacks (``spies-replay copy``), so that
+    the receipts signed over the source keep verifying against the target's ``GET /keys``.
+    The source's current key stays current in a target that has none; in a target with a
+    key of its own it is listed retired. Returns how many keys were copied."""
+    held = read_keys(target)
+    known = {row.key_id for row in held}
+    has_current = any(row.current for row in held)
+    fresh = [row for row in read_keys(source) if row.key_id not in known]
+    with target._write() as tx:
+        for row in fresh:
+            current = 1 if row.current and not has_current else None
+            tx.execute(
+                "INSERT INTO signing_keys (key_id, private_key, public_key, created_at, current)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (row.key_id, row.private_key, row.public_key, row.created_at, current),
+            )
+    return len(fresh)
 
 
 MIGRATION_NAME: Final = "m005_signing_keys"
