@@ -75,8 +75,8 @@ from typing import Any
 
 import msgspec
 
+from spies_api.game import create_game, submit_command
 from spies_core.registry import GAMES
-from spies_replay.engine import create_game, submit_command
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore

@@ -473,9 +473,9 @@ def play_bots(location: str, game_ids: list[str], threads: int) -> float:
     decision waits for a worker process to be scheduled), so 2,000 games' first passes
     would take longer than the idle measurement; played here, the server starts with
     nothing due, which is the idle state being measured."""
+    from spies_api.game import load_head, submit_command
     from spies_api.table.bots import plan_turn  # noqa: PLC0415
     from spies_bots import get_bot, policy_for  # noqa: PLC0415
-    from spies_replay.engine import load_head, submit_command  # noqa: PLC0415
     from spies_replay.marks import bot_mark  # noqa: PLC0415
     from spies_replay.store.backends import open_store  # noqa: PLC0415
 

@@ -38,19 +38,22 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 from msgspec.structs import replace
 
+from spies_api.game import create_game, submit_command
 from spies_core.decider import AnySpec, GameSpec, GameView, Outcome, Rng, shuffled, start_game
 from spies_core.errors import InvalidOptionsError
-from spies_core.registry import GAMES
+from spies_core.registry import GAMES, get_game
 from spies_replay.codec import codec_for
-from spies_replay.engine import create_game, load_state, submit_command, view_at
+from spies_replay.meta import META_TYPES
+from spies_replay.reading import load_state, read_events, view_at
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SNAPSHOT_EVERY
 from spies_replay.verify import verify_log
 
 FOLD_TARGET = 150_000
@@ -171,15 +174,21 @@ TALLY: GameSpec[Tally, Play, TallyEvents, TallyView, TallyOptions] = GameSpec(
     render_view=lambda view: f"total {view.total}, last {view.last}, seat {view.turn} to act",
 )
 
+BENCH_GAMES: Final = {**GAMES, "tally": TALLY}
+"""The registered games and the synthetic one (never registered: passed where looked up)."""
+
+
 # -- measurements -----------------------------------------------------------------------------
 
 
 def build(store: EventStore, events: int) -> str:
     """A synthetic game of at least ``events`` events, one command per transaction."""
-    created = create_game(store, "tally", seed="bench")
+    created = create_game(store, "tally", seed="bench", games=BENCH_GAMES)
     game_id, state, version = created.record.id, created.state, created.record.version
     while version < events:
-        result = submit_command(store, game_id, state.turn, Play(), state=state, version=version)
+        result = submit_command(
+            store, game_id, state.turn, Play(), state=state, version=version, games=BENCH_GAMES
+        )
         state, version = result.state, result.version
     return game_id
 
@@ -197,8 +206,8 @@ def best_of(repeat: int, run: Callable[[], object]) -> float:
 def fold_from_db(store: EventStore, game_id: str) -> Any:
     """What ``load_state`` does with no snapshot: one query, one decode call, the fold."""
     version = store.get_game(game_id).version
-    codec = store.codec(store.get_game(game_id).game)
-    rows = store.read_game_payloads(game_id, after=0, upto=version)
+    codec = codec_for(get_game(store.get_game(game_id).game, BENCH_GAMES))
+    rows = store.read_payloads(game_id, after=0, upto=version, skip=META_TYPES)
     state = codec.spec.initial_state()
     evolve = codec.spec.evolve
     for event in codec.decode_game_events([row[1] for row in rows]):
@@ -214,8 +223,8 @@ def fold_all(store: EventStore, game_ids: list[str]) -> list[Any]:
 def fold_row_by_row(store: EventStore, game_id: str) -> Any:
     """Baseline: the same fold decoding each row on its own (the straightforward loop)."""
     record = store.get_game(game_id)
-    decode = msgspec.json.Decoder(codec_for(store.spec(record.game)).spec.event_type).decode
-    spec = store.spec(record.game)
+    spec = get_game(record.game, BENCH_GAMES)
+    decode = msgspec.json.Decoder(spec.event_type).decode
     state = spec.initial_state()
     for row in store.read_rows(game_id):
         if row.type not in ("game_created", "seed_revealed"):
@@ -226,14 +235,14 @@ def fold_row_by_row(store: EventStore, game_id: str) -> Any:
 def read_only(store: EventStore, game_id: str) -> int:
     """Baseline: only read the rows."""
     version = store.get_game(game_id).version
-    return len(store.read_game_payloads(game_id, after=0, upto=version))
+    return len(store.read_payloads(game_id, after=0, upto=version, skip=META_TYPES))
 
 
 def show(store: EventStore, game_id: str, seq: int) -> str:
     """What ``spies-replay show GAME --at SEQ`` computes, without printing."""
-    shown = view_at(store, game_id, at=seq)
-    spec = store.spec(shown.record.game)
-    event = store.read_events(game_id, after=seq - 1, limit=1)[0].event
+    shown = view_at(store, game_id, at=seq, games=BENCH_GAMES)
+    spec = get_game(shown.record.game, BENCH_GAMES)
+    event = read_events(store, game_id, after=seq - 1, limit=1, games=BENCH_GAMES)[0].event
     return f"{event!r}\n{spec.render_view(shown.view)}"
 
 
@@ -297,12 +306,12 @@ def main() -> None:
         "--verify-only", action="store_true", help="print only verify's CPU time per event"
     )
     args = parser.parse_args()
-    games = {**GAMES, "tally": TALLY}
+    games = BENCH_GAMES
     verified: list[tuple[str, int, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         path: Path | str = args.db or Path(tmp) / "bench.db"
         print(f"database: {redact(path)}")
-        with open_store(path, games=games, snapshot_every=128) as store:
+        with open_store(path) as store:
             start = time.perf_counter()
             game_id = build(store, args.events)
             built = time.perf_counter() - start
@@ -314,12 +323,12 @@ def main() -> None:
             verified.append(("tally", version, verify_cpu_us(store, games, [game_id])))
             if not args.verify_only:
                 report_fold(store, game_id, version)
-                report_show(store, path, games, game_id, version, args.shows)
+                report_show(store, path, game_id, version, args.shows)
 
         if not args.verify_only:
             print(f"\nfold of real game events ({args.games} random playouts per registered game):")
         real_db = args.db or Path(tmp) / "games.db"
-        with open_store(real_db, games=games, snapshot_every=10**9) as real:
+        with open_store(real_db, snapshot_every=10**9) as real:
             for spec in GAMES.values():
                 ids = playouts(real, spec, args.games)
                 total = sum(real.get_game(i).version - 2 for i in ids)
@@ -340,7 +349,7 @@ def main() -> None:
 def report_fold(store: EventStore, game_id: str, version: int) -> None:
     """The fold from the database, against its baselines."""
     folded = version - 2  # game_created and no seed_revealed are left out of the fold
-    if fold_from_db(store, game_id) != load_state(store, game_id).state:
+    if fold_from_db(store, game_id) != load_state(store, game_id, games=BENCH_GAMES).state:
         print("WARNING: the measured fold disagrees with load_state")
     fold_s = best_of(7, lambda: fold_from_db(store, game_id))
     naive_s = best_of(7, lambda: fold_row_by_row(store, game_id))
@@ -360,7 +369,6 @@ def report_fold(store: EventStore, game_id: str, version: int) -> None:
 def report_show(
     store: EventStore,
     path: Path | str,
-    games: dict[str, AnySpec],
     game_id: str,
     version: int,
     shows: int,
@@ -369,8 +377,8 @@ def report_show(
     seqs = [random.Random(7).randint(1, version) for _ in range(shows)]
     warm = timings_ms(lambda seq: show(store, game_id, seq), seqs)
     print(
-        f"\nshow an arbitrary seq (snapshot every 128 events + tail + view + text),"
-        f" {len(seqs)} random seqs:"
+        f"\nshow an arbitrary seq (snapshot every {SNAPSHOT_EVERY} events + tail + view"
+        f" + text), {len(seqs)} random seqs:"
     )
     print(
         f"  warm store:  median {statistics.median(warm):.2f} ms,"
@@ -379,7 +387,7 @@ def report_show(
     )
 
     def cold(seq: int) -> object:
-        with open_store(path, games=games) as fresh:
+        with open_store(path) as fresh:
             return show(fresh, game_id, seq)
 
     cold_ms = timings_ms(cold, seqs[:50])

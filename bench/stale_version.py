@@ -10,11 +10,11 @@ Black Spy game in the passing phase of a later deal (four seats passed since the
 - the check for a seat that has not acted since (seat 0: accepted, the case the check
   exists for);
 - the check for a seat that has (seat 1, which passed since: refused);
-- loading the game's head from the log (:func:`spies_replay.engine.load_head`: what a
+- loading the game's head from the log (:func:`spies_api.game.loading.load_head`: what a
   process does on a cache miss, and where each seat's last command is read);
 
 and, as the baseline measured in the same run, the pure step of seat 0's command
-(:func:`spies_replay.engine.prepare_command`). Prints the medians and their ratios to the
+(:func:`spies_api.game.commands.prepare_command`). Prints the medians and their ratios to the
 step, never asserts.
 
 Usage: python bench/stale_version.py [--rounds N]
@@ -29,9 +29,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from spies_api import game
 from spies_api.service.commands import stale_version_accepted
 from spies_core.registry import GAMES
-from spies_replay import engine
 from spies_replay.store.sqlite import SQLiteEventStore
 
 
@@ -46,14 +46,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = SQLiteEventStore(Path(folder) / "bench.db")
         try:
-            game_id = engine.create_game(store, "black-spy", players=6, seed="bench").record.id
+            game_id = game.create_game(store, "black-spy", players=6, seed="bench").record.id
             head = _later_deal(store, game_id, args.events)
             chosen_at = head.version
             for seat in range(1, 5):
-                engine.submit_command(
-                    store, game_id, seat, spec.legal_commands(head.state, seat)[0]
-                )
-            head = engine.load_head(store, game_id)
+                game.submit_command(store, game_id, seat, spec.legal_commands(head.state, seat)[0])
+            head = game.load_head(store, game_id)
             command = spec.legal_commands(head.state, 0)[0]
             timed: dict[str, Callable[[], object]] = {
                 "check, seat 0 (accepted)": lambda: stale_version_accepted(
@@ -62,8 +60,8 @@ def main() -> None:
                 "check, seat 1 (acted since: refused)": lambda: stale_version_accepted(
                     store, head, 1, chosen_at
                 ),
-                "load_head": lambda: engine.load_head(store, game_id),
-                "baseline, the command's pure step": lambda: engine.prepare_command(
+                "load_head": lambda: game.load_head(store, game_id),
+                "baseline, the command's pure step": lambda: game.prepare_command(
                     spec, head, 0, command
                 ),
             }
@@ -87,15 +85,15 @@ def main() -> None:
         print(f"  {name:<40} median {median * 1e3:8.3f} ms   / step {median / step:6.2f}")
 
 
-def _later_deal(store: SQLiteEventStore, game_id: str, events: int) -> engine.Head:
+def _later_deal(store: SQLiteEventStore, game_id: str, events: int) -> game.Head:
     """Play the first legal command of the lowest seat to act until the game has ``events``
     events and every seat is to act (the passing phase of a deal)."""
     spec = GAMES["black-spy"]
-    head = engine.load_head(store, game_id)
+    head = game.load_head(store, game_id)
     while head.version < events or len(spec.to_act(head.state)) < 6:
         seat = min(spec.to_act(head.state))
-        engine.submit_command(store, game_id, seat, spec.legal_commands(head.state, seat)[0])
-        head = engine.load_head(store, game_id)
+        game.submit_command(store, game_id, seat, spec.legal_commands(head.state, seat)[0])
+        head = game.load_head(store, game_id)
     return head
 
 

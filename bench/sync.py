@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spies_api.game import create_game, submit_command
 from spies_core.registry import GAMES
-from spies_replay.engine import create_game, submit_command
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import redact
 from spies_replay.store.protocols import EventStore

@@ -33,6 +33,7 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
+from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
 from spies_api.http.dependencies import Provided, caller_provider
@@ -61,7 +62,6 @@ from spies_api.service.effects import WriteEffects
 from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
-from spies_api.service.placement import LoopAppends, Placement
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
@@ -70,12 +70,9 @@ from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
-from spies_replay.engine import CreatedGame, Head
 from spies_replay.store.backends import open_store
-from spies_replay.store.postgres import PostgresEventStore
-from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Clock, SeatChange, utc_now
-from spies_replay.store.sqlite import SQLiteEventStore
+from spies_replay.store.protocols import EventStore, Recorder
+from spies_replay.store.records import Clock, utc_now
 
 __all__ = ["Runtime", "create_app", "service_of"]
 
@@ -87,8 +84,8 @@ class Runtime:
     Attributes:
         settings: how the app runs.
         store: the replay log (worker threads).
-        inline_store: the same SQLite file with no busy timeout, for appends on the event
-            loop; ``None`` with PostgreSQL or ``Settings.inline_commands=False``.
+        recorder: the store's appends for the event loop (on the loop when the store can,
+            unless ``Settings.inline_commands`` is off); closed on the loop at shutdown.
         states: the cached heads of games.
         auth: who is calling.
         notifier: wakes the event streams after appends.
@@ -106,7 +103,7 @@ class Runtime:
 
     settings: Settings
     store: EventStore
-    inline_store: EventStore | None
+    recorder: Recorder
     states: GameStates
     auth: SeatAuthenticator
     notifier: EventNotifier
@@ -134,15 +131,7 @@ class Runtime:
         """
         sync = settings.sync
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
-        inline = None
-        # On the event loop only with an in-process database: a server round trip would
-        # hold up every other request of this process.
-        on_loop: LoopAppends | None = None
-        if settings.inline_commands and isinstance(store, SQLiteEventStore):
-            inline = store.twin(busy_timeout=0.0)
-        elif settings.inline_commands and isinstance(store, PostgresEventStore):
-            # one statement per append, awaited on the loop: no worker thread per command
-            on_loop = store.async_appends()
+        recorder = store.recorder(on_loop=settings.inline_commands)
         states = GameStates(store, settings.cache_size)
         auth = SeatAuthenticator(store, settings.cache_size)
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
@@ -167,7 +156,7 @@ class Runtime:
         return cls(
             settings=settings,
             store=store,
-            inline_store=inline,
+            recorder=recorder,
             states=states,
             auth=auth,
             notifier=notifier,
@@ -177,7 +166,7 @@ class Runtime:
             commands=Commands(
                 store,
                 states,
-                Placement(store, inline, on_loop),
+                recorder,
                 locks,
                 effects,
                 key_max_length=settings.idempotency_key_max_length,
@@ -196,11 +185,10 @@ class Runtime:
         )
 
     def close(self) -> None:
-        """Close the database connections."""
+        """Close the database connections (the recorder's too; an async recorder's pool
+        closes on the loop first: see :func:`create_app`)."""
         self.unwatch()
         self.store.close()
-        if self.inline_store is not None:
-            self.inline_store.close()
 
 
 class _CountedEffects(WriteEffects):
@@ -257,38 +245,65 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-_PARTS = (
-    "store",
-    "states",
-    "auth",
-    "notifier",
-    "streams",
-    "queries",
-    "commands",
-    "creator",
-    "seats",
-    "bot_quota",
-    "game_quota",
-    "receipts",
-)
-"""The runtime's parts that routes take as dependencies, by their own names."""
+def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
+    """The runtime's parts that routes take as dependencies, each by its own typed provider
+    (a handler names what it takes in its signature; nothing is looked up by string)."""
 
+    def store() -> EventStore:
+        return holder.get().store
 
-def _provider(holder: _RuntimeHolder, part: str) -> Provide:
-    if part == "commands":
-        # The one route that takes the commands also takes the caller: providing them after
-        # the caller puts each in a batch of its own, which Litestar resolves without a task
-        # group (two tasks spawned per command otherwise).
-        def provide_commands(caller: Provided[Caller]) -> Any:
-            del caller
-            return holder.get().commands
+    def states() -> GameStates:
+        return holder.get().states
 
-        return Provide(provide_commands, sync_to_thread=False)
+    def auth() -> SeatAuthenticator:
+        return holder.get().auth
 
-    def provide() -> Any:
-        return getattr(holder.get(), part)
+    def notifier() -> EventNotifier:
+        return holder.get().notifier
 
-    return Provide(provide, sync_to_thread=False)
+    def streams() -> StreamSlots:
+        return holder.get().streams
+
+    def queries() -> GameQueries:
+        return holder.get().queries
+
+    # The one route that takes the commands also takes the caller: providing them after the
+    # caller puts each in a batch of its own, which Litestar resolves without a task group
+    # (two tasks spawned per command otherwise).
+    def commands(caller: Provided[Caller]) -> Commands:
+        del caller
+        return holder.get().commands
+
+    def creator() -> GameCreator:
+        return holder.get().creator
+
+    def seats() -> SeatService:
+        return holder.get().seats
+
+    def bot_quota() -> BotGameQuota:
+        return holder.get().bot_quota
+
+    def game_quota() -> GameQuota:
+        return holder.get().game_quota
+
+    def receipts() -> ReceiptKeys:
+        return holder.get().receipts
+
+    parts = (
+        store,
+        states,
+        auth,
+        notifier,
+        streams,
+        queries,
+        commands,
+        creator,
+        seats,
+        bot_quota,
+        game_quota,
+        receipts,
+    )
+    return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> Litestar:
@@ -317,7 +332,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     async def close_runtime(_: Litestar) -> None:
         runtime = holder.opened()
         if runtime is not None:  # the loop's connections close on the loop
-            await runtime.commands.placement.close()
+            await runtime.recorder.close()
         holder.close()
 
     bot_tasks: list[asyncio.Task[None]] = []
@@ -379,7 +394,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         dependencies={
             "lifecycle": Provide(lambda: lifecycle, sync_to_thread=False, use_cache=True),
             "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
-            **{part: _provider(holder, part) for part in _PARTS},
+            **_providers(holder),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
             "caller": Provide(
                 caller_provider(lambda: holder.get().auth, lambda: holder.get().states)
@@ -411,7 +426,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
     )
     app.state.runtime_holder = holder
     app.state.lifecycle = lifecycle
-    app.state.game_of = lambda game_id: _game_of(holder.get(), game_id)
     return app
 
 
@@ -432,12 +446,6 @@ def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:
     """The registered game id of a cached game, else ``None`` (no database read)."""
     head = holder.get().states.cached(game_id)
     return head.game if head is not None else None
-
-
-def _game_of(runtime: Runtime, game_id: str) -> str:
-    """The registered game id of a game (a refused body names its commands)."""
-    head = runtime.states.cached(game_id)
-    return head.game if head is not None else runtime.queries.record(game_id).game
 
 
 def service_of(app: Litestar) -> Runtime:

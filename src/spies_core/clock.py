@@ -20,6 +20,8 @@ from typing import Final
 
 import msgspec
 
+from spies_core.bot_names import TIMEOUT_BOT
+
 __all__ = [
     "CLOCK_LIMITS",
     "ClockLimits",
@@ -79,7 +81,7 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     on_timeout: OnTimeout = OnTimeout.BOT
     """``bot``: the seat's move is played by ``timeout_bot`` and the game goes on;
     ``forfeit``: the seat loses."""
-    timeout_bot: str = "greedy"
+    timeout_bot: str = TIMEOUT_BOT
     """The bot that plays a timed-out seat's move (``on_timeout`` ``bot``)."""
     abandon_after: int | None = None
     """With ``on_timeout`` ``bot``: after this many timeouts of a seat in a row, the seat is

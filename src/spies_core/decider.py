@@ -23,6 +23,7 @@ import msgspec
 
 from spies_core.clock import ClockView
 from spies_core.errors import InvalidOptionsError
+from spies_core.reference import RuleReference
 
 __all__ = [
     "AnySpec",
@@ -220,6 +221,9 @@ class Presentation(Generic[E, V]):
     score_name: str = "score"
     """What :attr:`Outcome.scores` holds, in a few words that can head a column of a report
     (``spies-sim``), e.g. ``penalty points``; every registered game names its own."""
+    reference: RuleReference = field(default=RuleReference(), hash=False)
+    """The rule behind each refusal and ending, and the rules' figures a client shows (the
+    ``REFERENCE`` of the game's ``text.py``). (Not hashed: it holds mappings.)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -395,7 +399,8 @@ def assemble(
         modules: the package's modules, each named after its role: ``commands`` (its
             ``Command`` union), ``events`` (its ``Event`` union), ``state`` (``State``,
             ``MAX_EVENTS``), and each module of :data:`ROLES` with its functions;
-            ``fixtures`` also gives ``GOLDEN_CASES``, and ``evolve`` may give ``forfeit``.
+            ``fixtures`` also gives ``GOLDEN_CASES``, ``evolve`` may give ``forfeit`` and
+            ``text`` its ``REFERENCE``.
         score_name: what the outcome's scores hold, for reports.
     """
     by_role = {module.__name__.rsplit(".", 1)[-1]: module for module in modules}
@@ -419,6 +424,7 @@ def assemble(
         golden_cases=by_role["fixtures"].GOLDEN_CASES,
         score_name=score_name,
         forfeit=forfeit,
+        reference=getattr(by_role["text"], "REFERENCE", RuleReference()),
         **functions,
     )
 

@@ -37,14 +37,16 @@ def register(spec: AnySpec) -> None:
     _GAMES[spec.name] = spec
 
 
-def get_game(name: str) -> AnySpec:
-    """Return the registered game with that id.
+def get_game(name: str, games: Mapping[str, AnySpec] | None = None) -> AnySpec:
+    """Return the game with that id among ``games`` (default: the registered games): the one
+    lookup of a game id, so that every layer refuses an unknown one in the same words.
 
     Raises:
-        UnknownGameError: no such game.
+        UnknownGameError: no such game (``unknown-game``); the message lists the known ones.
     """
+    known = GAMES if games is None else games
     try:
-        return GAMES[name]
+        return known[name]
     except KeyError:
-        known = ", ".join(GAMES)
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None
+        listed = ", ".join(known) or "none"
+        raise UnknownGameError(f"unknown game {name!r}; known games: {listed}") from None

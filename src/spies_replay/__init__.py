@@ -13,17 +13,16 @@ after the game anyone can re-run it from the export and check every shuffle
 
 Public API, by module:
 
-- :mod:`spies_replay.engine`: :func:`create_game`, :func:`prepare_command` (a command on a
-  game's head, sealed, ready to append), :func:`submit_command` (the same, reading the head
-  first), :func:`change_seat`, :func:`abort_game` (an operator's end of a game in progress;
-  :func:`~spies_replay.engine.prepare_abort` is its pure part), :func:`load_head`,
-  :func:`load_state`, :func:`view_at`, :func:`redact_for`, :func:`seed_from_client` (a
-  client's seed string to the seed bytes).
+- :mod:`spies_replay.reading`: :func:`load_state`, :func:`view_at` (a state or a view after
+  any event), :func:`redact_for`, :func:`~spies_replay.reading.clock_at`. Creating games and
+  turning commands into appends is the application layer's, :mod:`spies_api.game`.
 - :mod:`spies_replay.store`: the store: :func:`open_store` (a database location to an open
   store), :func:`is_postgres_url`, :func:`redact_location` (a location fit for messages: a
   URL's password hidden), the protocols by role (:class:`EventStore` and its parts), the
-  records a store keeps (:class:`GameRecord`, :class:`StoredEvent`, ...) and the backends.
-- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`verify_log`
+  records a store keeps (:class:`GameRecord`, :class:`GamePage`, ...) and the backends. The
+  store keeps rows of JSON text; :mod:`spies_replay.reading` decodes them
+  (:func:`read_events`, :class:`StoredEvent`).
+- :mod:`spies_replay.verify`: :func:`verify_game`, :func:`verify_all`, :func:`~.verify.verify_log`
   (the report: :class:`VerifyReport`, its :class:`Problem` and :class:`Caveat`).
 - :mod:`spies_replay.transfer`: :func:`export_game`, :func:`import_game` (JSON Lines).
 - :mod:`spies_replay.marks`: the bot mark recorded with a bot's command (``greedy@1``), and
@@ -33,31 +32,19 @@ Public API, by module:
   group of subcommands).
 
 Nothing here names a game: games come from :data:`spies_core.registry.GAMES` (or a mapping
-given to :func:`open_store`). Nothing here names a bot either: a bot's command is recorded
-with the mark the caller gives, and verify re-runs bot moves only with the bots it is given.
+given as ``games`` to the functions that look a game up). Nothing here names a bot either:
+a bot's command is recorded with the mark the caller gives, and verify re-runs bot moves
+only with the bots it is given.
 
 Who may import it: ``spies_api`` and ``spies_sim`` (and tools and tests). It imports only
 :mod:`spies_core`, never the bots or the API, with one exception: its console layer,
 :mod:`spies_replay.cli` (a program, which nothing in ``src/`` imports), hands the registry of
-``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`).
+``spies_bots`` to verify and import (:mod:`spies_replay.cli.bots`), and ends a game for an
+operator through the application layer (:func:`spies_api.game.clocks.abort_game`).
 """
 
 from __future__ import annotations
 
-from spies_replay.engine import (
-    CommandResult,
-    CreatedGame,
-    IdempotencyRequest,
-    LoadedState,
-    ViewAt,
-    abort_game,
-    create_game,
-    load_state,
-    redact_for,
-    seed_from_client,
-    submit_command,
-    view_at,
-)
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -83,17 +70,20 @@ from spies_replay.meta import (
     SeedSource,
     is_meta,
 )
+from spies_replay.reading import (
+    LoadedState,
+    StoredEvent,
+    ViewAt,
+    load_state,
+    read_events,
+    redact_for,
+    view_at,
+)
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.locations import redact as redact_location
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import (
-    GamePage,
-    GameRecord,
-    GameStatus,
-    IdempotencyRecord,
-    StoredEvent,
-)
+from spies_replay.store.records import GamePage, GameRecord, GameStatus, IdempotencyRecord
 from spies_replay.transfer import export_game, export_lines, import_game
 from spies_replay.verify import (
     Caveat,
@@ -109,8 +99,6 @@ __all__ = [
     "BotMark",
     "BotPolicies",
     "Caveat",
-    "CommandResult",
-    "CreatedGame",
     "EventStore",
     "GameAborted",
     "GameCreated",
@@ -123,7 +111,6 @@ __all__ = [
     "GameStatus",
     "IdempotencyKeyExistsError",
     "IdempotencyRecord",
-    "IdempotencyRequest",
     "InvalidExportError",
     "LoadedState",
     "MetaEvent",
@@ -141,9 +128,7 @@ __all__ = [
     "VerifyReport",
     "VersionConflictError",
     "ViewAt",
-    "abort_game",
     "bot_mark",
-    "create_game",
     "export_game",
     "export_lines",
     "import_game",
@@ -152,10 +137,9 @@ __all__ = [
     "load_state",
     "open_store",
     "parse_bot_mark",
+    "read_events",
     "redact_for",
     "redact_location",
-    "seed_from_client",
-    "submit_command",
     "verify_all",
     "verify_game",
     "view_at",

@@ -18,10 +18,9 @@ from enum import StrEnum
 import msgspec
 
 from spies_replay.errors import GameExistsError
-from spies_replay.store.keyring import copy_keys
+from spies_replay.store.keyring import KeyDatabase, copy_keys
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameSecrets, NewGame
-from spies_replay.store.sql import SqlEventStore
 
 __all__ = ["CopiedGame", "CopyOutcome", "copy_game", "copy_store"]
 
@@ -88,6 +87,6 @@ def copy_game(source: EventStore, target: EventStore, game_id: str) -> CopiedGam
 def copy_store(source: EventStore, target: EventStore) -> list[CopiedGame]:
     """Copy every game of ``source`` into ``target``, in creation order, and the receipt
     signing keys the target lacks (:func:`~spies_replay.store.keyring.copy_keys`)."""
-    if isinstance(source, SqlEventStore) and isinstance(target, SqlEventStore):
+    if isinstance(source, KeyDatabase) and isinstance(target, KeyDatabase):
         copy_keys(source, target)  # receipts: their keys move with the games
     return [copy_game(source, target, game_id) for game_id in source.game_ids()]

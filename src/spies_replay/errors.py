@@ -23,7 +23,8 @@
   the write was rolled back whole, nothing of it is stored.
 - :class:`StoreBusyError` ``database-busy``: another writer held the database longer than the
   store waits; nothing was written, retry.
-- :class:`StoreClosedError` ``store-closed``: a store used after :meth:`close`.
+- :class:`StoreClosedError` ``store-closed``: a store used after its
+  :meth:`~spies_replay.store.protocols.EventStore.close`.
 - :class:`SeatNotFoundError` ``seat-not-found``, :class:`SeatTakenError` ``seat-taken``,
   :class:`NoOpenSeatError` ``no-open-seat``, :class:`SeatNotHeldError` ``seat-not-handed``:
   seat changes that do not fit the seats as the store's transaction found them.

@@ -25,7 +25,6 @@ from random import Random
 from typing import Any, Final
 
 __all__ = [
-    "FALLBACK_BOT",
     "BotLookup",
     "BotMark",
     "BotPolicies",
@@ -33,10 +32,6 @@ __all__ = [
     "bot_mark",
     "parse_bot_mark",
 ]
-
-FALLBACK_BOT: Final = "random"
-"""The bot that makes a move for a bot that failed twice (the server's ``spies_api.table``):
-its mark may stand on any seat a bot plays, and on a forced move."""
 
 BotPolicy = Callable[[Any, Sequence[Any], Random], Any]
 """``policy(view, legal, rng) -> command``, as ``spies_bots.Policy`` (the same shape)."""

@@ -28,7 +28,7 @@ at any depth (code ``duplicate-key``, naming the event's seq: JSON readers diffe
 counts, and the decoder would silently keep the last), and a game id outside
 :data:`GAME_ID`: 1 to 64 characters of
 ``[a-z0-9-]``, starting and ending with a letter or digit. That holds the server's own ids
-(:func:`~spies_replay.engine.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
+(:func:`~spies_api.game.creation.new_game_id`: 16 characters of ``[a-z2-7]``) and the readable ids
 tools and tests give (``active``, ``black-spy-6p-no-good-spies`` in the golden logs), and
 keeps out everything a terminal, a shell or a path would read as more than a name: control
 characters, ``/`` and ``.``, upper case that another store might fold, a leading ``-`` that a
@@ -38,13 +38,20 @@ command line reads as an option, and ids too long to print.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Final
 
 import msgspec
 
-from spies_core.decider import Outcome
-from spies_replay.codec import CHAIN_VERSION, MAX_JSON_DEPTH, duplicated_key, json_depth
+from spies_core.decider import AnySpec, Outcome
+from spies_core.registry import GAMES, get_game
+from spies_replay.codec import (
+    CHAIN_VERSION,
+    MAX_JSON_DEPTH,
+    codec_for,
+    duplicated_key,
+    json_depth,
+)
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
 from spies_replay.marks import BotPolicies
 from spies_replay.meta import META_TYPES, seat_table
@@ -273,6 +280,7 @@ def import_game(
     *,
     bots: BotPolicies | None = None,
     head: str | None = None,
+    games: Mapping[str, AnySpec] | None = None,
 ) -> VerifyReport:
     """Verify an export completely, then store the game with its hashes; all or nothing.
 
@@ -287,6 +295,7 @@ def import_game(
             :func:`~spies_replay.verify.verify_log`).
         head: the head hash the server that played the game published: the export must
             end in it.
+        games: the games the export's game is looked up among (default: the registry).
 
     Returns:
         The verification report (always ``ok``, re-derived from the revealed seed).
@@ -300,16 +309,16 @@ def import_game(
     record, rows = read_export(lines)
     if record.status != GameStatus.FINISHED:
         raise InvalidExportError(f"game {record.id!r} is not finished; only finished games move")
-    store.spec(record.game)
+    known = GAMES if games is None else games
+    codec = codec_for(get_game(record.game, known))
     every = store.snapshot_every
     capture = range(every, record.version + 1, every)
-    result = verify_log(store.games, record, rows, capture=capture, bots=bots, head=head)
+    result = verify_log(known, record, rows, capture=capture, bots=bots, head=head)
     problem = result.report.problem
     if problem is not None:
         raise TamperedLogError(record.id, problem.seq, problem.code, problem.message)
     revealed = msgspec.json.decode(rows[-1].payload)
     seed = bytes.fromhex(revealed["seed"])
-    codec = store.codec(record.game)
     meta = [codec.event.decode(row.payload) for row in rows if row.type in META_TYPES]
     store.insert_game(
         NewGame(

@@ -16,6 +16,7 @@ The console script's modules, one job each:
 - :mod:`spies_sim.errors`: bad input on the command line.
 
 This package needs both the bots and the replay log, so it imports ``spies_core``,
-``spies_bots`` and ``spies_replay``, and nothing else of the project. Nothing in ``src/``
-imports it: it is a program at the top of the import graph, beside ``spies_api``.
+``spies_bots``, ``spies_replay`` and the application layer that writes games into the log as
+the server does (:mod:`spies_api.game`, which knows no HTTP), and nothing else of the
+project. Nothing in ``src/`` imports it: it is a program at the top of the import graph.
 """

@@ -50,13 +50,14 @@ from typing import NoReturn, TextIO
 
 import msgspec
 
+from spies_api.game import seed_from_client
 from spies_bots.registry import policy_for
 from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec, start_game
 from spies_core.errors import InvalidOptionsError, SpiesError
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import FairRng
-from spies_replay import EventStore, seed_from_client
+from spies_replay import EventStore
 from spies_sim.checkpoint import Checkpoint
 from spies_sim.errors import UsageError
 from spies_sim.games import Run, game_seed

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
+from spies_api.game import seed_from_client
 from spies_bots.match import play_match
 from spies_bots.registry import policy_for
 from spies_core.clock import TimeControl
 from spies_core.registry import get_game
-from spies_replay import seed_from_client
 
 __all__ = ["GameResult", "Run", "game_seed", "play_game"]
 

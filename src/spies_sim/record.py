@@ -17,13 +17,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from spies_api.game import create_game, submit_command
 from spies_replay import (
     EventStore,
     ReplayError,
-    create_game,
     is_postgres_url,
     open_store,
-    submit_command,
 )
 from spies_sim.errors import UsageError
 from spies_sim.games import GameResult, Run, game_seed

@@ -21,11 +21,10 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
+from spies_api.game import create_game, creation, loading
 from spies_bots import policy_for
 from spies_core.clock import TimeControl
-from spies_replay import engine
 from spies_replay.clocks import from_ms, to_ms
-from spies_replay.engine import create_game
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import START, FakeClock, assert_problem, bearer, create, events, wait_for
 from tests.support.clocks import (
@@ -467,7 +466,8 @@ def test_a_seat_nobody_holds_gets_its_forced_move_not_a_hand_over(
         TestClient(app=create_app(quick, clock=clock)) as client,
     ):
         with pytest.MonkeyPatch.context() as older_server:  # it dealt at creation
-            older_server.setattr(engine, "_any_open", lambda seats: False)
+            older_server.setattr(creation, "any_open", lambda seats: False)
+            older_server.setattr(loading, "any_open", lambda seats: False)
             game_id = create(client, body)["id"]
         clock.advance(5.001)  # both seats deploy at once: both clocks run out
 

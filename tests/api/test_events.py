@@ -18,12 +18,12 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import Runtime, service_of
+from spies_api.game import submit_command
 from spies_api.service.answers import DEAL_HIDDEN, outgoing, public_options
 from spies_api.service.notify import EventNotifier, SharedReads
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for, submit_command
 from spies_replay.meta import GameCreated, SeedSource
-from spies_replay.store.records import StoredEvent
+from spies_replay.reading import StoredEvent, read_events, redact_for
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import (
     Game,
@@ -52,7 +52,7 @@ def expected_events(app: Litestar, game: Game, seat: int | None) -> list[dict[st
     service: Runtime = service_of(app)
     spec = GAMES[game.game]
     sent = []
-    for stored in service.store.read_events(game.id):
+    for stored in read_events(service.store, game.id):
         event = redact_for(spec, stored.event, seat)
         if event is not None:
             item = as_json(event)
@@ -126,7 +126,7 @@ def test_once_over_the_log_is_public(client: TestClient[Litestar], app: Litestar
     service: Runtime = service_of(app)
     whole = [
         {**as_json(s.event), "seq": s.seq, "recorded_at": s.recorded_at}
-        for s in service.store.read_events(game.id)
+        for s in read_events(service.store, game.id)
     ]
     for headers in ({}, game.seats[0]):
         events = client.get(game.url("/events"), params={"limit": 10**6}, headers=headers).json()

@@ -15,9 +15,10 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.game import loading, submit_command
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
-from spies_replay import engine
+from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import assert_problem, new_game, play_turn
 
@@ -207,13 +208,13 @@ def test_commands_do_not_refold_the_history(
     rng = random.Random(2)
     play_turn(client, game, rng)
     calls: list[str] = []
-    original = engine.load_state
+    original = loading.load_state
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[1])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr("spies_replay.engine.load_state", counting)
+    monkeypatch.setattr(loading, "load_state", counting)
     for _ in range(40):
         play_turn(client, game, rng)
     assert calls == []
@@ -242,7 +243,7 @@ def test_an_append_by_another_process_is_picked_up(
     other = SQLiteEventStore(service.store.path)
     try:
         command = msgspec.convert(legal[0]["commands"][0], GAMES["black-spy"].command_type)
-        engine.submit_command(other, game.id, 0, command)
+        submit_command(other, game.id, 0, command)
     finally:
         other.close()
     stale = client.post(
@@ -292,9 +293,9 @@ def test_a_command_waits_for_a_locked_database_without_blocking_reads(
             game.url("/commands"), headers=game.seats[0], json={"command": legal["commands"][0]}
         )
 
-    placement = service_of(app).commands.placement
+    recorder = service_of(app).commands.recorder  # SQLite's: the loop's try, then a thread
     appending = threading.Event()
-    placement.log = AppendSpy(placement.log, appending)  # type: ignore[assignment]
+    recorder.store = AppendSpy(recorder.store, appending)  # type: ignore[attr-defined]
     with ThreadPoolExecutor(1) as pool:
         pending = pool.submit(command)
         assert appending.wait(30)  # the command's append has begun on a worker thread ...
@@ -312,7 +313,7 @@ def test_commands_can_be_kept_off_the_event_loop(tmp_path: Any) -> None:
     settings = Settings(db_path=tmp_path / "threads.db", inline_commands=False, log_json=True)
     app = create_app(settings)
     with TestClient(app=app) as client:
-        assert service_of(app).inline_store is None
+        assert isinstance(service_of(app).recorder, ThreadRecorder)
         game = new_game(client, "black-spy", 3)
         rng = random.Random(8)
         for _ in range(10):

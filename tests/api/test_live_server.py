@@ -18,8 +18,8 @@ from litestar import Litestar
 
 from spies_api import Settings
 from spies_api.app import service_of
+from spies_api.game import submit_command
 from spies_core.registry import GAMES
-from spies_replay.engine import submit_command
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support import processes
 from tests.support.api import Game, messages, play_to_end, post_legal

@@ -332,7 +332,7 @@ def test_a_database_locked_too_long_is_503_not_500(
         # (tests/replay/test_sqlite_store.py); the API never sees a driver's exception.
         raise StoreBusyError("spies.db")
 
-    monkeypatch.setattr("spies_replay.store.sql.SqlEventStore.append", locked)
+    monkeypatch.setattr("spies_replay.store.sqlite.SQLiteEventStore.append", locked)
     response = client.post(game.url("/commands"), headers=game.seats[0], json={"command": command})
     assert_problem(response, 503, "database-busy")
     assert response.headers["retry-after"] == "1"

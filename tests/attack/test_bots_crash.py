@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from spies_replay.engine import create_game
+from spies_api.game import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.logs import verify_with_console_script

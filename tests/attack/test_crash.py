@@ -30,7 +30,7 @@ import pytest
 
 from spies_api.schemas import event_out
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for
+from spies_replay.reading import read_events, redact_for
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
 from spies_replay.store.protocols import EventStore
@@ -105,7 +105,7 @@ def stored_view(store: EventStore, ack: Ack) -> tuple[list[dict[str, Any]], list
     was, and the (seq, command) of the rows from its first seq to one past its last."""
     record_ = store.get_game(ack.game_id)
     spec = GAMES[record_.game]
-    stored = store.read_events(ack.game_id, after=ack.before)
+    stored = read_events(store, ack.game_id, after=ack.before)
     rows = store.read_rows(ack.game_id, after=ack.before, upto=ack.answer["version"] + 1)
     finished = ack.answer["status"] == "finished"
     sent = []

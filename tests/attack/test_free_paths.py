@@ -59,6 +59,8 @@ def app_on(tmp_path: Path, **fields: Any) -> Litestar:
 class CountingStore:
     """A store whose ``pending_migrations`` counts its calls (and can be held)."""
 
+    backend = "sqlite"
+
     def __init__(self, failure: Exception | None = None) -> None:
         self.calls = 0
         self.failure = failure

@@ -32,8 +32,8 @@ from spies_api.app import service_of
 from spies_core.decider import fold
 from spies_core.registry import GAMES
 from spies_core.step import view_at
-from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
+from spies_replay.reading import read_events, redact_for
 from tests.support.api import Game, messages, new_game
 from tests.support.servers import serve_in_thread
 
@@ -68,7 +68,7 @@ class Server:
         return entry.version, entry.state
 
     def stored(self, after: int = 0) -> list[Any]:
-        return self.service.store.read_events(self.game.id, after=after)
+        return read_events(self.service.store, self.game.id, after=after)
 
     def sent(self, viewer: int | None, after: int = 0, upto: int | None = None) -> list[Any]:
         """The stored events as ``viewer`` should get them while the game is on."""

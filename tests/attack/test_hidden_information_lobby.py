@@ -22,6 +22,7 @@ from spies_api.service.answers import outgoing
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.meta import META_TYPES
+from spies_replay.reading import read_events
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.streams import streaming_server
 
@@ -95,7 +96,7 @@ def test_before_the_last_join_the_creator_sees_nothing_dealt(tmp_path: Path, gam
         assert after["to_act"], "the last join deals"
         raw.wait(lambda: stream.ids()[-1:] == [after["version"]])
         with SQLiteEventStore(settings.db_path) as store:
-            logged = store.read_events(game_id, after=before + 1)
+            logged = read_events(store, game_id, after=before + 1)
         sent = [data for seq, data in stream_events(stream.text) if seq > before + 1]
         assert sent == as_json(outgoing(spec, creator, logged, finished=False))
         assert any(event["type"] not in META_TYPES for event in sent)

@@ -20,8 +20,8 @@ import httpx
 import msgspec
 
 from spies_core.registry import GAMES
-from spies_replay.engine import redact_for
 from spies_replay.meta import is_meta
+from spies_replay.reading import read_events, redact_for
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import hash_token
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -58,7 +58,7 @@ def hidden_lists(store: EventStore, game_id: str, viewer: int | None) -> set[str
     secrets = store.secrets(game_id)
     assert secrets is not None
     found = {secrets.seed.hex()}
-    for stored in store.read_events(game_id):
+    for stored in read_events(store, game_id):
         if is_meta(stored.event):
             continue
         shown = redact_for(spec, stored.event, viewer)

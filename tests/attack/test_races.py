@@ -28,9 +28,9 @@ from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import service_of
+from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_core.registry import GAMES
 from spies_replay.cli import main as replay_cli
-from spies_replay.engine import CommandResult, IdempotencyRequest, create_game, submit_command
 from spies_replay.errors import IdempotencyKeyExistsError
 from spies_replay.store.backends import open_store
 from spies_replay.store.locations import is_postgres_url
@@ -275,9 +275,6 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
     command = spec.legal_commands(state, 0)[0]
     answers: list[Any] = []
 
-    def respond(result: CommandResult) -> object:
-        return {"version": result.version}
-
     def decide_while_a_appends(*args: Any) -> Any:
         if not answers:  # process A's attempt lands now, with the same key
             answers.append(
@@ -286,13 +283,13 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
                     created.record.id,
                     0,
                     command,
-                    idempotency=IdempotencyRequest("same-key", "fingerprint", respond),
+                    idempotency=IdempotencyRequest("same-key", "fingerprint"),
                 )
             )
         return spec.decide(*args)
 
     racing = dataclasses.replace(spec, decide=decide_while_a_appends)
-    second = SQLiteEventStore(db, games={**GAMES, "black-spy": racing})
+    second = SQLiteEventStore(db)
     try:
         with pytest.raises(IdempotencyKeyExistsError) as raised:
             submit_command(
@@ -302,9 +299,11 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_its_answer(
                 command,
                 state=state,
                 version=version,
-                idempotency=IdempotencyRequest("same-key", "fingerprint", respond),
+                idempotency=IdempotencyRequest("same-key", "fingerprint"),
+                games={**GAMES, "black-spy": racing},
             )
-        assert msgspec.json.decode(raised.value.record.response) == {"version": answers[0].version}
+        stored = msgspec.json.decode(raised.value.record.result)
+        assert stored["version"] == answers[0].version
         assert second.get_game(created.record.id).version == answers[0].version
     finally:
         first.close()
@@ -321,22 +320,20 @@ def test_the_api_answers_a_racing_retry_with_the_stored_response(tmp_path: Path)
         headers = {**game.seats[0], "Idempotency-Key": "k"}
         body = {"command": legal["commands"][0], "expected_game_version": legal["version"]}
         client_b.get(game.url("/view"), headers=game.seats[0])  # B has the state cached
-        service_b = service_of(app_b)
-        assert service_b.inline_store is not None
+        recorder = service_of(app_b).recorder
         answers: list[Any] = []
 
         def a_lands_first(append: Any) -> Any:
-            def landing(batch: Any) -> Any:
+            async def landing(batch: Any) -> Any:
                 if not answers:  # B decided on its cached state; now A's attempt lands
                     landed = client_a.post(game.url("/commands"), headers=headers, json=body)
                     assert landed.status_code == 200
                     answers.append(landed.json())
-                return append(batch)
+                return await append(batch)
 
             return landing
 
-        service_b.store.append = a_lands_first(service_b.store.append)  # type: ignore[method-assign]
-        service_b.inline_store.append = a_lands_first(service_b.inline_store.append)  # type: ignore[method-assign]
+        recorder.append = a_lands_first(recorder.append)  # type: ignore[method-assign]
         retry = client_b.post(game.url("/commands"), headers=headers, json=body)
         assert retry.status_code == 200, retry.text
         assert retry.json() == answers[0]

@@ -20,9 +20,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from spies_api.game import create_game, submit_command
 from spies_bots import BOTS
 from spies_core.registry import GAMES
-from spies_replay.engine import create_game, submit_command
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore

@@ -29,6 +29,16 @@ from unittest import mock
 
 import msgspec
 
+from spies_api.game import (
+    Head,
+    create_game,
+    creation,
+    plan_timeout,
+    prepare_command,
+    prepare_resume,
+    prepare_seat_change,
+    prepare_timeout,
+)
 from spies_api.table.bots import forced_turn, plan_turn
 from spies_bots import BOTS, bot_rng, policy_for
 from spies_core.clock import OnTimeout, TimeControl, deadline_ms
@@ -36,7 +46,6 @@ from spies_core.decider import AnySpec, shuffled
 from spies_core.registry import GAMES
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import setup, step
-from spies_replay import engine
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.codec import (
     CHAIN_VERSION,
@@ -47,15 +56,6 @@ from spies_replay.codec import (
     encode,
     genesis_hash,
     seal,
-)
-from spies_replay.engine import (
-    Head,
-    create_game,
-    plan_timeout,
-    prepare_command,
-    prepare_resume,
-    prepare_seat_change,
-    prepare_timeout,
 )
 from spies_replay.errors import InvalidExportError
 from spies_replay.marks import bot_mark
@@ -590,7 +590,7 @@ def table(
 @contextmanager
 def server_seed() -> Iterator[None]:
     """``secrets.token_bytes(32)`` gives :data:`SERVER_SEED` meanwhile."""
-    with mock.patch.object(engine.secrets, "token_bytes", lambda size: SERVER_SEED[:size]):
+    with mock.patch.object(creation.secrets, "token_bytes", lambda size: SERVER_SEED[:size]):
         yield
 
 

@@ -11,7 +11,6 @@ import pytest
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.counter import append, finish, new_game, play
-from tests.support.countergame import GAMES
 
 __all__ = ["append", "db_path", "finish", "new_game", "play", "store"]
 
@@ -23,5 +22,5 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(db_path: Path) -> Iterator[EventStore]:
-    with SQLiteEventStore(db_path, games=GAMES, snapshot_every=8) as opened:
+    with SQLiteEventStore(db_path, snapshot_every=8) as opened:
         yield opened

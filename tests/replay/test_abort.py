@@ -16,12 +16,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from spies_core.clock import TimeControl
-from spies_core.decider import Outcome
-from spies_core.registry import GAMES
-from spies_replay.cli import main
-from spies_replay.clocks import from_ms, to_ms
-from spies_replay.engine import (
+from spies_api.game import (
     ABORT_ATTEMPTS,
     abort_game,
     create_game,
@@ -29,6 +24,11 @@ from spies_replay.engine import (
     prepare_abort,
     submit_command,
 )
+from spies_core.clock import TimeControl
+from spies_core.decider import Outcome
+from spies_core.registry import GAMES
+from spies_replay.cli import main
+from spies_replay.clocks import from_ms, to_ms
 from spies_replay.errors import GameFinishedError, GameNotFoundError, VersionConflictError
 from spies_replay.meta import ABORT_DETAIL_MAX, SeatState, SeatType
 from spies_replay.store.backends import open_store

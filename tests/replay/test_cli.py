@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from spies_replay.cli import main
+from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.counter import finish, new_game, play
@@ -113,7 +114,7 @@ def test_show_defaults_to_the_spectator_at_the_head(run: Run, active: str) -> No
 
 
 def test_show_as_a_seat_draws_its_cards(run: Run, active: str, store: EventStore) -> None:
-    card = store.read_events(active)[-2].event.card
+    card = read_events(store, active, games=GAMES)[-2].event.card
     assert run("show", active, "--at", "10", "--as", "1") == 0
     assert f"seat 1 draws {card}♥" in run.out and f"hand: {card}♥" in run.out
     assert run("show", active, "--at", "10", "--as", "0") == 0
@@ -252,7 +253,7 @@ def test_import_verifies_and_keeps_the_hashes(
     other = Run(tmp_path / "other.db", capsys)
     assert other("import", str(target)) == 0
     assert f"imported {finished}" in other.out and "revealed seed" in other.out
-    with SQLiteEventStore(tmp_path / "other.db", games=GAMES) as imported:
+    with SQLiteEventStore(tmp_path / "other.db") as imported:
         assert imported.get_game(finished).head_hash == store.get_game(finished).head_hash
     assert other("import", str(target)) == 2
     assert "already stored" in other.err

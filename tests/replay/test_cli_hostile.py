@@ -14,13 +14,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import create_game
 from spies_replay.cli import main
-from spies_replay.engine import change_seat, create_game
 from spies_replay.meta import SeatHandedToBot, SeatJoined, SeatState, SeatType
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, read_export
 from tests.support.botgames import export_of, play_with_bots, rechain
+from tests.support.seats import change_seat
 
 
 class Run:

@@ -19,13 +19,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from spies_bots import bot_rng, policy_for
-from spies_core.clock import ClockState, TimeControl, deadline_ms, expire, run
-from spies_core.registry import GAMES
-from spies_core.step import view_at
-from spies_replay.clocks import clocks_event, from_ms, to_ms
-from spies_replay.codec import seal
-from spies_replay.engine import (
+from spies_api.game import (
     Head,
     create_game,
     load_head,
@@ -33,6 +27,12 @@ from spies_replay.engine import (
     prepare_command,
     prepare_timeout,
 )
+from spies_bots import bot_rng, policy_for
+from spies_core.clock import ClockState, TimeControl, deadline_ms, expire, run
+from spies_core.registry import GAMES
+from spies_core.step import view_at
+from spies_replay.clocks import clocks_event, from_ms, to_ms
+from spies_replay.codec import seal
 from spies_replay.meta import ClockExpired, SeatHandedToBot
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord

@@ -12,10 +12,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_api.service.keys import ReceiptKeys
 from spies_replay.cli import main
-from spies_replay.engine import IdempotencyRequest, create_game, load_state, submit_command
 from spies_replay.meta import SeatState, SeatType
+from spies_replay.reading import load_state
 from spies_replay.receipts import new_key
 from spies_replay.store.keyring import add_key, ensure_key, read_keys
 from spies_replay.store.protocols import EventStore
@@ -43,14 +44,20 @@ def fill(store: EventStore) -> dict[str, str]:
     record; returns the tokens to check."""
     first = new_game(store, target=6)
     finish(store, first.record.id)
-    rematch = create_game(store, "counter", 2, {"target": 30}, rematch_of=first.record.id)
+    rematch = create_game(
+        store, "counter", 2, {"target": 30}, rematch_of=first.record.id, games=GAMES
+    )
     version = play(store, rematch.record.id, 4)
-    key = IdempotencyRequest("k1", "f1", lambda result: {"n": len(result.events)})
-    turn = load_state(store, rematch.record.id).state.turn
-    submit_command(store, rematch.record.id, turn, Bump(by=1), version=version, idempotency=key)
+    key = IdempotencyRequest("k1", "f1")
+    turn = load_state(store, rematch.record.id, games=GAMES).state.turn
+    submit_command(
+        store, rematch.record.id, turn, Bump(by=1), version=version, idempotency=key, games=GAMES
+    )
     # a lobby game waits, undealt, for its open seat
     seats = [SeatState(seat=0), SeatState(seat=1, type=SeatType.OPEN)]
-    lobby = create_game(store, "counter", 2, {}, seats=seats, tokens={0: "lobby-token"})
+    lobby = create_game(
+        store, "counter", 2, {}, seats=seats, tokens={0: "lobby-token"}, games=GAMES
+    )
     return {"rematch": rematch.record.id, "lobby": lobby.record.id, "first": first.record.id}
 
 
@@ -76,10 +83,11 @@ def test_copy_moves_every_game_with_its_hashes(
         assert copied.check_token(ids["lobby"], "lobby-token") == 0
         assert copied.seat_states(ids["lobby"])[1].type is SeatType.OPEN
         record = copied.get_idempotency(ids["rematch"], "k1")
-        assert record is not None and msgspec.json.decode(record.response) == {"n": 2}
-        loaded = load_state(copied, ids["rematch"])  # the copy plays on
+        assert record is not None
+        assert msgspec.json.decode(record.result)["seqs"] == [14, 15]  # kept as written
+        loaded = load_state(copied, ids["rematch"], games=GAMES)  # the copy plays on
         seat = next(iter(GAMES["counter"].to_act(loaded.state)))
-        submit_command(copied, ids["rematch"], seat, Bump(by=1), version=loaded.seq)
+        submit_command(copied, ids["rematch"], seat, Bump(by=1), version=loaded.seq, games=GAMES)
     status, out = cli("copy", "--from", source.location, "--to", target.location, capsys=capsys)
     assert status == 1
     assert out.splitlines()[-1] == "0 copied, 2 already there, 1 different (left alone)"

@@ -18,20 +18,13 @@ from typing import Any
 
 import pytest
 
+from spies_api.game import create_game, load_head, prepare_abort, submit_command
 from spies_core.clock import TimeControl
-from spies_core.registry import GAMES
+from spies_core.registry import GAMES, get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import setup
 from spies_replay.cli import main
 from spies_replay.codec import genesis_hash, seal
-from spies_replay.engine import (
-    change_seat,
-    create_game,
-    load_head,
-    prepare_abort,
-    submit_command,
-    view_at,
-)
 from spies_replay.meta import (
     ClocksUpdated,
     GameCreated,
@@ -42,11 +35,13 @@ from spies_replay.meta import (
     SeedSource,
     is_meta,
 )
+from spies_replay.reading import read_events, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game, verify_log
+from tests.support.seats import change_seat
 
 SEED = "lobby-deal"
 CREATED_AT = "2026-11-29T17:00:00.000000Z"
@@ -82,7 +77,7 @@ def test_nothing_is_dealt_until_the_last_open_seat_is_taken(store: EventStore, g
         store, game, players, seed=SEED, seats=lobby_seats(players), created_at=CREATED_AT
     )
     game_id = created.record.id
-    logged = store.read_events(game_id)
+    logged = read_events(store, game_id)
     assert [e.type for e in logged] == ["game_created"]
     first = logged[0].event
     assert isinstance(first, GameCreated) and first.deal_deferred
@@ -97,7 +92,7 @@ def test_nothing_is_dealt_until_the_last_open_seat_is_taken(store: EventStore, g
         last = number == len(open_seats) - 1
         before = store.get_game(game_id).version
         change = change_seat(store, game_id, join(seat, f"p{seat}"), clock=at(JOINED_AT))
-        batch = store.read_events(game_id, after=before)
+        batch = read_events(store, game_id, after=before)
         assert change.dealt is last
         if not last:
             assert [e.type for e in batch] == ["seat_joined"]
@@ -120,7 +115,7 @@ def test_the_deal_matches_a_game_dealt_at_creation_from_the_same_seed(store: Eve
     lobby = create_game(store, "black-spy", 4, seed=SEED, seats=lobby_seats(4))
     for seat in (1, 2, 3):
         change_seat(store, lobby.record.id, join(seat, f"p{seat}"))
-    dealt = [e.event for e in store.read_events(lobby.record.id) if not is_meta(e.event)]
+    dealt = [e.event for e in read_events(store, lobby.record.id) if not is_meta(e.event)]
     assert dealt == [e.event for e in held.events[1:]]
     assert load_head(store, lobby.record.id).state == held.state
 
@@ -141,7 +136,7 @@ def test_a_clocked_lobby_game_starts_its_clocks_at_the_deal(store: EventStore) -
     assert waiting.due_at(GAMES["spies-and-lies"], CREATED_AT) is None  # no deadline
     assert verify_game(store, game_id).ok  # no clocks are due while it waits for its deal
     change_seat(store, game_id, join(1, "Grace"), clock=at(JOINED_AT))
-    last = store.read_events(game_id)[-1]
+    last = read_events(store, game_id)[-1]
     assert isinstance(last.event, ClocksUpdated) and last.recorded_at == JOINED_AT
     assert any(c.since_ms is not None for c in last.event.seats)
     head = load_head(store, game_id)
@@ -150,7 +145,7 @@ def test_a_clocked_lobby_game_starts_its_clocks_at_the_deal(store: EventStore) -
 
 
 def play_out(store: EventStore, game_id: str) -> None:
-    spec = store.spec(store.get_game(game_id).game)
+    spec = get_game(store.get_game(game_id).game)
     rng = Random(5)
     head = load_head(store, game_id)
     state, version = head.state, head.version
@@ -299,7 +294,7 @@ EXPIRES_AT = "2026-11-29T18:00:00.000000Z"
 
 def abandon(store: EventStore, game_id: str, at: str) -> None:
     head = load_head(store, game_id)
-    spec = store.spec(head.game)
+    spec = get_game(head.game)
     detail = f"its open seats expired at {head.open_until}"
     store.append(
         prepare_abort(spec, head, reason="abandoned", detail=detail, recorded_at=at).append
@@ -322,7 +317,7 @@ def test_a_table_that_never_fills_is_abandoned_at_its_expiry(
         open_seat_ttl=3600,
     )
     game_id, spec = created.record.id, GAMES["black-spy"]
-    first = store.read_events(game_id)[0].event
+    first = read_events(store, game_id)[0].event
     assert isinstance(first, GameCreated) and first.open_until == EXPIRES_AT
     assert store.due_at(game_id) == EXPIRES_AT  # the scheduler's one mark until then
     change_seat(store, game_id, join(1, "Grace"), clock=at(JOINED_AT))
@@ -334,7 +329,7 @@ def test_a_table_that_never_fills_is_abandoned_at_its_expiry(
     assert record.status is GameStatus.FINISHED
     assert record.outcome is not None and record.outcome.reason == "abandoned"
     assert record.outcome.winners == ()
-    types = [e.type for e in store.read_events(game_id)]
+    types = [e.type for e in read_events(store, game_id)]
     assert types[-1] == "seed_revealed" and "game_aborted" in types
     assert not any(t.startswith("black_spy") for t in types)  # never dealt
     assert verify_game(store, game_id).ok

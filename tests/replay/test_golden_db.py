@@ -15,12 +15,15 @@ from random import Random
 
 import pytest
 
-from spies_replay.engine import change_seat, load_state, submit_command
+from spies_api.game import submit_command
+from spies_core.registry import get_game
 from spies_replay.meta import SeatJoined, SeatType
+from spies_replay.reading import load_state
 from spies_replay.store.backends import open_store
 from spies_replay.store.records import GameStatus, hash_token
-from spies_replay.store.schema import SCHEMA_VERSION
+from spies_replay.store.sqlite_schema import ADOPTED_MARKER, MIGRATION_NAMES
 from spies_replay.verify import verify_all
+from tests.support.seats import change_seat
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "golden.db"
 
@@ -32,16 +35,34 @@ def golden(tmp_path: Path) -> Path:
     return copy
 
 
-def migrations_of(path: Path) -> list[tuple[str, str]]:
-    with sqlite3.connect(path) as conn:
-        return conn.execute(
-            "SELECT name, applied_at FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
-            " ORDER BY name"
-        ).fetchall()
+def rows_of(path: Path, sql: str) -> list[tuple[str, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def sqlite_utils_migrations(path: Path) -> list[tuple[str, ...]]:
+    """What sqlite-utils recorded (the runner of the versions that wrote the file)."""
+    return rows_of(
+        path,
+        "SELECT name, applied_at FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
+        " ORDER BY name",
+    )
+
+
+def schema_of(path: Path) -> list[tuple[str, ...]]:
+    """Every table, index and trigger but the migrations' own, as the file's text has it."""
+    return rows_of(
+        path,
+        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '%migrations%'"
+        " ORDER BY type, name",
+    )
 
 
 def test_the_golden_file_opens_unchanged_and_verifies(golden: Path) -> None:
-    before = migrations_of(golden)
+    before = sqlite_utils_migrations(golden)
     assert [name for name, _ in before] == ["m001_initial", "m002_secret_deal", "m003_seats"]
     with open_store(golden, create=False) as store:
         reports = verify_all(store)
@@ -55,15 +76,25 @@ def test_the_golden_file_opens_unchanged_and_verifies(golden: Path) -> None:
         assert store.check_token("active", "token-seat-2") is None
         kinds = [seat.type for seat in store.seat_states("active")]
         assert kinds == [SeatType.CREATOR, SeatType.JOINED, SeatType.OPEN]
-    after = migrations_of(golden)
-    assert after[: len(before)] == before, "no migration re-ran"
-    assert len(after) == SCHEMA_VERSION, "the later migrations were applied"
+    after = rows_of(golden, "SELECT name, applied_at FROM schema_migrations ORDER BY name")
+    assert after[: len(before)] == before, "the records carried over; no migration re-ran"
+    assert {name for name, _ in after} == MIGRATION_NAMES, "the later migrations were applied"
+    # an older spies-engine, which reads sqlite-utils' records, finds one it does not know
+    assert (ADOPTED_MARKER,) in rows_of(golden, "SELECT name FROM _sqlite_migrations")
+
+
+def test_the_migrated_golden_file_has_the_schema_of_a_new_one(golden: Path, tmp_path: Path) -> None:
+    """The migrations written as SQL make, text for text, the tables sqlite-utils made: a
+    file migrated from the old runner and a new file are the same database."""
+    open_store(golden, create=False).close()
+    open_store(tmp_path / "new.db").close()
+    assert schema_of(golden) == schema_of(tmp_path / "new.db")
 
 
 def test_the_golden_file_plays_on(golden: Path) -> None:
     with open_store(golden, create=False) as store:
         loaded = load_state(store, "active")
-        spec = store.spec("black-spy")
+        spec = get_game("black-spy")
         state, version = loaded.state, loaded.seq
         rng = Random("golden-db-plays-on")
         for _ in range(4):

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from spies_replay.engine import load_state
+from spies_core.registry import get_game
+from spies_replay.reading import load_state
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game, read_export
 from spies_replay.verify import Rederivation
@@ -40,5 +41,5 @@ def test_golden_log_imports_verifies_and_replays(tmp_path: Path, path: Path) -> 
         assert report.rederived is Rederivation.REVEALED_SEED
         stored = store.get_game(record.id)
         assert stored.head_hash == record.head_hash == rows[-1].hash
-        spec = store.spec(record.game)
+        spec = get_game(record.game)
         assert spec.outcome(load_state(store, record.id).state) == record.outcome

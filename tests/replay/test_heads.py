@@ -1,4 +1,4 @@
-"""A game's head carries each seat's last command (:attr:`spies_replay.engine.Head.acted`):
+"""A game's head carries each seat's last command (:attr:`spies_api.game.loading.Head.acted`):
 kept in step by every batch a head is moved on by, equal to what the log says when a head
 is loaded, and counting every command recorded as the seat's, a forced move after its
 clock ran out included. The API refuses a stale ``expected_version`` of a seat that acted
@@ -11,21 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from spies_api.game import create_game, load_head, prepare_command, prepare_timeout
 from spies_bots import bot_rng, policy_for
 from spies_core.clock import TimeControl, deadline_ms
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.clocks import from_ms, to_ms
-from spies_replay.engine import (
-    change_seat,
-    create_game,
-    load_head,
-    prepare_command,
-    prepare_timeout,
-)
 from spies_replay.meta import SeatHandedToBot
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
+from tests.support.seats import change_seat
 
 
 @pytest.fixture

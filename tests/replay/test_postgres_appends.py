@@ -1,6 +1,8 @@
 """PostgreSQL appends are one statement, one round trip (``spies_append``), on a worker
-thread's connection and on the event loop's (:class:`AsyncAppends`), and every refusal is the
-store's typed error with nothing written. Skipped without ``SPIES_TEST_POSTGRES_URL``."""
+thread's connection and on the event loop's (the store's recorder, :class:`AsyncRecorder`);
+appends that wait for a connection share one, each refused or written alone. (The store's
+rules themselves, and their typed refusals, are the contract suite's:
+``test_store_contract.py``.) Skipped without ``SPIES_TEST_POSTGRES_URL``."""
 
 from __future__ import annotations
 
@@ -14,19 +16,14 @@ import psycopg
 import pytest
 
 from spies_replay.codec import seal
-from spies_replay.errors import (
-    GameFinishedError,
-    GameNotFoundError,
-    IdempotencyKeyExistsError,
-    SeatTakenError,
-    VersionConflictError,
-)
+from spies_replay.errors import SeatTakenError, VersionConflictError
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
+from spies_replay.store.postgres_append import AsyncRecorder
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Reply, hash_token, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
-from tests.support.counter import finish, new_game, play
+from tests.support.counter import new_game, play
 from tests.support.countergame import CounterBumped
 from tests.support.waiting import until
 
@@ -127,9 +124,7 @@ def test_an_append_is_one_statement_with_everything_in_it(
     assert store.due_at(game_id) == due
     assert [row.hash for row in store.read_rows(game_id, after=version)] == [one.rows[0].hash]
     kept = store.get_idempotency(game_id, "k1")
-    assert (
-        kept is not None and kept.response == b'{"version":9}' and kept.request_fingerprint == "fp"
-    )
+    assert kept is not None and kept.result == b'{"version":9}' and kept.request_fingerprint == "fp"
 
 
 def test_a_snapshot_is_kept_when_the_append_crosses_the_interval(
@@ -147,27 +142,6 @@ def test_a_snapshot_is_kept_when_the_append_crosses_the_interval(
     assert store.snapshots(game_id)[len(before) :] == [(version + 1, '{"marker":1}')]
 
 
-def test_refusals_are_typed_and_write_nothing(store: PostgresEventStore) -> None:
-    game_id = new_game(store).record.id
-    play(store, game_id, 2)
-    stale = batch(store, game_id, reply=Reply("k1", "fp", b"{}"))
-    store.append(stale)
-    record = store.get_game(game_id)
-    with pytest.raises(VersionConflictError) as conflict:
-        store.append(Append(**(_fields(stale) | {"reply": None})))
-    assert conflict.value.current_version == record.version
-    with pytest.raises(IdempotencyKeyExistsError) as again:
-        store.append(batch(store, game_id, reply=Reply("k1", "other", b"[]")))
-    assert again.value.record.request_fingerprint == "fp"
-    assert again.value.record.response == b"{}"
-    with pytest.raises(GameNotFoundError):
-        store.append(Append(game_id="nope", version=0, head_hash="x", rows=()))
-    assert store.get_game(game_id).version == record.version
-    finish(store, game_id)
-    with pytest.raises(GameFinishedError):
-        store.append(batch(store, game_id))
-
-
 def test_a_taken_seat_rolls_back_the_whole_append(store: PostgresEventStore) -> None:
     game_id = new_game(store).record.id
     version = store.get_game(game_id).version
@@ -182,38 +156,29 @@ def test_a_taken_seat_rolls_back_the_whole_append(store: PostgresEventStore) -> 
     assert store.seat_states(game_id)[0].type is SeatType.CREATOR
 
 
-def test_async_appends_are_one_statement_on_the_loop(
+def test_the_recorder_appends_in_one_statement_on_the_loop(
     store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = new_game(store).record.id
     version = play(store, game_id, 2)
     first = batch(store, game_id, reply=Reply("k1", "fp", b'{"a":1}'))
-    stale = _fields(first) | {"reply": None}
 
-    async def run() -> tuple[int, int | None, bytes]:
-        appends = store.async_appends()
+    async def run() -> int:
+        recorder = store.recorder()
+        assert isinstance(recorder, AsyncRecorder)
         try:
             statements = Statements(monkeypatch)
-            await appends.append(first)
+            await recorder.append(first)
             sent = len(statements.sent)
             monkeypatch.undo()
-            with pytest.raises(VersionConflictError) as conflict:
-                await appends.append(Append(**stale))
-            with pytest.raises(IdempotencyKeyExistsError) as again:
-                await appends.append(first)
-            return sent, conflict.value.current_version, again.value.record.response
+            return sent
         finally:
-            await appends.close()
+            await recorder.close()
 
-    sent, current, stored = asyncio.run(run())
-    assert sent == 1
-    assert current == version + 1
-    assert stored == b'{"a":1}'
+    assert asyncio.run(run()) == 1
     assert store.get_game(game_id).version == version + 1
-
-
-def _fields(append: Append) -> dict[str, Any]:
-    return {name: getattr(append, name) for name in append.__dataclass_fields__}
+    kept = store.get_idempotency(game_id, "k1")
+    assert kept is not None and kept.result == b'{"a":1}'
 
 
 def test_the_watch_leaves_out_its_own_appends(backend: Backend) -> None:
@@ -228,11 +193,11 @@ def test_the_watch_leaves_out_its_own_appends(backend: Backend) -> None:
             play(mine, own_game, 1)
 
             async def on_loop() -> None:
-                appends = mine.async_appends()  # type: ignore[attr-defined]
+                recorder = mine.recorder()
                 try:
-                    await appends.append(batch(mine, own_game))
+                    await recorder.append(batch(mine, own_game))
                 finally:
-                    await appends.close()
+                    await recorder.close()
 
             asyncio.run(on_loop())
             # notifications arrive in commit order: once the other's is heard, ours were too
@@ -278,7 +243,7 @@ def test_the_texts_come_out_of_the_document_exactly(store: PostgresEventStore) -
     )
     assert store.read_rows(game_id, after=record.version)[0].payload == payload
     kept = store.get_idempotency(game_id, "k")
-    assert kept is not None and kept.response == response
+    assert kept is not None and kept.result == response
 
 
 def test_appends_waiting_for_a_connection_share_one_round_trip(
@@ -291,7 +256,9 @@ def test_appends_waiting_for_a_connection_share_one_round_trip(
     taken = batch(store, games[1], seat=seat, token_hash=hash_token("t"))  # seat 0 is held
 
     async def run() -> list[BaseException | None]:
-        appends = store.async_appends(pool_size=1)  # one connection: they wait and share it
+        appends = AsyncRecorder(  # one connection: they wait and share it
+            store.server, snapshot_every=store.snapshot_every, pool_size=1
+        )
         try:
             statements = Statements(monkeypatch)
             outcomes = await asyncio.gather(

@@ -10,11 +10,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from spies_replay.codec import seal
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
+from spies_replay.store.postgres_schema import MIGRATIONS
+from spies_replay.store.records import Append, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
 from tests.support.counter import new_game, play
-from tests.support.countergame import GAMES
+from tests.support.countergame import CounterTurnPassed
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 
@@ -40,7 +43,7 @@ def with_user(url: str, user: str) -> str:
     ("change", "reason"),
     [
         (lambda url: with_path(url, "no_such_database"), "does not exist"),
-        (lambda url: with_user(url, "no_such_user"), "no such user"),
+        (lambda url: with_user(url, "no_such_user"), '"no_such_user" does not exist'),
     ],
 )
 def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str) -> None:
@@ -48,7 +51,7 @@ def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str)
     assert base is not None and callable(change)
     url = change(base)
     with pytest.raises(StoreUnavailableError) as caught:
-        open_store(url, games=GAMES)
+        open_store(url)
     message = caught.value.message
     assert reason in message and "\n" not in message and "secret" not in message
 
@@ -56,13 +59,30 @@ def test_a_database_that_cannot_be_used_is_one_line(change: object, reason: str)
 def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
-    assert [row[0] for row in rows] == [
-        "m001_initial",
-        "m002_due_work",
-        "m003_append_function",
-        "m005_signing_keys",
-    ]
+    assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
+    assert rows[-1][0] == "m006_signing_keys"
     assert all(row[1].endswith("Z") for row in rows)
+
+
+def test_a_database_recorded_before_m005_gets_the_append_as_it_is_now(backend: Backend) -> None:
+    """A database an older version migrated (``m003`` made the append's functions without
+    the seq check) gets them from ``m005`` as ``APPEND_FUNCTIONS`` writes them now."""
+    backend.open().close()
+    backend.execute("DROP FUNCTION spies_append_many(jsonb)")
+    backend.execute("DROP FUNCTION spies_append(jsonb)")
+    backend.execute("DELETE FROM schema_migrations WHERE name = 'm005_append_checks_seqs'")
+    with backend.open() as store:
+        record = new_game(store).record
+        rows = seal(
+            record.head_hash, record.version + 2, [CounterTurnPassed(seat=0)], recorded_at=utc_now()
+        )
+        gap = Append(
+            game_id=record.id, version=record.version, head_hash=record.head_hash, rows=rows
+        )
+        with pytest.raises(ValueError, match="follow"):
+            store.append(gap)
+        play(store, record.id, 1)
+    assert "m005_append_checks_seqs" in backend.migrations()  # recorded again
 
 
 def test_every_append_notifies_its_game(backend: Backend) -> None:
@@ -74,3 +94,28 @@ def test_every_append_notifies_its_game(backend: Backend) -> None:
         play(store, game_id, 2)
         heard = [note.payload for note in listener.notifies(timeout=2.0, stop_after=2)]
     assert heard == [game_id, game_id]
+
+
+def test_a_token_is_found_by_its_index(backend: Backend) -> None:
+    """``find_token`` (an unknown bearer token: 401 or 403?) can read the index of token
+    hashes rather than every seat."""
+    import psycopg
+
+    with backend.open() as store:
+        created = new_game(store)
+        assert store.find_token(created.tokens[0]) == (created.record.id, 0)
+        assert store.find_token("not-a-token") is None
+    with psycopg.connect(backend.location, autocommit=True) as conn:
+        indexes = [
+            row[0]
+            for row in conn.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'seats'")
+        ]
+        conn.execute("SET enable_seqscan = off")  # a table this small is scanned otherwise
+        plan = " ".join(
+            row[0]
+            for row in conn.execute(
+                "EXPLAIN SELECT game_id, seat FROM seats WHERE token_hash = %s LIMIT 1", ("0" * 64,)
+            )
+        )
+    assert any(index.endswith("(token_hash)") for index in indexes), indexes
+    assert "seats_token_hash" in plan, plan

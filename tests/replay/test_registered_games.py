@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from spies_core.registry import GAMES
-from spies_replay.engine import create_game, load_state, submit_command, view_at
+from spies_api.game import create_game, submit_command
+from spies_core.registry import GAMES, get_game
+from spies_replay.reading import load_state, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -31,7 +32,7 @@ def _cases() -> list[Any]:
 
 
 def play_out(store: EventStore, game: str, players: int, seed: int) -> str:
-    spec = store.spec(game)
+    spec = get_game(game)
     rng = Random(seed)
     created = create_game(store, game, players, None, seed=f"playout-{seed}")
     game_id, state, version = created.record.id, created.state, created.record.version
@@ -61,7 +62,7 @@ def test_a_stored_playout_verifies_moves_and_replays(
         assert report.rederived is Rederivation.REVEALED_SEED
         import_game(other, export_lines(store, game_id))
         assert other.read_rows(game_id) == store.read_rows(game_id)
-        spec = store.spec(game)
+        spec = get_game(game)
         for at in range(0, record.version + 1, max(1, record.version // 12)):
             for seat in [None, *range(players)]:
                 shown = view_at(other, game_id, at=at, seat=seat)

@@ -9,10 +9,12 @@ from random import Random
 
 import msgspec
 
+from spies_api.game import create_game, submit_command
 from spies_core.cards import ALL_CARDS
-from spies_replay.codec import deal_commitment, genesis_hash, seal
-from spies_replay.engine import create_game, submit_command
+from spies_core.registry import GAMES, get_game
+from spies_replay.codec import codec_for, deal_commitment, genesis_hash, seal
 from spies_replay.meta import GameCreated, SeedRevealed
+from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
@@ -28,7 +30,7 @@ OPTIONS = {"strict_necessity": True, "deal": DEAL}
 
 def _finish(store: EventStore) -> str:
     created = create_game(store, GAME, 1, OPTIONS, seed="deal-test")
-    spec = store.spec(GAME)
+    spec = get_game(GAME)
     state, version, rng = created.state, created.record.version, Random(1)
     while spec.outcome(state) is None:
         command = rng.choice(spec.legal_commands(state, 0))
@@ -48,7 +50,7 @@ def test_deal_is_hidden_until_the_end_and_revealed_with_the_seed(tmp_path: Path)
         assert store.secrets(created.record.id).deal == DEAL
 
         game_id = _finish(store)
-        last = store.read_events(game_id)[-1].event
+        last = read_events(store, game_id)[-1].event
         assert isinstance(last, SeedRevealed) and last.deal == DEAL
         report = verify_game(store, game_id)
         assert report.ok and report.rederived is Rederivation.REVEALED_SEED
@@ -74,13 +76,13 @@ def test_a_forged_revealed_deal_is_caught(tmp_path: Path) -> None:
     with SQLiteEventStore(tmp_path / "a.db") as store:
         game_id = _finish(store)
         record, rows, _ = store.read_game(game_id)
-        codec = store.codec(GAME)
+        codec = codec_for(get_game(GAME))
         events = [codec.event.decode(row.payload) for row in rows]
         forged = dict(DEAL, draw=list(reversed(DEAL["draw"])))
         events[-1] = msgspec.structs.replace(events[-1], deal=forged)
         resealed = seal(genesis_hash(game_id), 1, events, recorded_at=rows[0].recorded_at)
         record = msgspec.structs.replace(record, head_hash=resealed[-1].hash)
-        result = verify_log(store.games, record, resealed)
+        result = verify_log(GAMES, record, resealed)
         assert not result.report.ok
         assert result.report.problem is not None
         assert result.report.problem.code == "deal-mismatch"

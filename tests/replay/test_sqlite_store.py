@@ -1,5 +1,6 @@
-"""What only the SQLite backend has: its file (WAL, recorded sqlite-utils migrations), writers
-in several processes on one file, a busy file, and a close that is safe while threads work."""
+"""What only the SQLite backend has: its file (WAL, its migrations, those sqlite-utils recorded
+carried over), writers in several processes on one file, a busy file, a token found by its
+index, and a close that is safe while threads work."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from spies_replay.errors import ReplayError, StoreBusyError, StoreClosedError
-from spies_replay.store.schema import SCHEMA_VERSION
+from spies_replay.reading import read_events
 from spies_replay.store.sqlite import SQLiteEventStore
+from spies_replay.store.sqlite_schema import MIGRATIONS
 from tests.support.counter import append, new_game
 from tests.support.countergame import GAMES, CounterBumped
 from tests.support.waiting import until
@@ -29,7 +31,7 @@ from spies_replay.errors import VersionConflictError
 from spies_replay.store.sqlite import SQLiteEventStore
 
 path, game_id, version = sys.argv[1], sys.argv[2], int(sys.argv[3])
-with SQLiteEventStore(path, games=GAMES) as store:
+with SQLiteEventStore(path) as store:
     print("ready", flush=True)
     sys.stdin.readline()  # every writer is ready: go
     try:
@@ -75,37 +77,60 @@ def test_concurrent_writers_from_processes_exactly_one_wins(
 
 
 def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
-    SQLiteEventStore(db_path, games=GAMES).close()
-    SQLiteEventStore(db_path, games=GAMES).close()
+    SQLiteEventStore(db_path).close()
+    SQLiteEventStore(db_path).close()
     with raw(db_path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        applied = conn.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'spies_replay'"
-        ).fetchall()
-    assert applied == [
-        ("m001_initial",),
-        ("m002_secret_deal",),
-        ("m003_seats",),
-        ("m004_due_work",),
-        ("m005_signing_keys",),
-    ]
-    assert len(applied) == SCHEMA_VERSION
+        applied = conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert applied == [(migration.name,) for migration in MIGRATIONS]
+    assert [name for (name,) in applied][-1] == "m006_signing_keys"
+    assert "_sqlite_migrations" not in tables  # a new file has the one table of records
 
 
-def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
-    SQLiteEventStore(db_path, games=GAMES).close()
+def test_a_file_sqlite_utils_migrated_further_than_this_code_is_refused(db_path: Path) -> None:
+    """A file that records, in sqlite-utils' table, a migration this code does not know is
+    refused as one whose own table does (nothing of it is carried over)."""
     with raw(db_path) as conn:
+        conn.execute(
+            "CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT,"
+            " name TEXT, applied_at TEXT)"
+        )
         conn.execute(
             "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
             " VALUES ('spies_replay', 'm999_future', 'later')"
         )
     with pytest.raises(ReplayError) as caught:
-        SQLiteEventStore(db_path, games=GAMES)
+        SQLiteEventStore(db_path)
     assert caught.value.code == "schema-too-new"
+    with raw(db_path) as conn:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert "schema_migrations" not in tables and "games" not in tables
+
+
+def test_a_token_is_found_by_its_index_not_by_a_scan(
+    store: SQLiteEventStore, db_path: Path
+) -> None:
+    """``find_token`` (an unknown bearer token: 401 or 403?) reads the index of token
+    hashes, never every seat."""
+    created = new_game(store)
+    statements: list[str] = []
+    store.db.conn.set_trace_callback(statements.append)  # this thread's connection
+    try:
+        assert store.find_token(created.tokens[1]) == (created.record.id, 1)
+        assert store.find_token("not-a-token") is None
+    finally:
+        store.db.conn.set_trace_callback(None)
+    lookups = [sql for sql in statements if "FROM seats" in sql and "token_hash" in sql]
+    assert len(lookups) == 2
+    with raw(db_path) as conn:
+        for lookup in lookups:
+            plan = " ".join(row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {lookup}"))
+            assert "USING INDEX seats_token_hash" in plan and "SCAN" not in plan, plan
 
 
 def test_a_write_behind_another_writers_lock_is_a_typed_busy_error(db_path: Path) -> None:
-    with SQLiteEventStore(db_path, games=GAMES, busy_timeout=0.0) as store:
+    with SQLiteEventStore(db_path, busy_timeout=0.0) as store:
         created = new_game(store)
         holder = raw(db_path)
         holder.execute("BEGIN IMMEDIATE")
@@ -118,8 +143,36 @@ def test_a_write_behind_another_writers_lock_is_a_typed_busy_error(db_path: Path
     assert caught.value.code == "database-busy" and "\n" not in caught.value.message
 
 
+def test_this_processs_writers_take_turns_and_none_times_out(db_path: Path) -> None:
+    """Writers of one process queue on the store's own lock before SQLite's: before, each
+    raced SQLite's busy handler, which sleeps between tries, so a writer could lose every
+    race until its busy timeout (``database-busy`` under a soak's load, with the file free
+    most of the time)."""
+    busy: list[str] = []
+    with SQLiteEventStore(db_path, busy_timeout=1.0) as store:
+        records = [new_game(store).record for _ in range(24)]
+        start = threading.Barrier(len(records))
+
+        def writer(game_id: str, version: int) -> None:
+            start.wait()
+            for total in range(1, 41):
+                try:
+                    append(store, game_id, version, [CounterBumped(seat=0, by=1, total=total)])
+                    version += 1
+                except StoreBusyError:
+                    busy.append(game_id)
+
+        threads = [threading.Thread(target=writer, args=(r.id, r.version)) for r in records]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert busy == []
+        assert all(store.get_game(r.id).version == r.version + 40 for r in records)
+
+
 def test_close_while_threads_read_never_breaks_a_call(db_path: Path) -> None:
-    store = SQLiteEventStore(db_path, games=GAMES)
+    store = SQLiteEventStore(db_path)
     game_id = new_game(store).record.id
     outcomes: list[str] = []
     started = threading.Barrier(5)
@@ -128,7 +181,7 @@ def test_close_while_threads_read_never_breaks_a_call(db_path: Path) -> None:
         started.wait()
         while True:
             try:
-                store.read_events(game_id)
+                read_events(store, game_id, games=GAMES)
                 store.due_games()
             except StoreClosedError:
                 outcomes.append("closed")
@@ -151,9 +204,9 @@ def test_close_while_threads_read_never_breaks_a_call(db_path: Path) -> None:
 
 
 def test_sync_full_is_set_on_the_connection(db_path: Path) -> None:
-    with SQLiteEventStore(db_path, games=GAMES, sync="full") as store:
+    with SQLiteEventStore(db_path, sync="full") as store:
         assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
-    with SQLiteEventStore(db_path, games=GAMES) as store:
+    with SQLiteEventStore(db_path) as store:
         assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 1
 
 
@@ -162,8 +215,8 @@ def test_the_watch_hears_other_stores_appends_and_never_its_own(tmp_path: Path) 
     on the file, in this process or another, are."""
     heard: list[str] = []
     with (
-        SQLiteEventStore(tmp_path / "w.db", games=GAMES) as mine,
-        SQLiteEventStore(tmp_path / "w.db", games=GAMES) as other,
+        SQLiteEventStore(tmp_path / "w.db") as mine,
+        SQLiteEventStore(tmp_path / "w.db") as other,
     ):
         mine.watch_seconds = 0.01
         unwatch = mine.watch(heard.append)

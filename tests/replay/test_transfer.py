@@ -9,13 +9,13 @@ import msgspec
 import pytest
 
 from spies_core.errors import UnknownGameError
-from spies_replay.engine import load_state
 from spies_replay.errors import (
     GameExistsError,
     GameNotFinishedError,
     InvalidExportError,
     TamperedLogError,
 )
+from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_game, export_lines, import_game
@@ -34,7 +34,7 @@ def finished(store: EventStore) -> str:
 
 @pytest.fixture
 def other(tmp_path: Path) -> EventStore:
-    with SQLiteEventStore(tmp_path / "other.db", games=GAMES, snapshot_every=8) as opened:
+    with SQLiteEventStore(tmp_path / "other.db", snapshot_every=8) as opened:
         yield opened
 
 
@@ -65,22 +65,25 @@ def test_export_then_import_gives_identical_hashes(
     buffer = io.BytesIO()
     count = export_game(store, finished, buffer)
     assert count == store.get_game(finished).version
-    report = import_game(other, buffer.getvalue().splitlines())
+    report = import_game(other, buffer.getvalue().splitlines(), games=GAMES)
     assert report.ok and report.rederived is Rederivation.REVEALED_SEED
     assert other.get_game(finished) == store.get_game(finished)
     assert other.read_rows(finished) == store.read_rows(finished)
-    assert verify_game(other, finished).ok
+    assert verify_game(other, finished, games=GAMES).ok
     assert lines_of(other, finished) == lines_of(store, finished)
 
 
 def test_an_imported_game_replays_from_snapshots(
     store: EventStore, other: EventStore, finished: str
 ) -> None:
-    import_game(other, lines_of(store, finished))
+    import_game(other, lines_of(store, finished), games=GAMES)
     assert other.snapshots(finished)
     version = store.get_game(finished).version
     for at in range(0, version + 1, 5):
-        assert load_state(other, finished, at=at).state == load_state(store, finished, at=at).state
+        assert (
+            load_state(other, finished, at=at, games=GAMES).state
+            == load_state(store, finished, at=at, games=GAMES).state
+        )
 
 
 def test_a_reformatted_export_still_imports(
@@ -89,7 +92,7 @@ def test_a_reformatted_export_still_imports(
     lines = lines_of(store, finished)
     spaced = [msgspec.json.format(line.strip(), indent=0).replace(b"\n", b" ") for line in lines]
     assert spaced != [line.strip() for line in lines]
-    assert import_game(other, spaced).ok
+    assert import_game(other, spaced, games=GAMES).ok
     assert other.get_game(finished).head_hash == store.get_game(finished).head_hash
 
 
@@ -114,7 +117,7 @@ def test_a_tampered_file_is_refused_and_nothing_is_stored(
         n for n, line in enumerate(lines) if n and b'"counter_bumped"' in line.split(b'"event"')[1]
     )
     with pytest.raises(TamperedLogError) as caught:
-        import_game(other, _edit(lines, seq, by=2))
+        import_game(other, _edit(lines, seq, by=2), games=GAMES)
     assert (caught.value.seq, caught.value.reason) == (seq, "hash-mismatch")
     assert caught.value.code == "tampered-log"
     assert other.list_games().total == 0
@@ -126,7 +129,7 @@ def test_a_file_with_a_missing_line_is_refused(
 ) -> None:
     lines = lines_of(store, finished)
     with pytest.raises(TamperedLogError) as caught:
-        import_game(other, [*lines[:5], *lines[6:]])
+        import_game(other, [*lines[:5], *lines[6:]], games=GAMES)
     assert (caught.value.seq, caught.value.reason) == (5, "missing-event")
 
 
@@ -136,7 +139,7 @@ def test_a_file_with_swapped_lines_is_refused(
     lines = lines_of(store, finished)
     lines[7], lines[8] = lines[8], lines[7]
     with pytest.raises(TamperedLogError) as caught:
-        import_game(other, lines)
+        import_game(other, lines, games=GAMES)
     assert (caught.value.seq, caught.value.reason) == (7, "out-of-order")
 
 
@@ -147,15 +150,15 @@ def test_a_file_with_a_changed_header_is_refused(
     header = msgspec.json.decode(lines[0])
     header["options"] = {"target": 24}
     with pytest.raises(TamperedLogError) as caught:
-        import_game(other, [msgspec.json.encode(header), *lines[1:]])
+        import_game(other, [msgspec.json.encode(header), *lines[1:]], games=GAMES)
     assert (caught.value.seq, caught.value.reason) == (1, "header-mismatch")
 
 
 def test_importing_twice_is_refused(store: EventStore, other: EventStore, finished: str) -> None:
     lines = lines_of(store, finished)
-    import_game(other, lines)
+    import_game(other, lines, games=GAMES)
     with pytest.raises(GameExistsError):
-        import_game(other, lines)
+        import_game(other, lines, games=GAMES)
 
 
 @pytest.mark.parametrize(
@@ -170,7 +173,7 @@ def test_a_file_that_is_not_an_export_is_refused(
     other: EventStore, content: list[bytes], message: str
 ) -> None:
     with pytest.raises(InvalidExportError, match=message):
-        import_game(other, content)
+        import_game(other, content, games=GAMES)
 
 
 def test_a_wrong_format_version_is_refused(
@@ -180,12 +183,12 @@ def test_a_wrong_format_version_is_refused(
     header = msgspec.json.decode(lines[0])
     header["format"] = "spies-replay/9"
     with pytest.raises(InvalidExportError, match="line 1"):
-        import_game(other, [msgspec.json.encode(header), *lines[1:]])
+        import_game(other, [msgspec.json.encode(header), *lines[1:]], games=GAMES)
 
 
 def test_an_unregistered_game_is_refused(store: EventStore, tmp_path: Path, finished: str) -> None:
-    with SQLiteEventStore(tmp_path / "empty.db", games={}) as bare, pytest.raises(UnknownGameError):
-        import_game(bare, lines_of(store, finished))
+    with SQLiteEventStore(tmp_path / "empty.db") as bare, pytest.raises(UnknownGameError):
+        import_game(bare, lines_of(store, finished), games={})
 
 
 def _with_field(lines: list[bytes], index: int, **fields: object) -> list[bytes]:
@@ -202,7 +205,7 @@ def test_an_event_line_with_a_field_outside_the_hash_is_refused(
     ``recorded_at`` and ``bot``: any other field would pass unverified and be dropped."""
     lines = _with_field(lines_of(store, finished), 6, signed_by="the auditor")
     with pytest.raises(InvalidExportError) as caught:
-        import_game(other, lines)
+        import_game(other, lines, games=GAMES)
     assert (caught.value.code, caught.value.seq, caught.value.line) == ("unknown-field", 6, 7)
     assert "signed_by" in caught.value.message
     assert other.list_games().total == 0
@@ -213,12 +216,14 @@ def test_a_header_with_a_field_it_does_not_have_is_refused(
 ) -> None:
     lines = _with_field(lines_of(store, finished), 0, verified=True)
     with pytest.raises(InvalidExportError) as caught:
-        import_game(other, lines)
+        import_game(other, lines, games=GAMES)
     assert (caught.value.code, caught.value.seq, caught.value.line) == ("unknown-field", None, 1)
     header = msgspec.json.decode(lines_of(store, finished)[0])
     header["outcome"]["bonus"] = 1
     with pytest.raises(InvalidExportError) as nested:
-        import_game(other, [msgspec.json.encode(header), *lines_of(store, finished)[1:]])
+        import_game(
+            other, [msgspec.json.encode(header), *lines_of(store, finished)[1:]], games=GAMES
+        )
     assert (nested.value.code, nested.value.line) == ("unknown-field", 1)
 
 
@@ -228,4 +233,4 @@ def test_a_null_bot_is_an_absent_bot(store: EventStore, other: EventStore, finis
         line if not index else _with_field([line], 0, bot=None)[0]
         for index, line in enumerate(lines_of(store, finished))
     ]
-    assert import_game(other, lines).ok
+    assert import_game(other, lines, games=GAMES).ok

@@ -10,15 +10,16 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from spies_api.game import create_game
 from spies_core.decider import start_game
 from spies_core.rng import FairRng
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
-from spies_replay.engine import create_game
+from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.verify import Rederivation, verify_all, verify_game
 from tests.support.counter import finish, new_game, play
-from tests.support.countergame import SPEC, CounterDeckShuffled
+from tests.support.countergame import GAMES, SPEC, CounterDeckShuffled
 
 
 @pytest.fixture
@@ -77,7 +78,7 @@ def seq_of(store: EventStore, game_id: str, kind: str, nth: int = 0) -> int:
 
 
 def assert_bad(store: EventStore, game_id: str, seq: int | None, code: str) -> None:
-    report = verify_game(store, game_id)
+    report = verify_game(store, game_id, games=GAMES)
     assert not report.ok
     assert report.problem is not None
     assert (report.problem.seq, report.problem.code) == (seq, code), report.problem
@@ -104,7 +105,7 @@ def finished(store: EventStore) -> str:
 def test_a_finished_game_re_derives_from_its_revealed_seed(
     store: EventStore, finished: str
 ) -> None:
-    report = verify_game(store, finished)
+    report = verify_game(store, finished, games=GAMES)
     assert report.ok, report.problem
     assert report.rederived is Rederivation.REVEALED_SEED
     assert report.events == store.get_game(finished).version
@@ -112,7 +113,7 @@ def test_a_finished_game_re_derives_from_its_revealed_seed(
 
 
 def test_an_active_game_is_audited_from_the_operator_seed(store: EventStore, active: str) -> None:
-    report = verify_game(store, active)
+    report = verify_game(store, active, games=GAMES)
     assert report.ok and report.rederived is Rederivation.OPERATOR_SEED
 
 
@@ -120,13 +121,13 @@ def test_without_a_seed_an_active_game_is_checked_but_not_re_derived(
     store: EventStore, active: str, tamper: sqlite3.Connection
 ) -> None:
     tamper.execute("DELETE FROM seeds WHERE game_id = ?", (active,))
-    report = verify_game(store, active)
+    report = verify_game(store, active, games=GAMES)
     assert report.ok and report.rederived is Rederivation.NOT_CHECKED
     assert report.warnings
 
 
 def test_revealed_seed_reproduces_every_logged_shuffle(store: EventStore, finished: str) -> None:
-    events = store.read_events(finished)
+    events = read_events(store, finished, games=GAMES)
     seed = bytes.fromhex(events[-1].event.seed)
     setup = start_game(SPEC, 2, {"target": 20}, FairRng(seed, 0))
     assert setup == [e.event for e in events[1 : 1 + len(setup)]]
@@ -135,7 +136,7 @@ def test_revealed_seed_reproduces_every_logged_shuffle(store: EventStore, finish
 
 
 def test_verify_all_covers_every_game(store: EventStore, active: str, finished: str) -> None:
-    reports = verify_all(store)
+    reports = verify_all(store, games=GAMES)
     assert {r.game_id for r in reports} == {active, finished}
     assert all(r.ok for r in reports)
 
@@ -268,7 +269,7 @@ def test_reordered_events_are_caught_at_the_first_moved_seq(
     tamper.execute("UPDATE events SET seq = 9 WHERE game_id = ? AND seq = -8", (game_id,))
     assert_bad(store, game_id, 8, "hash-mismatch")
     rechain(tamper, game_id)
-    report = verify_game(store, game_id)
+    report = verify_game(store, game_id, games=GAMES)
     assert not report.ok and report.problem is not None and report.problem.seq == 8
 
 
@@ -301,15 +302,15 @@ def test_a_deleted_game_row_leaves_orphans_that_verify_all_reports(
     store: EventStore, active: str, tamper: sqlite3.Connection
 ) -> None:
     tamper.execute("DELETE FROM games WHERE id = ?", (active,))
-    reports = verify_all(store)
+    reports = verify_all(store, games=GAMES)
     assert [(r.game_id, r.ok, r.problem.code if r.problem else None) for r in reports] == [
         (active, False, "orphan-events")
     ]
 
 
 def test_an_unregistered_game_is_reported(store: EventStore, db_path: Path, active: str) -> None:
-    other = SQLiteEventStore(db_path, games={})
-    report = verify_game(other, active)
+    other = SQLiteEventStore(db_path)
+    report = verify_game(other, active, games={})
     assert not report.ok and report.problem is not None
     assert report.problem.code == "unknown-game"
     other.close()
@@ -325,12 +326,12 @@ def test_a_tampered_snapshot_is_a_warning(
         "UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = ?",
         (msgspec.json.encode(tampered).decode(), active, seq),
     )
-    report = verify_game(store, active)
+    report = verify_game(store, active, games=GAMES)
     assert report.ok and report.warnings == [f"snapshot at seq {seq} disagrees with the fold"]
 
 
 def test_a_game_finished_at_setup_verifies(store: EventStore) -> None:
     # target 1 cannot end at setup in the counter game; a reproducible game still verifies.
-    game_id = create_game(store, "counter", 1, {"target": 3}, seed="x").record.id
+    game_id = create_game(store, "counter", 1, {"target": 3}, seed="x", games=GAMES).record.id
     finish(store, game_id)
-    assert verify_game(store, game_id).ok
+    assert verify_game(store, game_id, games=GAMES).ok

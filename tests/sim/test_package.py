@@ -1,13 +1,18 @@
-"""``spies_sim`` sits at the top of the import graph: it imports the rules, the bots and the
-log, and nothing in ``src/`` imports it."""
+"""``spies_sim`` sits at the top of the import graph: it imports the rules, the bots, the
+log and the application layer that writes games into it (``spies_api.game``, never the rest of
+the API), and nothing in ``src/`` imports it."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[2] / "src"
-ALLOWED = {"spies_core", "spies_bots", "spies_replay", "spies_sim"}
+ALLOWED = {"spies_core", "spies_bots", "spies_replay", "spies_sim", "spies_api.game"}
 
 
 def _project_imports(path: Path) -> set[str]:
@@ -20,8 +25,15 @@ def _project_imports(path: Path) -> set[str]:
             names = [node.module]
         else:
             continue
-        found |= {name.split(".")[0] for name in names if name.startswith("spies_")}
+        found |= {_package(name) for name in names if name.startswith("spies_")}
     return found
+
+
+def _package(name: str) -> str:
+    """A project package, or ``spies_api.game`` for the application layer's modules."""
+    if name == "spies_api.game" or name.startswith("spies_api.game."):
+        return "spies_api.game"
+    return name.split(".")[0]
 
 
 def test_spies_sim_imports_the_rules_the_bots_and_the_log_only() -> None:
@@ -43,3 +55,14 @@ def test_nothing_else_in_src_imports_spies_sim() -> None:
 def test_the_package_docstring_says_who_may_import_it() -> None:
     docstring = ast.get_docstring(ast.parse((SRC / "spies_sim" / "__init__.py").read_text()))
     assert docstring is not None and "Nothing in ``src/``" in docstring
+
+
+@pytest.mark.slow
+def test_the_simulator_and_the_replay_tool_never_load_the_http_app() -> None:
+    """``spies_api`` imports its app on first use, so writing games through the application
+    layer (``--record``, ``spies-replay abort``) loads no Litestar."""
+    probe = (
+        "import sys, spies_sim.cli, spies_sim.record, spies_replay.cli;"
+        " assert 'litestar' not in sys.modules and 'spies_api.app' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True, timeout=60)

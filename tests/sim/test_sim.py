@@ -12,12 +12,13 @@ from typing import Any
 import msgspec
 import pytest
 
+from spies_api.game import create_game, seed_from_client, submit_command
 from spies_bots import BOTS, BotSpec
 from spies_bots.match import play_match
 from spies_bots.random_bot import choose
 from spies_core import GAMES
 from spies_core.rng import seed_commitment
-from spies_replay.engine import create_game, seed_from_client, submit_command, view_at
+from spies_replay.reading import read_events, view_at
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_sim.cli import main
 from spies_sim.stats import wilson
@@ -442,7 +443,7 @@ def test_recorded_games_with_a_clock_verify_every_clock(game: str, tmp_path: Pat
         records = store.list_games(limit=10).games
         assert len(records) == 2 and all(r.status == "finished" for r in records)
         for record in records:
-            logged = store.read_events(record.id)
+            logged = read_events(store, record.id)
             created = logged[0].event
             assert created.clock is not None and created.clock.budget_seconds == 600
             moves = sum(1 for e in logged if e.actor is not None and e.type != "clocks_updated")

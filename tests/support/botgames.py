@@ -10,16 +10,18 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
+from spies_api.game import create_game, submit_command
 from spies_bots import BOTS, bot_rng, find_policy, policy_for
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.codec import CHAIN_VERSION, canonical_bytes, chain_hash, genesis_hash
-from spies_replay.engine import change_seat, create_game, load_state, submit_command
 from spies_replay.marks import BotPolicies, bot_mark
 from spies_replay.meta import SeatHandedToBot, SeatState, SeatType
+from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.transfer import ExportedEvent, ExportHeader
+from tests.support.seats import change_seat
 
 REGISTERED = BotPolicies(lookup=find_policy, rng=bot_rng)
 """The bots of this build, as the console layer hands them to verify."""

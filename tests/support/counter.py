@@ -7,11 +7,12 @@ from collections.abc import Sequence
 
 import msgspec
 
+from spies_api.game import CreatedGame, create_game, submit_command
 from spies_replay.codec import seal
-from spies_replay.engine import CreatedGame, create_game, load_state, submit_command
+from spies_replay.reading import StoredEvent, load_state
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, Reply, StoredEvent, utc_now
-from tests.support.countergame import Bump, Draw, Shuffle
+from spies_replay.store.records import Append, Reply, utc_now
+from tests.support.countergame import GAMES, Bump, Draw, Shuffle
 
 __all__ = ["append", "finish", "new_game", "play"]
 
@@ -19,7 +20,7 @@ __all__ = ["append", "finish", "new_game", "play"]
 def new_game(
     store: EventStore, *, players: int = 2, target: int = 12, seed: str | None = "s1"
 ) -> CreatedGame:
-    return create_game(store, "counter", players, {"target": target}, seed=seed)
+    return create_game(store, "counter", players, {"target": target}, seed=seed, games=GAMES)
 
 
 def play(store: EventStore, game_id: str, turns: int) -> int:
@@ -27,24 +28,26 @@ def play(store: EventStore, game_id: str, turns: int) -> int:
 
     Returns the version after them. Keep ``turns`` below the target so nobody wins.
     """
-    loaded = load_state(store, game_id)
+    loaded = load_state(store, game_id, games=GAMES)
     state, version = loaded.state, loaded.seq
     for turn in range(turns):
         command = (Draw(), Shuffle(), Bump(by=1))[turn % 3]
         if isinstance(command, Draw) and not state.deck:
             command = Bump(by=1)
-        result = submit_command(store, game_id, state.turn, command, state=state, version=version)
+        result = submit_command(
+            store, game_id, state.turn, command, state=state, version=version, games=GAMES
+        )
         state, version = result.state, result.version
     return version
 
 
 def finish(store: EventStore, game_id: str) -> int:
     """Bump by 3 until someone wins; return the final version."""
-    loaded = load_state(store, game_id)
+    loaded = load_state(store, game_id, games=GAMES)
     state, version = loaded.state, loaded.seq
     while state.winner is None:
         result = submit_command(
-            store, game_id, state.turn, Bump(by=3), state=state, version=version
+            store, game_id, state.turn, Bump(by=3), state=state, version=version, games=GAMES
         )
         state, version = result.state, result.version
     return version

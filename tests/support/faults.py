@@ -4,11 +4,9 @@
 appends and loads raise the store's own transient errors (``database-busy``,
 ``store-unavailable``) before touching the database, and a fraction of its appends commit
 and then raise ``store-unavailable`` (a connection lost before the commit's answer came
-back). Every other call passes through. To ``isinstance`` it is the store it wraps (its
-``__class__``), so the app wires it as it would the real one, and what the app opens from it
-is wrapped too: SQLite's twin for appends on the event loop, PostgreSQL's appends on the
-loop. :func:`faulty_open_store` is ``open_store`` with the faults: a test puts it where the
-app opens its store.
+back). Every other call passes through, and the recorder the app appends through
+(``recorder()``) has the same faults on its appends. :func:`faulty_open_store` is
+``open_store`` with the faults: a test puts it where the app opens its store.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from typing import Any
 
 from spies_replay.errors import StoreBusyError, StoreUnavailableError
 from spies_replay.store.backends import open_store
-from spies_replay.store.protocols import EventStore
+from spies_replay.store.protocols import EventStore, Recorder
 from spies_replay.store.records import Append
 
 __all__ = ["APPENDS", "LOADS", "Faults", "FaultyStore", "faulty_open_store"]
@@ -34,10 +32,9 @@ LOADS = frozenset(
     {
         "get_game",
         "list_games",
-        "read_game_payloads",
-        "read_events",
+        "read_payloads",
         "read_rows",
-        "last_event",
+        "last_row",
         "latest_snapshot",
         "secrets",
         "seat_states",
@@ -128,10 +125,6 @@ class FaultyStore:
         self._store = store
         self._faults = faults
 
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return type(self._store)
-
     def __getattr__(self, name: str) -> Any:
         found = getattr(self._store, name)
         if name in APPENDS or name in LOADS:
@@ -151,14 +144,10 @@ class FaultyStore:
 
         return faulty
 
-    def twin(self, **options: Any) -> FaultyStore:
-        """SQLite's twin for appends on the event loop, with the same faults."""
-        return FaultyStore(self._store.twin(**options), self._faults)  # type: ignore[attr-defined]
-
-    def async_appends(self, *args: Any, **kwargs: Any) -> _FaultyAsyncAppends:
-        """PostgreSQL's appends on the event loop, with the same faults."""
-        inner = self._store.async_appends(*args, **kwargs)  # type: ignore[attr-defined]
-        return _FaultyAsyncAppends(inner, self._faults, self._store.location)
+    def recorder(self, *, on_loop: bool = True) -> _FaultyRecorder:
+        """The store's recorder, with the same faults on its appends."""
+        inner = self._store.recorder(on_loop=on_loop)
+        return _FaultyRecorder(inner, self._faults, self._store.location)
 
     def __enter__(self) -> FaultyStore:
         return self
@@ -167,8 +156,8 @@ class FaultyStore:
         self._store.close()
 
 
-class _FaultyAsyncAppends:
-    def __init__(self, inner: Any, faults: Faults, location: str) -> None:
+class _FaultyRecorder:
+    def __init__(self, inner: Recorder, faults: Faults, location: str) -> None:
         self._inner = inner
         self._faults = faults
         self._location = location

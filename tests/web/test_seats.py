@@ -149,8 +149,8 @@ def test_two_browsers_join_one_game_by_link_and_play(
         click_a_move(pages[seat])
         made[seat] += 1
     log = ada.get_by_test_id("log")
-    expect(log).to_contain_text("Grace passes three cards")
-    expect(log).to_contain_text("bot random passes three cards")
+    expect(log).to_contain_text("Grace passes 3 cards")
+    expect(log).to_contain_text("bot random passes 3 cards")
     screenshots(grace, "black-spy-joined")
 
     # Grace lets the bot play her seat on her turn, then takes it back once it has moved.

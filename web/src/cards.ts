@@ -4,7 +4,11 @@
  */
 
 import { s } from "./dom";
+import { GAMES } from "./generated/rules";
 import { T } from "./i18n/index";
+
+const DECK = GAMES["deck-of-spies"].figures;
+const BLACK_SPY = GAMES["black-spy"].figures;
 
 const SUITS: Record<string, { name: string; colour: string; path: string }> = {
   C: {
@@ -38,10 +42,10 @@ export function standardName(card: string): string {
   return T.deckCard(T.deckRank(rank), T.deckSuit(suit));
 }
 
-/** The value of a standard card (A 1, J 11, Q 12, K 13). */
+/** The value of a standard card (A 1, J 11, Q 12, K 13: the rules' values). */
 export function standardValue(card: string): number {
-  const rank = standardParts(card).rank;
-  return { A: 1, J: 11, Q: 12, K: 13 }[rank] ?? Number(rank);
+  const values: Readonly<Record<string, number | undefined>> = DECK.card_values;
+  return values[standardParts(card).rank] ?? 0;
 }
 
 function frame(label: string, extra: string): SVGElement {
@@ -100,7 +104,8 @@ export function cardBack(label: string, tone = "blue"): SVGElement {
   return svg;
 }
 
-const BLACK_SPY_COLOURS: Record<string, string> = {
+/** Each colour's paint; the type makes every colour of the rules have one. */
+const BLACK_SPY_PAINT: Readonly<Record<(typeof BLACK_SPY.colours)[number], string>> = {
   blue: "#1f5fbf",
   yellow: "#d9a400",
   red: "#c8102e",
@@ -108,6 +113,10 @@ const BLACK_SPY_COLOURS: Record<string, string> = {
   black: "#1b1b1b",
 };
 
+function paint(colour: string): string {
+  const paints: Readonly<Record<string, string | undefined>> = BLACK_SPY_PAINT;
+  return paints[colour] ?? "#444";
+}
 
 /**
  * Each Black Spy colour's own symbol, so that colour is never the only carrier: blue a
@@ -135,7 +144,7 @@ export function colourSymbol(colour: string, x: number, y: number, r: number): S
 /** A small SVG of one colour's symbol, for legends. */
 export function symbolIcon(colour: string): SVGElement {
   const svg = s("svg", { viewBox: "0 0 24 24", class: "symbol-icon", "aria-hidden": "true" });
-  svg.append(s("rect", { x: 0, y: 0, width: 24, height: 24, rx: 4, fill: BLACK_SPY_COLOURS[colour] ?? "#444" }), colourSymbol(colour, 12, 12, 7));
+  svg.append(s("rect", { x: 0, y: 0, width: 24, height: 24, rx: 4, fill: paint(colour) }), colourSymbol(colour, 12, 12, 7));
   return svg;
 }
 
@@ -153,7 +162,7 @@ export function blackSpyRank(card: string): number {
 /** A Black Spy card: its colour, rank and name; the black 7 is the black spy. */
 export function blackSpyCard(card: string): SVGElement {
   const [colourName = "black", rankText = "?"] = card.split("-");
-  const colour = BLACK_SPY_COLOURS[colourName] ?? "#444";
+  const colour = paint(colourName);
   const rank = Number(rankText);
   const svg = frame(blackSpyName(card), `bs-card bs-${colourName}`);
   svg.append(
@@ -169,13 +178,13 @@ export function blackSpyCard(card: string): SVGElement {
     ),
     colourSymbol(colourName, 84, 24, 9),
   );
-  if (rank === 7) {
-    // The spies: a hat over the rank (the black ones score 10, the coloured ones -5).
+  if (rank === BLACK_SPY.spy_rank) {
+    // The spies: a hat over the rank (a black one costs points, a coloured one takes some off).
     svg.append(
       s("path", { d: "M30 47h40l-7-11H37z", fill: colourName === "black" ? "#ddd" : "#111" }),
     );
   }
-  if (card === "red-1") {
+  if (card === BLACK_SPY.star_card) {
     svg.append(
       s("path", {
         d: "M80 14l3 7 7 .6-5.4 4.6 1.7 7-6.3-3.8-6.3 3.8 1.7-7-5.4-4.6 7-.6z",

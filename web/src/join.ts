@@ -3,6 +3,7 @@
 import { api, problemText, type Summary } from "./api/client";
 import { fill, h } from "./dom";
 import { gameUi } from "./games/index";
+import { NAME_MAX } from "./generated/rules";
 import { langSwitch, T } from "./i18n/index";
 import { keepName, myName, seatKind, seatLine, seatName } from "./names";
 import { keepReceipt } from "./receipts";
@@ -67,7 +68,7 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
     type: "text",
     id: "join-name",
     required: true,
-    maxlength: 40,
+    maxlength: NAME_MAX,
     autocomplete: "nickname",
     value: myName(),
     "data-testid": "join-name",

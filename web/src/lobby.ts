@@ -1,26 +1,28 @@
 /** `/`: the lobby: the games on this server, and a form to create one. */
 
-import { api, problemText, type Schemas, type Summary } from "./api/client";
+import { api, type GameId, problemText, type Schemas, type Summary } from "./api/client";
 import { fill, h } from "./dom";
 import type { OptionField } from "./games/common";
 import { GAMES, gameUi } from "./games/index";
+import { NAME_MAX } from "./generated/rules";
 import { langSwitch, T } from "./i18n/index";
 import { joinProblem } from "./join";
 import { joinLink, keepName, myName, openSeats, seatKind, seatName } from "./names";
-import { rulesHref } from "./rules/links";
+import { optionDefaults, rulesHref, seatCounts } from "./rules/links";
 import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
-const PAGE = 50;
-
-function optionInput(field: OptionField): HTMLElement {
+/** An option's input, set to the server's default for `game`. */
+function optionInput(game: GameId, field: OptionField): HTMLElement {
   const id = `option-${field.key}`;
+  const option = optionDefaults(game)[field.key];
+  const initial = option?.default;
   switch (field.kind) {
     case "flag":
       return h(
         "label",
         { class: "check" },
-        h("input", { type: "checkbox", id, name: field.key, checked: field.initial }),
+        h("input", { type: "checkbox", id, name: field.key, checked: initial === true }),
         ` ${field.label}`,
       );
     case "number":
@@ -28,7 +30,7 @@ function optionInput(field: OptionField): HTMLElement {
         "label",
         {},
         `${field.label} `,
-        h("input", { type: "number", id, name: field.key, value: field.initial, min: field.min, max: field.max }),
+        h("input", { type: "number", id, name: field.key, value: Number(initial), min: field.min, max: field.max }),
       );
     case "choice":
       return h(
@@ -38,7 +40,7 @@ function optionInput(field: OptionField): HTMLElement {
         h(
           "select",
           { id, name: field.key },
-          ...field.choices.map((choice) => h("option", { value: choice, selected: choice === field.initial }, choice)),
+          ...(option?.choices ?? []).map((choice) => h("option", { value: choice, selected: choice === initial }, choice)),
         ),
       );
   }
@@ -159,7 +161,10 @@ function createForm(
   const gameBots = (): BotInfo[] => bots.filter((bot) => bot.games.includes(game.value));
   const showSeats = (): void => {
     const before = [...seats.querySelectorAll("select")].map((select) => select.value);
-    const count = Math.max(0, Math.min(64, Number(players.value) || 0));
+    const ui = gameUi(game.value);
+    const counts = ui === undefined ? [] : seatCounts(ui.id);
+    // The game's most seats bound the rows, whatever the box holds.
+    const count = Math.max(0, Math.min(counts[counts.length - 1] ?? 0, Number(players.value) || 0));
     const choices = gameBots();
     const rows = Array.from({ length: count }, (_, seat) => seatChoice(seat, choices, before[seat] ?? "creator"));
     fill(seats, h("legend", {}, T.whoPlays), ...rows);
@@ -167,11 +172,14 @@ function createForm(
   const showOptions = (): void => {
     const ui = gameUi(game.value);
     if (ui === undefined) return;
-    players.min = String(ui.minPlayers);
-    players.max = String(ui.maxPlayers);
-    players.value = String(ui.minPlayers);
-    players.disabled = ui.minPlayers === ui.maxPlayers;
-    fill(options, h("legend", {}, T.options), ...ui.options.map(optionInput));
+    const counts = seatCounts(ui.id);
+    const fewest = String(counts[0] ?? 1);
+    const most = String(counts[counts.length - 1] ?? 1);
+    players.min = fewest;
+    players.max = most;
+    players.value = fewest;
+    players.disabled = fewest === most;
+    fill(options, h("legend", {}, T.options), ...ui.options.map((field) => optionInput(ui.id, field)));
     const rules = form.querySelector<HTMLAnchorElement>("[data-testid=lobby-rules]");
     if (rules !== null) {
       rules.href = rulesHref(ui.id);
@@ -283,7 +291,7 @@ function openRow(game: Summary, nameInput: HTMLInputElement, problem: HTMLElemen
 
 async function listOpen(host: HTMLElement, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
   // The server lists newest first: the first page is the newest open games.
-  const { data, error } = await api.GET("/games", { params: { query: { open: true, limit: PAGE } } });
+  const { data, error } = await api.GET("/games", { params: { query: { open: true } } });
   if (data === undefined) {
     fill(host, h("p", { class: "error", role: "alert" }, problemText(error)));
     return;
@@ -327,7 +335,7 @@ function gameRow(game: Summary): HTMLElement {
 async function listGames(host: HTMLElement, status: string): Promise<void> {
   const filter: { status?: "active" | "finished" } =
     status === "active" || status === "finished" ? { status } : {};
-  const { data, error } = await api.GET("/games", { params: { query: { ...filter, limit: PAGE } } });
+  const { data, error } = await api.GET("/games", { params: { query: filter } });
   if (data === undefined) {
     fill(host, h("p", { class: "error", role: "alert" }, problemText(error)));
     return;
@@ -355,7 +363,7 @@ export function lobbyPage(root: HTMLElement): void {
   const nameInput = h("input", {
     type: "text",
     id: "my-name",
-    maxlength: 40,
+    maxlength: NAME_MAX,
     autocomplete: "nickname",
     value: myName(),
     "data-testid": "my-name",

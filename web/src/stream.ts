@@ -4,10 +4,16 @@
  */
 
 import { api, auth, type GameEvent } from "./api/client";
+import { FINAL_EVENT, RECONNECT_MS } from "./generated/rules";
 
-/** Parses server-sent events from text chunks: `id:` is the seq, `data:` one event. */
+/**
+ * Parses server-sent events from text chunks: `id:` is the seq, `data:` one event, and
+ * `retry:` how long to wait before reconnecting (the server's say, as an EventSource takes it).
+ */
 export class SseParser {
   private buffer = "";
+  /** The last `retry:` of the stream, in milliseconds; none yet. */
+  retry: number | null = null;
 
   /** The events completed by this chunk. */
   push(chunk: string): GameEvent[] {
@@ -17,6 +23,10 @@ export class SseParser {
     this.buffer = blocks.pop() ?? "";
     for (const block of blocks) {
       const lines = block.split(/\r\n|\n|\r/);
+      for (const line of lines) {
+        const retry = /^retry: ?(\d+)$/.exec(line);
+        if (retry !== null) this.retry = Number(retry[1]);
+      }
       // a named event is not a game event: `reconnect` is a server's last word at its
       // shutdown, and the stream then ends (follow reconnects after the last seq)
       if (lines.some((line) => line.startsWith("event:") && line.slice(6).trim() !== "message")) continue;
@@ -43,6 +53,7 @@ export async function follow(
   signal: AbortSignal,
 ): Promise<void> {
   let last = after;
+  let wait: number = RECONNECT_MS;
   while (!signal.aborted) {
     try {
       const { response, data } = await api.GET("/games/{game_id}/events/stream", {
@@ -60,10 +71,11 @@ export async function follow(
         const { value, done } = await reader.read();
         if (done) break;
         const events = parser.push(value);
+        wait = parser.retry ?? wait;
         if (events.length > 0) {
           last = events[events.length - 1]?.seq ?? last;
           onEvents(events);
-          ended = events.some((event) => event.type === "seed_revealed");
+          ended = events.some((event) => event.type === FINAL_EVENT);
         }
       }
       if (ended) return;
@@ -71,6 +83,6 @@ export async function follow(
       if (signal.aborted) return;
       console.warn("event stream interrupted, reconnecting", error);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }

@@ -29,7 +29,6 @@ from litestar.typing import FieldDefinition
 from spies_api.openapi.operations import documented
 from spies_api.problems.errors import MalformedBodyError
 from spies_api.problems.hints import explain_body
-from spies_core.errors import SpiesError
 from spies_replay.codec import MAX_JSON_DEPTH, json_depth
 
 if TYPE_CHECKING:
@@ -57,6 +56,11 @@ def check_depth(body: bytes) -> None:
         )
 
 
+def _no_game() -> None:
+    """No game is known while the body is decoded: the hint lists every game's types."""
+    return
+
+
 class StrictBody(AbstractDTO[T]):
     """Decode a JSON body strictly into ``T`` (a msgspec Struct); errors are 400."""
 
@@ -79,21 +83,11 @@ class StrictBody(AbstractDTO[T]):
         try:
             return self._decoder.decode(value)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            hint = explain_body(self.model_type, value, str(exc), self._game)
+            # The body is decoded before the handler knows the game (its caller is resolved
+            # after the body), so the hint reads nothing: a command's own type is explained
+            # by the handler, with the game it holds (spies_api.service.commands.decode).
+            hint = explain_body(self.model_type, value, str(exc), _no_game)
             raise MalformedBodyError(f"invalid request body: {hint}") from exc
-
-    def _game(self) -> str | None:
-        """The game of the request's ``{game_id}``, if any (to list its command types).
-
-        The app keeps the lookup in its state as ``game_of`` (see :mod:`spies_api.app`).
-        """
-        game_id = self.asgi_connection.path_params.get("game_id")
-        if game_id is None:
-            return None
-        try:
-            return str(self.asgi_connection.app.state.game_of(game_id))
-        except SpiesError:
-            return None
 
     def decode_builtins(self, value: dict[str, Any]) -> Any:
         """Convert already parsed data strictly (not used for JSON bodies)."""

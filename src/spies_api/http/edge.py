@@ -48,6 +48,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from spies_api.problems.hints import NO_PATH
 from spies_api.problems.table import problem_document
+from spies_api.settings import DEFAULTS
 
 __all__ = [
     "CLIENT_KEY",
@@ -151,7 +152,9 @@ def client_address(scope: Scope | dict[str, Any], trusted: TrustedProxies) -> st
     return str(current)
 
 
-def rate_key(client: str, *, ipv4_prefix: int = 32, ipv6_prefix: int = 64) -> str:
+def rate_key(
+    client: str, *, ipv4_prefix: int = IPV4_BITS, ipv6_prefix: int = DEFAULTS.ipv6_prefix
+) -> str:
     """What the rate limits and the bot-game quota count by: the client's network of
     ``ipv4_prefix`` bits (by default its address) or, for IPv6, of ``ipv6_prefix`` bits (by
     default its ``/64``: one host usually holds a whole ``/64``, so a client could otherwise
@@ -321,7 +324,7 @@ class Edge:
         limiter: RateLimiter | None = None,
         free_limiter: RateLimiter | None = None,
         ipv4_prefix: int = IPV4_BITS,
-        ipv6_prefix: int = 64,
+        ipv6_prefix: int = DEFAULTS.ipv6_prefix,
     ) -> None:
         self.app = app
         self.trusted = TrustedProxies(trusted_proxies)

@@ -27,7 +27,8 @@ from spies_api.service.creation import GameCreator, bot_plays_timeouts
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_api.table.quota import BotGameQuota, GameQuota
-from spies_core.registry import GAMES
+from spies_core.errors import UnknownGameError
+from spies_core.registry import get_game
 from spies_replay.store.records import GameStatus
 
 __all__ = ["GamesController"]
@@ -101,10 +102,11 @@ class GamesController(Controller):
         before: Before = None,
     ) -> GameList:
         """List games."""
-        if game is not None and game not in GAMES:
-            raise InvalidParameterError(
-                f"query parameter game: unknown game {game!r}; known games: {', '.join(GAMES)}"
-            )
+        if game is not None:
+            try:
+                get_game(game)
+            except UnknownGameError as unknown:
+                raise InvalidParameterError(f"query parameter game: {unknown.message}") from None
         size = settings.games_page_default if limit is None else limit
         return queries.list_games(
             game=game,

@@ -36,7 +36,6 @@ from spies_api.schemas import Health, Readiness
 from spies_core.errors import SpiesError
 from spies_core.words import counted
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.sqlite import SQLiteEventStore
 
 __all__ = [
     "OPERATIONS_PATHS",
@@ -151,7 +150,7 @@ async def _ask(store: EventStore) -> Readiness | _NotReady:
             " (another process is migrating it, or it needs a restart)",
             "migrations-pending",
         )
-    return Readiness(backend="sqlite" if isinstance(store, SQLiteEventStore) else "postgresql")
+    return Readiness(backend=store.backend)
 
 
 class HealthController(Controller):

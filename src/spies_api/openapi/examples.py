@@ -15,10 +15,11 @@ from litestar.openapi.spec import Example
 from spies_api.problems.table import PROBLEM_MEDIA_TYPE, problem_document
 from spies_api.schemas import NAME_MAX, Problem
 from spies_api.settings import DEFAULTS, KIB
-from spies_core.registry import GAMES
+from spies_core.errors import UnknownGameError
+from spies_core.registry import get_game
 
 __all__ = [
-    "KEYS_EXAMPLE",
+    "KEY_ID",
     "RECEIPT_EXAMPLE",
     "COMMAND_REQUEST_EXAMPLES",
     "PARAMETER_CODES",
@@ -156,16 +157,6 @@ RECEIPT_EXAMPLE: Final = {
     ),
 }
 """The example game's receipt at version 4, signed by the example key (it verifies)."""
-
-KEYS_EXAMPLE: Final = {
-    "keys": [
-        {
-            "key_id": KEY_ID,
-            "algorithm": "ed25519",
-            "public_key": "hRl3ExLG5TtiB_BlJNtgoSBG1LVXSoKsi1WSS2P-m6k",
-        }
-    ]
-}
 
 CREATED_EXAMPLE: Final = {
     **_RECORD,
@@ -328,6 +319,16 @@ _PROBLEMS: Final[dict[int, tuple[str, str, str, dict[str, Any]]]] = {
     ),
 }
 
+
+def _refusal_of(game: str) -> str:
+    """The detail of an unknown game id, as the one lookup words it."""
+    try:
+        get_game(game)
+    except UnknownGameError as unknown:
+        return unknown.message
+    raise AssertionError(f"{game!r} is a registered game")
+
+
 _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     "seat-taken": ("Seat taken", f"seat 1 of game {BLACK_SPY_ID!r} is joined, not open"),
     "no-open-seat": ("No open seat", f"game {BLACK_SPY_ID!r} has no open seat left"),
@@ -349,7 +350,7 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         f"a name is 1 to {NAME_MAX} printable characters and not blank; '' (0 characters) is not",
     ),
     "game-not-finished": ("Game not finished", f"game {BLACK_SPY_ID!r} is still in progress"),
-    "unknown-game": ("Unknown game", "unknown game 'chess'; known games: " + ", ".join(GAMES)),
+    "unknown-game": ("Unknown game", _refusal_of("chess")),
     "invalid-options": (
         "Invalid options",
         "invalid options for deck-of-spies: Expected `bool`, got `str` - at `$.strict_necessity`",

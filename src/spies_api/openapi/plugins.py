@@ -266,6 +266,30 @@ def _described(schema: Schema | Reference, doc: str) -> Schema | Reference:
     return schema
 
 
+_KEYWORDS: Final = {
+    "enum": "enum",
+    "minimum": "minimum",
+    "maximum": "maximum",
+    "minLength": "min_length",
+    "maxLength": "max_length",
+    "pattern": "pattern",
+}
+"""The JSON Schema keywords a field's ``extra_json_schema`` may add to its schema."""
+
+
+def _constrain(schema: Schema | Reference, extra: dict[str, Any]) -> None:
+    """Put a field's document-only constraints (its ``extra_json_schema``: msgspec does not
+    check them, the API does, with its own codes) on its schema, or on the non-null member
+    of an optional field's ``oneOf``."""
+    if isinstance(schema, Reference):
+        return
+    members = [m for m in schema.one_of or () if isinstance(m, Schema) and m.type != "null"]
+    target = members[0] if len(members) == 1 else schema
+    for keyword, attribute in _KEYWORDS.items():
+        if keyword in extra:
+            setattr(target, attribute, extra[keyword])
+
+
 class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
     """Structs and enums as components named by :func:`schema_name`, described by their
     docstrings; :class:`~spies_api.schemas.PerGame` values as ``anyOf`` the games' schemas."""
@@ -349,11 +373,13 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         )
         schema.description = _text(cls.__doc__ or str(name))
         docs = field_docs(_documented_by().get(cls, cls))
+        properties_out = schema.properties or {}
         for item in info.fields:
             if isinstance(item.type, msgspec.inspect.Metadata):
-                described = (item.type.extra_json_schema or {}).get("description")
-                if described:
+                extra = item.type.extra_json_schema or {}
+                if described := extra.get("description"):
                     docs[item.name] = _text(described)
+                _constrain(properties_out[item.encode_name], extra)
         docs.update(field_docs(cls))
         for key, default in defaults.items():
             doc = docs.get(key, "")
@@ -367,7 +393,6 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 if info.tag_field in docs
                 else f"{always}: says which kind of object this is."
             )
-        properties_out = schema.properties or {}
         for item in info.fields:
             key = item.encode_name
             if item.name in docs:

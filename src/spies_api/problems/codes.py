@@ -1,7 +1,7 @@
 """Every ``code`` the API can answer, with its status and meaning: the table of ``docs/api.md``.
 
 Each entry names the exception class that carries the code, so its status is not written here
-but computed by the one error table (:func:`spies_api.errors.problem_for`). A test checks
+but computed by the one error table (:func:`spies_api.problems.table.problem_for`). A test checks
 that the catalogue holds every code the source raises (less :data:`NOT_ANSWERED`, the codes
 that never reach an HTTP client) and that ``docs/api.md`` holds :func:`markdown_table`
 exactly. ``python -m spies_api.problems.codes`` prints the table.

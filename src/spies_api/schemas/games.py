@@ -9,8 +9,9 @@ import msgspec
 
 from spies_api.schemas.per_game import union_of
 from spies_api.schemas.seats import AnySeatRequest, PublicSeat, SeatToken
+from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, ClockView, TimeControl
-from spies_core.decider import GameSpec, Outcome
+from spies_core.decider import GameSpec, Outcome, seat_counts_text
 from spies_core.registry import GAMES
 from spies_replay.receipts import Receipt  # receipts
 from spies_replay.store.records import GameRecord, GameStatus
@@ -44,8 +45,8 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     game: str
     """A registered game id: ``deck-of-spies``, ``black-spy``, ``spies-and-lies``."""
     players: int | None = None
-    """The number of seats; ``null`` or omitted: the game's minimum (Deck of Spies 1, Black
-    Spy 3 to 6, Spies & Lies 2, or 4 for team play)."""
+    """The number of seats, one that the game is played by; ``null`` or omitted: the
+    fewest."""
     options: dict[str, Any] | None = None
     """The game's options (validated by the game; an unknown option is 422)."""
     seed: str | None = None
@@ -68,7 +69,8 @@ _CLOCK_DOC: Final = Annotated[
         f" {CLOCK_LIMITS.min_budget_seconds:g} for `budget_seconds` (the shortest a person"
         f" and a bot can play to), from 0 for `increment_seconds`, up to"
         f" {CLOCK_LIMITS.max_seconds:g} (a week). `on_timeout` `bot` plays a timed-out seat's"
-        " move with `timeout_bot` (default `greedy`), in the batch that records the timeout;"
+        f" move with `timeout_bot` (default `{TIMEOUT_BOT}`), in the batch that records the"
+        " timeout;"
         " `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row"
         " hand a seat that a person holds to the bot, with its move. A bad value is 422"
         " `invalid-clock`, naming the limit; ``null`` or omitted: no clock."
@@ -84,6 +86,14 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
             " unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`."
         ),
     ]
+    players: Any = Annotated[
+        Union[int, None],  # noqa: UP007
+        msgspec.Meta(
+            description=f"The number of seats: {spec.title} is played by"
+            f" {seat_counts_text(spec.seat_counts)}; ``null`` or omitted: {spec.min_players}.",
+            extra_json_schema={"enum": sorted(spec.seat_counts)},
+        ),
+    ]
     fields = [
         (item.name, item.type, item.default)
         for item in msgspec.structs.fields(CreateGameRequest)
@@ -92,7 +102,11 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
     request = msgspec.defstruct(
         f"{spec.options_type.__name__.removesuffix('Options')}CreateGameRequest",
         [
-            (name, {"options": options, "clock": _CLOCK_DOC}.get(name, kind), default)
+            (
+                name,
+                {"options": options, "clock": _CLOCK_DOC, "players": players}.get(name, kind),
+                default,
+            )
             for name, kind, default in fields
         ],
         tag_field="game",

@@ -3,7 +3,7 @@ sees it, and a rematch's seat."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Union
+from typing import TYPE_CHECKING, Annotated, Any, Final, Union
 
 import msgspec
 
@@ -28,14 +28,18 @@ __all__ = [
 NAME_MAX: Final = 40
 """The longest display name, in characters."""
 
+_NAME_LENGTH: Final = msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": NAME_MAX})
+"""A display name's length, for the document: the server checks names itself (422
+``invalid-name``, printable characters and not blank too)."""
+
 
 class CreatorSeatRequest(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="creator"
 ):
     """A seat of the creator (the default): the create answer carries its token."""
 
-    name: str | None = None
-    """A display name (1 to 40 printable characters), public; ``null``: no name."""
+    name: Annotated[str | None, _NAME_LENGTH] = None
+    """A display name of printable characters, public; ``null``: no name."""
 
 
 class OpenSeatRequest(
@@ -62,8 +66,8 @@ else:
 class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Body of ``POST /games/{id}/join`` and ``POST /games/{id}/seats/{seat}/join``."""
 
-    name: str
-    """A display name: 1 to 40 printable characters, public (never a secret)."""
+    name: Annotated[str, _NAME_LENGTH]
+    """A display name of printable characters, public (never a secret)."""
 
 
 class BotRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

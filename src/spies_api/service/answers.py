@@ -2,7 +2,7 @@
 the answer to a command.
 
 Hidden information: a game in progress leaves only through ``spec.view`` and
-:func:`spies_replay.engine.redact_for`; once it is over, its log is public (it can be
+:func:`spies_replay.reading.redact_for`; once it is over, its log is public (it can be
 exported with the revealed seed), so events are sent whole.
 """
 
@@ -13,12 +13,13 @@ from typing import Any, Final
 
 import msgspec
 
+from spies_api.game import PreparedCommand
 from spies_api.schemas import CommandResponse, event_out
 from spies_core.decider import AnySpec
-from spies_replay.engine import PreparedCommand, redact_for
 from spies_replay.meta import GameCreated
+from spies_replay.reading import StoredEvent, redact_for
 from spies_replay.receipts import Receipt
-from spies_replay.store.records import GameStatus, StoredEvent
+from spies_replay.store.records import GameStatus
 
 __all__ = ["DEAL_HIDDEN", "command_answer", "outgoing", "public_options"]
 

@@ -9,10 +9,11 @@ events/stream, replay):
 - any other token, or a header that is not ``Bearer <token>``: 401 ``unauthorized``.
 
 A seat always acts as itself (commands carry no seat), so there is no other 403 case.
-Tokens are stored only as sha256 hashes. :meth:`~spies_replay.store.EventStore.check_token`
-compares them in constant time; so does :class:`SeatAuthenticator`, which remembers the
-hashes of tokens it has already verified (a seat's token never changes), so that a
-playing seat is recognised without a database read. Public endpoints (list, summary,
+Tokens are stored only as sha256 hashes.
+:meth:`~spies_replay.store.protocols.EventStore.check_token` compares them in constant time;
+so does :class:`SeatAuthenticator`, which remembers the hashes of tokens it has already
+verified (a seat's token never changes), so that a playing seat is recognised without a
+database read. Public endpoints (list, summary,
 export) ignore the header.
 """
 

@@ -4,17 +4,18 @@ A command goes down once, and nothing below it calls back up:
 
 1. the game's head comes from the cache (:class:`~spies_api.service.states.GameStates`),
    or is folded from the log on a worker thread;
-2. the command is checked against the head (a command of another game, a finished game, a
-   stale ``expected_game_version``, or a stale ``expected_version`` since which the seat
-   acted or its legal commands changed: see :func:`stale_version_accepted`) and decided by
-   the pure step
-   (:func:`spies_replay.engine.prepare_command`: ``decide``, ``evolve``, ``outcome``, the
-   sealed rows);
+2. the command is checked against its game's commands, a stale ``expected_version`` is
+   weighed (accepted when the seat has not acted since and its legal commands did not
+   change: see :func:`stale_version_accepted`), and the command is decided by the pure step
+   (:func:`spies_api.game.commands.prepare_command`: the head's finished game and version
+   refused early with the store's own typed errors, then ``decide``, ``evolve``,
+   ``outcome``, the sealed rows);
 3. the answer is built from the sealed events as the seat may see them, before anything is
    written, and kept with the batch under an ``Idempotency-Key``;
-4. one append (:class:`~spies_api.service.placement.Placement`): the store is the only
-   authority on the version, the finished game and the key, and refuses what another writer
-   made stale;
+4. one append, through the store's recorder
+   (:class:`~spies_replay.store.protocols.Recorder`: where it runs is the store's choice):
+   the store is the only authority on the version, the finished game and the key, and
+   refuses what another writer made stale;
 5. the new head goes into the cache, the game's listeners (its streams, the bot runner) are
    woken, and one ``command_handled`` line is logged (``command_rejected`` with the code of
    a refusal).
@@ -29,13 +30,14 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import msgspec
 import structlog
 
+from spies_api.game import Head, prepare_command
+from spies_api.game.clocks import ServerAction, prepare_action
 from spies_api.problems.errors import (
     IdempotencyKeyReusedError,
     InvalidParameterError,
@@ -53,21 +55,20 @@ from spies_api.schemas import (
 from spies_api.service.answers import command_answer
 from spies_api.service.auth import Caller
 from spies_api.service.effects import WriteEffects
-from spies_api.service.keys import ReceiptKeys
+from spies_api.service.keys import ReceiptKeys, signed  # receipts: each answer's
 from spies_api.service.locks import GameLocks
-from spies_api.service.placement import Placement, blocking
+from spies_api.service.placement import blocking
 from spies_api.service.states import GameStates
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
-from spies_replay.engine import Head, PreparedCommand, load_state, prepare_command
 from spies_replay.errors import (
     DeadlinePassedError,
-    GameFinishedError,
     IdempotencyKeyExistsError,
     VersionConflictError,
     is_transient,
 )
-from spies_replay.store.protocols import EventStore, ReplyLedger
+from spies_replay.reading import load_state
+from spies_replay.store.protocols import EventStore, Recorder, ReplyLedger
 from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
 
 __all__ = [
@@ -103,7 +104,7 @@ class Commands:
         replies: the store's answers under idempotency keys (read when a refused command
             may be the retry of an applied one).
         states: the cached heads of games.
-        placement: where appends run.
+        recorder: the store's appends for the event loop.
         locks: one lock per game, shared with the seat changes.
         effects: what an append changes in this process (the cached head, the listeners).
         key_max_length: the longest ``Idempotency-Key`` accepted (a setting, so checked here
@@ -114,7 +115,7 @@ class Commands:
 
     replies: ReplyLedger
     states: GameStates
-    placement: Placement
+    recorder: Recorder
     locks: GameLocks
     effects: WriteEffects
     key_max_length: int
@@ -209,29 +210,29 @@ class Commands:
         )
         return reply
 
-    async def write(
-        self,
-        game_id: str,
-        prepare: Callable[[Head], PreparedCommand | None],
-        *,
-        event: str,
-        **fields: Any,
-    ) -> Head | None:
-        """Append what ``prepare`` makes of the game's head (a timeout, clocks resumed), on the
-        game's lock like a command; log one ``event`` line. ``prepare`` returns ``None`` when
-        the head no longer calls for it (nothing is written then).
+    async def record(
+        self, game_id: str, action: ServerAction, *, version: int, event: str, **fields: Any
+    ) -> Head:
+        """Append what the server decided by itself at ``version`` (a timeout, clocks
+        resumed, an abandoned game: plain data, see :func:`spies_api.game.clocks.prepare_action`),
+        on the game's lock like a command; log one ``event`` line.
 
         Returns:
-            The new head, or ``None`` when nothing was written.
+            The new head.
 
         Raises:
-            VersionConflictError: another process wrote first (the cached head is dropped).
+            VersionConflictError: the game is not at ``version`` any more (a command, a join
+                or another process wrote first; the cached head is dropped when the store
+                says so).
         """
         async with self.locks.hold(game_id):
             head = await self._head(game_id)
-            prepared = prepare(head)
-            if prepared is None:
-                return None
+            if head.version != version:
+                # an early refusal, the store's own (VersionConflictError): a batch decided
+                # at ``version`` cannot be sealed after another head
+                raise VersionConflictError(game_id, version, head.version)
+            spec = GAMES[head.game]
+            prepared = prepare_action(spec, head, action, recorded_at=self.clock())
             await self._append(game_id, prepared.append)
             self.effects.command(prepared.head)
         self.log.info(
@@ -244,10 +245,10 @@ class Commands:
 
         Raises:
             VersionConflictError: another writer appended first.
-            Anything :meth:`Placement.append` raises.
+            Anything :meth:`Recorder.append` raises.
         """
         try:
-            await self.placement.append(batch)
+            await self.recorder.append(batch)
         except VersionConflictError:
             self.states.discard(game_id)
             raise
@@ -350,24 +351,18 @@ class Commands:
                 f" command types are {', '.join(command_types(head.game))};"
                 f" see GET /games/{head.id}/legal"
             )
-        if head.finished:
-            raise GameFinishedError(f"game {head.id!r} has finished; no command is accepted")
-        strict = request.expected_game_version
-        if strict is not None and strict != head.version:
-            raise VersionConflictError(head.id, strict, head.version)
-        expected = request.expected_version
-        if expected is not None and accepted != expected:
-            if 0 <= expected < head.version and head.acted_since(seat, expected):
-                raise SeatActedError(head.id, seat, expected, head.version, head.acted[seat])
-            if 0 <= expected < head.version:
-                raise LegalCommandsChangedError(head.id, seat, expected, head.version)
-            raise VersionConflictError(head.id, expected, head.version)  # a version to come
         spec = GAMES[head.game]
-        prepared = prepare_command(spec, head, seat, command, bot=bot, recorded_at=now)
-        new = prepared.head  # receipts: the answer carries the new head, signed
-        receipts = self.receipts
-        receipt = None if receipts is None else receipts.receipt(new.id, new.version, new.head_hash)
-        body = command_answer(spec, seat, prepared, receipt)
+        prepared = prepare_command(
+            spec,
+            head,
+            seat,
+            command,
+            bot=bot,
+            recorded_at=now,
+            expected_version=request.expected_game_version,
+            stale=_stale(head, seat, request.expected_version, accepted),
+        )
+        body = command_answer(spec, seat, prepared, signed(self.receipts, prepared.head))
         batch = prepared.append
         if key is not None:
             batch = replace(batch, reply=Reply(key, fingerprint, body))
@@ -381,8 +376,22 @@ class Commands:
         if stored is None:
             return None
         reply = _stored_reply(stored, fingerprint)
-        version = msgspec.json.decode(stored.response).get("version")
+        version = msgspec.json.decode(stored.result).get("version")
         return _Replayed(reply=reply, version=version)
+
+
+def _stale(
+    head: Head, seat: int, expected: int | None, accepted: int | None
+) -> VersionConflictError | None:
+    """The refusal of a stale ``expected_version`` not accepted (see
+    :func:`stale_version_accepted`): why, as a :class:`VersionConflictError`; else ``None``."""
+    if expected is None or accepted == expected:
+        return None
+    if 0 <= expected < head.version and head.acted_since(seat, expected):
+        return SeatActedError(head.id, seat, expected, head.version, head.acted[seat])
+    if 0 <= expected < head.version:
+        return LegalCommandsChangedError(head.id, seat, expected, head.version)
+    return VersionConflictError(head.id, expected, head.version)  # a version to come
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +437,7 @@ def stale_version_accepted(store: EventStore, head: Head, seat: int, expected: i
     """Whether a command decided at version ``expected`` may be applied at ``head``.
 
     It may not when a command of the seat was recorded since (its holder's, its bot's, or
-    a forced move after its clock ran out: :meth:`~spies_replay.engine.Head.acted_since`,
+    a forced move after its clock ran out: :meth:`~spies_api.game.loading.Head.acted_since`,
     which the head carries), so a request sent again is never applied twice. Otherwise it
     may when the seat's legal commands after event ``expected`` are exactly its legal
     commands now: whatever was recorded since (another seat's move in a phase where several
@@ -488,4 +497,4 @@ def _stored_reply(record: IdempotencyRecord, fingerprint: str) -> CommandReply:
             f"Idempotency-Key {record.key!r} was already used for another request"
             " (another body or another seat)"
         )
-    return CommandReply(body=record.response, replayed=True)
+    return CommandReply(body=record.result, replayed=True)

@@ -15,6 +15,7 @@ from typing import Any, Final
 import msgspec
 import structlog
 
+from spies_api.game import create_game
 from spies_api.problems.errors import (
     InvalidClockError,
     InvalidNameError,
@@ -34,10 +35,11 @@ from spies_api.schemas import (
 from spies_api.service.effects import WriteEffects
 from spies_api.service.keys import ReceiptKeys
 from spies_bots import policy_for
+from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec
+from spies_core.registry import get_game
 from spies_core.words import counted
-from spies_replay.engine import create_game
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.receipts import Receipt
 from spies_replay.store.protocols import EventStore
@@ -81,7 +83,7 @@ def holders(
     """
     if requested is None:
         return None
-    spec = store.spec(game)
+    spec = get_game(game)
     count = spec.min_players if players is None else players
     if len(requested) != count:
         raise InvalidSeatsError(
@@ -170,7 +172,7 @@ def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
             f"clock.on_timeout 'forfeit' is refused for {spec.title}: no seat's leaving decides"
             " the game; use 'bot'"
         )
-    bot = raw.get("timeout_bot", "greedy")
+    bot = raw.get("timeout_bot", TIMEOUT_BOT)
     if not isinstance(bot, str):
         raise InvalidClockError(f"clock.timeout_bot is a bot's name (GET /bots), not {bot!r}")
     policy_for(bot, spec.name)
@@ -255,7 +257,7 @@ class GameCreator:
         """
         seats = holders(self.store, request.game, request.players, request.seats)
         check_fair(request, seats)
-        clock = time_control(self.store.spec(request.game), request.clock)
+        clock = time_control(get_game(request.game), request.clock)
         created = create_game(
             self.store,
             request.game,

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.service.auth import SeatAuthenticator
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
-from spies_replay.engine import CreatedGame, Head
-from spies_replay.store.records import SeatChange
 
 __all__ = ["WriteEffects"]
 

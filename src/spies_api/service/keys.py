@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spies_api.game import Head
 from spies_replay.receipts import KeyList, Receipt, Signer, new_key, public_key_of
-from spies_replay.store.keyring import ensure_key, read_keys
+from spies_replay.store.keyring import KeyDatabase, ensure_key, read_keys
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.sql import SqlEventStore
 
-__all__ = ["ReceiptKeys"]
+__all__ = ["ReceiptKeys", "signed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class ReceiptKeys:
         signer: the key this process signs with.
     """
 
-    store: SqlEventStore
+    store: KeyDatabase
     signer: Signer
 
     @classmethod
@@ -38,7 +38,7 @@ class ReceiptKeys:
         Raises:
             TypeError: a store that keeps no keys (every backend of this build does).
         """
-        if not isinstance(store, SqlEventStore):
+        if not isinstance(store, KeyDatabase):
             raise TypeError(f"{type(store).__name__} keeps no signing keys")
         row = ensure_key(store, new_key)
         return cls(store, Signer.of(row.key_id, bytes.fromhex(row.private_key)))
@@ -47,7 +47,16 @@ class ReceiptKeys:
         """The signed receipt of ``game_id`` at version ``seq`` with head ``head_hash``."""
         return self.signer.receipt(game_id, seq, head_hash)
 
+    def signed(self, head: Head) -> Receipt:
+        """The signed receipt of a game's ``head`` (what an answer that appended carries)."""
+        return self.signer.receipt(head.id, head.version, head.head_hash)
+
     def listed(self) -> KeyList:
         """Every key of the database, oldest first: the current one and the retired."""
         rows = read_keys(self.store)
         return KeyList(keys=[public_key_of(row.key_id, row.public_key) for row in rows])
+
+
+def signed(keys: ReceiptKeys | None, head: Head) -> Receipt | None:
+    """The signed receipt of ``head``, or ``None`` where nothing signs (a bare service)."""
+    return None if keys is None else keys.signed(head)

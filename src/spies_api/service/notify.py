@@ -8,7 +8,7 @@ one per process, never one per stream:
   after each append :meth:`EventNotifier.notify` sets the ``asyncio.Event`` of every stream
   of that game through its loop's ``call_soon_threadsafe``;
 - other processes' appends, through the store's
-  :meth:`~spies_replay.store.EventStore.watch`: PostgreSQL's ``LISTEN``, or on SQLite one
+  :meth:`~spies_replay.store.protocols.EventStore.watch`: PostgreSQL's ``LISTEN``, or on SQLite one
   thread that looks at the file's commit counter a few times a second;
 - a slow safety poll (``Settings.sse_poll_seconds``): one thread reads the versions of the
   games that have streams, one lookup per game, and wakes only the streams that have read

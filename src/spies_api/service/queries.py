@@ -22,11 +22,13 @@ from spies_api.schemas import (
 )
 from spies_api.service.answers import outgoing, public_options
 from spies_api.service.states import GameStates
+from spies_core.registry import get_game
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
-from spies_replay.engine import clock_at, view_at
+from spies_replay.codec import codec_for
 from spies_replay.errors import GameNotFoundError, SeatNotFoundError
 from spies_replay.meta import SeatState
+from spies_replay.reading import clock_at, decode_rows, view_at
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, GameRecord, GameStatus, utc_now
 from spies_replay.transfer import export_lines
@@ -73,7 +75,7 @@ class GameQueries:
                     finished = record.status == GameStatus.FINISHED
             clock = head.clock
             if not finished:
-                to_act = sorted(self.store.spec(record.game).to_act(head.state))
+                to_act = sorted(get_game(record.game).to_act(head.state))
                 open_until = head.open_until if head.waiting else None
         if seats is None:
             seats = self.store.seat_states(record.id, record.players)
@@ -152,7 +154,7 @@ class GameQueries:
         """
         record, head = self.states.current(game_id)
         clock = clock_view(head.clock, to_ms(self.clock()))
-        return versioned_view(self.store.spec(record.game), head.state, seat, head.version, clock)
+        return versioned_view(get_game(record.game), head.state, seat, head.version, clock)
 
     def legal(self, game_id: str, seat: int | None) -> LegalCommands:
         """The commands ``seat`` may send now (none for a spectator or a seat not to act).
@@ -161,7 +163,7 @@ class GameQueries:
             GameNotFoundError: no such game.
         """
         record, head = self.states.current(game_id)
-        spec = self.store.spec(record.game)
+        spec = get_game(record.game)
         commands: list[Any] = []
         if seat is not None and not head.finished:
             commands = list(spec.legal_commands(head.state, seat))
@@ -214,9 +216,10 @@ class GameQueries:
         """
         with self.store.reading():  # the status and the rows from one snapshot of the file
             record = self.store.get_game(game_id)
-            stored = self.store.read_events(game_id, after=after, limit=limit)
+            rows = self.store.read_rows(game_id, after=after, limit=limit)
         finished = record.status == GameStatus.FINISHED
-        spec = self.store.spec(record.game)
+        spec = get_game(record.game)
+        stored = decode_rows(codec_for(spec), rows)
         return EventsPage(
             events=outgoing(spec, seat, stored, finished=finished),
             next_after=stored[-1].seq if stored else after,

@@ -1,6 +1,6 @@
 """The heads of games in use: what a command or a read needs, cached in memory.
 
-A game's head (:class:`spies_replay.engine.Head`: its folded state, version, head hash and
+A game's head (:class:`spies_api.game.loading.Head`: its folded state, version, head hash and
 secrets) is kept for recently used games in a bounded LRU cache. After a restart, or for a
 game the cache dropped, it is folded from the log's nearest snapshot on a worker thread. The
 log stays the authority: a head is used only at the version the game's record has, and an
@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from spies_replay.engine import Head, load_head
+from spies_api.game import Head, load_head
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord
 

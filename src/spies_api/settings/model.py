@@ -23,6 +23,7 @@ from spies_api.settings.formats import (
     parse_rate,
 )
 from spies_replay.store.backends import SyncMode
+from spies_replay.store.records import SNAPSHOT_EVERY
 
 __all__ = ["DEFAULTS", "Settings"]
 
@@ -130,8 +131,10 @@ class Settings:
         max_bot_games: how many active games with bot seats the server (this process)
             admits, all clients together, counted as ``max_bot_games_per_client`` counts
             them; one more is 429 ``server-bot-games-full`` with ``Retry-After``. ``None``:
-            no limit. The default, :data:`BOT_GAMES_PER_CORE` per core of the machine, keeps
-            the bots' share of the machine enough for every game's moves to come in time.
+            no limit. The default,
+            :data:`~spies_api.settings.formats.BOT_GAMES_PER_CORE` per core of the machine,
+            keeps the bots' share of the machine enough for every game's moves to come in
+            time.
         max_streams_per_client: open event streams one client address (per ``/64`` for
             IPv6) may hold at once, its seats' and its spectators' together; one more is 429
             ``too-many-client-streams`` with ``Retry-After`` (a seat's next stream that ends
@@ -178,7 +181,7 @@ class Settings:
     access_log: bool = False
     max_body_bytes: int = 64 * KIB
     cache_size: int = 1024
-    snapshot_every: int = 128
+    snapshot_every: int = SNAPSHOT_EVERY
     sse_keepalive_seconds: float = 15.0
     sse_poll_seconds: float = 5.0
     events_page_default: int = 5000

@@ -35,17 +35,17 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Final
 
+from spies_api.game import Head
+from spies_api.settings import DEFAULTS
 from spies_api.table.fairness import FairQueue, Ticket, Urgency
 from spies_bots import bot_rng, get_bot, policy_for
 from spies_bots.random_bot import choose as random_choice
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.registry import GAMES
 from spies_core.step import view_at
-from spies_replay.engine import Head
-from spies_replay.marks import FALLBACK_BOT, bot_mark
+from spies_replay.marks import bot_mark
 
 __all__ = [
-    "BOT_TIMEOUT_SECONDS",
-    "FALLBACK_BOT",
     "BotPool",
     "BotTurn",
     "BotWorkerLostError",
@@ -55,8 +55,6 @@ __all__ = [
     "plan_turn",
 ]
 
-BOT_TIMEOUT_SECONDS: Final = 10.0
-"""How long a bot may think about one command."""
 _ATTEMPTS: Final = 2
 _ORPHANED: Final = 70
 """The exit status of a worker process whose server has gone."""
@@ -143,7 +141,7 @@ def plan_turn(head: Head) -> BotTurn | None:
 def forced_turn(head: Head, seat: int, bot: str, version: int) -> BotTurn:
     """The turn ``bot`` is asked for a seat whose clock ran out: the seat's view at
     ``version``, the version its forced move follows (after ``clock_expired``, and the
-    seat's hand-over when the timeout abandons it: :func:`spies_replay.engine.plan_timeout`)."""
+    seat's hand-over when the timeout abandons it: :func:`spies_api.game.clocks.plan_timeout`)."""
     spec = GAMES[head.game]
     legal = tuple(spec.legal_commands(head.state, seat))
     view = view_at(spec, head.state, seat, version)
@@ -207,7 +205,7 @@ class BotPool:
         self,
         workers: int,
         *,
-        timeout_seconds: float = BOT_TIMEOUT_SECONDS,
+        timeout_seconds: float = DEFAULTS.bot_timeout_seconds,
         choose: Callable[[str, str, Any, Sequence[Any], Random], Any] = _choose,
         observe: Callable[[str, str, float, bool], None] | None = None,
         owner: Callable[[str], str | None] = lambda _: None,

@@ -252,9 +252,9 @@ class GameQuota:
             self._games.pop(client, None)
 
     def appended(self, game_id: str) -> None:
-        """After an append to ``game_id`` (an :class:`AppendListeners` listener): its game
-        counts for its owner again as of now (an idle one too), or leaves the count when it
-        has ended."""
+        """After an append to ``game_id`` (an
+        :class:`~spies_api.service.notify.AppendListeners` listener): its game counts for its
+        owner again as of now (an idle one too), or leaves the count when it has ended."""
         if game_id not in self._owner:  # most appends: no lock taken
             return
         head = self.states.cached(game_id)

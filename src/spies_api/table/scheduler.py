@@ -21,10 +21,12 @@ games it holds.
   version it was chosen for; anything appended meanwhile plans the turn again.
 - **Open seats that expire.** A game still waiting for players when its open seats expire
   (``game_created.open_until``: its due time while it waits) is abandoned
-  (:func:`spies_replay.engine.prepare_abort`, reason ``abandoned``), on the game's lock like
-  a command; a join that got there first deals it instead.
+  (:class:`~spies_api.game.clocks.Abandon`: ``game_aborted``, reason ``abandoned``),
+  submitted as data at the version it was decided at, on the game's lock like a command; a
+  join that got there first deals it instead.
 - **A deadline.** A seat whose clock ran out gets its timeout recorded
-  (:func:`spies_replay.engine.prepare_timeout`: ``clock_expired``, then its forfeit, or the
+  (:class:`~spies_api.game.clocks.Timeout`, decided here from the loaded head, its forced
+  move chosen by the bot pool, and submitted as data: ``clock_expired``, then its forfeit, or the
   time control's bot's move for it, after the seat's hand-over to that bot when
   ``abandon_after`` timeouts in a row abandon it), in one batch, on the game's lock like a
   command, so every timeout moves the game on: a move that got there first wins,
@@ -69,12 +71,19 @@ from typing import Any, Final, Protocol, TypeVar
 import anyio
 import structlog
 
+from spies_api.game import Head, plan_timeout
+from spies_api.game.clocks import (
+    Abandon,
+    Resume,
+    ServerAction,
+    Timeout,
+)
 from spies_api.schemas import SubmittedCommand
 from spies_api.service.commands import Commands
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
+from spies_api.settings import DEFAULTS
 from spies_api.table.bots import (
-    FALLBACK_BOT,
     BotPool,
     BotTurn,
     Decision,
@@ -82,18 +91,11 @@ from spies_api.table.bots import (
     forced_turn,
     plan_turn,
 )
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.clock import deadline_ms
 from spies_core.errors import SpiesError
 from spies_core.registry import GAMES
 from spies_replay.clocks import to_ms
-from spies_replay.engine import (
-    Head,
-    PreparedCommand,
-    plan_timeout,
-    prepare_abort,
-    prepare_resume,
-    prepare_timeout,
-)
 from spies_replay.errors import (
     DeadlinePassedError,
     GameFinishedError,
@@ -101,12 +103,10 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
-from spies_replay.meta import AbortReason
 from spies_replay.store.protocols import GameIndex
 from spies_replay.store.records import Clock, utc_now
 
 __all__ = [
-    "POLL_SECONDS",
     "RETRY_FIRST_SECONDS",
     "RETRY_MAX_SECONDS",
     "DueWork",
@@ -114,8 +114,6 @@ __all__ = [
     "backoff",
 ]
 
-POLL_SECONDS: Final = 2.0
-"""How often the index of due work is read, for marks set by other processes."""
 RETRY_FIRST_SECONDS: Final = 0.05
 """The backoff after a game's due work first fails for a transient reason (it doubles)."""
 RETRY_MAX_SECONDS: Final = 5.0
@@ -184,7 +182,7 @@ class Scheduler:
     commands: Commands
     appends: AppendListeners
     bots: BotPool
-    poll_seconds: float = POLL_SECONDS
+    poll_seconds: float = DEFAULTS.scheduler_poll_seconds
     clock: Clock = utc_now
     fired: Callable[[str, str], None] | None = None
     retried: Callable[[str, str], None] | None = None
@@ -473,18 +471,12 @@ class Scheduler:
     async def _time_out(self, head: Head, seat: int) -> None:
         """Record ``seat``'s timeout (or, for a deadline that passed before this server was up,
         resume the clocks): on the game's lock, if the head still calls for it."""
-        spec = GAMES[head.game]
         clocks = head.clock
         assert clocks is not None
         deadline = deadline_ms(clocks, seat)
         if deadline is not None and deadline < self._started_ms - self._grace_ms:
             # it ran out while no server was running: the time nobody saw is not counted
-            def resume(now: Head) -> PreparedCommand | None:
-                if now.version != head.version:
-                    return None
-                return prepare_resume(spec, now, recorded_at=self.clock())
-
-            if await self._write(head.id, resume, "clocks_resumed", seat=seat):
+            if await self._record(head, Resume(), "clocks_resumed", seat=seat):
                 self._fired(head.game, "clocks_resumed")
             return
         plan = plan_timeout(head, seat)
@@ -495,52 +487,32 @@ class Scheduler:
             self._decided[head.id] = (turn.version, seat, decision)  # kept for a retry
             forced, bot = decision.command, decision.mark
 
-        def expire(now: Head) -> PreparedCommand | None:
-            if now.version != head.version:
-                return None  # the game moved meanwhile: look again
-            return prepare_timeout(
-                spec, now, seat, forced=forced, bot=bot, recorded_at=self.clock()
-            )
-
-        if await self._write(head.id, expire, "clock_expired", seat=seat, bot=bot):
+        timeout = Timeout(seat, forced=forced, bot=bot)
+        if await self._record(head, timeout, "clock_expired", seat=seat, bot=bot):
             self._decided.pop(head.id, None)
             self._fired(head.game, "clock_expired")
 
     async def _abandon(self, head: Head) -> None:
         """Record that a game's open seats expired before its table was full
-        (:func:`spies_replay.engine.prepare_abort`: ``game_aborted``, reason ``abandoned``;
+        (:func:`spies_api.game.clocks.prepare_abort`: ``game_aborted``, reason ``abandoned``;
         the game is over, nobody wins), on the game's lock like a command: a join that got
         there first deals the game instead."""
-        spec = GAMES[head.game]
         detail = f"its open seats expired at {head.open_until} before the table was full"
-
-        def abandon(now: Head) -> PreparedCommand | None:
-            if now.version != head.version:
-                return None  # a join or a hand-over meanwhile: look again
-            return prepare_abort(
-                spec, now, reason=AbortReason.ABANDONED, detail=detail, recorded_at=self.clock()
-            )
-
-        if await self._write(head.id, abandon, "game_abandoned"):
+        if await self._record(head, Abandon(detail), "game_abandoned"):
             self._fired(head.game, "game_abandoned")
 
     def _fired(self, game: str, event: str) -> None:
         if self.fired is not None:
             self.fired(game, event)
 
-    async def _write(
-        self,
-        game_id: str,
-        prepare: Callable[[Head], PreparedCommand | None],
-        event: str,
-        **fields: Any,
-    ) -> bool:
-        """Write what ``prepare`` makes; whether it was recorded."""
+    async def _record(self, head: Head, action: ServerAction, event: str, **fields: Any) -> bool:
+        """Record ``action``, decided at ``head``, down the path of every command; whether it
+        was recorded."""
         try:
-            written = await self.commands.write(game_id, prepare, event=event, **fields)
+            await self.commands.record(head.id, action, version=head.version, event=event, **fields)
         except VersionConflictError:
-            return False  # another process recorded it (or moved the game) first: look again
-        return written is not None
+            return False  # the game moved meanwhile (a join, another process): look again
+        return True
 
     async def _move(self, turn: BotTurn) -> bool:
         """Play one bot turn; whether the game may have more due work now.

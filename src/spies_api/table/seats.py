@@ -1,11 +1,12 @@
 """Seats: joining an open one, handing one to a bot and taking it back, and rematches.
 
-Every change is a seat event in the game's log, decided against the seats as they stand
-and appended at the version they were read at (:func:`spies_replay.engine.change_seat`):
-racing joins of one seat, even from several processes, are decided one after the other,
-and exactly one finds it open. In this process a game's seat changes and commands take
-turns on the same per-game lock, and a change moves the game's cached head to its new
-version.
+Every change is a seat event in the game's log, decided against the seats as they stand and
+appended at the version they were read at (:func:`spies_api.game.seats.read_seats`, decided
+here, :func:`spies_api.game.seats.append_seat_change`; a version conflict is decided again
+on the seats read anew, a bounded number of times): racing joins of one seat, even from
+several processes, are decided one after the other, and exactly one finds it open. In this
+process a game's seat changes and commands take turns on the same per-game lock, and a
+change moves the game's cached head to its new version.
 
 Tokens: a joined seat gets a new random token, returned once and stored only hashed. A
 rematch seat's token is ``HMAC-SHA256(previous token, "spies-rematch/1:<next id>:<seat>")``:
@@ -27,6 +28,14 @@ from typing import Any, Final
 import msgspec
 import structlog
 
+from spies_api.game import (
+    SEAT_CHANGE_ATTEMPTS,
+    SeatChange,
+    append_seat_change,
+    create_game,
+    new_game_id,
+    read_seats,
+)
 from spies_api.problems.errors import (
     ForbiddenError,
     RematchTooEarlyError,
@@ -42,7 +51,6 @@ from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
 from spies_api.service.queries import public_seats
 from spies_bots import BOTS, policy_for
-from spies_replay.engine import change_seat, create_game, new_game_id, time_control
 from spies_replay.errors import (
     GameFinishedError,
     NoOpenSeatError,
@@ -50,6 +58,7 @@ from spies_replay.errors import (
     SeatNotFoundError,
     SeatNotHeldError,
     SeatTakenError,
+    VersionConflictError,
 )
 from spies_replay.meta import (
     SeatClaimed,
@@ -60,10 +69,11 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
 )
+from spies_replay.reading import Games, last_event, time_control
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import GameRecord, GameStatus, SeatChange, hash_token
+from spies_replay.store.records import Clock, GameRecord, GameStatus, hash_token
 
-__all__ = ["SeatService", "bot_list", "moved_since_handed", "rematch_token"]
+__all__ = ["SeatService", "attempt_seat_change", "bot_list", "moved_since_handed", "rematch_token"]
 
 _REMATCH_CONTEXT: Final = "spies-rematch/1"
 _HUMAN: Final = (SeatType.CREATOR, SeatType.JOINED)
@@ -98,7 +108,7 @@ def moved_since_handed(store: EventStore, game_id: str, seat: int) -> bool:
     """
     upto: int | None = None
     while True:
-        handed = store.last_event(game_id, [_HANDED], upto=upto)
+        handed = last_event(store, game_id, [_HANDED], upto=upto)
         if handed is None:
             return True  # no hand-over of the seat on record: nothing to wait for
         if handed.event.seat == seat:
@@ -150,21 +160,33 @@ class SeatService:
         choose: Callable[[list[SeatState], dict[int, str]], SeatEvent | None],
         token_hash: str | None = None,
     ) -> SeatChange:
-        """Record one seat change, keeping the cached head at the game's new version."""
+        """Record one seat change, keeping the cached head at the game's new version.
+
+        Each attempt reads the seats, decides with ``choose`` (this layer's own rule) and
+        appends at the version read, on a worker thread; the store's version check refuses
+        an attempt another writer overtook, and it is decided again on the seats read anew,
+        at most :data:`~spies_api.game.seats.SEAT_CHANGE_ATTEMPTS` times.
+        """
         async with self.locks.hold(game_id):
-            try:
-                change = await blocking(
-                    change_seat,
-                    self.store,
-                    game_id,
-                    choose,
-                    token_hash=token_hash,
-                    clock=self.creator.clock,
-                )
-            except GameFinishedError as exc:
-                raise SeatsClosedError(
-                    f"game {game_id!r} has finished; its seats can no longer change"
-                ) from exc
+            for attempt in range(SEAT_CHANGE_ATTEMPTS):
+                try:
+                    change = await blocking(
+                        attempt_seat_change,
+                        self.store,
+                        game_id,
+                        choose,
+                        token_hash,
+                        self.creator.clock,
+                    )
+                except GameFinishedError as exc:
+                    raise SeatsClosedError(
+                        f"game {game_id!r} has finished; its seats can no longer change"
+                    ) from exc
+                except VersionConflictError:
+                    if attempt == SEAT_CHANGE_ATTEMPTS - 1:
+                        raise
+                    continue
+                break
             if change.event is not None:
                 self.effects.seat_changed(game_id, change)
         if change.event is not None:
@@ -387,6 +409,30 @@ class SeatService:
             receipt = self.creator.receipt(next_id, over.version, over.head_hash)
         self.effects.token(next_id, seat, token)
         return RematchResponse(id=next_id, seat=seat, token=token, receipt=receipt)
+
+
+def attempt_seat_change(
+    store: EventStore,
+    game_id: str,
+    choose: Callable[[list[SeatState], dict[int, str]], SeatEvent | None],
+    token_hash: str | None,
+    clock: Clock,
+    games: Games | None = None,
+) -> SeatChange:
+    """One attempt at a seat change: read the seats, decide, append at the version read.
+
+    Raises:
+        GameFinishedError: the game is over.
+        VersionConflictError: another writer moved the game on since the seats were read.
+        Whatever ``choose`` raises. Nothing is written.
+    """
+    table = read_seats(store, game_id, games=games)
+    if table.finished:
+        raise GameFinishedError(f"game {game_id!r} has finished; its seats are final")
+    event = choose(table.seats, table.tokens)
+    if event is None:
+        return table.unchanged()
+    return append_seat_change(store, table, event, token_hash=token_hash, recorded_at=clock())
 
 
 def _check_seat(game_id: str, seat: int, seats: Sequence[SeatState]) -> None:

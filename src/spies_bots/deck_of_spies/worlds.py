@@ -15,7 +15,7 @@ from random import Random
 from typing import Final
 
 from spies_bots.deck_of_spies.model import CARD_INDEX, VALUE, Table, new_table
-from spies_core.deck_of_spies.rules import SPY_BANDS
+from spies_core.deck_of_spies.state import SPY_BANDS
 from spies_core.deck_of_spies.view import DeckOfSpiesView
 
 __all__ = ["Sampler"]

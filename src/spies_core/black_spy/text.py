@@ -3,13 +3,51 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import assert_never
+from typing import Final, assert_never
 
 from spies_core.black_spy import events
-from spies_core.black_spy.cards import Card
+from spies_core.black_spy.cards import (
+    DISTINCT_CARDS,
+    RED_1,
+    Card,
+    Colour,
+    card,
+    is_good_spy,
+    points,
+    rank,
+)
+from spies_core.black_spy.state import PASS_SIZE
 from spies_core.black_spy.view import BlackSpyView, PlayedCard
+from spies_core.reference import RuleReference
 
-__all__ = ["describe_event", "render_view"]
+__all__ = ["REFERENCE", "describe_event", "render_view"]
+
+_GOOD_SPY: Final = next(c for c in DISTINCT_CARDS if is_good_spy(c))
+
+REFERENCE: Final = RuleReference(
+    refusals={
+        "not-your-turn": "§5.1",
+        "illegal-command": "§5.2",
+        "card-not-in-hand": "§5.1",
+        "wrong-pass-count": "§3.1",
+        "already-passed": "§3.1",
+        "passing-not-over": "§3.4",
+        "must-follow": "§5.2",
+        "black-lead-first-trick": "§4.3",
+    },
+    endings={"threshold-reached": "§7"},
+    figures={
+        "colours": tuple(colour.value for colour in Colour),
+        "star_card": RED_1,
+        "pass_size": PASS_SIZE,
+        "spy_rank": rank(_GOOD_SPY),
+        "black_spy_points": points(card(Colour.BLACK, rank(_GOOD_SPY)), good_spies=True),
+        "good_spy_points": points(_GOOD_SPY, good_spies=True),
+    },
+)
+"""Where each refusal and ending is explained; the figures: the colours in their order
+(§1.1), the card whose holder leads first (§1.6), the cards a pass holds (§3.1), the spies'
+rank and the points of a black and of a coloured spy (§6.2)."""
 
 
 def _cards(cards: Sequence[Card] | None) -> str:

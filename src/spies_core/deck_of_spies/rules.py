@@ -48,10 +48,7 @@ from spies_core.errors import (
     RuleError,
 )
 
-__all__ = ["SPY_BANDS", "decide", "start"]
-
-SPY_BANDS = ((5, 7), (8, 10), (11, 13))
-"""Value bands of the spy deck, top band first (§2.1-2.2)."""
+__all__ = ["decide", "start"]
 
 
 # -- setup (§2) -------------------------------------------------------------------------

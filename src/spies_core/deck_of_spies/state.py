@@ -16,6 +16,7 @@ from spies_core.deck_of_spies.piles import sorted_cards
 __all__ = [
     "HAND_SIZE",
     "MAX_EVENTS",
+    "SPY_BANDS",
     "WIN_FACES",
     "Phase",
     "State",
@@ -25,6 +26,9 @@ __all__ = [
     "owned_faces",
     "to_act",
 ]
+
+SPY_BANDS: Final = ((5, 7), (8, 10), (11, 13))
+"""Value bands of the spy deck, top band first (§2.1-2.2)."""
 
 HAND_SIZE: Final = 5
 """Refill target and upper bound of the hand (§8)."""

@@ -2,13 +2,43 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
-from spies_core.cards import Card, pretty
+from spies_core.cards import ALL_CARDS, RANKS, Card, Suit, card, is_face, pretty, value
 from spies_core.deck_of_spies import events
+from spies_core.deck_of_spies.state import SPY_BANDS, WIN_FACES
 from spies_core.deck_of_spies.view import DeckOfSpiesView
+from spies_core.reference import RuleReference
 
-__all__ = ["describe_event", "render_view"]
+__all__ = ["REFERENCE", "describe_event", "render_view"]
+
+REFERENCE: Final = RuleReference(
+    refusals={
+        "not-your-turn": "§3",
+        "illegal-command": "§3",
+        "card-not-in-hand": "§4.1",
+        "duplicate-card": "§4.1",
+        "insufficient-value": "§4.2",
+        "unnecessary-card": "§4.2",
+        "wrong-suit": "§5.2",
+        "must-assassinate": "§3.2",
+        "assassination-not-allowed": "§6.1",
+        "not-an-ace": "§6.3",
+        "ace-not-available": "§6.3",
+        "retire-single-card": "§7.1",
+        "retire-mixed-ranks": "§7.2",
+    },
+    endings={"owned-faces": "§9.2", "no-ace-left": "§9.3"},
+    figures={
+        "card_values": {rank: value(card(rank, Suit.CLUBS)) for rank in RANKS},
+        "spies": sum(1 for c in ALL_CARDS if any(lo <= value(c) <= hi for lo, hi in SPY_BANDS)),
+        "key_spies": sum(1 for c in ALL_CARDS if is_face(c)),
+        "win_faces": WIN_FACES,
+    },
+)
+"""Where each refusal and ending is explained; the figures: each rank's value (§1.2), the
+spies of the spy deck (§2.1), the key spies, the face cards (§9.2), and how many of them
+win (§9.2)."""
 
 
 def _count(count: int, noun: str = "card") -> str:

@@ -25,11 +25,9 @@ from spies_core.deck_of_spies.events import (
     Result,
 )
 from spies_core.deck_of_spies.options import DeckOfSpiesFlags
-from spies_core.deck_of_spies.state import Phase, State, owned_faces
+from spies_core.deck_of_spies.state import SPY_BANDS, Phase, State, owned_faces
 
 __all__ = ["DeckOfSpiesView", "redact", "scramble", "view"]
-
-_SPY_BANDS = ((5, 7), (8, 10), (11, 13))
 
 
 class DeckOfSpiesView(GameView, frozen=True, kw_only=True, tag_field="game", tag="deck-of-spies"):
@@ -153,7 +151,7 @@ def scramble(state: State, seat: Seat | None, rng: Random) -> State:
     if state.phase is not Phase.PLAYING:
         return state
     rest = list(state.spy_deck[1:])
-    for low, high in _SPY_BANDS:
+    for low, high in SPY_BANDS:
         slots = [i for i, c in enumerate(rest) if low <= value(c) <= high]
         cards = [rest[i] for i in slots]
         rng.shuffle(cards)

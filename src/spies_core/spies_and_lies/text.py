@@ -2,14 +2,54 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
+from spies_core.reference import RuleReference
 from spies_core.spies_and_lies import events
-from spies_core.spies_and_lies.state import RANK_NAMES, SIDE_NAMES, PointSource
+from spies_core.spies_and_lies.options import DAYS, MAX_BOARD_LENGTH
+from spies_core.spies_and_lies.resolution import MARSHAL_SABOTAGE, SOLDIER_POINTS
+from spies_core.spies_and_lies.soldiers import CAPTAIN, MARSHAL, TURNS
+from spies_core.spies_and_lies.state import INFILTRATION_AT, RANK_NAMES, SIDE_NAMES, PointSource
 from spies_core.spies_and_lies.view import MissionView, SideView, SpiesAndLiesView
 from spies_core.words import counted
 
-__all__ = ["BOARD_LEGEND", "describe_event", "render_view"]
+__all__ = ["BOARD_LEGEND", "REFERENCE", "describe_event", "render_view"]
+
+REFERENCE: Final = RuleReference(
+    refusals={
+        "not-your-turn": "§5.3",
+        "illegal-command": "§5",
+        "not-deploy-phase": "§5.1",
+        "wrong-soldier-count": "§5.1",
+        "duplicate-soldier": "§5.1",
+        "soldier-not-in-hand": "§5.1",
+        "deployment-out-of-order": "§5.1",
+        "deployment-not-completable": "§5.1",
+        "soldier-exhausted": "§11.1",
+        "not-intel-phase": "§5.2",
+        "no-sergeant-deployed": "§5.2",
+        "sergeant-choice-required": "§5.2",
+        "not-guess-step": "§5.3",
+        "no-deception-token": "§10.4",
+        "outside-deception-window": "§10.4",
+        "choice-not-offered": "§9",
+        "borrow-not-exhausted": "§9.6",
+    },
+    endings={"flag-captured": "§12.1", "territory": "§12.2", "infiltration": "§12.2"},
+    figures={
+        "days": DAYS,
+        "guess_turns": TURNS,
+        "infiltration_at": INFILTRATION_AT,
+        "max_board_length": MAX_BOARD_LENGTH,
+        "marshal_points": SOLDIER_POINTS[MARSHAL],
+        "marshal_sabotage": MARSHAL_SABOTAGE,
+        "captain_points": SOLDIER_POINTS[CAPTAIN],
+    },
+)
+"""Where each refusal and ending is explained; the figures: the days (§5) and a day's
+guess-turns (§5.3), the marker that
+infiltrates (§7), the longest board the options take, and what the Marshal's two choices and
+the Captain give (§9)."""
 
 BOARD_LEGEND: tuple[str, ...] = (
     "legend: Double Agent +N of ±F: its space, 0 the centre, + toward blue's flag (red pushes"

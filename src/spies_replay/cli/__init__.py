@@ -66,7 +66,9 @@ the games only through the registry (or the mapping :func:`main` is given).
 
 Who may import it: nothing in ``src/`` (it is the console script; tests call :func:`main`).
 Unlike the rest of :mod:`spies_replay`, it imports ``spies_bots``, in one module
-(:mod:`~spies_replay.cli.bots`), to hand the registered bots to ``verify`` and ``import``.
+(:mod:`~spies_replay.cli.bots`), to hand the registered bots to ``verify`` and ``import``, and
+the application layer (:mod:`spies_api.game`, never the HTTP app), in one module
+(:mod:`~spies_replay.cli.operate`), to append an abort as the server appends a game's batch.
 
 Exit status: 0 when all is well (caveats included); 1 when ``verify`` finds a problem (naming
 the game and the first bad seq, ``published-head-mismatch`` for another head than the one
@@ -303,17 +305,18 @@ def main(
     out = Output(stdout, stderr, bool(getattr(args, "json", False)))
     db: str = getattr(args, "db", "spies.db")
     args.bots = REGISTERED_BOTS if bots is None else bots
+    args.games = games
     try:
         if args.command == "copy":
-            return copy(args, out, games)
+            return copy(args, out)
         if args.command == "verify":
             if args.head is not None and not (args.game_id or args.file):
                 raise UsageError("verify --head needs one game: GAME or --file EXPORT")
             if (args.receipts or args.keys) and not (args.game_id or args.file):
                 raise UsageError("verify --receipt needs one game: GAME or --file EXPORT")
             if args.file is not None:
-                return verify_file(args, out, stdin, games)
-        with open_store(db, create=args.command == "import", games=games) as store:
+                return verify_file(args, out, stdin)
+        with open_store(db, create=args.command == "import") as store:
             return _HANDLERS[args.command](store, args, out, stdin)
     except BrokenPipeError:
         # The reader went away (``| head``): a normal end. Point stdout at /dev/null so the

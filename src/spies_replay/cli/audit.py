@@ -12,12 +12,10 @@ otherwise).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from typing import Final, TextIO, TypeVar
 
 import msgspec
 
-from spies_core.decider import AnySpec
 from spies_core.registry import GAMES
 from spies_replay import EventStore, VerifyReport, verify_all, verify_game
 from spies_replay.cli.exchange import open_input
@@ -48,29 +46,28 @@ def verify(store: EventStore, args: argparse.Namespace, out: Output, stdin: Text
         receipts, keys = read_receipts(args)
         reports = [
             verify_game(
-                store, args.game_id, bots=args.bots, head=args.head, receipts=receipts, keys=keys
+                store,
+                args.game_id,
+                bots=args.bots,
+                head=args.head,
+                games=args.games,
+                receipts=receipts,
+                keys=keys,
             )
         ]
     else:
-        reports = verify_all(store, bots=args.bots)
+        reports = verify_all(store, bots=args.bots, games=args.games)
     return _print(reports, out)
 
 
-def verify_file(
-    args: argparse.Namespace, out: Output, stdin: TextIO, games: Mapping[str, AnySpec] | None
-) -> int:
+def verify_file(args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``verify --file EXPORT``: an export checked as ``import`` checks it, stored nowhere."""
     receipts, keys = read_receipts(args)
     with open_input(args.file, stdin) as source:
         record, rows = read_export(source)
+    games = GAMES if args.games is None else args.games
     report = verify_log(
-        GAMES if games is None else games,
-        record,
-        rows,
-        bots=args.bots,
-        head=args.head,
-        receipts=receipts,
-        keys=keys,
+        games, record, rows, bots=args.bots, head=args.head, receipts=receipts, keys=keys
     )
     return _print([report.report], out)
 

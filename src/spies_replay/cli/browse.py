@@ -12,6 +12,7 @@ import argparse
 from typing import Any, TextIO
 
 from spies_core.decider import AnySpec
+from spies_core.registry import get_game
 from spies_replay import (
     EventStore,
     GameRecord,
@@ -25,7 +26,9 @@ from spies_replay import (
 )
 from spies_replay.cli.keys import KEYS_HELP, STEP_LINE_HELP, read_commands
 from spies_replay.cli.output import EXIT_OK, Output, escaped, shown
+from spies_replay.codec import codec_for
 from spies_replay.meta import describe_meta
+from spies_replay.reading import decode_rows
 
 __all__ = ["list_games", "show", "step"]
 
@@ -55,7 +58,7 @@ def list_games(store: EventStore, args: argparse.Namespace, out: Output, stdin: 
 
 def show(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``show``: one game at a step (default the last)."""
-    _display(store, _screen(store, args.game_id, args.at, args.seat), out)
+    _display(store, args, _screen(store, args, args.at, args.seat), out)
     return EXIT_OK
 
 
@@ -63,10 +66,10 @@ def step(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO
     """``step``: one game from a step (default 0) on, moved by keys or line commands."""
     record = store.get_game(args.game_id)
     seq = 0 if args.at is None else args.at
-    first = _screen(store, args.game_id, seq, args.seat)
+    first = _screen(store, args, seq, args.seat)
     interactive = stdin.isatty()
     help_text = KEYS_HELP if interactive else STEP_LINE_HELP
-    _display(store, first, out)
+    _display(store, args, first, out)
     if interactive:
         out.note(help_text)
     try:
@@ -100,20 +103,22 @@ def step(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO
                 )
                 continue
             seq = target
-            _display(store, _screen(store, args.game_id, seq, args.seat), out)
+            _display(store, args, _screen(store, args, seq, args.seat), out)
     except KeyboardInterrupt:  # Ctrl+C on a terminal: quit like q
         out.line()
     return EXIT_OK
 
 
-def _screen(store: EventStore, game_id: str, seq: int | None, seat: int | None) -> ViewAt:
-    return view_at(store, game_id, at=seq, seat=seat)
+def _screen(
+    store: EventStore, args: argparse.Namespace, seq: int | None, seat: int | None
+) -> ViewAt:
+    return view_at(store, args.game_id, at=seq, seat=seat, games=args.games)
 
 
-def _event_at(store: EventStore, record: GameRecord, seq: int) -> StoredEvent | None:
+def _event_at(store: EventStore, spec: AnySpec, record: GameRecord, seq: int) -> StoredEvent | None:
     if seq < 1:
         return None
-    found = store.read_events(record.id, after=seq - 1, limit=1)
+    found = decode_rows(codec_for(spec), store.read_rows(record.id, after=seq - 1, limit=1))
     return found[0] if found else None
 
 
@@ -126,10 +131,10 @@ def _describe(spec: AnySpec, event: Any) -> str:
     return spec.describe_event(event)
 
 
-def _display(store: EventStore, at: ViewAt, out: Output) -> None:
+def _display(store: EventStore, args: argparse.Namespace, at: ViewAt, out: Output) -> None:
     record = at.record
-    spec = store.spec(record.game)
-    stored = _event_at(store, record, at.seq)
+    spec = get_game(record.game, args.games)
+    stored = _event_at(store, spec, record, at.seq)
     public = record.status == GameStatus.FINISHED
     event = None
     if stored is not None:

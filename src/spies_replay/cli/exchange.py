@@ -8,11 +8,10 @@ between any two databases with its hashes intact (:mod:`spies_replay.copying`).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any, TextIO
 
-from spies_core.decider import AnySpec
 from spies_replay import EventStore, export_lines, import_game, open_store
 from spies_replay.cli.output import (
     EXIT_OK,
@@ -74,7 +73,7 @@ def import_file(store: EventStore, args: argparse.Namespace, out: Output, stdin:
     if args.file == "-" and stdin.isatty():
         out.note("reading an export from the terminal; end it with Ctrl+D")
     with open_input(args.file, stdin) as source:
-        report = import_game(store, source, bots=args.bots, head=args.head)
+        report = import_game(store, source, bots=args.bots, head=args.head, games=args.games)
     if out.json:
         out.data({"imported": report})
     else:
@@ -87,11 +86,11 @@ def import_file(store: EventStore, args: argparse.Namespace, out: Output, stdin:
     return EXIT_OK
 
 
-def copy(args: argparse.Namespace, out: Output, games: Mapping[str, AnySpec] | None) -> int:
+def copy(args: argparse.Namespace, out: Output) -> int:
     """``copy``: every game of ``--from`` into ``--to``; exit 1 when one differs there."""
     with (
-        open_store(args.source, create=False, games=games) as source,
-        open_store(args.target, games=games) as target,
+        open_store(args.source, create=False) as source,
+        open_store(args.target) as target,
     ):
         copied = copy_store(source, target)
     different = [game for game in copied if game.outcome is CopyOutcome.DIFFERENT]

@@ -1,10 +1,11 @@
 """``abort``: an operator ends a game in progress, verifiably.
 
-The end is appended to the game's log like any command's batch (:func:`spies_replay.abort_game`:
-``game_aborted`` with the reason ``aborted`` and the operator's words, the clocks stopped,
-``seed_revealed``), through the store's append and its version check, so a server that is
-still playing the game sees it end (its watch, or its next append's version check) and
-``verify`` accepts the log. Exit status 0 once it is appended, 1 when the game is missing or
+The end is appended to the game's log like any command's batch
+(:func:`spies_api.game.clocks.abort_game`: ``game_aborted`` with the reason ``aborted`` and
+the operator's words, the clocks stopped, ``seed_revealed``), through the store's append and
+its version check, so a server that is still playing the game sees it end (its watch, or its
+next append's version check) and ``verify`` accepts the log.
+Exit status 0 once it is appended, 1 when the game is missing or
 already finished (the message says which), 2 for words that cannot be recorded (empty, over
 :data:`~spies_replay.meta.ABORT_DETAIL_MAX` characters, a character that is not printable).
 """
@@ -14,7 +15,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from spies_replay import AbortReason, EventStore, GameFinishedError, GameNotFoundError, abort_game
+from spies_api.game import abort_game
+from spies_replay import AbortReason, EventStore, GameFinishedError, GameNotFoundError
 from spies_replay.cli.output import EXIT_OK, EXIT_PROBLEM, Output, UsageError, shown
 
 __all__ = ["abort"]
@@ -23,7 +25,9 @@ __all__ = ["abort"]
 def abort(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``abort GAME --reason TEXT``: exit 1 when the game is missing or already over."""
     try:
-        prepared = abort_game(store, args.game_id, reason=AbortReason.ABORTED, detail=args.reason)
+        prepared = abort_game(
+            store, args.game_id, reason=AbortReason.ABORTED, detail=args.reason, games=args.games
+        )
     except GameNotFoundError:
         return _refused(out, f"no game {args.game_id!r} in this database: nothing to abort")
     except GameFinishedError:

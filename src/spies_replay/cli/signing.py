@@ -14,15 +14,14 @@ from typing import TextIO
 from spies_replay import EventStore
 from spies_replay.cli.output import EXIT_OK, Output, UsageError
 from spies_replay.receipts import new_key, public_key_of
-from spies_replay.store.keyring import add_key, read_keys
-from spies_replay.store.sql import SqlEventStore
+from spies_replay.store.keyring import KeyDatabase, add_key, read_keys
 
 __all__ = ["keys"]
 
 
 def keys(store: EventStore, args: argparse.Namespace, out: Output, stdin: TextIO) -> int:
     """``keys list`` or ``keys rotate``."""
-    if not isinstance(store, SqlEventStore):
+    if not isinstance(store, KeyDatabase):
         raise UsageError("this database keeps no signing keys")
     if args.action == "rotate":
         made = add_key(store, *new_key())

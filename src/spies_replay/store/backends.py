@@ -10,13 +10,12 @@ reason, so the console scripts and the API never match a driver's error text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
-from spies_core.decider import AnySpec
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.locations import is_postgres_url, redact
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SNAPSHOT_EVERY
 from spies_replay.store.sqlite import SyncMode, open_sqlite
 
 __all__ = ["SyncMode", "open_store"]
@@ -26,8 +25,7 @@ def open_store(
     db: str | Path,
     *,
     create: bool = True,
-    games: Mapping[str, AnySpec] | None = None,
-    snapshot_every: int = 128,
+    snapshot_every: int = SNAPSHOT_EVERY,
     busy_timeout: float = 10.0,
     sync: SyncMode = "normal",
     pool_size: int = 8,
@@ -39,8 +37,7 @@ def open_store(
         create: create the SQLite file when it does not exist (its directory must exist);
             ``False`` refuses a missing file (tools that only read). A PostgreSQL database
             must exist; its tables are created and migrated.
-        games: the games the store decodes (default: the registry).
-        snapshot_every: see :class:`~spies_replay.store.SqlEventStore`.
+        snapshot_every: see :class:`~spies_replay.store.sql.SqlEventStore`.
         busy_timeout: seconds a writer waits for another's lock (SQLite's busy timeout;
             PostgreSQL's lock timeout).
         sync: SQLite's ``PRAGMA synchronous`` (``normal`` or ``full``); PostgreSQL keeps
@@ -56,7 +53,6 @@ def open_store(
 
         return PostgresEventStore(
             location,
-            games=games,
             snapshot_every=snapshot_every,
             lock_timeout=busy_timeout,
             pool_size=pool_size,
@@ -70,7 +66,6 @@ def open_store(
     return open_sqlite(
         db,
         create=create,
-        games=games,
         snapshot_every=snapshot_every,
         busy_timeout=busy_timeout,
         sync=sync,

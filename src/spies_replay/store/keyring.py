@@ -1,7 +1,7 @@
 """The server's receipt signing keys, kept in the database beside the log.
 
-One table, ``signing_keys``, created by each backend's migrations (SQLite
-:mod:`~spies_replay.store.schema` ``m005_signing_keys``, PostgreSQL ``m005_signing_keys``):
+One table, ``signing_keys``, created by each backend's migration :data:`MIGRATION_NAME`
+(:mod:`~spies_replay.store.sqlite_schema`, :mod:`~spies_replay.store.postgres_schema`):
 ``key_id`` (primary key), ``private_key`` (the raw 32-byte Ed25519 seed, hex),
 ``public_key`` (raw 32 bytes, hex), ``created_at``, ``current`` (1 on the key that signs,
 NULL on retired ones; unique, so at most one key signs). Keys are never deleted: a retired
@@ -10,21 +10,25 @@ key stays listed so that the receipts it signed keep verifying.
 Every process on one database reads the same current key, so they all sign alike, and the
 key outlives restarts. The first process to find no key creates one; the unique ``current``
 column makes two processes starting together agree on the one that won. Deciding when to
-rotate is the caller's; this module only stores.
+rotate is the caller's; this module only stores. It reaches the tables through
+:class:`KeyDatabase` (what every SQL backend has), so a store that wraps a backend and
+passes those calls through keeps its keys too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol, runtime_checkable
 
 from spies_replay.store.records import utc_now
-from spies_replay.store.sql import SqlEventStore, Transaction
+from spies_replay.store.sql_rows import Transaction
 
 __all__ = [
     "MIGRATION_NAME",
     "SIGNING_KEYS_SQL",
+    "KeyDatabase",
     "KeyRow",
     "add_key",
     "copy_keys",
@@ -37,6 +41,16 @@ SIGNING_KEYS_SQL: Final = (
     " public_key TEXT NOT NULL, created_at TEXT NOT NULL, current INTEGER UNIQUE)"
 )
 """The table's DDL, the same in both backends (each migration runs it)."""
+
+
+@runtime_checkable
+class KeyDatabase(Protocol):
+    """A database the keys can be kept in: a read and a write transaction (every
+    :class:`~spies_replay.store.sql.SqlEventStore`, and a store that passes them through)."""
+
+    def _connection(self) -> AbstractContextManager[Transaction]: ...
+
+    def _write(self) -> AbstractContextManager[Transaction]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +80,13 @@ def _rows(tx: Transaction) -> list[KeyRow]:
     return [KeyRow(r[0], r[1], r[2], r[3], r[4] == 1) for r in found]
 
 
-def read_keys(store: SqlEventStore) -> list[KeyRow]:
+def read_keys(store: KeyDatabase) -> list[KeyRow]:
     """Every key, oldest first (the current one among them)."""
     with store._connection() as tx:
         return _rows(tx)
 
 
-def ensure_key(store: SqlEventStore, make: Callable[[], tuple[str, str, str]]) -> KeyRow:
+def ensure_key(store: KeyDatabase, make: Callable[[], tuple[str, str, str]]) -> KeyRow:
     """The current key, made with ``make`` (``(key_id, private hex, public hex)``) and stored
     when there is none. Two processes racing here end with the same key."""
     current = [row for row in read_keys(store) if row.current]
@@ -88,7 +102,7 @@ def ensure_key(store: SqlEventStore, make: Callable[[], tuple[str, str, str]]) -
     return next(row for row in read_keys(store) if row.current)
 
 
-def add_key(store: SqlEventStore, key_id: str, private: str, public: str) -> KeyRow:
+def add_key(store: KeyDatabase, key_id: str, private: str, public: str) -> KeyRow:
     """Make a new key the current one; the key before it stays listed, retired."""
     with store._write() as tx:
         tx.execute("UPDATE signing_keys SET current = NULL WHERE current = 1")
@@ -100,7 +114,7 @@ def add_key(store: SqlEventStore, key_id: str, private: str, public: str) -> Key
     return next(row for row in read_keys(store) if row.current)
 
 
-def copy_keys(source: SqlEventStore, target: SqlEventStore) -> int:
+def copy_keys(source: KeyDatabase, target: KeyDatabase) -> int:
     """Copy the keys of ``source`` that ``target`` lacks (``spies-replay copy``), so that
     the receipts signed over the source keep verifying against the target's ``GET /keys``.
     The source's current key stays current in a target that has none; in a target with a
@@ -120,5 +134,5 @@ def copy_keys(source: SqlEventStore, target: SqlEventStore) -> int:
     return len(fresh)
 
 
-MIGRATION_NAME: Final = "m005_signing_keys"
+MIGRATION_NAME: Final = "m006_signing_keys"
 """The migration's name in both backends."""

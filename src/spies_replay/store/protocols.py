@@ -4,30 +4,33 @@ As the eventsourcing library splits its recorders (aggregates, applications, pro
 a store here is several narrow roles, and each caller asks for the role it uses, so that
 what a piece of code may do to the log is written in its signature:
 
-- :class:`EventLog`: a game's log: create it, append to it, read it back.
+- :class:`EventLog`: a game's log: create it, append to it, read its rows back.
 - :class:`GameIndex`: the games' records: look one up, list them, find the links between
-  them.
+  them, the index of due work.
 - :class:`SeatLedger`: who holds each seat, and the hashes of the seat tokens.
 - :class:`SecretKeeper`: the seeds and explicit deals, kept apart from the log.
-- :class:`ReplyLedger`: the answers stored under idempotency keys.
+- :class:`ReplyLedger`: the results kept under idempotency keys.
 - :class:`SnapshotCache`: folded states kept so that loading a game folds few events.
+- :class:`Recorder`: appends awaited on an event loop (what the API writes through).
 - :class:`EventStore`: all of them, and the store's life cycle: what
   :func:`~spies_replay.store.backends.open_store` returns.
 
-Every backend implements them all with one class (:class:`~spies_replay.store.sql.SqlEventStore`
-and its subclasses), and every method is described there. None of them calls back into its
-caller: the store checks the version, the finished game and the idempotency key, and writes
-what it is given.
+The store is the one authority on three rules, decided once per backend inside the
+append's transaction: the game's version and head hash (else
+:class:`~spies_replay.errors.VersionConflictError` with the current version), a finished
+game (:class:`~spies_replay.errors.GameFinishedError`) and an idempotency key used before
+(:class:`~spies_replay.errors.IdempotencyKeyExistsError` with the kept record). Nothing
+else is decided in it: it keeps bytes, sequence numbers, hashes and the indexes its
+callers give it (a row's type, ``due_at``, a seat's holder), knows no game and matches no
+event type of its own, and none of its methods calls back into its caller.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from spies_core.decider import AnySpec
-from spies_replay.codec import GameCodec
 from spies_replay.meta import SeatState
 from spies_replay.store import records
 
@@ -35,6 +38,7 @@ __all__ = [
     "EventLog",
     "EventStore",
     "GameIndex",
+    "Recorder",
     "ReplyLedger",
     "SeatLedger",
     "SecretKeeper",
@@ -43,23 +47,25 @@ __all__ = [
 
 
 class EventLog(Protocol):
-    """A game's append-only, hash-chained log."""
+    """A game's append-only, hash-chained log, as rows."""
 
     def insert_game(self, game: records.NewGame) -> None: ...
     def append(self, batch: records.Append) -> None: ...
     def read_rows(
-        self, game_id: str, *, after: int = 0, upto: int | None = None
+        self,
+        game_id: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
+        limit: int | None = None,
     ) -> list[records.EventRow]: ...
-    def read_events(
-        self, game_id: str, *, after: int = 0, limit: int | None = None
-    ) -> list[records.StoredEvent]: ...
-    def last_event(
-        self, game_id: str, types: Sequence[str], *, upto: int | None = None
-    ) -> records.StoredEvent | None: ...
-    def last_commands(self, game_id: str) -> dict[int, int]: ...
-    def read_game_payloads(
-        self, game_id: str, *, after: int, upto: int
+    def read_payloads(
+        self, game_id: str, *, after: int, upto: int, skip: Collection[str] = ()
     ) -> list[tuple[int, str]]: ...
+    def last_row(
+        self, game_id: str, types: Sequence[str], *, upto: int | None = None
+    ) -> records.EventRow | None: ...
+    def last_commands(self, game_id: str) -> dict[int, int]: ...
     def read_game(
         self, game_id: str
     ) -> tuple[records.GameRecord, list[records.EventRow], records.GameSecrets | None]: ...
@@ -104,7 +110,7 @@ class SecretKeeper(Protocol):
 
 
 class ReplyLedger(Protocol):
-    """The answers stored under idempotency keys, each written with its append."""
+    """The results kept under idempotency keys, each written with its append."""
 
     def get_idempotency(self, game_id: str, key: str) -> records.IdempotencyRecord | None: ...
     def idempotency_records(self, game_id: str) -> list[records.IdempotencyRecord]: ...
@@ -121,6 +127,18 @@ class SnapshotCache(Protocol):
     def drop_snapshots(self, game_id: str) -> None: ...
 
 
+class Recorder(Protocol):
+    """Appends awaited on an event loop: the one way the API writes a batch.
+
+    Which backend, which connection, a worker thread or not: the store that handed it out
+    (:meth:`EventStore.recorder`) decides; the rules and errors are those of
+    :meth:`EventLog.append`.
+    """
+
+    async def append(self, batch: records.Append) -> None: ...
+    async def close(self) -> None: ...
+
+
 class EventStore(
     EventLog, GameIndex, SeatLedger, SecretKeeper, ReplyLedger, SnapshotCache, Protocol
 ):
@@ -128,11 +146,11 @@ class EventStore(
 
     location: str
     """Where the store is: a file path, or a URL without its password."""
-    games: Mapping[str, AnySpec]
+    backend: records.BackendName
+    """The kind of database: ``sqlite`` or ``postgresql``."""
 
-    def spec(self, game: str) -> AnySpec: ...
-    def codec(self, game: str) -> GameCodec: ...
     def reading(self) -> AbstractContextManager[Any]: ...
+    def recorder(self, *, on_loop: bool = True) -> Recorder: ...
     def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]: ...
     def pending_migrations(self) -> list[str]: ...
     def close(self) -> None: ...

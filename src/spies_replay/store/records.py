@@ -2,7 +2,9 @@
 
 Every backend (:mod:`spies_replay.store.sqlite`, :mod:`spies_replay.store.postgres`) reads
 and writes these, and the layers above (the engine, the API, the replay tool) see nothing
-else of the store's rows. Nothing here imports a store or a driver.
+else of the store's rows. They carry the log as the store keeps it: rows of JSON text with
+their sequence numbers, types and hashes, never a decoded event (the layers above decode
+with :mod:`spies_replay.codec`). Nothing here imports a store, a driver or a game.
 """
 
 from __future__ import annotations
@@ -12,30 +14,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, Literal
 
 import msgspec
 
 from spies_core.decider import Outcome
-from spies_replay.meta import SeatEvent, SeatState, SeedSource
+from spies_replay.meta import SeatState, SeedSource
 
 __all__ = [
+    "Append",
+    "BackendName",
+    "Clock",
     "EventRow",
     "GamePage",
-    "GameSecrets",
     "GameRecord",
+    "GameSecrets",
     "GameStatus",
-    "Append",
     "IdempotencyRecord",
     "NewGame",
     "Reply",
-    "SeatChange",
-    "SeatChoice",
-    "StoredEvent",
     "hash_token",
     "utc_now",
-    "Clock",
+    "SNAPSHOT_EVERY",
 ]
+
+SNAPSHOT_EVERY: Final = 128
+"""How often a store keeps a snapshot of a game's folded state unless told otherwise: every
+this many events, so that loading a game folds at most about that many (``spies-api
+--snapshot-every``)."""
+
+BackendName = Literal["sqlite", "postgresql"]
+"""The kind of database a store keeps its log in (what ``/readyz`` names)."""
 
 
 class GameStatus(StrEnum):
@@ -82,22 +91,8 @@ class EventRow(msgspec.Struct, frozen=True, kw_only=True):
     """The bot that chose that command, on the batch's first row only (``None``: a person)."""
 
 
-class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """A decoded event with its place in the log."""
-
-    seq: int
-    type: str
-    event: Any
-    """A game event Struct, or a :class:`~spies_replay.meta.MetaEvent`."""
-    actor: int | None
-    recorded_at: str
-    hash: str
-    bot: str | None = None
-    """The bot that chose the command of this batch (first row only), or ``None``."""
-
-
 class GamePage(msgspec.Struct, frozen=True, kw_only=True):
-    """One page of :meth:`~spies_replay.store.EventStore.list_games`, newest first."""
+    """One page of :meth:`~spies_replay.store.protocols.GameIndex.list_games`, newest first."""
 
     games: list[GameRecord]
     total: int
@@ -109,13 +104,13 @@ class GamePage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
-    """A stored response to a command sent with an idempotency key."""
+    """The result kept for a command sent with an idempotency key."""
 
     game_id: str
     key: str
     request_fingerprint: str
-    response: bytes
-    """The response as it was sent: JSON, byte for byte."""
+    result: bytes
+    """The command's result, byte for byte as its caller gave it (:attr:`Reply.result`)."""
     created_at: str
 
 
@@ -134,18 +129,19 @@ class GameSecrets:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """The answer to a command sent with an idempotency key, stored with its append.
+    """The result of a command sent with an idempotency key, kept with its append.
 
     Attributes:
         key: the client's key.
         fingerprint: the caller's digest of the request (to tell a retry from a reuse).
-        response: the answer, as the caller sends it (JSON bytes), computed before the
-            append: the store keeps it and never builds an answer itself.
+        result: the command's result as opaque bytes, computed by the caller before the
+            append (what they hold is the caller's business; the store keeps them as
+            UTF-8 text and hands them back unchanged in :attr:`IdempotencyRecord.result`).
     """
 
     key: str
     fingerprint: str
-    response: bytes
+    result: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +177,8 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class Append:
-    """One batch for :meth:`~spies_replay.store.EventLog.append`: rows that follow a game's
-    head, and what the store keeps with them in the same transaction.
+    """One batch for :meth:`~spies_replay.store.protocols.EventLog.append`: rows that follow a
+    game's head, and what the store keeps with them in the same transaction.
 
     Attributes:
         game_id: the game.
@@ -192,19 +188,21 @@ class Append:
             from (:func:`spies_replay.codec.seal`).
         rows: the sealed rows, seqs ``version + 1`` on; empty for a command that caused no
             event (the version is still checked and ``reply`` kept).
-        outcome: set exactly when the rows end the game (their last one is
-            ``seed_revealed``): the game becomes finished.
+        outcome: set when the rows end the game: the game becomes finished, and the store
+            refuses every later batch with rows. (Which rows end a game is the caller's
+            rule, checked where batches are sealed: :func:`spies_api.game.commands.check_batch`.)
         state: the folded state after the rows, kept as a snapshot when the append crosses a
-            multiple of the store's ``snapshot_every``; ``None``: no snapshot.
-        reply: the answer to keep under an idempotency key.
+            multiple of the store's ``snapshot_every``; ``None``: no snapshot. The store
+            never looks inside it: it encodes it as JSON (msgspec) only when it keeps it.
+        reply: the result to keep under an idempotency key.
         seat: the holder of a seat after the seat event in ``rows`` (kept in the store's
             table of seats).
         token_hash: the sha256 of a new token of ``seat`` (a join, a claimed rematch seat).
         due_at: when the server next has work to do on the game after the batch (RFC 3339
             UTC, as ``recorded_at``): now for a bot to move; ``None`` while the game waits on
-            people. The store keeps it in an index of due work
+            people. The caller computes it; the store keeps it in an index of due work
             (:meth:`~spies_replay.store.protocols.GameIndex.due_games`), so a scheduler reads
-            only the games with work.
+            only the games with work, and clears it when the batch finishes the game.
     """
 
     game_id: str
@@ -242,28 +240,3 @@ def utc_now() -> str:
 def hash_token(token: str) -> str:
     """How a seat token is stored: its sha256, hex."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
-"""Decides a seat change from the seats and the held token hashes (see
-:func:`spies_replay.engine.change_seat`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatChange:
-    """What :func:`spies_replay.engine.change_seat` did.
-
-    Attributes:
-        seats: the seats after it.
-        event: the appended seat event, or ``None`` when nothing changed.
-        version: the game's version after it.
-        head_hash: the game's head hash after it.
-        dealt: whether it took the last open seat of a game whose deal was deferred, and
-            dealt the game in the same batch.
-    """
-
-    seats: list[SeatState]
-    event: StoredEvent | None
-    version: int
-    head_hash: str
-    dealt: bool = False

@@ -1,70 +1,43 @@
-"""The event store's contract, and the SQL every backend shares.
+"""The SQL every backend shares: the reads, the games' creation and the cache's writes.
 
-:class:`EventStore` is the protocol the engine (:mod:`spies_replay.engine`), the API and the
-replay tool use; they never name a backend nor see a driver's error. A store is opened by
-:func:`spies_replay.store.backends.open_store` from a location: a SQLite file
-(:mod:`spies_replay.store.sqlite`, the default) or a ``postgresql://`` URL
-(:mod:`spies_replay.store.postgres`). The records it reads and writes are in
-:mod:`spies_replay.store.records`.
+:class:`SqlEventStore` is written once over a DB-API connection with ``?`` placeholders; a
+backend (:mod:`spies_replay.store.sqlite`, :mod:`spies_replay.store.postgres`) supplies its
+connections, its transactions, its migrations, its append (each backend has exactly one:
+:mod:`spies_replay.store.sqlite_append`, PostgreSQL's SQL function in
+:mod:`spies_replay.store.postgres_schema`) and the translation of its driver's errors. The
+guarantees, on every backend:
 
-:class:`SqlEventStore` is the behaviour both backends share, written once over a DB-API
-connection with ``?`` placeholders; a backend supplies its connections, its transactions
-and its migrations. The guarantees, on every backend:
-
-- the ``(game_id, seq)`` primary key is the optimistic-concurrency guard: an append compares
-  the game's version with the caller's ``expected_version`` inside a write transaction that
-  holds the game's row (SQLite: the database's write lock; PostgreSQL: ``FOR UPDATE``), and
-  raises :class:`~spies_replay.errors.VersionConflictError` when another writer got there
-  first;
+- an append compares the game's version and head hash with the batch's inside a write
+  transaction that holds the game's row, and raises
+  :class:`~spies_replay.errors.VersionConflictError` when another writer got there first;
+  the ``(game_id, seq)`` primary key backs it;
 - every write of one command (its events, the game row, its idempotency record, a snapshot,
   a seat token) is one transaction: seat tokens and idempotency records live in the store
   because they guard appends and must commit or vanish with them;
 - the database itself refuses to update or delete an event, or to insert one over a taken
-  seq; the rows are sealed in one hash chain per game (:func:`seal`), whose last hash is the
-  game's ``head_hash``;
-- the seed and a secret deal are kept apart from the events (their own table) until the
-  final event reveals them.
+  seq;
+- the seed and a secret deal are kept apart from the events (their own table).
 
-Schema: :mod:`spies_replay.store.schema` (SQLite) and :mod:`spies_replay.store.postgres`. Hash
-chain: :mod:`spies_replay.codec`.
+The store keeps the log as text and numbers: it decodes no event, command or state (the
+layers above do, with :mod:`spies_replay.codec`), and answers by row type only for the
+types its caller names.
 """
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Self
 
 import msgspec
 import structlog
 
-from spies_core.decider import AnySpec, Outcome
-from spies_core.errors import UnknownGameError
-from spies_core.registry import GAMES
-from spies_replay.codec import (
-    GameCodec,
-    codec_for,
-    encode,
-)
-from spies_replay.errors import (
-    GameExistsError,
-    GameFinishedError,
-    GameNotFoundError,
-    IdempotencyKeyExistsError,
-    RematchExistsError,
-    ReplayError,
-    SeatTakenError,
-    VersionConflictError,
-)
-from spies_replay.meta import (
-    META_TYPES,
-    SeatState,
-    SeatType,
-    SeedSource,
-)
+from spies_replay.errors import GameNotFoundError, ReplayError
+from spies_replay.meta import SeatState
 from spies_replay.store.records import (
-    Append,
+    SNAPSHOT_EVERY,
+    BackendName,
     EventRow,
     GamePage,
     GameRecord,
@@ -72,75 +45,53 @@ from spies_replay.store.records import (
     GameStatus,
     IdempotencyRecord,
     NewGame,
-    Reply,
-    StoredEvent,
     hash_token,
-    utc_now,
+)
+from spies_replay.store.sql_rows import (
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    Transaction,
+    event_row,
+    game_record,
+    idempotency_record,
+    insert_game,
+    insert_snapshots,
+    seat_state,
+    seat_states,
 )
 
-__all__ = ["Cursor", "SqlEventStore", "Transaction", "check_batch"]
+__all__ = ["SqlEventStore"]
 
 _log = structlog.get_logger("spies_replay.store")
-_decode_plain: Final = msgspec.json.Decoder().decode
-_decode_outcome: Final = msgspec.json.Decoder(Outcome).decode
-
-_GAME_COLUMNS: Final = (
-    "id, game, players, options, status, version, head_hash, seed_commitment, seed_source,"
-    " rng, outcome, created_at, updated_at"
-)
-_EVENT_COLUMNS: Final = "seq, type, payload, recorded_at, actor, command, hash, bot"
-_META_SQL: Final = ", ".join(f"'{tag}'" for tag in sorted(META_TYPES))
-
-
-class Cursor(Protocol):
-    """The part of a DB-API cursor the shared SQL uses."""
-
-    @property
-    def rowcount(self) -> int: ...
-    def fetchone(self) -> Any: ...
-    def fetchall(self) -> list[Any]: ...
-
-
-class Transaction(Protocol):
-    """A connection inside a transaction, taking ``?`` placeholders."""
-
-    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
-    def executemany(self, sql: str, params: Sequence[Sequence[Any]], /) -> Any: ...
 
 
 class SqlEventStore:
     """The store's behaviour over SQL, shared by every backend.
 
-    A backend sets :attr:`location`, :attr:`games` and :attr:`snapshot_every`, and supplies
-    :meth:`_write` (a write transaction), :meth:`reading` (a read transaction over one
-    consistent snapshot; reentrant), :meth:`_connection` (the connection for one statement
-    outside a transaction: the current transaction's when there is one), and :meth:`close`.
-    Its SQL dialect differs in :attr:`lock_row` (what locks a selected game row for the
-    rest of the transaction) and in the driver errors it names in :attr:`driver_errors`
-    and :attr:`conflict_errors`.
+    A backend sets :attr:`location` and :attr:`backend`, and supplies
+    :meth:`~spies_replay.store.protocols.EventLog.append`,
+    :meth:`~spies_replay.store.protocols.EventStore.recorder`, :meth:`_write` (a write
+    transaction), :meth:`reading` (a read
+    transaction over one consistent snapshot; reentrant), :meth:`_connection` (the
+    connection for one statement outside a transaction: the current transaction's when
+    there is one), :meth:`pending_migrations` and :meth:`close`, each translating its
+    driver's errors into :mod:`spies_replay.errors`; :attr:`driver_errors` names the
+    driver's base error, caught where a failed write is only a missed cache.
 
     Args:
-        games: the games this store can decode, by id; default the registry
-            (:data:`spies_core.registry.GAMES`). Tests pass their own.
         snapshot_every: a snapshot of the folded state is kept whenever an append crosses a
             multiple of this many events, so loading any seq folds at most about that many.
     """
 
-    lock_row: ClassVar[str] = ""
-    """Appended to the SELECT of a game's row in a write transaction (``" FOR UPDATE"``)."""
     driver_errors: ClassVar[tuple[type[Exception], ...]] = ()
     """The driver's base error, caught where a failed write is only a missed cache."""
-    conflict_errors: ClassVar[tuple[type[Exception], ...]] = ()
-    """What the driver raises for an event inserted over a taken seq."""
 
     location: str
+    backend: BackendName
 
-    def __init__(
-        self, *, games: Mapping[str, AnySpec] | None = None, snapshot_every: int = 128
-    ) -> None:
+    def __init__(self, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, not {snapshot_every}")
-        self.games: Mapping[str, AnySpec] = GAMES if games is None else games
         self.snapshot_every = snapshot_every
 
     # -- what a backend supplies -----------------------------------------------------------
@@ -173,7 +124,7 @@ class SqlEventStore:
         del on_append
         return _nothing
 
-    def __enter__(self) -> SqlEventStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -182,9 +133,6 @@ class SqlEventStore:
     @property
     def _cache_errors(self) -> tuple[type[Exception], ...]:
         return (ReplayError, *self.driver_errors)
-
-    def _appended(self, conn: Transaction, game_id: str) -> None:
-        """Called inside the write transaction of an append or a seat change that added rows."""
 
     def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._connection() as conn:
@@ -196,224 +144,18 @@ class SqlEventStore:
 
     # -- games --------------------------------------------------------------------------
 
-    def spec(self, game: str) -> AnySpec:
-        """The spec of a game id this store knows.
-
-        Raises:
-            UnknownGameError: not among :attr:`games`.
-        """
-        try:
-            return self.games[game]
-        except KeyError:
-            known = ", ".join(self.games) or "none"
-            raise UnknownGameError(f"unknown game {game!r}; known games: {known}") from None
-
-    def codec(self, game: str) -> GameCodec:
-        """The decoders of a game id (see :meth:`spec`)."""
-        return codec_for(self.spec(game))
-
     def insert_game(self, game: NewGame) -> None:
         """Write a new game: its row, seed, secret deal, seat token hashes and holders, first
         events, and its link from the game it is a rematch of, atomically.
 
-        Used by :func:`spies_replay.engine.create_game`, by import and by copying.
+        Used by :func:`spies_api.game.creation.create_game`, by import and by copying.
 
         Raises:
             GameExistsError: the id is taken.
             RematchExistsError: ``rematch_of`` already has a rematch (nothing is written).
         """
-        record, rows, seats, rematch_of = game.record, game.rows, game.seats, game.rematch_of
-        seed, deal = game.secrets.seed, game.secrets.deal
         with self._write() as conn:
-            inserted = conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES"
-                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                _record_values(record),
-            )
-            if inserted.rowcount != 1:
-                raise GameExistsError(record.id)
-            # A cache for an id that was stored before (and removed by hand) must not leak in.
-            conn.execute("DELETE FROM snapshots WHERE game_id = ?", (record.id,))
-            conn.execute("DELETE FROM seeds WHERE game_id = ?", (record.id,))
-            conn.execute(
-                "INSERT INTO seeds (game_id, seed, deal) VALUES (?, ?, ?)",
-                (record.id, seed.hex(), None if deal is None else encode(deal)),
-            )
-            conn.executemany(
-                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                [
-                    (record.id, seat, digest)
-                    for seat, digest in enumerate(game.token_hashes)
-                    if digest is not None
-                ],
-            )
-            conn.execute("DELETE FROM seat_states WHERE game_id = ?", (record.id,))
-            conn.executemany(
-                "INSERT INTO seat_states (game_id, seat, type, name, bot) VALUES (?, ?, ?, ?, ?)",
-                [(record.id, s.seat, str(s.type), s.name, s.bot) for s in seats],
-            )
-            if rematch_of is not None:
-                linked = conn.execute(
-                    "INSERT INTO rematches (game_id, next_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    (rematch_of, record.id),
-                )
-                if linked.rowcount != 1:
-                    found = conn.execute(
-                        "SELECT next_id FROM rematches WHERE game_id = ?", (rematch_of,)
-                    ).fetchone()
-                    raise RematchExistsError(rematch_of, found[0] if found else "?")
-            self._insert_rows(conn, record.id, rows)
-            if game.due_at is not None:
-                conn.execute("UPDATE games SET due_at = ? WHERE id = ?", (game.due_at, record.id))
-            self._insert_snapshots(conn, record.id, game.snapshots)
-            conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
-            conn.executemany(
-                "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
-                " created_at) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (record.id, r.key, r.request_fingerprint, r.response.decode(), r.created_at)
-                    for r in game.idempotency
-                ],
-            )
-
-    @staticmethod
-    def _insert_rows(conn: Transaction, game_id: str, rows: Sequence[EventRow]) -> None:
-        if not rows:
-            return
-        conn.executemany(
-            f"INSERT INTO events (game_id, {_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    r.seq,
-                    r.type,
-                    r.payload,
-                    r.recorded_at,
-                    r.actor,
-                    r.command,
-                    r.hash,
-                    r.bot,
-                )
-                for r in rows
-            ],
-        )
-
-    @staticmethod
-    def _insert_snapshots(
-        conn: Transaction, game_id: str, snapshots: Sequence[tuple[int, object]]
-    ) -> None:
-        if not snapshots:
-            return
-        conn.executemany(
-            "INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
-            [(game_id, seq, encode(state)) for seq, state in snapshots],
-        )
-
-    def append(self, batch: Append) -> None:
-        """Append one batch after ``batch.version``, with what goes with it, all or none.
-
-        In one write transaction that holds the game's row: the idempotency record is
-        checked first (so that a retry racing its own first attempt gets that attempt's
-        answer, not a conflict), then the version and head hash, then that the game is in
-        progress; the rows, the reply, a seat token and the seat's holder, the game row
-        (version, head hash, status, outcome) and, every ``snapshot_every`` events, a
-        snapshot are written. The store decides nothing else: every row was sealed and the
-        reply built by the caller.
-
-        Raises:
-            GameNotFoundError: no such game.
-            IdempotencyKeyExistsError: ``batch.reply``'s key was used before (its record
-                attached); nothing is written.
-            VersionConflictError: the game is not at ``batch.version`` (another writer got
-                there first); nothing is written.
-            GameFinishedError: the game has finished; its log is closed.
-            SeatTakenError: ``batch.seat`` already has a token.
-        """
-        check_batch(batch)
-        game_id, version, rows = batch.game_id, batch.version, batch.rows
-        with self._write() as conn:
-            found = conn.execute(
-                "SELECT version, head_hash, status FROM games WHERE id = ?" + self.lock_row,
-                (game_id,),
-            ).fetchone()
-            if found is None:
-                raise GameNotFoundError(game_id)
-            current, head_hash, status = found
-            updated_at = rows[-1].recorded_at if rows else utc_now()
-            if batch.reply is not None:
-                self._insert_reply(conn, game_id, batch.reply, updated_at)
-            if current != version or head_hash != batch.head_hash:
-                raise VersionConflictError(game_id, version, current)
-            if status == GameStatus.FINISHED and rows:
-                raise GameFinishedError(f"game {game_id!r} has finished; no event can follow")
-            if batch.seat is not None:
-                self._update_seat(conn, game_id, batch.seat, batch.token_hash)
-            if not rows:
-                return
-            try:
-                self._insert_rows(conn, game_id, rows)
-            except self.conflict_errors as exc:  # a writer that ignored the lock protocol
-                raise VersionConflictError(game_id, version, version + 1) from exc
-            self._appended(conn, game_id)
-            new_version = batch.new_version
-            finishing = batch.outcome is not None
-            if finishing:
-                conn.execute(
-                    "UPDATE games SET version = ?, head_hash = ?, updated_at = ?, status = ?,"
-                    " outcome = ?, due_at = NULL WHERE id = ?",
-                    (
-                        new_version,
-                        batch.new_head_hash,
-                        updated_at,
-                        GameStatus.FINISHED,
-                        None if batch.outcome is None else encode(batch.outcome),
-                        game_id,
-                    ),
-                )
-            else:
-                conn.execute(
-                    "UPDATE games SET version = ?, head_hash = ?, updated_at = ?, due_at = ?"
-                    " WHERE id = ?",
-                    (new_version, batch.new_head_hash, updated_at, batch.due_at, game_id),
-                )
-            every = self.snapshot_every
-            if batch.state is not None and version // every != new_version // every:
-                self._insert_snapshots(conn, game_id, [(new_version, batch.state)])
-
-    @staticmethod
-    def _insert_reply(conn: Transaction, game_id: str, reply: Reply, created_at: str) -> None:
-        inserted = conn.execute(
-            "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
-            " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (game_id, reply.key, reply.fingerprint, reply.response.decode(), created_at),
-        )
-        if inserted.rowcount != 1:
-            row = conn.execute(
-                "SELECT request_fingerprint, response, created_at FROM idempotency"
-                " WHERE game_id = ? AND key = ?",
-                (game_id, reply.key),
-            ).fetchone()
-            raise IdempotencyKeyExistsError(_idempotency(game_id, reply.key, row))
-
-    @staticmethod
-    def _update_seat(
-        conn: Transaction, game_id: str, seat: SeatState, token_hash: str | None
-    ) -> None:
-        if token_hash is not None:
-            held = conn.execute(
-                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)"
-                " ON CONFLICT DO NOTHING",
-                (game_id, seat.seat, token_hash),
-            )
-            if held.rowcount != 1:
-                raise SeatTakenError(f"seat {seat.seat} of game {game_id!r} is taken")
-        conn.execute(
-            "INSERT INTO seat_states (game_id, seat, type, name, bot) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,"
-            " name = excluded.name, bot = excluded.bot",
-            (game_id, seat.seat, str(seat.type), seat.name, seat.bot),
-        )
+            insert_game(conn, game)
 
     def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None:
         """Keep folded states as snapshots (a cache: failures to write are logged, not raised)."""
@@ -421,7 +163,7 @@ class SqlEventStore:
             return
         try:
             with self._write() as conn:
-                self._insert_snapshots(conn, game_id, snapshots)
+                insert_snapshots(conn, game_id, snapshots)
         except self._cache_errors as exc:  # read-only, busy: the cache can wait
             _log.warning("snapshot_not_saved", game_id=game_id, error=str(exc))
 
@@ -441,10 +183,10 @@ class SqlEventStore:
         Raises:
             GameNotFoundError: no such game.
         """
-        row = self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        row = self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFoundError(game_id)
-        return _record(row)
+        return game_record(row)
 
     def game_ids(self) -> list[str]:
         """Every stored game id, in creation order."""
@@ -500,11 +242,11 @@ class SqlEventStore:
             page_clause = f" WHERE {' AND '.join(page_where)}" if page_where else ""
             # one more row than the page, to tell whether another page follows
             rows = conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games{page_clause}"
+                f"SELECT {GAME_COLUMNS} FROM games{page_clause}"
                 " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
                 [*page_params, limit + 1, offset],
             ).fetchall()
-        games = [_record(r) for r in rows[:limit]]
+        games = [game_record(r) for r in rows[:limit]]
         return GamePage(
             games=games,
             total=total,
@@ -513,27 +255,26 @@ class SqlEventStore:
             next_before=games[-1].id if len(rows) > limit else None,
         )
 
-    def read_rows(self, game_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
-        """Raw rows of a game with ``after < seq <= upto``, in seq order (no existence check)."""
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+    def read_rows(
+        self,
+        game_id: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
+        limit: int | None = None,
+    ) -> list[EventRow]:
+        """A game's rows with ``after < seq <= upto``, in seq order, at most ``limit`` (no
+        existence check: a game with no such rows, or none at all, gives ``[]``)."""
+        sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
         params: list[object] = [game_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        rows = self._all(sql + " ORDER BY seq", params)
-        return [
-            EventRow(
-                seq=r[0],
-                type=r[1],
-                payload=r[2],
-                recorded_at=r[3],
-                actor=r[4],
-                command=r[5],
-                hash=r[6],
-                bot=r[7],
-            )
-            for r in rows
-        ]
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [event_row(row) for row in self._all(sql, params)]
 
     def read_game(self, game_id: str) -> tuple[GameRecord, list[EventRow], GameSecrets | None]:
         """A game's record, every row and its secrets, read in one consistent snapshot.
@@ -549,65 +290,19 @@ class SqlEventStore:
             secrets = self.secrets(game_id)
         return record, rows, secrets
 
-    def read_events(
-        self, game_id: str, *, after: int = 0, limit: int | None = None
-    ) -> list[StoredEvent]:
-        """Decoded events with ``seq > after``, in order, at most ``limit``.
-
-        Events are returned whole; the caller redacts them for its viewer
-        (:func:`spies_replay.engine.redact_for`).
-
-        Raises:
-            GameNotFoundError: no such game.
-        """
-        with self.reading() as conn:
-            record = self.get_game(game_id)
-            sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-            params: list[object] = [game_id, after]
-            if limit is not None:
-                sql += " LIMIT ?"
-                params.append(limit)
-            rows = conn.execute(sql, params).fetchall()
-        decode = self.codec(record.game).event.decode
-        return [
-            StoredEvent(
-                seq=r[0],
-                type=r[1],
-                event=decode(r[2]),
-                actor=r[4],
-                recorded_at=r[3],
-                hash=r[6],
-                bot=r[7],
-            )
-            for r in rows
-        ]
-
-    def last_event(
+    def last_row(
         self, game_id: str, types: Sequence[str], *, upto: int | None = None
-    ) -> StoredEvent | None:
-        """The last event of one of ``types`` with ``seq <= upto`` (default: the whole log),
-        decoded, or ``None``: one indexed read (the clocks now are the last
-        ``clocks_updated``)."""
+    ) -> EventRow | None:
+        """The last row whose type is one of ``types`` (named by the caller) with ``seq <=
+        upto`` (default: the whole log), or ``None``: one indexed read."""
         marks = ", ".join("?" * len(types))
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND type IN ({marks})"
+        sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND type IN ({marks})"
         params: list[object] = [game_id, *types]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        with self.reading():
-            row = self._one(sql + " ORDER BY seq DESC LIMIT 1", params)
-            if row is None:
-                return None
-            game = self.get_game(game_id).game
-        return StoredEvent(
-            seq=row[0],
-            type=row[1],
-            event=self.codec(game).event.decode(row[2]),
-            actor=row[4],
-            recorded_at=row[3],
-            hash=row[6],
-            bot=row[7],
-        )
+        row = self._one(sql + " ORDER BY seq DESC LIMIT 1", params)
+        return None if row is None else event_row(row)
 
     def last_commands(self, game_id: str) -> dict[int, int]:
         """Each seat's last command: the seq of its first row (the row that carries the
@@ -620,13 +315,18 @@ class SqlEventStore:
         )
         return {int(actor): int(seq) for actor, seq in rows}
 
-    def read_game_payloads(self, game_id: str, *, after: int, upto: int) -> list[tuple[int, str]]:
-        """``(seq, payload)`` of the game events (meta left out) with ``after < seq <= upto``."""
-        return self._all(
-            "SELECT seq, payload FROM events WHERE game_id = ? AND seq > ? AND seq <= ?"
-            f" AND type NOT IN ({_META_SQL}) ORDER BY seq",
-            (game_id, after, upto),
-        )
+    def read_payloads(
+        self, game_id: str, *, after: int, upto: int, skip: Collection[str] = ()
+    ) -> list[tuple[int, str]]:
+        """``(seq, payload)`` of a game's rows with ``after < seq <= upto``, in seq order,
+        leaving out the rows whose type is in ``skip`` (the caller names them: a fold skips
+        the log's own events)."""
+        sql = "SELECT seq, payload FROM events WHERE game_id = ? AND seq > ? AND seq <= ?"
+        params: list[object] = [game_id, after, upto]
+        if skip:
+            sql += f" AND type NOT IN ({', '.join('?' * len(skip))})"
+            params += sorted(skip)
+        return self._all(sql + " ORDER BY seq", params)
 
     def latest_snapshot(self, game_id: str, at: int) -> tuple[int, str] | None:
         """The snapshot with the greatest ``seq <= at``, as ``(seq, state JSON)``."""
@@ -670,8 +370,7 @@ class SqlEventStore:
 
         For telling a token of another game (HTTP 403) from an unknown one (401). The lookup
         is by the token's sha256, never by the token, so its timing says nothing about the
-        token. There is no index on ``seats.token_hash``: this scans the seats, and is meant
-        for the rare path where :meth:`check_token` already failed.
+        token; ``seats.token_hash`` is indexed, so it reads one index entry, not the seats.
         """
         row = self._one(
             "SELECT game_id, seat FROM seats WHERE token_hash = ? LIMIT 1", (hash_token(token),)
@@ -685,7 +384,7 @@ class SqlEventStore:
             " WHERE game_id = ? AND key = ?",
             (game_id, key),
         )
-        return None if row is None else _idempotency(game_id, key, row)
+        return None if row is None else idempotency_record(game_id, key, row)
 
     def idempotency_records(self, game_id: str) -> list[IdempotencyRecord]:
         """Every idempotency record of a game, by key (for copying a store)."""
@@ -694,7 +393,7 @@ class SqlEventStore:
             " WHERE game_id = ? ORDER BY key",
             (game_id,),
         )
-        return [_idempotency(game_id, row[0], row[1:]) for row in rows]
+        return [idempotency_record(game_id, row[0], row[1:]) for row in rows]
 
     def token_hashes(self, game_id: str) -> dict[int, str]:
         """The sha256 of each seat token held, by seat (for copying a store; never a token)."""
@@ -708,7 +407,7 @@ class SqlEventStore:
     def seat_states(self, game_id: str, players: int | None = None) -> list[SeatState]:
         """Each seat's holder, by seat (a game stored without holders: the creator's)."""
         with self.reading() as conn:
-            return _seat_states(conn, game_id, players)
+            return seat_states(conn, game_id, players)
 
     def seat_states_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatState]]:
         """The holders of several games at once (a page of summaries), by game id."""
@@ -722,7 +421,7 @@ class SqlEventStore:
                 chunk,
             )
             for row in rows:
-                found.setdefault(row[0], []).append(_seat_state(row[1:]))
+                found.setdefault(row[0], []).append(seat_state(row[1:]))
         return found
 
     def rematch_links(self, game_id: str) -> tuple[str | None, str | None]:
@@ -773,80 +472,3 @@ class SqlEventStore:
 
 def _nothing() -> None:
     pass
-
-
-def _seat_state(row: Sequence[Any]) -> SeatState:
-    return SeatState(seat=row[0], type=SeatType(row[1]), name=row[2], bot=row[3])
-
-
-def _seat_states(conn: Transaction, game_id: str, players: int | None) -> list[SeatState]:
-    rows = conn.execute(
-        "SELECT seat, type, name, bot FROM seat_states WHERE game_id = ? ORDER BY seat",
-        (game_id,),
-    ).fetchall()
-    if rows:
-        return [_seat_state(row) for row in rows]
-    if players is None:
-        found = conn.execute("SELECT players FROM games WHERE id = ?", (game_id,)).fetchone()
-        players = 0 if found is None else found[0]
-    return [SeatState(seat=seat) for seat in range(players)]
-
-
-def check_batch(batch: Append) -> None:
-    """Refuse a malformed batch (a caller's bug, not a conflict): ``ValueError``."""
-    rows = batch.rows
-    for index, row in enumerate(rows):
-        if row.seq != batch.version + 1 + index:
-            raise ValueError(f"row {index} has seq {row.seq}, not {batch.version + 1 + index}")
-        last = index == len(rows) - 1
-        if row.type == "game_created" or (row.type == "seed_revealed" and not last):
-            raise ValueError(f"{row.type} cannot be appended at position {index} of a batch")
-    finishing = bool(rows) and rows[-1].type == "seed_revealed"
-    if finishing != (batch.outcome is not None):
-        raise ValueError("a batch ends with seed_revealed exactly when it carries the outcome")
-
-
-def _record_values(record: GameRecord) -> tuple[object, ...]:
-    return (
-        record.id,
-        record.game,
-        record.players,
-        encode(record.options),
-        str(record.status),
-        record.version,
-        record.head_hash,
-        record.seed_commitment,
-        str(record.seed_source),
-        record.rng,
-        None if record.outcome is None else encode(record.outcome),
-        record.created_at,
-        record.updated_at,
-    )
-
-
-def _record(row: Sequence[Any]) -> GameRecord:
-    return GameRecord(
-        id=row[0],
-        game=row[1],
-        players=row[2],
-        options=_decode_plain(row[3]),
-        status=GameStatus(row[4]),
-        version=row[5],
-        head_hash=row[6],
-        seed_commitment=row[7],
-        seed_source=SeedSource(row[8]),
-        rng=row[9],
-        outcome=None if row[10] is None else _decode_outcome(row[10]),
-        created_at=row[11],
-        updated_at=row[12],
-    )
-
-
-def _idempotency(game_id: str, key: str, row: Sequence[Any]) -> IdempotencyRecord:
-    return IdempotencyRecord(
-        game_id=game_id,
-        key=key,
-        request_fingerprint=row[0],
-        response=row[1].encode(),
-        created_at=row[2],
-    )

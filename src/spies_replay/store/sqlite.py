@@ -6,8 +6,9 @@ serializes appends across threads and processes; several processes can share the
 longer than the busy timeout raises :class:`~spies_replay.errors.StoreBusyError`, a write
 that finds the disk (or ``PRAGMA max_page_count``) full raises
 :class:`~spies_replay.errors.StoreFullError` after rolling the whole transaction back, and
-an input/output error :class:`~spies_replay.errors.StoreUnavailableError`; nothing above
-this module sees ``sqlite3``.
+an input/output error :class:`~spies_replay.errors.StoreUnavailableError`
+(:mod:`spies_replay.store.sqlite_errors`, the one place that reads ``sqlite3``'s errors);
+nothing above the store sees ``sqlite3``.
 
 :meth:`SQLiteEventStore.close` is safe while other threads still use the store: it takes
 the store's lock, marks the store closed and closes each connection only when no statement
@@ -15,8 +16,10 @@ is running on it (a thread inside a transaction finishes it first); a thread tha
 store after close gets :class:`~spies_replay.errors.StoreClosedError`, never a closed
 connection.
 
-Schema and migrations: :mod:`spies_replay.store.schema`. The shared SQL:
-:class:`~spies_replay.store.SqlEventStore`.
+The append: :mod:`spies_replay.store.sqlite_append` (with the recorder the API appends
+through). Schema and migrations: :mod:`spies_replay.store.sqlite_schema`. Other
+processes' appends: :mod:`spies_replay.store.sqlite_watch`. The shared SQL:
+:class:`~spies_replay.store.sql.SqlEventStore`.
 """
 
 from __future__ import annotations
@@ -24,45 +27,33 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Literal
 
 from sqlite_utils import Database
 
-from spies_core.decider import AnySpec
-from spies_replay.errors import (
-    ReplayError,
-    StoreBusyError,
-    StoreClosedError,
-    StoreFullError,
-    StoreUnavailableError,
+from spies_replay.errors import StoreBusyError, StoreClosedError, StoreUnavailableError
+from spies_replay.store.migrations import applied_migrations, migrate, pending_migrations
+from spies_replay.store.protocols import Recorder
+from spies_replay.store.recorders import ThreadRecorder
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, BackendName, NewGame
+from spies_replay.store.sql import SqlEventStore
+from spies_replay.store.sql_rows import Transaction
+from spies_replay.store.sqlite_append import SQLiteRecorder, append_batch
+from spies_replay.store.sqlite_errors import store_error
+from spies_replay.store.sqlite_schema import (
+    MIGRATION_NAMES,
+    MIGRATIONS,
+    adopt_sqlite_utils_records,
 )
-from spies_replay.store.records import Append, NewGame
-from spies_replay.store.schema import MIGRATION_NAMES, SCHEMA_VERSION, migrations
-from spies_replay.store.sql import SqlEventStore, Transaction
+from spies_replay.store.sqlite_watch import OwnWrites, watch
 
 __all__ = ["SQLiteEventStore", "SyncMode", "open_sqlite"]
 
 SyncMode = Literal["normal", "full"]
 """``PRAGMA synchronous``: ``normal`` survives a process crash, ``full`` also power loss."""
-
-# SQLite's primary result codes (the low byte of an extended code).
-_SQLITE_REASONS: Final[dict[int, str]] = {
-    sqlite3.SQLITE_NOTADB: "it is not a SQLite database",
-    sqlite3.SQLITE_CORRUPT: "the database file is damaged",
-    sqlite3.SQLITE_CANTOPEN: "the file cannot be opened (check its permissions)",
-    sqlite3.SQLITE_PERM: "permission denied",
-    sqlite3.SQLITE_READONLY: "it is read-only (the store writes to it and beside it)",
-    sqlite3.SQLITE_IOERR: "a disk input/output error",
-    sqlite3.SQLITE_BUSY: "another process keeps it locked",
-    sqlite3.SQLITE_LOCKED: "another process keeps it locked",
-    sqlite3.SQLITE_FULL: "the disk is full",
-}
-
-
-_BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 
 class _Handle:
@@ -82,26 +73,26 @@ class SQLiteEventStore(SqlEventStore):
 
     Args:
         path: the database file (created, and migrated, when needed).
-        games: the games this store can decode, by id; default the registry.
-        snapshot_every: see :class:`~spies_replay.store.SqlEventStore`.
+        snapshot_every: see :class:`~spies_replay.store.sql.SqlEventStore`.
         busy_timeout: seconds a writer waits for another process's write lock.
         sync: ``normal`` (the default: a committed command survives a process crash; the
             last commits may be lost on power failure) or ``full`` (they survive it too).
     """
 
     driver_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
-    conflict_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
+    backend: BackendName = "sqlite"
+    watch_seconds: float = 0.25
+    """How often :meth:`watch` looks whether another connection has committed."""
 
     def __init__(
         self,
         path: str | Path,
         *,
-        games: Mapping[str, AnySpec] | None = None,
-        snapshot_every: int = 128,
+        snapshot_every: int = SNAPSHOT_EVERY,
         busy_timeout: float = 10.0,
         sync: SyncMode = "normal",
     ) -> None:
-        super().__init__(games=games, snapshot_every=snapshot_every)
+        super().__init__(snapshot_every=snapshot_every)
         if sync not in ("normal", "full"):
             raise ValueError(f"sync must be 'normal' or 'full', not {sync!r}")
         self.path = Path(path)
@@ -112,7 +103,13 @@ class SQLiteEventStore(SqlEventStore):
         self._lock = threading.Condition()
         self._handles: list[_Handle] = []
         self._closed = False
-        self._own = _OwnWrites()
+        self._own = OwnWrites()
+        self._writer = threading.Lock()
+        """This process's writers of the file take turns here before SQLite's write lock:
+        a thread blocked on a lock wakes when it is released, where SQLite's busy handler
+        sleeps and retries, so under many writers one could lose every race until its
+        busy timeout (a ``database-busy`` with the file free most of the time)."""
+        self._twins: list[SQLiteEventStore] = []
         with self._connection():  # open, set WAL and migrate now, so errors surface here
             pass
 
@@ -160,37 +157,36 @@ class SQLiteEventStore(SqlEventStore):
 
     @staticmethod
     def _migrate(db: Database) -> None:
-        applied = {migration.name for migration in migrations.applied(db)}
-        unknown = applied - MIGRATION_NAMES
-        if unknown:
-            raise ReplayError(
-                f"the database has migrations this spies_replay does not know"
-                f" ({', '.join(sorted(unknown))}); upgrade spies-engine",
-                code="schema-too-new",
-            )
-        if len(applied) == SCHEMA_VERSION:
-            return
         conn = db.conn
+        try:
+            if set(applied_migrations(conn)) == MIGRATION_NAMES:
+                return  # current; anything else (one unknown too) is settled below
+        except sqlite3.OperationalError:
+            pass  # no schema_migrations yet: a new file, or one sqlite-utils migrated
         conn.execute("BEGIN IMMEDIATE")  # one process migrates; the others wait, then see it
         try:
-            migrations.apply(db)
+            adopt_sqlite_utils_records(conn)
+            migrate(conn, MIGRATIONS)
         except BaseException:
             conn.rollback()
             raise
         conn.execute("COMMIT")
 
     def pending_migrations(self) -> list[str]:
-        """The migrations of :mod:`spies_replay.store.schema` this file has not recorded."""
-        with self._connection():
-            applied = {migration.name for migration in migrations.applied(self.db)}
-        return sorted(MIGRATION_NAMES - applied)
+        """The migrations of :mod:`spies_replay.store.sqlite_schema` this file has not
+        recorded."""
+        with self._connection() as conn:
+            return pending_migrations(applied_migrations(conn), MIGRATIONS)
 
     def close(self) -> None:
-        """Close every connection this store opened (in any thread), each once it is idle.
+        """Close every connection this store opened (in any thread), each once it is idle,
+        and its twins'.
 
         Idempotent. A thread still inside a call finishes it; later calls raise
         :class:`~spies_replay.errors.StoreClosedError`.
         """
+        for twin in self._twins:
+            twin.close()
         with self._lock:
             self._closed = True
             while any(handle.busy for handle in self._handles):
@@ -217,220 +213,117 @@ class SQLiteEventStore(SqlEventStore):
                     self._lock.notify_all()
 
     @contextmanager
-    def _connection(self) -> Iterator[Transaction]:
+    def _translated(self, batch: Append | None = None) -> Iterator[None]:
         try:
-            with self._using() as conn:
-                yield conn
-        except sqlite3.OperationalError as exc:
-            _raise_translated(self.location, exc)
-            raise
+            yield
+        except sqlite3.Error as exc:
+            error = store_error(self.location, exc, batch=batch)
+            if error is None:
+                raise
+            raise error from exc
 
     @contextmanager
-    def _write(self) -> Iterator[Transaction]:
+    def _connection(self) -> Iterator[Transaction]:
+        with self._translated(), self._using() as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self, batch: Append | None = None) -> Iterator[Transaction]:
+        waits = self.busy_timeout > 0
+        if not self._writer.acquire(blocking=waits, timeout=self.busy_timeout if waits else -1):
+            raise StoreBusyError(self.location)
         try:
-            with self._using() as conn:
-                conn.execute("BEGIN IMMEDIATE")
+            with self._translated(batch), self._using() as conn:
+                conn.execute("BEGIN IMMEDIATE")  # other processes' writers: the busy timeout
                 try:
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
                     # a failed COMMIT (the disk full, an I/O error) may leave the transaction
-                    # open: roll it back, so nothing of it stays, and the next one starts clean
+                    # open: roll it back, so nothing of it stays, and the next one starts
+                    # clean
                     if conn.in_transaction:
                         conn.rollback()
                     raise
-        except sqlite3.OperationalError as exc:
-            _raise_translated(self.location, exc)
-            raise
+        finally:
+            self._writer.release()
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
         """A read transaction: every query inside sees one consistent snapshot of the file."""
-        try:
-            with self._using() as conn:
+        with self._translated(), self._using() as conn:
+            if conn.in_transaction:
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
                 if conn.in_transaction:
-                    yield conn
-                    return
-                conn.execute("BEGIN")
-                try:
-                    yield conn
-                finally:
-                    if conn.in_transaction:
-                        conn.rollback()
-        except sqlite3.OperationalError as exc:
-            _raise_translated(self.location, exc)
-            raise
+                    conn.rollback()
 
-    def twin(self, *, busy_timeout: float) -> SQLiteEventStore:
-        """Another store on the same file, with its own connections and busy timeout, whose
-        writes count as this store's own: :meth:`watch` leaves them out too (the process
-        that holds both knows of them)."""
-        twin = SQLiteEventStore(
-            self.path,
-            games=self.games,
-            snapshot_every=self.snapshot_every,
-            busy_timeout=busy_timeout,
-            sync=self.sync,
-        )
-        twin._own = self._own
-        return twin
-
-    # -- other connections' appends ----------------------------------------------------
-
-    watch_seconds: float = 0.25
-    """How often :meth:`watch` looks whether another connection has committed."""
+    # -- writes: the watch leaves this store's own out ------------------------------------
 
     def append(self, batch: Append) -> None:
-        """See :meth:`SqlEventStore.append`; the watch leaves this write out."""
-        with self._own.writing(batch.game_id, batch.new_version):
-            super().append(batch)
+        """Append one batch after ``batch.version``, with what goes with it, all or none
+        (:func:`~spies_replay.store.sqlite_append.append_batch`, in one ``BEGIN IMMEDIATE``
+        transaction).
+
+        Raises:
+            ValueError: the rows do not follow ``batch.version`` one by one.
+            GameNotFoundError: no such game.
+            IdempotencyKeyExistsError: ``batch.reply``'s key was used before (its record
+                attached); nothing is written.
+            VersionConflictError: the game is not at ``batch.version`` (another writer got
+                there first); nothing is written.
+            GameFinishedError: the game has finished; its log is closed.
+            SeatTakenError: ``batch.seat`` already has a token.
+            StoreBusyError: another writer held the file past the busy timeout.
+        """
+        with self._own.writing(batch.game_id, batch.new_version), self._write(batch) as conn:
+            append_batch(conn, batch, snapshot_every=self.snapshot_every)
 
     def insert_game(self, game: NewGame) -> None:
         """See :meth:`SqlEventStore.insert_game`; the watch leaves this write out."""
         with self._own.writing(game.record.id, game.record.version):
             super().insert_game(game)
 
+    def recorder(self, *, on_loop: bool = True) -> Recorder:
+        """Appends for an event loop: tried on the loop first (a twin with no busy timeout,
+        then a worker thread when another writer holds the file:
+        :class:`~spies_replay.store.sqlite_append.SQLiteRecorder`), or, ``on_loop=False``,
+        every one on a worker thread."""
+        if not on_loop:
+            return ThreadRecorder(self)
+        return SQLiteRecorder(self.twin(busy_timeout=0.0), self)
+
     def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``on_append(game_id)`` for each game other connections append to: other
-        processes sharing the file, and this process's other stores of it, never this
-        store's own writes (the caller knows of those). A wake-up only: the log stays the
-        truth.
+        """Call ``on_append(game_id)`` for each game other connections append to (other
+        processes, this process's other stores of the file), never this store's own
+        writes: see :func:`spies_replay.store.sqlite_watch.watch`."""
+        return watch(self.path, self.busy_timeout, self.watch_seconds, self._own, on_append)
 
-        SQLite cannot signal another process, so one daemon thread, on a connection of its
-        own, polls: every :attr:`watch_seconds` it reads ``PRAGMA data_version``, which
-        changes exactly when another connection has committed, and only then the games of
-        the ``events`` rows past the last rowid it saw (writers are serialized, so rowids
-        grow in commit order). One pragma per interval while nothing happens, however many
-        readers wait. Returns the function that stops the thread.
-        """
-        stop = threading.Event()
-        state = _Watched(self._own)
-        state.look(self)  # the starting point, before any append the caller must hear of
-
-        def poll() -> None:
-            while not stop.wait(self.watch_seconds):
-                for game_id in state.look(self):
-                    on_append(game_id)
-            state.close()
-
-        thread = threading.Thread(target=poll, name="spies-store-watch", daemon=True)
-        thread.start()
-
-        def unwatch() -> None:
-            stop.set()
-            thread.join(timeout=self.watch_seconds + 5.0)
-
-        return unwatch
-
-
-class _OwnWrites:
-    """The writes of this store that its watch has not seen yet: (game, version after)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._pending: dict[str, set[int]] = {}
-
-    @contextmanager
-    def writing(self, game_id: str, version: int) -> Iterator[None]:
-        """Around one write: known as this store's before it commits, forgotten if it
-        fails."""
-        with self._lock:
-            self._pending.setdefault(game_id, set()).add(version)
-        try:
-            yield
-        except BaseException:
-            self._drop(game_id, version)
-            raise
-
-    def seen(self, game_id: str, last_seq: int) -> bool:
-        """Whether the game's log, now ending at ``last_seq``, ends in a write of this
-        store's (all of them up to it are then forgotten)."""
-        with self._lock:
-            pending = self._pending.get(game_id)
-            if not pending:
-                return False
-            mine = last_seq in pending
-            pending.difference_update([v for v in pending if v <= last_seq])
-            if not pending:
-                del self._pending[game_id]
-            return mine
-
-    def _drop(self, game_id: str, version: int) -> None:
-        with self._lock:
-            pending = self._pending.get(game_id)
-            if pending is not None:
-                pending.discard(version)
-                if not pending:
-                    del self._pending[game_id]
-
-
-class _Watched:
-    """What :meth:`SQLiteEventStore.watch` has seen: its connection, the file's commit
-    counter and the last ``events`` rowid."""
-
-    def __init__(self, own: _OwnWrites) -> None:
-        self.own = own
-        self.conn: sqlite3.Connection | None = None
-        self.data_version: int | None = None
-        self.rowid: int | None = None
-
-    def look(self, store: SQLiteEventStore) -> list[str]:
-        """The games appended to since the last look (none on the first)."""
-        try:
-            if self.conn is None:
-                self.conn = sqlite3.connect(
-                    store.path,
-                    timeout=store.busy_timeout,
-                    isolation_level=None,
-                    check_same_thread=False,
-                )
-                self.conn.execute("PRAGMA query_only = ON")
-                self.data_version = None  # a new connection counts afresh
-            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-            if version == self.data_version:
-                return []
-            if self.rowid is None:
-                self.rowid = self.conn.execute(
-                    "SELECT coalesce(max(rowid), 0) FROM events"
-                ).fetchone()[0]
-                self.data_version = version
-                return []
-            rows = self.conn.execute(
-                "SELECT game_id, max(rowid), max(seq) FROM events WHERE rowid > ? GROUP BY game_id",
-                (self.rowid,),
-            ).fetchall()
-        except sqlite3.Error:
-            self.close()  # the file busy or gone for a moment: a fresh connection next time
-            return []
-        self.data_version = version
-        if rows:
-            self.rowid = max(self.rowid, *(row[1] for row in rows))
-        return [row[0] for row in rows if not self.own.seen(row[0], row[2])]
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-
-
-def _raise_translated(location: str, exc: sqlite3.OperationalError) -> None:
-    """Raise the store's error for SQLite's: busy, full, or an input/output error."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = None if code is None else code & 0xFF
-    if primary in _BUSY_CODES or "database is locked" in str(exc):
-        raise StoreBusyError(location) from exc
-    if primary == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc):
-        raise StoreFullError(location) from exc
-    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN):
-        raise StoreUnavailableError(location, _SQLITE_REASONS[primary]) from exc
+    def twin(self, *, busy_timeout: float) -> SQLiteEventStore:
+        """Another store on the same file, with its own connections and busy timeout, whose
+        writes count as this store's own: :meth:`watch` leaves them out too (the process
+        that holds both knows of them). It closes with this store."""
+        twin = SQLiteEventStore(
+            self.path,
+            snapshot_every=self.snapshot_every,
+            busy_timeout=busy_timeout,
+            sync=self.sync,
+        )
+        twin._own = self._own
+        twin._writer = self._writer
+        self._twins.append(twin)
+        return twin
 
 
 def open_sqlite(
     db: str | Path,
     *,
     create: bool = True,
-    games: Mapping[str, AnySpec] | None = None,
-    snapshot_every: int = 128,
+    snapshot_every: int = SNAPSHOT_EVERY,
     busy_timeout: float = 10.0,
     sync: SyncMode = "normal",
 ) -> SQLiteEventStore:
@@ -444,19 +337,13 @@ def open_sqlite(
     _check_path(location, path, create=create)
     try:
         return SQLiteEventStore(
-            path,
-            games=games,
-            snapshot_every=snapshot_every,
-            busy_timeout=busy_timeout,
-            sync=sync,
+            path, snapshot_every=snapshot_every, busy_timeout=busy_timeout, sync=sync
         )
-    except sqlite3.DatabaseError as exc:
-        code = getattr(exc, "sqlite_errorcode", None)
-        reason = None if code is None else _SQLITE_REASONS.get(code & 0xFF)
-        name = getattr(exc, "sqlite_errorname", type(exc).__name__)
-        raise StoreUnavailableError(location, reason or f"SQLite refused it ({name})") from exc
-    except OSError as exc:
-        raise StoreUnavailableError(location, (exc.strerror or str(exc)).lower()) from exc
+    except (sqlite3.DatabaseError, OSError) as exc:
+        error = store_error(location, exc, opening=True)
+        if error is None:  # pragma: no cover (every DatabaseError while opening has one)
+            raise
+        raise error from exc
 
 
 def _check_path(location: str, path: Path, *, create: bool) -> None:

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from spies_core.bot_names import FALLBACK_BOT
 from spies_core.clock import TimeControl
 from spies_core.decider import AnySpec
 from spies_core.step import view_at
 from spies_replay.codec import canonical_json, encode, event_tag
-from spies_replay.marks import FALLBACK_BOT, BotMark, BotPolicies, parse_bot_mark
+from spies_replay.marks import BotMark, BotPolicies, parse_bot_mark
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.records import EventRow
 from spies_replay.verify.report import CaveatTally, commands, fail

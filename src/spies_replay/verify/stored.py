@@ -8,11 +8,13 @@ warning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
+from spies_core.decider import AnySpec
+from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
 from spies_replay.errors import GameNotFoundError
 from spies_replay.marks import BotPolicies
@@ -31,6 +33,7 @@ def verify_game(
     *,
     bots: BotPolicies | None = None,
     head: str | None = None,
+    games: Mapping[str, AnySpec] | None = None,
     receipts: Sequence[Receipt] = (),
     keys: KeyList | None = None,
 ) -> VerifyReport:
@@ -43,6 +46,7 @@ def verify_game(
             :func:`~spies_replay.verify.verify_log`).
         head: the head hash a server published for the game (see
             :func:`~spies_replay.verify.verify_log`).
+        games: the games that can be decoded, by id (default: the registry).
         receipts: receipts the server signed, and ``keys`` its keys (see
             :func:`~spies_replay.verify.verify_log`).
 
@@ -57,8 +61,9 @@ def verify_game(
         raise
     capture = {seq for seq, _ in store.snapshots(game_id)}
     seed, deal = (None, None) if secrets is None else (secrets.seed, secrets.deal)
+    known = GAMES if games is None else games
     result = verify_log(
-        store.games,
+        known,
         record,
         rows,
         seed=seed,
@@ -70,26 +75,33 @@ def verify_game(
         keys=keys,
     )
     if result.report.ok:
-        _check_snapshots(store, record, result)
+        _check_snapshots(store, known[record.game], record, result)
     return result.report
 
 
-def verify_all(store: EventStore, *, bots: BotPolicies | None = None) -> list[VerifyReport]:
+def verify_all(
+    store: EventStore,
+    *,
+    bots: BotPolicies | None = None,
+    games: Mapping[str, AnySpec] | None = None,
+) -> list[VerifyReport]:
     """Verify every stored game, and report events whose game row is missing.
 
     Args:
         store: the store.
         bots: the bots to re-run marked commands with (see
             :func:`~spies_replay.verify.verify_log`).
+        games: the games that can be decoded, by id (default: the registry).
     """
-    reports = [verify_game(store, game_id, bots=bots) for game_id in store.game_ids()]
+    reports = [verify_game(store, game_id, bots=bots, games=games) for game_id in store.game_ids()]
     reports += [_orphan_report(store, game_id) for game_id in store.orphan_game_ids()]
     return reports
 
 
-def _check_snapshots(store: EventStore, record: GameRecord, result: VerifyResult) -> None:
-    # only a verified log's: its game is one of the store's
-    decode: Callable[[str], Any] = codec_for(store.games[record.game]).state.decode
+def _check_snapshots(
+    store: EventStore, spec: AnySpec, record: GameRecord, result: VerifyResult
+) -> None:
+    decode: Callable[[str], Any] = codec_for(spec).state.decode
     for seq, text in store.snapshots(record.id):
         try:
             state = decode(text)

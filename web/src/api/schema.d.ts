@@ -460,8 +460,8 @@ export interface components {
             game: "black-spy";
             /** @description The options of Black Spy; `null` or omitted: every default. An unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`. */
             options?: components["schemas"]["BlackSpyOptions"] | null;
-            /** @description The number of seats; `null` or omitted: the game's minimum (Deck of Spies 1, Black Spy 3 to 6, Spies & Lies 2, or 4 for team play). */
-            players?: number | null;
+            /** @description The number of seats: Black Spy is played by 3 to 6 players; `null` or omitted: 3. */
+            players?: (3 | 4 | 5 | 6) | null;
             /** @description One entry per seat, tagged by `type`: `creator` (the default), `open` or `bot`; `null` or omitted: every seat is the creator's. */
             seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
             /** @description A seed string, to make the game reproducible (puzzles, bug reports, tests); `null` or omitted: the server draws a secret random seed, revealed when the game ends. */
@@ -944,7 +944,7 @@ export interface components {
          * @description A seat of the creator (the default): the create answer carries its token.
          */
         CreatorSeatRequest: {
-            /** @description A display name (1 to 40 printable characters), public; `null`: no name. */
+            /** @description A display name of printable characters, public; `null`: no name. */
             name?: string | null;
             /**
              * @description Always `creator`: says which kind of object this is. (enum property replaced by openapi-typescript)
@@ -1046,8 +1046,8 @@ export interface components {
             game: "deck-of-spies";
             /** @description The options of Deck of Spies; `null` or omitted: every default. An unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`. */
             options?: components["schemas"]["DeckOfSpiesOptions"] | null;
-            /** @description The number of seats; `null` or omitted: the game's minimum (Deck of Spies 1, Black Spy 3 to 6, Spies & Lies 2, or 4 for team play). */
-            players?: number | null;
+            /** @description The number of seats: Deck of Spies is played by 1 player; `null` or omitted: 1. */
+            players?: 1 | null;
             /** @description One entry per seat, tagged by `type`: `creator` (the default), `open` or `bot`; `null` or omitted: every seat is the creator's. */
             seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
             /** @description A seed string, to make the game reproducible (puzzles, bug reports, tests); `null` or omitted: the server draws a secret random seed, revealed when the game ends. */
@@ -1577,7 +1577,7 @@ export interface components {
          * @description Body of `POST /games/{id}/join` and `POST /games/{id}/seats/{seat}/join`.
          */
         JoinRequest: {
-            /** @description A display name: 1 to 40 printable characters, public (never a secret). */
+            /** @description A display name of printable characters, public (never a secret). */
             name: string;
         };
         /**
@@ -1998,8 +1998,8 @@ export interface components {
             game: "spies-and-lies";
             /** @description The options of Stratego Spies & Lies; `null` or omitted: every default. An unknown option is 422 `unknown-option`, a bad value 422 `invalid-options`. */
             options?: components["schemas"]["SpiesAndLiesOptions"] | null;
-            /** @description The number of seats; `null` or omitted: the game's minimum (Deck of Spies 1, Black Spy 3 to 6, Spies & Lies 2, or 4 for team play). */
-            players?: number | null;
+            /** @description The number of seats: Stratego Spies & Lies is played by 2 or 4 players; `null` or omitted: 2. */
+            players?: (2 | 4) | null;
             /** @description One entry per seat, tagged by `type`: `creator` (the default), `open` or `bot`; `null` or omitted: every seat is the creator's. */
             seats?: (components["schemas"]["CreatorSeatRequest"] | components["schemas"]["OpenSeatRequest"] | components["schemas"]["BotSeatRequest"])[] | null;
             /** @description A seed string, to make the game reproducible (puzzles, bug reports, tests); `null` or omitted: the server draws a secret random seed, revealed when the game ends. */

@@ -3,6 +3,7 @@
 import type { Command, Schemas } from "../api/client";
 import { blackSpyCard, blackSpyName, blackSpyRank, cardBack, symbolIcon } from "../cards";
 import { h } from "../dom";
+import { GAMES } from "../generated/rules";
 import { T } from "../i18n/index";
 import type { Namer } from "../names";
 import {
@@ -21,7 +22,9 @@ import {
   zone,
 } from "./common";
 
-const COLOUR_ORDER = ["blue", "yellow", "red", "green", "black"];
+const FIGURES = GAMES["black-spy"].figures;
+/** The colours in their order (a hand sorts by it). */
+const COLOUR_ORDER: readonly string[] = FIGURES.colours;
 
 function describe(command: Command): string {
   switch (command.type) {
@@ -96,7 +99,7 @@ function moves(ctx: TableContext<BlackSpyView>, hand: readonly string[]): HTMLEl
   const matching = passes.filter((command) => sameItems(command.cards, chosen));
   const target = ctx.name(view.pass_to);
   const hint =
-    chosen.length < 3
+    chosen.length < FIGURES.pass_size
       ? T.bsHintPass(target, chosen.length)
       : matching.length === 0
         ? T.bsHintCannot
@@ -240,11 +243,9 @@ function explain(view: BlackSpyView, outcome: Schemas["Outcome"], name: Namer): 
 export const blackSpy: GameUi<BlackSpyView> = {
   id: "black-spy",
   title: T.bsTitle,
-  minPlayers: 3,
-  maxPlayers: 6,
   options: [
-    { kind: "flag", key: "no_good_spies", label: T.bsNoGoodSpies, initial: false },
-    { kind: "flag", key: "classic", label: T.bsClassic, initial: false },
+    { kind: "flag", key: "no_good_spies", label: T.bsNoGoodSpies },
+    { kind: "flag", key: "classic", label: T.bsClassic },
   ],
   table,
   handKey: (view) => JSON.stringify(view.hand),

@@ -54,11 +54,14 @@ export interface TableContext<V> {
 export type OptionKey<G extends GameId> = keyof NonNullable<Extract<Schemas["CreateGameRequest"], { game: G }>["options"]> &
   string;
 
-/** A creation option shown in the lobby's form; `Key` ties it to its game's options schema. */
+/**
+ * A creation option shown in the lobby's form; `Key` ties it to its game's options schema.
+ * Its default, and a choice's values, are the server's (`generated/rules.ts`).
+ */
 export type OptionField<Key extends string = string> =
-  | { kind: "flag"; key: Key; label: string; initial: boolean }
-  | { kind: "number"; key: Key; label: string; initial: number; min: number; max: number }
-  | { kind: "choice"; key: Key; label: string; initial: string; choices: readonly string[] };
+  | { kind: "flag"; key: Key; label: string }
+  | { kind: "number"; key: Key; label: string; min: number; max: number }
+  | { kind: "choice"; key: Key; label: string };
 
 /**
  * One game's table, words and lobby form: everything the generic pages ask a game for, so
@@ -68,8 +71,6 @@ export interface GameUi<V extends View> {
   /** The game id, the `game` tag of its views. */
   id: V["game"];
   title: string;
-  minPlayers: number;
-  maxPlayers: number;
   options: readonly OptionField<OptionKey<V["game"]>>[];
   /** The table: board, hands (one with `data-testid="hand"`) and the moves. */
   table(ctx: TableContext<V>): HTMLElement;

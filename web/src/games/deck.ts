@@ -160,12 +160,10 @@ function explain(view: DeckView, outcome: Schemas["Outcome"]): Explained {
 export const deckOfSpies: GameUi<DeckView> = {
   id: "deck-of-spies",
   title: T.deckTitle,
-  minPlayers: 1,
-  maxPlayers: 1,
   options: [
-    { kind: "flag", key: "strict_necessity", label: T.deckStrict, initial: true },
-    { kind: "flag", key: "ace_counts_in_necessity", label: T.deckAceCounts, initial: true },
-    { kind: "flag", key: "retire_multiple_ranks", label: T.deckRetireMany, initial: false },
+    { kind: "flag", key: "strict_necessity", label: T.deckStrict },
+    { kind: "flag", key: "ace_counts_in_necessity", label: T.deckAceCounts },
+    { kind: "flag", key: "retire_multiple_ranks", label: T.deckRetireMany },
   ],
   table,
   handKey: (view) => JSON.stringify(view.hand),

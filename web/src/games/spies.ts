@@ -3,6 +3,7 @@
 import type { Command, Schemas } from "../api/client";
 import { cardBack, soldierCard, soldierName } from "../cards";
 import { h, s } from "../dom";
+import { GAMES } from "../generated/rules";
 import { T } from "../i18n/index";
 import type { Namer } from "../names";
 import {
@@ -22,6 +23,8 @@ import {
 } from "./common";
 
 type Side = SpiesView["sides"][number];
+
+const FIGURES = GAMES["spies-and-lies"].figures;
 
 function sideName(side: number): string {
   return T.slSide(side);
@@ -158,20 +161,20 @@ function board(view: SpiesView): HTMLElement {
 function tower(side: Side): HTMLElement {
   const fill = h("span", { class: `tower-fill side-${side.colour}` });
   // Through the CSSOM, not a style attribute: a Content-Security-Policy may forbid those.
-  fill.style.width = `${side.tower * 10}%`;
+  fill.style.width = `${(side.tower * 100) / FIGURES.infiltration_at}%`;
   return h(
     "div",
     {
       class: "tower",
       role: "meter",
       "aria-valuemin": 0,
-      "aria-valuemax": 10,
+      "aria-valuemax": FIGURES.infiltration_at,
       "aria-valuenow": side.tower,
       "aria-valuetext": T.slTowerText(side.tower),
       "aria-label": T.slInfiltrationOf(T.slSide(side.side)),
     },
     fill,
-    h("span", { class: "tower-text" }, `${side.tower} / 10`),
+    h("span", { class: "tower-text" }, `${side.tower} / ${FIGURES.infiltration_at}`),
   );
 }
 
@@ -238,9 +241,11 @@ function moves(ctx: TableContext<SpiesView>, hand: readonly number[]): HTMLEleme
   if (deploys.length === 0) return movesArea(null, ...buttons);
   const chosen = selectedCards(hand, ctx.selection);
   const matching = deploys.filter((command) => sameItems(command.soldiers, chosen));
+  // how many this seat deploys: four, or two in team play; its legal deploys say
+  const wanted = deploys[0]?.soldiers.length ?? 0;
   const hint =
-    chosen.length < 4
-      ? T.slHintDeploy(chosen.length)
+    chosen.length < wanted
+      ? T.slHintDeploy(chosen.length, wanted)
       : matching.length === 0
         ? T.slHintCannot
         : T.slHintWhere;
@@ -333,12 +338,10 @@ function explain(view: SpiesView, outcome: Schemas["Outcome"]): Explained {
 export const spiesAndLies: GameUi<SpiesView> = {
   id: "spies-and-lies",
   title: T.slTitle,
-  minPlayers: 2,
-  maxPlayers: 4,
   options: [
-    { kind: "number", key: "board_length", label: T.slBoardLength, initial: 3, min: 1, max: 20 },
-    { kind: "flag", key: "deception_pays_on_forced_retreat", label: T.slDeceptionPays, initial: true },
-    { kind: "choice", key: "deception_reserve", label: T.slReserve, initial: "shared", choices: ["shared", "per-side"] },
+    { kind: "number", key: "board_length", label: T.slBoardLength, min: 1, max: FIGURES.max_board_length },
+    { kind: "flag", key: "deception_pays_on_forced_retreat", label: T.slDeceptionPays },
+    { kind: "choice", key: "deception_reserve", label: T.slReserve },
   ],
   table,
   handKey: (view) => JSON.stringify(ownSide(view)?.hand ?? null),

@@ -7,11 +7,18 @@
  * der ABACUSSPIELE-Ausgabe (Informant, Spion, Direktor; die übrigen Ränge übersetzt).
  */
 
+import { GAMES } from "../generated/rules";
 import type { Texts } from "./en";
+
+/** The rules' figures the texts quote: the server's (generated), never written here. */
+const DOS = GAMES["deck-of-spies"].figures;
+const BS = GAMES["black-spy"].figures;
+const SL = GAMES["spies-and-lies"].figures;
 
 const DECK_RANKS: Record<string, string> = { A: "Ass", J: "Bube", Q: "Dame", K: "König" };
 const DECK_SUITS: Record<string, string> = { C: "Kreuz", D: "Karo", H: "Herz", S: "Pik" };
-const COLOURS: Record<string, string> = { blue: "blau", yellow: "gelb", red: "rot", green: "grün", black: "schwarz" };
+/** Every colour of Black Spy in German: the type makes a colour of the rules without a word fail. */
+const COLOURS: Readonly<Record<(typeof BS.colours)[number], string>> = { blue: "blau", yellow: "gelb", red: "rot", green: "grün", black: "schwarz" };
 
 /** A word from a table of words, or the key itself when the table has none. */
 const pick = (words: Readonly<Record<string, string>>, key: string): string => words[key] ?? key;
@@ -157,22 +164,22 @@ export const de: Texts = {
   endedAbandoned: "Spiel aufgegeben.",
   endedAbandonedWhy: "Seine offenen Plätze wurden nicht rechtzeitig besetzt: niemand gewinnt.",
   deckWon: (owned: number) =>
-    `Alle 36 Spione sind erledigt, und ${owned} der 12 wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: 7 waren nötig.`,
+    `Alle ${DOS.spies} Spione sind erledigt, und ${owned} der ${DOS.key_spies} wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: ${DOS.win_faces} waren nötig.`,
   deckLostFaces: (owned: number) =>
-    `Alle 36 Spione sind erledigt, aber nur ${owned} der 12 wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: 7 waren nötig.`,
+    `Alle ${DOS.spies} Spione sind erledigt, aber nur ${owned} der ${DOS.key_spies} wichtigsten Spione (Buben, Damen und Könige) arbeiten für dich: ${DOS.win_faces} waren nötig.`,
   deckLostAces: (owned: number) =>
-    `Ein Spion musste ausgeschaltet werden, und kein Ass war mehr zu opfern: das Spiel ist sofort verloren, egal wie viele wichtige Spione du hattest (${owned} von 12).`,
+    `Ein Spion musste ausgeschaltet werden, und kein Ass war mehr zu opfern: das Spiel ist sofort verloren, egal wie viele wichtige Spione du hattest (${owned} von ${DOS.key_spies}).`,
   bsEnded: (threshold: number) =>
     `Nach einer Runde hat jemand ${threshold} Punkte erreicht: das Spiel endet, und die niedrigste Summe gewinnt.`,
   bsTotals: (list: string) => `Summen (die niedrigste gewinnt): ${list}.`,
   slFlag: (side: string, flag: string) =>
     `${side} hat den Doppelspion auf die Fahne von ${flag} gezogen: eine eroberte Fahne beendet das Spiel sofort, egal wie die Infiltrationspunkte stehen.`,
   slTerritory: (side: string, territory: string) =>
-    `Nach dem 3. Tag steht der Doppelspion im Gebiet von ${territory}: ${side} gewinnt, egal wie weit er gekommen ist.`,
-  slInfiltration: "Nach dem 3. Tag steht der Doppelspion in der Mitte: der höhere Infiltrationsturm gewinnt.",
-  slInfiltrationDraw: "Nach dem 3. Tag steht der Doppelspion in der Mitte, und beide Infiltrationstürme stehen gleich: unentschieden.",
+    `Nach dem ${SL.days}. Tag steht der Doppelspion im Gebiet von ${territory}: ${side} gewinnt, egal wie weit er gekommen ist.`,
+  slInfiltration: `Nach dem ${SL.days}. Tag steht der Doppelspion in der Mitte: der höhere Infiltrationsturm gewinnt.`,
+  slInfiltrationDraw: `Nach dem ${SL.days}. Tag steht der Doppelspion in der Mitte, und beide Infiltrationstürme stehen gleich: unentschieden.`,
   slMarkers: (list: string) => `Infiltrationstürme (sie entscheiden nur in der Mitte): ${list}.`,
-  deckScore: (owned: number) => `Wichtige Spione im Besitz: ${owned} von 12 (7 gewinnen).`,
+  deckScore: (owned: number) => `Wichtige Spione im Besitz: ${owned} von ${DOS.key_spies} (${DOS.win_faces} gewinnen).`,
   reasonRule: "Die entscheidende Regel",
   scoreOf: (who: string, score: number) => `${who} ${score}`,
   sideOf: (side: string, who: string) => `${side} (${who})`,
@@ -219,8 +226,8 @@ export const de: Texts = {
   deckRetired: (cards: string) => `In Rente geschickt: ${cards}.`,
   deckReshuffled: (count: number) => `Der eigene Ablagestapel (${count} Karten) wird in den Ziehstapel gemischt.`,
   deckShuffled: (count: number) => `Der Ziehstapel (${count} Karten) wird gemischt.`,
-  deckEndedWon: (owned: number) => `Spiel vorbei: gewonnen, mit ${owned} von 12 wichtigen Spionen.`,
-  deckEndedLost: (owned: number) => `Spiel vorbei: verloren, mit ${owned} von 12 wichtigen Spionen.`,
+  deckEndedWon: (owned: number) => `Spiel vorbei: gewonnen, mit ${owned} von ${DOS.key_spies} wichtigen Spionen.`,
+  deckEndedLost: (owned: number) => `Spiel vorbei: verloren, mit ${owned} von ${DOS.key_spies} wichtigen Spionen.`,
   deckZone: (zone: string) => pick({ hand: "Hand", draw_deck: "Ziehstapel", draw_discard: "eigener Ablagestapel" }, zone),
   deckHintPick: "Wähle einen Zug, oder wähle Handkarten (auch die für die Rente), um die Züge mit genau diesen Karten zu sehen.",
   deckHintNone: (cards: string) => `Kein erlaubter Zug nutzt genau ${cards}.`,
@@ -231,7 +238,7 @@ export const de: Texts = {
   deckDrawDeckCards: (n: number) => `Ziehstapel, ${n} Karten`,
   deckCards: (n: number) => (n === 1 ? "1 Karte" : `${n} Karten`),
   deckKeySpies: "Wichtige Spione",
-  deckOwnedOf: "von 12 im Besitz (7 gewinnen)",
+  deckOwnedOf: `von ${DOS.key_spies} im Besitz (${DOS.win_faces} gewinnen)`,
   deckTurn: (turn: number) => `Zug ${turn}`,
   deckHandTotal: (total: number) => `Deine Hand, Summe ${total}`,
   deckDiscard: "Eigener Ablagestapel",
@@ -244,7 +251,7 @@ export const de: Texts = {
   deckRetireMany: "Mehrere Werte in Rente schicken",
 
   bsTitle: "Black Spy",
-  bsColour: (colour: string) => COLOURS[colour] ?? colour,
+  bsColour: (colour: string) => pick(COLOURS, colour),
   bsCardName: (colour: string, rank: number) => `${colour} ${rank}`,
   bsNames: ["", "Informant", "Verhörer", "Infiltrator", "Saboteur", "Attentäter", "Agent", "Spion", "Doppelagent", "Codeknacker", "Vizedirektor", "Direktor"],
   bsPass: (cards: string) => `${cards} weitergeben`,
@@ -252,7 +259,7 @@ export const de: Texts = {
   bsStarted: (players: number, dealer: string) => `${players} Spieler; ${dealer} gibt zuerst.`,
   bsDealt: (deal: number, dealer: string, size: number, direction: string) =>
     `Runde ${deal}: ${dealer} gibt jedem ${size} Karten; weitergeben nach ${direction}.`,
-  bsPassed: (seat: string, to: string, cards: string) => `${seat} gibt drei Karten an ${to} weiter${cards === "" ? "" : `: ${cards}`}.`,
+  bsPassed: (seat: string, to: string, cards: string) => `${seat} gibt ${BS.pass_size} Karten an ${to} weiter${cards === "" ? "" : `: ${cards}`}.`,
   bsExchangedFirst: (leader: string) => `Die weitergegebenen Karten wechseln die Hand; ${leader} eröffnet den ersten Stich.`,
   bsPlayed: (seat: string, card: string) => `${seat} spielt ${card}.`,
   bsTrickWon: (seat: string, trick: number, points: number) =>
@@ -262,8 +269,8 @@ export const de: Texts = {
   bsDirection: (direction: string) => pick({ left: "links", right: "rechts", across: "gegenüber" }, direction),
   bsPhase: (phase: string) => pick({ passing: "Weitergeben", playing: "Stichspiel", over: "vorbei" }, phase),
   bsHintPlay: "Spiel eine der hervorgehobenen Karten deiner Hand.",
-  bsHintPass: (to: string, selected: number) => `Wähle drei Handkarten, die du an ${to} weitergibst (${selected} gewählt).`,
-  bsHintCannot: "Diese drei Karten lassen sich nicht zusammen weitergeben.",
+  bsHintPass: (to: string, selected: number) => `Wähle ${BS.pass_size} Handkarten, die du an ${to} weitergibst (${selected} gewählt).`,
+  bsHintCannot: "Diese Karten lassen sich nicht zusammen weitergeben.",
   bsDealer: "Geber",
   bsPassedTag: "hat weitergegeben",
   bsToAct: "am Zug",
@@ -280,13 +287,13 @@ export const de: Texts = {
   bsScores: "Punkte je Runde",
   bsDeal: "Runde",
   bsTotal: "Summe",
-  bsNoGoodSpies: "Ohne gute Spione (bunte 7er zählen 0)",
+  bsNoGoodSpies: `Ohne gute Spione (bunte ${BS.spy_rank}er zählen 0)`,
   bsClassic: "Klassische Regeln von 1981",
   bsScoreLabel: "Punkte (die niedrigste Summe gewinnt)",
   bsLegendColours: "Farben, jede mit eigenem Zeichen:",
-  bsLegendSpy: "7 (Hut): ein Spion. Ein schwarzer Spion kostet 10 Punkte, ein bunter zieht 5 ab.",
+  bsLegendSpy: `${BS.spy_rank} (Hut): ein Spion. Ein schwarzer Spion kostet ${BS.black_spy_points} Punkte, ein bunter zieht ${-BS.good_spy_points} ab.`,
   bsLegendBlack: "Schwarze Karten kosten Punkte: 1–6 je einen, 8–11 zwei bis fünf.",
-  bsLegendStar: "★ auf der roten 1: wer sie hat, eröffnet den ersten Stich.",
+  bsLegendStar: "★ (auf der niedrigsten roten Karte): wer sie hat, eröffnet den ersten Stich.",
   bsLegendFollow: "Bedienen mit der Farbe oder dem Rang der ersten Karte; nur die Eröffnungsfarbe gewinnt den Stich.",
 
   slTitle: "Stratego Spies & Lies",
@@ -302,9 +309,9 @@ export const de: Texts = {
   slDeceive: "eine Täuschungsmarke spielen",
   slDecline: "keine Täuschungsmarke spielen",
   slGuess: (soldier: string) => `${soldier} raten`,
-  slMarshalPoints: "Feldmarschall: 10 Punkte nehmen",
-  slMarshalSabotage: "Feldmarschall: Sabotage (5 Punkte, der Gegner verliert 5)",
-  slCaptainPoints: "Kapitän: 6 Punkte nehmen",
+  slMarshalPoints: `Feldmarschall: ${SL.marshal_points} Punkte nehmen`,
+  slMarshalSabotage: `Feldmarschall: Sabotage (${SL.marshal_sabotage} Punkte, der Gegner verliert ${SL.marshal_sabotage})`,
+  slCaptainPoints: `Kapitän: ${SL.captain_points} Punkte nehmen`,
   slCaptainBorrow: (soldier: string) => `Kapitän: den erschöpften ${soldier} ausleihen`,
   slStarted: (players: number) => `${players} Spieler; die erste Erkundungskarte liegt offen.`,
   slDeployed: (side: string, seat: string, count: number, soldiers: string) =>
@@ -325,7 +332,7 @@ export const de: Texts = {
     `${side} zieht den Doppelspion ${steps} (${cause}) auf ${position}.`,
   slEffect: (side: string, effect: string) => `Die Wirkung ${effect} von ${side} gilt bis zum Ende des Tages.`,
   slMarshal: (side: string, option: string) => `Feldmarschall von ${side}: ${option}.`,
-  slCaptainTook: (side: string) => `Der Kapitän von ${side} nimmt 6 Punkte.`,
+  slCaptainTook: (side: string) => `Der Kapitän von ${side} nimmt ${SL.captain_points} Punkte.`,
   slCaptainBorrowed: (side: string, soldier: string) => `Der Kapitän von ${side} leiht ${soldier} aus.`,
   slTokenGained: (side: string) => `${side} bekommt eine Täuschungsmarke.`,
   slDoubleDamage: (side: string) => `${side} verdient doppelten Schaden.`,
@@ -337,7 +344,7 @@ export const de: Texts = {
   slBoardLabel: (at: number, reach: number) => `Doppelspion auf ${at} (rote Fahne bei -${reach}, blaue Fahne bei +${reach})`,
   slDoubleAgent: "Doppelspion",
   slInfiltrationOf: (side: string) => `Infiltration von ${side}`,
-  slTowerText: (tower: number) => `Infiltration ${tower} von 10`,
+  slTowerText: (tower: number) => `Infiltration ${tower} von ${SL.infiltration_at}`,
   slMission: (n: number) => `Mission ${n}`,
   slFaceDownSoldier: (side: string) => `Soldat von ${side}, verdeckt`,
   slEmpty: "leer",
@@ -352,12 +359,12 @@ export const de: Texts = {
   slDoubleDamageTag: " · doppelter Schaden",
   slEffects: (list: string) => ` · Wirkungen: ${list}`,
   slExhausted: "Erschöpft: ",
-  slHintDeploy: (n: number) =>
-    `Wähle vier Soldaten deiner Hand zum Aufstellen (${n} gewählt); die Missionen nehmen sie aufsteigend, den Feldwebel überall.`,
-  slHintCannot: "Diese vier Soldaten lassen sich nicht aufstellen.",
+  slHintDeploy: (n: number, wanted: number) =>
+    `Wähle ${wanted} Soldaten deiner Hand zum Aufstellen (${n} gewählt); die Missionen nehmen sie aufsteigend, den Feldwebel überall.`,
+  slHintCannot: "Diese Soldaten lassen sich nicht aufstellen.",
   slHintWhere: "Wähle, wohin sie kommen:",
-  slDayLine: (day: number, phase: string) => `Tag ${day} von 3 · ${phase}`,
-  slGuessTurn: (turn: number) => ` · Ratezug ${turn} von 8`,
+  slDayLine: (day: number, phase: string) => `Tag ${day} von ${SL.days} · ${phase}`,
+  slGuessTurn: (turn: number) => ` · Ratezug ${turn} von ${SL.guess_turns}`,
   slGuesses: (side: string) => ` · ${side} rät`,
   slPhase: (phase: string) => pick({ setup: "Vorbereitung", deploy: "Aufstellung", intel: "Erkundung", mission: "Mission", over: "vorbei" }, phase),
   slStage: (stage: string) => pick({ deception: "Täuschung", guess: "Raten", marshal: "Feldmarschall", captain: "Kapitän" }, stage),
@@ -375,7 +382,7 @@ export const de: Texts = {
   slLegendFaceUp: "Eine aufrecht offene Karte ist aktiviert (ihre Fähigkeit wurde genutzt).",
   slLegendIntel: "Erkundung: eine Erkundungsmarke auf der Mission (der Rang steht auf der Erkundungskarte).",
   slLegendDeception: "Täuschung: eine Täuschungsmarke auf der Mission.",
-  slLegendTower: "Balken: der Infiltrationsturm der Seite (bei 10 zieht der Doppelspion ein Feld).",
+  slLegendTower: `Balken: der Infiltrationsturm der Seite (bei ${SL.infiltration_at} zieht der Doppelspion ein Feld).`,
 
   replayTitle: (game: string, id: string) => `Wiederholung: ${game} · ${id}`,
   replayDocTitle: (game: string) => `Wiederholung · ${game}`,
@@ -429,7 +436,7 @@ export const de: Texts = {
     "assassination-not-allowed": "Ausschalten darfst du nur, wenn deine Hand den Spion nicht schlagen kann.",
     "retire-single-card": "In Rente gehen mindestens zwei Karten desselben Werts.",
     "retire-mixed-ranks": "In Rente gehen nur Karten eines einzigen Werts.",
-    "wrong-pass-count": "Gib genau drei Karten weiter.",
+    "wrong-pass-count": `Gib genau ${BS.pass_size} Karten weiter.`,
     "already-passed": "Du hast in dieser Runde schon weitergegeben.",
     "passing-not-over": "Gespielt wird erst, wenn alle weitergegeben haben.",
     "must-follow": "Du hast eine Karte der Eröffnungsfarbe oder des Eröffnungsrangs: spiel eine davon.",

@@ -4,6 +4,13 @@
  * tests/web/test_texts.py on a key present in one file and not in the other).
  */
 
+import { GAMES } from "../generated/rules";
+
+/** The rules' figures the texts quote: the server's (generated), never written here. */
+const DOS = GAMES["deck-of-spies"].figures;
+const BS = GAMES["black-spy"].figures;
+const SL = GAMES["spies-and-lies"].figures;
+
 const DECK_RANKS: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const DECK_SUITS: Record<string, string> = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
@@ -157,22 +164,22 @@ export const en = {
   endedAbandoned: "Game abandoned.",
   endedAbandonedWhy: "Its open seats were not taken in time: nobody wins.",
   deckWon: (owned: number) =>
-    `The 36 spies are dealt with, and ${owned} of the 12 key spies (jacks, queens and kings) work for you: 7 were needed.`,
+    `The ${DOS.spies} spies are dealt with, and ${owned} of the ${DOS.key_spies} key spies (jacks, queens and kings) work for you: ${DOS.win_faces} were needed.`,
   deckLostFaces: (owned: number) =>
-    `The 36 spies are dealt with, but only ${owned} of the 12 key spies (jacks, queens and kings) work for you: 7 were needed.`,
+    `The ${DOS.spies} spies are dealt with, but only ${owned} of the ${DOS.key_spies} key spies (jacks, queens and kings) work for you: ${DOS.win_faces} were needed.`,
   deckLostAces: (owned: number) =>
-    `A spy had to be assassinated and no Ace was left to sacrifice: the game is lost at once, whatever the key spies (you owned ${owned} of 12).`,
+    `A spy had to be assassinated and no Ace was left to sacrifice: the game is lost at once, whatever the key spies (you owned ${owned} of ${DOS.key_spies}).`,
   bsEnded: (threshold: number) =>
     `A total reached ${threshold} points after a deal: the game ends, and the lowest total wins.`,
   bsTotals: (list: string) => `Totals (lowest wins): ${list}.`,
   slFlag: (side: string, flag: string) =>
     `${side} moved the Double Agent onto ${flag}'s flag: a captured flag ends the game at once, whatever the infiltration score.`,
   slTerritory: (side: string, territory: string) =>
-    `After day 3 the Double Agent stands in ${territory}'s territory: ${side} wins, however far it got.`,
-  slInfiltration: "After day 3 the Double Agent stands on the centre: the higher infiltration marker wins.",
-  slInfiltrationDraw: "After day 3 the Double Agent stands on the centre and both infiltration markers are equal: a draw.",
+    `After day ${SL.days} the Double Agent stands in ${territory}'s territory: ${side} wins, however far it got.`,
+  slInfiltration: `After day ${SL.days} the Double Agent stands on the centre: the higher infiltration marker wins.`,
+  slInfiltrationDraw: `After day ${SL.days} the Double Agent stands on the centre and both infiltration markers are equal: a draw.`,
   slMarkers: (list: string) => `Infiltration markers (they decide only on the centre): ${list}.`,
-  deckScore: (owned: number) => `Key spies owned: ${owned} of 12 (7 win).`,
+  deckScore: (owned: number) => `Key spies owned: ${owned} of ${DOS.key_spies} (${DOS.win_faces} win).`,
   reasonRule: "The rule that decided it",
   scoreOf: (who: string, score: number) => `${who} ${score}`,
   sideOf: (side: string, who: string) => `${side} (${who})`,
@@ -222,8 +229,8 @@ export const en = {
   deckRetired: (cards: string) => `Retired ${cards}.`,
   deckReshuffled: (count: number) => `The draw discard pile (${count} cards) is shuffled into the draw deck.`,
   deckShuffled: (count: number) => `The draw deck (${count} cards) is shuffled.`,
-  deckEndedWon: (owned: number) => `Game over: won, with ${owned} of 12 key spies.`,
-  deckEndedLost: (owned: number) => `Game over: lost, with ${owned} of 12 key spies.`,
+  deckEndedWon: (owned: number) => `Game over: won, with ${owned} of ${DOS.key_spies} key spies.`,
+  deckEndedLost: (owned: number) => `Game over: lost, with ${owned} of ${DOS.key_spies} key spies.`,
   deckZone: (zone: string) => pick({ hand: "hand", draw_deck: "draw deck", draw_discard: "draw discard pile" }, zone),
   deckHintPick: "Pick a move, or select cards of your hand (also the ones to retire) to see the moves that use exactly them.",
   deckHintNone: (cards: string) => `No legal move uses exactly ${cards}.`,
@@ -234,7 +241,7 @@ export const en = {
   deckDrawDeckCards: (n: number) => `draw deck, ${n} cards`,
   deckCards: (n: number) => (n === 1 ? "1 card" : `${n} cards`),
   deckKeySpies: "Key spies",
-  deckOwnedOf: "of 12 owned (7 win)",
+  deckOwnedOf: `of ${DOS.key_spies} owned (${DOS.win_faces} win)`,
   deckTurn: (turn: number) => `Turn ${turn}`,
   deckHandTotal: (total: number) => `Your hand, total ${total}`,
   deckDiscard: "Draw discard pile",
@@ -256,7 +263,7 @@ export const en = {
   bsStarted: (players: number, dealer: string) => `${players} players; ${dealer} deals first.`,
   bsDealt: (deal: number, dealer: string, size: number, direction: string) =>
     `Deal ${deal}: ${dealer} deals ${size} cards each; pass ${direction}.`,
-  bsPassed: (seat: string, to: string, cards: string) => `${seat} passes three cards to ${to}${cards === "" ? "" : `: ${cards}`}.`,
+  bsPassed: (seat: string, to: string, cards: string) => `${seat} passes ${BS.pass_size} cards to ${to}${cards === "" ? "" : `: ${cards}`}.`,
   bsExchangedFirst: (leader: string) => `The passed cards change hands; ${leader} leads the first trick.`,
   bsPlayed: (seat: string, card: string) => `${seat} plays ${card}.`,
   bsTrickWon: (seat: string, trick: number, points: number) =>
@@ -266,8 +273,8 @@ export const en = {
   bsDirection: (direction: string) => pick({ left: "left", right: "right", across: "across" }, direction),
   bsPhase: (phase: string) => pick({ passing: "passing", playing: "playing", over: "over" }, phase),
   bsHintPlay: "Play one of the highlighted cards of your hand.",
-  bsHintPass: (to: string, selected: number) => `Select three cards of your hand to pass to ${to} (${selected} selected).`,
-  bsHintCannot: "These three cards cannot be passed together.",
+  bsHintPass: (to: string, selected: number) => `Select ${BS.pass_size} cards of your hand to pass to ${to} (${selected} selected).`,
+  bsHintCannot: "These cards cannot be passed together.",
   bsDealer: "dealer",
   bsPassedTag: "passed",
   bsToAct: "to act",
@@ -284,11 +291,11 @@ export const en = {
   bsScores: "Scores by deal",
   bsDeal: "Deal",
   bsTotal: "Total",
-  bsNoGoodSpies: "No good spies (coloured 7s score 0)",
+  bsNoGoodSpies: `No good spies (coloured ${BS.spy_rank}s score 0)`,
   bsClassic: "Classic 1981 rules",
   bsScoreLabel: "points (lowest total wins)",
   bsLegendColours: "Colours, each with its own symbol:",
-  bsLegendSpy: "7 (hat): a spy. A black spy costs 10 points, a coloured one takes 5 off.",
+  bsLegendSpy: `${BS.spy_rank} (hat): a spy. A black spy costs ${BS.black_spy_points} points, a coloured one takes ${-BS.good_spy_points} off.`,
   bsLegendBlack: "Black cards cost points: 1–6 one each, 8–11 two to five.",
   bsLegendStar: "★ (on the lowest red card): its holder leads the first trick.",
   bsLegendFollow: "Follow the led colour or the led rank; only the led colour wins the trick.",
@@ -307,9 +314,9 @@ export const en = {
   slDeceive: "play a deception token",
   slDecline: "play no deception token",
   slGuess: (soldier: string) => `guess ${soldier}`,
-  slMarshalPoints: "Marshal: take 10 points",
-  slMarshalSabotage: "Marshal: sabotage (5 points, the opponent loses 5)",
-  slCaptainPoints: "Captain: take 6 points",
+  slMarshalPoints: `Marshal: take ${SL.marshal_points} points`,
+  slMarshalSabotage: `Marshal: sabotage (${SL.marshal_sabotage} points, the opponent loses ${SL.marshal_sabotage})`,
+  slCaptainPoints: `Captain: take ${SL.captain_points} points`,
   slCaptainBorrow: (soldier: string) => `Captain: borrow the exhausted ${soldier}`,
   slStarted: (players: number) => `${players} players; the first intel card is public.`,
   slDeployed: (side: string, seat: string, count: number, soldiers: string) =>
@@ -330,7 +337,7 @@ export const en = {
     `${side} moves the Double Agent ${steps} (${cause}) to ${position}.`,
   slEffect: (side: string, effect: string) => `${side}'s ${effect} effect lasts until the end of the day.`,
   slMarshal: (side: string, option: string) => `${side}'s Marshal: ${option}.`,
-  slCaptainTook: (side: string) => `${side}'s Captain takes 6 points.`,
+  slCaptainTook: (side: string) => `${side}'s Captain takes ${SL.captain_points} points.`,
   slCaptainBorrowed: (side: string, soldier: string) => `${side}'s Captain borrows the ${soldier}.`,
   slTokenGained: (side: string) => `${side} gains a deception token.`,
   slDoubleDamage: (side: string) => `${side} earns double damage.`,
@@ -342,7 +349,7 @@ export const en = {
   slBoardLabel: (at: number, reach: number) => `Double Agent at ${at} (red flag at -${reach}, blue flag at +${reach})`,
   slDoubleAgent: "Double Agent",
   slInfiltrationOf: (side: string) => `${side} infiltration`,
-  slTowerText: (tower: number) => `infiltration ${tower} of 10`,
+  slTowerText: (tower: number) => `infiltration ${tower} of ${SL.infiltration_at}`,
   slMission: (n: number) => `Mission ${n}`,
   slFaceDownSoldier: (side: string) => `${side} soldier, face down`,
   slEmpty: "empty",
@@ -357,12 +364,12 @@ export const en = {
   slDoubleDamageTag: " · double damage",
   slEffects: (list: string) => ` · effects: ${list}`,
   slExhausted: "Exhausted: ",
-  slHintDeploy: (n: number) =>
-    `Select four soldiers of your hand to deploy (${n} selected); the missions take them in rising order, the Sergeant anywhere.`,
-  slHintCannot: "These four soldiers cannot be deployed.",
+  slHintDeploy: (n: number, wanted: number) =>
+    `Select ${wanted} soldiers of your hand to deploy (${n} selected); the missions take them in rising order, the Sergeant anywhere.`,
+  slHintCannot: "These soldiers cannot be deployed.",
   slHintWhere: "Choose where they go:",
-  slDayLine: (day: number, phase: string) => `Day ${day} of 3 · ${phase}`,
-  slGuessTurn: (turn: number) => ` · guess-turn ${turn} of 8`,
+  slDayLine: (day: number, phase: string) => `Day ${day} of ${SL.days} · ${phase}`,
+  slGuessTurn: (turn: number) => ` · guess-turn ${turn} of ${SL.guess_turns}`,
   slGuesses: (side: string) => ` · ${side} guesses`,
   slPhase: (phase: string) => pick({ setup: "setup", deploy: "deploy", intel: "intel", mission: "mission", over: "over" }, phase),
   slStage: (stage: string) => pick({ deception: "deception", guess: "guess", marshal: "Marshal", captain: "Captain" }, stage),
@@ -380,7 +387,7 @@ export const en = {
   slLegendFaceUp: "A card upright and face up is activated (its ability was used).",
   slLegendIntel: "intel: an intel token on the mission (the soldier's rank is on the intel card).",
   slLegendDeception: "deception: a deception token on the mission.",
-  slLegendTower: "Bar: the side's infiltration marker (at 10: the Double Agent moves one step).",
+  slLegendTower: `Bar: the side's infiltration marker (at ${SL.infiltration_at}: the Double Agent moves one step).`,
 
   // Replay
   replayTitle: (game: string, id: string) => `Replay: ${game} · ${id}`,
@@ -436,7 +443,7 @@ export const en = {
     "assassination-not-allowed": "You may assassinate only when your hand cannot beat the spy.",
     "retire-single-card": "A retire needs two or more cards of one value.",
     "retire-mixed-ranks": "A retire is cards of one value only.",
-    "wrong-pass-count": "Pass exactly three cards.",
+    "wrong-pass-count": `Pass exactly ${BS.pass_size} cards.`,
     "already-passed": "You have passed already this deal.",
     "passing-not-over": "Cards are played once every seat has passed.",
     "must-follow": "You hold a card of the led colour or rank: play one of them.",

@@ -50,9 +50,10 @@ export async function loadTable(gameId: string, token: string | undefined): Prom
 
 /**
  * Sends a command chosen on the view at `version`; the problem to show, or null once it is
- * accepted. When the game moved meanwhile (a bot's move in a simultaneous phase, a seat
- * joined), the command is sent again at the new version if it is still legal there;
- * otherwise the person chooses again.
+ * accepted. The server decides whether a move made meanwhile matters: it applies the command
+ * when the seat's legal commands are still those of `version` (another seat's move in a
+ * simultaneous phase, a join), and answers `version-conflict` when they changed or the seat
+ * acted since; the person then chooses again on the new table.
  */
 export async function sendCommand(
   gameId: string,
@@ -60,31 +61,16 @@ export async function sendCommand(
   command: Command,
   version: number,
 ): Promise<Refusal | null> {
-  let at = version;
-  let problem: Refusal | null = null;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const { data, error } = await api.POST("/games/{game_id}/commands", {
-      params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
-      headers: auth(token),
-      body: { command, expected_version: at },
-    });
-    if (error === undefined) {
-      keepReceipt(data?.receipt);
-      return null;
-    }
-    problem = refusal(error);
-    if (error.code !== "version-conflict") break;
-    const now = await api.GET("/games/{game_id}/legal", {
-      params: { path: { game_id: gameId } },
-      headers: auth(token),
-    });
-    const wanted = JSON.stringify(command);
-    if (now.data === undefined || !now.data.commands.some((c) => JSON.stringify(c) === wanted)) {
-      return { text: T.tableMoved };
-    }
-    at = now.data.version;
+  const { data, error } = await api.POST("/games/{game_id}/commands", {
+    params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+    headers: auth(token),
+    body: { command, expected_version: version },
+  });
+  if (error === undefined) {
+    keepReceipt(data?.receipt);
+    return null;
   }
-  return problem;
+  return error.code === "version-conflict" ? { text: T.tableMoved } : refusal(error);
 }
 
 /** Hands the seat to `bot`; the problem to show, or null. */

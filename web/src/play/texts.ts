@@ -52,7 +52,7 @@ export function gameOverWords(summary: Summary, view: View, me: number | null, n
   const ended = endedByTheLog(outcome.reason);
   if (ended !== null) return { ...ended, figures: null, section: undefined };
   const explained = explainOutcome(view, outcome, name);
-  return { headline: headline(summary, me, name), ...explained, section: outcomeSection(outcome.reason) };
+  return { headline: headline(summary, me, name), ...explained, section: outcomeSection(view.game, outcome.reason) };
 }
 
 /** Whose turn it is, from the page's seat and the seats this browser holds. */

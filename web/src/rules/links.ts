@@ -1,68 +1,32 @@
 /** Links into the rule pages: `/rules/{game}#s-{section}`, and the section behind a refusal or an outcome. */
 
+import type { GameId } from "../api/client";
 import { h } from "../dom";
+import { GAMES } from "../generated/rules";
 import { T } from "../i18n/index";
 
-/** The rule section that a refusal's code points at, per game. */
-const PROBLEM_SECTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "deck-of-spies": {
-    "not-your-turn": "3",
-    "illegal-command": "3",
-    "card-not-in-hand": "4.1",
-    "duplicate-card": "4.1",
-    "insufficient-value": "4.2",
-    "unnecessary-card": "4.2",
-    "wrong-suit": "5.2",
-    "must-assassinate": "3.2",
-    "assassination-not-allowed": "6.1",
-    "not-an-ace": "6.3",
-    "ace-not-available": "6.3",
-    "retire-single-card": "7.1",
-    "retire-mixed-ranks": "7.2",
-  },
-  "black-spy": {
-    "not-your-turn": "5.1",
-    "illegal-command": "5.2",
-    "card-not-in-hand": "5.1",
-    "wrong-pass-count": "3.1",
-    "already-passed": "3.1",
-    "passing-not-over": "3.4",
-    "must-follow": "5.2",
-    "black-lead-first-trick": "4.3",
-  },
-  "spies-and-lies": {
-    "not-your-turn": "5.3",
-    "illegal-command": "5",
-    "not-deploy-phase": "5.1",
-    "wrong-soldier-count": "5.1",
-    "duplicate-soldier": "5.1",
-    "soldier-not-in-hand": "5.1",
-    "deployment-out-of-order": "5.1",
-    "deployment-not-completable": "5.1",
-    "soldier-exhausted": "11.1",
-    "not-intel-phase": "5.2",
-    "no-sergeant-deployed": "5.2",
-    "sergeant-choice-required": "5.2",
-    "not-guess-step": "5.3",
-    "no-deception-token": "10.4",
-    "outside-deception-window": "10.4",
-    "choice-not-offered": "9",
-    "borrow-not-exhausted": "9.6",
-  },
-};
+/** What the server's sources say of each game (generated), keyed by every game id this client knows. */
+const RULES: { readonly [G in GameId]: (typeof GAMES)[G] } = GAMES;
 
-/** The rule section of each way a game ends (the outcome's `reason`). */
-const OUTCOME_SECTIONS: Readonly<Record<string, string>> = {
-  "owned-faces": "9.2",
-  "no-ace-left": "9.3",
-  "threshold-reached": "7",
-  "flag-captured": "12.1",
-  territory: "12.2",
-  infiltration: "12.2",
-};
+/** Sections by a refusal's code or an outcome's reason. */
+type Sections = Readonly<Record<string, string | undefined>>;
 
-/** The games that have a rule page. */
-export const RULE_GAMES = ["deck-of-spies", "black-spy", "spies-and-lies"] as const;
+function known(game: string): game is GameId {
+  return Object.hasOwn(RULES, game);
+}
+
+/** The games that have a rule page: every game. */
+export const RULE_GAMES: readonly GameId[] = Object.keys(RULES).filter(known);
+
+/** The seat counts a game is played by, fewest first. */
+export function seatCounts(game: GameId): readonly number[] {
+  return RULES[game].seatCounts;
+}
+
+/** A game's options that a client may leave out: each one's default and, for a closed vocabulary, its values. */
+export function optionDefaults(game: GameId): Readonly<Record<string, { readonly default: unknown; readonly choices?: readonly string[] }>> {
+  return RULES[game].options;
+}
 
 export function rulesHref(game: string, section?: string): string {
   return `/rules/${encodeURIComponent(game)}${section === undefined ? "" : `#s-${section}`}`;
@@ -70,12 +34,15 @@ export function rulesHref(game: string, section?: string): string {
 
 /** The section a refusal's code points at in `game`'s rules, if any. */
 export function problemSection(game: string, code: string | undefined): string | undefined {
-  return code === undefined ? undefined : PROBLEM_SECTIONS[game]?.[code];
+  if (code === undefined || !known(game)) return undefined;
+  const refusals: Sections = RULES[game].refusals;
+  return refusals[code];
 }
 
-/** The section of the rule that ended the game, if known. */
-export function outcomeSection(reason: string): string | undefined {
-  return OUTCOME_SECTIONS[reason];
+/** The section of `game`'s rule that ended it (the outcome's `reason`), if there is one. */
+export function outcomeSection(game: GameId, reason: string): string | undefined {
+  const endings: Sections = RULES[game].endings;
+  return endings[reason];
 }
 
 /** "Rule §5.2", a link to it. */

@@ -9,7 +9,7 @@ from spies_api.openapi.examples import (
     BOTS_EXAMPLE,
     HANDED_SEAT_EXAMPLE,
     JOINED_EXAMPLE,
-    KEYS_EXAMPLE,
+    KEY_ID,
     PARAMETER_CODES,
     REMATCH_EXAMPLE,
     TAKEN_BACK_EXAMPLE,
@@ -19,6 +19,18 @@ from spies_api.openapi.operations.common import SEAT_TOKEN_REQUIRED, Operation, 
 from spies_api.schemas import NAME_MAX, BotList, ChangedSeat, JoinedSeat, KeyList, RematchResponse
 
 __all__ = ["SEATS_OPERATIONS"]
+
+_KEYS_EXAMPLE: Final = {
+    "keys": [
+        {
+            "key_id": KEY_ID,
+            "algorithm": "ed25519",
+            "public_key": "hRl3ExLG5TtiB_BlJNtgoSBG1LVXSoKsi1WSS2P-m6k",
+        }
+    ]
+}
+"""The example key (:data:`~spies_api.openapi.examples.KEY_ID`), which signed the example
+receipt."""
 
 _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
@@ -214,7 +226,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
             " KEYS.json`."
         ),
         responses={
-            200: ok(KeyList, "The keys, oldest first.", ("One key", KEYS_EXAMPLE)),
+            200: ok(KeyList, "The keys, oldest first.", ("One key", _KEYS_EXAMPLE)),
             **problems(503),
         },
     ),

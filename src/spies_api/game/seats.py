@@ -1,0 +1,264 @@
+"""Seat changes: a seat event sealed after the game's last event, and, when it takes the last
+open seat of a game whose deal is deferred, the deal in the same batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from spies_api.game.commands import check_batch
+from spies_api.game.creation import deal_events, deferred_setup
+from spies_api.game.loading import any_open, stored_events
+from spies_core.clock import ClockState
+from spies_core.decider import AnySpec
+from spies_core.registry import get_game
+from spies_core.step import Step
+from spies_replay.codec import seal
+from spies_replay.errors import (
+    GameFinishedError,
+)
+from spies_replay.meta import (
+    GameCreated,
+    SeatEvent,
+    SeatState,
+    apply_seat_event,
+)
+from spies_replay.reading import Games, StoredEvent, game_created
+from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, utc_now
+
+__all__ = [
+    "PendingDeal",
+    "PreparedSeatChange",
+    "SEAT_CHANGE_ATTEMPTS",
+    "SeatChange",
+    "SeatChoice",
+    "SeatTable",
+    "append_seat_change",
+    "pending_deal",
+    "prepare_seat_change",
+    "read_seats",
+]
+
+SEAT_CHANGE_ATTEMPTS: Final = 20
+"""Seat changes read the seats, decide, then append at the version read; another writer in
+between makes their caller read and decide again, at most this many times."""
+
+
+SeatChoice = Callable[[list[SeatState], dict[int, str]], SeatEvent | None]
+"""Decides a seat change from the seats and the held token hashes."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """What a seat change did.
+
+    Attributes:
+        seats: the seats after it.
+        event: the appended seat event, or ``None`` when nothing changed.
+        version: the game's version after it.
+        head_hash: the game's head hash after it.
+        dealt: whether it took the last open seat of a game whose deal was deferred, and
+            dealt the game in the same batch.
+    """
+
+    seats: list[SeatState]
+    event: StoredEvent | None
+    version: int
+    head_hash: str
+    dealt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDeal:
+    """What a waiting game deals from when its last open seat is taken.
+
+    Attributes:
+        spec: the game.
+        created: its ``game_created`` (seats, options, time control, ``deal_deferred``).
+        secrets: its seed (and explicit deal, if any).
+    """
+
+    spec: AnySpec
+    created: GameCreated
+    secrets: GameSecrets
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSeatChange:
+    """A seat event sealed, ready to append (see :func:`prepare_seat_change`).
+
+    Attributes:
+        append: the batch to hand to the store.
+        seats: the seats after it.
+        events: its events: the seat event, then, when it took a waiting game's last open
+            seat, the deal (the setup events and the clocks starting).
+        dealt: whether it dealt the game.
+        state: the game's state after it when it dealt (else the state did not change).
+        clock: the clocks after it when it dealt a game with a time control.
+    """
+
+    append: Append
+    seats: list[SeatState]
+    events: list[Any]
+    dealt: bool = False
+    state: Any = None
+    clock: ClockState | None = None
+
+
+def prepare_seat_change(
+    record: GameRecord,
+    seats: list[SeatState],
+    event: SeatEvent,
+    *,
+    token_hash: str | None = None,
+    recorded_at: str | None = None,
+    deal: PendingDeal | None = None,
+) -> PreparedSeatChange:
+    """Seal one seat event after the game's last event (``record``'s version and head hash).
+
+    When the event takes the last open seat of a game whose deal is deferred (``deal``, read
+    from its log), the deal follows in the same batch: the setup events drawn exactly as at
+    creation (:func:`deferred_setup`), then the clocks starting (or ``seed_revealed`` when
+    the setup ends the game).
+
+    Raises:
+        GameFinishedError: the game is over (its seats are final).
+    """
+    if record.status == GameStatus.FINISHED:
+        raise GameFinishedError(f"game {record.id!r} has finished; its seats are final")
+    changed = apply_seat_event(seats, event)
+    now = utc_now() if recorded_at is None else recorded_at
+    events: list[Any] = [event]
+    started: Step[Any, Any] | None = None
+    clocks = None
+    if (
+        deal is not None
+        and deal.created.deal_deferred
+        and any_open(seats)
+        and not any_open(changed)
+    ):
+        started = deferred_setup(deal.spec, deal.created, deal.secrets)
+        dealt, clocks = deal_events(deal.spec, deal.created, deal.secrets, started, now)
+        events += dealt
+    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now)
+    append = Append(
+        game_id=record.id,
+        version=record.version,
+        head_hash=record.head_hash,
+        rows=rows,
+        outcome=None if started is None else started.outcome,
+        state=None if started is None else started.state,
+        seat=changed[event.seat],
+        token_hash=token_hash,
+        # the scheduler looks at the game again: a bot may now be the one to act, or no more
+        due_at=now,
+    )
+    check_batch(append)
+    return PreparedSeatChange(
+        append=append,
+        seats=changed,
+        events=events,
+        dealt=started is not None,
+        state=None if started is None else started.state,
+        clock=clocks,
+    )
+
+
+def pending_deal(
+    store: EventStore, record: GameRecord, games: Games | None = None
+) -> PendingDeal | None:
+    """What the game deals from at its last join, when its deal is deferred."""
+    created = game_created(store, record.id, games=games)
+    found = store.secrets(record.id)
+    if created is None or not created.deal_deferred or found is None:
+        return None
+    return PendingDeal(spec=get_game(record.game, games), created=created, secrets=found)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTable:
+    """A game's seats as they stand at one version: what a seat change is decided from.
+
+    Attributes:
+        record: the game's record at that version.
+        seats: each seat's holder.
+        tokens: the hashes of the seat tokens held, by seat.
+        deal: what the game deals from when its last open seat is taken (``None``: no open
+            seat, or its deal is not deferred).
+    """
+
+    record: GameRecord
+    seats: list[SeatState]
+    tokens: dict[int, str]
+    deal: PendingDeal | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (its seats are final)."""
+        return self.record.status == GameStatus.FINISHED
+
+    def unchanged(self) -> SeatChange:
+        """The answer of a seat change that changes nothing."""
+        return SeatChange(
+            seats=self.seats,
+            event=None,
+            version=self.record.version,
+            head_hash=self.record.head_hash,
+        )
+
+
+def read_seats(store: EventStore, game_id: str, *, games: Games | None = None) -> SeatTable:
+    """The game's seats at its last event, in one read.
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    deal = None
+    with store.reading():
+        record = store.get_game(game_id)
+        seats = store.seat_states(game_id, record.players)
+        tokens = store.token_hashes(game_id)
+        if any_open(seats):  # a join may take the last open seat of a waiting game
+            deal = pending_deal(store, record, games)
+    return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal)
+
+
+def append_seat_change(
+    store: EventStore,
+    table: SeatTable,
+    event: SeatEvent,
+    *,
+    token_hash: str | None = None,
+    recorded_at: str | None = None,
+) -> SeatChange:
+    """Append ``event``, decided from ``table``, at the version ``table`` was read at
+    (:func:`prepare_seat_change`): so two racing changes are decided one after the other,
+    across processes, and the second is refused by the store's version check, to be decided
+    again by its caller on the seats read anew (at most :data:`SEAT_CHANGE_ATTEMPTS` times).
+    With ``token_hash`` the event's seat gets that token.
+
+    Raises:
+        GameFinishedError: the game is over.
+        VersionConflictError: the game moved on since ``table`` was read.
+        SeatTakenError: the seat already has a token.
+    """
+    prepared = prepare_seat_change(
+        table.record,
+        table.seats,
+        event,
+        token_hash=token_hash,
+        recorded_at=recorded_at,
+        deal=table.deal,
+    )
+    append = prepared.append
+    store.append(append)
+    return SeatChange(
+        seats=prepared.seats,
+        event=stored_events(append, prepared.events)[0],
+        version=append.new_version,
+        head_hash=append.new_head_hash,
+        dealt=prepared.dealt,
+    )
