@@ -118,7 +118,17 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
 CORE, BOTS, REPLAY = "spies_core", "spies_bots", "spies_replay"
 REPLAY_PARTS = {
     f"{REPLAY}.{part}"
-    for part in ("codec", "errors", "meta", "store", "reading", "clocks", "marks", "times")
+    for part in (
+        "codec",
+        "errors",
+        "meta",
+        "store",
+        "reading",
+        "clocks",
+        "marks",
+        "times",
+        "receipts",
+    )
 }
 API = "spies_api"
 API_BELOW = {f"{API}.{part}" for part in ("schemas", "settings")}
@@ -136,6 +146,7 @@ ALLOWED: dict[str, set[str]] = {
     f"{REPLAY}.clocks": {CORE, f"{REPLAY}.meta"},
     f"{REPLAY}.marks": set(),
     f"{REPLAY}.times": set(),
+    f"{REPLAY}.receipts": set(),
     # the store knows no game and decodes nothing (see test_the_store_is_payload_agnostic)
     f"{REPLAY}.store": {CORE, f"{REPLAY}.errors", f"{REPLAY}.meta"},
     f"{REPLAY}.reading": {
@@ -159,7 +170,7 @@ ALLOWED: dict[str, set[str]] = {
     f"{API}.logging": set(),
     # the application layer: games on top of the log, no HTTP
     f"{API}.game": {CORE, "spies_replay.*"},
-    f"{API}.schemas": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
+    f"{API}.schemas": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store", f"{REPLAY}.receipts"},
     f"{API}.problems": {CORE, BOTS, *REPLAY_PARTS, *API_BELOW},
     f"{API}.service": {
         CORE,

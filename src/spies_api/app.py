@@ -66,6 +66,7 @@ from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
+from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
 from spies_api.service.queries import GameQueries
@@ -108,6 +109,7 @@ class Runtime:
         seats: joins, hand-overs and rematches.
         bot_quota: active games with bot seats per client and in all, and their owners.
         game_quota: active games created per client.
+        receipts: the receipt signing key, and the list of keys (``GET /keys``).
     """
 
     settings: Settings
@@ -126,6 +128,7 @@ class Runtime:
     seats: SeatService
     bot_quota: BotGameQuota
     game_quota: GameQuota
+    receipts: ReceiptKeys
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -150,7 +153,10 @@ class Runtime:
         queries = GameQueries(store, states, clock)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
-        creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
+        receipts = ReceiptKeys.open(store)  # receipts: the database's signing key
+        creator = GameCreator(
+            store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl, receipts=receipts
+        )
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,
@@ -183,11 +189,13 @@ class Runtime:
                 effects,
                 key_max_length=settings.idempotency_key_max_length,
                 clock=clock,
+                receipts=receipts,
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             bot_quota=bot_quota,
             game_quota=game_quota,
+            receipts=receipts,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -255,7 +263,7 @@ class _RuntimeHolder:
                 self._runtime = None
 
 
-def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
+def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:  # noqa: C901  (one-line providers)
     """The runtime's parts that routes take as dependencies, each by its own typed provider
     (a handler names what it takes in its signature; nothing is looked up by string)."""
 
@@ -302,6 +310,9 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
     def game_quota() -> GameQuota:
         return holder.get().game_quota
 
+    def receipts() -> ReceiptKeys:
+        return holder.get().receipts
+
     parts = (
         store,
         states,
@@ -316,6 +327,7 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:
         seats,
         bot_quota,
         game_quota,
+        receipts,
     )
     return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
 

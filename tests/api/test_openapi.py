@@ -41,6 +41,7 @@ CONTRACT = {
     ("post", "/games/{game_id}/seats/{seat}/stream-ticket"),
     ("post", "/games/{game_id}/rematch"),
     ("get", "/bots"),
+    ("get", "/keys"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }
@@ -409,3 +410,31 @@ def test_a_problem_code_is_one_of_the_catalogue(document: dict[str, Any]) -> Non
     assert {"invalid-clock", "invalid-seed", "deadline-passed", "invalid-stream-ticket"} <= set(
         code["enum"]
     )
+
+
+def test_the_document_says_what_a_sabotage_takes_as_the_rules_and_the_logs_do(
+    document: dict[str, Any],
+) -> None:
+    """A Marshal's sabotage always takes MARSHAL_SABOTAGE points (the marker stops at 0, so
+    ``tower`` may drop by less): the document says so, not "or fewer at a low marker" as it
+    once did, and every sabotage in the golden logs and the protocol's vectors has that
+    amount, those that left the marker at 0 included (the rules' own audit,
+    ``test_rules_audit.py``, plays one from a marker at 3)."""
+    from spies_core.spies_and_lies.resolution import MARSHAL_SABOTAGE
+
+    schema = document["components"]["schemas"]["SpiesAndLiesInfiltrationPointsLost"]
+    said = schema["properties"]["amount"]["description"]
+    assert f"always {MARSHAL_SABOTAGE}" in said and "fewer" not in said
+    root = Path(__file__).resolve().parents[2]
+    logs = [
+        *(root / "tests" / "fixtures" / "golden").glob("spies-and-lies*.jsonl"),
+        *(root / "docs" / "protocol" / "vectors" / "exports").glob("*.jsonl"),
+    ]
+    lost = [
+        (event["amount"], event["tower"])
+        for path in logs
+        for line in path.read_text("utf-8").splitlines()[1:]
+        if (event := msgspec.json.decode(line)["event"])["type"] == "infiltration_points_lost"
+    ]
+    assert lost, "no sabotage in the logs: the check checks nothing"
+    assert {amount for amount, _ in lost} == {MARSHAL_SABOTAGE}

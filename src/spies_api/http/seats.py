@@ -18,18 +18,20 @@ from spies_api.problems.errors import ForbiddenError, UnauthorizedError
 from spies_api.schemas import (
     BotList,
     BotRequest,
+    ChangedSeat,
     JoinedSeat,
     JoinRequest,
-    PublicSeat,
+    KeyList,
     RematchResponse,
     StreamTicket,
 )
 from spies_api.service.auth import Caller
+from spies_api.service.keys import ReceiptKeys
 from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
 
-__all__ = ["BotsController", "SeatsController"]
+__all__ = ["BotsController", "KeysController", "SeatsController"]
 
 Seat = Annotated[int, PathParameter(ge=0, le=63, description="A seat number, from 0.")]
 JoinBody = Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)]
@@ -77,7 +79,7 @@ class SeatsController(Controller):
         seats: Provided[SeatService],
         bot_quota: Provided[BotGameQuota],
         request: Request[Any, Any, Any],
-    ) -> PublicSeat:
+    ) -> ChangedSeat:
         """Hand the seat to a bot."""
         del game_id  # the caller's game
         client = rate_key_of(request.scope)
@@ -93,7 +95,7 @@ class SeatsController(Controller):
         seat: Seat,
         caller: Provided[Caller],
         seats: Provided[SeatService],
-    ) -> PublicSeat:
+    ) -> ChangedSeat:
         """Take the seat back from its bot."""
         del game_id  # the caller's game
         return await seats.take_back(caller, seat)
@@ -128,6 +130,18 @@ class SeatsController(Controller):
         """The caller's seat in the rematch."""
         client = rate_key_of(request.scope)
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
+
+
+class KeysController(Controller):
+    """The receipt signing keys (receipts)."""
+
+    path = "/keys"
+    tags = ["seats"]
+
+    @get("/", sync_to_thread=True, **documented("listKeys"))
+    def list_keys(self, receipts: Provided[ReceiptKeys]) -> KeyList:
+        """List the receipt signing keys."""
+        return receipts.listed()
 
 
 class BotsController(Controller):

@@ -57,6 +57,7 @@ from spies_api.schemas.seats import (
     AnySeatRequest,
     BotRequest,
     BotSeatRequest,
+    ChangedSeat,
     CreatorSeatRequest,
     JoinedSeat,
     JoinRequest,
@@ -75,6 +76,7 @@ from spies_api.schemas.stream import (
     StateMessage,
     StreamState,
 )
+from spies_replay.receipts import KeyList, PublicKey, Receipt  # receipts
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
@@ -91,6 +93,10 @@ __all__ = [
     "BotList",
     "BotRequest",
     "BotSeatRequest",
+    "ChangedSeat",
+    "KeyList",
+    "PublicKey",
+    "Receipt",
     "CommandRequest",
     "CreatorSeatRequest",
     "CommandResponse",

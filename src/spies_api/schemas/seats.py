@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Union
 import msgspec
 
 from spies_replay.meta import SeatType
+from spies_replay.receipts import Receipt  # receipts
 
 __all__ = [
+    "ChangedSeat",
     "NAME_MAX",
     "AnySeatRequest",
     "BotRequest",
@@ -114,6 +116,15 @@ class PublicSeat(msgspec.Struct, frozen=True, kw_only=True):
     ``null``: a person plays it."""
 
 
+class ChangedSeat(PublicSeat, frozen=True, kw_only=True):
+    """Answer to a hand-over or a take-back: the seat as it is now, and a receipt."""
+
+    receipt: Receipt | None = None
+    """The server's signed receipt of the game's log at this version (``docs/protocol.md``,
+    receipts): keep it, and ``spies-replay verify --receipt`` shows whether a later export
+    holds this head at this seq. Set on every answer of this server that appends."""
+
+
 class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to a join: the seat taken and its secret bearer token (once)."""
 
@@ -121,6 +132,10 @@ class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
     """The seat taken."""
     token: str
     """The seat's secret bearer token: send it as ``Authorization: Bearer <token>``."""
+    receipt: Receipt | None = None
+    """The server's signed receipt of the game's log after the join (``docs/protocol.md``,
+    receipts): keep it, and ``spies-replay verify --receipt`` shows whether a later export
+    holds this head at this seq. Set on every answer of this server that appends."""
 
 
 class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
@@ -132,6 +147,11 @@ class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
     """The caller's seat in the next game (the same seat number as in the finished one)."""
     token: str
     """The bearer token of that seat (the same on every call by the same seat)."""
+    receipt: Receipt | None = None
+    """The server's signed receipt of the next game's log once the seat is claimed
+    (``docs/protocol.md``, receipts): keep it, and ``spies-replay verify --receipt`` shows
+    whether a later export holds this head at this seq. Set on every answer of this server
+    that appends."""
 
 
 class StreamTicket(msgspec.Struct, frozen=True, kw_only=True):

@@ -340,6 +340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the receipt signing keys
+         * @description The public keys the server signs receipts with: every answer that appends (a created game, a command, a join, a hand-over or take-back, a rematch) carries a `receipt`, an Ed25519 signature of the game's id, version and head hash (`docs/protocol.md`, receipts). The key of `receipt.key_id` is listed here; keys retired by a rotation stay listed, so old receipts keep verifying. Save this answer as KEYS.json for `spies-replay verify --receipt R.json --keys KEYS.json`.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -811,6 +831,22 @@ export interface components {
             type: "bot";
         };
         /**
+         * ChangedSeat
+         * @description Answer to a hand-over or a take-back: the seat as it is now, and a receipt.
+         */
+        ChangedSeat: {
+            /** @description The bot that plays the seat now (a `bot` seat, or a seat handed to a bot); `null`: a person plays it. */
+            bot?: string | null;
+            /** @description The holder's display name; `null`: none given (or an open seat). */
+            name?: string | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
+            /** @description The seat number, 0 to `players` - 1. */
+            seat: number;
+            /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
+            type?: components["schemas"]["SeatType"];
+        };
+        /**
          * ClockExpired
          * @description A seat's clock ran out: the server recorded it at or after the seat's deadline. Its forced move (marked with the time control's bot) or, for a forfeit, the end of the game follows in the same batch.
          */
@@ -915,6 +951,8 @@ export interface components {
             events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
             outcome?: components["schemas"]["Outcome"] | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description `active` while the game goes on, `finished` once this command ended it. */
             status: components["schemas"]["GameStatus"];
             /** @description The game's version after the command: the seq of its last event. */
@@ -1467,6 +1505,8 @@ export interface components {
             id: string;
             /** @description The number of seats. */
             players: number;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description One entry per seat, in seat order; creator seats carry their token. */
             seats: components["schemas"]["SeatToken"][];
             /** @description `active` while the game goes on, `finished` once it is over. */
@@ -1569,10 +1609,20 @@ export interface components {
          * @description Answer to a join: the seat taken and its secret bearer token (once).
          */
         JoinedSeat: {
+            /** @description The server's signed receipt of the game's log after the join (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description The seat taken. */
             seat: number;
             /** @description The seat's secret bearer token: send it as `Authorization: Bearer <token>`. */
             token: string;
+        };
+        /**
+         * KeyList
+         * @description Every key the server signs or signed receipts with: the current one and the retired.
+         */
+        KeyList: {
+            /** @description The keys, oldest first; a retired key stays listed so its receipts keep verifying. */
+            keys: components["schemas"]["PublicKey"][];
         };
         /**
          * LegalCommands
@@ -1655,6 +1705,18 @@ export interface components {
             type: string;
         };
         /**
+         * PublicKey
+         * @description A receipt signing key's public half.
+         */
+        PublicKey: {
+            /** @description `ed25519`. */
+            algorithm: string;
+            /** @description The key's id: the first 16 hex digits of sha256 of the raw public key. */
+            key_id: string;
+            /** @description The raw 32-byte public key, base64url without padding. */
+            public_key: string;
+        };
+        /**
          * PublicSeat
          * @description A seat of a game, as anyone may see it: who holds it, and whether a bot plays it.
          */
@@ -1684,6 +1746,22 @@ export interface components {
              * @constant
              */
             status: "ready";
+        };
+        /**
+         * Receipt
+         * @description The server's signed word that game `game_id` was at `seq` with head `head_hash`.
+         */
+        Receipt: {
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The hash of event `seq` (64 lower-case hex digits). */
+            head_hash: string;
+            /** @description The signing key's id, as `GET /keys` lists it. */
+            key_id: string;
+            /** @description The game's version the receipt is for: the seq of the last event then. */
+            seq: number;
+            /** @description The Ed25519 signature of the receipt's message, base64url without padding. */
+            signature: string;
         };
         /**
          * ReconnectData
@@ -1720,6 +1798,8 @@ export interface components {
         RematchResponse: {
             /** @description The next game's id. */
             id: string;
+            /** @description The server's signed receipt of the next game's log once the seat is claimed (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description The caller's seat in the next game (the same seat number as in the finished one). */
             seat: number;
             /** @description The bearer token of that seat (the same on every call by the same seat). */
@@ -3785,7 +3865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicSeat"];
+                    "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
             /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
@@ -3899,7 +3979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicSeat"];
+                    "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
@@ -4250,6 +4330,44 @@ export interface operations {
             };
             /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

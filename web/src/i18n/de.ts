@@ -402,6 +402,7 @@ export const de: Texts = {
     `In diesem Browser geprüft: die Hash-Kette, der Seed, jedes Mischen und jeder Zug.${notRerun > 0 ? ` ${notRerun} ${notRerun === 1 ? "Zug" : "Züge"} anderer Bots als random nicht nachgerechnet.` : ""}`,
   verifyFailed: (seq: number | null, code: string) =>
     `Prüfung fehlgeschlagen${seq === null ? "" : ` bei Ereignis ${seq}`}: ${code}.`,
+  receiptsHeld: (n: number) => (n === 0 ? "" : ` Das Protokoll enthält ${n === 1 ? "die Quittung" : `die ${n} Quittungen`}, die der Server diesem Browser signiert hat.`),
   verifyUnavailable: "Nicht geprüft: der Export ließ sich nicht laden.",
   viewAs: "Ansehen als ",
   download: "Export herunterladen (JSON Lines)",

@@ -408,6 +408,7 @@ export const en = {
     `Verified in this browser: the hash chain, the seed, every shuffle and every move.${notRerun > 0 ? ` ${notRerun} ${notRerun === 1 ? "move" : "moves"} of bots other than random not re-run.` : ""}`,
   verifyFailed: (seq: number | null, code: string) =>
     `Verification failed${seq === null ? "" : ` at event ${seq}`}: ${code}.`,
+  receiptsHeld: (n: number) => (n === 0 ? "" : ` The log holds the ${n === 1 ? "receipt" : `${n} receipts`} the server signed for this browser.`),
   verifyUnavailable: "Not verified: the export could not be fetched.",
   viewAs: "View as ",
   download: "Download the export (JSON Lines)",

@@ -6,6 +6,7 @@
 import { api, auth, type Command, problemCode, problemText, type Summary, type View } from "../api/client";
 import { T } from "../i18n/index";
 import { seatName } from "../names";
+import { keepReceipt } from "../receipts";
 import { chooseSeat, keepToken } from "../tokens";
 import type { BotInfo } from "./state";
 
@@ -72,12 +73,15 @@ export async function sendCommand(
   command: Command,
   version: number,
 ): Promise<Refusal | null> {
-  const { error } = await api.POST("/games/{game_id}/commands", {
+  const { data, error } = await api.POST("/games/{game_id}/commands", {
     params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
     headers: auth(token),
     body: { command, expected_version: version },
   });
-  if (error === undefined) return null;
+  if (error === undefined) {
+    keepReceipt(data?.receipt);
+    return null;
+  }
   return error.code === "version-conflict" ? { text: T.tableMoved } : refusal(error);
 }
 
@@ -88,20 +92,22 @@ export async function handSeatToBot(
   token: string | undefined,
   bot: string,
 ): Promise<Refusal | null> {
-  const { error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
+  const { data, error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
     params: { path: { game_id: gameId, seat } },
     headers: auth(token),
     body: { bot },
   });
+  keepReceipt(data?.receipt);
   return error === undefined ? null : refusal(error);
 }
 
 /** Takes the seat back from its bot; the problem to show, or null. */
 export async function takeSeatBack(gameId: string, seat: number, token: string | undefined): Promise<Refusal | null> {
-  const { error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
+  const { data, error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
     params: { path: { game_id: gameId, seat } },
     headers: auth(token),
   });
+  keepReceipt(data?.receipt);
   return error === undefined ? null : refusal(error);
 }
 
@@ -127,6 +133,7 @@ export async function rematchEverySeat(
       continue;
     }
     keepToken(data.id, data.seat, data.token);
+    keepReceipt(data.receipt);
     if (next === null) chooseSeat(data.id, data.seat);
     next = data.id;
   }

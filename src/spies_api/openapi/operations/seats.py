@@ -9,6 +9,7 @@ from spies_api.openapi.examples import (
     BOTS_EXAMPLE,
     HANDED_SEAT_EXAMPLE,
     JOINED_EXAMPLE,
+    KEY_ID,
     PARAMETER_CODES,
     REMATCH_EXAMPLE,
     TAKEN_BACK_EXAMPLE,
@@ -20,13 +21,26 @@ from spies_api.schemas import (
     TICKET_SECONDS,
     TICKETS_PER_SEAT,
     BotList,
+    ChangedSeat,
     JoinedSeat,
-    PublicSeat,
+    KeyList,
     RematchResponse,
     StreamTicket,
 )
 
 __all__ = ["SEATS_OPERATIONS"]
+
+_KEYS_EXAMPLE: Final = {
+    "keys": [
+        {
+            "key_id": KEY_ID,
+            "algorithm": "ed25519",
+            "public_key": "hRl3ExLG5TtiB_BlJNtgoSBG1LVXSoKsi1WSS2P-m6k",
+        }
+    ]
+}
+"""The example key (:data:`~spies_api.openapi.examples.KEY_ID`), which signed the example
+receipt."""
 
 _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
@@ -104,7 +118,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         security=SEAT_TOKEN_REQUIRED,
         responses={
             200: ok(
-                PublicSeat,
+                ChangedSeat,
                 "The seat now.",
                 ("Seat 1 played by the random bot", HANDED_SEAT_EXAMPLE),
             ),
@@ -140,7 +154,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         security=SEAT_TOKEN_REQUIRED,
         responses={
             200: ok(
-                PublicSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
+                ChangedSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
             ),
             **problems(
                 400,
@@ -247,6 +261,22 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(BotList, "The bots.", ("The bots", BOTS_EXAMPLE)),
             **problems(),
+        },
+    ),
+    "listKeys": Operation(  # receipts
+        summary="List the receipt signing keys",
+        description=(
+            "The public keys the server signs receipts with: every answer that appends (a"
+            " created game, a command, a join, a hand-over or take-back, a rematch) carries a"
+            " `receipt`, an Ed25519 signature of the game's id, version and head hash"
+            " (`docs/protocol.md`, receipts). The key of `receipt.key_id` is listed here;"
+            " keys retired by a rotation stay listed, so old receipts keep verifying. Save"
+            " this answer as KEYS.json for `spies-replay verify --receipt R.json --keys"
+            " KEYS.json`."
+        ),
+        responses={
+            200: ok(KeyList, "The keys, oldest first.", ("One key", _KEYS_EXAMPLE)),
+            **problems(503),
         },
     ),
 }
