@@ -516,6 +516,8 @@ export const de: Texts = {
     "too-many-games": "Du hast schon so viele Spiele laufen, wie dieser Server erlaubt: beende zuerst eines.",
     "too-many-streams": "Zu viele Leute sehen diesem Spiel zu: versuch es gleich noch einmal.",
     "too-many-client-streams": "Von dieser Adresse sind zu viele Spiele offen: schließ ein paar Tabs.",
+    "invalid-stream-ticket": "Das Ticket dieser Live-Ansicht ist abgelaufen oder verbraucht: lade die Seite neu.",
+    "token-in-url": "Das Token eines Platzes gehört nie in eine Adresse: öffne das Spiel erneut über seinen Link.",
     "database-busy": "Der Server ist beschäftigt: versuch es gleich noch einmal.",
     "not-ready": "Der Server ist noch nicht bereit: versuch es gleich noch einmal.",
     "store-unavailable": "Der Server erreicht seine Datenbank nicht: versuch es gleich noch einmal.",

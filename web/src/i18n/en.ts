@@ -526,6 +526,8 @@ export const en = {
     "too-many-games": "You already have as many games going as this server allows: finish one first.",
     "too-many-streams": "Too many people are watching this game: try again in a moment.",
     "too-many-client-streams": "This address has too many games open: close some tabs.",
+    "invalid-stream-ticket": "This live view's ticket ran out or was used: reload the page.",
+    "token-in-url": "A seat's token never goes in an address: open the game from its link again.",
     "database-busy": "The server is busy: try again in a moment.",
     "not-ready": "The server is not ready: try again in a moment.",
     "store-unavailable": "The server cannot reach its database: try again in a moment.",
