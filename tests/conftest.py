@@ -56,6 +56,11 @@ SLOW: tuple[str, ...] = (
     # the searching bots' whole games (tests/bots/test_generic.py marks its own)
     "tests/bots/deck_of_spies/test_dos_policies.py::test_expert_plays_legal_commands",
     "tests/bots/deck_of_spies/test_dos_policies.py::test_expert_is_deterministic_given_its_rng",
+    # the docs tried: their commands against a real server, the site built by mkdocs
+    "tests/test_docs_true.py::test_the_commands_of_the_page_do_what_it_shows",
+    "tests/test_docs_true.py::test_the_clocks_example_runs_as_docs_http_md_shows",
+    "tests/test_docs_site.py::test_the_docs_build_as_a_site_in_strict_mode",
+    "tests/test_docs_site.py::test_a_broken_anchor_fails_the_build",
 )
 """Paths (relative to the repository, ``/``-separated) whose tests are slow: a folder ends
 with ``/``; a module may be followed by ``::`` and a test's name (without parameters)."""

@@ -202,6 +202,8 @@ def test_the_start_up_log_names_the_database_from_the_environment(
     first = json.loads(process.stderr.readline())
     assert first["event"] == "api_starting"
     assert first["database"] == str(db.resolve()) and first["port"] == port
+    assert first["open"] == f"http://127.0.0.1:{port}/"
+    assert first["docs"] == f"http://127.0.0.1:{port}/schema"
     wait_until_up(f"http://127.0.0.1:{port}")
     assert db.exists()
     process.send_signal(signal.SIGTERM)
@@ -216,6 +218,9 @@ def test_spies_api_help_names_every_environment_variable() -> None:
     assert done.returncode == 0
     for option in OPTIONS:
         assert option.flag in done.stdout and option.env in done.stdout
+    # a port is not a limit: an unset --metrics-port serves the metrics on the API's port
+    help_text = " ".join(done.stdout.split())
+    assert "SPIES_METRICS_PORT; default the API's port, when --metrics is on)" in help_text
 
 
 # -- settings -------------------------------------------------------------------------------------
@@ -257,6 +262,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_METRICS_PORT",
         "SPIES_DRAIN_SECONDS",
         "SPIES_SHUTDOWN_TIMEOUT",
+        "SPIES_CORS_ORIGINS",
     }
 
 

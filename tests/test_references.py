@@ -309,7 +309,7 @@ EXTERNAL: Final[dict[str, str]] = {
     "TimeoutStopSec": "a systemd unit setting of deploy/systemd/spies-api@.service",
     "NOTIFY": "PostgreSQL's NOTIFY (the store sends it from SQL)",
     "synchronous_commit": "a PostgreSQL setting",
-    "pg_basebackup": "a PostgreSQL tool",
+    **dict.fromkeys(("pg_basebackup", "pg_dump"), "PostgreSQL tools"),
     "STRICT": "SQLite's STRICT tables",
     "large_client_header_buffers": "an nginx directive",
     **dict.fromkeys(
@@ -319,7 +319,8 @@ EXTERNAL: Final[dict[str, str]] = {
     "_sqlite_migrations": "sqlite-utils' table of the migrations it ran",
     "genrand_int32": "the Mersenne Twister's output function, named by docs/protocol.md",
     **dict.fromkeys(
-        ("C_n", "hash_n", "hash_0", "canonical_n", "block_0"), "notation of docs/protocol.md"
+        ("C_n", "hash_n", "hash_0", "hash_seq", "canonical_n", "block_0"),
+        "notation of docs/protocol.md",
     ),
 }
 """Identifiers the documents name that are not the project's: where each comes from."""

@@ -9,10 +9,10 @@ one game (``caller``, :func:`spies_api.http.dependencies.caller_provider`). The 
 the scheduler of the server's own work (:mod:`spies_api.table.scheduler`) as a background
 task, and at shutdown stops it, then closes the runtime. The app also carries the one error
 table (problem details for every exception), the OpenAPI document and its interactive docs,
-the web client (:mod:`spies_api.http.webapp`), the body-size limit, the edge
-(:mod:`spies_api.http.edge`: client addresses, the per-client rate limit, security headers),
-structlog, health and readiness and the drain's ``Connection: close``
-(:mod:`spies_api.http.health`), and, when switched on, the metrics
+the web client (:mod:`spies_api.http.webapp`), the body-size limit, CORS
+(:mod:`spies_api.http.cors`), the edge (:mod:`spies_api.http.edge`: client addresses, the
+per-client rate limit, security headers), structlog, health and readiness and the drain's
+``Connection: close`` (:mod:`spies_api.http.health`), and, when switched on, the metrics
 (:mod:`spies_api.http.metrics`).
 """
 
@@ -35,6 +35,12 @@ from litestar.plugins.problem_details import (
 from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
+from spies_api.http.cors import (
+    cors_config,
+    unlisted_origins_unmarked,
+    vary_kept,
+    vary_merged,
+)
 from spies_api.http.dependencies import Provided, caller_provider
 from spies_api.http.edge import Edge, RateLimiter
 from spies_api.http.health import DrainMiddleware, HealthController, Lifecycle, ReadinessProbe
@@ -58,11 +64,14 @@ from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
+from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
+from spies_api.service.stream_state import StreamStates
+from spies_api.service.tickets import StreamTickets
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota, GameQuota
@@ -88,6 +97,8 @@ class Runtime:
         auth: who is calling.
         notifier: wakes the event streams after appends.
         streams: the open event streams, capped per game, per seat and in all.
+        tickets: the unused stream tickets of this process.
+        stream_states: the states the streams push, once per game version and reader.
         appends: what is called after every append of this process.
         clock: where the time is read.
         queries: the reads.
@@ -96,6 +107,7 @@ class Runtime:
         seats: joins, hand-overs and rematches.
         bot_quota: active games with bot seats per client and in all, and their owners.
         game_quota: active games created per client.
+        receipts: the receipt signing key, and the list of keys (``GET /keys``).
     """
 
     settings: Settings
@@ -105,6 +117,8 @@ class Runtime:
     auth: SeatAuthenticator
     notifier: EventNotifier
     streams: StreamSlots
+    tickets: StreamTickets
+    stream_states: StreamStates
     appends: AppendListeners
     queries: GameQueries
     commands: Commands
@@ -112,6 +126,7 @@ class Runtime:
     seats: SeatService
     bot_quota: BotGameQuota
     game_quota: GameQuota
+    receipts: ReceiptKeys
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -136,9 +151,13 @@ class Runtime:
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)
+        queries = GameQueries(store, states, clock)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
-        creator = GameCreator(store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl)
+        receipts = ReceiptKeys.open(store)  # receipts: the database's signing key
+        creator = GameCreator(
+            store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl, receipts=receipts
+        )
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,
             states,
@@ -157,8 +176,12 @@ class Runtime:
             auth=auth,
             notifier=notifier,
             streams=StreamSlots.of(settings),
+            # a ticket opens a stream: no more of them than streams the process may hold
+            tickets=StreamTickets(settings.max_streams),
             appends=appends,
-            queries=GameQueries(store, states, clock),
+            queries=queries,
+            # a few readers (spectators, each seat) of each game in the cache, at its version
+            stream_states=StreamStates(queries, 8 * settings.cache_size),
             commands=Commands(
                 store,
                 states,
@@ -167,11 +190,13 @@ class Runtime:
                 effects,
                 key_max_length=settings.idempotency_key_max_length,
                 clock=clock,
+                receipts=receipts,
             ),
             creator=creator,
             seats=SeatService(store, locks, creator, effects),
             bot_quota=bot_quota,
             game_quota=game_quota,
+            receipts=receipts,
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -207,6 +232,13 @@ class _CountedEffects(WriteEffects):
 def _providers(runtime: Runtime) -> dict[str, Provide]:
     """The runtime's parts that routes take as dependencies, each by its own typed provider
     (a handler names what it takes in its signature; nothing is looked up by string)."""
+    parts = (*_reading_parts(runtime), *_serving_parts(runtime))
+    return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
+
+
+def _reading_parts(runtime: Runtime) -> tuple[Callable[..., Any], ...]:
+    """The providers of what holds and reads games: the store, the cached heads, the seat
+    authenticator, the wake-ups, the streams and the queries."""
 
     def store() -> EventStore:
         return runtime.store
@@ -223,8 +255,20 @@ def _providers(runtime: Runtime) -> dict[str, Provide]:
     def streams() -> StreamSlots:
         return runtime.streams
 
+    def tickets() -> StreamTickets:
+        return runtime.tickets
+
+    def stream_states() -> StreamStates:
+        return runtime.stream_states
+
     def queries() -> GameQueries:
         return runtime.queries
+
+    return (store, states, auth, notifier, streams, tickets, stream_states, queries)
+
+
+def _serving_parts(runtime: Runtime) -> tuple[Callable[..., Any], ...]:
+    """The providers of what changes games: commands, creation, seats, quotas, receipts."""
 
     # The one route that takes the commands also takes the caller: providing them after the
     # caller puts each in a batch of its own, which Litestar resolves without a task group
@@ -245,20 +289,10 @@ def _providers(runtime: Runtime) -> dict[str, Provide]:
     def game_quota() -> GameQuota:
         return runtime.game_quota
 
-    parts = (
-        store,
-        states,
-        auth,
-        notifier,
-        streams,
-        queries,
-        commands,
-        creator,
-        seats,
-        bot_quota,
-        game_quota,
-    )
-    return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
+    def receipts() -> ReceiptKeys:
+        return runtime.receipts
+
+    return (commands, creator, seats, bot_quota, game_quota, receipts)
 
 
 def create_app(
@@ -292,6 +326,9 @@ def create_app(
     lifecycle = Lifecycle()
     readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
+    cors = cors_config(settings)
+    if cors is not None:
+        middleware.insert(0, vary_kept)
 
     async def close_runtime(_: Litestar) -> None:
         await parts.recorder.close()  # the loop's connections close on the loop
@@ -370,13 +407,16 @@ def create_app(
         ],
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
+        cors_config=cors,
         middleware=middleware,
         logging_config=None,
         debug=False,
     )
     # every request meets the edge first (its client address), the router's 404s included
     app.asgi_handler = Edge(
-        app.asgi_handler,
+        app.asgi_handler
+        if cors is None
+        else unlisted_origins_unmarked(vary_merged(app.asgi_handler), cors),
         trusted_proxies=settings.trusted_proxies,
         limiter=limiter,
         free_limiter=_limiter(settings.free_paths_rate_limit),

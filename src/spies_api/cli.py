@@ -28,7 +28,8 @@ KiB (``--max-head-bytes``), 64 open spectator event streams per game, 255 charac
 
 Before serving, the settings are checked, the database is opened and the port is bound; a
 problem with any of them is one line on stderr (``spies-api: error: ...``) and exit status 2.
-The first log line (``api_starting``) names the database in use. Log lines are JSON on stderr
+The first log line (``api_starting``) names the database in use and the addresses to open
+(``open``: the web client; ``docs``: the API's interactive docs). Log lines are JSON on stderr
 (coloured text on a terminal). On SIGTERM or Ctrl+C the process drains: ``/readyz`` says
 ``draining``, open event streams end at once with a ``reconnect`` message, every answer
 closes its connection, new requests are still served for ``--drain-seconds`` (default 1);
@@ -89,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         default = getattr(defaults, option.field)
         shown: object = default
         if default is None:
-            shown = "no limit"
+            shown = option.unset
         elif default == ():
             shown = "none"
         elif isinstance(default, bool):
@@ -279,6 +280,8 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         ),
         host=settings.host,
         port=settings.port,
+        open=address_to_open(settings.host, settings.port),
+        docs=address_to_open(settings.host, settings.port) + "schema",
         rate_limit=settings.rate_limit,
         free_paths_rate_limit=settings.free_paths_rate_limit,
         client_prefixes=[settings.ipv4_prefix, settings.ipv6_prefix],
@@ -298,6 +301,20 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
     with sock:
         _Server(server_config(app, settings), app, settings, runtime.notifier).run(sockets=[sock])
     return 0
+
+
+def address_to_open(host: str, port: int) -> str:
+    """The web client's address for a person to open: a wildcard host is reached on loopback.
+
+    >>> address_to_open("0.0.0.0", 8000)
+    'http://127.0.0.1:8000/'
+    >>> address_to_open("::1", 8080)
+    'http://[::1]:8080/'
+    """
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
 
 
 def server_config(app: Litestar, settings: Settings, *, http: str = "auto") -> uvicorn.Config:

@@ -4,8 +4,9 @@ An operator's tool (``spies-replay copy --from SRC --to DST``): unlike an export
 moves games in progress too, with everything the store keeps for them: the record, every
 event row as stored (so every hash and the head hash are the same), the seed and the secret
 deal, the seat holders and the hashes of the seat tokens (players keep their tokens), the
-idempotency records, the rematch links and the snapshots. Each game is read in one snapshot
-of the source and written in one transaction of the target; the target's head hash is
+idempotency records, the rematch links and the snapshots; and the receipt signing keys.
+Each game is read in one snapshot of the source and written in one transaction of the
+target; the target's head hash is
 compared with the source's. A game already in the target with the same head hash is
 skipped, so an interrupted copy can be run again.
 """
@@ -17,6 +18,7 @@ from enum import StrEnum
 import msgspec
 
 from spies_replay.errors import GameExistsError
+from spies_replay.store.keyring import KeyDatabase, copy_keys
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameSecrets, NewGame
 
@@ -83,5 +85,8 @@ def copy_game(source: EventStore, target: EventStore, game_id: str) -> CopiedGam
 
 
 def copy_store(source: EventStore, target: EventStore) -> list[CopiedGame]:
-    """Copy every game of ``source`` into ``target``, in creation order."""
+    """Copy every game of ``source`` into ``target``, in creation order, and the receipt
+    signing keys the target lacks (:func:`~spies_replay.store.keyring.copy_keys`)."""
+    if isinstance(source, KeyDatabase) and isinstance(target, KeyDatabase):
+        copy_keys(source, target)  # receipts: their keys move with the games
     return [copy_game(source, target, game_id) for game_id in source.game_ids()]

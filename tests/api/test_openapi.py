@@ -38,8 +38,10 @@ CONTRACT = {
     ("post", "/games/{game_id}/join"),
     ("post", "/games/{game_id}/seats/{seat}/bot"),
     ("delete", "/games/{game_id}/seats/{seat}/bot"),
+    ("post", "/games/{game_id}/seats/{seat}/stream-ticket"),
     ("post", "/games/{game_id}/rematch"),
     ("get", "/bots"),
+    ("get", "/keys"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }
@@ -344,3 +346,95 @@ def test_field_docs_reads_the_string_under_each_field_from_the_class_and_its_bas
         "size": "How many, in cards.",
         "colour": "The colour, `null` never.",
     }
+
+
+def _objects_in(document: dict[str, Any], schema: Any, seen: set[str]) -> list[dict[str, Any]]:
+    """Every object schema reachable from ``schema`` (its references followed once)."""
+    found: list[dict[str, Any]] = []
+    if isinstance(schema, dict):
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            name = reference.rsplit("/", 1)[-1]
+            if name in seen:
+                return found
+            seen.add(name)
+            return _objects_in(document, document["components"]["schemas"][name], seen)
+        if "properties" in schema:
+            found.append(schema)
+        for value in schema.values():
+            found += _objects_in(document, value, seen)
+    elif isinstance(schema, list):
+        for value in schema:
+            found += _objects_in(document, value, seen)
+    return found
+
+
+def test_request_bodies_are_closed(document: dict[str, Any]) -> None:
+    """The server refuses a body's unknown field (400 ``malformed-body``): the document says
+    so, in every object of every request body."""
+    bodies = 0
+    for method, path, operation in operations(document):
+        body = operation.get("requestBody")
+        if body is None:
+            continue
+        for content in body["content"].values():
+            for schema in _objects_in(document, content["schema"], set()):
+                assert schema.get("additionalProperties") is False, (method, path, schema)
+                bodies += 1
+    assert bodies > 20
+
+
+def test_each_stream_message_kind_has_its_schema_discriminated_by_event(
+    document: dict[str, Any],
+) -> None:
+    stream = document["paths"]["/games/{game_id}/events/stream"]["get"]
+    schema = stream["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    assert schema["discriminator"]["propertyName"] == "event"
+    kinds = schema["discriminator"]["mapping"]
+    assert set(kinds) == {"message", "snapshot", "state", "reconnect"}
+    assert kinds["message"].endswith("/StreamMessage")  # the event message keeps its name
+    for kind in ("snapshot", "state"):
+        message = _component(document, {"$ref": kinds[kind]})
+        data = message["properties"]["data"]  # text, as every SSE field, holding JSON
+        assert data["type"] == "string" and data["contentMediaType"] == "application/json"
+        assert data["contentSchema"]["$ref"].endswith("/StreamState")
+    state = document["components"]["schemas"]["StreamState"]
+    assert {"version", "status", "seat", "to_act", "view", "legal"} <= set(state["required"])
+
+
+def test_a_problem_code_is_one_of_the_catalogue(document: dict[str, Any]) -> None:
+    from spies_api.problems.codes import ERROR_CODES
+
+    code = document["components"]["schemas"]["Problem"]["properties"]["code"]
+    assert code["enum"] == sorted(entry.code for entry in ERROR_CODES)
+    assert {"invalid-clock", "invalid-seed", "deadline-passed", "invalid-stream-ticket"} <= set(
+        code["enum"]
+    )
+
+
+def test_the_document_says_what_a_sabotage_takes_as_the_rules_and_the_logs_do(
+    document: dict[str, Any],
+) -> None:
+    """A Marshal's sabotage always takes MARSHAL_SABOTAGE points (the marker stops at 0, so
+    ``tower`` may drop by less): the document says so, not "or fewer at a low marker" as it
+    once did, and every sabotage in the golden logs and the protocol's vectors has that
+    amount, those that left the marker at 0 included (the rules' own audit,
+    ``test_rules_audit.py``, plays one from a marker at 3)."""
+    from spies_core.spies_and_lies.resolution import MARSHAL_SABOTAGE
+
+    schema = document["components"]["schemas"]["SpiesAndLiesInfiltrationPointsLost"]
+    said = schema["properties"]["amount"]["description"]
+    assert f"always {MARSHAL_SABOTAGE}" in said and "fewer" not in said
+    root = Path(__file__).resolve().parents[2]
+    logs = [
+        *(root / "tests" / "fixtures" / "golden").glob("spies-and-lies*.jsonl"),
+        *(root / "docs" / "protocol" / "vectors" / "exports").glob("*.jsonl"),
+    ]
+    lost = [
+        (event["amount"], event["tower"])
+        for path in logs
+        for line in path.read_text("utf-8").splitlines()[1:]
+        if (event := msgspec.json.decode(line)["event"])["type"] == "infiltration_points_lost"
+    ]
+    assert lost, "no sabotage in the logs: the check checks nothing"
+    assert {amount for amount, _ in lost} == {MARSHAL_SABOTAGE}

@@ -5,7 +5,8 @@
     step, for every seat and the spectator: the view, the legal list, the new events, a
     replay and the acting seat's command answer are exactly the core's ``view`` /
     ``legal_commands`` / ``redact`` of the server's state at that version; the event stream
-    sends the same redacted events.
+    sends the same redacted events, and its ``snapshot`` and ``state`` messages are each
+    viewer's own view and legal list (a spectator's: none), with no hidden list in them.
 (b) **Twin deals.** Two games created with explicit ``options.deal``s that differ only in
     what one viewer cannot see (another seat's cards, the bottom of a deck; each game's
     ``spec.twin_deals`` makes them) and the same seed give that viewer identical answers
@@ -17,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -222,6 +224,27 @@ def test_every_answer_is_the_cores_view_of_the_servers_state(
     )
 
 
+def check_pushed_state(server: Server, pushed: dict[str, Any], viewer: int | None, at: int) -> None:
+    """A stream's ``snapshot`` or ``state`` is the core's view and legal list of ``viewer``
+    at ``at`` (the game's version: it has not moved since), and holds no secret of it."""
+    version, state = server.state()
+    assert version == at == pushed["version"]
+    spec = server.spec
+    assert pushed["seat"] == viewer
+    assert pushed["status"] == "active"
+    assert pushed["to_act"] == sorted(spec.to_act(state))
+    view = dict(pushed["view"])
+    view.pop("clock", None)  # these games run without a clock: null
+    expected = as_json(view_at(spec, state, viewer, version))
+    expected.pop("clock", None)
+    assert view == expected, f"pushed view of {viewer}"
+    legal = None if viewer is None else as_json(spec.legal_commands(state, viewer))
+    assert pushed["legal"] == legal, f"pushed legal commands of {viewer}"
+    text = _encoder.encode(pushed).decode()
+    for secret in server.secrets(viewer):
+        assert secret not in text, f"viewer {viewer}'s pushed state holds a hidden list"
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) -> None:
     settings = Settings(
@@ -263,17 +286,48 @@ def test_the_stream_sends_each_viewer_its_redaction(tmp_path: Any, name: str) ->
             version, _ = server.state()
             if http.get(game.url()).json()["status"] != "active":
                 break
-            for viewer in [*range(len(tokens)), None]:
-                headers = game.seats[viewer] if viewer is not None else {}
-                got = []
-                with http.stream("GET", game.url("/events/stream"), headers=headers) as stream:
-                    for message in messages(stream):
+            viewers = [*range(len(tokens)), None]
+            with contextlib.ExitStack() as opened:
+                streams = {
+                    viewer: messages(
+                        opened.enter_context(
+                            http.stream(
+                                "GET",
+                                game.url("/events/stream"),
+                                headers=game.seats[viewer] if viewer is not None else {},
+                            )
+                        )
+                    )
+                    for viewer in viewers
+                }
+                for viewer, stream in streams.items():
+                    got = []
+                    snapshot = next(stream)
+                    assert snapshot["event"] == "snapshot", snapshot
+                    for message in stream:
                         if "id" in message:
                             got.append(message["data"])
                             if message["id"] >= version:
                                 break
-                assert got == server.sent(viewer, upto=version), f"stream of {viewer}"
-                compared += 1
+                    assert got == server.sent(viewer, upto=version), f"stream of {viewer}"
+                    check_pushed_state(server, snapshot["data"], viewer, version)
+                    compared += 1
+                # one more move: every stream follows its batch with its reader's state
+                summary = http.get(game.url()).json()
+                if summary["status"] != "active":
+                    break
+                seat = rng.choice(summary["to_act"])
+                legal = http.get(game.url("/legal"), headers=game.seats[seat]).json()
+                moved = http.post(
+                    game.url("/commands"),
+                    headers=game.seats[seat],
+                    json={"command": rng.choice(legal["commands"])},
+                ).json()["version"]
+                for viewer, stream in streams.items():
+                    pushed = next(m for m in stream if m.get("event") == "state")
+                    assert pushed["data"]["version"] == moved
+                    check_pushed_state(server, pushed["data"], viewer, moved)
+                    compared += 1
     record(
         GUARANTEE,
         f"test_hidden_information_http.py::test_the_stream_sends_each_viewer_its_redaction[{name}]",

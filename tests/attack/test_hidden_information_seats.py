@@ -140,7 +140,8 @@ def test_no_token_and_no_hidden_card_leaves_through_the_seat_paths(
         for seat, token in tokens.items():
             first = answers.call("POST", f"/games/{game_id}/rematch", seat, token).json()
             again = answers.call("POST", f"/games/{game_id}/rematch", seat, token).json()
-            assert first == again
+            # the receipt signs the next game's head at the time of asking (bots may move)
+            assert {**first, "receipt": None} == {**again, "receipt": None}
             handed_out[first["token"]] = 2
             rematch_tokens.append(first["token"])
         answers.call("GET", f"/games/{first['id']}", None, None)

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+from tests.support.servers import json_under_rate_limit
 
 pytestmark = pytest.mark.slow
 
@@ -96,6 +97,7 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Tools:
         EXAMPLE / "openapi-python-client.yaml",
         "--output-path",
         package,
+        "--overwrite",
         "--fail-on-warning",
     ]
     code, output = _run(generate, {**_env(bin_), "COLUMNS": "100"}, timeout=300)
@@ -171,7 +173,7 @@ def test_a_whole_game_is_played_through_the_generated_client(
     assert (played["game"], played["players"], played["final_phase"]) == (game, players, "over")
     assert played["commands"] > 0
 
-    summary = httpx.get(f"{server}/games/{played['id']}").json()
+    summary = json_under_rate_limit(f"{server}/games/{played['id']}")
     assert summary["status"] == "finished"
     assert (summary["version"], summary["outcome"]) == (played["version"], played["outcome"])
     outcome = played["outcome"]
@@ -198,3 +200,21 @@ def test_a_whole_game_is_played_through_the_generated_client(
     )
     assert imported.returncode == 0, imported.stderr
     assert played["id"] in imported.stdout
+
+
+def test_the_example_unpaced_waits_out_the_rate_limit(
+    client: Tools, rate_limited: str, tmp_path: Path
+) -> None:
+    """With no pacing (``--rate 0``) against a server limited to 5 requests a second, the
+    server answers 429: ``play.py`` waits each ``Retry-After`` out (the generated client
+    alone died on the first one) and still plays the game to its end."""
+    code, output = _run(
+        [client.bin / "python", EXAMPLE / "play.py", "--base-url", rate_limited, "--rate", "0"],
+        client.env(),
+        timeout=600,
+    )
+    assert code == 0, output
+    played: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
+    assert played["waits"] > 0 and played["final_phase"] == "over"
+    summary = json_under_rate_limit(f"{rate_limited}/games/{played['id']}")
+    assert summary["status"] == "finished"

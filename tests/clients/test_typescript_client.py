@@ -15,8 +15,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+from tests.support.servers import json_under_rate_limit
 
 pytestmark = pytest.mark.slow
 
@@ -69,6 +70,17 @@ def test_the_example_plays_a_deck_of_spies_game_to_the_end(built: Path, server: 
     first, last = output.strip().splitlines()[0], output.strip().splitlines()[-1]
     played: dict[str, Any] = json.loads(last)
     assert first.startswith(f"game {played['id']}: spy ")
-    summary = httpx.get(f"{server}/games/{played['id']}").json()
+    summary = json_under_rate_limit(f"{server}/games/{played['id']}")
     assert (summary["game"], summary["status"]) == ("deck-of-spies", "finished")
     assert summary["outcome"] == played["outcome"] and played["commands"] > 0
+
+
+def test_the_example_unpaced_waits_out_the_rate_limit(built: Path, rate_limited: str) -> None:
+    """With no pacing (``0`` requests a second) against a server limited to 5 requests a
+    second, the server answers 429: the example waits each ``Retry-After`` out and still
+    plays the game to its end."""
+    output = _run(["node", "dist/play.js", rate_limited, "0"], built, timeout=300)
+    played: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
+    assert played["waits"] > 0
+    summary = json_under_rate_limit(f"{rate_limited}/games/{played['id']}")
+    assert summary["status"] == "finished" and summary["outcome"] == played["outcome"]

@@ -115,6 +115,8 @@ class Load:
     statuses: collections.Counter[str] = field(default_factory=collections.Counter)
     failures: collections.Counter[str] = field(default_factory=collections.Counter)
     acked: list[Acked] = field(default_factory=list)
+    closing: int = 0
+    """How many answers said ``Connection: close`` (each served while the server drained)."""
     timeline: list[tuple[float, str]] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)
@@ -170,8 +172,15 @@ class Load:
         if response.status_code >= 500:  # noqa: PLR2004
             what += f" {response.json().get('code', '?')}"
         self._note(what, status=True)
-        if self.leave_on_close and response.headers.get("connection") == "close":
+        if self._closing(response) and self.leave_on_close:
             raise _Leave
+
+    def _closing(self, response: httpx.Response) -> bool:
+        closing = response.headers.get("connection") == "close"
+        if closing:
+            with self._lock:
+                self.closing += 1
+        return closing
 
     def _new_game(self, http: httpx.Client, n: int) -> tuple[str, dict[str, str]] | None:
         created = http.post("/games", json={"game": "deck-of-spies", "seed": f"load-{n}"})
@@ -224,6 +233,8 @@ class Load:
             events = [(event["seq"], event["type"]) for event in answer.json()["events"]]
             with self._lock:
                 self.acked.append(Acked(game_id, seat, events))
+            if self._closing(answer) and self.leave_on_close:
+                raise _Leave
         elif answer.status_code >= 500:
             code = answer.json().get("code", "?")
             self._note(f"command {answer.status_code} {code}", status=True)

@@ -18,13 +18,13 @@ import hmac
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
-from typing import Any, Union
+from typing import Any, Final, Union
 from unittest import mock
 
 import msgspec
@@ -70,6 +70,15 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
     SeedSource,
+)
+from spies_replay.receipts import (
+    KeyList,
+    Receipt,
+    Signer,
+    from_b64url,
+    key_id_of,
+    public_key_of,
+    receipt_message,
 )
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
@@ -1112,14 +1121,21 @@ TAMPER_BASE = "vector-deck-of-spies-deal-clock"
 # -- verdicts and draws --------------------------------------------------------------------
 
 
-def verdict(lines: Sequence[bytes], head: str | None = None) -> dict[str, Any]:
+def verdict(
+    lines: Sequence[bytes],
+    head: str | None = None,
+    receipts: Sequence[Receipt] = (),
+    keys: KeyList | None = None,
+) -> dict[str, Any]:
     """What verify says of an export, with this build's bots: ``ok`` (with its caveats and
     the bot moves it re-ran), or the first failing seq and its code."""
     try:
         record, rows = read_export(lines)
     except InvalidExportError as refused:
         return {"ok": False, "seq": refused.seq, "code": refused.code}
-    report = verify_log(GAMES, record, rows, bots=REGISTERED_BOTS, head=head).report
+    report = verify_log(
+        GAMES, record, rows, bots=REGISTERED_BOTS, head=head, receipts=receipts, keys=keys
+    ).report
     if report.problem is not None:
         return {"ok": False, "seq": report.problem.seq, "code": report.problem.code}
     return {
@@ -1259,6 +1275,112 @@ def schemas() -> dict[str, Any]:
     return {"export-header.schema.json": header, "export-event.schema.json": event_line}
 
 
+# -- receipts ------------------------------------------------------------------------------
+
+RECEIPT_KEY_SEED: Final = hashlib.sha256(b"spies-receipt vector key").digest()
+"""The vectors' Ed25519 private key (32 bytes): sha256 of a label, so anyone can rebuild it."""
+
+
+def receipt_vectors(exports: Mapping[str, bytes]) -> dict[str, Any]:
+    """A key pair, signed messages, and receipts checked against an export of the vectors."""
+    public = Signer.of("", RECEIPT_KEY_SEED).key.public_key().public_bytes_raw()
+    signer = Signer.of(key_id_of(public), RECEIPT_KEY_SEED)
+    keys = KeyList(keys=[public_key_of(signer.key_id, public.hex())])
+    other = hashlib.sha256(b"spies-receipt other key").digest()
+    other_public = Signer.of("", other).key.public_key().public_bytes_raw()
+    stranger = Signer.of(key_id_of(other_public), other)
+    messages = []
+    for game_id, seq, head in (
+        ("vector-hashes", 4, hash_vectors()["rows"][3]["hash"]),
+        ("p4o45j2v5srgh5il", 127, "0b903b9d1685392c" + "0" * 48),
+    ):
+        text = receipt_message(game_id, seq, head)
+        signed = signer.receipt(game_id, seq, head)
+        messages.append(
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "head_hash": head,
+                "message": text.decode(),
+                "message_hex": text.hex(),
+                "signature": signed.signature,
+                "signature_hex": from_b64url_strict(signed.signature).hex(),
+            }
+        )
+    name = f"exports/{TAMPER_BASE.removeprefix('vector-')}.jsonl"
+    lines = exports[f"vectors/{name}"].splitlines(keepends=True)
+    record, rows = read_export(lines)
+    at = rows[5]
+    held = signer.receipt(record.id, at.seq, at.hash)
+    last = signer.receipt(record.id, rows[-1].seq, rows[-1].hash)
+    cases: list[tuple[str, list[Receipt], bool]] = [
+        ("receipts the export holds, checked with the keys", [held, last], True),
+        ("the same, without the keys: only the heads are checked", [held, last], False),
+        (
+            "a receipt of another head at seq 6 (the server acknowledged another log)",
+            [held, signer.receipt(record.id, at.seq, "0" * 64)],
+            True,
+        ),
+        (
+            "a receipt past the export's end (the export was cut short)",
+            [signer.receipt(record.id, len(rows) + 1, "1" * 64)],
+            False,
+        ),
+        (
+            "a receipt of another game",
+            [signer.receipt("vector-hashes", at.seq, at.hash)],
+            True,
+        ),
+        (
+            "a signature moved from seq 6's receipt to seq 7's",
+            [
+                msgspec.structs.replace(
+                    signer.receipt(record.id, 7, rows[6].hash), signature=held.signature
+                )
+            ],
+            True,
+        ),
+        (
+            "a receipt signed by a key the server does not list",
+            [stranger.receipt(record.id, at.seq, at.hash)],
+            True,
+        ),
+    ]
+    checks = []
+    for shows, receipts, with_keys in cases:
+        entry: dict[str, Any] = {
+            "file": name,
+            "shows": shows,
+            "receipts": [msgspec.to_builtins(r) for r in receipts],
+        }
+        if with_keys:
+            entry["keys"] = msgspec.to_builtins(keys)
+        entry["verdict"] = verdict(lines, None, receipts, keys if with_keys else None)
+        checks.append(entry)
+    return {
+        "description": "Signed receipts (docs/protocol.md, 'Receipts'): the vectors' Ed25519"
+        " key pair (the private key is sha256 of 'spies-receipt vector key'), messages and"
+        " their signatures, and receipts checked against an export of exports.json, each"
+        " with the verdict verify must give ('keys': the GET /keys answer to check"
+        " signatures with; without it only the heads are checked).",
+        "key": {
+            "private_key_hex": RECEIPT_KEY_SEED.hex(),
+            "public_key_hex": public.hex(),
+            "key_id": signer.key_id,
+            "listed": msgspec.to_builtins(keys.keys[0]),
+        },
+        "messages": messages,
+        "checks": checks,
+    }
+
+
+def from_b64url_strict(text: str) -> bytes:
+    """Unpadded base64url ``text`` as bytes (it must be that)."""
+    found = from_b64url(text)
+    assert found is not None, text
+    return found
+
+
 # -- the files -----------------------------------------------------------------------------
 
 
@@ -1332,6 +1454,7 @@ def build() -> dict[str, bytes]:
         files[name] = dumps(schema)
     with tempfile.TemporaryDirectory() as workdir:
         files |= exports_and_tampers(Path(workdir))
+    files["vectors/receipts.json"] = dumps(receipt_vectors(files))
     return dict(sorted(files.items()))
 
 

@@ -19,6 +19,8 @@ def code_calls() -> tuple[set[str], set[str]]:
     problems |= set(re.findall(r'code="([a-z-]+)"', verify + transfer))
     problems |= set(re.findall(r'ClockMismatchError\(\s*[^,]+,\s*"([a-z-]+)"', verify))
     problems.add("invalid-export")  # InvalidExportError's own code
+    receipts = (REPLAY / "receipts.py").read_text("utf-8")  # the receipt checks' codes
+    problems |= set(re.findall(r'"(receipt-[a-z-]+)"', receipts))
     caveats = set(re.findall(r'caveat\(\s*[^,]+,\s*"([a-z-]+)"', verify))
     return problems, caveats
 

@@ -13,10 +13,14 @@ import msgspec
 import pytest
 
 from spies_api.game import IdempotencyRequest, create_game, submit_command
+from spies_api.service.keys import ReceiptKeys
 from spies_replay.cli import main
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.reading import load_state
+from spies_replay.receipts import new_key
+from spies_replay.store.keyring import add_key, ensure_key, read_keys
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.sql import SqlEventStore
 from tests.support.backends import BACKENDS, Backend, fresh_backend
 from tests.support.counter import finish, new_game, play
 from tests.support.countergame import GAMES, Bump
@@ -100,3 +104,24 @@ def test_copy_json_names_each_game(
     answer = msgspec.json.decode(out)
     assert status == 0 and answer["ok"] is True
     assert [game["outcome"] for game in answer["games"]] == ["copied"] * 3
+
+
+def test_copy_carries_the_receipt_signing_keys(
+    source: Backend, target: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Receipts signed over the source keep verifying against the target's keys: the keys
+    move with the games, the source's current key still signing in a target without one."""
+    with source.open() as store:
+        assert isinstance(store, SqlEventStore)
+        old = ensure_key(store, new_key)
+        current = add_key(store, *new_key())
+    status, out = cli("copy", "--from", source.location, "--to", target.location, capsys=capsys)
+    assert status == 0, out
+    with target.open() as copied:
+        assert isinstance(copied, SqlEventStore)
+        rows = read_keys(copied)
+        assert {(row.key_id, row.current) for row in rows} == {
+            (old.key_id, False),
+            (current.key_id, True),
+        }
+        assert ReceiptKeys.open(copied).signer.key_id == current.key_id

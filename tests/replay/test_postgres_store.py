@@ -60,7 +60,7 @@ def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
     assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
-    assert rows[-1][0] == "m005_append_checks_seqs"
+    assert rows[-1][0] == "m006_signing_keys"
     assert all(row[1].endswith("Z") for row in rows)
 
 
@@ -82,7 +82,7 @@ def test_a_database_recorded_before_m005_gets_the_append_as_it_is_now(backend: B
         with pytest.raises(ValueError, match="follow"):
             store.append(gap)
         play(store, record.id, 1)
-    assert backend.migrations()[-1] == "m005_append_checks_seqs"
+    assert "m005_append_checks_seqs" in backend.migrations()  # recorded again
 
 
 def test_every_append_notifies_its_game(backend: Backend) -> None:

@@ -149,7 +149,8 @@ def finished(client: TestClient[Litestar], game_id: str) -> dict[str, Any]:
 
 
 def parse_sse(text: str) -> list[dict[str, Any]]:
-    """The messages of an event stream: ``{"id", "data"}`` or ``{"comment"}``."""
+    """The messages of an event stream: ``{"id", "data"}`` (an event), ``{"event", "data"}``
+    (a ``snapshot`` or ``state``) or ``{"comment"}``."""
     messages: list[dict[str, Any]] = []
     for block in text.replace("\r\n", "\n").split("\n\n"):
         if not block.strip():
@@ -160,6 +161,8 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
                 message["comment"] = line[1:].strip()
             elif line.startswith("id: "):
                 message["id"] = int(line[4:])
+            elif line.startswith("event: "):
+                message["event"] = line[7:]
             elif line.startswith("data: "):
                 message["data"] = msgspec.json.decode(line[6:])
         messages.append(message)
@@ -167,7 +170,7 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
 
 
 def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
-    """Parse server-sent events as they arrive: ``{"id", "data"}`` or ``{"comment"}``."""
+    """Parse server-sent events as they arrive, as :func:`parse_sse` does."""
     message: dict[str, Any] = {}
     for line in response.iter_lines():
         if not line:
@@ -178,6 +181,8 @@ def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
             message["comment"] = line[1:].strip()
         elif line.startswith("id: "):
             message["id"] = int(line[4:])
+        elif line.startswith("event: "):
+            message["event"] = line[7:]
         elif line.startswith("data: "):
             message["data"] = msgspec.json.decode(line[6:])
 

@@ -175,4 +175,16 @@ class ResponseChecker:
         if media_type.endswith("json") and "ndjson" not in media_type:
             value = msgspec.json.decode(body)
             validate(value, content[media_type]["schema"], self.document, "$")
+            if media_type == "application/problem+json":
+                # every code an operation answers is listed in its document, by status
+                listed = responses[str(status)].get("description", "")
+                code = value.get("code")
+                # ``not-found``: the path only looks like the operation's (``/replay/x``), and
+                # the router, not the operation, answers that no route matches
+                unrouted = status == 404 and code == "not-found"
+                if f"`{code}`" not in listed and not unrouted:
+                    raise SchemaError(
+                        f"{method} {path}: {status} {code!r} is not among the codes the"
+                        f" document lists for it: {listed}"
+                    )
         self.checked += 1

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvicorn
@@ -29,6 +30,7 @@ __all__ = [
     "ServerProcess",
     "answers",
     "free_port",
+    "json_under_rate_limit",
     "read_until_closed",
     "serve_in_thread",
     "wait_until_up",
@@ -218,3 +220,14 @@ class ServerProcess:
             processes.end(process)
         self._started.clear()
         self.process = None
+
+
+def json_under_rate_limit(url: str) -> Any:
+    """``GET url``'s JSON, asked again while this address is over the server's rate limit (a
+    client the test ran just spent the requests)."""
+
+    def answer() -> Any:
+        response = httpx.get(url)
+        return None if response.status_code == 429 else response.json()
+
+    return until(answer, what=f"an answer from {url} under the rate limit")

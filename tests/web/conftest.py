@@ -8,6 +8,7 @@ script added to every page) fails the test when it ends.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -50,13 +51,17 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture
-def open_context(browser: Browser, base: str) -> Iterator[Callable[[], Watched]]:
-    """Opens watched browser contexts (each one a separate browser profile)."""
+def _watched_contexts(
+    browser: Browser, base: str, allowed: re.Pattern[str] | None
+) -> Iterator[Callable[[str | None], Watched]]:
+    """Opens watched browser contexts (each one a separate browser profile, in the browser
+    language asked for, if any); at the end, fails on a request off the server or a console
+    error that ``allowed`` does not match."""
     opened: list[Watched] = []
 
-    def open_one() -> Watched:
-        context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    def open_one(lang: str | None = None) -> Watched:
+        locale = None if lang is None else ("de-DE" if lang == "de" else "en-US")
+        context = browser.new_context(viewport=DESKTOP, accept_downloads=True, locale=locale)
         context.set_default_timeout(15_000)
         watched = Watched(context, base)
         opened.append(watched)
@@ -67,10 +72,31 @@ def open_context(browser: Browser, base: str) -> Iterator[Callable[[], Watched]]
         watched.context.close()
     for watched in opened:
         assert watched.foreign == [], f"requests left 127.0.0.1: {watched.foreign}"
-        assert watched.errors == [], f"console errors: {watched.errors}"
+        errors = [e for e in watched.errors if allowed is None or not allowed.search(e)]
+        assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture
+def open_context(browser: Browser, base: str) -> Iterator[Callable[[], Watched]]:
+    """Opens watched browser contexts (each one a separate browser profile)."""
+    yield from _watched_contexts(browser, base, None)
 
 
 @pytest.fixture
 def page(open_context: Callable[[], Watched]) -> Page:
     """A watched page in a fresh browser profile."""
     return open_context().page()
+
+
+@pytest.fixture
+def allowed_console_errors() -> re.Pattern[str] | None:
+    """Console errors a module's pages are expected to print (a module overrides this)."""
+    return None
+
+
+@pytest.fixture
+def in_language(
+    browser: Browser, base: str, allowed_console_errors: re.Pattern[str] | None
+) -> Iterator[Callable[[str], Watched]]:
+    """Watched browser contexts whose browser language is the one asked for."""
+    yield from _watched_contexts(browser, base, allowed_console_errors)

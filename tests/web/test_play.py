@@ -128,7 +128,7 @@ def test_black_spy_with_every_seat_in_one_browser(page: Page, base: str) -> None
     assert state["status"] == "active"
     log = page.get_by_test_id("log")
     expect(log).to_contain_text("passes 3 cards")
-    expect(log).to_contain_text(re.compile(r"seat \d plays (blue|yellow|red|green|black) \d+"))
+    expect(log).to_contain_text(re.compile(r"Seat \d plays (blue|yellow|red|green|black) \d+"))
     expect(log).to_contain_text("wins trick 1")
 
 
@@ -188,5 +188,5 @@ def test_the_stream_moves_the_table_live(page: Page, base: str) -> None:
     )
     assert answer.status_code == 200
     wait_past(page, seen)
-    expect(page.get_by_test_id("log")).to_contain_text("seat 0 passes 3 cards to seat 1 (you).")
+    expect(page.get_by_test_id("log")).to_contain_text("Seat 0 passes 3 cards to seat 1 (you).")
     expect(page.locator(".seat-list li").first).to_contain_text("passed")

@@ -122,7 +122,7 @@ def test_two_browsers_join_one_game_by_link_and_play(
     expect(grace.get_by_test_id("seat-select")).to_have_value("1")
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("Grace (joined, yours)")
     expect(ada.locator("[data-seat-row='1']")).to_contain_text("Grace (joined)")
-    expect(ada.get_by_test_id("log")).to_contain_text("seat 1 is taken by Grace.")
+    expect(ada.get_by_test_id("log")).to_contain_text("Seat 1 is taken by Grace.")
     expect(ada.get_by_test_id("waiting")).to_have_count(0)  # the join dealt the cards
 
     # A third browser comes too late, or to a seat the game does not have.
@@ -150,7 +150,7 @@ def test_two_browsers_join_one_game_by_link_and_play(
         made[seat] += 1
     log = ada.get_by_test_id("log")
     expect(log).to_contain_text("Grace passes 3 cards")
-    expect(log).to_contain_text("bot random passes 3 cards")
+    expect(log).to_contain_text("Bot random passes 3 cards")
     screenshots(grace, "black-spy-joined")
 
     # Grace lets the bot play her seat on her turn, then takes it back once it has moved.

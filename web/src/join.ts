@@ -6,6 +6,7 @@ import { gameUi } from "./games/index";
 import { NAME_MAX } from "./generated/rules";
 import { langSwitch, T } from "./i18n/index";
 import { keepName, myName, seatKind, seatLine, seatName } from "./names";
+import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 /** A person's message for a refused join (the problem's code picks it). */
@@ -106,6 +107,7 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
       }
       keepName(chosen);
       keepToken(gameId, data.seat, data.token);
+      keepReceipt(data.receipt);
       chooseSeat(gameId, data.seat);
       location.assign(`/play/${gameId}`);
     })();

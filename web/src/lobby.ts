@@ -9,6 +9,7 @@ import { langSwitch, T } from "./i18n/index";
 import { joinProblem } from "./join";
 import { joinLink, keepName, myName, openSeats, seatKind, seatName } from "./names";
 import { optionDefaults, rulesHref, seatCounts } from "./rules/links";
+import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
 /** An option's input, set to the server's default for `game`. */
@@ -211,11 +212,13 @@ function createForm(
         seed: seed.value.trim() === "" ? null : seed.value.trim(),
         ...clockRequest(clock.value),
       } as unknown as CreateGameRequest;
+      problem.textContent = ""; // an earlier refusal no longer holds
       const { data, error } = await api.POST("/games", { body });
       if (data === undefined) {
         problem.textContent = problemText(error);
         return;
       }
+      keepReceipt(data.receipt);
       let mine = false;
       for (const held of data.seats) {
         if (held.token === undefined) continue; // an open or a bot seat: no token to hold
@@ -252,6 +255,7 @@ async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: H
     return;
   }
   keepToken(gameId, data.seat, data.token);
+  keepReceipt(data.receipt);
   chooseSeat(gameId, data.seat);
   location.assign(`/play/${gameId}`);
 }

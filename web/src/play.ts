@@ -8,6 +8,7 @@
 
 import type { Command } from "./api/client";
 import { fill } from "./dom";
+import { DEAD_ENDS, drawDeadEnd } from "./play/dead-end";
 import { namer } from "./names";
 import { focusKeepingRedraw } from "./play/focus";
 import { layOut } from "./play/layout";
@@ -84,6 +85,10 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     if (state.seat !== seat) return false; // the seat changed meanwhile: its own load follows
     switch (answer.kind) {
       case "problem":
+        if (state.summary === null && answer.code !== undefined && DEAD_ENDS.has(answer.code)) {
+          drawDeadEnd(root, gameId, answer.code);
+          return false;
+        }
         tell(answer.text);
         return false;
       case "moved":

@@ -2,7 +2,8 @@
  * `/replay/{id}`: step through every seq of a game, as a seat this browser holds or a spectator;
  * once the game is over, as any seat (`?as=`: its whole log is public then). A finished game's
  * export is verified in the browser by the second verifier (`src/verify/`, a bundle of its own
- * loaded only here), against the head hash the summary published.
+ * loaded only here), against the head hash the summary published and the receipts this
+ * browser kept of the game (`receipts.ts`).
  */
 
 import { api, auth, type GameEvent, problemText, type Summary, type View } from "./api/client";
@@ -15,6 +16,7 @@ import { namer, seatName } from "./names";
 import { drawClocks } from "./play/clock";
 import { gameOverWords } from "./play/texts";
 import { ruleLink, rulesHref } from "./rules/links";
+import { receiptsOf } from "./receipts";
 import { tokensOf } from "./tokens";
 
 type Verifier = typeof import("./verify/browser");
@@ -240,8 +242,10 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<voi
       return;
     }
     const { verifyExport } = await loadVerifier();
-    const result = await verifyExport(new Uint8Array(data), { head: game.head_hash });
-    if (result.problem === null) say(true, null, T.verifiedOk(result.botMovesNotRerun));
+    const receipts = receiptsOf(gameId); // the server's signed word, kept by this browser
+    verdict.dataset["receipts"] = String(receipts.length);
+    const result = await verifyExport(new Uint8Array(data), { head: game.head_hash, receipts });
+    if (result.problem === null) say(true, null, T.verifiedOk(result.botMovesNotRerun) + T.receiptsHeld(receipts.length));
     else say(false, result.problem.seq, T.verifyFailed(result.problem.seq, result.problem.code));
   }
 

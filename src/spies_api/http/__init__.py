@@ -18,12 +18,13 @@ from __future__ import annotations
 from spies_api.http.events import EventsController
 from spies_api.http.games import GamesController
 from spies_api.http.play import PlayController
-from spies_api.http.seats import BotsController, SeatsController
+from spies_api.http.seats import BotsController, KeysController, SeatsController
 
 __all__ = [
     "ROUTE_HANDLERS",
     "BotsController",
     "EventsController",
+    "KeysController",
     "GamesController",
     "PlayController",
     "SeatsController",
@@ -35,4 +36,5 @@ ROUTE_HANDLERS = [
     EventsController,
     SeatsController,
     BotsController,
+    KeysController,
 ]

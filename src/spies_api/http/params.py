@@ -15,6 +15,7 @@ __all__ = [
     "GamesLimit",
     "Limit",
     "Offset",
+    "StreamTicketParam",
 ]
 
 MAX_INDEX: Final = 2**53 - 1
@@ -59,3 +60,18 @@ GamesLimit = Annotated[
     ),
 ]
 Offset = Annotated[int, QueryParameter(ge=0, le=MAX_INDEX, description="Items to skip.")]
+StreamTicketParam = Annotated[
+    str | None,
+    QueryParameter(
+        name="ticket",
+        min_length=1,
+        max_length=128,
+        pattern=r"^[A-Za-z0-9_\-]+$",
+        description=(
+            "A seat's stream ticket (`POST /games/{id}/seats/{seat}/stream-ticket`), for a"
+            " client that cannot send `Authorization` (a browser's `EventSource`): the"
+            " stream is that seat's. Single use; an unknown, used or expired ticket is 401"
+            " `invalid-stream-ticket`, never the spectators' stream."
+        ),
+    ),
+]

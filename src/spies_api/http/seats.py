@@ -14,19 +14,24 @@ from spies_api.http.dependencies import Provided
 from spies_api.http.edge import rate_key_of
 from spies_api.openapi.examples import BOT_REQUEST_EXAMPLES, JOIN_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
+from spies_api.problems.errors import ForbiddenError, UnauthorizedError
 from spies_api.schemas import (
     BotList,
     BotRequest,
+    ChangedSeat,
     JoinedSeat,
     JoinRequest,
-    PublicSeat,
+    KeyList,
     RematchResponse,
+    StreamTicket,
 )
 from spies_api.service.auth import Caller
+from spies_api.service.keys import ReceiptKeys
+from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
 
-__all__ = ["BotsController", "SeatsController"]
+__all__ = ["BotsController", "KeysController", "SeatsController"]
 
 Seat = Annotated[int, PathParameter(ge=0, le=63, description="A seat number, from 0.")]
 JoinBody = Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)]
@@ -74,7 +79,7 @@ class SeatsController(Controller):
         seats: Provided[SeatService],
         bot_quota: Provided[BotGameQuota],
         request: Request[Any, Any, Any],
-    ) -> PublicSeat:
+    ) -> ChangedSeat:
         """Hand the seat to a bot."""
         del game_id  # the caller's game
         client = rate_key_of(request.scope)
@@ -90,10 +95,29 @@ class SeatsController(Controller):
         seat: Seat,
         caller: Provided[Caller],
         seats: Provided[SeatService],
-    ) -> PublicSeat:
+    ) -> ChangedSeat:
         """Take the seat back from its bot."""
         del game_id  # the caller's game
         return await seats.take_back(caller, seat)
+
+    @post("/seats/{seat:int}/stream-ticket", status_code=200, **documented("streamTicket"))
+    async def stream_ticket(
+        self,
+        game_id: FromPath[str],  # first, so the document lists the path's parameters in order
+        seat: Seat,
+        caller: Provided[Caller],
+        tickets: Provided[StreamTickets],
+    ) -> StreamTicket:
+        """A ticket that opens the seat's event stream once."""
+        del game_id  # the caller's game
+        if caller.seat is None:
+            raise UnauthorizedError("a stream ticket needs the seat's token")
+        if caller.seat != seat:
+            raise ForbiddenError(
+                f"this token is seat {caller.seat}'s, not seat {seat}'s", code="not-your-seat"
+            )
+        issued = tickets.issue(caller.game_id, seat)
+        return StreamTicket(ticket=issued.ticket, expires_at=issued.expires_at)
 
     @post("/rematch", status_code=200, **documented("rematch"))
     async def rematch(
@@ -106,6 +130,18 @@ class SeatsController(Controller):
         """The caller's seat in the rematch."""
         client = rate_key_of(request.scope)
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
+
+
+class KeysController(Controller):
+    """The receipt signing keys (receipts)."""
+
+    path = "/keys"
+    tags = ["seats"]
+
+    @get("/", sync_to_thread=True, **documented("listKeys"))
+    def list_keys(self, receipts: Provided[ReceiptKeys]) -> KeyList:
+        """List the receipt signing keys."""
+        return receipts.listed()
 
 
 class BotsController(Controller):

@@ -1,9 +1,16 @@
-"""Server-sent events: the log of one game, live, as the caller may see it.
+"""Server-sent events: the log of one game, live, as the caller may see it, with its state.
 
 Each event is one message::
 
     id: 7
     data: {"type":"spy_countered","spy":"5C","cards":["2H","3S"],"seq":7,"recorded_at":"..."}
+
+A stream opens with one ``event: snapshot`` message and follows each batch of events that
+brings it to the game's version with one ``event: state`` message; their data is the
+reader's :class:`~spies_api.schemas.StreamState` at that version (the view, the status and
+seats to act, a seat's legal commands), computed once per version and reader
+(:mod:`spies_api.service.stream_state`). They carry no ``id``, so ``Last-Event-ID`` stays
+the last event's, and an ``EventSource``'s ``onmessage`` sees events only, as before.
 
 ``id`` is the event's seq, so a reconnecting client (``Last-Event-ID``, or ``?after=``)
 resumes exactly after the last event it received (also after a server restart: a server
@@ -46,17 +53,32 @@ import anyio
 import msgspec
 from litestar.response import ServerSentEventMessage
 
+from spies_api.schemas import EventsPage
 from spies_api.service.auth import Caller
-from spies_api.service.notify import EventNotifier
+from spies_api.service.notify import EventNotifier, SharedReads
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlot
+from spies_api.service.stream_state import StateAt, StreamStates
 from spies_api.settings import Settings
 from spies_replay.store.records import GameStatus
 
-__all__ = ["FINAL_EVENT", "RECONNECT_EVENT", "RECONNECT_RETRY_MS", "SUPERSEDED", "event_stream"]
+__all__ = [
+    "FINAL_EVENT",
+    "RECONNECT_EVENT",
+    "RECONNECT_RETRY_MS",
+    "SNAPSHOT_EVENT",
+    "STATE_EVENT",
+    "SUPERSEDED",
+    "event_stream",
+]
 
 FINAL_EVENT: Final = "seed_revealed"
 """The type of a finished game's last event, after which the stream ends."""
+
+SNAPSHOT_EVENT: Final = "snapshot"
+"""The ``event:`` of the message that opens every stream: the reader's state then."""
+STATE_EVENT: Final = "state"
+"""The ``event:`` of the message after each batch of events: the reader's state after it."""
 
 RECONNECT_EVENT: Final = "reconnect"
 """The ``event:`` of the last message of a stream its server ends at shutdown."""
@@ -69,16 +91,47 @@ SUPERSEDED: Final = "superseded by a newer stream of this seat"
 _encoder: Final = msgspec.json.Encoder()
 
 
+async def _state(
+    states: StreamStates, shared: SharedReads, caller: Caller, version: int
+) -> StateAt:
+    """The reader's state at ``version`` if kept (no thread, no store), else its state now,
+    computed on a worker thread once for every stream of that reader asking meanwhile."""
+    kept = states.kept(caller.game_id, version, caller.seat)
+    if kept is not None:
+        return kept
+    return await shared.read(
+        ("state", caller.game_id, caller.seat, version),
+        0,  # any read of that state under way will do
+        partial(states.now, caller.game_id, caller.seat),
+    )
+
+
+def _event_messages(page: EventsPage) -> tuple[list[ServerSentEventMessage], bool]:
+    """A page's events as messages, up to the final one; and whether it was there."""
+    messages = []
+    for event in page.events:
+        messages.append(ServerSentEventMessage(id=event.seq, data=_encoder.encode(event).decode()))
+        if event.__struct_config__.tag == FINAL_EVENT:
+            return messages, True
+    return messages, False
+
+
+def _state_message(kind: str, state: StateAt) -> ServerSentEventMessage:
+    """A ``snapshot`` or ``state`` message: no ``id``, so ``Last-Event-ID`` stays an event's."""
+    return ServerSentEventMessage(event=kind, data=state.data)
+
+
 async def event_stream(
     queries: GameQueries,
+    states: StreamStates,
     notifier: EventNotifier,
     settings: Settings,
     caller: Caller,
     after: int,
     slot: StreamSlot,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """Yield the events of the caller's game with ``seq > after`` as the caller sees them,
-    live.
+    """Yield a ``snapshot``, then the events of the caller's game with ``seq > after`` as
+    the caller sees them, live, each batch followed by the caller's ``state``.
 
     ``slot`` is released when the stream ends, however it ends.
     """
@@ -88,6 +141,7 @@ async def event_stream(
         read = partial(queries.events, game_id, caller.seat, limit=settings.events_page_max)
         shared = notifier.reads
         last_sent = time.monotonic()
+        sent_state = -1  # the version of the last state sent
         with notifier.subscribe(game_id) as waiter:
             slot.on_revoke(waiter.wake)
             woken = True  # nothing read yet
@@ -101,15 +155,25 @@ async def event_stream(
                     page = await shared.read(
                         (game_id, caller.seat, after), since, partial(read, after=after)
                     )
-                    for event in page.events:
-                        yield ServerSentEventMessage(
-                            id=event.seq, data=_encoder.encode(event).decode()
-                        )
-                        if event.__struct_config__.tag == FINAL_EVENT:
-                            return
+                    if sent_state < 0:  # the stream opens with the reader's state
+                        state = await _state(states, shared, caller, page.version)
+                        yield _state_message(SNAPSHOT_EVENT, state)
+                        sent_state = state.version
+                    sent, final = _event_messages(page)
+                    for message in sent:
+                        yield message
                     if page.events:
                         last_sent = time.monotonic()
                     after = max(after, page.next_after)
+                    if after >= page.version > sent_state:
+                        # the state at exactly the point reached (if the game has moved on
+                        # meanwhile, that append wakes the stream again)
+                        state = await _state(states, shared, caller, page.version)
+                        if state.version == after:
+                            yield _state_message(STATE_EVENT, state)
+                            sent_state = state.version
+                    if final:
+                        return
                     if after < page.version:
                         continue  # a full page: read the next at once
                     if page.status == GameStatus.FINISHED:

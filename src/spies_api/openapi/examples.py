@@ -19,6 +19,8 @@ from spies_core.errors import UnknownGameError
 from spies_core.registry import get_game
 
 __all__ = [
+    "KEY_ID",
+    "RECEIPT_EXAMPLE",
     "COMMAND_REQUEST_EXAMPLES",
     "PARAMETER_CODES",
     "CREATE_REQUEST_EXAMPLES",
@@ -142,10 +144,25 @@ _RECORD: Final = {
 }
 """What the create answer and the summary say alike of the example game."""
 
+KEY_ID: Final = "b88a8e7c6a4a7323"
+"""The example signing key's id (its private key is sha256 of ``spies example key``)."""
+
+RECEIPT_EXAMPLE: Final = {
+    "game_id": GAME_ID,
+    "seq": 4,
+    "head_hash": HEAD_HASH,
+    "key_id": KEY_ID,
+    "signature": (
+        "i_t9-tAfrubDtAHSClAkphOyWM8crIiKkNLA3P0gjYglMMEVeqr1wQAv_GYzgp3DcBmdBlKjx_IZx7wYbyo-Bw"
+    ),
+}
+"""The example game's receipt at version 4, signed by the example key (it verifies)."""
+
 CREATED_EXAMPLE: Final = {
     **_RECORD,
     "created_at": CREATED_AT,
     "seats": [{"seat": 0, "type": "creator", "name": None, "bot": None, "token": TOKEN}],
+    "receipt": RECEIPT_EXAMPLE,
 }
 
 SUMMARY_EXAMPLE: Final = {

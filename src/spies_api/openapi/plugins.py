@@ -45,7 +45,9 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
-from spies_api.schemas import DOCUMENTED_AS, PerGame
+from spies_api import schemas as schemas_module
+from spies_api.problems.codes import ERROR_CODES
+from spies_api.schemas import DOCUMENTED_AS, PerGame, Problem
 from spies_core.registry import GAMES
 
 if TYPE_CHECKING:
@@ -266,6 +268,36 @@ def _described(schema: Schema | Reference, doc: str) -> Schema | Reference:
     return schema
 
 
+def _json_text(
+    info: msgspec.inspect.StructType, schema: Schema, schema_creator: SchemaCreator
+) -> None:
+    """A text field that holds a JSON Struct (a stream message's ``data``): its
+    ``contentMediaType`` and ``contentSchema``, a reference to that Struct's component."""
+    for item in info.fields:
+        extra = (
+            item.type.extra_json_schema if isinstance(item.type, msgspec.inspect.Metadata) else None
+        )
+        name = (extra or {}).get("contentSchema")
+        held = getattr(schemas_module, name, None) if isinstance(name, str) else None
+        field = (schema.properties or {}).get(item.encode_name)
+        if held is None or not isinstance(field, Schema):
+            continue
+        field.content_media_type = "application/json"
+        field.content_schema = schema_creator.for_field_definition(
+            FieldDefinition.from_annotation(held)
+        )
+
+
+def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None:
+    """What a Struct's schema does not allow: an unknown field of a body (the decoder refuses
+    it), a problem ``code`` outside the catalogue."""
+    if inbound:
+        schema.additional_properties = False
+    code = (schema.properties or {}).get("code")
+    if cls is Problem and isinstance(code, Schema):
+        code.enum = sorted(entry.code for entry in ERROR_CODES)
+
+
 _KEYWORDS: Final = {
     "enum": "enum",
     "minimum": "minimum",
@@ -381,6 +413,7 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                     docs[item.name] = _text(described)
                 _constrain(properties_out[item.encode_name], extra)
         docs.update(field_docs(cls))
+        _json_text(info, schema, schema_creator)
         for key, default in defaults.items():
             doc = docs.get(key, "")
             if inbound and default is not None and "default" not in doc.lower():
@@ -400,6 +433,7 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         if info.tag_field is not None:
             tag_field = info.tag_field
             properties_out[tag_field] = _described(properties_out[tag_field], docs[tag_field])
+        _closed(cls, schema, inbound=inbound)
 
     @staticmethod
     def _per_game(mark: PerGame, schema_creator: SchemaCreator) -> Schema:

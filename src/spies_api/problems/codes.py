@@ -99,6 +99,19 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         "A command without a seat token, a malformed `Authorization` header, or a token of"
         " no seat: send `Authorization: Bearer <token>` from `POST /games`.",
     ),
+    ErrorCode(
+        "invalid-stream-ticket",
+        api_errors.UnauthorizedError,
+        "A stream's `?ticket=` that is unknown, used, expired or of another game (a ticket"
+        " opens one stream, once, on the process that issued it): ask for a new one with"
+        " `POST /games/{id}/seats/{seat}/stream-ticket`.",
+    ),
+    ErrorCode(
+        "token-in-url",
+        api_errors.InvalidParameterError,
+        "A seat token in a URL (`?token=`), refused unread: send it as `Authorization:"
+        " Bearer <token>`, or open a seat's stream with a ticket.",
+    ),
     ErrorCode("forbidden", api_errors.ForbiddenError, "A seat token of another game."),
     ErrorCode(
         "not-your-seat", api_errors.ForbiddenError, "A seat's own action with another seat's token."

@@ -2,7 +2,8 @@
 
 One module per resource: :mod:`.games` (creation, summaries), :mod:`.seats` (seats, joins,
 hand-overs, rematches), :mod:`.commands` (a command, legal commands, the answer),
-:mod:`.events` (the log as clients see it, the stream) and :mod:`.server` (bots, health,
+:mod:`.events` (the log as clients see it, the stream), :mod:`.stream` (the state a
+stream pushes) and :mod:`.server` (bots, health,
 problems); :mod:`.per_game` holds what the games choose. Every name is importable from
 this package.
 
@@ -51,9 +52,12 @@ from spies_api.schemas.games import (
 from spies_api.schemas.per_game import AnyView, PerGame
 from spies_api.schemas.seats import (
     NAME_MAX,
+    TICKET_SECONDS,
+    TICKETS_PER_SEAT,
     AnySeatRequest,
     BotRequest,
     BotSeatRequest,
+    ChangedSeat,
     CreatorSeatRequest,
     JoinedSeat,
     JoinRequest,
@@ -61,12 +65,24 @@ from spies_api.schemas.seats import (
     PublicSeat,
     RematchResponse,
     SeatToken,
+    StreamTicket,
 )
 from spies_api.schemas.server import BotInfo, BotList, Health, Problem, Readiness
+from spies_api.schemas.stream import (
+    AnyStreamMessage,
+    ReconnectData,
+    ReconnectMessage,
+    SnapshotMessage,
+    StateMessage,
+    StreamState,
+)
+from spies_replay.receipts import KeyList, PublicKey, Receipt  # receipts
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
     "NAME_MAX",
+    "TICKETS_PER_SEAT",
+    "TICKET_SECONDS",
     "DOCUMENTED_AS",
     "AnyEvent",
     "Health",
@@ -77,6 +93,10 @@ __all__ = [
     "BotList",
     "BotRequest",
     "BotSeatRequest",
+    "ChangedSeat",
+    "KeyList",
+    "PublicKey",
+    "Receipt",
     "CommandRequest",
     "CreatorSeatRequest",
     "CommandResponse",
@@ -97,6 +117,13 @@ __all__ = [
     "SeatToken",
     "SubmittedCommand",
     "StreamMessage",
+    "StreamState",
+    "AnyStreamMessage",
+    "ReconnectData",
+    "ReconnectMessage",
+    "SnapshotMessage",
+    "StateMessage",
+    "StreamTicket",
     "command_decoder",
     "command_union",
     "event_out",

@@ -12,6 +12,7 @@ from spies_api.schemas.events import AnyEvent
 from spies_api.schemas.per_game import PerGame, members_of, tag_of, union_of
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
+from spies_replay.receipts import Receipt  # receipts
 from spies_replay.store.records import GameStatus
 
 __all__ = [
@@ -150,3 +151,7 @@ class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):
     of other seats are ``null``)."""
     outcome: Outcome | None = None
     """How the game ended, when this command ended it; ``null`` otherwise."""
+    receipt: Receipt | None = None
+    """The server's signed receipt of the game's log at this version (``docs/protocol.md``,
+    receipts): keep it, and ``spies-replay verify --receipt`` shows whether a later export
+    holds this head at this seq. Set on every answer of this server that appends."""

@@ -77,9 +77,11 @@ class EventsPage(msgspec.Struct, frozen=True, kw_only=True):
     """``active`` while the game goes on, ``finished`` once it is over."""
 
 
-class StreamMessage(msgspec.Struct, frozen=True, kw_only=True):
-    """One message of ``GET /games/{id}/events/stream`` (``text/event-stream``), as an
-    ``EventSource`` hands it over; keep-alive comments carry no message."""
+class StreamMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="event", tag="message"):
+    """An event of the log, one message of ``GET /games/{id}/events/stream``
+    (``text/event-stream``) as an ``EventSource`` hands it over (``onmessage``). On the wire
+    it has an ``id:`` line and one ``data:`` line and no ``event:`` line, which SSE reads as
+    ``message``; keep-alive comments carry no message."""
 
     id: str
     """The event's seq: send it back as ``Last-Event-ID`` to resume after it."""

@@ -13,6 +13,7 @@ from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, ClockView, TimeControl
 from spies_core.decider import GameSpec, Outcome, seat_counts_text
 from spies_core.registry import GAMES
+from spies_replay.receipts import Receipt  # receipts
 from spies_replay.store.records import GameRecord, GameStatus
 
 __all__ = [
@@ -148,6 +149,10 @@ class GameCreatedResponse(msgspec.Struct, frozen=True, kw_only=True):
     """When the game was created: an ISO 8601 UTC timestamp."""
     seats: list[SeatToken]
     """One entry per seat, in seat order; creator seats carry their token."""
+    receipt: Receipt | None = None
+    """The server's signed receipt of the game's log at this version (``docs/protocol.md``,
+    receipts): keep it, and ``spies-replay verify --receipt`` shows whether a later export
+    holds this head at this seq. Set on every answer of this server that appends."""
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):

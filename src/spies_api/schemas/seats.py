@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Union
 import msgspec
 
 from spies_replay.meta import SeatType
+from spies_replay.receipts import Receipt  # receipts
 
 __all__ = [
+    "ChangedSeat",
     "NAME_MAX",
     "AnySeatRequest",
     "BotRequest",
@@ -21,10 +23,19 @@ __all__ = [
     "PublicSeat",
     "RematchResponse",
     "SeatToken",
+    "TICKETS_PER_SEAT",
+    "TICKET_SECONDS",
+    "StreamTicket",
 ]
 
 NAME_MAX: Final = 40
 """The longest display name, in characters."""
+
+TICKET_SECONDS: Final = 30.0
+"""How long a stream ticket opens its seat's stream, in seconds."""
+
+TICKETS_PER_SEAT: Final = 8
+"""Unused stream tickets one seat of one game may hold; a new one drops its oldest."""
 
 _NAME_LENGTH: Final = msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": NAME_MAX})
 """A display name's length, for the document: the server checks names itself (422
@@ -105,6 +116,15 @@ class PublicSeat(msgspec.Struct, frozen=True, kw_only=True):
     ``null``: a person plays it."""
 
 
+class ChangedSeat(PublicSeat, frozen=True, kw_only=True):
+    """Answer to a hand-over or a take-back: the seat as it is now, and a receipt."""
+
+    receipt: Receipt | None = None
+    """The server's signed receipt of the game's log at this version (``docs/protocol.md``,
+    receipts): keep it, and ``spies-replay verify --receipt`` shows whether a later export
+    holds this head at this seq. Set on every answer of this server that appends."""
+
+
 class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to a join: the seat taken and its secret bearer token (once)."""
 
@@ -112,6 +132,10 @@ class JoinedSeat(msgspec.Struct, frozen=True, kw_only=True):
     """The seat taken."""
     token: str
     """The seat's secret bearer token: send it as ``Authorization: Bearer <token>``."""
+    receipt: Receipt | None = None
+    """The server's signed receipt of the game's log after the join (``docs/protocol.md``,
+    receipts): keep it, and ``spies-replay verify --receipt`` shows whether a later export
+    holds this head at this seq. Set on every answer of this server that appends."""
 
 
 class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,3 +147,20 @@ class RematchResponse(msgspec.Struct, frozen=True, kw_only=True):
     """The caller's seat in the next game (the same seat number as in the finished one)."""
     token: str
     """The bearer token of that seat (the same on every call by the same seat)."""
+    receipt: Receipt | None = None
+    """The server's signed receipt of the next game's log once the seat is claimed
+    (``docs/protocol.md``, receipts): keep it, and ``spies-replay verify --receipt`` shows
+    whether a later export holds this head at this seq. Set on every answer of this server
+    that appends."""
+
+
+class StreamTicket(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /games/{id}/seats/{seat}/stream-ticket``: a secret that opens the
+    seat's event stream once, for a client that cannot send ``Authorization`` (a browser's
+    ``EventSource``): ``GET /games/{id}/events/stream?ticket=<ticket>``."""
+
+    ticket: str
+    """The secret: it opens one stream of this seat, once, before ``expires_at``, on the
+    server process that issued it; never the seat's token."""
+    expires_at: str
+    """When the ticket stops opening the stream (RFC 3339, UTC)."""

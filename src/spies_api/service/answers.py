@@ -18,6 +18,7 @@ from spies_api.schemas import CommandResponse, event_out
 from spies_core.decider import AnySpec
 from spies_replay.meta import GameCreated
 from spies_replay.reading import StoredEvent, redact_for
+from spies_replay.receipts import Receipt
 from spies_replay.store.records import GameStatus
 
 __all__ = ["DEAL_HIDDEN", "command_answer", "outgoing", "public_options"]
@@ -57,7 +58,9 @@ def outgoing(
     return sent
 
 
-def command_answer(spec: AnySpec, seat: int, prepared: PreparedCommand) -> bytes:
+def command_answer(
+    spec: AnySpec, seat: int, prepared: PreparedCommand, receipt: Receipt | None = None
+) -> bytes:
     """The answer to an accepted command, as JSON: its events as ``seat`` may see them.
 
     Built before the append, so that the same bytes are sent and kept under an
@@ -70,5 +73,6 @@ def command_answer(spec: AnySpec, seat: int, prepared: PreparedCommand) -> bytes
             status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
             events=outgoing(spec, seat, prepared.events, finished=finished),
             outcome=prepared.outcome,
+            receipt=receipt,
         )
     )

@@ -55,6 +55,7 @@ from spies_api.schemas import (
 from spies_api.service.answers import command_answer
 from spies_api.service.auth import Caller
 from spies_api.service.effects import WriteEffects
+from spies_api.service.keys import ReceiptKeys, signed  # receipts: each answer's
 from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
 from spies_api.service.states import GameStates
@@ -109,6 +110,7 @@ class Commands:
         key_max_length: the longest ``Idempotency-Key`` accepted (a setting, so checked here
             rather than by the parameter's schema).
         clock: where the time recorded with each command is read.
+        receipts: signs the receipt each answer carries (none without it).
     """
 
     replies: ReplyLedger
@@ -118,6 +120,7 @@ class Commands:
     effects: WriteEffects
     key_max_length: int
     clock: Clock = utc_now
+    receipts: ReceiptKeys | None = None  # receipts
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -326,8 +329,8 @@ class Commands:
         accepted = await blocking(stale_version_accepted, store, head, seat, expected)
         return expected if accepted else None
 
-    @staticmethod
     def _prepare(
+        self,
         head: Head,
         seat: int,
         request: SubmittedCommand,
@@ -359,7 +362,7 @@ class Commands:
             expected_version=request.expected_game_version,
             stale=_stale(head, seat, request.expected_version, accepted),
         )
-        body = command_answer(spec, seat, prepared)
+        body = command_answer(spec, seat, prepared, signed(self.receipts, prepared.head))
         batch = prepared.append
         if key is not None:
             batch = replace(batch, reply=Reply(key, fingerprint, body))

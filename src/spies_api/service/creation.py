@@ -33,6 +33,7 @@ from spies_api.schemas import (
     from_record,
 )
 from spies_api.service.effects import WriteEffects
+from spies_api.service.keys import ReceiptKeys
 from spies_bots import policy_for
 from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
@@ -40,6 +41,7 @@ from spies_core.decider import AnySpec
 from spies_core.registry import get_game
 from spies_core.words import counted
 from spies_replay.meta import SeatState, SeatType
+from spies_replay.receipts import Receipt
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, utc_now
 
@@ -230,12 +232,14 @@ class GameCreator:
         clock: where the time of creation is read.
         open_seat_ttl: how many seconds a new game's open seats stay open (``None``: for
             ever).
+        receipts: signs the receipt each answer carries (none without it).
     """
 
     store: EventStore
     effects: WriteEffects
     clock: Clock = utc_now
     open_seat_ttl: float | None = None
+    receipts: ReceiptKeys | None = None  # receipts
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -281,4 +285,10 @@ class GameCreator:
                 )
                 for held, token in zip(created.seats, created.tokens, strict=True)
             ],
+            receipt=self.receipt(record.id, record.version, record.head_hash),
         )
+
+    def receipt(self, game_id: str, seq: int, head_hash: str) -> Receipt | None:
+        """The signed receipt of a game at a version, for an answer (receipts)."""
+        receipts = self.receipts
+        return None if receipts is None else receipts.receipt(game_id, seq, head_hash)

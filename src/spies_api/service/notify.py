@@ -29,12 +29,11 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Final
+from typing import Any, Final, TypeVar, cast
 
 import anyio
 import structlog
 
-from spies_api.schemas import EventsPage
 from spies_replay.errors import GameNotFoundError
 from spies_replay.store.protocols import EventStore
 
@@ -243,6 +242,9 @@ class EventNotifier:
             return len(self._waiters.get(game_id, ()))
 
 
+_T = TypeVar("_T")
+
+
 class SharedReads:
     """Reads of the log shared by the streams that one append woke together.
 
@@ -257,15 +259,15 @@ class SharedReads:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._clock = itertools.count(1)
-        self._reading: dict[tuple[object, Hashable], tuple[int, asyncio.Task[EventsPage]]] = {}
+        self._reading: dict[tuple[object, Hashable], tuple[int, asyncio.Task[Any]]] = {}
 
     def tick(self) -> int:
         """Now, on a clock that only goes forward (safe from any thread)."""
         return next(self._clock)
 
-    async def read(self, key: Hashable, since: int, read: Callable[[], EventsPage]) -> EventsPage:
-        """The page ``read()`` returns, from a read of the same ``key`` begun after ``since``
-        if one is under way, else from a new one."""
+    async def read(self, key: Hashable, since: int, read: Callable[[], _T]) -> _T:
+        """What ``read()`` returns (a page, and what goes with it), from a read of the same
+        ``key`` begun after ``since`` if one is under way, else from a new one."""
         loop = asyncio.get_running_loop()
         full = (loop, key)
         with self._lock:
@@ -275,11 +277,9 @@ class SharedReads:
                 task.add_done_callback(_retrieved)
                 found = (next(self._clock), task)
                 self._reading[full] = found
-        return await asyncio.shield(found[1])
+        return cast("_T", await asyncio.shield(found[1]))
 
-    async def _read(
-        self, full: tuple[object, Hashable], read: Callable[[], EventsPage]
-    ) -> EventsPage:
+    async def _read(self, full: tuple[object, Hashable], read: Callable[[], _T]) -> _T:
         try:
             return await anyio.to_thread.run_sync(read)
         finally:
@@ -289,7 +289,7 @@ class SharedReads:
                     del self._reading[full]
 
 
-def _retrieved(task: asyncio.Task[EventsPage]) -> None:
+def _retrieved(task: asyncio.Task[Any]) -> None:
     """Mark a shared read's failure as seen: its streams were told, or have all gone."""
     if not task.cancelled():
         task.exception()

@@ -27,6 +27,7 @@ __all__ = [
     "RateUnit",
     "default_max_bot_games",
     "parse_networks",
+    "parse_origins",
     "parse_rate",
 ]
 
@@ -112,4 +113,37 @@ def parse_networks(text: str) -> tuple[str, ...]:
                 f"{item.strip()!r} is not an IP address or a CIDR network"
                 " (e.g. 10.0.0.1, 192.168.0.0/16, ::1)"
             ) from None
+    return tuple(found)
+
+
+_ORIGIN: Final = re.compile(
+    r"https?://[A-Za-z0-9.\-]+(?::[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?"
+)
+"""A web origin as a browser sends it in ``Origin``: a scheme, a host, maybe a port; no path."""
+
+
+def parse_origins(text: str) -> tuple[str, ...]:
+    """Parse a comma-separated list of web origins, e.g.
+    ``https://play.example.org, http://localhost:5173``, or ``*`` (any origin).
+
+    Returns:
+        The origins, lower-cased, in order, without repeats; ``()`` for an empty text.
+
+    Raises:
+        ValueError: an item that is not ``scheme://host[:port]`` (no path, no slash at the
+            end), or ``*`` beside other origins.
+    """
+    found: list[str] = []
+    for item in text.split(","):
+        origin = item.strip().lower()
+        if not origin or origin in found:
+            continue
+        if origin != "*" and _ORIGIN.fullmatch(origin) is None:
+            raise ValueError(
+                f"{item.strip()!r} is not an origin (scheme://host[:port], no path, e.g."
+                " https://play.example.org)"
+            )
+        found.append(origin)
+    if "*" in found and len(found) > 1:
+        raise ValueError("'*' (any origin) stands alone")
     return tuple(found)

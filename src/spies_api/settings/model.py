@@ -20,6 +20,7 @@ from spies_api.settings.formats import (
     MIN_IPV6_PREFIX,
     default_max_bot_games,
     parse_networks,
+    parse_origins,
     parse_rate,
 )
 from spies_replay.store.backends import SyncMode
@@ -87,6 +88,12 @@ class Settings:
             itself a trusted proxy. None by default, loopback included: a server behind a
             proxy on the same host is told ``127.0.0.1`` (or ``::1``). The client address
             keys the rate limit and is logged as ``client``.
+        cors_origins: the web origins (``https://play.example.org``) whose pages may call
+            the API from a browser (CORS): their requests' answers carry
+            ``Access-Control-Allow-Origin`` and expose the headers a client reads (``ETag``,
+            ``Retry-After``, ``Location``...), and their preflights are answered. ``("*",)``:
+            any origin. None by default: a browser lets only the server's own pages (the web
+            client it serves) read its answers.
         ipv4_prefix: the IPv4 network the rate limits and the bot-game quota count as one
             client: ``32``, each address (the default); ``24``, each ``/24`` (for clients
             that rotate through the addresses of a network they hold). An IPv4-mapped
@@ -204,6 +211,7 @@ class Settings:
     max_streams_per_client: int | None = 64
     # --
     trusted_proxies: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()
     ipv4_prefix: int = 32
     ipv6_prefix: int = 64
     free_paths_rate_limit: str | None = DEFAULT_FREE_PATHS_RATE_LIMIT
@@ -238,6 +246,8 @@ class Settings:
             raise ValueError("need 1 <= games_page_default <= games_page_max")
         for network in self.trusted_proxies:
             parse_networks(network)
+        if parse_origins(",".join(self.cors_origins)) != self.cors_origins:
+            raise ValueError("cors_origins must be distinct lower-case origins, or ('*',)")
         _check_edge(self)
         if self.bot_workers is not None and self.bot_workers < 0:
             raise ValueError("bot_workers must be 0 or more")

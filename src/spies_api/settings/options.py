@@ -20,6 +20,7 @@ from spies_api.settings.model import Settings
 from spies_api.settings.parsers import (
     parse_head_bytes,
     parse_networks_setting,
+    parse_origins_setting,
     parse_port,
     parse_positive,
     parse_positive_or_off,
@@ -51,6 +52,7 @@ class Option:
         metavar: the value's name in ``--help``.
         help: what it does, for ``--help``.
         parse: text to value; raises ``ValueError`` whose message says what is expected.
+        unset: what a default of ``None`` means, for ``--help`` (a limit's ``None`` is none).
     """
 
     field: str
@@ -58,6 +60,7 @@ class Option:
     metavar: str
     help: str
     parse: Callable[[str], Any]
+    unset: str = "no limit"
 
     @property
     def env(self) -> str:
@@ -147,6 +150,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         parse_networks_setting,
     ),
     Option(
+        "cors_origins",
+        "--cors-origins",
+        "LIST",
+        "the web origins whose pages may call the API from a browser (CORS), comma"
+        " separated, e.g. https://play.example.org, or * for any; none by default",
+        parse_origins_setting,
+    ),
+    Option(
         "ipv4_prefix",
         "--ipv4-prefix",
         "BITS",
@@ -219,6 +230,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "PORT",
         "serve the metrics on this port instead of the API's (implies --metrics)",
         parse_port,
+        unset="the API's port, when --metrics is on",
     ),
     Option(
         "drain_seconds",

@@ -14,6 +14,7 @@ from spies_api.settings.formats import (
     RATE_OFF,
     RATE_UNITS,
     parse_networks,
+    parse_origins,
     parse_rate,
 )
 from spies_replay.store.backends import SyncMode
@@ -125,6 +126,14 @@ def parse_rate_setting(text: str) -> str | None:
             " (e.g. 100/second, 6000/minute), or off"
         ) from None
     return text.strip()
+
+
+def parse_origins_setting(text: str) -> tuple[str, ...]:
+    """Web origins, comma separated, or ``*``."""
+    try:
+        return parse_origins(text)
+    except ValueError as exc:
+        raise ValueError(f"expected web origins, comma separated, or *: {exc}") from None
 
 
 def parse_networks_setting(text: str) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import msgspec
 import structlog
 
 from spies_api.game import (
@@ -42,7 +43,7 @@ from spies_api.problems.errors import (
     TakeBackTooEarlyError,
     UnauthorizedError,
 )
-from spies_api.schemas import BotInfo, BotList, JoinedSeat, PublicSeat, RematchResponse
+from spies_api.schemas import BotInfo, BotList, ChangedSeat, JoinedSeat, RematchResponse
 from spies_api.service.auth import Caller
 from spies_api.service.creation import GameCreator, bot_plays_timeouts, check_name
 from spies_api.service.effects import WriteEffects
@@ -229,7 +230,8 @@ class SeatService:
         assert change.event is not None
         taken: int = change.event.event.seat
         self.effects.token(game_id, taken, token)
-        return JoinedSeat(seat=taken, token=token)
+        receipt = self.creator.receipt(game_id, change.version, change.head_hash)
+        return JoinedSeat(seat=taken, token=token, receipt=receipt)
 
     async def _holder(self, caller: Caller, seat: int) -> GameRecord:
         """The game's record, once the caller is known to hold ``seat``'s token.
@@ -254,7 +256,7 @@ class SeatService:
             )
         return record
 
-    async def hand_to_bot(self, caller: Caller, seat: int, bot: str) -> PublicSeat:
+    async def hand_to_bot(self, caller: Caller, seat: int, bot: str) -> ChangedSeat:
         """Hand the caller's seat to a bot, which plays it on the server until taken back.
 
         Raises:
@@ -270,9 +272,9 @@ class SeatService:
                 raise SeatNotHeldError(f"seat {seat} is a bot's from the start")
             return None if seats[seat].bot == bot else SeatHandedToBot(seat=seat, bot=bot)
 
-        return public_seats((await self._change(caller.game_id, choose)).seats)[seat]
+        return self._changed(caller.game_id, seat, await self._change(caller.game_id, choose))
 
-    async def take_back(self, caller: Caller, seat: int) -> PublicSeat:
+    async def take_back(self, caller: Caller, seat: int) -> ChangedSeat:
         """Take the caller's seat back from its bot, once the seat has moved since it was
         handed over: a hand-over and its take-back never hold a game up (a seat abandoned on
         time is handed over with its forced move, so it can be taken back at once).
@@ -299,7 +301,14 @@ class SeatService:
                 )
             return SeatTakenBack(seat=seat)
 
-        return public_seats((await self._change(game_id, choose)).seats)[seat]
+        return self._changed(game_id, seat, await self._change(game_id, choose))
+
+    def _changed(self, game_id: str, seat: int, change: SeatChange) -> ChangedSeat:
+        """The answer to a hand-over or take-back: the seat now, and the signed receipt of
+        the game's head after it (receipts)."""
+        held = public_seats(change.seats)[seat]
+        receipt = self.creator.receipt(game_id, change.version, change.head_hash)
+        return ChangedSeat(**msgspec.structs.asdict(held), receipt=receipt)
 
     # -- rematch ---------------------------------------------------------------------------
 
@@ -372,7 +381,9 @@ class SeatService:
             place(next_id)
         self.creator.effects.created(created)
         self.log.info("rematch_created", game_id=next_id, rematch_of=record.id, seat=seat)
-        return RematchResponse(id=next_id, seat=seat, token=mine)
+        head = created.head
+        receipt = self.creator.receipt(next_id, head.version, head.head_hash)
+        return RematchResponse(id=next_id, seat=seat, token=mine, receipt=receipt)
 
     async def _claim(self, next_id: str, seat: int, token: str) -> RematchResponse:
         digest = hash_token(token)
@@ -388,13 +399,16 @@ class SeatService:
             return SeatClaimed(seat=seat)
 
         try:
-            await self._change(next_id, choose, digest)
+            change = await self._change(next_id, choose, digest)
+            receipt = self.creator.receipt(next_id, change.version, change.head_hash)
         except SeatsClosedError:
             # The rematch is over already: a seat that claimed it may still ask again.
             if await blocking(self.store.check_token, next_id, token) != seat:
                 raise
+            over = await blocking(self.store.get_game, next_id)
+            receipt = self.creator.receipt(next_id, over.version, over.head_hash)
         self.effects.token(next_id, seat, token)
-        return RematchResponse(id=next_id, seat=seat, token=token)
+        return RematchResponse(id=next_id, seat=seat, token=token, receipt=receipt)
 
 
 def attempt_seat_change(

@@ -8,10 +8,12 @@ Usage::
     spies-replay [--db PATH] [--json] step GAME [--at SEQ] [--as SEAT]
     spies-replay [--db PATH] [--json] verify [GAME [--head HASH] | --all]
     spies-replay [--json] verify --file EXPORT [--head HASH]
+                 [--receipt R.json]... [--keys KEYS.json]
     spies-replay [--db PATH] [--json] export GAME [-o FILE]
     spies-replay [--db PATH] [--json] import FILE [--head HASH]
     spies-replay [--json] copy --from SRC --to DST
     spies-replay [--db PATH] [--json] abort GAME --reason TEXT
+    spies-replay [--db PATH] [--json] keys list|rotate
 
 ``--db`` (default ``spies.db``) and ``--json`` may also follow the subcommand. A database is a
 SQLite file path or a ``postgresql://`` URL. ``copy`` moves every game, in progress or not,
@@ -41,7 +43,11 @@ the log does not let this build prove is a ``caveat:`` line under the game's ``o
 (a bot or bot version this build lacks, a mark from before bots had versions), which leaves
 the exit status 0. ``--head HASH`` checks that the game (or with ``--file``, an export that is
 not stored) ends in the head hash its server published, which is what ties a log to the
-server that played it; ``import --head`` refuses a file that does not.
+server that played it; ``import --head`` refuses a file that does not. ``--receipt R.json``
+(repeatable, with GAME or ``--file``) checks that the log holds the head each receipt the
+server signed names at its seq (``receipt-mismatch``), and with ``--keys KEYS.json`` (the
+server's ``GET /keys``) that its signature is the listed key's. ``keys`` lists the
+database's receipt signing keys or rotates them (:mod:`~spies_replay.cli.signing`).
 
 Every error is one line on stderr (``spies-replay: error: ...``), never a traceback: a file
 that is not UTF-8, a line nested deeper than 64 levels, a game id outside the server's
@@ -115,6 +121,7 @@ from spies_replay.cli.output import (
     UsageError,
     shown,
 )
+from spies_replay.cli.signing import keys
 from spies_replay.marks import BotPolicies
 from spies_replay.meta import ABORT_DETAIL_MAX
 
@@ -128,6 +135,7 @@ _HANDLERS: dict[str, Handler] = {
     "export": export,
     "import": import_file,
     "abort": abort,
+    "keys": keys,  # receipts
 }
 """The subcommands that run on the ``--db`` store (``copy`` opens two of its own)."""
 
@@ -191,6 +199,17 @@ def _parser() -> argparse.ArgumentParser:
         "--file", metavar="EXPORT", help="an export file, stored nowhere (- for stdin)"
     )
     verifying.add_argument("--head", type=_head_hash, metavar="HASH", help=_HEAD_HELP)
+    verifying.add_argument(  # receipts
+        "--receipt",
+        dest="receipts",
+        action="append",
+        default=[],
+        metavar="R.json",
+        help="a receipt the server signed: the log must hold its head at its seq (repeatable)",
+    )
+    verifying.add_argument(
+        "--keys", metavar="KEYS.json", help="the server's GET /keys: check receipts' signatures"
+    )
 
     exporting = commands.add_parser("export", parents=[common], help="export a finished game")
     exporting.add_argument("game_id", metavar="GAME")
@@ -220,6 +239,10 @@ def _parser() -> argparse.ArgumentParser:
         metavar="TEXT",
         help=f"why, for the log and the players (1 to {ABORT_DETAIL_MAX} printable characters)",
     )
+    signing = commands.add_parser(  # receipts
+        "keys", parents=[common], help="list or rotate the receipt signing keys"
+    )
+    signing.add_argument("action", choices=["list", "rotate"])
     return parser
 
 
@@ -289,6 +312,8 @@ def main(
         if args.command == "verify":
             if args.head is not None and not (args.game_id or args.file):
                 raise UsageError("verify --head needs one game: GAME or --file EXPORT")
+            if (args.receipts or args.keys) and not (args.game_id or args.file):
+                raise UsageError("verify --receipt needs one game: GAME or --file EXPORT")
             if args.file is not None:
                 return verify_file(args, out, stdin)
         with open_store(db, create=args.command == "import") as store:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
 
 __all__ = ["APPEND_FUNCTIONS", "MALFORMED", "MIGRATIONS", "NOTIFY_CHANNEL", "SEAT_TAKEN"]
@@ -245,6 +246,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         ("CREATE INDEX seats_token_hash ON seats (token_hash)",),
     ),
     Migration("m005_append_checks_seqs", (APPEND_FUNCTIONS,)),
+    Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL,)),  # receipts: the signing keys' table
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

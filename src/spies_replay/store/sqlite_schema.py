@@ -27,6 +27,7 @@ Tables (all SQLite ``STRICT``):
   ``bot``: each seat's holder as its writers recorded it with each seat change.
 - ``rematches`` (migration 3): ``game_id`` (primary key: one rematch per game),
   ``next_id`` (unique).
+- ``signing_keys`` (migration 6): the receipt signing keys (:mod:`spies_replay.store.keyring`).
 
 The first four migrations were written with sqlite-utils, and files made then record them
 in sqlite-utils' table ``_sqlite_migrations``: :func:`adopt_sqlite_utils_records` carries
@@ -41,6 +42,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Final
 
+from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
 
 __all__ = ["MIGRATIONS", "MIGRATION_NAMES", "SCHEMA_VERSION", "adopt_sqlite_utils_records"]
@@ -117,6 +119,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "m005_token_index",
         ("CREATE INDEX seats_token_hash ON seats (token_hash)",),
     ),
+    Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL + " STRICT",)),  # receipts
 )
 """SQLite's migrations, in order: append new ones at the end; never edit an applied one."""
 

@@ -8,7 +8,7 @@ warning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -18,6 +18,7 @@ from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
 from spies_replay.errors import GameNotFoundError
 from spies_replay.marks import BotPolicies
+from spies_replay.receipts import KeyList, Receipt
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord
 from spies_replay.verify.report import Problem, Rederivation, VerifyReport, VerifyResult
@@ -33,6 +34,8 @@ def verify_game(
     bots: BotPolicies | None = None,
     head: str | None = None,
     games: Mapping[str, AnySpec] | None = None,
+    receipts: Sequence[Receipt] = (),
+    keys: KeyList | None = None,
 ) -> VerifyReport:
     """Verify one stored game, re-deriving it from the revealed or the stored seed.
 
@@ -44,6 +47,8 @@ def verify_game(
         head: the head hash a server published for the game (see
             :func:`~spies_replay.verify.verify_log`).
         games: the games that can be decoded, by id (default: the registry).
+        receipts: receipts the server signed, and ``keys`` its keys (see
+            :func:`~spies_replay.verify.verify_log`).
 
     Raises:
         GameNotFoundError: no such game (and no orphaned events under that id).
@@ -58,7 +63,16 @@ def verify_game(
     seed, deal = (None, None) if secrets is None else (secrets.seed, secrets.deal)
     known = GAMES if games is None else games
     result = verify_log(
-        known, record, rows, seed=seed, deal=deal, capture=capture, bots=bots, head=head
+        known,
+        record,
+        rows,
+        seed=seed,
+        deal=deal,
+        capture=capture,
+        bots=bots,
+        head=head,
+        receipts=receipts,
+        keys=keys,
     )
     if result.report.ok:
         _check_snapshots(store, known[record.game], record, result)

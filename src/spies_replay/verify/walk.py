@@ -37,12 +37,14 @@ from spies_replay.meta import (
     SeedRevealed,
     aborted_outcome,
 )
+from spies_replay.receipts import KeyList, Receipt
 from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.verify import header
 from spies_replay.verify.bots import BotMoves
 from spies_replay.verify.chain import Chain
 from spies_replay.verify.clocks import ClockAudit, ClockMismatchError
 from spies_replay.verify.ending import check_abort, check_end
+from spies_replay.verify.receipts import check_receipts
 from spies_replay.verify.rederive import Batches
 from spies_replay.verify.report import (
     CaveatTally,
@@ -76,6 +78,8 @@ def verify_log(
     capture: Collection[int] = (),
     bots: BotPolicies | None = None,
     head: str | None = None,
+    receipts: Sequence[Receipt] = (),
+    keys: KeyList | None = None,
 ) -> VerifyResult:
     """Verify one game's log (``docs/protocol.md`` lists every check, in order).
 
@@ -92,6 +96,10 @@ def verify_log(
             no bot move is re-run (caveat ``bots-not-given``).
         head: the head hash a server published for this game: the log must end in it
             (``published-head-mismatch``).
+        receipts: receipts the server signed for this game: the log must hold each one's
+            head at its seq (``receipt-mismatch``).
+        keys: the server's keys (``GET /keys``): each receipt's signature is checked too
+            (``receipt-key-unknown``, ``receipt-signature-invalid``).
 
     Returns:
         The report (``ok``, or the first problem by seq), and the final and captured states.
@@ -120,6 +128,7 @@ def verify_log(
         header.check_updated_at(record, rows)
         check_end(record, chain.rows, walk.batches.outcome, walk.revealed_at)
         chain.check_published()
+        check_receipts(record.id, rows, receipts, keys)  # receipts
         state, states = walk.batches.state, captured
     except ProblemFoundError as stop:
         problem: Problem | None = stop.problem

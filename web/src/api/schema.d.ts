@@ -121,6 +121,10 @@ export interface paths {
          *
          *     **A server shutting down** ends its streams with one last message of type `reconnect` (`event: reconnect`, no `id`, `retry: 1000`, `data: {"reason": "shutdown", "after": N}` with N the last seq sent): reconnect, to another server process, with `Last-Event-ID` (or `?after=N`); nothing is lost. An `EventSource` delivers it only to a `reconnect` listener, never to `onmessage`, and reconnects by itself.
          *
+         *     **State pushed.** Every stream opens with one `event: snapshot` message, and each batch of events that brings it to the game's version is followed by one `event: state` message; the `data` of both is a `StreamState`: `version`, the summary's `status` and `to_act`, the reader's `view` (as `GET /games/{id}/view`) and, for a seat, its `legal` commands (as `GET /games/{id}/legal`; `null` for a spectator). Events with a seq up to its `version` are already in it. Neither has an `id` (`Last-Event-ID` stays the last event's) and an `EventSource` hands them only to `snapshot` and `state` listeners, never to `onmessage`. A client that follows the stream needs no `GET /view` or `GET /legal` after each move.
+         *
+         *     **A seat's stream from a browser.** `EventSource` cannot send `Authorization`, and a seat token never goes in a URL (`?token=` is 400 `token-in-url`): ask for a ticket with the seat's token (`POST /games/{id}/seats/{seat}/stream-ticket`) and open `/games/{id}/events/stream?ticket=<ticket>`. A ticket opens one stream, once, within its `expires_at`, on the server process that issued it; an unknown, used or expired ticket is 401 `invalid-stream-ticket` (never the spectators' stream). `EventSource` reconnects with the same URL, whose ticket is used: on its `error`, close it, ask for a new ticket and open `?ticket=<new>&after=<last id seen>`.
+         *
          *     **Seats before spectators.** A game has at most 64 open spectator streams (server setting `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`. A seat's own streams (with its token) do not count there: each seat may hold 4 (`max_streams_per_seat`), and its next one ends its oldest, which sends a last `: superseded by a newer stream of this seat` comment, rather than being refused, so a client whose old connections died unnoticed is never locked out by them. The server holds at most 10000 streams in all (`max_streams`); spectators may take all but a tenth of them, which is kept for seats, so no number of spectators of a game, or of the whole server, refuses a seat its stream; past that, 503 `too-many-streams` with `Retry-After`. One client address holds at most 64 streams, its seats' and its spectators' together (`max_streams_per_client`, kept below the seats' tenth), so no one client can take the seats' share; one more is 429 `too-many-client-streams` with `Retry-After`. The caps are per server process.
          */
         get: operations["streamEvents"];
@@ -276,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/seats/{seat}/stream-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket that opens the seat's event stream once
+         * @description With the seat's own token: a secret `ticket` that opens this seat's event stream once (`GET /games/{id}/events/stream?ticket=<ticket>`), for a client that cannot send `Authorization`, such as a browser's `EventSource`; the token itself never goes in a URL. The ticket is good for 30 s (`expires_at`), once, on the server process that issued it; a seat holds at most 8 unused tickets (a new one drops its oldest). Nothing is recorded in the log.
+         */
+        post: operations["streamTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/view": {
         parameters: {
             query?: never;
@@ -308,6 +332,26 @@ export interface paths {
          * @description 200 while the process is alive and its event loop answers; the database is not asked, so a database outage never makes a process look dead (restarting it would not help). For a supervisor's liveness probe; not counted by the rate limit (its own bucket per client, far above any prober's rate).
          */
         get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the receipt signing keys
+         * @description The public keys the server signs receipts with: every answer that appends (a created game, a command, a join, a hand-over or take-back, a rematch) carries a `receipt`, an Ed25519 signature of the game's id, version and head hash (`docs/protocol.md`, receipts). The key of `receipt.key_id` is listed here; keys retired by a rotation stay listed, so old receipts keep verifying. Save this answer as KEYS.json for `spies-replay verify --receipt R.json --keys KEYS.json`.
+         */
+        get: operations["listKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -787,6 +831,22 @@ export interface components {
             type: "bot";
         };
         /**
+         * ChangedSeat
+         * @description Answer to a hand-over or a take-back: the seat as it is now, and a receipt.
+         */
+        ChangedSeat: {
+            /** @description The bot that plays the seat now (a `bot` seat, or a seat handed to a bot); `null`: a person plays it. */
+            bot?: string | null;
+            /** @description The holder's display name; `null`: none given (or an open seat). */
+            name?: string | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
+            /** @description The seat number, 0 to `players` - 1. */
+            seat: number;
+            /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
+            type?: components["schemas"]["SeatType"];
+        };
+        /**
          * ClockExpired
          * @description A seat's clock ran out: the server recorded it at or after the seat's deadline. Its forced move (marked with the time control's bot) or, for a forfeit, the end of the game follows in the same batch.
          */
@@ -891,6 +951,8 @@ export interface components {
             events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
             outcome?: components["schemas"]["Outcome"] | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description `active` while the game goes on, `finished` once this command ended it. */
             status: components["schemas"]["GameStatus"];
             /** @description The game's version after the command: the seq of its last event. */
@@ -1443,6 +1505,8 @@ export interface components {
             id: string;
             /** @description The number of seats. */
             players: number;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description One entry per seat, in seat order; creator seats carry their token. */
             seats: components["schemas"]["SeatToken"][];
             /** @description `active` while the game goes on, `finished` once it is over. */
@@ -1545,10 +1609,20 @@ export interface components {
          * @description Answer to a join: the seat taken and its secret bearer token (once).
          */
         JoinedSeat: {
+            /** @description The server's signed receipt of the game's log after the join (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description The seat taken. */
             seat: number;
             /** @description The seat's secret bearer token: send it as `Authorization: Bearer <token>`. */
             token: string;
+        };
+        /**
+         * KeyList
+         * @description Every key the server signs or signed receipts with: the current one and the retired.
+         */
+        KeyList: {
+            /** @description The keys, oldest first; a retired key stays listed so its receipts keep verifying. */
+            keys: components["schemas"]["PublicKey"][];
         };
         /**
          * LegalCommands
@@ -1608,8 +1682,11 @@ export interface components {
          * @description An RFC 9457 problem document; branch on `code`.
          */
         Problem: {
-            /** @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... */
-            code: string;
+            /**
+             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
+             * @enum {string}
+             */
+            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
             /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
@@ -1626,6 +1703,18 @@ export interface components {
             title: string;
             /** @description A URI naming the kind of problem: `urn:spies:problem:` and the `code`. */
             type: string;
+        };
+        /**
+         * PublicKey
+         * @description A receipt signing key's public half.
+         */
+        PublicKey: {
+            /** @description `ed25519`. */
+            algorithm: string;
+            /** @description The key's id: the first 16 hex digits of sha256 of the raw public key. */
+            key_id: string;
+            /** @description The raw 32-byte public key, base64url without padding. */
+            public_key: string;
         };
         /**
          * PublicSeat
@@ -1659,12 +1748,58 @@ export interface components {
             status: "ready";
         };
         /**
+         * Receipt
+         * @description The server's signed word that game `game_id` was at `seq` with head `head_hash`.
+         */
+        Receipt: {
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The hash of event `seq` (64 lower-case hex digits). */
+            head_hash: string;
+            /** @description The signing key's id, as `GET /keys` lists it. */
+            key_id: string;
+            /** @description The game's version the receipt is for: the seq of the last event then. */
+            seq: number;
+            /** @description The Ed25519 signature of the receipt's message, base64url without padding. */
+            signature: string;
+        };
+        /**
+         * ReconnectData
+         * @description Why a stream ends before its game does, and where to resume.
+         */
+        ReconnectData: {
+            /** @description The seq of the last event this stream sent: reconnect with it as `Last-Event-ID` (or `?after=`). */
+            after: number;
+            /**
+             * @description `shutdown`: the server process is stopping.
+             * @constant
+             */
+            reason: "shutdown";
+        };
+        /**
+         * ReconnectMessage
+         * @description The last message of a stream its server ends at shutdown: `event: reconnect`, a `retry:` line and one `data:` line, no `id:` (a `reconnect` listener).
+         */
+        ReconnectMessage: {
+            /** @description Why, and where to resume: a `ReconnectData` as one line of JSON. */
+            data: string;
+            /**
+             * @description Always `reconnect`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "reconnect";
+            /** @description How soon to reconnect, in milliseconds (`retry:`). */
+            retry: number;
+        };
+        /**
          * RematchResponse
          * @description Answer to `POST /games/{id}/rematch`: the caller's seat in the next game.
          */
         RematchResponse: {
             /** @description The next game's id. */
             id: string;
+            /** @description The server's signed receipt of the next game's log once the seat is claimed (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description The caller's seat in the next game (the same seat number as in the finished one). */
             seat: number;
             /** @description The bearer token of that seat (the same on every call by the same seat). */
@@ -1839,6 +1974,19 @@ export interface components {
          * @enum {string}
          */
         SeedSource: "server" | "client" | "deal";
+        /**
+         * SnapshotMessage
+         * @description The message that opens every stream: `event: snapshot` and one `data:` line, no `id:` (an `EventSource` hands it to a `snapshot` listener, never `onmessage`).
+         */
+        SnapshotMessage: {
+            /** @description The reader's state when the stream opened: a `StreamState` as one line of JSON. */
+            data: string;
+            /**
+             * @description Always `snapshot`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "snapshot";
+        };
         /**
          * SpiesAndLiesCaptainChosen
          * @description The owner of an activated Captain took 6 points or borrowed a soldier (§9, rank 6).
@@ -2663,14 +2811,60 @@ export interface components {
             winner: number | null;
         };
         /**
+         * StateMessage
+         * @description The message after each batch of events that brings the stream to the game's version: `event: state` and one `data:` line, no `id:` (a `state` listener).
+         */
+        StateMessage: {
+            /** @description The reader's state after the batch: a `StreamState` as one line of JSON. */
+            data: string;
+            /**
+             * @description Always `state`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "state";
+        };
+        /**
          * StreamMessage
-         * @description One message of `GET /games/{id}/events/stream` (`text/event-stream`), as an `EventSource` hands it over; keep-alive comments carry no message.
+         * @description An event of the log, one message of `GET /games/{id}/events/stream` (`text/event-stream`) as an `EventSource` hands it over (`onmessage`). On the wire it has an `id:` line and one `data:` line and no `event:` line, which SSE reads as `message`; keep-alive comments carry no message.
          */
         StreamMessage: {
             /** @description One event as JSON, exactly as an item of `events` in `GET /games/{id}/events`. */
             data: string;
+            /**
+             * @description Always `message`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "message";
             /** @description The event's seq: send it back as `Last-Event-ID` to resume after it. */
             id: string;
+        };
+        /**
+         * StreamState
+         * @description What the reader of a stream may see of its game at one version: the data of the `snapshot` message that opens every stream and of the `state` message that follows each batch of events (`event: snapshot` / `event: state`, no `id`).
+         */
+        StreamState: {
+            /** @description The commands the reader's seat may send at `version`, as `GET /games/{id}/legal` lists them (empty when it may not act); `null` for a spectator. */
+            legal: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[] | null;
+            /** @description The reader's seat; `null` for a spectator. */
+            seat: number | null;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats to act, in order (empty once the game is over), as in the summary. */
+            to_act: number[];
+            /** @description The game's version this state is at: the seq of its last event. Events of the stream with a seq up to it are already in it. */
+            version: number;
+            /** @description The reader's view at `version`, as `GET /games/{id}/view` answers it (its clock as it stood when the version was first read). */
+            view: components["schemas"]["DeckOfSpiesView"] | components["schemas"]["BlackSpyView"] | components["schemas"]["SpiesAndLiesView"];
+        };
+        /**
+         * StreamTicket
+         * @description Answer to `POST /games/{id}/seats/{seat}/stream-ticket`: a secret that opens the seat's event stream once, for a client that cannot send `Authorization` (a browser's `EventSource`): `GET /games/{id}/events/stream?ticket=<ticket>`.
+         */
+        StreamTicket: {
+            /** @description When the ticket stops opening the stream (RFC 3339, UTC). */
+            expires_at: string;
+            /** @description The secret: it opens one stream of this seat, once, before `expires_at`, on the server process that issued it; never the seat's token. */
+            ticket: string;
         };
         /**
          * TimeControl
@@ -2836,7 +3030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`. */
+            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2995,7 +3189,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`). */
+            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,7 +3207,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: a rule's code (`not-your-turn`, `must-follow`, `unnecessary-card`, ...), `game-over`, `wrong-game-command`, `idempotency-key-reused`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`. */
+            /** @description Refused by the rules (the code names the rule). Codes: `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`, `idempotency-key-reused` (an `Idempotency-Key` sent again with another body). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3137,6 +3331,8 @@ export interface operations {
             query?: {
                 /** @description Only events with a greater seq (0: from the start). */
                 after?: number;
+                /** @description A seat's stream ticket (`POST /games/{id}/seats/{seat}/stream-ticket`), for a client that cannot send `Authorization` (a browser's `EventSource`): the stream is that seat's. Single use; an unknown, used or expired ticket is 401 `invalid-stream-ticket`, never the spectators' stream. */
+                ticket?: string | null;
             };
             header?: {
                 /** @description Resume after this seq (sent by EventSource on reconnection). */
@@ -3149,13 +3345,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; the schema is that of each message: `id` is the seq, `data` one event as JSON, as in `GET /games/{id}/events`. */
+            /** @description Server-sent events; the schema is that of each message, by its kind (`event`, the SSE field; `message` when the message has no `event:` line): `message`, an event of the log (`id` its seq, `data` the event as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and `state` (after each batch), the reader's `StreamState`; `reconnect`, a server's last word at shutdown. Each message is lines `field: value` ended by a blank line; `data` is one line of JSON. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamMessage"];
+                    "text/event-stream": components["schemas"]["StreamMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["StateMessage"] | components["schemas"]["ReconnectMessage"];
                 };
             };
             /** @description The game is over and every event was already sent. */
@@ -3165,7 +3361,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter, or both a ticket and a bearer token), `token-in-url` (a seat token in the URL). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,7 +3370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Missing or unknown token. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3669,7 +3865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicSeat"];
+                    "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
             /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
@@ -3783,7 +3979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicSeat"];
+                    "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
@@ -3960,6 +4156,84 @@ export interface operations {
             };
         };
     };
+    streamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                /** @description A seat number, from 0. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
+                };
+            };
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown game or step. Codes: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getView: {
         parameters: {
             query?: never;
@@ -4056,6 +4330,44 @@ export interface operations {
             };
             /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,9 +5,13 @@ import { T } from "../i18n/index";
 import type { Namer } from "../names";
 import { gameUi } from "./index";
 
+/** A sentence starts with a capital, even when a name opens it ("Seat 2 ...", "Bot greedy ..."). */
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function humanize(type: string): string {
-  const words = type.replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return capitalised(type.replaceAll("_", " "));
 }
 
 /** Events that the live log leaves out: every move's clock record (the clocks show it). */
@@ -17,6 +21,10 @@ export function quietInLog(event: GameEvent): boolean {
 
 /** One log line for an event of a game of type `game` (a summary's `game`, if known yet). */
 export function narrate(game: string | undefined, event: GameEvent, name: Namer): string {
+  return capitalised(sentence(game, event, name));
+}
+
+function sentence(game: string | undefined, event: GameEvent, name: Namer): string {
   switch (event.type) {
     case "game_created":
       return T.evCreated(gameUi(event.game)?.title ?? event.game, event.players, event.seed_commitment.slice(0, 12));

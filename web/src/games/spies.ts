@@ -93,17 +93,17 @@ function narrate(event: RulesEvent, name: Namer): string | null {
         event.mission,
         soldierName(event.rank),
         event.correct,
-        forced === null || forced === undefined ? "" : String(forced),
+        forced === null || forced === undefined ? "" : T.slForcedBy(String(forced)),
       );
     }
     case "infiltration_points_gained":
-      return T.slGained(sideName(event.side), T.slPoints(event.amount), String(event.source), event.tower, event.infiltrated);
+      return T.slGained(sideName(event.side), T.slPoints(event.amount), T.slPointSource(String(event.source)), event.tower, event.infiltrated);
     case "infiltration_points_lost":
       return T.slLost(sideName(event.side), T.slPoints(event.amount), event.tower);
     case "double_agent_moved":
-      return T.slMoved(sideName(event.side), T.slSteps(event.steps), String(event.cause), event.position);
+      return T.slMoved(sideName(event.side), T.slSteps(event.steps), T.slMoveCause(String(event.cause)), event.position);
     case "soldier_effect_started":
-      return T.slEffect(sideName(event.side), String(event.effect));
+      return T.slEffect(sideName(event.side), T.slEffectName(String(event.effect)));
     case "marshal_chosen":
       return T.slMarshal(sideName(event.side), event.option === "points" ? T.slMarshalPoints : T.slMarshalSabotage);
     case "captain_chosen": {
@@ -220,7 +220,7 @@ function sidePanel(view: SpiesView, side: Side, name: Namer): HTMLElement {
       { class: "side-stats" },
       T.slSideStats(side.hand_size, side.deception_tokens),
       side.double_damage ? T.slDoubleDamageTag : "",
-      side.effects.length > 0 ? T.slEffects(side.effects.join(", ")) : "",
+      side.effects.length > 0 ? T.slEffects(side.effects.map((effect) => T.slEffectName(String(effect))).join(", ")) : "",
     ),
     missions(view, side),
     side.exhausted.length === 0

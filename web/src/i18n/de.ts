@@ -7,7 +7,7 @@
  * der ABACUSSPIELE-Ausgabe (Informant, Spion, Direktor; die übrigen Ränge übersetzt).
  */
 
-import { GAMES } from "../generated/rules";
+import { GAMES, NAME_MAX } from "../generated/rules";
 import type { Texts } from "./en";
 
 /** The rules' figures the texts quote: the server's (generated), never written here. */
@@ -19,6 +19,9 @@ const DECK_RANKS: Record<string, string> = { A: "Ass", J: "Bube", Q: "Dame", K: 
 const DECK_SUITS: Record<string, string> = { C: "Kreuz", D: "Karo", H: "Herz", S: "Pik" };
 /** Every colour of Black Spy in German: the type makes a colour of the rules without a word fail. */
 const COLOURS: Readonly<Record<(typeof BS.colours)[number], string>> = { blue: "blau", yellow: "gelb", red: "rot", green: "grün", black: "schwarz" };
+
+/** A sentence starts with a capital, whatever name opens it. */
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A word from a table of words, or the key itself when the table has none. */
 const pick = (words: Readonly<Record<string, string>>, key: string): string => words[key] ?? key;
@@ -49,7 +52,7 @@ export const de: Texts = {
   gameLabel: "Spiel ",
   seatsLabel: " Plätze ",
   seedLabel: "Seed ",
-  seedPlaceholder: "optional: ein wiederholbares Spiel",
+  seedPlaceholder: "optional: ein wiederholbares Spiel (kein offener Platz)",
   createHint: "Du hältst den Schlüssel jedes Platzes mit „ich“; ein offener Platz wartet auf seinen Link.",
   create: "Anlegen",
   options: "Optionen",
@@ -156,8 +159,8 @@ export const de: Texts = {
   youWin: "Du hast gewonnen!",
   youLose: "Du hast verloren.",
   draw: "Unentschieden.",
-  winsOne: (who: string) => `${who} gewinnt.`,
-  winsShared: (who: string) => `${who} teilen sich den Sieg.`,
+  winsOne: (who: string) => `${upperFirst(who)} gewinnt.`,
+  winsShared: (who: string) => `${upperFirst(who)} teilen sich den Sieg.`,
   noWinner: "Niemand gewinnt.",
   endedAborted: "Spiel vom Betreiber abgebrochen.",
   endedAbortedWhy: "Der Betreiber hat dieses Spiel beendet, bevor seine Regeln es taten: niemand gewinnt.",
@@ -182,7 +185,7 @@ export const de: Texts = {
   deckScore: (owned: number) => `Wichtige Spione im Besitz: ${owned} von ${DOS.key_spies} (${DOS.win_faces} gewinnen).`,
   reasonRule: "Die entscheidende Regel",
   scoreOf: (who: string, score: number) => `${who} ${score}`,
-  sideOf: (side: string, who: string) => `${side} (${who})`,
+  sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   yourMoves: "Deine Züge",
   noMove: "Gerade hast du keinen Zug.",
@@ -330,7 +333,11 @@ export const de: Texts = {
   slSteps: (n: number) => (n === 1 ? "1 Feld" : `${n} Felder`),
   slMoved: (side: string, steps: string, cause: string, position: number) =>
     `${side} zieht den Doppelspion ${steps} (${cause}) auf ${position}.`,
-  slEffect: (side: string, effect: string) => `Die Wirkung ${effect} von ${side} gilt bis zum Ende des Tages.`,
+  slEffectName: (effect: string) => pick({ scout: "Aufklärer", spy: "Spionin", miner: "Mineur", bomb: "Bombe" }, effect),
+  slForcedBy: (soldier: string) => pick({ bomb: "der Bombe", spy: "der Spionin", miner: "dem Mineur" }, soldier),
+  slPointSource: (source: string) => pick({ guess: "richtiger Tipp", soldier: "Soldat", deception: "Täuschung" }, source),
+  slMoveCause: (cause: string) => pick({ infiltration: "Infiltration", lieutenant: "Leutnant", general: "General" }, cause),
+  slEffect: (side: string, effect: string) => `${side}: Die Wirkung „${effect}“ gilt bis zum Ende des Tages.`,
   slMarshal: (side: string, option: string) => `Feldmarschall von ${side}: ${option}.`,
   slCaptainTook: (side: string) => `Der Kapitän von ${side} nimmt ${SL.captain_points} Punkte.`,
   slCaptainBorrowed: (side: string, soldier: string) => `Der Kapitän von ${side} leiht ${soldier} aus.`,
@@ -395,6 +402,7 @@ export const de: Texts = {
     `In diesem Browser geprüft: die Hash-Kette, der Seed, jedes Mischen und jeder Zug.${notRerun > 0 ? ` ${notRerun} ${notRerun === 1 ? "Zug" : "Züge"} anderer Bots als random nicht nachgerechnet.` : ""}`,
   verifyFailed: (seq: number | null, code: string) =>
     `Prüfung fehlgeschlagen${seq === null ? "" : ` bei Ereignis ${seq}`}: ${code}.`,
+  receiptsHeld: (n: number) => (n === 0 ? "" : ` Das Protokoll enthält ${n === 1 ? "die Quittung" : `die ${n} Quittungen`}, die der Server diesem Browser signiert hat.`),
   verifyUnavailable: "Nicht geprüft: der Export ließ sich nicht laden.",
   viewAs: "Ansehen als ",
   download: "Export herunterladen (JSON Lines)",
@@ -419,6 +427,13 @@ export const de: Texts = {
     "Dies ist eine deutsche Zusammenfassung der Regeln mit denselben Abschnittsnummern; die vollständige Regelreferenz steht unten auf Englisch.",
   rulesUnknown: "Für dieses Spiel gibt es hier keine Regeln.",
 
+  deadUnknownGameTitle: "Dieses Spiel gibt es nicht",
+  deadUnknownGame: (id: string) =>
+    `Dieser Server hat kein Spiel ${id}: der Link ist vielleicht vertippt, oder das Spiel lief auf einem anderen Server.`,
+  deadServerDownTitle: "Der Server antwortet nicht",
+  deadServerDown: "Die Seite erreicht ihren Server nicht: vielleicht startet er gerade neu. Versuch es gleich noch einmal.",
+  deadTryAgain: "Noch einmal versuchen",
+  deadNewGame: "In der Lobby ein neues Spiel anlegen",
   problems: {
     "not-your-turn": "Du bist nicht am Zug.",
     "game-over": "Das Spiel ist vorbei.",
@@ -457,5 +472,56 @@ export const de: Texts = {
     "borrow-not-exhausted": "Der Kapitän leiht nur einen deiner eigenen erschöpften Soldaten aus.",
     "deadline-passed": "Deine Zeit lief ab, bevor dein Zug ankam: die Zeitregel hat entschieden.",
     "version-conflict": "Ein anderer Zug wurde zuerst gespeichert.",
+    "malformed-body": "Die Anfrage ließ sich nicht lesen (fehlerhafter oder unvollständiger Inhalt).",
+    "invalid-parameter": "Ein Parameter der Anfrage ist nicht verwendbar.",
+    "unauthorized": "Diese Seite hat keinen gültigen Schlüssel für den Platz: öffne den privaten Link deines Platzes noch einmal.",
+    "forbidden": "Dieser Schlüssel gehört zu einem anderen Spiel.",
+    "not-your-seat": "Dieser Schlüssel gehört zu einem anderen Platz.",
+    "bad-request": "Der Server konnte die Anfrage nicht lesen.",
+    "not-found": "Diese Seite gibt es auf diesem Server nicht.",
+    "method-not-allowed": "Diese Anfrage nimmt der Server hier nicht an.",
+    "not-acceptable": "In der verlangten Form kann der Server nicht antworten.",
+    "body-too-large": "Die Anfrage ist zu groß.",
+    "uri-too-long": "Die Adresse ist zu lang.",
+    "unsupported-media-type": "Diese Art von Anfrage kann der Server nicht lesen.",
+    "too-many-requests": "Zu viele Anfragen von dieser Adresse: warte einen Moment und versuch es noch einmal.",
+    "headers-too-large": "Die Kopfzeilen der Anfrage sind zu groß.",
+    "game-not-found": "Dieses Spiel gibt es auf diesem Server nicht.",
+    "seq-out-of-range": "Diesen Schritt hat das Spiel nicht.",
+    "replay-seat-hidden": "Die Karten dieses Platzes bleiben bis zum Spielende verdeckt.",
+    "game-not-finished": "Das Spiel ist noch nicht vorbei.",
+    "seat-not-found": "Diesen Platz hat das Spiel nicht.",
+    "seat-taken": "Dieser Platz ist besetzt: jemand war schneller.",
+    "no-open-seat": "Alle Plätze dieses Spiels sind besetzt.",
+    "seat-not-handed": "Für diesen Platz spielt kein Bot.",
+    "handed-seat-not-moved": "Der Bot hat für diesen Platz noch nicht gezogen: versuch es nach seinem Zug noch einmal.",
+    "invalid-seats": "Die Plätze passen nicht zur Zahl der Spieler.",
+    "invalid-clock": "Mit dieser Uhr kann das Spiel nicht laufen.",
+    "fixed-deal-with-open-seat": "Ein Spiel mit offenem Platz kann keinen Seed haben: wer es anlegt, kennte die Karten der Mitspieler. Lass den Seed leer oder besetze jeden Platz.",
+    "invalid-name": `Dieser Name geht nicht: 1 bis ${NAME_MAX} druckbare Zeichen.`,
+    "unknown-bot": "Diesen Bot gibt es für dieses Spiel nicht.",
+    "idempotency-key-reused": "Diese Anfrage wurde schon mit anderem Inhalt gesendet.",
+    "unknown-game": "Dieses Spiel kennt der Server nicht.",
+    "unknown-option": "Diese Option hat das Spiel nicht.",
+    "invalid-options": "Eine Option hat einen Wert, den das Spiel nicht annimmt.",
+    "invalid-players": "Mit so vielen Spielern wird das Spiel nicht gespielt.",
+    "invalid-deal": "Diese Verteilung ist keine gültige Verteilung für das Spiel.",
+    "invalid-seed": "Dieser Seed ist nicht verwendbar.",
+    "unsupported-variant": "Diese Variante unterstützt die Engine nicht.",
+    "wrong-game-command": "Dieser Zug gehört zu einem anderen Spiel.",
+    "not-started": "Das Spiel hat noch nicht begonnen: es wartet auf Mitspieler.",
+    "invalid-rank": "Einen Soldaten dieses Rangs gibt es nicht.",
+    "too-many-bot-games": "Du hast schon so viele Spiele gegen Bots laufen, wie dieser Server erlaubt: beende zuerst eines.",
+    "server-bot-games-full": "Dieser Server führt so viele Spiele gegen Bots, wie er kann: versuch es wieder, wenn eines zu Ende ist.",
+    "too-many-games": "Du hast schon so viele Spiele laufen, wie dieser Server erlaubt: beende zuerst eines.",
+    "too-many-streams": "Zu viele Leute sehen diesem Spiel zu: versuch es gleich noch einmal.",
+    "too-many-client-streams": "Von dieser Adresse sind zu viele Spiele offen: schließ ein paar Tabs.",
+    "invalid-stream-ticket": "Das Ticket dieser Live-Ansicht ist abgelaufen oder verbraucht: lade die Seite neu.",
+    "token-in-url": "Das Token eines Platzes gehört nie in eine Adresse: öffne das Spiel erneut über seinen Link.",
+    "database-busy": "Der Server ist beschäftigt: versuch es gleich noch einmal.",
+    "not-ready": "Der Server ist noch nicht bereit: versuch es gleich noch einmal.",
+    "store-unavailable": "Der Server erreicht seine Datenbank nicht: versuch es gleich noch einmal.",
+    "storage-full": "Die Platte des Servers ist voll: nichts wurde gespeichert. Versuch es später noch einmal.",
+    "internal-error": "Auf dem Server ist etwas schiefgegangen.",
   },
 };

@@ -4,7 +4,7 @@
  * tests/web/test_texts.py on a key present in one file and not in the other).
  */
 
-import { GAMES } from "../generated/rules";
+import { GAMES, NAME_MAX } from "../generated/rules";
 
 /** The rules' figures the texts quote: the server's (generated), never written here. */
 const DOS = GAMES["deck-of-spies"].figures;
@@ -13,6 +13,9 @@ const SL = GAMES["spies-and-lies"].figures;
 
 const DECK_RANKS: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const DECK_SUITS: Record<string, string> = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+
+/** A sentence starts with a capital, whatever name opens it ("Bot greedy wins."). */
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A word from a table of words, or the key itself when the table has none. */
 const pick = (words: Readonly<Record<string, string>>, key: string): string => words[key] ?? key;
@@ -45,7 +48,7 @@ export const en = {
   gameLabel: "Game ",
   seatsLabel: " Seats ",
   seedLabel: "Seed ",
-  seedPlaceholder: "optional: a reproducible game",
+  seedPlaceholder: "optional: a reproducible game (no seat open)",
   createHint: "You hold the token of every seat marked \"me\"; an open seat waits for its link.",
   create: "Create",
   options: "Options",
@@ -156,8 +159,8 @@ export const en = {
   youWin: "You win!",
   youLose: "You lose.",
   draw: "A draw.",
-  winsOne: (who: string) => `${who} wins.`,
-  winsShared: (who: string) => `${who} share the win.`,
+  winsOne: (who: string) => `${upperFirst(who)} wins.`,
+  winsShared: (who: string) => `${upperFirst(who)} share the win.`,
   noWinner: "Nobody wins.",
   endedAborted: "Game aborted by the operator.",
   endedAbortedWhy: "The operator ended this game before its rules did: nobody wins.",
@@ -182,7 +185,7 @@ export const en = {
   deckScore: (owned: number) => `Key spies owned: ${owned} of ${DOS.key_spies} (${DOS.win_faces} win).`,
   reasonRule: "The rule that decided it",
   scoreOf: (who: string, score: number) => `${who} ${score}`,
-  sideOf: (side: string, who: string) => `${side} (${who})`,
+  sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   // Shared moves area
   yourMoves: "Your moves",
@@ -335,6 +338,10 @@ export const en = {
   slSteps: (n: number) => (n === 1 ? "1 step" : `${n} steps`),
   slMoved: (side: string, steps: string, cause: string, position: number) =>
     `${side} moves the Double Agent ${steps} (${cause}) to ${position}.`,
+  slEffectName: (effect: string) => pick({ scout: "Scout", spy: "Spy", miner: "Miner", bomb: "Bomb" }, effect),
+  slForcedBy: (soldier: string) => pick({ bomb: "Bomb", spy: "Spy", miner: "Miner" }, soldier),
+  slPointSource: (source: string) => pick({ guess: "a right guess", soldier: "a soldier", deception: "a deception" }, source),
+  slMoveCause: (cause: string) => pick({ infiltration: "infiltration", lieutenant: "Lieutenant", general: "General" }, cause),
   slEffect: (side: string, effect: string) => `${side}'s ${effect} effect lasts until the end of the day.`,
   slMarshal: (side: string, option: string) => `${side}'s Marshal: ${option}.`,
   slCaptainTook: (side: string) => `${side}'s Captain takes ${SL.captain_points} points.`,
@@ -401,6 +408,7 @@ export const en = {
     `Verified in this browser: the hash chain, the seed, every shuffle and every move.${notRerun > 0 ? ` ${notRerun} ${notRerun === 1 ? "move" : "moves"} of bots other than random not re-run.` : ""}`,
   verifyFailed: (seq: number | null, code: string) =>
     `Verification failed${seq === null ? "" : ` at event ${seq}`}: ${code}.`,
+  receiptsHeld: (n: number) => (n === 0 ? "" : ` The log holds the ${n === 1 ? "receipt" : `${n} receipts`} the server signed for this browser.`),
   verifyUnavailable: "Not verified: the export could not be fetched.",
   viewAs: "View as ",
   download: "Download the export (JSON Lines)",
@@ -422,8 +430,18 @@ export const en = {
   rulesMatches: (n: number) => (n === 1 ? "1 section matches." : `${n} sections match.`),
   rulesContents: "Contents",
   rulesOther: "The other games",
-  rulesSummaryNote: "",
+  rulesSummaryNote:
+    "These are the rules in short, for players, with the reference's section numbers; the full reference, with every rule and the interpretations the engine chose, follows below.",
   rulesUnknown: "There are no rules for this game here.",
+
+  // Pages that would leave a person stuck: what happened, and what to do
+  deadUnknownGameTitle: "No such game",
+  deadUnknownGame: (id: string) =>
+    `This server has no game ${id}: the link may be mistyped, or the game was played on another server.`,
+  deadServerDownTitle: "The server does not answer",
+  deadServerDown: "The page cannot reach its server: it may be restarting. Try again in a moment.",
+  deadTryAgain: "Try again",
+  deadNewGame: "Start a new game in the lobby",
 
   // Refusals, by the API's code (the API's own English detail is shown for any other code)
   problems: {
@@ -464,6 +482,57 @@ export const en = {
     "borrow-not-exhausted": "The Captain borrows only one of your own exhausted soldiers.",
     "deadline-passed": "Your time ran out before your move arrived: the time control decided.",
     "version-conflict": "Another move was recorded first.",
+    "malformed-body": "The request could not be read (a malformed or incomplete body).",
+    "invalid-parameter": "A parameter of the request cannot be used.",
+    "unauthorized": "This page holds no valid key for that seat: open your seat's private link again.",
+    "forbidden": "That key belongs to another game.",
+    "not-your-seat": "That key is another seat's.",
+    "bad-request": "The server could not read the request.",
+    "not-found": "There is no such page on this server.",
+    "method-not-allowed": "The server does not take that request here.",
+    "not-acceptable": "The server cannot answer in the form asked for.",
+    "body-too-large": "The request is too large.",
+    "uri-too-long": "The address is too long.",
+    "unsupported-media-type": "The server cannot read that kind of request.",
+    "too-many-requests": "Too many requests from this address: wait a moment and try again.",
+    "headers-too-large": "The request's headers are too large.",
+    "game-not-found": "There is no such game on this server.",
+    "seq-out-of-range": "The game has no such step.",
+    "replay-seat-hidden": "That seat's cards stay hidden until the game ends.",
+    "game-not-finished": "The game is not over yet.",
+    "seat-not-found": "The game has no such seat.",
+    "seat-taken": "That seat is taken: someone was quicker.",
+    "no-open-seat": "Every seat of this game is taken.",
+    "seat-not-handed": "No bot plays that seat.",
+    "handed-seat-not-moved": "The bot has not moved for that seat yet: try again after its move.",
+    "invalid-seats": "The seats do not match the number of players.",
+    "invalid-clock": "The game cannot run with that clock.",
+    "fixed-deal-with-open-seat": "A game with an open seat cannot have a seed: whoever creates it would know the joiner's cards. Leave the seed empty or fill every seat.",
+    "invalid-name": `That name cannot be used: 1 to ${NAME_MAX} printable characters.`,
+    "unknown-bot": "There is no such bot for this game.",
+    "idempotency-key-reused": "That request was already sent with other contents.",
+    "unknown-game": "This server has no such game.",
+    "unknown-option": "The game has no such option.",
+    "invalid-options": "An option has a value the game cannot take.",
+    "invalid-players": "The game is not played by that many players.",
+    "invalid-deal": "That deal is not a valid deal for the game.",
+    "invalid-seed": "That seed cannot be used.",
+    "unsupported-variant": "The engine does not support that variant.",
+    "wrong-game-command": "That move belongs to another game.",
+    "not-started": "The game has not started: it waits for players.",
+    "invalid-rank": "There is no soldier of that rank.",
+    "too-many-bot-games": "You already have as many games against bots going as this server allows: finish one first.",
+    "server-bot-games-full": "This server is running as many games against bots as it can: try again when one has ended.",
+    "too-many-games": "You already have as many games going as this server allows: finish one first.",
+    "too-many-streams": "Too many people are watching this game: try again in a moment.",
+    "too-many-client-streams": "This address has too many games open: close some tabs.",
+    "invalid-stream-ticket": "This live view's ticket ran out or was used: reload the page.",
+    "token-in-url": "A seat's token never goes in an address: open the game from its link again.",
+    "database-busy": "The server is busy: try again in a moment.",
+    "not-ready": "The server is not ready: try again in a moment.",
+    "store-unavailable": "The server cannot reach its database: try again in a moment.",
+    "storage-full": "The server's disk is full: nothing was saved. Try again later.",
+    "internal-error": "Something went wrong on the server.",
   } as Readonly<Record<string, string>>,
 };
 

@@ -6,6 +6,7 @@
 import { api, auth, type Command, problemCode, problemText, type Summary, type View } from "../api/client";
 import { T } from "../i18n/index";
 import { seatName } from "../names";
+import { keepReceipt } from "../receipts";
 import { chooseSeat, keepToken } from "../tokens";
 import type { BotInfo } from "./state";
 
@@ -21,25 +22,37 @@ function refusal(error: unknown): Refusal {
 }
 
 /** What the page draws from, read at one version. */
+/** The code of a table that could not be asked at all (not one of the API's codes). */
+export const SERVER_DOWN = "server-down";
+
 export type TableAnswer =
   | { kind: "table"; summary: Summary; view: View; legal: Command[] }
   /** An answer failed: the problem to show. */
-  | { kind: "problem"; text: string }
+  | { kind: "problem"; text: string; code?: string }
   /** A move landed between the answers: ask again for one version. */
   | { kind: "moved" };
 
 /** The summary, the view of `token`'s seat and its legal commands (none without a token). */
 export async function loadTable(gameId: string, token: string | undefined): Promise<TableAnswer> {
   const path = { params: { path: { game_id: gameId } } };
-  const [s, v, l] = await Promise.all([
-    api.GET("/games/{game_id}", path),
-    api.GET("/games/{game_id}/view", { ...path, headers: auth(token) }),
-    token === undefined
-      ? Promise.resolve(null)
-      : api.GET("/games/{game_id}/legal", { ...path, headers: auth(token) }),
-  ]);
+  let answers;
+  try {
+    answers = await Promise.all([
+      api.GET("/games/{game_id}", path),
+      api.GET("/games/{game_id}/view", { ...path, headers: auth(token) }),
+      token === undefined
+        ? Promise.resolve(null)
+        : api.GET("/games/{game_id}/legal", { ...path, headers: auth(token) }),
+    ]);
+  } catch {
+    // fetch itself failed: no answer at all, the server is down or unreachable
+    return { kind: "problem", text: T.deadServerDown, code: SERVER_DOWN };
+  }
+  const [s, v, l] = answers;
   if (s.data === undefined || v.data === undefined) {
-    return { kind: "problem", text: problemText(s.error ?? v.error) };
+    const error: unknown = s.error ?? v.error;
+    const code = problemCode(error);
+    return code === undefined ? { kind: "problem", text: problemText(error) } : { kind: "problem", text: problemText(error), code };
   }
   if (s.data.version !== v.data.version || (l?.data !== undefined && l.data.version !== v.data.version)) {
     return { kind: "moved" };
@@ -60,12 +73,15 @@ export async function sendCommand(
   command: Command,
   version: number,
 ): Promise<Refusal | null> {
-  const { error } = await api.POST("/games/{game_id}/commands", {
+  const { data, error } = await api.POST("/games/{game_id}/commands", {
     params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
     headers: auth(token),
     body: { command, expected_version: version },
   });
-  if (error === undefined) return null;
+  if (error === undefined) {
+    keepReceipt(data?.receipt);
+    return null;
+  }
   return error.code === "version-conflict" ? { text: T.tableMoved } : refusal(error);
 }
 
@@ -76,20 +92,22 @@ export async function handSeatToBot(
   token: string | undefined,
   bot: string,
 ): Promise<Refusal | null> {
-  const { error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
+  const { data, error } = await api.POST("/games/{game_id}/seats/{seat}/bot", {
     params: { path: { game_id: gameId, seat } },
     headers: auth(token),
     body: { bot },
   });
+  keepReceipt(data?.receipt);
   return error === undefined ? null : refusal(error);
 }
 
 /** Takes the seat back from its bot; the problem to show, or null. */
 export async function takeSeatBack(gameId: string, seat: number, token: string | undefined): Promise<Refusal | null> {
-  const { error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
+  const { data, error } = await api.DELETE("/games/{game_id}/seats/{seat}/bot", {
     params: { path: { game_id: gameId, seat } },
     headers: auth(token),
   });
+  keepReceipt(data?.receipt);
   return error === undefined ? null : refusal(error);
 }
 
@@ -115,6 +133,7 @@ export async function rematchEverySeat(
       continue;
     }
     keepToken(data.id, data.seat, data.token);
+    keepReceipt(data.receipt);
     if (next === null) chooseSeat(data.id, data.seat);
     next = data.id;
   }

@@ -1,8 +1,9 @@
 /**
- * `/rules/{game}`: a game's rule reference for players, its numbered sections anchored
- * (`#s-5.2`), a box to jump to a section by number and a search over the sections. The rule
- * files are bundled: English `docs/rules/*.md` (the repository's rule references), German a
- * summary with the same section numbers, followed by the full English reference.
+ * `/rules/{game}`: a game's players' rulebook, its numbered sections anchored (`#s-5.2`), a
+ * box to jump to a section by number and a search over the sections. The rule files are
+ * bundled: the rules in short in the page's language (`rules/en/`, `rules/de/`), with the
+ * section numbers of the reference, then the full English reference (`docs/rules/*.md`, the
+ * implementers'), whose sections a link reaches when the rulebook leaves them out.
  */
 
 import blackSpyEn from "../../../docs/rules/black-spy.md";
@@ -14,6 +15,9 @@ import { LANG, langSwitch, T } from "../i18n/index";
 import blackSpyDe from "./de/black-spy.md";
 import deckDe from "./de/deck-of-spies.md";
 import spiesDe from "./de/spies-and-lies.md";
+import blackSpyShort from "./en/black-spy.md";
+import deckShort from "./en/deck-of-spies.md";
+import spiesShort from "./en/spies-and-lies.md";
 import { RULE_GAMES, rulesHref } from "./links";
 import { renderMarkdown, type Section } from "./markdown";
 
@@ -22,10 +26,10 @@ const ENGLISH: Readonly<Record<string, string>> = {
   "black-spy": blackSpyEn,
   "spies-and-lies": spiesEn,
 };
-const GERMAN: Readonly<Record<string, string>> = {
-  "deck-of-spies": deckDe,
-  "black-spy": blackSpyDe,
-  "spies-and-lies": spiesDe,
+/** The players' rulebooks: the rules in short, in each language, with the reference's numbers. */
+const SUMMARIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  de: { "deck-of-spies": deckDe, "black-spy": blackSpyDe, "spies-and-lies": spiesDe },
+  en: { "deck-of-spies": deckShort, "black-spy": blackSpyShort, "spies-and-lies": spiesShort },
 };
 
 function otherGames(game: string): HTMLElement {
@@ -42,7 +46,9 @@ function otherGames(game: string): HTMLElement {
 
 /** Scrolls to section `number` and focuses it; false when there is none. */
 function jump(number: string): boolean {
-  const target = document.getElementById(`s-${number.replace(/^§\s*/, "").replace(/\.$/, "")}`);
+  const wanted = number.replace(/^§\s*/, "").replace(/\.$/, "");
+  // the players' rulebook's section, else the reference's (the rulebook leaves some out)
+  const target = document.getElementById(`s-${wanted}`) ?? document.getElementById(`en-s-${wanted}`);
   if (target === null) return false;
   target.scrollIntoView();
   target.focus();
@@ -58,9 +64,9 @@ export function rulesPage(root: HTMLElement, game: string): void {
     return;
   }
   document.title = `${T.rulesTitle(title)} · spies`;
-  const german = LANG === "de" ? GERMAN[game] : undefined;
-  const main = german === undefined ? renderMarkdown(english) : renderMarkdown(german);
-  const full = german === undefined ? null : renderMarkdown(english, "en-");
+  const summary = SUMMARIES[LANG]?.[game];
+  const main = summary === undefined ? renderMarkdown(english) : renderMarkdown(summary);
+  const full = summary === undefined ? null : renderMarkdown(english, "en-");
   const sections: Section[] = [...main.sections, ...(full?.sections ?? [])];
 
   const number = h("input", { type: "text", id: "rules-section", inputmode: "decimal", size: 6, "data-testid": "rules-section" });
@@ -118,14 +124,14 @@ export function rulesPage(root: HTMLElement, game: string): void {
     h(
       "main",
       { class: "rules", "data-testid": "rules" },
-      german === undefined ? null : h("p", { class: "rules-note", "data-testid": "rules-note" }, T.rulesSummaryNote),
+      summary === undefined ? null : h("p", { class: "rules-note", "data-testid": "rules-note" }, T.rulesSummaryNote),
       h(
         "nav",
         { class: "rules-contents", "aria-label": T.rulesContents },
         h("h2", {}, T.rulesContents),
         h("ul", {}, ...contents.map((s) => h("li", { class: `level-${s.level}` }, h("a", { href: `#${s.id}` }, s.title)))),
       ),
-      h("article", { lang: german === undefined ? "en" : "de" }, ...main.nodes),
+      h("article", { lang: summary === undefined ? "en" : LANG }, ...main.nodes),
       full === null ? null : h("article", { lang: "en", class: "rules-full" }, ...full.nodes),
     ),
   );

@@ -3,4 +3,5 @@
  * replay of a finished game pays for it.
  */
 
+export { asReceipt } from "./receipts";
 export { verifyExport } from "./verify";

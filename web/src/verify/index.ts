@@ -5,6 +5,7 @@
 
 export { verifyExport, type VerifyOptions } from "./verify";
 export type { Caveat, Problem, Verdict } from "./verdict";
+export { asKeyList, asReceipt, type KeyList, type Receipt } from "./receipts";
 
 import type { Verdict } from "./verdict";
 

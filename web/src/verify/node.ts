@@ -1,5 +1,5 @@
 /** What the Node entry points (web/verify/*.mjs) use: the verifier and its self-test over the vectors. */
 
-export { reportLines, verifyExport } from "./index";
+export { asKeyList, asReceipt, reportLines, verifyExport } from "./index";
 export { checkVectors } from "./vectors";
 export { checkForgeries } from "./forgeries";

@@ -11,6 +11,7 @@ import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
 import { canonicalText, fromPlain, JObject, type JValue, parseJson, type Plain, toPlain, utf8 } from "./json";
 import { botMessage, botRng, keyWords } from "./mt";
 import { fromHex, hex, hmacSha256, sha256, streamBlocks, streamMessage, withStream } from "./rng";
+import { asKeyList, asReceipt, ed25519Verify, fromBase64Url, type Receipt, receiptMessage } from "./receipts";
 import { verifyExport } from "./verify";
 
 /** One check: its name, whether it passed, and what differed. */
@@ -222,9 +223,43 @@ async function exports(read: ReadVector): Promise<Check[]> {
   return out;
 }
 
+/** receipts.json: the key pair, each message and its signature, and each receipt check's verdict. */
+async function receipts(read: ReadVector): Promise<Check[]> {
+  const out: Check[] = [];
+  const doc = JSON.parse(text(read("receipts.json"))) as {
+    key: { public_key_hex: string; key_id: string; listed: { public_key: string } };
+    messages: { game_id: string; seq: number; head_hash: string; message: string; message_hex: string; signature: string; signature_hex: string }[];
+    checks: { file: string; shows: string; receipts: unknown[]; keys?: unknown; verdict: { ok: boolean; seq?: number | null; code?: string } }[];
+  };
+  const pub = fromHex(doc.key.public_key_hex) ?? new Uint8Array();
+  const listed = fromBase64Url(doc.key.listed.public_key);
+  const keyId = hex(await sha256(pub)).slice(0, 16);
+  out.push(check("receipts: the key's id and listed form", keyId === doc.key.key_id && listed !== null && hex(listed) === hex(pub), `key id ${keyId}`));
+  for (const m of doc.messages) {
+    const message = receiptMessage(m.game_id, m.seq, m.head_hash);
+    const sig = fromBase64Url(m.signature);
+    const ok = hex(message) === m.message_hex && text(message) === m.message && sig !== null && hex(sig) === m.signature_hex && (await ed25519Verify(pub, sig, message));
+    out.push(check(`receipts: message ${m.game_id} ${m.seq}`, ok, `message ${hex(message)}`));
+  }
+  for (const c of doc.checks) {
+    const given = c.receipts.map(asReceipt);
+    const keys = c.keys === undefined ? undefined : asKeyList(c.keys);
+    if (given.some((r) => r === null) || keys === null) {
+      out.push(check(`receipts: ${c.shows}`, false, "a receipt or the keys do not parse"));
+      continue;
+    }
+    const verdict = await verifyExport(read(c.file), { receipts: given as Receipt[], ...(keys === undefined ? {} : { keys }) });
+    const want = c.verdict;
+    const ok = want.ok ? verdict.ok : !verdict.ok && verdict.problem?.seq === want.seq && verdict.problem?.code === want.code;
+    const got = verdict.problem === null ? "ok" : `seq ${verdict.problem.seq} ${verdict.problem.code}`;
+    out.push(check(`receipts: ${c.shows}`, ok, `got ${got}; want ${JSON.stringify(want)}`));
+  }
+  return out;
+}
+
 /** Every check over the vector files. */
 export async function checkVectors(read: ReadVector): Promise<Check[]> {
-  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, exports];
+  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, exports, receipts];
   const out: Check[] = [];
   for (const part of parts) out.push(...(await part(read)));
   return out;

@@ -55,7 +55,10 @@ export type ProblemCode =
   | "forced-move-missing"
   | "seat-not-handed"
   | "abort-invalid"
-  | "orphan-events";
+  | "orphan-events"
+  | "receipt-mismatch"
+  | "receipt-key-unknown"
+  | "receipt-signature-invalid";
 
 /** The caveats: the verdict stays `ok`. */
 export type CaveatCode =

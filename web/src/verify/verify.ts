@@ -19,6 +19,7 @@ import { canonicalText, depthOf, fromPlain, JObject, type JValue, NotCanonicalis
 import { CLOCK_EVENTS, META_EVENTS, type Seat, SEAT_EVENTS, seatEvent } from "./meta";
 import { botRng } from "./mt";
 import { type Export, type Header, readExport, type Row } from "./read";
+import { type KeyList, type Receipt, receiptProblem } from "./receipts";
 import { hex, sha256, seedFromHex, type Stream, withStream } from "./rng";
 import { printable, readsAsText, utf8Text } from "./text";
 import { msText, parseLogTime } from "./times";
@@ -30,6 +31,10 @@ export interface VerifyOptions {
   readonly head?: string;
   /** Re-run `random@1` marks (default true); false reports every mark as not re-run. */
   readonly bots?: boolean;
+  /** Receipts the server signed (`--receipt`): the log must hold each head at its seq. */
+  readonly receipts?: readonly Receipt[];
+  /** The server's keys (`GET /keys`, `--keys`): each receipt's signature is checked first. */
+  readonly keys?: KeyList;
   /**
    * Told every re-derived batch that drew: the seq of its first game event, its nonce and its
    * `randrange` calls as [n, result] (the vectors' `draws`).
@@ -179,6 +184,16 @@ class Format1 {
     await this.seedStep();
     for (const row of this.rows) await this.row(row);
     this.end(hashes);
+    await this.receipts(hashes);
+  }
+
+  // ---- 5. Receipts -----------------------------------------------------------------------
+
+  private async receipts(hashes: readonly string[]): Promise<void> {
+    for (const r of this.options.receipts ?? []) {
+      const found = await receiptProblem(r, this.header.id, hashes, this.options.keys);
+      if (found !== null) fail(r.seq >= 1 && r.seq <= hashes.length ? r.seq : null, found[0], found[1]);
+    }
   }
 
   // ---- 1. The chain ----------------------------------------------------------------------

@@ -8,7 +8,7 @@ from litestar.openapi import ResponseSpec
 
 from spies_api.openapi.examples import EVENTS_EXAMPLE, example, problems
 from spies_api.openapi.operations.common import GAME_NOT_FOUND, OPTIONAL_SEAT_TOKEN, Operation, ok
-from spies_api.schemas import EventsPage, StreamMessage
+from spies_api.schemas import AnyStreamMessage, EventsPage
 from spies_api.settings import DEFAULTS
 
 __all__ = ["EVENTS_OPERATIONS"]
@@ -50,6 +50,26 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
             " another server process, with `Last-Event-ID` (or `?after=N`); nothing is"
             " lost. An `EventSource` delivers it only to a `reconnect` listener, never to"
             " `onmessage`, and reconnects by itself.\n\n"
+            "**State pushed.** Every stream opens with one `event: snapshot` message, and"
+            " each batch of events that brings it to the game's version is followed by one"
+            " `event: state` message; the `data` of both is a `StreamState`: `version`, the"
+            " summary's `status` and `to_act`, the reader's `view` (as `GET"
+            " /games/{id}/view`) and, for a seat, its `legal` commands (as `GET"
+            " /games/{id}/legal`; `null` for a spectator). Events with a seq up to its"
+            " `version` are already in it. Neither has an `id` (`Last-Event-ID` stays the last"
+            " event's) and an `EventSource` hands them only to `snapshot` and `state`"
+            " listeners, never to `onmessage`. A client that follows the stream needs no"
+            " `GET /view` or `GET /legal` after each move.\n\n"
+            "**A seat's stream from a browser.** `EventSource` cannot send `Authorization`,"
+            " and a seat token never goes in a URL (`?token=` is 400 `token-in-url`): ask"
+            " for a ticket with the seat's token (`POST"
+            " /games/{id}/seats/{seat}/stream-ticket`) and open"
+            " `/games/{id}/events/stream?ticket=<ticket>`. A ticket opens one stream, once,"
+            " within its `expires_at`, on the server process that issued it; an unknown,"
+            " used or expired ticket is 401 `invalid-stream-ticket` (never the spectators'"
+            " stream). `EventSource` reconnects with the same URL, whose ticket is used: on"
+            " its `error`, close it, ask for a new ticket and open"
+            " `?ticket=<new>&after=<last id seen>`.\n\n"
             "**Seats before spectators.** A game has at most"
             f" {DEFAULTS.max_streams_per_game} open spectator streams (server setting"
             " `max_streams_per_game`); one more is 503 `too-many-streams` with `Retry-After`."
@@ -70,11 +90,16 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
         security=OPTIONAL_SEAT_TOKEN,
         responses={
             200: ResponseSpec(
-                data_container=StreamMessage,
+                data_container=AnyStreamMessage,
                 media_type="text/event-stream",
                 description=(
-                    "Server-sent events; the schema is that of each message: `id` is the"
-                    " seq, `data` one event as JSON, as in `GET /games/{id}/events`."
+                    "Server-sent events; the schema is that of each message, by its kind"
+                    " (`event`, the SSE field; `message` when the message has no `event:`"
+                    " line): `message`, an event of the log (`id` its seq, `data` the event"
+                    " as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and"
+                    " `state` (after each batch), the reader's `StreamState`; `reconnect`,"
+                    " a server's last word at shutdown. Each message is lines `field: value`"
+                    " ended by a blank line; `data` is one line of JSON."
                 ),
                 generate_examples=False,
                 examples=[example("An event, then a keep-alive", _STREAM_EXAMPLE)],
@@ -91,6 +116,10 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
                 503,
                 codes={
                     **GAME_NOT_FOUND,
+                    400: "`invalid-parameter` (a query, path or header parameter, or both a"
+                    " ticket and a bearer token), `token-in-url` (a seat token in the URL)",
+                    401: "`unauthorized` (a bad bearer token), `invalid-stream-ticket` (a"
+                    " ticket unknown, used, expired or of another game)",
                     429: "`too-many-requests` (with `Retry-After`), `too-many-client-streams`"
                     " (with `Retry-After`: the client already holds as many open streams as"
                     " allowed, `max_streams_per_client`)",

@@ -51,7 +51,8 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
-                    " open seat), `unknown-bot`, `invalid-name`",
+                    " open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time"
+                    " control out of its bounds), `invalid-seed` (an empty `seed`)",
                     429: f"{BOT_GAMES_429}, `too-many-games` (with `Retry-After`: the client"
                     " already has as many active games it created as allowed,"
                     " `--max-games-per-client`; a game waiting for players counts until it"

@@ -18,9 +18,17 @@ from spies_api.openapi.operations.common import (
     Operation,
     ok,
 )
+from spies_api.problems.rule_codes import RULE_CODES
 from spies_api.schemas import AnyView, CommandResponse, LegalCommands
 
-__all__ = ["PLAY_OPERATIONS"]
+__all__ = ["COMMAND_REFUSED_CODES", "PLAY_OPERATIONS"]
+
+COMMAND_REFUSED_CODES: Final = (
+    ", ".join(f"`{code}`" for code, _, _ in RULE_CODES)
+    + ", `idempotency-key-reused` (an `Idempotency-Key` sent again with another body)"
+)
+"""The 422 codes of a command: every rule's code (any game's and each game's own) and the
+key reused."""
 
 _VIEW_DESCRIPTION: Final = (
     "The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a"
@@ -88,7 +96,12 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
                 422,
                 503,
                 507,
-                codes={404: "`game-not-found`", 409: "`version-conflict` (with `current_version`)"},
+                codes={
+                    404: "`game-not-found`",
+                    409: "`version-conflict` (with `current_version`), `deadline-passed` (with"
+                    " `current_version`: the seat's clock ran out before the command)",
+                    422: COMMAND_REFUSED_CODES,
+                },
             ),
         },
     ),

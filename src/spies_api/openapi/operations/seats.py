@@ -9,15 +9,38 @@ from spies_api.openapi.examples import (
     BOTS_EXAMPLE,
     HANDED_SEAT_EXAMPLE,
     JOINED_EXAMPLE,
+    KEY_ID,
     PARAMETER_CODES,
     REMATCH_EXAMPLE,
     TAKEN_BACK_EXAMPLE,
     problems,
 )
 from spies_api.openapi.operations.common import SEAT_TOKEN_REQUIRED, Operation, ok
-from spies_api.schemas import NAME_MAX, BotList, JoinedSeat, PublicSeat, RematchResponse
+from spies_api.schemas import (
+    NAME_MAX,
+    TICKET_SECONDS,
+    TICKETS_PER_SEAT,
+    BotList,
+    ChangedSeat,
+    JoinedSeat,
+    KeyList,
+    RematchResponse,
+    StreamTicket,
+)
 
 __all__ = ["SEATS_OPERATIONS"]
+
+_KEYS_EXAMPLE: Final = {
+    "keys": [
+        {
+            "key_id": KEY_ID,
+            "algorithm": "ed25519",
+            "public_key": "hRl3ExLG5TtiB_BlJNtgoSBG1LVXSoKsi1WSS2P-m6k",
+        }
+    ]
+}
+"""The example key (:data:`~spies_api.openapi.examples.KEY_ID`), which signed the example
+receipt."""
 
 _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
@@ -95,7 +118,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         security=SEAT_TOKEN_REQUIRED,
         responses={
             200: ok(
-                PublicSeat,
+                ChangedSeat,
                 "The seat now.",
                 ("Seat 1 played by the random bot", HANDED_SEAT_EXAMPLE),
             ),
@@ -131,7 +154,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         security=SEAT_TOKEN_REQUIRED,
         responses={
             200: ok(
-                PublicSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
+                ChangedSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
             ),
             **problems(
                 400,
@@ -148,6 +171,45 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                     " (the seat has not moved since its hand-over), `game-over`",
                 },
                 examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
+            ),
+        },
+    ),
+    "streamTicket": Operation(
+        summary="A ticket that opens the seat's event stream once",
+        description=(
+            "With the seat's own token: a secret `ticket` that opens this seat's event"
+            " stream once (`GET /games/{id}/events/stream?ticket=<ticket>`), for a client"
+            " that cannot send `Authorization`, such as a browser's `EventSource`; the"
+            " token itself never goes in a URL. The ticket is good for"
+            f" {TICKET_SECONDS:g} s (`expires_at`), once, on the server process that issued"
+            f" it; a seat holds at most {TICKETS_PER_SEAT} unused tickets (a new one drops"
+            " its oldest). Nothing is recorded in the log."
+        ),
+        security=SEAT_TOKEN_REQUIRED,
+        responses={
+            200: ok(
+                StreamTicket,
+                "The ticket.",
+                (
+                    "A ticket for seat 1",
+                    {
+                        "ticket": "q0Zt3WJm6l0a1Jx2kq9cQp7GfG2vJ8y1mV3yC5dZx0s",
+                        "expires_at": "2026-11-29T18:29:11.785251Z",
+                    },
+                ),
+            ),
+            **problems(
+                400,
+                401,
+                403,
+                404,
+                codes={
+                    400: PARAMETER_CODES,
+                    401: "`unauthorized`",
+                    403: "`forbidden` (a token of another game), `not-your-seat` (of another seat)",
+                    404: "`game-not-found`",
+                },
+                examples={403: "not-your-seat"},
             ),
         },
     ),
@@ -199,6 +261,22 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(BotList, "The bots.", ("The bots", BOTS_EXAMPLE)),
             **problems(),
+        },
+    ),
+    "listKeys": Operation(  # receipts
+        summary="List the receipt signing keys",
+        description=(
+            "The public keys the server signs receipts with: every answer that appends (a"
+            " created game, a command, a join, a hand-over or take-back, a rematch) carries a"
+            " `receipt`, an Ed25519 signature of the game's id, version and head hash"
+            " (`docs/protocol.md`, receipts). The key of `receipt.key_id` is listed here;"
+            " keys retired by a rotation stay listed, so old receipts keep verifying. Save"
+            " this answer as KEYS.json for `spies-replay verify --receipt R.json --keys"
+            " KEYS.json`."
+        ),
+        responses={
+            200: ok(KeyList, "The keys, oldest first.", ("One key", _KEYS_EXAMPLE)),
+            **problems(503),
         },
     ),
 }
