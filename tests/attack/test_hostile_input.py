@@ -89,6 +89,7 @@ class Arena:
         self.settings = settings
         self.runtime = service = Runtime.open(settings)  # the arena's own reads
         self.games: list[tuple[str, list[str]]] = []
+        self._app: tuple[str, Litestar] | None = None
         rng = random.Random(5)
         for name, spec in GAMES.items():
             for players in sorted({spec.min_players, spec.max_players}):
@@ -102,10 +103,13 @@ class Arena:
             play_to_end(client, game, rng)
             self.games.append((game.id, game.tokens))
 
-    def app(self) -> Litestar:
-        """An app over the arena's database (schemathesis runs an app's lifespan on each
-        call, and its end closes the parts the app opened: each case has an app of its own)."""
-        return create_app(self.settings)
+    def app(self, operation: str) -> Litestar:
+        """An app over the arena's database for each operation's cases: schemathesis starts
+        an app's lifespan at its first request and ends it (the app's parts closed) at the
+        teardown of the test that started it, one test per operation."""
+        if self._app is None or self._app[0] != operation:
+            self._app = (operation, create_app(self.settings))
+        return self._app[1]
 
     def aim(self, case: Any) -> None:
         """Point some cases at real games, seats and legal commands (deterministically)."""
@@ -171,7 +175,8 @@ def test_the_whole_document_against_the_app(case: Any, arena: Arena) -> None:
     arena.aim(case)
     # A stream of a game in play never ends: schemathesis keeps what arrived in this time.
     timeout = 0.3 if case.operation.path.endswith("/stream") else 10
-    response = case.call_and_validate(app=arena.app(), checks=CHECKS, timeout=timeout)
+    app = arena.app(case.operation.label)
+    response = case.call_and_validate(app=app, checks=CHECKS, timeout=timeout)
     next(_tried)
     _statuses[response.status_code] = _statuses.get(response.status_code, 0) + 1
 
