@@ -35,7 +35,9 @@ server is up for the whole run and the rounds visit the set-ups in turn; it prin
 round, then per set-up the median round's commands/s and p50/p99 latency, its commands/s
 as a ratio of the first set-up's, and the CPU time each command cost this client, the
 ``spies-api`` processes and the PostgreSQL processes on this machine (read from ``/proc``,
-so on Linux only), which tells where a machine with more cores would help.
+so on Linux only), which tells where a machine with more cores would help, and the API's CPU
+per command as a ratio of the same database's set-up with the fewest workers (each process
+added should cost nothing per command: target at most 1.2 with 8).
 
 The client writes each request in one piece and, like every asyncio TCP connection, sets
 ``TCP_NODELAY``; the servers' accepted connections set it too (see ``spies_api.cli``), so a
@@ -87,6 +89,8 @@ PG_RATIO_TARGET = 0.6
 PG_CPU_TARGET_MS = 1.0
 """API CPU per command on PostgreSQL with one process."""
 GROWTH_TARGET = 1.2
+SCALE_CPU_TARGET = 1.2
+"""API CPU per command with 8 PostgreSQL workers against one (issue 32)."""
 WARMUP = 20
 """Requests per client before the clock starts."""
 HOST = "127.0.0.1"
@@ -577,20 +581,33 @@ def run_scaling(
         " processes on this machine (Linux; 0 elsewhere)"
     )
     print(
+        "  API ÷ x1: the API's CPU per command against the same database's fewest workers"
+        f" (target at most {SCALE_CPU_TARGET} with 8); rounds: each round's ratio"
+    )
+    print(
         f"  {'database':14}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}"
-        f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}"
+        f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}{'API ÷ x1':>10}  rounds"
     )
     base = 0.0
     by_setup: dict[tuple[str, int], tuple[float, float]] = {}
+    fewest: dict[str, Setup] = {}
     for setup in table:
         middle = sorted(range(rounds), key=lambda i: setup.measured[i][1])[rounds // 2]
         _, rate, p50, p99 = setup.measured[middle]
-        client, api, postgres = setup.cpu[middle]
+        # CPU per command: each column's own median over the rounds (a busy neighbour inflates
+        # one round's CPU less than its commands/s, but it does)
+        client, api, postgres = (statistics.median(c[i] for c in setup.cpu) for i in range(3))
         base = base or rate
         by_setup.setdefault((setup.label, setup.workers), (rate, api))
+        first = fewest.setdefault(setup.label, setup)
+        first_api = statistics.median(c[1] for c in first.cpu)
+        per_round = ", ".join(
+            f"{mine[1] / theirs[1]:.2f}" for mine, theirs in zip(setup.cpu, first.cpu, strict=True)
+        )
         print(
             f"  {setup.label:14}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
             f"{rate / base:>10.2f}{client:>12.2f}{api:>7.2f}{postgres:>7.2f}"
+            f"{api / first_api:>10.2f}  {per_round}"
         )
     sqlite = by_setup.get(("SQLite normal", 1))
     postgres_one = by_setup.get(("PostgreSQL", 1))

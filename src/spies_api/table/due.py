@@ -75,6 +75,10 @@ class DueQueue:
         self._marks[game_id] = due_at
         heapq.heappush(self._due, (due_at, game_id))
 
+    def holds(self, game_id: str) -> bool:
+        """Whether ``game_id`` is due at some time (safe to ask from another thread)."""
+        return game_id in self._marks
+
     def soonest(self) -> str | None:
         """The soonest due time, or ``None`` when nothing is due."""
         while self._due and self._marks.get(self._due[0][1]) != self._due[0][0]:

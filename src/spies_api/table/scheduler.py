@@ -9,8 +9,12 @@ never sweeps the games that wait on people, so an idle server costs nothing howe
 games it holds.
 
 - **Waking.** An append of this process pokes it with the game (its cached head says what is
-  due); an append by another process (PostgreSQL's ``LISTEN``) pokes it too, and the due mark
-  is read from the store. At start, and every ``poll_seconds`` (for other processes on one
+  due); an append by another process (PostgreSQL's ``LISTEN``, SQLite's watch) is heard with
+  the game's due mark after it (:class:`~spies_replay.store.records.Appended`), kept as it is
+  told, without a query; a notice that tells nothing is due of a game this process has no
+  work of is dropped on the watch's thread, so another process's appends cost this one
+  almost nothing (only a notice from an older engine, which tells the game alone, has its
+  due mark read from the store). At start, and every ``poll_seconds`` (for other processes on one
   SQLite file), it reads the index of due work: one indexed query that returns only games
   with work.
 - **A turn.** Per game one task at a time; games run concurrently, so a slow bot holds up
@@ -111,7 +115,7 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
-from spies_replay.store.records import Clock, utc_now
+from spies_replay.store.records import Appended, Clock, utc_now
 
 __all__ = ["Scheduler"]
 
@@ -155,6 +159,9 @@ class Scheduler:
     log: Any = field(init=False, repr=False)
     _queue: DueQueue = field(init=False, default_factory=DueQueue)
     _poked: set[str] = field(init=False, default_factory=set)
+    _heard: dict[str, Appended] = field(init=False, default_factory=dict)
+    """Other processes' appends of games with due work, not yet kept (filled off the loop)."""
+    _heard_lock: threading.Lock = field(init=False, default_factory=threading.Lock)
     _busy: set[str] = field(init=False, default_factory=set)
     _retrying: dict[str, asyncio.TimerHandle] = field(init=False, default_factory=dict)
     """Games whose work failed for a transient reason, each with the timer of its retry."""
@@ -191,6 +198,37 @@ class Scheduler:
         except RuntimeError:  # the loop has closed: the server is shutting down
             return
 
+    def heard(self, appended: Appended) -> None:
+        """Another process appended (called from the store's watch thread): keep the due mark
+        it tells, on the loop; a notice that tells nothing is due of a game with no work here
+        is dropped at once."""
+        if not appended.told:
+            self.poke(appended.game_id)  # an older engine's notice: the store says
+            return
+        game_id = appended.game_id
+        if (
+            appended.due_at is None
+            and not self._queue.holds(game_id)
+            and game_id not in self._busy
+            and game_id not in self._retrying
+        ):
+            return  # the common case on a busy deployment: nothing to do, no hop
+        loop = self._loop
+        if loop is None:
+            return
+        with self._heard_lock:
+            first = not self._heard
+            self._heard[game_id] = appended  # notices come in commit order: the newest wins
+        if first:  # one hop to the loop for all the notices heard until it looks
+            try:
+                loop.call_soon_threadsafe(self._wake_up)
+            except RuntimeError:  # the loop has closed: the server is shutting down
+                return
+
+    def _wake_up(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
     def _poke(self, game_id: str) -> None:
         self._poked.add(game_id)
         if self._wake is not None:
@@ -203,7 +241,17 @@ class Scheduler:
         self._queue.mark(game_id, due_at)
 
     async def _settle_pokes(self) -> None:
-        """What is due on each poked game: from its cached head, else from the store."""
+        """What is due on each game another process told of (as told), and on each poked
+        game: from its cached head, else from the store."""
+        with self._heard_lock:
+            heard, self._heard = self._heard, {}
+        for game_id, appended in heard.items():
+            if game_id in self._retrying:
+                continue  # its retry looks at the game afresh
+            head = self.states.cached(game_id)
+            if head is not None and head.version >= (appended.version or 0):
+                continue  # a newer head here, whose append poked this process
+            self._mark(game_id, appended.due_at)
         poked, self._poked = self._poked, set()
         now = self.clock()
         unknown = []
@@ -298,7 +346,7 @@ class Scheduler:
         self._loop_thread = threading.get_ident()
         self._started_ms = to_ms(self.clock())
         self._wake = asyncio.Event()
-        self.appends.add(self.poke)
+        self.appends.add(self.poke, self.heard)
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._warm_bots)
