@@ -27,9 +27,11 @@ command's cost does not grow with the game's length).
 With ``--db`` (a SQLite file path, ``sqlite`` for a fresh temporary file, or a
 ``postgresql://`` URL; repeatable) it measures the API alone instead, side by side: each
 PostgreSQL database with each count of ``--workers`` (``spies-api`` processes sharing the
-database, each on its own port; the clients are spread over them), each SQLite database with
-each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time) and
-each ``--sqlite-sync`` mode (``normal`` by default; ``full`` syncs at each commit, as
+database, each on its own port; the clients are spread over them, or with
+``--clients-each`` each process gets ``--clients`` of its own and the round's commands are
+shared by all, so that a process appends in batches as large as one alone does), each SQLite
+database with each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a
+time) and each ``--sqlite-sync`` mode (``normal`` by default; ``full`` syncs at each commit, as
 PostgreSQL does with ``synchronous_commit`` on, so it is the like-for-like comparison). Every
 server is up for the whole run and the rounds visit the set-ups in turn; it prints each
 round, then per set-up the median round's commands/s and p50/p99 latency, its commands/s
@@ -499,6 +501,9 @@ class Setup:
     measured: list[tuple[int, float, float, float]] = field(default_factory=list)
     cpu: list[tuple[float, float, float]] = field(default_factory=list)
     """Per round, CPU ms per command: the client, the API processes, local PostgreSQL."""
+    clients: int = 0
+    per_client: int = 0
+    plans: list[list[Script]] = field(default_factory=list)
 
 
 def setups(
@@ -532,15 +537,19 @@ def run_scaling(
     workers: list[int],
     sqlite_workers: list[int],
     sqlite_sync: list[str],
+    clients_each: bool = False,
 ) -> None:
-    """The API alone on each database with each number of worker processes, side by side."""
-    per_client = max(1, commands // clients)
+    """The API alone on each database with each number of worker processes, side by side
+    (``clients_each``: ``clients`` for each process, the round's commands shared by all)."""
     with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
         workdir = Path(tmp)
         print("recording game scripts from random playouts ...", flush=True)
         scripts = record_scripts(workdir, per_game=4)
-        plans = plan_games(scripts, clients, per_client + WARMUP)
         table = setups(workdir, databases, workers, sqlite_workers, sqlite_sync)
+        for setup in table:
+            setup.clients = clients * (setup.workers if clients_each else 1)
+            setup.per_client = max(1, commands // setup.clients)
+            setup.plans = plan_games(scripts, setup.clients, setup.per_client + WARMUP)
         with ExitStack() as stack:
             for setup in table:
                 setup.ports = [free_port() for _ in range(setup.workers)]
@@ -552,7 +561,8 @@ def run_scaling(
             # each round from a different one, so a busy neighbour slows them all alike.
             for number in range(rounds):
                 for setup in table[number % len(table) :] + table[: number % len(table)]:
-                    work = asyncio.run(api_work(setup.ports, plans, per_client + WARMUP))
+                    limit = setup.per_client + WARMUP
+                    work = asyncio.run(api_work(setup.ports, setup.plans, limit))
                     asyncio.run(drive(setup.ports, [Work(w.requests[:WARMUP]) for w in work]))
                     rest = [Work(w.requests[WARMUP:]) for w in work]
                     local = postgres_pids(str(setup.db)) if setup.label == "PostgreSQL" else []
@@ -570,8 +580,9 @@ def run_scaling(
                         flush=True,
                     )
     print(
-        f"\nspies-engine API, {clients} clients over loopback (one keep-alive connection each,"
-        f" spread over the workers), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+        f"\nspies-engine API, {clients} clients{' per worker' if clients_each else ''} over"
+        " loopback (one keep-alive connection each, spread over the workers), Python"
+        f" {sys.version.split()[0]}, {os.cpu_count()} CPUs"
         f" shared by client, servers and database; the median of {rounds} rounds"
     )
     for database in databases:
@@ -718,6 +729,12 @@ def main() -> None:
         help="measure the rate limiter's cost instead: the API with --rate-limit off beside"
         " the API with a limit it never reaches",
     )
+    parser.add_argument(
+        "--clients-each",
+        action="store_true",
+        help="with --db: --clients for each worker process (the round's commands shared by"
+        " all), so that each process batches as one alone does",
+    )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
@@ -731,7 +748,14 @@ def main() -> None:
         sqlite_workers = [int(n) for n in args.sqlite_workers.split(",")]
         sqlite_sync = args.sqlite_sync.split(",")
         run_scaling(
-            args.clients, args.commands, args.rounds, args.db, workers, sqlite_workers, sqlite_sync
+            args.clients,
+            args.commands,
+            args.rounds,
+            args.db,
+            workers,
+            sqlite_workers,
+            sqlite_sync,
+            clients_each=args.clients_each,
         )
         return
     run(args.clients, args.commands, args.rounds)

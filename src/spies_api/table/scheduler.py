@@ -209,6 +209,7 @@ class Scheduler:
         if (
             appended.due_at is None
             and not self._queue.holds(game_id)
+            and game_id not in self._heard  # an earlier notice that it was due, not kept yet
             and game_id not in self._busy
             and game_id not in self._retrying
         ):
