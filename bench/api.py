@@ -94,7 +94,7 @@ PG_TOTAL_CPU_TARGET = 1.5
 """CPU per command on PostgreSQL with one process (API and PostgreSQL) ÷ SQLite normal's."""
 GROWTH_TARGET = 1.2
 SCALE_CPU_TARGET = 1.2
-"""API CPU per command with 8 PostgreSQL workers against one (issue 32)."""
+"""API CPU per command with 8 PostgreSQL workers against one."""
 WARMUP = 20
 """Requests per client before the clock starts."""
 HOST = "127.0.0.1"

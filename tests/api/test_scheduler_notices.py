@@ -29,7 +29,8 @@ class Loop:
 def scheduler() -> tuple[Scheduler, Loop]:
     found = Scheduler(store=None, states=None, commands=None, appends=None, bots=None)  # type: ignore[arg-type]
     loop = Loop()
-    found._loop = loop  # type: ignore[assignment]  # as run() sets it
+    found._loop = loop  # type: ignore[assignment]  # as run() sets them
+    found._wake = asyncio.Event()
     return found, loop
 
 
@@ -38,7 +39,7 @@ def test_a_notice_of_nothing_due_for_a_game_without_work_here_is_dropped() -> No
     for version in range(1, 50):
         found.heard(Appended(game_id="g", version=version, head_hash="h"))
     assert loop.hops == []
-    assert found._heard == {}
+    assert found._notices.take() == {}
 
 
 def test_notices_that_matter_reach_the_loop_in_one_hop_the_newest_kept() -> None:
@@ -50,7 +51,7 @@ def test_notices_that_matter_reach_the_loop_in_one_hop_the_newest_kept() -> None
     found.heard(Appended(game_id="q", version=9, head_hash="h"))
     found.heard(Appended(game_id="g", version=5, head_hash="h"))
     assert len(loop.hops) == 1
-    assert found._heard == {
+    assert found._notices.take() == {
         "g": Appended(game_id="g", version=5, head_hash="h"),
         "k": Appended(game_id="k", version=2, head_hash="h", due_at=DUE),
         "q": Appended(game_id="q", version=9, head_hash="h"),
@@ -64,7 +65,7 @@ def test_an_older_engines_notice_pokes_the_game() -> None:
     found._loop_thread = -1  # not the loop's thread: the poke hops
     found.heard(Appended(game_id="g"))
     assert len(loop.hops) == 1
-    assert found._heard == {}
+    assert found._notices.take() == {}
     asyncio.run(_poked(found, loop))
 
 
