@@ -27,15 +27,19 @@ command's cost does not grow with the game's length).
 With ``--db`` (a SQLite file path, ``sqlite`` for a fresh temporary file, or a
 ``postgresql://`` URL; repeatable) it measures the API alone instead, side by side: each
 PostgreSQL database with each count of ``--workers`` (``spies-api`` processes sharing the
-database, each on its own port; the clients are spread over them), each SQLite database with
-each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a time) and
-each ``--sqlite-sync`` mode (``normal`` by default; ``full`` syncs at each commit, as
+database, each on its own port; the clients are spread over them, or with
+``--clients-each`` each process gets ``--clients`` of its own and the round's commands are
+shared by all, so that a process appends in batches as large as one alone does), each SQLite
+database with each count of ``--sqlite-workers`` (one by default: SQLite has one writer at a
+time) and each ``--sqlite-sync`` mode (``normal`` by default; ``full`` syncs at each commit, as
 PostgreSQL does with ``synchronous_commit`` on, so it is the like-for-like comparison). Every
 server is up for the whole run and the rounds visit the set-ups in turn; it prints each
 round, then per set-up the median round's commands/s and p50/p99 latency, its commands/s
 as a ratio of the first set-up's, and the CPU time each command cost this client, the
 ``spies-api`` processes and the PostgreSQL processes on this machine (read from ``/proc``,
-so on Linux only), which tells where a machine with more cores would help.
+so on Linux only), which tells where a machine with more cores would help, and the API's CPU
+per command as a ratio of the same database's set-up with the fewest workers (each process
+added should cost nothing per command: target at most 1.2 with 8).
 
 The client writes each request in one piece and, like every asyncio TCP connection, sets
 ``TCP_NODELAY``; the servers' accepted connections set it too (see ``spies_api.cli``), so a
@@ -86,7 +90,11 @@ PG_RATIO_TARGET = 0.6
 """PostgreSQL with one process against SQLite (normal sync), commands/s, same clients."""
 PG_CPU_TARGET_MS = 1.0
 """API CPU per command on PostgreSQL with one process."""
+PG_TOTAL_CPU_TARGET = 1.5
+"""CPU per command on PostgreSQL with one process (API and PostgreSQL) ÷ SQLite normal's."""
 GROWTH_TARGET = 1.2
+SCALE_CPU_TARGET = 1.2
+"""API CPU per command with 8 PostgreSQL workers against one."""
 WARMUP = 20
 """Requests per client before the clock starts."""
 HOST = "127.0.0.1"
@@ -239,27 +247,24 @@ def cpu_now(servers: list[int], database: list[int]) -> tuple[float, float, floa
 
 
 def postgres_pids(url: str) -> list[int]:
-    """The processes of the PostgreSQL server of ``url`` when it runs on this machine (Linux):
-    its postmaster (from ``postmaster.pid`` in its data directory) and the postmaster's
-    children, to count their CPU. Other clusters on the machine are left out."""
+    """The processes of the PostgreSQL server of ``url`` when it runs on this machine (Linux),
+    to count their CPU: the backends connected to its database and the server's own processes
+    (the WAL writer, the checkpointer, ...: ``pg_stat_activity`` rows of no database). Other
+    databases' backends on the same server (other benches, tests) are left out, and so are
+    other clusters on the machine."""
     try:
         import psycopg  # noqa: PLC0415
 
         with psycopg.connect(url, autocommit=True) as conn:
-            row = conn.execute("SHOW data_directory").fetchone()
-        postmaster = int((Path(row[0]) / "postmaster.pid").read_text().split()[0])
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE (datname = current_database()"
+                " OR datname IS NULL) AND pid <> pg_backend_pid()"
+            ).fetchall()
+            data = conn.execute("SHOW data_directory").fetchone()
+        postmaster = int((Path(data[0]) / "postmaster.pid").read_text().split()[0])
     except (OSError, ValueError, IndexError, TypeError, ImportError, Exception):  # noqa: BLE001
         return []
-    pids = [postmaster]
-    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
-        try:
-            if entry.name.isdigit():
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                if parent == postmaster:
-                    pids.append(int(entry.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return pids
+    return [postmaster, *(int(row[0]) for row in rows)]
 
 
 @contextmanager
@@ -495,6 +500,9 @@ class Setup:
     measured: list[tuple[int, float, float, float]] = field(default_factory=list)
     cpu: list[tuple[float, float, float]] = field(default_factory=list)
     """Per round, CPU ms per command: the client, the API processes, local PostgreSQL."""
+    clients: int = 0
+    per_client: int = 0
+    plans: list[list[Script]] = field(default_factory=list)
 
 
 def setups(
@@ -528,15 +536,19 @@ def run_scaling(
     workers: list[int],
     sqlite_workers: list[int],
     sqlite_sync: list[str],
+    clients_each: bool = False,
 ) -> None:
-    """The API alone on each database with each number of worker processes, side by side."""
-    per_client = max(1, commands // clients)
+    """The API alone on each database with each number of worker processes, side by side
+    (``clients_each``: ``clients`` for each process, the round's commands shared by all)."""
     with tempfile.TemporaryDirectory(prefix="spies-bench-") as tmp:
         workdir = Path(tmp)
         print("recording game scripts from random playouts ...", flush=True)
         scripts = record_scripts(workdir, per_game=4)
-        plans = plan_games(scripts, clients, per_client + WARMUP)
         table = setups(workdir, databases, workers, sqlite_workers, sqlite_sync)
+        for setup in table:
+            setup.clients = clients * (setup.workers if clients_each else 1)
+            setup.per_client = max(1, commands // setup.clients)
+            setup.plans = plan_games(scripts, setup.clients, setup.per_client + WARMUP)
         with ExitStack() as stack:
             for setup in table:
                 setup.ports = [free_port() for _ in range(setup.workers)]
@@ -548,7 +560,8 @@ def run_scaling(
             # each round from a different one, so a busy neighbour slows them all alike.
             for number in range(rounds):
                 for setup in table[number % len(table) :] + table[: number % len(table)]:
-                    work = asyncio.run(api_work(setup.ports, plans, per_client + WARMUP))
+                    limit = setup.per_client + WARMUP
+                    work = asyncio.run(api_work(setup.ports, setup.plans, limit))
                     asyncio.run(drive(setup.ports, [Work(w.requests[:WARMUP]) for w in work]))
                     rest = [Work(w.requests[WARMUP:]) for w in work]
                     local = postgres_pids(str(setup.db)) if setup.label == "PostgreSQL" else []
@@ -566,8 +579,9 @@ def run_scaling(
                         flush=True,
                     )
     print(
-        f"\nspies-engine API, {clients} clients over loopback (one keep-alive connection each,"
-        f" spread over the workers), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+        f"\nspies-engine API, {clients} clients{' per worker' if clients_each else ''} over"
+        " loopback (one keep-alive connection each, spread over the workers), Python"
+        f" {sys.version.split()[0]}, {os.cpu_count()} CPUs"
         f" shared by client, servers and database; the median of {rounds} rounds"
     )
     for database in databases:
@@ -577,20 +591,33 @@ def run_scaling(
         " processes on this machine (Linux; 0 elsewhere)"
     )
     print(
+        "  API ÷ x1: the API's CPU per command against the same database's fewest workers"
+        f" (target at most {SCALE_CPU_TARGET} with 8); rounds: each round's ratio"
+    )
+    print(
         f"  {'database':14}{'workers':>8}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}"
-        f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}"
+        f"{'vs first':>10}{'CPU client':>12}{'API':>7}{'PG':>7}{'API ÷ x1':>10}  rounds"
     )
     base = 0.0
-    by_setup: dict[tuple[str, int], tuple[float, float]] = {}
+    by_setup: dict[tuple[str, int], tuple[float, float, float]] = {}
+    fewest: dict[str, Setup] = {}
     for setup in table:
         middle = sorted(range(rounds), key=lambda i: setup.measured[i][1])[rounds // 2]
         _, rate, p50, p99 = setup.measured[middle]
-        client, api, postgres = setup.cpu[middle]
+        # CPU per command: each column's own median over the rounds (a busy neighbour inflates
+        # one round's CPU less than its commands/s, but it does)
+        client, api, postgres = (statistics.median(c[i] for c in setup.cpu) for i in range(3))
         base = base or rate
-        by_setup.setdefault((setup.label, setup.workers), (rate, api))
+        by_setup.setdefault((setup.label, setup.workers), (rate, api, postgres))
+        first = fewest.setdefault(setup.label, setup)
+        first_api = statistics.median(c[1] for c in first.cpu)
+        per_round = ", ".join(
+            f"{mine[1] / theirs[1]:.2f}" for mine, theirs in zip(setup.cpu, first.cpu, strict=True)
+        )
         print(
             f"  {setup.label:14}{setup.workers:>8}{rate:>12.0f}{p50:>9.2f}{p99:>9.2f}"
             f"{rate / base:>10.2f}{client:>12.2f}{api:>7.2f}{postgres:>7.2f}"
+            f"{api / first_api:>10.2f}  {per_round}"
         )
     sqlite = by_setup.get(("SQLite normal", 1))
     postgres_one = by_setup.get(("PostgreSQL", 1))
@@ -601,7 +628,10 @@ def run_scaling(
             f" (target at least {PG_RATIO_TARGET}); rounds:"
             f" {', '.join(f'{pg[1] / lite[1]:.2f}' for pg, lite in pairs)};"
             f" API CPU per command on PostgreSQL x1: {postgres_one[1]:.2f} ms"
-            f" (target at most {PG_CPU_TARGET_MS})"
+            f" (target at most {PG_CPU_TARGET_MS}); CPU per command, the API's and"
+            f" PostgreSQL's, ÷ SQLite normal x1's: {sum(postgres_one[1:]) / sqlite[1]:.2f}"
+            f" ({postgres_one[1]:.2f} + {postgres_one[2]:.2f} ms ÷ {sqlite[1]:.2f} ms; target at"
+            f" most {PG_TOTAL_CPU_TARGET})"
         )
 
 
@@ -701,6 +731,12 @@ def main() -> None:
         help="measure the rate limiter's cost instead: the API with --rate-limit off beside"
         " the API with a limit it never reaches",
     )
+    parser.add_argument(
+        "--clients-each",
+        action="store_true",
+        help="with --db: --clients for each worker process (the round's commands shared by"
+        " all), so that each process batches as one alone does",
+    )
     parser.add_argument("--serve-baseline", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
@@ -714,7 +750,14 @@ def main() -> None:
         sqlite_workers = [int(n) for n in args.sqlite_workers.split(",")]
         sqlite_sync = args.sqlite_sync.split(",")
         run_scaling(
-            args.clients, args.commands, args.rounds, args.db, workers, sqlite_workers, sqlite_sync
+            args.clients,
+            args.commands,
+            args.rounds,
+            args.db,
+            workers,
+            sqlite_workers,
+            sqlite_sync,
+            clients_each=args.clients_each,
         )
         return
     run(args.clients, args.commands, args.rounds)

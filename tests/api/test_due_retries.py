@@ -3,9 +3,10 @@
 Each test makes one call fail once or twice (:class:`tests.support.faults.Faults`), or the
 rules refuse a bot's legal command, and reads the index of due work only once an hour
 (``scheduler_poll_seconds``), so that nothing but the scheduler's own retries can move the
-game on: a bot's command refused as ``database-busy``, a failed read of a poked game's due
-mark, a rules refusal (logged once, the ``random`` bot moving instead), and a clocked game
-with no bot seat, whose first deadline the scheduler learns of at its creation.
+game on: a bot's command refused as ``database-busy``, another process's game due as its
+notice tells (no read of its mark) whose fold fails once, a rules refusal (logged once, the
+``random`` bot moving instead), and a clocked game with no bot seat, whose first deadline
+the scheduler learns of at its creation.
 """
 
 from __future__ import annotations
@@ -86,24 +87,29 @@ def test_a_bots_command_refused_as_busy_is_tried_again_unlogged(
     assert [line for line in logs if line.get("code") == "database-busy"] == []
 
 
-def test_the_scheduler_survives_a_failed_read_of_a_poked_games_mark(
+def test_another_processs_game_is_due_as_its_notice_tells_without_a_read(
     faults: Faults, hourly: Settings, app: Litestar, logs: list[dict[str, Any]]
 ) -> None:
+    """Another process's append is heard with the game's due mark: kept as told, never read
+    from the store (a query per remote append made each process dearer with every process
+    added); the game's fold to play it fails once, and is retried."""
     before = retried("load", "database-busy")
     with TestClient(app) as client:
         # the scheduler runs (it has read the index of due work, once for the hour)
         finished(client, create(client, BOTS)["id"])
         # another process creates an all-bot game on the same file: this server hears of it
-        # from the store (not cached here) and reads its due mark, which fails once
-        faults.fail_next("due_at")
+        # from the store's watch, with its due mark (now: a bot is to act)
+        reads = faults.calls["due_at"]
+        faults.fail_next("secrets")  # the fold of the game's head, to play it: fails once
         other = Runtime.open(replace(hourly, configure_logging=False))
         try:
             created = other.creator.create(msgspec.convert(BOTS, CreateGameRequest))
         finally:
             other.close()
         # (not read over HTTP before: that would cache its head here)
-        wait_for(lambda: faults.forced["due_at"] == 0, "the scheduler to read the game's mark")
+        wait_for(lambda: faults.forced["secrets"] == 0, "the scheduler to fold the game")
         finished(client, created.id)  # retried: the scheduler lives on
+    assert faults.calls["due_at"] == reads  # the notice told the due mark: no read of it
     assert retried("load", "database-busy") == before + 1
     assert [line for line in logs if line["event"] == "bot_failed"] == []
 

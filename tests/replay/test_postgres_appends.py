@@ -19,9 +19,10 @@ from spies_replay.codec import seal
 from spies_replay.errors import SeatTakenError, VersionConflictError
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
+from spies_replay.store.postgres import heard as heard_notice
 from spies_replay.store.postgres_append import AsyncRecorder
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, Reply, hash_token, utc_now
+from spies_replay.store.records import Append, Appended, Reply, hash_token, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
 from tests.support.counter import new_game, play
 from tests.support.countergame import CounterBumped
@@ -110,14 +111,17 @@ def test_an_append_is_one_statement_with_everything_in_it(
         store.append(one)
         assert len(statements.sent) == 1
         assert "spies_append" in statements.sent[0]
-        heard = False  # other tests and processes may notify the same database's channel
+        heard = None  # other tests and processes may notify the same database's channel
         for note in listener.notifies(timeout=2.0):
-            if note.payload == game_id:
-                heard = True
+            if heard_notice(note.payload).game_id == game_id:
+                heard = heard_notice(note.payload)
                 break
     monkeypatch.undo()
-    assert heard
     record = store.get_game(game_id)
+    # the notice tells other processes the game's row after the append: no query of theirs
+    assert heard == Appended(
+        game_id=game_id, version=record.version, head_hash=record.head_hash, due_at=due
+    )
     assert record.version == version + 1
     assert record.head_hash == one.rows[-1].hash
     assert record.updated_at == one.rows[-1].recorded_at
@@ -184,7 +188,7 @@ def test_the_recorder_appends_in_one_statement_on_the_loop(
 def test_the_watch_leaves_out_its_own_appends(backend: Backend) -> None:
     with backend.open() as mine, backend.open() as other:
         heard: list[str] = []
-        unwatch = mine.watch(heard.append)
+        unwatch = mine.watch(lambda appended: heard.append(appended.game_id))
         try:
             own_game = new_game(mine).record.id
             other_game = new_game(other).record.id

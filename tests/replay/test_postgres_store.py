@@ -13,8 +13,9 @@ import pytest
 from spies_replay.codec import seal
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
+from spies_replay.store.postgres import heard as heard_notice
 from spies_replay.store.postgres_schema import MIGRATIONS
-from spies_replay.store.records import Append, utc_now
+from spies_replay.store.records import Append, Appended, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
 from tests.support.counter import new_game, play
 from tests.support.countergame import CounterTurnPassed
@@ -60,7 +61,7 @@ def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
     assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
-    assert rows[-1][0] == "m006_signing_keys"
+    assert rows[-1][0] == "m007_notify_carries_head"
     assert all(row[1].endswith("Z") for row in rows)
 
 
@@ -92,8 +93,22 @@ def test_every_append_notifies_its_game(backend: Backend) -> None:
         listener.execute("LISTEN spies_events")
         game_id = new_game(store).record.id
         play(store, game_id, 2)
-        heard = [note.payload for note in listener.notifies(timeout=2.0, stop_after=2)]
-    assert heard == [game_id, game_id]
+        heard = [heard_notice(n.payload) for n in listener.notifies(timeout=2.0, stop_after=2)]
+        record = store.get_game(game_id)
+    assert [notice.game_id for notice in heard] == [game_id, game_id]
+    first, last = (notice.version or 0 for notice in heard)
+    assert 0 < first < last == record.version  # each its append's: the game's row after it
+    assert heard[-1].head_hash == record.head_hash
+
+
+def test_a_notice_of_an_older_engine_tells_the_game_alone() -> None:
+    """During a rolling upgrade an engine from before ``m007`` may still notify the game id
+    alone: a wake-up that tells nothing else (the listener reads the store, as before)."""
+    assert heard_notice("g-1") == Appended(game_id="g-1")
+    assert not heard_notice("g-1").told
+    assert heard_notice("{not json") == Appended(game_id="{not json")
+    notice = '{"game_id":"g-1","version":7,"head_hash":"ab","due_at":null,"finished":false}'
+    assert heard_notice(notice) == Appended(game_id="g-1", version=7, head_hash="ab")
 
 
 def test_a_token_is_found_by_its_index(backend: Backend) -> None:

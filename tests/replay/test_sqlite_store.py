@@ -219,7 +219,7 @@ def test_the_watch_hears_other_stores_appends_and_never_its_own(tmp_path: Path) 
         SQLiteEventStore(tmp_path / "w.db") as other,
     ):
         mine.watch_seconds = 0.01
-        unwatch = mine.watch(heard.append)
+        unwatch = mine.watch(lambda appended: heard.append(appended.game_id))
         try:
             own = new_game(mine).record.id
             append(mine, own, mine.get_game(own).version, [CounterBumped(seat=0, by=1, total=1)])

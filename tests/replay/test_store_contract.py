@@ -39,7 +39,8 @@ from spies_replay.errors import (
 from spies_replay.meta import GameCreated, SeatJoined, SeatState, SeatType, SeedRevealed, SeedSource
 from spies_replay.reading import load_state, read_events, view_at
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, GameStatus, Reply, hash_token, utc_now
+from spies_replay.store.records import Append, Appended, GameStatus, Reply, hash_token, utc_now
+from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game
 from tests.support.backends import BACKENDS, Backend, fresh_backend
@@ -54,6 +55,7 @@ from tests.support.countergame import (
     Draw,
 )
 from tests.support.seats import change_seat
+from tests.support.waiting import until
 
 
 @pytest.fixture(params=BACKENDS)
@@ -747,3 +749,58 @@ def test_a_database_from_a_newer_version_is_refused(backend: Backend) -> None:
     with pytest.raises(ReplayError) as caught:
         backend.open()
     assert caught.value.code == "schema-too-new"
+
+
+# -- the watch -------------------------------------------------------------------------------
+
+
+def test_the_watch_tells_another_stores_append_with_the_games_row_after_it(
+    backend: Backend,
+) -> None:
+    """Another process keeps its cache and its scheduler in step from the notice alone: the
+    game, its version, head hash and due mark after the append, and whether it is over."""
+    heard: list[Appended] = []
+    due = "2030-01-02T03:04:05.000000Z"
+
+    def bump(store: EventStore, game_id: str) -> None:
+        record = store.get_game(game_id)
+        rows = seal(
+            record.head_hash,
+            record.version + 1,
+            [CounterBumped(seat=0, by=1, total=record.version)],
+            recorded_at=utc_now(),
+        )
+        store.append(
+            Append(
+                game_id=game_id,
+                version=record.version,
+                head_hash=record.head_hash,
+                rows=rows,
+                due_at=due,
+            )
+        )
+
+    def told(game_id: str, version: int) -> Appended | None:
+        return next((a for a in heard if a.game_id == game_id and a.version == version), None)
+
+    with backend.open() as mine, backend.open() as other:
+        if isinstance(mine, SQLiteEventStore):
+            mine.watch_seconds = 0.01
+        game_id = new_game(other).record.id
+        unwatch = mine.watch(heard.append)
+        try:
+            # LISTEN may begin after a first append: append until one is heard
+            until(lambda: heard or bump(other, game_id), timeout=10, every=0.05, what="a notice")
+            record = other.get_game(game_id)
+            notice = until(lambda: told(game_id, record.version), timeout=10, what="the last")
+            assert notice == Appended(
+                game_id=game_id, version=record.version, head_hash=record.head_hash, due_at=due
+            )
+            finish(other, game_id)
+            record = other.get_game(game_id)
+            notice = until(lambda: told(game_id, record.version), timeout=10, what="the end")
+        finally:
+            unwatch()
+    assert notice == Appended(
+        game_id=game_id, version=record.version, head_hash=record.head_hash, finished=True
+    )

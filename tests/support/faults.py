@@ -63,6 +63,7 @@ class Faults:
             next calls raise ``database-busy`` (see :meth:`fail_next`).
         injected: the faults injected, by ``database-busy``, ``store-unavailable`` and
             ``lost-commit``.
+        calls: the calls of each method that may fail, by name (those that failed too).
     """
 
     rate: float = 0.0
@@ -71,6 +72,7 @@ class Faults:
     on: bool = True
     forced: Counter[str] = field(default_factory=Counter)
     injected: Counter[str] = field(default_factory=Counter)
+    calls: Counter[str] = field(default_factory=Counter)
     _rng: random.Random = field(init=False)
     _lock: threading.Lock = field(init=False, default_factory=threading.Lock)
 
@@ -93,6 +95,7 @@ class Faults:
     def before(self, location: str, name: str) -> None:
         """Raise a transient error for the forced calls, and ``rate`` of the others."""
         with self._lock:
+            self.calls[name] += 1
             forced = self.on and self.forced[name] > 0
             if forced:
                 self.forced[name] -= 1

@@ -69,7 +69,7 @@ from spies_replay.errors import (
 )
 from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore, Recorder, ReplyLedger
-from spies_replay.store.records import Append, Clock, IdempotencyRecord, Reply, utc_now
+from spies_replay.store.records import Append, Appended, Clock, IdempotencyRecord, Reply, utc_now
 
 __all__ = [
     "CommandReply",
@@ -257,7 +257,7 @@ class Commands:
                 # a lost connection may hide a commit: as after another process's append,
                 # the cached head is dropped and the game's listeners (its streams, the
                 # scheduler) look at the log again
-                self.effects.remote(game_id)
+                self.effects.remote(Appended(game_id=game_id))  # what: not known
             raise
 
     async def _head(self, game_id: str) -> Head:

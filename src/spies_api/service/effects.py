@@ -15,6 +15,7 @@ from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.service.auth import SeatAuthenticator
 from spies_api.service.notify import AppendListeners
 from spies_api.service.states import GameStates
+from spies_replay.store.records import Appended
 
 __all__ = ["WriteEffects"]
 
@@ -61,11 +62,11 @@ class WriteEffects:
         if created.head.clock is not None or any(s.bot is not None for s in created.seats):
             self.listeners(record.id)  # a bot may be the first to act, or a clock run out
 
-    def remote(self, game_id: str) -> None:
-        """Another process appended to the game (a wake-up from the store): this process's
-        cached head of it is stale."""
-        self.states.discard(game_id)
-        self.listeners(game_id)
+    def remote(self, appended: Appended) -> None:
+        """Another process appended to the game (a wake-up from the store, with the game's
+        version, head and due mark after it): this process's cached head of it is stale."""
+        self.states.stale(appended.game_id, appended.version)
+        self.listeners.heard(appended)
 
     def token(self, game_id: str, seat: int, token: str) -> None:
         """A seat's token was handed out (a join, a claimed rematch seat)."""

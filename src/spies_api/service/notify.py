@@ -36,6 +36,7 @@ import structlog
 
 from spies_replay.errors import GameNotFoundError
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import Appended
 
 __all__ = [
     "AppendListeners",
@@ -53,23 +54,44 @@ _log: Final = structlog.get_logger("spies_api")
 
 
 class AppendListeners:
-    """What is called with a game's id after every append of this process: the game's
-    streams, and whoever else listens (the bot runner). Safe to call from any thread."""
+    """What is called with a game's id after every append of this process, and with what
+    the store's watch tells of every append of another process (:meth:`heard`): the game's
+    streams, and whoever else listens (the scheduler, the quotas). Safe to call from any
+    thread."""
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[str], None]] = []
+        self._heard: list[Callable[[Appended], None]] = []
 
-    def add(self, listener: Callable[[str], None]) -> None:
-        """Call ``listener`` after every append from now on."""
+    def add(
+        self, listener: Callable[[str], None], heard: Callable[[Appended], None] | None = None
+    ) -> None:
+        """Call ``listener`` after every append from now on, and ``heard`` with every other
+        process's append (by default, ``listener`` with its game id)."""
         self._listeners.append(listener)
+        self._heard.append(heard if heard is not None else _by_id(listener))
 
     def remove(self, listener: Callable[[str], None]) -> None:
-        """Stop calling ``listener``."""
-        self._listeners.remove(listener)
+        """Stop calling ``listener`` (and what it was added with)."""
+        index = self._listeners.index(listener)
+        del self._listeners[index]
+        del self._heard[index]
 
     def __call__(self, game_id: str) -> None:
         for listener in tuple(self._listeners):
             listener(game_id)
+
+    def heard(self, appended: Appended) -> None:
+        """Another process appended (the store's watch): tell every listener."""
+        for listener in tuple(self._heard):
+            listener(appended)
+
+
+def _by_id(listener: Callable[[str], None]) -> Callable[[Appended], None]:
+    def heard(appended: Appended) -> None:
+        listener(appended.game_id)
+
+    return heard
 
 
 class StreamWaiter:
@@ -174,6 +196,10 @@ class EventNotifier:
 
     def notify(self, game_id: str) -> None:
         """Wake every stream of ``game_id`` (from any thread)."""
+        if game_id not in self._waiters:
+            # most appends another process tells of have no stream here: no lock (a stream
+            # subscribing meanwhile reads the log after subscribing, so it misses nothing)
+            return
         with self._lock:
             waiters = tuple(self._waiters.get(game_id, ()))
         self._wake(waiters)

@@ -64,6 +64,16 @@ class GameStates:
         with self._lock:
             self._heads.pop(game_id, None)
 
+    def stale(self, game_id: str, version: int | None) -> None:
+        """Another process appended to the game, up to ``version`` (``None``: not told):
+        forget its cached head unless it is that far already."""
+        if game_id not in self._heads:  # most games another process appends to: no lock
+            return
+        with self._lock:
+            head = self._heads.get(game_id)
+            if head is not None and (version is None or head.version < version):
+                del self._heads[game_id]
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._heads)

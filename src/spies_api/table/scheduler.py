@@ -9,10 +9,10 @@ never sweeps the games that wait on people, so an idle server costs nothing howe
 games it holds.
 
 - **Waking.** An append of this process pokes it with the game (its cached head says what is
-  due); an append by another process (PostgreSQL's ``LISTEN``) pokes it too, and the due mark
-  is read from the store. At start, and every ``poll_seconds`` (for other processes on one
-  SQLite file), it reads the index of due work: one indexed query that returns only games
-  with work.
+  due); another process's is heard with the game's due mark, kept as told (no query:
+  :class:`~spies_api.table.due.Notices`). At start, and every ``poll_seconds`` (for other
+  processes on one SQLite file), it reads the index of due work: one indexed query that
+  returns only games with work.
 - **A turn.** Per game one task at a time; games run concurrently, so a slow bot holds up
   only its own game. The bot's turn is planned from the game's head (:func:`plan_turn`), its
   decision made in the bot pool (:class:`~spies_api.table.bots.BotPool`: off the event loop,
@@ -60,6 +60,7 @@ thread, and the store must not be closed under a thread that is using it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import threading
 from collections.abc import Callable
@@ -96,7 +97,9 @@ from spies_api.table.due import (
     DueIndex,
     DueQueue,
     DueWork,
+    Notices,
     backoff,
+    late_seat,
 )
 from spies_api.table.threads import CountedCalls, Stopped
 from spies_core.bot_names import FALLBACK_BOT
@@ -111,7 +114,7 @@ from spies_replay.errors import (
     VersionConflictError,
     is_transient,
 )
-from spies_replay.store.records import Clock, utc_now
+from spies_replay.store.records import Appended, Clock, utc_now
 
 __all__ = ["Scheduler"]
 
@@ -155,6 +158,7 @@ class Scheduler:
     log: Any = field(init=False, repr=False)
     _queue: DueQueue = field(init=False, default_factory=DueQueue)
     _poked: set[str] = field(init=False, default_factory=set)
+    _notices: Notices = field(init=False, default_factory=Notices)
     _busy: set[str] = field(init=False, default_factory=set)
     _retrying: dict[str, asyncio.TimerHandle] = field(init=False, default_factory=dict)
     """Games whose work failed for a transient reason, each with the timer of its retry."""
@@ -191,6 +195,19 @@ class Scheduler:
         except RuntimeError:  # the loop has closed: the server is shutting down
             return
 
+    def heard(self, appended: Appended) -> None:
+        """Another process appended (from the store's watch thread): keep its due mark."""
+        if not appended.told:
+            self.poke(appended.game_id)  # an older engine's notice: the store says
+        elif self._notices.hear(appended, self._has_work):
+            loop, wake = self._loop, self._wake
+            if loop is not None and wake is not None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed: shutting down
+                    loop.call_soon_threadsafe(wake.set)
+
+    def _has_work(self, game_id: str) -> bool:
+        return self._queue.holds(game_id) or game_id in self._busy or game_id in self._retrying
+
     def _poke(self, game_id: str) -> None:
         self._poked.add(game_id)
         if self._wake is not None:
@@ -203,7 +220,12 @@ class Scheduler:
         self._queue.mark(game_id, due_at)
 
     async def _settle_pokes(self) -> None:
-        """What is due on each poked game: from its cached head, else from the store."""
+        """What is due on each game: as told by another process's notice; from the cached
+        head of a poked game, else from the store."""
+        for game_id, appended in self._notices.take().items():
+            head = self.states.cached(game_id)  # a newer head here: its own append poked
+            if head is None or head.version < (appended.version or 0):
+                self._mark(game_id, appended.due_at)
         poked, self._poked = self._poked, set()
         now = self.clock()
         unknown = []
@@ -298,7 +320,7 @@ class Scheduler:
         self._loop_thread = threading.get_ident()
         self._started_ms = to_ms(self.clock())
         self._wake = asyncio.Event()
-        self.appends.add(self.poke)
+        self.appends.add(self.poke, self.heard)
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._warm_bots)
@@ -344,7 +366,7 @@ class Scheduler:
                     await self._abandon(head)
                     self._failures.pop(game_id, None)
                     continue
-                late = _late_seat(head, to_ms(self.clock()))
+                late = late_seat(head, to_ms(self.clock()))
                 if late is not None:  # a clock that ran out comes first, a bot's too
                     work = DueWork.DEADLINE
                     await self._time_out(head, late)
@@ -472,23 +494,5 @@ class Scheduler:
 
     def _bot_failed(self, turn: BotTurn, bot: str, reason: str, **more: object) -> None:
         """The one log line of a bot turn that went wrong."""
-        self.log.error(
-            "bot_failed",
-            game_id=turn.game_id,
-            seat=turn.seat,
-            bot=bot,
-            version=turn.version,
-            reason=reason,
-            **more,
-        )
-
-
-def _late_seat(head: Head, now_ms: int) -> int | None:
-    """The first seat whose running clock has run out by ``now_ms``, or ``None``."""
-    if head.finished or head.clock is None:
-        return None
-    for clock in head.clock.seats:
-        deadline = deadline_ms(head.clock, clock.seat)
-        if deadline is not None and deadline <= now_ms:
-            return clock.seat
-    return None
+        where = {"game_id": turn.game_id, "seat": turn.seat, "version": turn.version}
+        self.log.error("bot_failed", **where, bot=bot, reason=reason, **more)

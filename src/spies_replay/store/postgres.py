@@ -19,8 +19,10 @@ differs is how writers meet:
   server is down: :mod:`spies_replay.store.postgres_server`), and the pool reconnects by
   itself when it is back: the process never needs a restart; every driver error is
   translated in one place, :mod:`spies_replay.store.postgres_errors`;
-- every append notifies the channel ``spies_events`` with the game id when it commits, so
-  that other processes can wake up their streams (the table stays the truth);
+- every append notifies the channel ``spies_events`` when it commits, with the game's id,
+  version, head hash and due mark after it, so that other processes can wake up their
+  streams and keep their caches and schedulers in step without a query (the table stays the
+  truth);
 - ``synchronous_commit`` is left on: a command is acknowledged once its transaction is
   durable on the server.
 
@@ -35,6 +37,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, Final
 
+import msgspec
 import psycopg
 import structlog
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -52,11 +55,11 @@ from spies_replay.store.postgres_schema import MIGRATIONS, NOTIFY_CHANNEL
 from spies_replay.store.postgres_server import Server
 from spies_replay.store.protocols import Recorder
 from spies_replay.store.recorders import ThreadRecorder
-from spies_replay.store.records import SNAPSHOT_EVERY, Append, BackendName
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, Appended, BackendName
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Cursor, Transaction
 
-__all__ = ["PostgresEventStore"]
+__all__ = ["PostgresEventStore", "heard"]
 
 _LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
@@ -71,6 +74,21 @@ def _pg(sql: str) -> str:
     if found is None:
         found = _placeholders[sql] = sql.replace("?", "%s")
     return found
+
+
+_notice = msgspec.json.Decoder(Appended)
+
+
+def heard(payload: str) -> Appended:
+    """What a notice on :data:`~spies_replay.store.postgres_schema.NOTIFY_CHANNEL` tells: a
+    JSON object (``spies_append``'s), or the game id alone (an engine from before
+    ``m007_notify_carries_head``, during a rolling upgrade: nothing else is known)."""
+    if payload.startswith("{"):
+        try:
+            return _notice.decode(payload)
+        except msgspec.DecodeError:  # not ours: a wake-up that tells nothing
+            pass
+    return Appended(game_id=payload)
 
 
 class _Tx:
@@ -237,11 +255,11 @@ class PostgresEventStore(SqlEventStore):
             with self._pinned(_Tx(conn)) as tx:
                 yield tx
 
-    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``on_append(game_id)`` for every append another process (or another store
-        of this database) commits (``LISTEN``); this store's own appends are left out, told
-        apart by the server process that sent the notification (the caller knows of them, and
-        its cached state of the game is current).
+    def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
+        """Call ``on_append`` for every append another process (or another store of this
+        database) commits (``LISTEN``), with what its notice tells (:func:`heard`); this
+        store's own appends are left out, told apart by the server process that sent the
+        notification (the caller knows of them, and its cached state of the game is current).
 
         A daemon thread holds one connection of its own (outside the pool) listening on
         :data:`~spies_replay.store.postgres_schema.NOTIFY_CHANNEL`, and reconnects after a
@@ -258,7 +276,7 @@ class PostgresEventStore(SqlEventStore):
                         while not stop.is_set():
                             for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
                                 if note.pid not in self.server.own_pids:
-                                    on_append(note.payload)
+                                    on_append(heard(note.payload))
                 except psycopg.Error as exc:
                     _log.warning("listen_lost", error=reason(exc))
                     stop.wait(1.0)

@@ -15,7 +15,9 @@ idempotency key was used, ``conflict`` with the current version when the game is
 the batch's version and head hash, ``finished`` when the game is over and the batch has
 rows; else it writes the result, the seat's holder and token (SQLSTATE :data:`SEAT_TAKEN`
 when the seat has a token already), the rows, the game row (version, head hash, status,
-outcome, ``due_at``), a snapshot, and notifies :data:`NOTIFY_CHANNEL`.
+outcome, ``due_at``), a snapshot, and notifies :data:`NOTIFY_CHANNEL` with the game's id,
+version, head hash and due mark after it (a JSON object: :class:`~spies_replay.store.records.
+Appended`).
 ``spies_append_many(jsonb)`` runs several such batches in one transaction, each in a
 subtransaction (so one refused batch leaves the others written), locking the games' rows in
 game id order (so two such transactions never deadlock). The function's argument is
@@ -32,7 +34,9 @@ from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
 __all__ = ["APPEND_FUNCTIONS", "MALFORMED", "MIGRATIONS", "NOTIFY_CHANNEL", "SEAT_TAKEN"]
 
 NOTIFY_CHANNEL: Final = "spies_events"
-"""The channel every append notifies with its game id (a wake-up; the table is the truth)."""
+"""The channel every append notifies with its game's id, version, head and due mark after it
+(a wake-up; the table is the truth). Before ``m007_notify_carries_head`` the notice was the
+game id alone: a listener reads both."""
 SEAT_TAKEN: Final = "SPS01"
 """The SQLSTATE ``spies_append`` raises for a seat whose token is held already."""
 MALFORMED: Final = "SPS02"
@@ -118,8 +122,12 @@ APPEND_FUNCTIONS: Final = f"""
                 FROM jsonb_to_recordset(p_batch->'rows') AS r(seq BIGINT, type TEXT,
                     payload TEXT, recorded_at TEXT, actor INTEGER, command TEXT, hash TEXT,
                     bot TEXT);
-            PERFORM pg_notify('{NOTIFY_CHANNEL}', v_game);
             v_new := v_expected + v_count;
+            -- what other processes need to keep in step without a query of their own
+            PERFORM pg_notify('{NOTIFY_CHANNEL}', json_build_object('game_id', v_game,
+                'version', v_new, 'head_hash', p_batch->>'new_head_hash',
+                'due_at', CASE WHEN p_batch->>'outcome' IS NULL THEN p_batch->>'due_at' END,
+                'finished', p_batch->>'outcome' IS NOT NULL)::text);
             IF p_batch->>'outcome' IS NOT NULL THEN
                 UPDATE games SET version = v_new, head_hash = p_batch->>'new_head_hash',
                     updated_at = v_updated, status = 'finished',
@@ -179,8 +187,8 @@ APPEND_FUNCTIONS: Final = f"""
 """``spies_append`` and ``spies_append_many`` as they are now (``CREATE OR REPLACE``): the one
 text of PostgreSQL's append. Each migration that changes them runs this text, so an earlier
 such migration (``m003_append_function``) makes the functions as they are now on a new
-database, and the later one (``m005_append_checks_seqs``) replaces what an older version of
-``m003`` made: every database ends with this one definition."""
+database, and the later ones (``m005_append_checks_seqs``, ``m007_notify_carries_head``)
+replace what an older version made: every database ends with this one definition."""
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(
@@ -247,6 +255,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     ),
     Migration("m005_append_checks_seqs", (APPEND_FUNCTIONS,)),
     Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL,)),  # receipts: the signing keys' table
+    Migration("m007_notify_carries_head", (APPEND_FUNCTIONS,)),
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

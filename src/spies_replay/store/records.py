@@ -23,6 +23,7 @@ from spies_replay.meta import SeatState, SeedSource
 
 __all__ = [
     "Append",
+    "Appended",
     "BackendName",
     "Clock",
     "EventRow",
@@ -230,6 +231,33 @@ class Append:
 Clock = Callable[[], str]
 """Where the server reads the time: a function giving now as :func:`utc_now` does (tests
 give their own, to drive deadlines without waiting)."""
+
+
+class Appended(msgspec.Struct, frozen=True, kw_only=True):
+    """An append another process (or another store of the database) committed, as a store's
+    watch tells of it: a wake-up, and what a process needs to keep in step without reading
+    the store (the log stays the truth).
+
+    Attributes:
+        game_id: the game appended to.
+        version: the game's version after the append, or ``None`` when the notice did not
+            say (one sent by an older version of the engine): then nothing below is known.
+        head_hash: the game's head hash after the append (``None`` when not told).
+        due_at: the game's due mark after the append (:attr:`Append.due_at`; ``None``:
+            nothing is due, or not told).
+        finished: whether the game is over.
+    """
+
+    game_id: str
+    version: int | None = None
+    head_hash: str | None = None
+    due_at: str | None = None
+    finished: bool = False
+
+    @property
+    def told(self) -> bool:
+        """Whether the notice told the game's version, head and due mark."""
+        return self.version is not None
 
 
 def utc_now() -> str:

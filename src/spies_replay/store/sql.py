@@ -37,6 +37,7 @@ from spies_replay.errors import GameNotFoundError, ReplayError
 from spies_replay.meta import SeatState
 from spies_replay.store.records import (
     SNAPSHOT_EVERY,
+    Appended,
     BackendName,
     EventRow,
     GamePage,
@@ -117,10 +118,11 @@ class SqlEventStore:
         not): what a readiness check asks."""
         raise NotImplementedError
 
-    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``on_append(game_id)`` after appends by other processes, when the backend
-        can tell (a wake-up only: the log stays the truth); returns the function that stops
-        watching. This default tells nothing: readers poll."""
+    def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
+        """Call ``on_append`` with each append by other processes (:class:`~spies_replay.
+        store.records.Appended`: the game, its version, head and due mark after it), when the
+        backend can tell (a wake-up only: the log stays the truth); returns the function that
+        stops watching. This default tells nothing: readers poll."""
         del on_append
         return _nothing
 

@@ -38,7 +38,13 @@ from spies_replay.errors import StoreBusyError, StoreClosedError, StoreUnavailab
 from spies_replay.store.migrations import applied_migrations, migrate, pending_migrations
 from spies_replay.store.protocols import Recorder
 from spies_replay.store.recorders import ThreadRecorder
-from spies_replay.store.records import SNAPSHOT_EVERY, Append, BackendName, NewGame
+from spies_replay.store.records import (
+    SNAPSHOT_EVERY,
+    Append,
+    Appended,
+    BackendName,
+    NewGame,
+)
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Transaction
 from spies_replay.store.sqlite_append import SQLiteRecorder, append_batch
@@ -297,8 +303,8 @@ class SQLiteEventStore(SqlEventStore):
             return ThreadRecorder(self)
         return SQLiteRecorder(self.twin(busy_timeout=0.0), self)
 
-    def watch(self, on_append: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``on_append(game_id)`` for each game other connections append to (other
+    def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
+        """Call ``on_append`` for each game other connections append to (other
         processes, this process's other stores of the file), never this store's own
         writes: see :func:`spies_replay.store.sqlite_watch.watch`."""
         return watch(self.path, self.busy_timeout, self.watch_seconds, self._own, on_append)

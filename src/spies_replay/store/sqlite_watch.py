@@ -1,7 +1,8 @@
 """SQLite's watch: other connections' appends, seen by polling the file's commit counter.
 
-SQLite cannot signal another process, so :func:`watch` polls (see there); :class:`OwnWrites`
-tells a store's own writes, which its caller knows of, from the others'.
+SQLite cannot signal another process, so :func:`watch` polls (see there) and tells each game's
+row as it finds it (:class:`~spies_replay.store.records.Appended`); :class:`OwnWrites` tells a
+store's own writes, which its caller knows of, from the others'.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from spies_replay.store.records import Appended, GameStatus
+
 __all__ = ["OwnWrites", "watch"]
 
 
@@ -20,9 +23,9 @@ def watch(
     busy_timeout: float,
     interval: float,
     own: OwnWrites,
-    on_append: Callable[[str], None],
+    on_append: Callable[[Appended], None],
 ) -> Callable[[], None]:
-    """Call ``on_append(game_id)`` for each game other connections append to the file at
+    """Call ``on_append`` for each game other connections append to the file at
     ``path``: other processes sharing the file, and this process's other stores of it,
     never a store's own writes (``own``; the caller knows of those). A wake-up only: the
     log stays the truth.
@@ -40,8 +43,8 @@ def watch(
 
     def poll() -> None:
         while not stop.wait(interval):
-            for game_id in state.look():
-                on_append(game_id)
+            for appended in state.look():
+                on_append(appended)
         state.close()
 
     thread = threading.Thread(target=poll, name="spies-store-watch", daemon=True)
@@ -95,6 +98,15 @@ class OwnWrites:
                     del self._pending[game_id]
 
 
+_APPENDED_SQL = """
+    SELECT e.game_id, max(e.rowid), g.version, g.head_hash, g.due_at, g.status
+    FROM events e JOIN games g ON g.id = e.game_id
+    WHERE e.rowid > ? GROUP BY e.game_id
+"""
+"""The games appended to past a rowid, each with its row: one read, so the row is the one
+of the newest append seen (its version is the game's last seq)."""
+
+
 class _Watched:
     """What :func:`watch` has seen: its connection, the file's commit counter and the last
     ``events`` rowid."""
@@ -107,7 +119,7 @@ class _Watched:
         self.data_version: int | None = None
         self.rowid: int | None = None
 
-    def look(self) -> list[str]:
+    def look(self) -> list[Appended]:
         """The games appended to since the last look (none on the first)."""
         try:
             if self.conn is None:
@@ -128,17 +140,24 @@ class _Watched:
                 ).fetchone()[0]
                 self.data_version = version
                 return []
-            rows = self.conn.execute(
-                "SELECT game_id, max(rowid), max(seq) FROM events WHERE rowid > ? GROUP BY game_id",
-                (self.rowid,),
-            ).fetchall()
+            rows = self.conn.execute(_APPENDED_SQL, (self.rowid,)).fetchall()
         except sqlite3.Error:
             self.close()  # the file busy or gone for a moment: a fresh connection next time
             return []
         self.data_version = version
         if rows:
             self.rowid = max(self.rowid, *(row[1] for row in rows))
-        return [row[0] for row in rows if not self.own.seen(row[0], row[2])]
+        return [
+            Appended(
+                game_id=row[0],
+                version=row[2],
+                head_hash=row[3],
+                due_at=row[4],
+                finished=row[5] == GameStatus.FINISHED,
+            )
+            for row in rows
+            if not self.own.seen(row[0], row[2])
+        ]
 
     def close(self) -> None:
         if self.conn is not None:
