@@ -83,7 +83,7 @@ from spies_replay.receipts import (
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
-from spies_replay.transfer import GAME_ID, ExportHeader, export_lines, read_export
+from spies_replay.transfer import FORMAT_MIXED, GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
 from tests.support.botgames import export_of, rechain
 
@@ -1253,7 +1253,7 @@ def schemas() -> dict[str, Any]:
         " verify checks each field against the log.",
         "type": "object",
         "properties": {
-            "format": {"const": CHAIN_VERSION},
+            "format": {"enum": [CHAIN_VERSION, FORMAT_MIXED]},
             "id": {"type": "string", "pattern": f"^{GAME_ID.pattern}$"},
             "game": {"type": "string", "enum": sorted(GAMES)},
             "players": {"type": "integer", "minimum": 1},

@@ -418,6 +418,7 @@ def attempt_seat_change(
     token_hash: str | None,
     clock: Clock,
     games: Games | None = None,
+    entropy: bytes | None = None,
 ) -> SeatChange:
     """One attempt at a seat change: read the seats, decide, append at the version read.
 
@@ -432,7 +433,9 @@ def attempt_seat_change(
     event = choose(table.seats, table.tokens)
     if event is None:
         return table.unchanged()
-    return append_seat_change(store, table, event, token_hash=token_hash, recorded_at=clock())
+    return append_seat_change(
+        store, table, event, token_hash=token_hash, recorded_at=clock(), entropy=entropy
+    )
 
 
 def _check_seat(game_id: str, seat: int, seats: Sequence[SeatState]) -> None:
