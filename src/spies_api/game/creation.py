@@ -42,6 +42,7 @@ from spies_replay.clocks import (
 )
 from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
 from spies_replay.errors import (
+    EntropyNotAcceptedError,
     GameExistsError,
 )
 from spies_replay.meta import (
@@ -190,7 +191,10 @@ def create_game(
     added: tuple[EntropyAdded, ...] = ()
     if entropy is not None:
         if seed is not None:
-            raise ValueError("a game with entropy draws from a server seed, not a client's")
+            raise EntropyNotAcceptedError(
+                "entropy goes into a seed the server committed to; a client seed is chosen"
+                " by the client alone: give one or the other"
+            )
         seed_bytes = secrets.token_bytes(32) if server_seed is None else server_seed
         source = SeedSource.MIXED
         added = (EntropyAdded(seat=None, entropy=entropy.hex()),)
@@ -205,10 +209,9 @@ def create_game(
         raise InvalidOptionsError(f"options must be a JSON object, not {raw_options!r}")
     public_options, deal = split_deal(msgspec.to_builtins(raw_options))
     if deal is not None and added:
-        raise InvalidOptionsError(
+        raise EntropyNotAcceptedError(
             "entropy decides a deal drawn from the seed; with options.deal the creator lays"
-            " out the cards: give one or the other",
-            code="entropy-not-accepted",
+            " out the cards: give one or the other"
         )
     if deal is not None:  # the creator chose the cards, whoever chose the seed
         source = SeedSource.DEAL
