@@ -198,6 +198,18 @@ def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
     )
 
 
+def _chosen_by_creator(request: CreateGameRequest) -> list[str]:
+    """What in the request chooses the cards alone: ``seed``, ``options.deal``."""
+    return [
+        name
+        for name, given in (
+            ("seed", request.seed is not None),
+            ("options.deal", "deal" in (request.options or {})),
+        )
+        if given
+    ]
+
+
 def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) -> None:
     """Refuse a deal the creator chose in a game that seats someone else.
 
@@ -209,14 +221,7 @@ def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) ->
     Raises:
         UnfairDealError: a ``seed`` or a ``deal`` with an open seat.
     """
-    chosen = [
-        name
-        for name, given in (
-            ("seed", request.seed is not None),
-            ("options.deal", "deal" in (request.options or {})),
-        )
-        if given
-    ]
+    chosen = _chosen_by_creator(request)
     open_seats = [s.seat for s in seats or () if s.type == SeatType.OPEN]
     if chosen and open_seats:
         raise UnfairDealError(
@@ -240,14 +245,7 @@ def check_entropy_request(request: CreateGameRequest) -> bytes | None:
             "entropy and commitment_id go together: ask POST /commitments for a commitment,"
             " then send its commitment_id with your entropy"
         )
-    chosen = [
-        name
-        for name, given in (
-            ("seed", request.seed is not None),
-            ("options.deal", "deal" in (request.options or {})),
-        )
-        if given
-    ]
+    chosen = _chosen_by_creator(request)
     if chosen:
         raise EntropyNotAcceptedError(
             f"entropy goes into a seed the server committed to; {' and '.join(chosen)} would"
