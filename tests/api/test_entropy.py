@@ -8,20 +8,31 @@ Every answer also goes through the OpenAPI check of the ``client`` fixture.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import random
+import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
+from spies_api.problems.errors import (
+    CommitmentExpiredError,
+    CommitmentUsedError,
+    UnknownCommitmentError,
+)
+from spies_api.service.commitments import SeedCommitments
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import FORMAT_MIXED, import_game
 from tests.support.api import FakeClock, Game, assert_problem, bearer, create, play_to_end
+from tests.support.backends import fresh_backend
 
 CREATOR = "00112233445566778899aabbccddeeff"
 JOINER = "ffeeddccbbaa99887766554433221100ffeeddcc"
@@ -160,3 +171,44 @@ def test_a_joiners_entropy_to_a_game_without_a_commitment_is_refused(
     assert_problem(response, 422, "entropy-not-accepted")
     after = client.get(f"/games/{created['id']}").json()
     assert after["version"] == before and after["seats"][1]["type"] == "open"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_commitment_is_used_once_and_expires_on_both_backends(
+    backend: str, tmp_path: Path
+) -> None:
+    """The service over each backend's table: the committed seed once, then
+    ``commitment-used``; two racing uses, one winner; past ``expires_at``, expired."""
+    clock = FakeClock()
+    with fresh_backend(backend, tmp_path) as database:
+        store = database.open()
+        try:
+            commitments = SeedCommitments(store, ttl=60.0, per_client=3, clock=clock)
+            issued = commitments.issue("client-a")
+            seed = commitments.use(issued.commitment_id)
+            assert hashlib.sha256(seed).hexdigest() == issued.seed_commitment
+            with pytest.raises(CommitmentUsedError):
+                commitments.use(issued.commitment_id)
+            racing = commitments.issue("client-a").commitment_id
+            won: list[bytes] = []
+            start = threading.Barrier(4)
+
+            def use() -> None:
+                start.wait()
+                with contextlib.suppress(CommitmentUsedError):
+                    won.append(commitments.use(racing))
+
+            threads = [threading.Thread(target=use) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert len(won) == 1
+            late = commitments.issue("client-a").commitment_id
+            clock.advance(60)
+            with pytest.raises(CommitmentExpiredError):
+                commitments.use(late)
+            with pytest.raises(UnknownCommitmentError):
+                commitments.use("never-given")
+        finally:
+            store.close()
