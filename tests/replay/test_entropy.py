@@ -216,3 +216,28 @@ def test_verify_refuses_a_mixed_label_without_the_creators_entropy(store: EventS
         return events
 
     assert verdict(store, change) == ("seed-source-mismatch", 2)
+
+
+def test_the_deal_waits_for_the_last_open_seat_and_orders_the_joiners_by_seat(
+    store: EventStore,
+) -> None:
+    """Seats 1 and 2 open: seat 2 joins first (no deal yet), then seat 1 deals, from the mix
+    of the creator's, seat 1's and seat 2's entropy in that order."""
+    seats = [SeatState(seat=0), *(SeatState(seat=s, type=SeatType.OPEN) for s in (1, 2))]
+    game_id = create_game(
+        store, "black-spy", 3, seats=seats, entropy=CREATOR, server_seed=SERVER_SEED
+    ).record.id
+    second, first = bytes(range(16)), bytes(range(50, 90))
+    change_seat(store, game_id, lambda s, t: SeatJoined(seat=2, name="Cy"), entropy=second)
+    assert [e.type for e in read_events(store, game_id)][-2:] == ["seat_joined", "entropy_added"]
+    assert len(read_events(store, game_id)) == 4  # nothing dealt with a seat still open
+    change_seat(store, game_id, lambda s, t: SeatJoined(seat=1, name="Bo"), entropy=first)
+    events = [stored.event for stored in read_events(store, game_id)]
+    spec = get_game("black-spy")
+    mix = mix_seed(SERVER_SEED, [CREATOR, first, second])
+    dealt = setup(spec, 3, {}, FairRng(mix, 0))
+    assert events[6 : 6 + len(dealt.events)] == list(dealt.events)
+    by_join = setup(spec, 3, {}, FairRng(mix_seed(SERVER_SEED, [CREATOR, second, first]), 0))
+    assert list(by_join.events) != list(dealt.events)
+    play_out(store, game_id)
+    assert verify_game(store, game_id).ok
