@@ -20,6 +20,9 @@ carries a token or a hidden card.
   open seat claimed by a person), :class:`SeatClaimed` (a rematch seat taken by the holder
   of that seat in the previous game), :class:`SeatHandedToBot` and :class:`SeatTakenBack`
   record every change, each in the transaction that makes it; :func:`seat_table` folds them.
+- :class:`EntropyAdded`: a player's contribution to a ``mixed`` game's seed (the creator's
+  right after ``game_created``, a joiner's right after its ``seat_joined``); the game draws
+  from :func:`mixed_seed` of the committed seed and every contribution.
 """
 
 from __future__ import annotations
@@ -139,7 +142,8 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     seed_commitment: str
     """``sha256(seed)`` as lower-case hex; :class:`SeedRevealed` later discloses the seed."""
     seed_source: SeedSource
-    """``server`` (secret, random) or ``client`` (given, reproducible)."""
+    """``server`` (secret, random), ``client`` (given, reproducible), ``deal`` (laid out by
+    the creator) or ``mixed`` (a server seed mixed with the players' entropy)."""
     rng: str
     """The versioned algorithm that derives every shuffle from the seed:
     ``hmac-sha256-fisher-yates/1`` (defined in ``docs/protocol.md``)."""
