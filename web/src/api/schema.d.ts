@@ -1539,7 +1539,7 @@ export interface components {
             seats?: components["schemas"]["SeatState"][] | null;
             /** @description `sha256(seed)` as lower-case hex; `SeedRevealed` later discloses the seed. */
             seed_commitment: string;
-            /** @description `server` (secret, random) or `client` (given, reproducible). */
+            /** @description `server` (secret, random), `client` (given, reproducible), `deal` (laid out by the creator) or `mixed` (a server seed mixed with the players' entropy). */
             seed_source: components["schemas"]["SeedSource"];
             /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
@@ -3015,7 +3015,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitmentResponse"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3134,7 +3134,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `commitment-used`, `commitment-expired`. */
+            /** @description The seed commitment was used already, or it expired. Codes: `commitment-used`, `commitment-expired`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -65,7 +65,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                     " `--max-games-per-client`; a game waiting for players counts until it"
                     " fills, ends or expires)",
                 },
-                examples={422: "unknown-game"},
+                examples={409: "commitment-used", 422: "unknown-game"},
             ),
         },
     ),
@@ -101,7 +101,8 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                 503,
                 507,
                 codes={
-                    429: "`too-many-commitments` (with `Retry-After`: the client holds"
+                    429: "`too-many-requests` (with `Retry-After`), `too-many-commitments`"
+                    " (with `Retry-After`: the client holds"
                     " `--max-commitments-per-client` unused ones, or the server"
                     " `--max-commitments`)",
                 },
