@@ -31,13 +31,16 @@ import msgspec
 
 from spies_api.game import (
     Head,
+    append_seat_change,
     create_game,
     creation,
+    load_head,
     plan_timeout,
     prepare_command,
     prepare_resume,
     prepare_seat_change,
     prepare_timeout,
+    read_seats,
 )
 from spies_api.table.bots import forced_turn, plan_turn
 from spies_bots import BOTS, bot_rng, policy_for
@@ -713,6 +716,29 @@ def deck_of_spies_mixed(store: EventStore) -> str:
     return game.head.id
 
 
+JOINER_ENTROPY: Final = bytes(range(0x40, 0x60))
+"""The joiner's entropy of the mixed lobby export (32 bytes)."""
+
+
+def spies_and_lies_lobby_mixed(store: EventStore) -> str:
+    """A lobby game with players' entropy: the creator's at creation, the joiner's with the
+    join that takes the last open seat, which deals from the mix of both."""
+    game = table(
+        store,
+        "spies-and-lies",
+        "vector-spies-and-lies-lobby-mixed",
+        seats=[SeatState(seat=0, name="Ada"), SeatState(seat=1, type=SeatType.OPEN)],
+        entropy=CREATOR_ENTROPY,
+    )
+    game.wait(2_104_733)
+    seats = read_seats(store, game.head.id)
+    joined = SeatJoined(seat=1, name="Bo")
+    append_seat_change(store, seats, joined, recorded_at=game.at, entropy=JOINER_ENTROPY)
+    game.head = load_head(store, game.head.id)
+    play_out(game)
+    return game.head.id
+
+
 def deck_of_spies_clock(store: EventStore) -> str:
     """An explicit deal and a clock: a move, two timeouts (the second abandons the seat to
     the time control's bot, which moves for it), a move of that bot, the seat taken back."""
@@ -912,6 +938,12 @@ EXPORTS: tuple[Export, ...] = (
         " entropy_added at seq 2, every draw and the random@1 bot's generator keyed by the"
         " mixed seed, the committed server seed revealed",
     ),
+    Export(
+        spies_and_lies_lobby_mixed,
+        "players' entropy in a lobby game (format 2): an open seat, the deal deferred to the"
+        " join that takes it, the joiner's entropy_added right after its seat_joined, the"
+        " set-up drawn from the mix of the creator's and the joiner's entropy",
+    ),
     Export(deck_of_spies_at_setup, "a game over in its creation's batch (seed_revealed at seq 5)"),
     Export(
         deck_of_spies_forfeit,
@@ -1065,6 +1097,14 @@ def _entropy_changed(lines: list[bytes]) -> tuple[list[bytes], int | None]:
     return rechained(record, changed), 3
 
 
+def _joiner_entropy_changed(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The joiner's entropy changed after the fact and the chain recomputed: the deal in the
+    join's batch is no longer what the mix deals."""
+    record, rows = rows_of(lines)
+    seq = first_seq(rows, lambda row: row.type == "entropy_added" and row.seq > 2)
+    return rechained(record, edit(rows, seq, entropy=bytes(32).hex())), seq + 1
+
+
 def _format_1_header(lines: list[bytes]) -> tuple[list[bytes], int | None]:
     """The mixed export's header saying format 1: a format 1 reader never reads it."""
     return [
@@ -1215,6 +1255,13 @@ TAMPERS: tuple[Tamper, ...] = (
         _entropy_changed,
         "rederivation-mismatch",
         base=MIXED_BASE,
+    ),
+    Tamper(
+        "joiner-entropy-changed",
+        "the joiner's entropy_added changed after the fact, the chain recomputed",
+        _joiner_entropy_changed,
+        "rederivation-mismatch",
+        base="vector-spies-and-lies-lobby-mixed",
     ),
     Tamper(
         "entropy-format-1",

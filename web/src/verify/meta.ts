@@ -50,6 +50,8 @@ export const META_EVENTS = new Map<string, Shape>([
       seats: opt(nullable(arrayOf(seatState)), null),
       rematch_of: opt(nullable("string"), null),
       clock: opt(nullable(timeControl), null),
+      deal_deferred: opt("bool", false),
+      open_until: opt(nullable("string"), null),
     }),
   ],
   ["seat_joined", event("seat_joined", { seat: req("int"), name: req("string") })],

@@ -1,7 +1,8 @@
 /**
  * The second verifier of a game's log (docs/protocol.md, "Verify"): reads an export, checks
  * the chain, the seed and its commitments, re-derives the set-up and every command from the
- * seed through each game's rules, the clocks, the seats and the bots' marks, and the end; the
+ * seed through each game's rules, the clocks, the seats (a deal deferred to the last join too)
+ * and the bots' marks, and the end; the
  * checks run in the specification's order, so the first problem is the one it names.
  *
  * Formats are dispatched on the header's `format`: format 1 (`spies-replay/1`), and format 2
@@ -118,6 +119,8 @@ interface Created {
   readonly deal_commitment: string | null;
   readonly seats: readonly Seat[] | null;
   readonly clock: TimeControl | null;
+  readonly deal_deferred: boolean;
+  readonly open_until: string | null;
 }
 
 /** What the log owes next: the batch's clocks, or a timeout's forced move. */
@@ -159,6 +162,9 @@ class Format1 {
   private deal: Plain = null;
   /** The event of the row before the one being read, and of that one. */
   private previous: Tagged | null = null;
+  /** The game waits for its deferred deal (an open seat left), and the set-up it deals. */
+  private waiting = false;
+  private deferred: Tagged[] | null = null;
   private current: Tagged | null = null;
   private revealSeq: number | null = null;
   private created: Created | null = null;
@@ -374,6 +380,11 @@ class Format1 {
     if (dealLabel && created.deal_commitment === null) fail(1, "seed-source-mismatch", "the label deal without a deal commitment");
     if (created.seed_source === "mixed" && created.deal_commitment !== null) fail(1, "seed-source-mismatch", "the label mixed with a deal commitment");
     if (!dealLabel && created.seed_source !== "mixed" && created.deal_commitment !== null) this.caveats.add("seed-source-predates-deal", "", 1);
+    if (created.deal_deferred) {
+      if (!seats.some((s) => s.type === "open")) fail(1, "header-mismatch", "game_created defers its deal to the last join but has no open seat");
+      this.waiting = true;
+    }
+    if (created.open_until !== null && parseLogTime(created.open_until) === null) fail(1, "invalid-timestamp", "open_until is not a log time");
     this.created = created;
     if (created.clock !== null) {
       this.limit = clocks.limits(created.clock);
@@ -397,7 +408,8 @@ class Format1 {
     const seed = this.play ?? this.seed;
     try {
       const { value, stream } = await withStream(seed, 0, (st) => rules.start(created.players, created.options, this.deal, st));
-      this.batch.pending = value;
+      if (this.waiting) this.deferred = value;
+      else this.batch.pending = value;
       this.drew(2, 0, stream);
     } catch (error) {
       if (error instanceof Refused) fail(1, "setup-refused", error.message);
@@ -571,6 +583,13 @@ class Format1 {
     const next = seatEvent(this.seats, ev.type, seat, value);
     if (next === null) fail(seq, "seat-event-invalid", `${ev.type} does not fit seat ${seat}`);
     this.seats = next;
+    if (this.waiting && !next.some((s) => s.type === "open")) {
+      // The last open seat taken: the deferred set-up is the rest of this batch, and the
+      // clocks start after it, as at a creation.
+      this.waiting = false;
+      this.newBatch("creation", row, null, false, this.deferred);
+      this.deferred = null;
+    }
   }
 
   private aborted(row: Row, ev: Tagged): void {
@@ -579,6 +598,12 @@ class Format1 {
     const detail = ev["detail"] as string;
     const length = [...detail].length;
     if (length < 1 || length > 500 || !printable(detail)) fail(seq, "abort-invalid", "the detail is not 1 to 500 printable characters");
+    if (ev["reason"] === "abandoned") {
+      const until = this.created?.open_until ?? null;
+      const at = parseLogTime(row.recordedAt)?.ms ?? 0;
+      const expiry = until === null ? null : (parseLogTime(until)?.ms ?? null);
+      if (!this.waiting || expiry === null || at < expiry) fail(seq, "abort-invalid", "abandoned, but the table is dealt or its open seats have not expired");
+    }
     this.settled(seq);
     this.newBatch("abort", row, null, false, null);
     if (this.batch !== null) this.batch.ended = true;
@@ -604,6 +629,7 @@ class Format1 {
 
   private async gameEvent(row: Row, ev: Tagged): Promise<void> {
     const seq = row.seq;
+    if (this.waiting) fail(seq, "misplaced-event", `${ev.type} before the game is dealt: it deals in the batch of the join that takes its last open seat`);
     if (row.command !== null) await this.command(row);
     else if (row.actor !== null || row.bot !== null) {
       // hashed, so a rewrite keeps them: they say who played only on a command's row
