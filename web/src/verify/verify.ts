@@ -388,6 +388,8 @@ class Format1 {
     this.created = created;
     if (created.clock !== null) {
       this.limit = clocks.limits(created.clock);
+      // A table waiting for players: every clock stands still until the deal.
+      if (this.waiting) this.clocks = clocks.start(this.limit, created.players, [], recorded.ms);
     }
     this.batch = { kind: "creation", seat: null, forced: false, at: recorded.ms, pending: null, ended: false, clocked: false, lastSeq: 1, dirty: false };
     if (this.seed === null) return;
