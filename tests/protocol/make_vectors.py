@@ -36,6 +36,7 @@ from spies_api.game import (
     creation,
     load_head,
     plan_timeout,
+    prepare_abort,
     prepare_command,
     prepare_resume,
     prepare_seat_change,
@@ -618,6 +619,7 @@ def table(
     rematch_of: str | None = None,
     tokens: dict[int, str] | None = None,
     entropy: bytes | None = None,
+    open_seat_ttl: float | None = None,
 ) -> Table:
     """A new game at :data:`T0` (``seed=None``: the stand-in server seed; with ``entropy``
     a ``mixed`` game of that server seed and the creator's entropy)."""
@@ -635,6 +637,7 @@ def table(
             clock=clock,
             created_at=stamp(0),
             entropy=entropy,
+            open_seat_ttl=open_seat_ttl,
         )
     return Table(store, GAMES[game], created.head, 0)
 
@@ -736,6 +739,26 @@ def spies_and_lies_lobby_mixed(store: EventStore) -> str:
     append_seat_change(store, seats, joined, recorded_at=game.at, entropy=JOINER_ENTROPY)
     game.head = load_head(store, game.head.id)
     play_out(game)
+    return game.head.id
+
+
+def spies_and_lies_abandoned(store: EventStore) -> str:
+    """A lobby game with a clock whose open seat expires: abandoned, every clock stopped
+    (they never ran), the seed revealed."""
+    game = table(
+        store,
+        "spies-and-lies",
+        "vector-spies-and-lies-abandoned",
+        seats=[SeatState(seat=0, name="Ada"), SeatState(seat=1, type=SeatType.OPEN)],
+        clock=TimeControl(budget_seconds=300.0),
+        open_seat_ttl=600.0,
+    )
+    game.wait(600_000_000 + 2_345)
+    detail = f"its open seats expired at {game.head.open_until}"
+    prepared = prepare_abort(
+        game.spec, game.head, reason="abandoned", detail=detail, recorded_at=game.at
+    )
+    store.append(prepared.append)
     return game.head.id
 
 
@@ -943,6 +966,11 @@ EXPORTS: tuple[Export, ...] = (
         "players' entropy in a lobby game (format 2): an open seat, the deal deferred to the"
         " join that takes it, the joiner's entropy_added right after its seat_joined, the"
         " set-up drawn from the mix of the creator's and the joiner's entropy",
+    ),
+    Export(
+        spies_and_lies_abandoned,
+        "a lobby game with a clock whose open seat expired: game_aborted (abandoned) at"
+        " open_until, the clocks that never ran stopped, nothing dealt",
     ),
     Export(deck_of_spies_at_setup, "a game over in its creation's batch (seed_revealed at seq 5)"),
     Export(
