@@ -332,8 +332,7 @@ def _refusal_of(game: str) -> str:
 _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     "commitment-used": (
         "Commitment used",
-        "seed commitment 'EeaM4BqMG6VKlmOhs6wtQw' was used at 2026-12-02T18:40:16.245000Z:"
-        " each deals one game; ask for a new one with POST /commitments",
+        "seed commitment 'EeaM4BqMG6VKlmOhs6wtQw' was used already: ask for a new one",
     ),
     "seat-taken": ("Seat taken", f"seat 1 of game {BLACK_SPY_ID!r} is joined, not open"),
     "no-open-seat": ("No open seat", f"game {BLACK_SPY_ID!r} has no open seat left"),

@@ -510,7 +510,7 @@ export const de: Texts = {
     "unknown-commitment": "Diese Seed-Zusage kennt der Server nicht: fordere eine neue an.",
     "commitment-used": "Diese Seed-Zusage wurde schon verwendet: fordere eine neue an.",
     "commitment-expired": "Diese Seed-Zusage ist abgelaufen: fordere eine neue an.",
-    "invalid-entropy": "Deine Entropie muss 16 bis 64 Bytes in Hex sein und mit einer Seed-Zusage kommen.",
+    "invalid-entropy": "Deine Entropie ist kein gültiges Hex der erlaubten Länge, oder ihr fehlt die Seed-Zusage.",
     "entropy-not-accepted": "Dieses Spiel nimmt keine Entropie von dir an: nur Spiele mit einer Seed-Zusage tun das.",
     "too-many-commitments": "Du hältst so viele unbenutzte Seed-Zusagen, wie dieser Server erlaubt: nutze eine oder warte.",
     "unsupported-variant": "Diese Variante unterstützt die Engine nicht.",

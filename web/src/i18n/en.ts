@@ -520,7 +520,7 @@ export const en = {
     "unknown-commitment": "That seed commitment is unknown to this server: ask for a new one.",
     "commitment-used": "That seed commitment was used already: ask for a new one.",
     "commitment-expired": "That seed commitment has expired: ask for a new one.",
-    "invalid-entropy": "Your entropy must be 16 to 64 bytes written as hex, sent with a seed commitment.",
+    "invalid-entropy": "Your entropy is not hex of the allowed length, or it came without its seed commitment.",
     "entropy-not-accepted": "This game takes no entropy of yours: only games created with a seed commitment do.",
     "too-many-commitments": "You hold as many unused seed commitments as this server allows: use one or wait.",
     "unsupported-variant": "The engine does not support that variant.",
