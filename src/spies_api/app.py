@@ -62,6 +62,7 @@ from spies_api.openapi.plugins import DocumentedSchemaPlugin, TaggedUnionSchemaP
 from spies_api.problems.table import to_problem
 from spies_api.service.auth import Caller, SeatAuthenticator
 from spies_api.service.commands import Commands
+from spies_api.service.commitments import SeedCommitments
 from spies_api.service.creation import GameCreator
 from spies_api.service.effects import WriteEffects
 from spies_api.service.keys import ReceiptKeys
@@ -155,8 +156,14 @@ class Runtime:
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
         receipts = ReceiptKeys.open(store)  # receipts: the database's signing key
+        commitments = SeedCommitments.open(store, settings, clock)  # players' entropy
         creator = GameCreator(
-            store, effects, clock=clock, open_seat_ttl=settings.open_seat_ttl, receipts=receipts
+            store,
+            effects,
+            clock=clock,
+            open_seat_ttl=settings.open_seat_ttl,
+            receipts=receipts,
+            commitments=commitments,
         )
         bot_quota = BotGameQuota(
             settings.max_bot_games_per_client,

@@ -13,6 +13,10 @@ Algorithm ``hmac-sha256-fisher-yates/1`` (the version string is recorded with ev
   below ``2**64`` (no modulo bias).
 - Shuffles are :func:`spies_core.decider.shuffled`: Fisher-Yates from the last index down.
 
+- Players' entropy (``spies-entropy/1``): a seed the server committed to before any player's
+  entropy was known is mixed with the players' contributions by :func:`mix_seed`, and the
+  game draws from the mixed seed; the server's seed is the one committed and revealed.
+
 Anyone holding the revealed seed can therefore recompute every shuffle of a game from the
 exported log. ``docs/protocol.md`` defines the algorithm and each game's draws byte for byte.
 """
@@ -22,10 +26,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-__all__ = ["ALGORITHM", "FairRng", "seed_commitment"]
+__all__ = [
+    "ALGORITHM",
+    "ENTROPY_MAX_BYTES",
+    "ENTROPY_MIN_BYTES",
+    "MIXING",
+    "FairRng",
+    "mix_seed",
+    "seed_commitment",
+]
 
 ALGORITHM = "hmac-sha256-fisher-yates/1"
 """The versioned name of this algorithm, recorded with every game."""
+
+MIXING = "spies-entropy/1"
+"""The versioned name of the mixing of players' entropy into a seed (:func:`mix_seed`)."""
+
+ENTROPY_MIN_BYTES = 16
+"""The fewest bytes a player's contribution may have."""
+
+ENTROPY_MAX_BYTES = 64
+"""The most bytes a player's contribution may have."""
 
 _TWO_64 = 1 << 64
 
@@ -33,6 +54,24 @@ _TWO_64 = 1 << 64
 def seed_commitment(seed: bytes) -> str:
     """The public commitment to a seed: its SHA-256, as lower-case hex."""
     return hashlib.sha256(seed).hexdigest()
+
+
+def mix_seed(server_seed: bytes, contributions: list[bytes] | tuple[bytes, ...]) -> bytes:
+    """The seed a game draws from when players gave entropy (``spies-entropy/1``):
+    ``HMAC-SHA256(key = server_seed, message = "spies-entropy/1" || for each contribution,
+    its length as 4 bytes big-endian || its bytes)``, the contributions in order (the
+    creator's, then each joiner's by seat).
+
+    The server committed to ``server_seed`` before it saw any contribution, and the last
+    contribution comes after the server's commitment, so neither side alone chose the result.
+
+    >>> mix_seed(bytes(32), [bytes(16)]).hex()[:16]
+    '3423939da4fd223c'
+    """
+    message = MIXING.encode() + b"".join(
+        len(part).to_bytes(4, "big") + part for part in contributions
+    )
+    return hmac.new(server_seed, message, hashlib.sha256).digest()
 
 
 class FairRng:

@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # records imports nothing of this package's stores: no cycle
 
 __all__ = [
     "DeadlinePassedError",
+    "EntropyNotAcceptedError",
     "GameExistsError",
     "GameFinishedError",
     "GameNotFinishedError",
@@ -271,6 +272,13 @@ class NoOpenSeatError(ReplayError):
     """The game has no open seat left."""
 
     default_code = "no-open-seat"
+
+
+class EntropyNotAcceptedError(ReplayError):
+    """Entropy where no mixed seed takes it: a join's to a game not created with a
+    commitment (its seed is not ``mixed``), or a creator's with a client seed or a deal."""
+
+    default_code = "entropy-not-accepted"
 
 
 class SeatNotHeldError(ReplayError):

@@ -20,6 +20,9 @@ carries a token or a hidden card.
   open seat claimed by a person), :class:`SeatClaimed` (a rematch seat taken by the holder
   of that seat in the previous game), :class:`SeatHandedToBot` and :class:`SeatTakenBack`
   record every change, each in the transaction that makes it; :func:`seat_table` folds them.
+- :class:`EntropyAdded`: a player's contribution to a ``mixed`` game's seed (the creator's
+  right after ``game_created``, a joiner's right after its ``seat_joined``); the game draws
+  from :func:`mixed_seed` of the committed seed and every contribution.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import msgspec
 
 from spies_core.clock import SeatTime, TimeControl
 from spies_core.decider import Outcome
+from spies_core.rng import ENTROPY_MAX_BYTES, ENTROPY_MIN_BYTES, mix_seed
 
 __all__ = [
     "ABORT_DETAIL_MAX",
@@ -40,6 +44,7 @@ __all__ = [
     "ClockExpired",
     "ClocksResumed",
     "ClocksUpdated",
+    "EntropyAdded",
     "GameAborted",
     "GameCreated",
     "MetaEvent",
@@ -57,6 +62,8 @@ __all__ = [
     "aborted_outcome",
     "apply_seat_event",
     "check_abort_detail",
+    "check_entropy",
+    "mixed_seed",
     "initial_seats",
     "seat_table",
 ]
@@ -73,6 +80,10 @@ class SeedSource(StrEnum):
     """The game was created with an explicit deal (``options.deal``): its hidden cards were
     laid out by its creator, whatever the seed. Logs written before this label say
     ``server`` or ``client`` for such a game."""
+    MIXED = "mixed"
+    """The server's seed, committed before any player's entropy was known, mixed with the
+    players' contributions (:class:`EntropyAdded`, ``spies-entropy/1``): nobody alone chose
+    the deal. The committed and revealed seed is the server's (32 random bytes)."""
 
 
 class SeatType(StrEnum):
@@ -131,7 +142,8 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     seed_commitment: str
     """``sha256(seed)`` as lower-case hex; :class:`SeedRevealed` later discloses the seed."""
     seed_source: SeedSource
-    """``server`` (secret, random) or ``client`` (given, reproducible)."""
+    """``server`` (secret, random), ``client`` (given, reproducible), ``deal`` (laid out by
+    the creator) or ``mixed`` (a server seed mixed with the players' entropy)."""
     rng: str
     """The versioned algorithm that derives every shuffle from the seed:
     ``hmac-sha256-fisher-yates/1`` (defined in ``docs/protocol.md``)."""
@@ -238,6 +250,18 @@ class GameAborted(MetaEvent, frozen=True, kw_only=True, tag="game_aborted"):
     printable characters."""
 
 
+class EntropyAdded(MetaEvent, frozen=True, kw_only=True, tag="entropy_added"):
+    """A player's contribution to a ``mixed`` game's seed (format 2): the creator's at seq 2,
+    right after ``game_created``; a joiner's right after its ``seat_joined``, in that batch.
+    The game draws from :func:`~spies_core.rng.mix_seed` of the committed server seed and
+    every contribution (:func:`mixed_seed`)."""
+
+    seat: int | None
+    """The joiner's seat; ``None``: the creator's contribution, given at creation."""
+    entropy: str
+    """The contribution: 16 to 64 bytes as lower-case hex."""
+
+
 class SeedRevealed(MetaEvent, frozen=True, kw_only=True, tag="seed_revealed"):
     """The final event of a finished game: the seed, so anyone can re-derive every shuffle."""
 
@@ -257,6 +281,7 @@ META_EVENTS: Final[tuple[type[MetaEvent], ...]] = (
     ClockExpired,
     ClocksResumed,
     GameAborted,
+    EntropyAdded,
     SeedRevealed,
 )
 """Every meta event type."""
@@ -268,6 +293,34 @@ META_TYPES: Final[frozenset[str]] = frozenset(
 
 SEAT_EVENTS: Final = (SeatJoined, SeatClaimed, SeatHandedToBot, SeatTakenBack)
 """The meta events that change a seat."""
+
+
+def check_entropy(entropy: str) -> bytes:
+    """The bytes of a contribution: lower-case hex of 16 to 64 bytes.
+
+    Raises:
+        ValueError: naming what is wrong.
+    """
+    low, high = ENTROPY_MIN_BYTES, ENTROPY_MAX_BYTES
+    if not low * 2 <= len(entropy) <= high * 2 or len(entropy) % 2:
+        raise ValueError(
+            f"entropy is {len(entropy)} hex digits; it must be {low} to {high} bytes"
+            f" ({low * 2} to {high * 2} hex digits, an even number)"
+        )
+    if any(char not in "0123456789abcdef" for char in entropy):
+        raise ValueError("entropy must be lower-case hex digits (0-9, a-f)")
+    return bytes.fromhex(entropy)
+
+
+def mixed_seed(server_seed: bytes, added: list[EntropyAdded] | tuple[EntropyAdded, ...]) -> bytes:
+    """The seed a ``mixed`` game draws from: :func:`~spies_core.rng.mix_seed` of the server's
+    seed and the contributions, the creator's first, then each joiner's by seat.
+
+    Raises:
+        ValueError: a contribution that is not 16 to 64 bytes of lower-case hex.
+    """
+    ordered = sorted(added, key=lambda event: -1 if event.seat is None else event.seat)
+    return mix_seed(server_seed, [check_entropy(event.entropy) for event in ordered])
 
 
 def check_abort_detail(detail: str) -> None:
@@ -378,6 +431,9 @@ def describe_meta(event: MetaEvent) -> str:
         )
     if isinstance(event, SeedRevealed):
         return f"seed revealed: {event.seed}"
+    if isinstance(event, EntropyAdded):
+        who = "the creator" if event.seat is None else f"seat {event.seat}"
+        return f"entropy added to the seed by {who}: {event.entropy}"
     if isinstance(event, SeatJoined):
         return f"seat {event.seat} joined by {event.name}"
     if isinstance(event, SeatClaimed):

@@ -27,7 +27,13 @@ from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, state_of, stopped_clocks, to_ms
 from spies_replay.codec import GameCodec, codec_for
 from spies_replay.errors import ReplayError, SeqOutOfRangeError
-from spies_replay.meta import META_TYPES, ClocksUpdated, GameCreated, is_meta
+from spies_replay.meta import (
+    META_TYPES,
+    ClocksUpdated,
+    EntropyAdded,
+    GameCreated,
+    is_meta,
+)
 from spies_replay.store.protocols import EventLog, EventStore, GameIndex
 from spies_replay.store.records import EventRow, GameRecord
 
@@ -38,6 +44,7 @@ __all__ = [
     "ViewAt",
     "clock_at",
     "decode_rows",
+    "entropy_added",
     "game_created",
     "last_event",
     "load_state",
@@ -49,6 +56,7 @@ __all__ = [
 
 _log = structlog.get_logger("spies_replay.reading")
 _CLOCKS_UPDATED: Final = str(ClocksUpdated.__struct_config__.tag)
+_ENTROPY_ADDED: Final = str(EntropyAdded.__struct_config__.tag)
 Games = Mapping[str, AnySpec]
 """The games a game id is looked up among (``None`` where one is asked: the registry)."""
 
@@ -182,6 +190,22 @@ def game_created(
     first = read_events(store, game_id, after=0, limit=1, games=games)
     created = first[0].event if first else None
     return created if isinstance(created, GameCreated) else None
+
+
+def entropy_added(
+    store: EventStore, game_id: str, *, games: Games | None = None
+) -> tuple[EntropyAdded, ...]:
+    """The players' contributions to a ``mixed`` game's seed, in log order (the mixed seed
+    orders them itself: :func:`~spies_replay.meta.mixed_seed`).
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    record = store.get_game(game_id)
+    codec = codec_for(get_game(record.game, games))
+    rows = [row for row in store.read_rows(game_id) if row.type == _ENTROPY_ADDED]
+    found = [codec.event.decode(row.payload) for row in rows]
+    return tuple(event for event in found if isinstance(event, EntropyAdded))
 
 
 def time_control(

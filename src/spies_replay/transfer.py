@@ -1,6 +1,8 @@
 """Export a finished game to JSON Lines, and import one, verified, with its hashes intact.
 
-Format ``spies-replay/1``, UTF-8, one JSON object per line:
+Format ``spies-replay/1`` (``spies-replay/2`` for a game whose players gave entropy: its
+``seed_source`` is ``mixed``, and its log holds ``entropy_added`` events), UTF-8, one JSON
+object per line:
 
 - line 1, the header: ``{"format": "spies-replay/1", "id", "game", "players", "options",
   "status", "version", "head_hash", "seed_commitment", "seed_source", "rng", "outcome",
@@ -54,20 +56,32 @@ from spies_replay.codec import (
 )
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
 from spies_replay.marks import BotPolicies
-from spies_replay.meta import META_TYPES, seat_table
+from spies_replay.meta import META_TYPES, SeedSource, seat_table
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameSecrets, GameStatus, NewGame
 from spies_replay.verify import VerifyReport, verify_log
 
 __all__ = [
+    "FORMAT_MIXED",
     "GAME_ID",
     "ExportHeader",
     "ExportedEvent",
+    "export_format",
     "export_game",
     "export_lines",
     "import_game",
     "read_export",
 ]
+
+FORMAT_MIXED: Final = "spies-replay/2"
+"""The header's ``format`` for a game with players' entropy (``seed_source`` ``mixed``);
+every other export says :data:`~spies_replay.codec.CHAIN_VERSION`. The chain is the same."""
+
+
+def export_format(record: GameRecord) -> str:
+    """The ``format`` an export of ``record`` says: format 2 exactly for a ``mixed`` seed."""
+    return FORMAT_MIXED if record.seed_source is SeedSource.MIXED else CHAIN_VERSION
+
 
 GAME_ID: Final = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?", re.ASCII)
 """The game ids import accepts (see the module docstring), matched whole."""
@@ -120,7 +134,7 @@ def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
     record, rows, _ = store.read_game(game_id)
     if record.status != GameStatus.FINISHED:
         raise GameNotFinishedError(game_id)
-    header = ExportHeader(format=CHAIN_VERSION, **msgspec.structs.asdict(record))
+    header = ExportHeader(format=export_format(record), **msgspec.structs.asdict(record))
     yield _encoder.encode(header) + b"\n"
     for row in rows:
         line = ExportedEvent(
@@ -169,9 +183,10 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
         try:
             if record is None:
                 header = _header_decoder.decode(line)
-                if header.format != CHAIN_VERSION:
+                if header.format not in (CHAIN_VERSION, FORMAT_MIXED):
                     raise InvalidExportError(
-                        f"format {header.format!r} is not {CHAIN_VERSION!r}", line=number
+                        f"format {header.format!r} is not {CHAIN_VERSION!r} or {FORMAT_MIXED!r}",
+                        line=number,
                     )
                 if GAME_ID.fullmatch(header.id) is None:
                     raise InvalidExportError(
@@ -185,6 +200,13 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
                 fields = msgspec.structs.asdict(header)
                 del fields["format"]
                 record = GameRecord(**fields)
+                if header.format != export_format(record):
+                    raise InvalidExportError(
+                        f"format {header.format!r} with seed_source"
+                        f" {str(record.seed_source)!r}: a mixed seed is format"
+                        f" {FORMAT_MIXED!r}, every other {CHAIN_VERSION!r}",
+                        line=number,
+                    )
                 continue
             item = _event_decoder.decode(line)
             _check_fields(line, _EVENT_FIELDS, "an event line", number, item.seq)

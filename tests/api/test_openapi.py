@@ -42,6 +42,7 @@ CONTRACT = {
     ("post", "/games/{game_id}/rematch"),
     ("get", "/bots"),
     ("get", "/keys"),
+    ("post", "/commitments"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }

@@ -31,20 +31,24 @@ import msgspec
 
 from spies_api.game import (
     Head,
+    append_seat_change,
     create_game,
     creation,
+    load_head,
     plan_timeout,
+    prepare_abort,
     prepare_command,
     prepare_resume,
     prepare_seat_change,
     prepare_timeout,
+    read_seats,
 )
 from spies_api.table.bots import forced_turn, plan_turn
 from spies_bots import BOTS, bot_rng, policy_for
 from spies_core.clock import OnTimeout, TimeControl, deadline_ms
 from spies_core.decider import AnySpec, shuffled
 from spies_core.registry import GAMES
-from spies_core.rng import ALGORITHM, FairRng, seed_commitment
+from spies_core.rng import ALGORITHM, MIXING, FairRng, seed_commitment
 from spies_core.step import setup, step
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.codec import (
@@ -62,6 +66,7 @@ from spies_replay.marks import bot_mark
 from spies_replay.meta import (
     META_EVENTS,
     META_TYPES,
+    EntropyAdded,
     GameCreated,
     SeatEvent,
     SeatHandedToBot,
@@ -70,6 +75,7 @@ from spies_replay.meta import (
     SeatTakenBack,
     SeatType,
     SeedSource,
+    mixed_seed,
 )
 from spies_replay.receipts import (
     KeyList,
@@ -83,7 +89,7 @@ from spies_replay.receipts import (
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
-from spies_replay.transfer import GAME_ID, ExportHeader, export_lines, read_export
+from spies_replay.transfer import FORMAT_MIXED, GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
 from tests.support.botgames import export_of, rechain
 
@@ -243,6 +249,50 @@ def stream_vectors() -> dict[str, Any]:
     return {
         "description": "The random stream (docs/protocol.md, 'The random stream'): block k of"
         " the stream of (seed, nonce) is HMAC-SHA256(seed, message).",
+        "vectors": vectors,
+    }
+
+
+ENTROPY_CASES: tuple[tuple[str, bytes, tuple[tuple[int | None, bytes], ...]], ...] = (
+    ("the document's example", bytes(32), ((None, bytes(16)),)),
+    ("the mixed export's", SERVER_SEED, ((None, bytes.fromhex("5eed" * 8 + "c0ffee" * 4)),)),
+    (
+        "two joiners who joined seat 2 first: ordered by seat, not by time",
+        SERVER_SEED,
+        (
+            (None, bytes(range(16))),
+            (2, bytes(range(100, 164))),
+            (1, bytes.fromhex("ff" * 20)),
+        ),
+    ),
+)
+
+
+def entropy_vectors() -> dict[str, Any]:
+    vectors = []
+    for name, server, logged in ENTROPY_CASES:
+        added = [EntropyAdded(seat=seat, entropy=part.hex()) for seat, part in logged]
+        ordered = sorted(logged, key=lambda item: -1 if item[0] is None else item[0])
+        message = MIXING.encode() + b"".join(
+            len(part).to_bytes(4, "big") + part for _, part in ordered
+        )
+        mixed = mixed_seed(server, added)
+        assert mixed == hmac.new(server, message, hashlib.sha256).digest()
+        vectors.append(
+            {
+                "name": name,
+                "server_seed_hex": server.hex(),
+                "logged": [{"seat": seat, "entropy": part.hex()} for seat, part in logged],
+                "message_hex": message.hex(),
+                "mixed_seed_hex": mixed.hex(),
+            }
+        )
+    return {
+        "description": "Players' entropy (docs/protocol.md, 'Entropy', spies-entropy/1): the"
+        " contributions as logged (entropy_added, in log order; seat null: the creator's), the"
+        " HMAC message (ASCII spies-entropy/1, then each contribution, the creator's first and"
+        " the joiners' by seat, as a 4-byte big-endian length and its bytes) and the mixed"
+        " seed HMAC-SHA256(server seed, message).",
         "vectors": vectors,
     }
 
@@ -568,8 +618,11 @@ def table(
     clock: TimeControl | None = None,
     rematch_of: str | None = None,
     tokens: dict[int, str] | None = None,
+    entropy: bytes | None = None,
+    open_seat_ttl: float | None = None,
 ) -> Table:
-    """A new game at :data:`T0` (``seed=None``: the stand-in server seed)."""
+    """A new game at :data:`T0` (``seed=None``: the stand-in server seed; with ``entropy``
+    a ``mixed`` game of that server seed and the creator's entropy)."""
     with server_seed():
         created = create_game(
             store,
@@ -583,6 +636,8 @@ def table(
             rematch_of=rematch_of,
             clock=clock,
             created_at=stamp(0),
+            entropy=entropy,
+            open_seat_ttl=open_seat_ttl,
         )
     return Table(store, GAMES[game], created.head, 0)
 
@@ -642,6 +697,68 @@ def deck_of_spies_bot(store: EventStore) -> str:
         seats=[SeatState(seat=0, type=SeatType.BOT, bot="random")],
     )
     play_out(game)
+    return game.head.id
+
+
+CREATOR_ENTROPY: Final = bytes.fromhex("5eed" * 8 + "c0ffee" * 4)
+"""The creator's entropy of the mixed export (28 bytes)."""
+
+
+def deck_of_spies_mixed(store: EventStore) -> str:
+    """A game with players' entropy (format 2): the stand-in server seed, committed, mixed
+    with the creator's entropy; its one seat a ``random`` bot, whose generator the mixed
+    seed keys too."""
+    game = table(
+        store,
+        "deck-of-spies",
+        "vector-deck-of-spies-mixed",
+        seats=[SeatState(seat=0, type=SeatType.BOT, bot="random")],
+        entropy=CREATOR_ENTROPY,
+    )
+    play_out(game)
+    return game.head.id
+
+
+JOINER_ENTROPY: Final = bytes(range(0x40, 0x60))
+"""The joiner's entropy of the mixed lobby export (32 bytes)."""
+
+
+def spies_and_lies_lobby_mixed(store: EventStore) -> str:
+    """A lobby game with players' entropy: the creator's at creation, the joiner's with the
+    join that takes the last open seat, which deals from the mix of both."""
+    game = table(
+        store,
+        "spies-and-lies",
+        "vector-spies-and-lies-lobby-mixed",
+        seats=[SeatState(seat=0, name="Ada"), SeatState(seat=1, type=SeatType.OPEN)],
+        entropy=CREATOR_ENTROPY,
+    )
+    game.wait(2_104_733)
+    seats = read_seats(store, game.head.id)
+    joined = SeatJoined(seat=1, name="Bo")
+    append_seat_change(store, seats, joined, recorded_at=game.at, entropy=JOINER_ENTROPY)
+    game.head = load_head(store, game.head.id)
+    play_out(game)
+    return game.head.id
+
+
+def spies_and_lies_abandoned(store: EventStore) -> str:
+    """A lobby game with a clock whose open seat expires: abandoned, every clock stopped
+    (they never ran), the seed revealed."""
+    game = table(
+        store,
+        "spies-and-lies",
+        "vector-spies-and-lies-abandoned",
+        seats=[SeatState(seat=0, name="Ada"), SeatState(seat=1, type=SeatType.OPEN)],
+        clock=TimeControl(budget_seconds=300.0),
+        open_seat_ttl=600.0,
+    )
+    game.wait(600_000_000 + 2_345)
+    detail = f"its open seats expired at {game.head.open_until}"
+    prepared = prepare_abort(
+        game.spec, game.head, reason="abandoned", detail=detail, recorded_at=game.at
+    )
+    store.append(prepared.append)
     return game.head.id
 
 
@@ -838,6 +955,23 @@ EXPORTS: tuple[Export, ...] = (
         " their forced greedy@1 moves (the second abandons the seat: seat_handed_to_bot"
         " before it), the bot's move, the seat taken back",
     ),
+    Export(
+        deck_of_spies_mixed,
+        "players' entropy (format 2, spies-replay/2): seed_source mixed, the creator's"
+        " entropy_added at seq 2, every draw and the random@1 bot's generator keyed by the"
+        " mixed seed, the committed server seed revealed",
+    ),
+    Export(
+        spies_and_lies_lobby_mixed,
+        "players' entropy in a lobby game (format 2): an open seat, the deal deferred to the"
+        " join that takes it, the joiner's entropy_added right after its seat_joined, the"
+        " set-up drawn from the mix of the creator's and the joiner's entropy",
+    ),
+    Export(
+        spies_and_lies_abandoned,
+        "a lobby game with a clock whose open seat expired: game_aborted (abandoned) at"
+        " open_until, the clocks that never ran stopped, nothing dealt",
+    ),
     Export(deck_of_spies_at_setup, "a game over in its creation's batch (seed_revealed at seq 5)"),
     Export(
         deck_of_spies_forfeit,
@@ -910,6 +1044,8 @@ class Tamper:
     code: str
     head: bool = False
     """Verified against the head the server published (the base's)."""
+    base: str = "vector-deck-of-spies-deal-clock"
+    """The export forged (:data:`TAMPER_BASE` unless said)."""
     pending: str | None = None
     """Why today's verify does not give the verdict yet, if it does not."""
 
@@ -976,6 +1112,33 @@ def _duplicated_key(lines: list[bytes]) -> tuple[list[bytes], int | None]:
         line.replace(b'"actor":0', b'"actor":1,"actor":0', 1),
         *lines[seq + 1 :],
     ], seq
+
+
+MIXED_BASE: Final = "vector-deck-of-spies-mixed"
+
+
+def _entropy_changed(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The creator's entropy changed after the fact and the chain recomputed: the mixed
+    seed changes, and the logged set-up is no longer what it deals."""
+    record, rows = rows_of(lines)
+    changed = edit(rows, 2, entropy=bytes(16).hex())
+    return rechained(record, changed), 3
+
+
+def _joiner_entropy_changed(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The joiner's entropy changed after the fact and the chain recomputed: the deal in the
+    join's batch is no longer what the mix deals."""
+    record, rows = rows_of(lines)
+    seq = first_seq(rows, lambda row: row.type == "entropy_added" and row.seq > 2)
+    return rechained(record, edit(rows, seq, entropy=bytes(32).hex())), seq + 1
+
+
+def _format_1_header(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The mixed export's header saying format 1: a format 1 reader never reads it."""
+    return [
+        lines[0].replace(b'"format":"spies-replay/2"', b'"format":"spies-replay/1"'),
+        *lines[1:],
+    ], None
 
 
 def _mark_stripped(lines: list[bytes]) -> tuple[list[bytes], int | None]:
@@ -1114,6 +1277,27 @@ TAMPERS: tuple[Tamper, ...] = (
         "published-head-mismatch",
         head=True,
     ),
+    Tamper(
+        "entropy-changed",
+        "the creator's entropy_added changed after the fact, the chain recomputed",
+        _entropy_changed,
+        "rederivation-mismatch",
+        base=MIXED_BASE,
+    ),
+    Tamper(
+        "joiner-entropy-changed",
+        "the joiner's entropy_added changed after the fact, the chain recomputed",
+        _joiner_entropy_changed,
+        "rederivation-mismatch",
+        base="vector-spies-and-lies-lobby-mixed",
+    ),
+    Tamper(
+        "entropy-format-1",
+        "the header of a mixed game saying spies-replay/1",
+        _format_1_header,
+        "invalid-export",
+        base=MIXED_BASE,
+    ),
 )
 TAMPER_BASE = "vector-deck-of-spies-deal-clock"
 
@@ -1155,6 +1339,8 @@ def draws(lines: Sequence[bytes]) -> list[dict[str, Any]]:
     events = [codec.event.decode(row.payload) for row in rows]
     created, revealed = events[0], events[-1]
     seed = bytes.fromhex(revealed.seed)
+    if created.seed_source is SeedSource.MIXED:  # the game draws from the mixed seed
+        seed = mixed_seed(seed, [event for event in events if isinstance(event, EntropyAdded)])
     options = dict(created.options)
     if revealed.deal is not None:
         options["deal"] = revealed.deal
@@ -1253,7 +1439,7 @@ def schemas() -> dict[str, Any]:
         " verify checks each field against the log.",
         "type": "object",
         "properties": {
-            "format": {"const": CHAIN_VERSION},
+            "format": {"enum": [CHAIN_VERSION, FORMAT_MIXED]},
             "id": {"type": "string", "pattern": f"^{GAME_ID.pattern}$"},
             "game": {"type": "string", "enum": sorted(GAMES)},
             "players": {"type": "integer", "minimum": 1},
@@ -1387,7 +1573,7 @@ def from_b64url_strict(text: str) -> bytes:
 def exports_and_tampers(workdir: Path) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     index: list[dict[str, Any]] = []
-    base: list[bytes] = []
+    bases: dict[str, list[bytes]] = {}
     with SQLiteEventStore(workdir / "vectors.db") as store:
         for export in EXPORTS:
             game_id = export.make(store)
@@ -1404,12 +1590,11 @@ def exports_and_tampers(workdir: Path) -> dict[str, bytes]:
                     "draws": draws(lines),
                 }
             )
-            if game_id == TAMPER_BASE:
-                base = lines
-    published = read_export(base)[0].head_hash
+            bases[game_id] = lines
     for tamper in TAMPERS:
+        base = bases[tamper.base]
         lines, seq = tamper.forge(list(base))
-        head = published if tamper.head else None
+        head = read_export(base)[0].head_hash if tamper.head else None
         expected = {"ok": False, "seq": seq, "code": tamper.code}
         if tamper.pending is None:
             found = verdict(lines, head)
@@ -1418,7 +1603,7 @@ def exports_and_tampers(workdir: Path) -> dict[str, bytes]:
         files[f"vectors/exports/{name}.jsonl"] = b"".join(lines)
         entry: dict[str, Any] = {
             "file": f"exports/{name}.jsonl",
-            "shows": f"{TAMPER_BASE.removeprefix('vector-')} forged: {tamper.does}",
+            "shows": f"{tamper.base.removeprefix('vector-')} forged: {tamper.does}",
         }
         if head is not None:
             entry["head"] = head
@@ -1449,6 +1634,7 @@ def build() -> dict[str, bytes]:
         "vectors/setup.json": dumps(setup_vectors()),
         "vectors/hashes.json": dumps(hash_vectors()),
         "vectors/bot-rng.json": dumps(bot_rng_vectors()),
+        "vectors/entropy.json": dumps(entropy_vectors()),
     }
     for name, schema in schemas().items():
         files[name] = dumps(schema)

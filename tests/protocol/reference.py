@@ -143,6 +143,18 @@ def deal_commitment(seed: bytes, deal_text: str) -> str:
 # -- the random stream ------------------------------------------------------------------------
 
 
+def mixed(server_seed: bytes, logged: Sequence[tuple[int | None, bytes]]) -> bytes:
+    """``spies-entropy/1``: HMAC-SHA256 keyed by the server seed over the ASCII label and each
+    contribution, the creator's (seat ``None``) first, then the joiners' by seat, each as its
+    length in 4 bytes big-endian and its bytes."""
+    creator = [part for seat, part in logged if seat is None]
+    joiners = [part for _, part in sorted((s, p) for s, p in logged if s is not None)]
+    message = b"spies-entropy/1"
+    for part in creator + joiners:
+        message += len(part).to_bytes(4, "big") + part
+    return hmac.new(server_seed, message, hashlib.sha256).digest()
+
+
 def block(seed: bytes, nonce: int, index: int) -> bytes:
     message = f"spies/1:{nonce}:{index}".encode("ascii")
     return hmac.new(seed, message, hashlib.sha256).digest()

@@ -74,6 +74,9 @@ def test_the_vectors_cover_what_the_document_promises() -> None:
         b'"type":"discard_reshuffled"',
         b'"seed_source":"server"',
         b'"seed_source":"deal"',
+        b'"seed_source":"mixed"',
+        b'"type":"entropy_added"',
+        b'"format":"spies-replay/2"',
         b'"forfeit":true',
     ):
         assert needed in text, needed
@@ -182,6 +185,14 @@ def test_every_exports_chain_and_commitments_from_the_reference() -> None:
         if created.get("deal_commitment") is not None:
             deal = json.dumps(revealed["deal"])
             assert reference.deal_commitment(seed, deal) == created["deal_commitment"]
+
+
+@pytest.mark.parametrize("vector", load("entropy.json")["vectors"], ids=lambda v: v["name"])
+def test_the_entropy_mix(vector: dict[str, Any]) -> None:
+    """The reference's mix of the logged contributions is the vector's mixed seed."""
+    logged = [(item["seat"], bytes.fromhex(item["entropy"])) for item in vector["logged"]]
+    server = bytes.fromhex(vector["server_seed_hex"])
+    assert reference.mixed(server, logged).hex() == vector["mixed_seed_hex"]
 
 
 @pytest.mark.parametrize("vector", load("stream.json")["vectors"], ids=str)

@@ -14,13 +14,13 @@ from spies_api.game import create_game, submit_command
 from spies_bots import BOTS, bot_rng, find_policy, policy_for
 from spies_core.registry import GAMES
 from spies_core.step import view_at
-from spies_replay.codec import CHAIN_VERSION, canonical_bytes, chain_hash, genesis_hash
+from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
 from spies_replay.marks import BotPolicies, bot_mark
 from spies_replay.meta import SeatHandedToBot, SeatState, SeatType
 from spies_replay.reading import load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord
-from spies_replay.transfer import ExportedEvent, ExportHeader
+from spies_replay.transfer import ExportedEvent, ExportHeader, export_format
 from tests.support.seats import change_seat
 
 REGISTERED = BotPolicies(lookup=find_policy, rng=bot_rng)
@@ -135,7 +135,7 @@ def edit_payload(rows: Sequence[EventRow], seq: int, **changes: object) -> list[
 def export_of(record: GameRecord, rows: Sequence[EventRow]) -> list[bytes]:
     """The export lines of a (possibly forged) record and rows, as ``export_lines`` writes
     them."""
-    header = ExportHeader(format=CHAIN_VERSION, **msgspec.structs.asdict(record))
+    header = ExportHeader(format=export_format(record), **msgspec.structs.asdict(record))
     lines = [msgspec.json.encode(header)]
     for row in rows:
         line = ExportedEvent(

@@ -23,6 +23,7 @@ def change_seat(
     token_hash: str | None = None,
     clock: Callable[[], str] = utc_now,
     games: Mapping[str, AnySpec] | None = None,
+    entropy: bytes | None = None,
 ) -> SeatChange:
     """Record the seat event ``choose(seats, token_hashes)`` returns (``None``: nothing).
 
@@ -33,7 +34,7 @@ def change_seat(
     """
     for attempt in range(SEAT_CHANGE_ATTEMPTS):
         try:
-            return attempt_seat_change(store, game_id, choose, token_hash, clock, games)
+            return attempt_seat_change(store, game_id, choose, token_hash, clock, games, entropy)
         except VersionConflictError:
             if attempt == SEAT_CHANGE_ATTEMPTS - 1:
                 raise

@@ -161,7 +161,7 @@ def prepare_timeout(
     if plan.handed is not None:
         before.append(plan.handed)
         seats = apply_seat_event(list(head.seats), plan.handed)
-    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.seed, plan.forced_at))
+    moved = step(spec, head.state, seat, forced, FairRng(head.secrets.play_seed, plan.forced_at))
     clocks, used = move(clocks, seat, at_ms, forced=True)
     if not moved.finished:
         clocks = run_clocks(clocks, at_ms, spec.to_act(moved.state))

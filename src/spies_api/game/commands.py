@@ -201,7 +201,7 @@ def prepare_command(
         deadline = deadline_ms(clocks, seat)
         if deadline is not None and to_ms(now) >= deadline:
             raise DeadlinePassedError(head.id, seat, from_ms(deadline), head.version)
-    moved = step(spec, head.state, seat, command, FairRng(head.secrets.seed, head.version))
+    moved = step(spec, head.state, seat, command, FairRng(head.secrets.play_seed, head.version))
     batch: list[Any] = list(moved.events)
     if clocks is not None:
         clocks, used = move(clocks, seat, to_ms(now), forced=forced)

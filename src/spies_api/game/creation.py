@@ -8,6 +8,12 @@ UTF-8 bytes (``seed_source = "client"``: reproducible). ``start`` draws from
 being the game's version before the command (the seq of its last event). The seed is kept in
 the ``seeds`` table, its sha256 is published in ``game_created`` (seq 1), and it is revealed
 in ``seed_revealed``, appended in the same transaction as the command that ends the game.
+
+A creator who gives entropy (with a seed the server committed to before: ``POST
+/commitments``) makes a ``mixed`` game: ``entropy_added`` follows ``game_created``, and the
+game draws from :attr:`~spies_replay.store.records.GameSecrets.play_seed`, the committed
+seed mixed with every player's contribution (``spies-entropy/1``); the committed seed is
+the one revealed.
 """
 
 from __future__ import annotations
@@ -36,9 +42,11 @@ from spies_replay.clocks import (
 )
 from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
 from spies_replay.errors import (
+    EntropyNotAcceptedError,
     GameExistsError,
 )
 from spies_replay.meta import (
+    EntropyAdded,
     GameCreated,
     SeatClaimed,
     SeatState,
@@ -140,6 +148,8 @@ def create_game(
     created_at: str | None = None,
     open_seat_ttl: float | None = None,
     games: Games | None = None,
+    entropy: bytes | None = None,
+    server_seed: bytes | None = None,
 ) -> CreatedGame:
     """Create a game: validate, run ``start``, and store it with its seat tokens.
 
@@ -163,6 +173,10 @@ def create_game(
         open_seat_ttl: for a game with an open seat, how many seconds its open seats stay
             open (``game_created.open_until``); ``None``: for ever.
         games: the games ``game`` is looked up among (default: the registry).
+        entropy: the creator's contribution (16 to 64 bytes, checked by the caller): a
+            ``mixed`` game. Not with ``seed`` nor an explicit deal.
+        server_seed: the seed the server committed to (``POST /commitments``) before it saw
+            ``entropy``; default a new one.
 
     Returns:
         The record, the plain-text seat tokens (once), the state after setup, the events.
@@ -174,15 +188,31 @@ def create_game(
         RematchExistsError: ``rematch_of`` already has its rematch. Nothing is written.
     """
     spec = get_game(game, games)
-    if seed is None:
+    added: tuple[EntropyAdded, ...] = ()
+    if entropy is not None:
+        if seed is not None:
+            raise EntropyNotAcceptedError(
+                "entropy goes into a seed the server committed to; a client seed is chosen"
+                " by the client alone: give one or the other"
+            )
+        seed_bytes = secrets.token_bytes(32) if server_seed is None else server_seed
+        source = SeedSource.MIXED
+        added = (EntropyAdded(seat=None, entropy=entropy.hex()),)
+    elif seed is None:
         seed_bytes, source = secrets.token_bytes(32), SeedSource.SERVER
     else:
         seed_bytes, source = seed_from_client(seed), SeedSource.CLIENT
     raw_options = {} if options is None else options
-    started = setup(spec, players, raw_options, FairRng(seed_bytes, 0))
+    play_seed = GameSecrets(seed=seed_bytes, entropy=added).play_seed
+    started = setup(spec, players, raw_options, FairRng(play_seed, 0))
     if not isinstance(raw_options, dict):
         raise InvalidOptionsError(f"options must be a JSON object, not {raw_options!r}")
     public_options, deal = split_deal(msgspec.to_builtins(raw_options))
+    if deal is not None and added:
+        raise EntropyNotAcceptedError(
+            "entropy decides a deal drawn from the seed; with options.deal the creator lays"
+            " out the cards: give one or the other"
+        )
     if deal is not None:  # the creator chose the cards, whoever chose the seed
         source = SeedSource.DEAL
     count = spec.min_players if players is None else players
@@ -214,8 +244,8 @@ def create_game(
     if tokens is None:
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
     claims = [SeatClaimed(seat=seat) for seat in sorted(tokens)] if rematch_of is not None else []
-    game_secrets = GameSecrets(seed=seed_bytes, deal=deal)
-    events: list[msgspec.Struct] = [created]
+    game_secrets = GameSecrets(seed=seed_bytes, deal=deal, entropy=added)
+    events: list[msgspec.Struct] = [created, *added]
     if deferred:
         state, outcome = spec.initial_state(), None
         clocks = None if clock is None else stopped_clocks(clock, count)
@@ -318,7 +348,8 @@ def deal_events(
 
 def deferred_setup(spec: AnySpec, created: GameCreated, secrets: GameSecrets) -> Step[Any, Any]:
     """The setup of a game whose deal was deferred, drawn exactly as at its creation:
-    ``start`` with ``FairRng(seed, 0)`` on the logged options (and the explicit deal).
+    ``start`` with ``FairRng(seed, 0)`` on the logged options (and the explicit deal), the
+    seed being the play seed (in a ``mixed`` game, mixed with every contribution).
 
     Raises:
         InvalidOptionsError: the logged options no longer start a game (a log this build
@@ -327,4 +358,4 @@ def deferred_setup(spec: AnySpec, created: GameCreated, secrets: GameSecrets) ->
     options = dict(created.options)
     if secrets.deal is not None:
         options["deal"] = secrets.deal
-    return setup(spec, created.players, options, FairRng(secrets.seed, 0))
+    return setup(spec, created.players, options, FairRng(secrets.play_seed, 0))

@@ -22,8 +22,16 @@ from spies_replay.errors import (
 from spies_replay.meta import (
     SeatState,
     SeatType,
+    SeedSource,
 )
-from spies_replay.reading import Games, StoredEvent, clock_at, game_created, load_state
+from spies_replay.reading import (
+    Games,
+    StoredEvent,
+    clock_at,
+    entropy_added,
+    game_created,
+    load_state,
+)
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus
 
@@ -192,6 +200,8 @@ def load_head(store: EventStore, game_id: str, *, games: Games | None = None) ->
         acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
+    if loaded.record.seed_source is SeedSource.MIXED:
+        found = dataclasses.replace(found, entropy=entropy_added(store, game_id, games=games))
     return Head.of(
         loaded.record,
         loaded.state,

@@ -4,6 +4,7 @@ open seat of a game whose deal is deferred, the deal in the same batch.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -17,15 +18,19 @@ from spies_core.registry import get_game
 from spies_core.step import Step
 from spies_replay.codec import seal
 from spies_replay.errors import (
+    EntropyNotAcceptedError,
     GameFinishedError,
 )
 from spies_replay.meta import (
+    EntropyAdded,
     GameCreated,
     SeatEvent,
+    SeatJoined,
     SeatState,
+    SeedSource,
     apply_seat_event,
 )
-from spies_replay.reading import Games, StoredEvent, game_created
+from spies_replay.reading import Games, StoredEvent, entropy_added, game_created
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, utc_now
 
@@ -116,6 +121,7 @@ def prepare_seat_change(
     token_hash: str | None = None,
     recorded_at: str | None = None,
     deal: PendingDeal | None = None,
+    entropy: bytes | None = None,
 ) -> PreparedSeatChange:
     """Seal one seat event after the game's last event (``record``'s version and head hash).
 
@@ -124,14 +130,33 @@ def prepare_seat_change(
     creation (:func:`deferred_setup`), then the clocks starting (or ``seed_revealed`` when
     the setup ends the game).
 
+    A joiner's ``entropy`` (checked by the caller: 16 to 64 bytes) follows its
+    ``seat_joined`` as ``entropy_added``, and goes into the seed of the deal.
+
     Raises:
         GameFinishedError: the game is over (its seats are final).
+        EntropyNotAcceptedError: ``entropy`` with a seat event other than a join, or to a
+            game whose seed is not ``mixed``.
     """
     if record.status == GameStatus.FINISHED:
         raise GameFinishedError(f"game {record.id!r} has finished; its seats are final")
     changed = apply_seat_event(seats, event)
     now = utc_now() if recorded_at is None else recorded_at
     events: list[Any] = [event]
+    if entropy is not None:
+        if not isinstance(event, SeatJoined) or record.seed_source is not SeedSource.MIXED:
+            raise EntropyNotAcceptedError(
+                f"game {record.id!r} takes no entropy: its seed is {str(record.seed_source)!r};"
+                " a joiner's entropy goes into a game created with a commitment (seed"
+                " 'mixed'). Join without entropy, or join another game"
+            )
+        added = EntropyAdded(seat=event.seat, entropy=entropy.hex())
+        events.append(added)
+        if deal is not None:
+            deal = dataclasses.replace(
+                deal,
+                secrets=dataclasses.replace(deal.secrets, entropy=(*deal.secrets.entropy, added)),
+            )
     started: Step[Any, Any] | None = None
     clocks = None
     if (
@@ -175,6 +200,8 @@ def pending_deal(
     found = store.secrets(record.id)
     if created is None or not created.deal_deferred or found is None:
         return None
+    if record.seed_source is SeedSource.MIXED:
+        found = dataclasses.replace(found, entropy=entropy_added(store, record.id, games=games))
     return PendingDeal(spec=get_game(record.game, games), created=created, secrets=found)
 
 
@@ -233,6 +260,7 @@ def append_seat_change(
     *,
     token_hash: str | None = None,
     recorded_at: str | None = None,
+    entropy: bytes | None = None,
 ) -> SeatChange:
     """Append ``event``, decided from ``table``, at the version ``table`` was read at
     (:func:`prepare_seat_change`): so two racing changes are decided one after the other,
@@ -252,6 +280,7 @@ def append_seat_change(
         token_hash=token_hash,
         recorded_at=recorded_at,
         deal=table.deal,
+        entropy=entropy,
     )
     append = prepared.append
     store.append(append)

@@ -18,12 +18,18 @@ from __future__ import annotations
 from spies_api.http.events import EventsController
 from spies_api.http.games import GamesController
 from spies_api.http.play import PlayController
-from spies_api.http.seats import BotsController, KeysController, SeatsController
+from spies_api.http.seats import (
+    BotsController,
+    CommitmentsController,
+    KeysController,
+    SeatsController,
+)
 
 __all__ = [
     "ROUTE_HANDLERS",
     "BotsController",
     "EventsController",
+    "CommitmentsController",
     "KeysController",
     "GamesController",
     "PlayController",
@@ -37,4 +43,5 @@ ROUTE_HANDLERS = [
     SeatsController,
     BotsController,
     KeysController,
+    CommitmentsController,
 ]

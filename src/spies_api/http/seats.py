@@ -19,6 +19,7 @@ from spies_api.schemas import (
     BotList,
     BotRequest,
     ChangedSeat,
+    CommitmentResponse,
     JoinedSeat,
     JoinRequest,
     KeyList,
@@ -26,12 +27,14 @@ from spies_api.schemas import (
     StreamTicket,
 )
 from spies_api.service.auth import Caller
+from spies_api.service.commitments import parse_entropy
+from spies_api.service.creation import GameCreator
 from spies_api.service.keys import ReceiptKeys
 from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
 
-__all__ = ["BotsController", "KeysController", "SeatsController"]
+__all__ = ["BotsController", "CommitmentsController", "KeysController", "SeatsController"]
 
 Seat = Annotated[int, PathParameter(ge=0, le=63, description="A seat number, from 0.")]
 JoinBody = Annotated[JoinRequest, Body(examples=JOIN_REQUEST_EXAMPLES)]
@@ -60,14 +63,14 @@ class SeatsController(Controller):
         self, game_id: FromPath[str], seat: Seat, data: JoinBody, seats: Provided[SeatService]
     ) -> JoinedSeat:
         """Join an open seat."""
-        return await seats.join(game_id, seat, data.name)
+        return await seats.join(game_id, seat, data.name, _entropy(data.entropy))
 
     @body_post("/join", JoinRequest, "joinGame")
     async def join_game(
         self, game_id: FromPath[str], data: JoinBody, seats: Provided[SeatService]
     ) -> JoinedSeat:
         """Join the first open seat."""
-        return await seats.join(game_id, None, data.name)
+        return await seats.join(game_id, None, data.name, _entropy(data.entropy))
 
     @body_post("/seats/{seat:int}/bot", BotRequest, "handSeatToBot")
     async def hand_to_bot(
@@ -132,6 +135,26 @@ class SeatsController(Controller):
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
 
 
+class CommitmentsController(Controller):
+    """Seed commitments, for games with players' entropy."""
+
+    path = "/commitments"
+    tags = ["games"]
+
+    @post("/", status_code=201, sync_to_thread=True, **documented("createCommitment"))
+    def create_commitment(
+        self, creator: Provided[GameCreator], request: Request[Any, Any, Any]
+    ) -> CommitmentResponse:
+        """Commit to a server seed."""
+        assert creator.commitments is not None  # every backend of this build keeps them
+        issued = creator.commitments.issue(rate_key_of(request.scope))
+        return CommitmentResponse(
+            commitment_id=issued.commitment_id,
+            seed_commitment=issued.seed_commitment,
+            expires_at=issued.expires_at,
+        )
+
+
 class KeysController(Controller):
     """The receipt signing keys (receipts)."""
 
@@ -154,3 +177,7 @@ class BotsController(Controller):
     def list_bots(self) -> BotList:
         """List the bots."""
         return bot_list()
+
+
+def _entropy(text: str | None) -> bytes | None:
+    return None if text is None else parse_entropy(text)

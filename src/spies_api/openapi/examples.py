@@ -330,6 +330,10 @@ def _refusal_of(game: str) -> str:
 
 
 _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
+    "commitment-used": (
+        "Commitment used",
+        "seed commitment 'EeaM4BqMG6VKlmOhs6wtQw' was used already: ask for a new one",
+    ),
     "seat-taken": ("Seat taken", f"seat 1 of game {BLACK_SPY_ID!r} is joined, not open"),
     "no-open-seat": ("No open seat", f"game {BLACK_SPY_ID!r} has no open seat left"),
     "seat-not-found": (
@@ -365,6 +369,7 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
 """Examples of other codes of a status: code -> (title, detail)."""
 
 _OTHER_DESCRIPTIONS: Final[dict[str, str]] = {
+    "commitment-used": "The seed commitment was used already, or it expired",
     "seat-taken": "The seat is not open, or the game is over",
     "no-open-seat": "No open seat left, or the game is over",
     "seat-not-found": "Unknown game or seat",

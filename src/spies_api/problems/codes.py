@@ -234,6 +234,36 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         " the creator holds (bot seats allowed); leave both out for a game others join.",
     ),
     ErrorCode(
+        "unknown-commitment",
+        api_errors.UnknownCommitmentError,
+        "A `commitment_id` this server never gave (or one deleted long after it expired).",
+    ),
+    ErrorCode(
+        "commitment-used",
+        api_errors.CommitmentUsedError,
+        "A `commitment_id` already used: each commitment is used by one `POST /games`, the"
+        " first that names it, even one refused for another reason; ask for a new one.",
+    ),
+    ErrorCode(
+        "commitment-expired",
+        api_errors.CommitmentExpiredError,
+        "A `commitment_id` past its `expires_at` (`--commitment-ttl`); ask for a new one.",
+    ),
+    ErrorCode(
+        "invalid-entropy",
+        api_errors.InvalidEntropyError,
+        "`entropy` that is not 16 to 64 bytes as hex (32 to 128 hex digits), or, at"
+        " creation, `entropy` without a `commitment_id` or a `commitment_id` without"
+        " `entropy`.",
+    ),
+    ErrorCode(
+        "entropy-not-accepted",
+        replay_errors.EntropyNotAcceptedError,
+        "Entropy where no mixed seed takes it: with a `seed` or an `options.deal` (the"
+        " creator chose the cards), or a joiner's to a game not created with a commitment"
+        " (its `seed_source` is not `mixed`).",
+    ),
+    ErrorCode(
         "invalid-name",
         api_errors.InvalidNameError,
         f"A display name that is not 1 to {NAME_MAX} printable characters.",
@@ -299,6 +329,14 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         api_errors.ServerBotGamesFullError,
         "The server already runs as many active bot games as it allows, all clients together"
         " (`--max-bot-games`); retry after `Retry-After`.",
+    ),
+    ErrorCode(
+        "too-many-commitments",
+        api_errors.TooManyCommitmentsError,
+        "The client (by address) holds as many unused, unexpired seed commitments as"
+        " allowed (`--max-commitments-per-client`), or the server does in all"
+        " (`--max-commitments`); use one or let them expire, then retry after"
+        " `Retry-After`.",
     ),
     ErrorCode(
         "too-many-games",

@@ -10,6 +10,11 @@ from spies_core.errors import RuleError, SpiesError
 
 __all__ = [
     "ApiError",
+    "CommitmentExpiredError",
+    "CommitmentUsedError",
+    "InvalidEntropyError",
+    "TooManyCommitmentsError",
+    "UnknownCommitmentError",
     "ForbiddenError",
     "IdempotencyKeyReusedError",
     "InvalidClockError",
@@ -132,6 +137,38 @@ class InvalidSeatsError(ApiError):
     """A create request's ``seats`` that is not one entry per seat (422)."""
 
     default_code = "invalid-seats"
+
+
+class UnknownCommitmentError(ApiError):
+    """A ``commitment_id`` this server never gave (422)."""
+
+    default_code = "unknown-commitment"
+
+
+class CommitmentUsedError(ApiError):
+    """A ``commitment_id`` a game already used: each commitment deals one game (409)."""
+
+    default_code = "commitment-used"
+
+
+class CommitmentExpiredError(ApiError):
+    """A ``commitment_id`` past its ``expires_at`` (409)."""
+
+    default_code = "commitment-expired"
+
+
+class InvalidEntropyError(ApiError):
+    """``entropy`` that is not 16 to 64 bytes of hex, or ``entropy`` and ``commitment_id``
+    not given together at creation (422)."""
+
+    default_code = "invalid-entropy"
+
+
+class TooManyCommitmentsError(RetryLaterError):
+    """The client, or the server in all, already holds as many unused commitments as
+    allowed (429)."""
+
+    default_code = "too-many-commitments"
 
 
 class UnfairDealError(InvalidSeatsError):

@@ -28,9 +28,12 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsException
 
 from spies_api.problems.errors import (
+    CommitmentExpiredError,
+    CommitmentUsedError,
     ForbiddenError,
     IdempotencyKeyReusedError,
     InvalidClockError,
+    InvalidEntropyError,
     InvalidNameError,
     InvalidParameterError,
     InvalidSeatsError,
@@ -44,9 +47,11 @@ from spies_api.problems.errors import (
     TakeBackTooEarlyError,
     TooManyBotGamesError,
     TooManyClientStreamsError,
+    TooManyCommitmentsError,
     TooManyGamesError,
     TooManyStreamsError,
     UnauthorizedError,
+    UnknownCommitmentError,
 )
 from spies_api.problems.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
 from spies_bots import UnknownBotError
@@ -58,6 +63,7 @@ from spies_core.errors import (
 )
 from spies_replay.errors import (
     DeadlinePassedError,
+    EntropyNotAcceptedError,
     GameNotFinishedError,
     GameNotFoundError,
     NoOpenSeatError,
@@ -130,6 +136,12 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     InvalidClockError: _Rule(422, "Invalid clock"),
     InvalidNameError: _Rule(422, "Invalid name"),
     UnknownBotError: _Rule(422, "Unknown bot"),
+    UnknownCommitmentError: _Rule(422, "Unknown commitment"),
+    CommitmentUsedError: _Rule(409, "Commitment used"),
+    CommitmentExpiredError: _Rule(409, "Commitment expired"),
+    InvalidEntropyError: _Rule(422, "Invalid entropy"),
+    EntropyNotAcceptedError: _Rule(422, "Entropy not accepted"),
+    TooManyCommitmentsError: _Rule(429, "Too many commitments"),
 }
 
 _HTTP_CODES: Final[dict[int, tuple[str, str]]] = {

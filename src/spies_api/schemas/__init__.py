@@ -43,6 +43,7 @@ from spies_api.schemas.commands import (
 from spies_api.schemas.events import AnyEvent, EventsPage, StreamMessage, event_out
 from spies_api.schemas.games import (
     DOCUMENTED_AS,
+    CommitmentResponse,
     CreateGameRequest,
     GameCreatedResponse,
     GameList,
@@ -94,6 +95,7 @@ __all__ = [
     "BotRequest",
     "BotSeatRequest",
     "ChangedSeat",
+    "CommitmentResponse",
     "KeyList",
     "PublicKey",
     "Receipt",

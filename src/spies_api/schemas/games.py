@@ -58,6 +58,13 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     clock: Any = None
     """A time control (checked by the server, whatever its JSON: a bad value is 422
     `invalid-clock`); ``null`` or omitted: no clock."""
+    commitment_id: str | None = None
+    """A seed commitment from ``POST /commitments`` (used once): the game deals from that
+    server seed mixed with ``entropy`` (``seed_source`` ``mixed``). Only with ``entropy``,
+    and not with ``seed`` or ``options.deal``."""
+    entropy: str | None = None
+    """The creator's contribution to the seed: 16 to 64 bytes as hex (32 to 128 hex
+    digits), chosen by the creator (e.g. random). Only with ``commitment_id``."""
 
 
 _CLOCK_DOC: Final = Annotated[
@@ -130,6 +137,19 @@ members' fields are described by the type's attribute docstrings).
 refuses a bad option with its own error; the document shows each game's options."""
 
 
+class CommitmentResponse(msgspec.Struct, frozen=True, kw_only=True):
+    """Answer to ``POST /commitments``: a server seed committed to, unused."""
+
+    commitment_id: str
+    """Send it with ``entropy`` in ``POST /games``: that game deals from this seed mixed
+    with the entropy. Used once."""
+    seed_commitment: str
+    """sha256 of the committed server seed (hex): the game's ``seed_commitment`` will be
+    this, and its ``seed_revealed`` the seed."""
+    expires_at: str
+    """When it can no longer be used (RFC 3339 UTC)."""
+
+
 class GameCreatedResponse(msgspec.Struct, frozen=True, kw_only=True):
     """Answer to ``POST /games``: the game and one secret token per seat."""
 
@@ -187,8 +207,10 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     (``docs/protocol.md``, the seed commitment)."""
     seed_source: str
     """Who chose the cards, from the log: ``server`` (a secret random seed), ``client`` (a
-    seed given at creation, so the game is reproducible) or ``deal`` (the creator laid the
-    cards out with ``options.deal``). Only a game whose every person seat its creator holds
+    seed given at creation, so the game is reproducible), ``deal`` (the creator laid the
+    cards out with ``options.deal``) or ``mixed`` (a server seed committed before the
+    players' entropy, mixed with it: nobody alone chose the cards; ``docs/protocol.md``,
+    entropy). Only a game whose every person seat its creator holds
     can be ``client`` or ``deal``."""
     rng: str
     """The versioned algorithm that derives every shuffle from the seed,

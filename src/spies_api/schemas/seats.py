@@ -77,6 +77,10 @@ class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     name: Annotated[str, _NAME_LENGTH]
     """A display name of printable characters, public (never a secret)."""
+    entropy: str | None = None
+    """The joiner's contribution to the seed: 16 to 64 bytes as hex, in a game created with
+    a commitment (``seed_source`` ``mixed``; any other game refuses it: 422
+    ``entropy-not-accepted``). It goes into the deal, which comes at the last join."""
 
 
 class BotRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -18,9 +18,11 @@ import structlog
 from spies_api.game import create_game
 from spies_api.problems.errors import (
     InvalidClockError,
+    InvalidEntropyError,
     InvalidNameError,
     InvalidSeatsError,
     UnfairDealError,
+    UnknownCommitmentError,
 )
 from spies_api.schemas import (
     NAME_MAX,
@@ -32,6 +34,7 @@ from spies_api.schemas import (
     SeatToken,
     from_record,
 )
+from spies_api.service.commitments import SeedCommitments, parse_entropy
 from spies_api.service.effects import WriteEffects
 from spies_api.service.keys import ReceiptKeys
 from spies_bots import policy_for
@@ -40,6 +43,7 @@ from spies_core.clock import CLOCK_LIMITS, OnTimeout, TimeControl
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
 from spies_core.words import counted
+from spies_replay.errors import EntropyNotAcceptedError
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.receipts import Receipt
 from spies_replay.store.protocols import EventStore
@@ -194,6 +198,18 @@ def time_control(spec: AnySpec, raw: object) -> TimeControl | None:
     )
 
 
+def _chosen_by_creator(request: CreateGameRequest) -> list[str]:
+    """What in the request chooses the cards alone: ``seed``, ``options.deal``."""
+    return [
+        name
+        for name, given in (
+            ("seed", request.seed is not None),
+            ("options.deal", "deal" in (request.options or {})),
+        )
+        if given
+    ]
+
+
 def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) -> None:
     """Refuse a deal the creator chose in a game that seats someone else.
 
@@ -205,14 +221,7 @@ def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) ->
     Raises:
         UnfairDealError: a ``seed`` or a ``deal`` with an open seat.
     """
-    chosen = [
-        name
-        for name, given in (
-            ("seed", request.seed is not None),
-            ("options.deal", "deal" in (request.options or {})),
-        )
-        if given
-    ]
+    chosen = _chosen_by_creator(request)
     open_seats = [s.seat for s in seats or () if s.type == SeatType.OPEN]
     if chosen and open_seats:
         raise UnfairDealError(
@@ -220,6 +229,29 @@ def check_fair(request: CreateGameRequest, seats: Sequence[SeatState] | None) ->
             f" {open_seats[0]}): whoever chose them would know what a joiner is dealt; leave"
             " them out (the server deals from a secret seed), or hold every person seat"
         )
+
+
+def check_entropy_request(request: CreateGameRequest) -> bytes | None:
+    """The creator's entropy, when the request gives it with a ``commitment_id``.
+
+    Raises:
+        InvalidEntropyError: not 16 to 64 bytes of hex, or one of the two without the other.
+        EntropyNotAcceptedError: with a ``seed`` or an ``options.deal``.
+    """
+    if request.entropy is None and request.commitment_id is None:
+        return None
+    if request.entropy is None or request.commitment_id is None:
+        raise InvalidEntropyError(
+            "entropy and commitment_id go together: ask POST /commitments for a commitment,"
+            " then send its commitment_id with your entropy"
+        )
+    chosen = _chosen_by_creator(request)
+    if chosen:
+        raise EntropyNotAcceptedError(
+            f"entropy goes into a seed the server committed to; {' and '.join(chosen)} would"
+            " choose the cards alone: give one or the other"
+        )
+    return parse_entropy(request.entropy)
 
 
 @dataclass(eq=False)
@@ -240,6 +272,9 @@ class GameCreator:
     clock: Clock = utc_now
     open_seat_ttl: float | None = None
     receipts: ReceiptKeys | None = None  # receipts
+    commitments: SeedCommitments | None = None
+    """The seed commitments a game with players' entropy is created from (none: such a
+    request is refused as an unknown commitment)."""
     log: Any = field(init=False, repr=False)
     """Bound once, with the logging configuration in force when the app starts."""
 
@@ -254,10 +289,21 @@ class GameCreator:
             InvalidOptionsError: bad ``players``, ``options`` or ``seed``.
             InvalidSeatsError, UnknownBotError, InvalidNameError: bad ``seats``.
             InvalidClockError: a bad ``clock``.
+            InvalidEntropyError: ``entropy`` that is not 16 to 64 bytes of hex, or without
+                its ``commitment_id`` (or the other way round).
+            EntropyNotAcceptedError: ``entropy`` with a ``seed`` or an ``options.deal``.
+            UnknownCommitmentError, CommitmentUsedError, CommitmentExpiredError: a
+                ``commitment_id`` that cannot be used.
         """
+        entropy = check_entropy_request(request)
         seats = holders(self.store, request.game, request.players, request.seats)
         check_fair(request, seats)
         clock = time_control(get_game(request.game), request.clock)
+        server_seed = None
+        if request.commitment_id is not None:
+            if self.commitments is None:
+                raise UnknownCommitmentError("this server keeps no seed commitments")
+            server_seed = self.commitments.use(request.commitment_id)
         created = create_game(
             self.store,
             request.game,
@@ -268,6 +314,8 @@ class GameCreator:
             clock=clock,
             created_at=self.clock(),
             open_seat_ttl=self.open_seat_ttl,
+            entropy=entropy,
+            server_seed=server_seed,
         )
         self.effects.created(created)
         record = created.record

@@ -43,9 +43,10 @@ class WriteEffects:
         """A seat event was appended: the cached head (the state is the same) moves on; a
         join that dealt the game changed its state, which the next read folds afresh."""
         head = self.states.cached(game_id)
-        if change.dealt:
+        if change.dealt or (head is not None and head.version != change.version - 1):
+            # a deal, or more than the seat event (a join's entropy: a new play seed)
             self.states.discard(game_id)
-        elif head is not None and head.version == change.version - 1:
+        elif head is not None:
             moved = replace(
                 head, version=change.version, head_hash=change.head_hash, seats=tuple(change.seats)
             )

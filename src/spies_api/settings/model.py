@@ -135,6 +135,13 @@ class Settings:
             is abandoned: ``game_aborted`` with reason ``abandoned``, the seed revealed, the
             game over with no winner. ``None`` (``--open-seat-ttl off`` or ``0``): open seats
             never expire. The default is an hour.
+        commitment_ttl: how many seconds a seed commitment (``POST /commitments``) stays
+            usable; a game created with it after that is 409 ``commitment-expired``.
+        max_commitments_per_client: how many unused, unexpired commitments one client
+            address may hold; one more ``POST /commitments`` is 429
+            ``too-many-commitments``.
+        max_commitments: how many unused, unexpired commitments the database holds, all
+            clients together; one more is 429 ``too-many-commitments``.
         max_bot_games: how many active games with bot seats the server (this process)
             admits, all clients together, counted as ``max_bot_games_per_client`` counts
             them; one more is 429 ``server-bot-games-full`` with ``Retry-After``. ``None``:
@@ -206,6 +213,9 @@ class Settings:
     bot_games_retry_after_seconds: int = 5
     max_games_per_client: int | None = 20
     open_seat_ttl: float | None = 3600.0
+    commitment_ttl: float = 600.0
+    max_commitments_per_client: int = 20
+    max_commitments: int = 10_000
     # -- shares: the bots' work in all, and one client's part of the streams
     max_bot_games: int | None = field(default_factory=default_max_bot_games)
     max_streams_per_client: int | None = 64
@@ -263,6 +273,9 @@ class Settings:
 
 
 _POSITIVE: Final = (
+    "commitment_ttl",
+    "max_commitments_per_client",
+    "max_commitments",
     "max_body_bytes",
     "cache_size",
     "snapshot_every",

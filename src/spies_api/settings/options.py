@@ -142,6 +142,28 @@ OPTIONS: Final[tuple[Option, ...]] = (
         parse_ttl,
     ),
     Option(
+        "commitment_ttl",
+        "--commitment-ttl",
+        "SECONDS",
+        "how long a seed commitment (POST /commitments) stays usable by a new game",
+        parse_seconds,
+    ),
+    Option(
+        "max_commitments_per_client",
+        "--max-commitments-per-client",
+        "N",
+        "unused, unexpired seed commitments one client address may hold; one more is 429",
+        parse_positive,
+    ),
+    Option(
+        "max_commitments",
+        "--max-commitments",
+        "N",
+        "unused, unexpired seed commitments the database holds, all clients together; one"
+        " more is 429",
+        parse_positive,
+    ),
+    Option(
         "trusted_proxies",
         "--trusted-proxies",
         "LIST",

@@ -133,7 +133,7 @@ def plan_turn(head: Head) -> BotTurn | None:
             continue
         view = view_at(spec, head.state, seat, head.version)
         urgency = Urgency.UNTIMED if head.clock is None else Urgency.CLOCKED
-        seed = head.secrets.seed
+        seed = head.secrets.play_seed
         return BotTurn(head.id, seat, bot, head.version, head.game, view, legal, seed, urgency)
     return None
 
@@ -145,7 +145,7 @@ def forced_turn(head: Head, seat: int, bot: str, version: int) -> BotTurn:
     spec = GAMES[head.game]
     legal = tuple(spec.legal_commands(head.state, seat))
     view = view_at(spec, head.state, seat, version)
-    seed = head.secrets.seed
+    seed = head.secrets.play_seed
     return BotTurn(head.id, seat, bot, version, head.game, view, legal, seed, Urgency.FORCED)
 
 

@@ -159,6 +159,7 @@ class SeatService:
         game_id: str,
         choose: Callable[[list[SeatState], dict[int, str]], SeatEvent | None],
         token_hash: str | None = None,
+        entropy: bytes | None = None,
     ) -> SeatChange:
         """Record one seat change, keeping the cached head at the game's new version.
 
@@ -177,6 +178,8 @@ class SeatService:
                         choose,
                         token_hash,
                         self.creator.clock,
+                        None,
+                        entropy,
                     )
                 except GameFinishedError as exc:
                     raise SeatsClosedError(
@@ -199,8 +202,12 @@ class SeatService:
             )
         return change
 
-    async def join(self, game_id: str, seat: int | None, name: str) -> JoinedSeat:
-        """Join an open seat (``seat``, or the first open one) with a display name.
+    async def join(
+        self, game_id: str, seat: int | None, name: str, entropy: bytes | None = None
+    ) -> JoinedSeat:
+        """Join an open seat (``seat``, or the first open one) with a display name, and, in
+        a game created with a commitment, the joiner's ``entropy`` (16 to 64 bytes, checked
+        by the caller): it goes into the seed of the deal, which comes at the last join.
 
         Raises:
             GameNotFoundError: no such game.
@@ -209,6 +216,7 @@ class SeatService:
             SeatTakenError: ``seat`` is not open.
             NoOpenSeatError: no open seat (``seat`` is ``None``).
             SeatsClosedError: the game is over.
+            EntropyNotAcceptedError: ``entropy`` to a game whose seed is not ``mixed``.
         """
         name = check_name(name)
         token = secrets.token_urlsafe(32)
@@ -226,7 +234,7 @@ class SeatService:
                 )
             return SeatJoined(seat=seat, name=name)
 
-        change = await self._change(game_id, choose, hash_token(token))
+        change = await self._change(game_id, choose, hash_token(token), entropy)
         assert change.event is not None
         taken: int = change.event.event.seat
         self.effects.token(game_id, taken, token)
@@ -418,6 +426,7 @@ def attempt_seat_change(
     token_hash: str | None,
     clock: Clock,
     games: Games | None = None,
+    entropy: bytes | None = None,
 ) -> SeatChange:
     """One attempt at a seat change: read the seats, decide, append at the version read.
 
@@ -432,7 +441,9 @@ def attempt_seat_change(
     event = choose(table.seats, table.tokens)
     if event is None:
         return table.unchanged()
-    return append_seat_change(store, table, event, token_hash=token_hash, recorded_at=clock())
+    return append_seat_change(
+        store, table, event, token_hash=token_hash, recorded_at=clock(), entropy=entropy
+    )
 
 
 def _check_seat(game_id: str, seat: int, seats: Sequence[SeatState]) -> None:

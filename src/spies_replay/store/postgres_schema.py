@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from spies_replay.store.commitments import MIGRATION_NAME as COMMITMENTS_MIGRATION
+from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITMENTS_SQL
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
 
@@ -256,6 +258,9 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration("m005_append_checks_seqs", (APPEND_FUNCTIONS,)),
     Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL,)),  # receipts: the signing keys' table
     Migration("m007_notify_carries_head", (APPEND_FUNCTIONS,)),
+    Migration(  # players' entropy: the server seeds committed before a game uses them
+        COMMITMENTS_MIGRATION, (SEED_COMMITMENTS_SQL, SEED_COMMITMENTS_INDEX)
+    ),
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

@@ -19,7 +19,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from spies_core.decider import Outcome
-from spies_replay.meta import SeatState, SeedSource
+from spies_replay.meta import EntropyAdded, SeatState, SeedSource, mixed_seed
 
 __all__ = [
     "Append",
@@ -120,12 +120,22 @@ class GameSecrets:
     """What a game keeps apart from its log until the final event reveals it.
 
     Attributes:
-        seed: the seed every shuffle is derived from.
+        seed: the seed committed to and revealed (every shuffle is derived from it, or, in
+            a ``mixed`` game, from :attr:`play_seed`).
         deal: the explicit ``options.deal`` the game was created with, or ``None``.
+        entropy: a ``mixed`` game's contributions so far (read from its log, not stored
+            here: the store keeps ``seed`` and ``deal``).
     """
 
     seed: bytes
     deal: Any = None
+    entropy: tuple[EntropyAdded, ...] = ()
+
+    @property
+    def play_seed(self) -> bytes:
+        """The seed the game draws from: :attr:`seed` mixed with the players' entropy
+        (``spies-entropy/1``), or :attr:`seed` itself when nobody gave any."""
+        return mixed_seed(self.seed, self.entropy) if self.entropy else self.seed
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,8 @@ Tables (all SQLite ``STRICT``):
 - ``rematches`` (migration 3): ``game_id`` (primary key: one rematch per game),
   ``next_id`` (unique).
 - ``signing_keys`` (migration 6): the receipt signing keys (:mod:`spies_replay.store.keyring`).
+- ``seed_commitments`` (migration 7): server seeds committed before a player's entropy
+  (:mod:`spies_replay.store.commitments`).
 
 The first four migrations were written with sqlite-utils, and files made then record them
 in sqlite-utils' table ``_sqlite_migrations``: :func:`adopt_sqlite_utils_records` carries
@@ -42,6 +44,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Final
 
+from spies_replay.store.commitments import MIGRATION_NAME as COMMITMENTS_MIGRATION
+from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITMENTS_SQL
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
 
@@ -120,6 +124,9 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         ("CREATE INDEX seats_token_hash ON seats (token_hash)",),
     ),
     Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL + " STRICT",)),  # receipts
+    Migration(  # players' entropy: the server seeds committed before a game uses them
+        COMMITMENTS_MIGRATION, (SEED_COMMITMENTS_SQL + " STRICT", SEED_COMMITMENTS_INDEX)
+    ),
 )
 """SQLite's migrations, in order: append new ones at the end; never edit an applied one."""
 

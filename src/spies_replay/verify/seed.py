@@ -17,10 +17,16 @@ deal (named at seq 1; a ``server`` or ``client`` seed is checked at the reveal, 
 against the operator's seed). The caveat ``seed-source-predates-deal``: ``game_created``
 commits to an explicit deal but labels its seed ``server`` or ``client`` (written before the
 ``deal`` label): its hidden cards were laid out by its creator, not drawn from the seed.
+
+A ``mixed`` seed is a server seed (checked as one) that the game does not draw from
+directly: it draws from ``mix_seed(seed, contributions)``, the players' ``entropy_added``
+events read ahead of the pass (:attr:`ChosenSeed.play`); the pass checks each one's place
+and bytes (:mod:`~spies_replay.verify.walk`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +36,7 @@ import msgspec
 
 from spies_core.rng import ALGORITHM
 from spies_replay.codec import GameCodec, deal_commitment
-from spies_replay.meta import GameCreated, SeedRevealed, SeedSource
+from spies_replay.meta import EntropyAdded, GameCreated, SeedRevealed, SeedSource, mixed_seed
 from spies_replay.store.records import EventRow
 from spies_replay.verify.report import CaveatTally, Rederivation, fail
 
@@ -59,6 +65,37 @@ class ChosenSeed:
     operator's deal); a deal that does not match its commitment is reported there."""
     rederived: Rederivation = Rederivation.NOT_CHECKED
     warning: str | None = None
+    play: bytes | None = None
+    """The seed the game draws from: :attr:`seed`, or in a ``mixed`` game the seed mixed
+    with the logged contributions."""
+
+
+def _with_play(chosen: ChosenSeed, created: GameCreated, added: list[EntropyAdded]) -> ChosenSeed:
+    seed = chosen.seed
+    if seed is None:
+        return chosen
+    play = seed
+    if created.seed_source is SeedSource.MIXED:
+        try:
+            play = mixed_seed(seed, added)
+        except ValueError:  # the pass names the contribution
+            play = seed
+    return dataclasses.replace(chosen, play=play)
+
+
+def _contributions(codec: GameCodec, rows: Sequence[EventRow]) -> list[EntropyAdded]:
+    """The ``entropy_added`` events of the log, read ahead of the pass (which checks them)."""
+    found = []
+    for row in rows:
+        if row.type != "entropy_added":
+            continue
+        try:
+            event = codec.event.decode(row.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if isinstance(event, EntropyAdded):
+            found.append(event)
+    return found
 
 
 def choose_seed(
@@ -74,6 +111,17 @@ def choose_seed(
         return ChosenSeed()  # the pass reports it at seq 1
     if not isinstance(created, GameCreated):
         return ChosenSeed()
+    added = _contributions(codec, rows)
+    return _with_play(_choose(codec, rows, created, operator_seed, operator_deal), created, added)
+
+
+def _choose(
+    codec: GameCodec,
+    rows: Sequence[EventRow],
+    created: GameCreated,
+    operator_seed: bytes | None,
+    operator_deal: Any,
+) -> ChosenSeed:
     last = rows[-1]
     if last.type == "seed_revealed":
         revealed = _revealed_seed(codec, last)
@@ -98,8 +146,16 @@ def choose_seed(
 
 
 def check_deal_label(created: GameCreated, tally: CaveatTally) -> None:
-    """A ``deal`` source exactly when game_created commits to an explicit deal."""
+    """A ``deal`` source exactly when game_created commits to an explicit deal (and no
+    ``mixed`` seed with a deal)."""
     source = created.seed_source
+    if source is SeedSource.MIXED and created.deal_commitment is not None:
+        raise fail(
+            1,
+            "seed-source-mismatch",
+            "game_created labels its seed 'mixed' but commits to an explicit deal: the"
+            " creator laid out the cards, so no entropy decides them",
+        )
     if source is SeedSource.DEAL and created.deal_commitment is None:
         raise fail(
             1,
@@ -160,7 +216,7 @@ def check_seed_source(seq: int, source: SeedSource, seed: bytes, which: str) -> 
     """
     problem = None
     text = _as_text(seed)
-    if source is SeedSource.SERVER:
+    if source in (SeedSource.SERVER, SeedSource.MIXED):
         if text is not None:
             problem = (
                 f"the text {text[:40]!r} ({len(seed)} bytes): a seed a person typed, not the"

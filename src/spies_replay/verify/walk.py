@@ -12,7 +12,10 @@ event's row without a command names no actor and carries no mark (``misplaced-ac
 chain covers them, so a forger could otherwise say who played what); it belongs to the
 batch before it and may not follow its ``clocks_updated`` (``misplaced-event``). No game
 event follows ``game_aborted`` (``event-after-end``) or comes before a deferred deal
-(``misplaced-event``).
+(``misplaced-event``). A player's ``entropy_added`` belongs to a ``mixed`` game
+(``seed-source-mismatch``; a ``mixed`` game has its creator's at seq 2), sits right after
+``game_created`` (the creator's) or right after its seat's ``seat_joined``, in that batch
+(``misplaced-meta-event``), and is 16 to 64 bytes of lower-case hex (``entropy-invalid``).
 """
 
 from __future__ import annotations
@@ -31,11 +34,15 @@ from spies_replay.meta import (
     ClockExpired,
     ClocksResumed,
     ClocksUpdated,
+    EntropyAdded,
     GameAborted,
     GameCreated,
     SeatEvent,
+    SeatJoined,
     SeedRevealed,
+    SeedSource,
     aborted_outcome,
+    check_entropy,
 )
 from spies_replay.receipts import KeyList, Receipt
 from spies_replay.store.records import EventRow, GameRecord
@@ -167,7 +174,10 @@ class _Walk:
         self.record = record
         self.codec = codec
         self.chosen = chosen
-        self.seed = chosen.seed
+        self.seed = chosen.play
+        """The seed the game draws from (the revealed one, or the mix of a ``mixed`` game)."""
+        self.previous: Any = None
+        """The event of the row before the current one."""
         self.tally = tally
         self.bot_moves = bot_moves
         self.times = Timeline()
@@ -212,8 +222,12 @@ class _Walk:
             raise fail(
                 seq, "type-mismatch", f"type column {row.type!r} but payload {event_tag(event)!r}"
             )
+        if seq == 2:
+            self._creator_entropy(event)
         if seq == 1:
             self._created(row, event)
+        elif isinstance(event, EntropyAdded):
+            self._entropy(row, event)
         elif isinstance(event, GameCreated):
             raise fail(seq, "misplaced-meta-event", "game_created after seq 1")
         elif isinstance(event, SeedRevealed):
@@ -229,6 +243,48 @@ class _Walk:
             self._aborted(row, event)
         else:
             self._game_row(row, event)
+        self.previous = event
+
+    def _creator_entropy(self, event: Any) -> None:
+        """A ``mixed`` game's seq 2 is its creator's contribution."""
+        created = self.created
+        if created is None or created.seed_source is not SeedSource.MIXED:
+            return
+        if not isinstance(event, EntropyAdded) or event.seat is not None:
+            raise fail(
+                2,
+                "seed-source-mismatch",
+                "game_created labels its seed 'mixed' but seq 2 is not the creator's entropy_added",
+            )
+
+    def _entropy(self, row: EventRow, event: EntropyAdded) -> None:
+        """A player's contribution: in a ``mixed`` game, in its place, of 16 to 64 bytes."""
+        seq = row.seq
+        _no_command(row)
+        assert self.created is not None
+        if self.created.seed_source is not SeedSource.MIXED:
+            raise fail(
+                seq,
+                "seed-source-mismatch",
+                f"entropy_added in a game whose seed is labelled"
+                f" {str(self.created.seed_source)!r}, not 'mixed'",
+            )
+        if event.seat is None:
+            placed = seq == 2
+            where = "the creator's entropy_added must be seq 2, right after game_created"
+        else:
+            previous = self.previous
+            placed = isinstance(previous, SeatJoined) and previous.seat == event.seat
+            where = (
+                f"seat {event.seat}'s entropy_added must come right after its seat_joined,"
+                " in that batch"
+            )
+        if not placed:
+            raise fail(seq, "misplaced-meta-event", where)
+        try:
+            check_entropy(event.entropy)
+        except ValueError as exc:
+            raise fail(seq, "entropy-invalid", str(exc)) from exc
 
     def _created(self, row: EventRow, event: Any) -> None:
         header.check_created(self.record, event)

@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/commitments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit to a server seed
+         * @description Draws a secret server seed and answers its sha256 (`seed_commitment`), unused: send the `commitment_id` with your `entropy` in `POST /games`, and the game deals from this seed mixed with the entropy of its creator and of each joiner who gives some (`seed_source` `mixed`; the derivation is `docs/protocol.md`'s entropy section). The game's `seed_commitment` is this one, and the seed it reveals at the end hashes to it. A commitment is used once, by the first `POST /games` that names it, and expires after 600 s by default (`--commitment-ttl`). Nothing is recorded in a log.
+         */
+        post: operations["createCommitment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games": {
         parameters: {
             query?: never;
@@ -39,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept. A game with an open seat is dealt when its last open seat is taken: until then it waits for players, and every view says `dealt: false`.
+         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept. A game with an open seat is dealt when its last open seat is taken: until then it waits for players, and every view says `dealt: false`. With `commitment_id` (from `POST /commitments`) and `entropy` (16 to 64 bytes as hex), the game deals from the committed server seed mixed with the creator's entropy and every joiner's (`seed_source` `mixed`): nobody alone chose the cards (`docs/protocol.md`, entropy).
          */
         post: operations["createGame"];
         delete?: never;
@@ -271,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Join an open seat
-         * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`.
+         * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`. In a game created with a commitment (`seed_source` `mixed`), `entropy` (16 to 64 bytes as hex) goes into the seed of the deal, recorded as `entropy_added` after the join (`docs/protocol.md`, entropy).
          */
         post: operations["joinSeat"];
         delete?: never;
@@ -477,6 +497,10 @@ export interface components {
         BlackSpyCreateGameRequest: {
             /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
+            /** @description A seed commitment from `POST /commitments` (used once): the game deals from that server seed mixed with `entropy` (`seed_source` `mixed`). Only with `entropy`, and not with `seed` or `options.deal`. */
+            commitment_id?: string | null;
+            /** @description The creator's contribution to the seed: 16 to 64 bytes as hex (32 to 128 hex digits), chosen by the creator (e.g. random). Only with `commitment_id`. */
+            entropy?: string | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `black-spy` here. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -948,7 +972,7 @@ export interface components {
          */
         CommandResponse: {
             /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
             outcome?: components["schemas"]["Outcome"] | null;
             /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
@@ -957,6 +981,18 @@ export interface components {
             status: components["schemas"]["GameStatus"];
             /** @description The game's version after the command: the seq of its last event. */
             version: number;
+        };
+        /**
+         * CommitmentResponse
+         * @description Answer to `POST /commitments`: a server seed committed to, unused.
+         */
+        CommitmentResponse: {
+            /** @description Send it with `entropy` in `POST /games`: that game deals from this seed mixed with the entropy. Used once. */
+            commitment_id: string;
+            /** @description When it can no longer be used (RFC 3339 UTC). */
+            expires_at: string;
+            /** @description sha256 of the committed server seed (hex): the game's `seed_commitment` will be this, and its `seed_revealed` the seed. */
+            seed_commitment: string;
         };
         /**
          * CreateGameRequest
@@ -1063,6 +1099,10 @@ export interface components {
         DeckOfSpiesCreateGameRequest: {
             /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
+            /** @description A seed commitment from `POST /commitments` (used once): the game deals from that server seed mixed with `entropy` (`seed_source` `mixed`). Only with `entropy`, and not with `seed` or `options.deal`. */
+            commitment_id?: string | null;
+            /** @description The creator's contribution to the seed: 16 to 64 bytes as hex (32 to 128 hex digits), chosen by the creator (e.g. random). Only with `commitment_id`. */
+            entropy?: string | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1412,12 +1452,31 @@ export interface components {
             version: number;
         };
         /**
+         * EntropyAdded
+         * @description A player's contribution to a `mixed` game's seed (format 2): the creator's at seq 2, right after `game_created`; a joiner's right after its `seat_joined`, in that batch. The game draws from `mix_seed` of the committed server seed and every contribution (`mixed_seed`).
+         */
+        EntropyAdded: {
+            /** @description The contribution: 16 to 64 bytes as lower-case hex. */
+            entropy: string;
+            /** @description When the event was appended: an ISO 8601 UTC timestamp. */
+            recorded_at: string;
+            /** @description The joiner's seat; `null`: the creator's contribution, given at creation. */
+            seat: number | null;
+            /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
+            seq: number;
+            /**
+             * @description Always `entropy_added`: says which kind of object this is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "entropy_added";
+        };
+        /**
          * EventsPage
          * @description A page of the log as the caller may see it.
          */
         EventsPage: {
             /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["SeedRevealed"])[];
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
             /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
             next_after: number;
             /** @description `active` while the game goes on, `finished` once it is over. */
@@ -1480,7 +1539,7 @@ export interface components {
             seats?: components["schemas"]["SeatState"][] | null;
             /** @description `sha256(seed)` as lower-case hex; `SeedRevealed` later discloses the seed. */
             seed_commitment: string;
-            /** @description `server` (secret, random) or `client` (given, reproducible). */
+            /** @description `server` (secret, random), `client` (given, reproducible), `deal` (laid out by the creator) or `mixed` (a server seed mixed with the players' entropy). */
             seed_source: components["schemas"]["SeedSource"];
             /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
@@ -1573,7 +1632,7 @@ export interface components {
             seats: components["schemas"]["PublicSeat"][];
             /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
             seed_commitment: string;
-            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible) or `deal` (the creator laid the cards out with `options.deal`). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
             seed_source: string;
             /** @description `active` while the game goes on, `finished` once it is over. */
             status: components["schemas"]["GameStatus"];
@@ -1601,6 +1660,8 @@ export interface components {
          * @description Body of `POST /games/{id}/join` and `POST /games/{id}/seats/{seat}/join`.
          */
         JoinRequest: {
+            /** @description The joiner's contribution to the seed: 16 to 64 bytes as hex, in a game created with a commitment (`seed_source` `mixed`; any other game refuses it: 422 `entropy-not-accepted`). It goes into the deal, which comes at the last join. */
+            entropy?: string | null;
             /** @description A display name of printable characters, public (never a secret). */
             name: string;
         };
@@ -1686,7 +1747,7 @@ export interface components {
              * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
              * @enum {string}
              */
-            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
+            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
             /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
@@ -1971,9 +2032,10 @@ export interface components {
          *     - `server`: Drawn with `secrets.token_bytes(32)`: nobody knew it before the game ended.
          *     - `client`: Given by the client at creation, which makes the game reproducible (puzzles, tests).
          *     - `deal`: The game was created with an explicit deal (`options.deal`): its hidden cards were laid out by its creator, whatever the seed. Logs written before this label say `server` or `client` for such a game.
+         *     - `mixed`: The server's seed, committed before any player's entropy was known, mixed with the players' contributions (`EntropyAdded`, `spies-entropy/1`): nobody alone chose the deal. The committed and revealed seed is the server's (32 random bytes).
          * @enum {string}
          */
-        SeedSource: "server" | "client" | "deal";
+        SeedSource: "server" | "client" | "deal" | "mixed";
         /**
          * SnapshotMessage
          * @description The message that opens every stream: `event: snapshot` and one `data:` line, no `id:` (an `EventSource` hands it to a `snapshot` listener, never `onmessage`).
@@ -2059,6 +2121,10 @@ export interface components {
         SpiesAndLiesCreateGameRequest: {
             /** @description A time control: `turn_seconds` (a per-move timer), `budget_seconds` with `increment_seconds` (a chess clock per seat), or both; seconds are numbers, fractions allowed, from 3 for `turn_seconds` and 10 for `budget_seconds` (the shortest a person and a bot can play to), from 0 for `increment_seconds`, up to 604800 (a week). `on_timeout` `bot` plays a timed-out seat's move with `timeout_bot` (default `greedy`), in the batch that records the timeout; `forfeit` makes the seat lose (not in Black Spy). `abandon_after` timeouts in a row hand a seat that a person holds to the bot, with its move. A bad value is 422 `invalid-clock`, naming the limit; `null` or omitted: no clock. */
             clock?: components["schemas"]["TimeControl"] | null;
+            /** @description A seed commitment from `POST /commitments` (used once): the game deals from that server seed mixed with `entropy` (`seed_source` `mixed`). Only with `entropy`, and not with `seed` or `options.deal`. */
+            commitment_id?: string | null;
+            /** @description The creator's contribution to the seed: 16 to 64 bytes as hex (32 to 128 hex digits), chosen by the creator (e.g. random). Only with `commitment_id`. */
+            entropy?: string | null;
             /**
              * @description A registered game id: `deck-of-spies`, `black-spy`, `spies-and-lies`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2931,6 +2997,53 @@ export interface operations {
             };
         };
     };
+    createCommitment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commitment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommitmentResponse"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listGames: {
         parameters: {
             query?: {
@@ -3021,6 +3134,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The seed commitment was used already, or it expired. Codes: `commitment-used`, `commitment-expired`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body over 64 KiB. Codes: `body-too-large`. */
             413: {
                 headers: {
@@ -3030,7 +3152,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`). */
+            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`), `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `unknown-commitment`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3544,7 +3666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`. */
+            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4118,7 +4240,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`. */
+            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -43,13 +43,15 @@ export const META_EVENTS = new Map<string, Shape>([
       players: req("int"),
       options: req("object"),
       seed_commitment: req("string"),
-      seed_source: req(oneOf("client", "deal", "server")),
+      seed_source: req(oneOf("client", "deal", "mixed", "server")),
       rng: req("string"),
       created_at: opt(nullable("string"), null),
       deal_commitment: opt(nullable("string"), null),
       seats: opt(nullable(arrayOf(seatState)), null),
       rematch_of: opt(nullable("string"), null),
       clock: opt(nullable(timeControl), null),
+      deal_deferred: opt("bool", false),
+      open_until: opt(nullable("string"), null),
     }),
   ],
   ["seat_joined", event("seat_joined", { seat: req("int"), name: req("string") })],
@@ -67,6 +69,7 @@ export const META_EVENTS = new Map<string, Shape>([
   ["clocks_resumed", event("clocks_resumed", { since: req("string") })],
   ["game_aborted", event("game_aborted", { reason: req(oneOf("abandoned", "aborted")), detail: req("string") })],
   ["seed_revealed", event("seed_revealed", { seed: req("string"), deal: opt("any", null) })],
+  ["entropy_added", event("entropy_added", { seat: req(nullable("int")), entropy: req("string") })],
 ]);
 
 export const SEAT_EVENTS: ReadonlySet<string> = new Set(["seat_joined", "seat_claimed", "seat_handed_to_bot", "seat_taken_back"]);

@@ -154,3 +154,24 @@ export async function withStream<T>(seed: Uint8Array, nonce: number, run: (strea
     }
   }
 }
+
+/**
+ * `spies-entropy/1` (docs/protocol.md, "Entropy"): HMAC-SHA256 keyed by the server seed over
+ * ASCII "spies-entropy/1" and each contribution as its length in 4 bytes big-endian and its
+ * bytes, the creator's (seat null, given as -1) first, then the joiners' by seat.
+ */
+export async function mixSeed(seed: Uint8Array, added: readonly { readonly seat: number; readonly bytes: Uint8Array }[]): Promise<Uint8Array> {
+  const ordered = [...added].sort((a, b) => a.seat - b.seat);
+  const label = new TextEncoder().encode("spies-entropy/1");
+  const message = new Uint8Array(label.length + ordered.reduce((n, p) => n + 4 + p.bytes.length, 0));
+  message.set(label);
+  let at = label.length;
+  for (const { bytes } of ordered) {
+    new DataView(message.buffer).setUint32(at, bytes.length);
+    message.set(bytes, at + 4);
+    at += 4 + bytes.length;
+  }
+  const [mix] = await hmacSha256(seed, [message]);
+  if (mix === undefined) throw new Error("no HMAC");
+  return mix;
+}

@@ -10,7 +10,7 @@ import type { Rules } from "./games/rules";
 import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
 import { canonicalText, fromPlain, JObject, type JValue, parseJson, type Plain, toPlain, utf8 } from "./json";
 import { botMessage, botRng, keyWords } from "./mt";
-import { fromHex, hex, hmacSha256, sha256, streamBlocks, streamMessage, withStream } from "./rng";
+import { fromHex, hex, hmacSha256, mixSeed, sha256, streamBlocks, streamMessage, withStream } from "./rng";
 import { asKeyList, asReceipt, ed25519Verify, fromBase64Url, type Receipt, receiptMessage } from "./receipts";
 import { verifyExport } from "./verify";
 
@@ -257,9 +257,21 @@ async function receipts(read: ReadVector): Promise<Check[]> {
   return out;
 }
 
+/** entropy.json: the mix of the logged contributions is the vector's mixed seed. */
+async function entropy(read: ReadVector): Promise<Check[]> {
+  const out: Check[] = [];
+  for (const v of vectors(read, "entropy.json")) {
+    const vector = toPlain(v) as unknown as { name: string; server_seed_hex: string; logged: { seat: number | null; entropy: string }[]; mixed_seed_hex: string };
+    const added = vector.logged.map((c) => ({ seat: c.seat ?? -1, bytes: fromHex(c.entropy) ?? new Uint8Array() }));
+    const mixed = hex(await mixSeed(fromHex(vector.server_seed_hex) ?? new Uint8Array(), added));
+    out.push(check(`entropy: ${vector.name}`, mixed === vector.mixed_seed_hex, `got ${mixed}`));
+  }
+  return out;
+}
+
 /** Every check over the vector files. */
 export async function checkVectors(read: ReadVector): Promise<Check[]> {
-  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, exports, receipts];
+  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, entropy, exports, receipts];
   const out: Check[] = [];
   for (const part of parts) out.push(...(await part(read)));
   return out;

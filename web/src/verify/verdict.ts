@@ -58,7 +58,8 @@ export type ProblemCode =
   | "orphan-events"
   | "receipt-mismatch"
   | "receipt-key-unknown"
-  | "receipt-signature-invalid";
+  | "receipt-signature-invalid"
+  | "entropy-invalid";
 
 /** The caveats: the verdict stays `ok`. */
 export type CaveatCode =

@@ -1,11 +1,13 @@
 /**
  * The second verifier of a game's log (docs/protocol.md, "Verify"): reads an export, checks
  * the chain, the seed and its commitments, re-derives the set-up and every command from the
- * seed through each game's rules, the clocks, the seats and the bots' marks, and the end; the
+ * seed through each game's rules, the clocks, the seats (a deal deferred to the last join too)
+ * and the bots' marks, and the end; the
  * checks run in the specification's order, so the first problem is the one it names.
  *
- * Formats are dispatched on the header's `format`; format 1 (`spies-replay/1`) is the only
- * one so far.
+ * Formats are dispatched on the header's `format`: format 1 (`spies-replay/1`), and format 2
+ * (`spies-replay/2`) so far only for players' entropy, which is format 1 with a mixed seed
+ * (docs/protocol.md, "Entropy").
  */
 
 import * as clocks from "./clocks";
@@ -20,7 +22,7 @@ import { CLOCK_EVENTS, META_EVENTS, type Seat, SEAT_EVENTS, seatEvent } from "./
 import { botRng } from "./mt";
 import { type Export, type Header, readExport, type Row } from "./read";
 import { type KeyList, type Receipt, receiptProblem } from "./receipts";
-import { hex, sha256, seedFromHex, type Stream, withStream } from "./rng";
+import { hex, mixSeed, sha256, seedFromHex, type Stream, withStream } from "./rng";
 import { printable, readsAsText, utf8Text } from "./text";
 import { msText, parseLogTime } from "./times";
 import { type Caveat, type CaveatCode, fail, Failure, type Verdict } from "./verdict";
@@ -55,6 +57,8 @@ const KNOWN_BOTS = ["random", "greedy", "expert"];
 const MARK = /^[^@]+(@[1-9][0-9]*)?$/;
 const MAX_DEPTH = 64;
 const FORMAT_1 = "spies-replay/1";
+const FORMAT_2 = "spies-replay/2";
+const ENTROPY = /^(?:[0-9a-f]{2}){16,64}$/;
 const RNG_1 = "hmac-sha256-fisher-yates/1";
 
 /** Verifies an export's bytes (or text). */
@@ -66,6 +70,7 @@ export async function verifyExport(input: Uint8Array | string, options: VerifyOp
     const read = readExport(data);
     switch (read.header.format) {
       case FORMAT_1:
+      case FORMAT_2:
         await new Format1(read, options, caveats, tally).run();
         break;
       default:
@@ -114,6 +119,8 @@ interface Created {
   readonly deal_commitment: string | null;
   readonly seats: readonly Seat[] | null;
   readonly clock: TimeControl | null;
+  readonly deal_deferred: boolean;
+  readonly open_until: string | null;
 }
 
 /** What the log owes next: the batch's clocks, or a timeout's forced move. */
@@ -150,7 +157,15 @@ class Format1 {
 
   private rules: Rules<unknown> | null = null;
   private seed: Uint8Array | null = null;
+  /** The seed the game draws from: the revealed one, or a mixed game's mix. */
+  private play: Uint8Array | null = null;
   private deal: Plain = null;
+  /** The event of the row before the one being read, and of that one. */
+  private previous: Tagged | null = null;
+  /** The game waits for its deferred deal (an open seat left), and the set-up it deals. */
+  private waiting = false;
+  private deferred: Tagged[] | null = null;
+  private current: Tagged | null = null;
   private revealSeq: number | null = null;
   private created: Created | null = null;
   private state: unknown = null;
@@ -257,9 +272,32 @@ class Format1 {
       fail(last.seq, "seed-mismatch", "sha256(seed) is not game_created.seed_commitment");
     }
     this.seed = seed;
+    this.play = first instanceof JObject && first.get("seed_source") === "mixed" ? await this.mixed(seed) : seed;
     this.deal = ev === null ? null : toPlain(ev.get("deal") ?? null);
     this.revealSeq = last.seq;
     this.tally.seed = true;
+  }
+
+  /**
+   * docs/protocol.md, "Entropy": HMAC-SHA256(key = the server seed, "spies-entropy/1" and each
+   * contribution, the creator's (seat null) first, then the joiners' by seat, each as its
+   * length in 4 bytes big-endian and its bytes). Every entropy_added of the log, read ahead;
+   * one that is not 16 to 64 bytes of lower-case hex leaves the seed unmixed (step 3 names it).
+   */
+  private async mixed(seed: Uint8Array): Promise<Uint8Array> {
+    const added: { seat: number; bytes: Uint8Array }[] = [];
+    for (const row of this.rows) {
+      if (row.type !== "entropy_added") continue;
+      const ev = decodeTagged(row.event, META_EVENTS);
+      if (ev === null || ev.type !== "entropy_added") continue;
+      const entropy = ev["entropy"] as string;
+      if (!ENTROPY.test(entropy)) return seed;
+      const seat = ev["seat"] as number | null;
+      const bytes = new Uint8Array(entropy.length / 2);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(entropy.slice(2 * i, 2 * i + 2), 16);
+      added.push({ seat: seat === null ? -1 : seat, bytes });
+    }
+    return mixSeed(seed, added);
   }
 
   // ---- 3. Each row -----------------------------------------------------------------------
@@ -283,10 +321,28 @@ class Format1 {
     const ev = meta ?? gameEvent;
     if (ev === null) fail(seq, "undecodable-event", "not one of the game's events or a meta event");
     if (ev.type !== row.type) fail(seq, "type-mismatch", `the row's type '${row.type}' is not its event's '${ev.type}'`);
+    this.previous = this.current;
+    this.current = ev;
+    if (seq === 2 && this.created?.seed_source === "mixed" && !(ev.type === "entropy_added" && ev["seat"] === null)) {
+      fail(2, "seed-source-mismatch", "game_created labels its seed 'mixed' but seq 2 is not the creator's entropy_added");
+    }
     if (seq === 1) return this.gameCreated(row, ev);
+    if (ev.type === "entropy_added") return this.entropy(row, ev);
     if (ev.type === "game_created") fail(seq, "misplaced-meta-event", "game_created after seq 1");
     if (meta !== null) return this.metaEvent(row, meta);
     return this.gameEvent(row, ev);
+  }
+
+  /** A player's contribution: in a mixed game, in its place, 16 to 64 bytes of hex. */
+  private entropy(row: Row, ev: Tagged): void {
+    const seq = row.seq;
+    this.noCommand(row);
+    if (this.created?.seed_source !== "mixed") fail(seq, "seed-source-mismatch", "entropy_added in a game whose seed is not labelled 'mixed'");
+    const seat = ev["seat"] as number | null;
+    const previous = this.previous;
+    const placed = seat === null ? seq === 2 : previous !== null && previous.type === "seat_joined" && previous["seat"] === seat;
+    if (!placed) fail(seq, "misplaced-meta-event", "an entropy_added out of its place (seq 2, or right after its seat's seat_joined)");
+    if (!ENTROPY.test(ev["entropy"] as string)) fail(seq, "entropy-invalid", "entropy is not 16 to 64 bytes of lower-case hex");
   }
 
   private noCommand(row: Row): void {
@@ -322,10 +378,18 @@ class Format1 {
     this.seats = [...seats];
     const dealLabel = created.seed_source === "deal";
     if (dealLabel && created.deal_commitment === null) fail(1, "seed-source-mismatch", "the label deal without a deal commitment");
-    if (!dealLabel && created.deal_commitment !== null) this.caveats.add("seed-source-predates-deal", "", 1);
+    if (created.seed_source === "mixed" && created.deal_commitment !== null) fail(1, "seed-source-mismatch", "the label mixed with a deal commitment");
+    if (!dealLabel && created.seed_source !== "mixed" && created.deal_commitment !== null) this.caveats.add("seed-source-predates-deal", "", 1);
+    if (created.deal_deferred) {
+      if (!seats.some((s) => s.type === "open")) fail(1, "header-mismatch", "game_created defers its deal to the last join but has no open seat");
+      this.waiting = true;
+    }
+    if (created.open_until !== null && parseLogTime(created.open_until) === null) fail(1, "invalid-timestamp", "open_until is not a log time");
     this.created = created;
     if (created.clock !== null) {
       this.limit = clocks.limits(created.clock);
+      // A table waiting for players: every clock stands still until the deal.
+      if (this.waiting) this.clocks = clocks.start(this.limit, created.players, [], recorded.ms);
     }
     this.batch = { kind: "creation", seat: null, forced: false, at: recorded.ms, pending: null, ended: false, clocked: false, lastSeq: 1, dirty: false };
     if (this.seed === null) return;
@@ -343,10 +407,11 @@ class Format1 {
       if (!matches) fail(revealAt, "deal-mismatch", "the revealed deal does not match deal_commitment");
     }
     const rules = this.game;
-    const seed = this.seed;
+    const seed = this.play ?? this.seed;
     try {
       const { value, stream } = await withStream(seed, 0, (st) => rules.start(created.players, created.options, this.deal, st));
-      this.batch.pending = value;
+      if (this.waiting) this.deferred = value;
+      else this.batch.pending = value;
       this.drew(2, 0, stream);
     } catch (error) {
       if (error instanceof Refused) fail(1, "setup-refused", error.message);
@@ -520,6 +585,13 @@ class Format1 {
     const next = seatEvent(this.seats, ev.type, seat, value);
     if (next === null) fail(seq, "seat-event-invalid", `${ev.type} does not fit seat ${seat}`);
     this.seats = next;
+    if (this.waiting && !next.some((s) => s.type === "open")) {
+      // The last open seat taken: the deferred set-up is the rest of this batch, and the
+      // clocks start after it, as at a creation.
+      this.waiting = false;
+      this.newBatch("creation", row, null, false, this.deferred);
+      this.deferred = null;
+    }
   }
 
   private aborted(row: Row, ev: Tagged): void {
@@ -528,6 +600,12 @@ class Format1 {
     const detail = ev["detail"] as string;
     const length = [...detail].length;
     if (length < 1 || length > 500 || !printable(detail)) fail(seq, "abort-invalid", "the detail is not 1 to 500 printable characters");
+    if (ev["reason"] === "abandoned") {
+      const until = this.created?.open_until ?? null;
+      const at = parseLogTime(row.recordedAt)?.ms ?? 0;
+      const expiry = until === null ? null : (parseLogTime(until)?.ms ?? null);
+      if (!this.waiting || expiry === null || at < expiry) fail(seq, "abort-invalid", "abandoned, but the table is dealt or its open seats have not expired");
+    }
     this.settled(seq);
     this.newBatch("abort", row, null, false, null);
     if (this.batch !== null) this.batch.ended = true;
@@ -545,7 +623,7 @@ class Format1 {
     const source = this.created?.seed_source;
     const server = seed.length === 32 && !readsAsText(seed);
     const client = seed.length > 0 && utf8Text(seed) !== null;
-    const fits = source === "server" ? server : source === "client" ? client : server || client;
+    const fits = source === "server" || source === "mixed" ? server : source === "client" ? client : server || client;
     if (!fits) fail(seq, "seed-source-mismatch", `the seed is not what the label '${source ?? ""}' says`);
     this.revealed = true;
     this.revealSeq = seq;
@@ -553,6 +631,7 @@ class Format1 {
 
   private async gameEvent(row: Row, ev: Tagged): Promise<void> {
     const seq = row.seq;
+    if (this.waiting) fail(seq, "misplaced-event", `${ev.type} before the game is dealt: it deals in the batch of the join that takes its last open seat`);
     if (row.command !== null) await this.command(row);
     else if (row.actor !== null || row.bot !== null) {
       // hashed, so a rewrite keeps them: they say who played only on a command's row
@@ -605,7 +684,7 @@ class Format1 {
     const decoded = decodeTagged(row.command, this.game.commands);
     if (decoded === null) return fail(seq, "undecodable-command", "not one of the game's commands");
     let pending: Tagged[] | null = null;
-    const seed = this.seed;
+    const seed = this.play;
     if (seed !== null) {
       const rules = this.game;
       const state = this.state;
@@ -662,7 +741,7 @@ class Format1 {
       return;
     }
     const legal = this.game.legal(this.state, actor);
-    const rng = await botRng(this.seed ?? new Uint8Array(), actor, seq - 1);
+    const rng = await botRng(this.play ?? new Uint8Array(), actor, seq - 1);
     const choice = legal.length === 0 ? undefined : legal[rng.randrange(legal.length)];
     const normal = (c: Tagged): string => canonicalText(fromPlain(c));
     if (choice === undefined || normal(choice) !== normal(given)) {

@@ -16,7 +16,7 @@ from spies_api.openapi.examples import (
     problems,
 )
 from spies_api.openapi.operations.common import EXPORT_MEDIA_TYPE, GAME_NOT_FOUND, Operation, ok
-from spies_api.schemas import GameCreatedResponse, GameList, GameSummary
+from spies_api.schemas import CommitmentResponse, GameCreatedResponse, GameList, GameSummary
 from spies_api.settings import DEFAULTS
 
 __all__ = ["GAMES_OPERATIONS"]
@@ -32,7 +32,10 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             " joined) or `bot` (played by the server). Returns one secret bearer token per"
             " creator seat, once; only their hashes are kept. A game with an open seat is"
             " dealt when its last open seat is taken: until then it waits for players, and"
-            " every view says `dealt: false`."
+            " every view says `dealt: false`. With `commitment_id` (from `POST /commitments`)"
+            " and `entropy` (16 to 64 bytes as hex), the game deals from the committed server"
+            " seed mixed with the creator's entropy and every joiner's (`seed_source`"
+            " `mixed`): nobody alone chose the cards (`docs/protocol.md`, entropy)."
         ),
         responses={
             201: ok(
@@ -45,20 +48,64 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                 400,
                 413,
                 422,
+                409,
                 503,
                 507,
                 codes={
+                    409: "`commitment-used`, `commitment-expired`",
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
                     " open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time"
-                    " control out of its bounds), `invalid-seed` (an empty `seed`)",
+                    " control out of its bounds), `invalid-seed` (an empty `seed`),"
+                    " `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal),"
+                    " `unknown-commitment`",
                     429: f"{BOT_GAMES_429}, `too-many-games` (with `Retry-After`: the client"
                     " already has as many active games it created as allowed,"
                     " `--max-games-per-client`; a game waiting for players counts until it"
                     " fills, ends or expires)",
                 },
-                examples={422: "unknown-game"},
+                examples={409: "commitment-used", 422: "unknown-game"},
+            ),
+        },
+    ),
+    "createCommitment": Operation(
+        summary="Commit to a server seed",
+        description=(
+            "Draws a secret server seed and answers its sha256 (`seed_commitment`), unused:"
+            " send the `commitment_id` with your `entropy` in `POST /games`, and the game"
+            " deals from this seed mixed with the entropy of its creator and of each joiner"
+            " who gives some (`seed_source` `mixed`; the derivation is `docs/protocol.md`'s"
+            " entropy section). The game's `seed_commitment` is this one, and the seed it"
+            " reveals at the end hashes to it. A commitment is used once, by the first"
+            f" `POST /games` that names it, and expires after {DEFAULTS.commitment_ttl:g} s by"
+            " default (`--commitment-ttl`). Nothing is recorded in a log."
+        ),
+        responses={
+            201: ok(
+                CommitmentResponse,
+                "The commitment.",
+                (
+                    "A commitment",
+                    {
+                        "commitment_id": "Xq3d9Rz0bC1lN2mP4sT6vw",
+                        "seed_commitment": (
+                            "5d1c2e0a3b7f64c9d8e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7"
+                        ),
+                        "expires_at": "2026-12-02T18:40:00.000000Z",
+                    },
+                ),
+            ),
+            **problems(
+                429,
+                503,
+                507,
+                codes={
+                    429: "`too-many-requests` (with `Retry-After`), `too-many-commitments`"
+                    " (with `Retry-After`: the client holds"
+                    " `--max-commitments-per-client` unused ones, or the server"
+                    " `--max-commitments`)",
+                },
             ),
         },
     ),

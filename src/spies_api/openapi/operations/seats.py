@@ -46,7 +46,8 @@ _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
     404: "`game-not-found`, `seat-not-found`",
     409: "`seat-taken`, `game-over`",
-    422: "`invalid-name`",
+    422: "`invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex),"
+    " `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`)",
 }
 _HOLDER_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
@@ -64,7 +65,9 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
             f"Takes an open seat with a display name (1 to {NAME_MAX} printable characters,"
             " public) and returns the seat's secret bearer token, once. Of any number of racing"
             " joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded"
-            " in the log as `seat_joined`."
+            " in the log as `seat_joined`. In a game created with a commitment (`seed_source`"
+            " `mixed`), `entropy` (16 to 64 bytes as hex) goes into the seed of the deal,"
+            " recorded as `entropy_added` after the join (`docs/protocol.md`, entropy)."
         ),
         responses={
             200: ok(JoinedSeat, "The seat and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
