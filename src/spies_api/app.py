@@ -37,6 +37,7 @@ from litestar.plugins.problem_details import (
 from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
+from spies_api.http.compression import compression_config
 from spies_api.http.cors import (
     cors_config,
     unlisted_origins_unmarked,
@@ -441,6 +442,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
         cors_config=cors,
+        compression_config=compression_config(settings.compress_min_bytes),
         middleware=middleware,
         logging_config=None,
         debug=False,

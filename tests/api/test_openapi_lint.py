@@ -46,5 +46,6 @@ def test_spectral_finds_nothing() -> None:
 
 def test_every_rule_turned_off_is_explained() -> None:
     readme = (OPENAPI / "README.md").read_text(encoding="utf-8")
+    readme = readme.split("## Linted by Spectral")[1].split("\n## ")[0]  # that section's table
     explained = set(re.findall(r"^\| `([\w-]+)` \|", readme, flags=re.MULTILINE))
     assert _rules_turned_off() == explained

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from litestar import Controller, Response, get
 from litestar.enums import MediaType
@@ -10,6 +11,7 @@ from litestar.params import Body, FromPath, HeaderParameter, PathParameter, Quer
 
 from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
+from spies_api.http.etags import IfNoneMatch, Tagged, entity_tag, is_fresh, not_modified, tagged
 from spies_api.openapi.examples import COMMAND_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
 from spies_api.schemas import AnyView, CommandRequest, LegalCommands
@@ -45,6 +47,25 @@ AsSeat = Annotated[
 ]
 
 
+def _tagged_read(
+    kind: Tagged,
+    caller: Caller,
+    queries: GameQueries,
+    if_none_match: str | None,
+    read: Callable[[str, int | None], Any],
+) -> Response[Any]:
+    """``read`` for the caller with its entity tag, or 304 when ``If-None-Match`` names the
+    tag of the game's current version (checked on its record, before anything is folded)."""
+    private = caller.seat is not None
+    if if_none_match is not None:
+        tag = entity_tag(kind, caller.game_id, queries.version(caller.game_id), caller.seat)
+        if is_fresh(if_none_match, tag):
+            return not_modified(tag, private=private)
+    answer = read(caller.game_id, caller.seat)
+    tag = entity_tag(kind, caller.game_id, answer.version, caller.seat)
+    return tagged(answer, tag, private=private)
+
+
 class PlayController(Controller):
     """What a seat sees and does."""
 
@@ -52,14 +73,24 @@ class PlayController(Controller):
     tags = ["play"]
 
     @get("/view", sync_to_thread=True, **documented("getView"))
-    def get_view(self, caller: Provided[Caller], queries: Provided[GameQueries]) -> AnyView:
+    def get_view(
+        self,
+        caller: Provided[Caller],
+        queries: Provided[GameQueries],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[AnyView]:
         """The caller's view."""
-        return queries.view(caller.game_id, caller.seat)
+        return _tagged_read(Tagged.VIEW, caller, queries, if_none_match, queries.view)
 
     @get("/legal", sync_to_thread=True, **documented("getLegalCommands"))
-    def get_legal(self, caller: Provided[Caller], queries: Provided[GameQueries]) -> LegalCommands:
+    def get_legal(
+        self,
+        caller: Provided[Caller],
+        queries: Provided[GameQueries],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[LegalCommands]:
         """The caller's legal commands."""
-        return queries.legal(caller.game_id, caller.seat)
+        return _tagged_read(Tagged.LEGAL, caller, queries, if_none_match, queries.legal)
 
     @body_post("/commands", CommandRequest, "postCommand")
     async def post_command(

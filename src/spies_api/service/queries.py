@@ -95,6 +95,25 @@ class GameQueries:
             open_until=open_until,
         )
 
+    def version(self, game_id: str) -> int:
+        """The game's version, from its record alone (nothing folded).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return self.store.get_game(game_id).version
+
+    def summary_version(self, game_id: str) -> tuple[int, str]:
+        """What a summary depends on besides its game: the version and the rematch link
+        (``""`` when none), from the record and the link alone (nothing folded).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record = self.store.get_game(game_id)
+        _, rematch = self.store.rematch_links(game_id)
+        return record.version, rematch or ""
+
     def summary(self, game_id: str) -> GameSummary:
         """The public summary of a game.
 

@@ -2914,6 +2914,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +2925,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,7 +2939,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only games of this game id. */
-                game?: string | null;
+                game?: "black-spy" | "deck-of-spies" | "spies-and-lies";
                 status?: components["schemas"]["GameStatus"] | null;
                 /** @description At most this many games: 50 when omitted; a larger value than the server's maximum, 200, is lowered to it (the answer's `limit` shows the one applied). */
                 limit?: number | null;
@@ -2973,6 +2977,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +2988,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3042,6 +3050,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3051,6 +3061,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3060,6 +3072,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3071,7 +3085,10 @@ export interface operations {
     getGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -3082,11 +3099,22 @@ export interface operations {
             /** @description The public summary. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GameSummary"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body (keep the answer that carried that tag). */
+            304: {
+                headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
             400: {
@@ -3109,6 +3137,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3118,6 +3148,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3131,7 +3163,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Retry safely: the same key and body return the first response without applying the command again; the same key with another body is 422. At most the server's `--idempotency-key-max-length` characters (255 unless set otherwise); a longer key is 400. */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 game_id: string;
@@ -3147,6 +3179,8 @@ export interface operations {
             /** @description The command was applied (or replayed from its Idempotency-Key). */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` (nothing was applied again); absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3219,6 +3253,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3228,6 +3264,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,6 +3275,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,6 +3349,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3318,6 +3360,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3336,7 +3380,7 @@ export interface operations {
             };
             header?: {
                 /** @description Resume after this seq (sent by EventSource on reconnection). */
-                "Last-Event-ID"?: string | null;
+                "Last-Event-ID"?: string;
             };
             path: {
                 game_id: string;
@@ -3400,6 +3444,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3409,6 +3455,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3431,6 +3479,8 @@ export interface operations {
             /** @description JSON Lines, one object per line. */
             200: {
                 headers: {
+                    /** @description `attachment; filename="<game id>.jsonl"`: a browser saves the export as a file. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3467,6 +3517,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,6 +3528,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3556,6 +3610,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +3621,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3574,6 +3632,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,7 +3645,10 @@ export interface operations {
     getLegalCommands: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -3596,11 +3659,22 @@ export interface operations {
             /** @description The version they apply to, and the commands. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LegalCommands"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body (keep the answer that carried that tag). */
+            304: {
+                headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
             400: {
@@ -3641,6 +3715,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3650,6 +3726,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3735,6 +3813,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,6 +3824,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,6 +3835,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3825,6 +3909,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3834,6 +3920,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3934,6 +4022,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,6 +4033,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3952,6 +4044,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,6 +4124,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,6 +4135,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4048,6 +4146,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4130,6 +4230,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4139,6 +4241,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4148,6 +4252,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4217,6 +4323,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4226,6 +4334,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,7 +4347,10 @@ export interface operations {
     getView: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -4248,11 +4361,22 @@ export interface operations {
             /** @description The view now. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeckOfSpiesView"] | components["schemas"]["BlackSpyView"] | components["schemas"]["SpiesAndLiesView"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body (keep the answer that carried that tag). */
+            304: {
+                headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
             400: {
@@ -4293,6 +4417,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4302,6 +4428,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,6 +4459,8 @@ export interface operations {
             /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4360,6 +4490,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,6 +4501,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +4532,8 @@ export interface operations {
             /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4407,6 +4543,8 @@ export interface operations {
             /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
