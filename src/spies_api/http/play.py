@@ -14,7 +14,7 @@ from spies_api.http.dependencies import Provided
 from spies_api.http.etags import IfNoneMatch, Tagged, entity_tag, is_fresh, not_modified, tagged
 from spies_api.openapi.examples import COMMAND_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
-from spies_api.schemas import AnyView, CommandRequest, LegalCommands
+from spies_api.schemas import AnyView, CommandRequest, LegalCommands, LegalForm
 from spies_api.service.auth import Caller
 from spies_api.service.commands import Commands
 from spies_api.service.queries import GameQueries
@@ -32,6 +32,17 @@ IdempotencyKey = Annotated[
             " the command again; the same key with another body is 422. At most the server's"
             f" `--idempotency-key-max-length` characters ({DEFAULTS.idempotency_key_max_length}"
             " unless set otherwise); a longer key is 400."
+        ),
+    ),
+]
+Form = Annotated[
+    LegalForm,
+    QueryParameter(
+        name="form",
+        description=(
+            "`full` (the default): every command in `commands`. `compact`: commands that are"
+            " every choice of some items of a list (a Black Spy pass: any 3 cards of the"
+            " hand) as one item of `choices`, the others in `commands`."
         ),
     ),
 ]
@@ -53,16 +64,18 @@ def _tagged_read(
     queries: GameQueries,
     if_none_match: str | None,
     read: Callable[[str, int | None], Any],
+    extra: str = "",
 ) -> Response[Any]:
     """``read`` for the caller with its entity tag, or 304 when ``If-None-Match`` names the
     tag of the game's current version (checked on its record, before anything is folded)."""
     private = caller.seat is not None
     if if_none_match is not None:
-        tag = entity_tag(kind, caller.game_id, queries.version(caller.game_id), caller.seat)
+        version = queries.version(caller.game_id)
+        tag = entity_tag(kind, caller.game_id, version, caller.seat, extra)
         if is_fresh(if_none_match, tag):
             return not_modified(tag, private=private)
     answer = read(caller.game_id, caller.seat)
-    tag = entity_tag(kind, caller.game_id, answer.version, caller.seat)
+    tag = entity_tag(kind, caller.game_id, answer.version, caller.seat, extra)
     return tagged(answer, tag, private=private)
 
 
@@ -88,9 +101,14 @@ class PlayController(Controller):
         caller: Provided[Caller],
         queries: Provided[GameQueries],
         if_none_match: IfNoneMatch = None,
+        form: Form = LegalForm.FULL,
     ) -> Response[LegalCommands]:
         """The caller's legal commands."""
-        return _tagged_read(Tagged.LEGAL, caller, queries, if_none_match, queries.legal)
+
+        def read(game_id: str, seat: int | None) -> LegalCommands:
+            return queries.legal(game_id, seat, form)
+
+        return _tagged_read(Tagged.LEGAL, caller, queries, if_none_match, read, str(form))
 
     @body_post("/commands", CommandRequest, "postCommand")
     async def post_command(

@@ -185,7 +185,7 @@ export interface paths {
         };
         /**
          * The caller's legal commands
-         * @description Exactly the commands the rules accept from the caller now; each item can be posted back unchanged as `command`. Empty for a spectator, a seat not to act, and a finished game.
+         * @description Exactly the commands the rules accept from the caller now; each item can be posted back unchanged as `command`. Empty for a spectator, a seat not to act, and a finished game. With `?form=compact`, commands that are every choice of some items of a list (a Black Spy pass: any 3 cards of the hand, hundreds of commands) come as one `CommandChoice` in `choices`: `command` with `field` set to any `choose` items of `of`, in the order of `of`.
          */
         get: operations["getLegalCommands"];
         put?: never;
@@ -931,6 +931,22 @@ export interface components {
             used_ms?: number | null;
         };
         /**
+         * CommandChoice
+         * @description Many legal commands in one: `command` with `field` set to any `choose` items of `of` (each item at most as often as `of` holds it), in the order they have in `of`. Every such command is legal, and these are all of them.
+         */
+        CommandChoice: {
+            /** @description How many items to choose. */
+            choose: number;
+            /** @description The command's other fields, its `type` among them. */
+            command: {
+                [key: string]: unknown;
+            };
+            /** @description The field to fill, e.g. `cards`. */
+            field: string;
+            /** @description The items to choose from, e.g. the cards of the hand. */
+            of: string[];
+        };
+        /**
          * CommandRequest
          * @description Body of `POST /games/{id}/commands`.
          */
@@ -1629,6 +1645,8 @@ export interface components {
          * @description The commands the caller may send now; each can be posted back as `command`.
          */
         LegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
             /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
             commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
             /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
@@ -1638,6 +1656,14 @@ export interface components {
             /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
             version: number;
         };
+        /**
+         * LegalForm
+         * @description How `GET /games/{id}/legal` lists the commands.
+         *     - `full`: Every command, one by one (the default).
+         *     - `compact`: Commands that are every choice of some items of a list (a Black Spy pass: any 3 cards of the hand) as one `choices` item; the others one by one in `commands`.
+         * @enum {string}
+         */
+        LegalForm: "full" | "compact";
         /**
          * OnTimeout
          * @description What happens when a seat's clock runs out.
@@ -3644,7 +3670,10 @@ export interface operations {
     };
     getLegalCommands: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `full` (the default): every command in `commands`. `compact`: commands that are every choice of some items of a list (a Black Spy pass: any 3 cards of the hand) as one item of `choices`, the others in `commands`. */
+                form?: components["schemas"]["LegalForm"];
+            };
             header?: {
                 /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
                 "If-None-Match"?: string;

@@ -57,7 +57,10 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
         description=(
             "Exactly the commands the rules accept from the caller now; each item can be"
             " posted back unchanged as `command`. Empty for a spectator, a seat not to act,"
-            " and a finished game."
+            " and a finished game. With `?form=compact`, commands that are every choice of"
+            " some items of a list (a Black Spy pass: any 3 cards of the hand, hundreds of"
+            " commands) come as one `CommandChoice` in `choices`: `command` with `field` set"
+            " to any `choose` items of `of`, in the order of `of`."
         ),
         security=OPTIONAL_SEAT_TOKEN,
         headers=_TAGGED_HEADERS,
