@@ -316,6 +316,7 @@ EXTERNAL: Final[dict[str, str]] = {
         ("exactOptionalPropertyTypes", "noUncheckedIndexedAccess"), "flags of web/tsconfig.json"
     ),
     "localStorage": "the browser's storage, which the web client uses",
+    "max_response_time": "the schemathesis check the hostile-input run leaves out",
     "_sqlite_migrations": "sqlite-utils' table of the migrations it ran",
     "genrand_int32": "the Mersenne Twister's output function, named by docs/protocol.md",
     **dict.fromkeys(

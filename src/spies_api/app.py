@@ -35,6 +35,7 @@ from litestar.plugins.problem_details import (
 from spies_api.game import CreatedGame, Head, SeatChange
 from spies_api.http import ROUTE_HANDLERS
 from spies_api.http.cached import CachedAnswers, KeptAnswers
+from spies_api.http.compression import compression_config
 from spies_api.http.cors import (
     cors_config,
     unlisted_origins_unmarked,
@@ -415,6 +416,7 @@ def create_app(
         openapi_config=openapi_config(DOCS_ASSETS),
         request_max_body_size=settings.max_body_bytes,
         cors_config=cors,
+        compression_config=compression_config(settings.compress_min_bytes),
         middleware=middleware,
         logging_config=None,
         debug=False,

@@ -407,7 +407,7 @@ def test_a_problem_code_is_one_of_the_catalogue(document: dict[str, Any]) -> Non
     from spies_api.problems.codes import ERROR_CODES
 
     code = document["components"]["schemas"]["Problem"]["properties"]["code"]
-    assert code["enum"] == sorted(entry.code for entry in ERROR_CODES)
+    assert code["enum"] == sorted({entry.code for entry in ERROR_CODES})  # each once
     assert {"invalid-clock", "invalid-seed", "deadline-passed", "invalid-stream-ticket"} <= set(
         code["enum"]
     )
@@ -439,3 +439,38 @@ def test_the_document_says_what_a_sabotage_takes_as_the_rules_and_the_logs_do(
     ]
     assert lost, "no sabotage in the logs: the check checks nothing"
     assert {amount for amount, _ in lost} == {MARSHAL_SABOTAGE}
+
+
+def test_answers_that_say_when_to_retry_declare_retry_after(document: dict[str, Any]) -> None:
+    """Every 429, 503 and 507 carries ``Retry-After`` (problems/table.py): the document says
+    so, required and an integer, on every operation."""
+    seen = 0
+    for item in document["paths"].values():
+        for operation in item.values():
+            for status, response in operation["responses"].items():
+                if status in {"429", "503", "507"}:
+                    header = response.get("headers", {}).get("Retry-After")
+                    assert header is not None, (operation["operationId"], status)
+                    assert header["required"] and header["schema"]["type"] == "integer"
+                    seen += 1
+    assert seen > 20
+
+
+def test_headers_of_answers_are_declared(document: dict[str, Any]) -> None:
+    paths = document["paths"]
+    command = paths["/games/{game_id}/commands"]["post"]["responses"]["200"]["headers"]
+    assert not command["Idempotent-Replayed"]["required"]  # only on a replayed answer
+    export = paths["/games/{game_id}/export"]["get"]["responses"]["200"]["headers"]
+    assert export["Content-Disposition"]["required"]
+
+
+def test_no_header_is_null(document: dict[str, Any]) -> None:
+    """A header is absent or has a value; ``null`` is not one (the text ``null`` in a query is
+    read as ``None`` by Litestar, so query parameters may say ``null``)."""
+    for item in document["paths"].values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "header":
+                    continue
+                text = msgspec.json.encode(parameter["schema"]).decode()
+                assert '"null"' not in text, (operation["operationId"], parameter["name"])

@@ -8,6 +8,7 @@ from litestar import Controller, Request, Response, get
 from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent
 
+from spies_api.http.compression import NOT_COMPRESSED
 from spies_api.http.dependencies import Provided
 from spies_api.http.edge import rate_key_of
 from spies_api.http.params import MAX_INDEX, After, EventsLimit, StreamTicketParam
@@ -100,7 +101,7 @@ class EventsController(Controller):
             caller.game_id, caller.seat, after=after, limit=min(size, settings.events_page_max)
         )
 
-    @get("/stream", **documented("streamEvents"))
+    @get("/stream", opt={NOT_COMPRESSED: True}, **documented("streamEvents"))
     async def stream_events(
         self,
         caller: Provided[Caller],

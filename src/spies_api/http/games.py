@@ -12,6 +12,7 @@ from litestar.params import Body, FromPath, FromQuery, QueryParameter
 from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
 from spies_api.http.edge import rate_key_of
+from spies_api.http.etags import IfNoneMatch, Tagged, entity_tag, is_fresh, not_modified, tagged
 from spies_api.http.params import GamesLimit, Offset
 from spies_api.openapi.examples import CREATE_REQUEST_EXAMPLES
 from spies_api.openapi.operations import EXPORT_MEDIA_TYPE, documented
@@ -28,7 +29,7 @@ from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_core.errors import UnknownGameError
-from spies_core.registry import get_game
+from spies_core.registry import GAMES, get_game
 from spies_replay.store.records import GameStatus
 
 __all__ = ["GamesController"]
@@ -93,7 +94,8 @@ class GamesController(Controller):
         queries: Provided[GameQueries],
         settings: Provided[Settings],
         game: Annotated[
-            str | None, QueryParameter(description="Only games of this game id.")
+            str | None,
+            QueryParameter(description="Only games of this game id.", enum=sorted(GAMES)),
         ] = None,
         status: FromQuery[GameStatus | None] = None,
         limit: GamesLimit = None,
@@ -129,9 +131,22 @@ class GamesController(Controller):
         return Response(content=None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
 
     @get("/{game_id:str}", sync_to_thread=True, **documented("getGame"))
-    def get_game(self, game_id: FromPath[str], queries: Provided[GameQueries]) -> GameSummary:
-        """Summary of a game."""
-        return queries.summary(game_id)
+    def get_game(
+        self,
+        game_id: FromPath[str],
+        queries: Provided[GameQueries],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[GameSummary]:
+        """Summary of a game: 304 when ``If-None-Match`` names the tag of its current version
+        and rematch link (checked on its record, before anything is folded)."""
+        if if_none_match is not None:
+            version, rematch = queries.summary_version(game_id)
+            tag = entity_tag(Tagged.SUMMARY, game_id, version, None, rematch)
+            if is_fresh(if_none_match, tag):
+                return not_modified(tag, private=False)
+        summary = queries.summary(game_id)
+        tag = entity_tag(Tagged.SUMMARY, game_id, summary.version, None, summary.rematch or "")
+        return tagged(summary, tag, private=False)
 
     @get(
         "/{game_id:str}/export",

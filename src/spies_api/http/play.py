@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from litestar import Controller, Response, get
 from litestar.enums import MediaType
@@ -10,9 +11,10 @@ from litestar.params import Body, FromPath, HeaderParameter, PathParameter, Quer
 
 from spies_api.http.body import body_post
 from spies_api.http.dependencies import Provided
+from spies_api.http.etags import IfNoneMatch, Tagged, entity_tag, is_fresh, not_modified, tagged
 from spies_api.openapi.examples import COMMAND_REQUEST_EXAMPLES
 from spies_api.openapi.operations import documented
-from spies_api.schemas import AnyView, CommandRequest, LegalCommands
+from spies_api.schemas import AnyView, CommandRequest, LegalCommands, LegalForm
 from spies_api.service.auth import Caller
 from spies_api.service.commands import Commands
 from spies_api.service.queries import GameQueries
@@ -33,6 +35,17 @@ IdempotencyKey = Annotated[
         ),
     ),
 ]
+Form = Annotated[
+    LegalForm,
+    QueryParameter(
+        name="form",
+        description=(
+            "`full` (the default): every command in `commands`. `compact`: commands that are"
+            " every choice of some items of a list (a Black Spy pass: any 3 cards of the"
+            " hand) as one item of `choices`, the others in `commands`."
+        ),
+    ),
+]
 AsSeat = Annotated[
     int | None,
     QueryParameter(
@@ -45,6 +58,27 @@ AsSeat = Annotated[
 ]
 
 
+def _tagged_read(
+    kind: Tagged,
+    caller: Caller,
+    queries: GameQueries,
+    if_none_match: str | None,
+    read: Callable[[str, int | None], Any],
+    extra: str = "",
+) -> Response[Any]:
+    """``read`` for the caller with its entity tag, or 304 when ``If-None-Match`` names the
+    tag of the game's current version (checked on its record, before anything is folded)."""
+    private = caller.seat is not None
+    if if_none_match is not None:
+        version = queries.version(caller.game_id)
+        tag = entity_tag(kind, caller.game_id, version, caller.seat, extra)
+        if is_fresh(if_none_match, tag):
+            return not_modified(tag, private=private)
+    answer = read(caller.game_id, caller.seat)
+    tag = entity_tag(kind, caller.game_id, answer.version, caller.seat, extra)
+    return tagged(answer, tag, private=private)
+
+
 class PlayController(Controller):
     """What a seat sees and does."""
 
@@ -52,14 +86,29 @@ class PlayController(Controller):
     tags = ["play"]
 
     @get("/view", sync_to_thread=True, **documented("getView"))
-    def get_view(self, caller: Provided[Caller], queries: Provided[GameQueries]) -> AnyView:
+    def get_view(
+        self,
+        caller: Provided[Caller],
+        queries: Provided[GameQueries],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[AnyView]:
         """The caller's view."""
-        return queries.view(caller.game_id, caller.seat)
+        return _tagged_read(Tagged.VIEW, caller, queries, if_none_match, queries.view)
 
     @get("/legal", sync_to_thread=True, **documented("getLegalCommands"))
-    def get_legal(self, caller: Provided[Caller], queries: Provided[GameQueries]) -> LegalCommands:
+    def get_legal(
+        self,
+        caller: Provided[Caller],
+        queries: Provided[GameQueries],
+        if_none_match: IfNoneMatch = None,
+        form: Form = LegalForm.FULL,
+    ) -> Response[LegalCommands]:
         """The caller's legal commands."""
-        return queries.legal(caller.game_id, caller.seat)
+
+        def read(game_id: str, seat: int | None) -> LegalCommands:
+            return queries.legal(game_id, seat, form)
+
+        return _tagged_read(Tagged.LEGAL, caller, queries, if_none_match, read, str(form))
 
     @body_post("/commands", CommandRequest, "postCommand")
     async def post_command(

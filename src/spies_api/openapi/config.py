@@ -196,6 +196,11 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
             Tag(name="play", description="Views, legal commands, commands and replays."),
             Tag(name="events", description="The event log, paged and live."),
             Tag(
+                name="seats",
+                description="Join a game, hand a seat to a bot and take it back, a seat's stream"
+                " ticket, a rematch; the bots and the receipts' keys.",
+            ),
+            Tag(
                 name="operations",
                 description="For operators: liveness and readiness (not the game API: no"
                 " token; not counted by the rate limit, but by the bucket of the free paths).",

@@ -295,7 +295,7 @@ def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None
         schema.additional_properties = False
     code = (schema.properties or {}).get("code")
     if cls is Problem and isinstance(code, Schema):
-        code.enum = sorted(entry.code for entry in ERROR_CODES)
+        code.enum = sorted({entry.code for entry in ERROR_CODES})  # a code may have two sources
 
 
 _KEYWORDS: Final = {
@@ -307,6 +307,22 @@ _KEYWORDS: Final = {
     "pattern": "pattern",
 }
 """The JSON Schema keywords a field's ``extra_json_schema`` may add to its schema."""
+
+
+def _tuple_items(schema: Schema | Reference) -> None:
+    """A tuple's schema (``prefixItems`` and as many ``maxItems``) gets ``items`` too, the
+    union of its members' schemas: JSON Schema needs none, but linters and generators that
+    predate ``prefixItems`` read an array without ``items`` as untyped."""
+    if not isinstance(schema, Schema):
+        return
+    for member in (*(schema.one_of or ()), *(schema.any_of or ())):
+        _tuple_items(member)
+    if schema.prefix_items and schema.items is None:
+        distinct: list[Schema | Reference] = []
+        for item in schema.prefix_items:
+            if item not in distinct:
+                distinct.append(item)
+        schema.items = distinct[0] if len(distinct) == 1 else Schema(one_of=distinct)
 
 
 def _constrain(schema: Schema | Reference, extra: dict[str, Any]) -> None:
@@ -413,6 +429,8 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                     docs[item.name] = _text(described)
                 _constrain(properties_out[item.encode_name], extra)
         docs.update(field_docs(cls))
+        for value in properties_out.values():
+            _tuple_items(value)
         _json_text(info, schema, schema_creator)
         for key, default in defaults.items():
             doc = docs.get(key, "")

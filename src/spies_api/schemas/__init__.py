@@ -32,10 +32,12 @@ from __future__ import annotations
 
 from spies_api.schemas.commands import (
     COMMAND_TYPES_BY_GAME,
+    CommandChoice,
     CommandRequest,
     CommandResponse,
     GameCommand,
     LegalCommands,
+    LegalForm,
     SubmittedCommand,
     command_decoder,
     command_union,
@@ -110,7 +112,9 @@ __all__ = [
     "GameSummary",
     "JoinRequest",
     "JoinedSeat",
+    "CommandChoice",
     "LegalCommands",
+    "LegalForm",
     "OpenSeatRequest",
     "PerGame",
     "Problem",

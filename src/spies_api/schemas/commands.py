@@ -4,6 +4,7 @@ that game's commands, and the legal-commands and command answers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Annotated, Any, Final
 
 import msgspec
@@ -17,10 +18,12 @@ from spies_replay.store.records import GameStatus
 
 __all__ = [
     "COMMAND_TYPES_BY_GAME",
+    "CommandChoice",
     "CommandRequest",
     "CommandResponse",
     "GameCommand",
     "LegalCommands",
+    "LegalForm",
     "SubmittedCommand",
     "command_decoder",
     "command_union",
@@ -121,6 +124,31 @@ class SubmittedCommand(msgspec.Struct, frozen=True, kw_only=True):
     """The version the game must be at, exactly, if the sender said."""
 
 
+class LegalForm(StrEnum):
+    """How ``GET /games/{id}/legal`` lists the commands."""
+
+    FULL = "full"
+    """Every command, one by one (the default)."""
+    COMPACT = "compact"
+    """Commands that are every choice of some items of a list (a Black Spy pass: any 3 cards
+    of the hand) as one ``choices`` item; the others one by one in ``commands``."""
+
+
+class CommandChoice(msgspec.Struct, frozen=True, kw_only=True):
+    """Many legal commands in one: ``command`` with ``field`` set to any ``choose`` items of
+    ``of`` (each item at most as often as ``of`` holds it), in the order they have in ``of``.
+    Every such command is legal, and these are all of them."""
+
+    command: dict[str, Any]
+    """The command's other fields, its ``type`` among them."""
+    field: str
+    """The field to fill, e.g. ``cards``."""
+    choose: int
+    """How many items to choose."""
+    of: list[str]
+    """The items to choose from, e.g. the cards of the hand."""
+
+
 class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     """The commands the caller may send now; each can be posted back as ``command``."""
 
@@ -137,6 +165,10 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     note: str | None = None
     """Why ``commands`` is empty (a spectator, a seat not to act, a finished game); ``null``
     when there are commands."""
+    choices: list[CommandChoice] | msgspec.UnsetType = msgspec.UNSET
+    """Only with ``?form=compact`` (absent otherwise, so the full form is as it always
+    was): the commands that are every choice of some items of a list, each group as one
+    item (they are then not in ``commands``)."""
 
 
 class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):

@@ -17,10 +17,12 @@ from spies_api.schemas import (
     GameList,
     GameSummary,
     LegalCommands,
+    LegalForm,
     PublicSeat,
     from_record,
 )
 from spies_api.service.answers import outgoing, public_options
+from spies_api.service.choices import compact
 from spies_api.service.states import GameStates
 from spies_core.registry import get_game
 from spies_core.step import view_at as versioned_view
@@ -95,6 +97,25 @@ class GameQueries:
             open_until=open_until,
         )
 
+    def version(self, game_id: str) -> int:
+        """The game's version, from its record alone (nothing folded).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return self.store.get_game(game_id).version
+
+    def summary_version(self, game_id: str) -> tuple[int, str]:
+        """What a summary depends on besides its game: the version and the rematch link
+        (``""`` when none), from the record and the link alone (nothing folded).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        record = self.store.get_game(game_id)
+        _, rematch = self.store.rematch_links(game_id)
+        return record.version, rematch or ""
+
     def summary(self, game_id: str) -> GameSummary:
         """The public summary of a game.
 
@@ -156,8 +177,11 @@ class GameQueries:
         clock = clock_view(head.clock, to_ms(self.clock()))
         return versioned_view(get_game(record.game), head.state, seat, head.version, clock)
 
-    def legal(self, game_id: str, seat: int | None) -> LegalCommands:
-        """The commands ``seat`` may send now (none for a spectator or a seat not to act).
+    def legal(
+        self, game_id: str, seat: int | None, form: LegalForm = LegalForm.FULL
+    ) -> LegalCommands:
+        """The commands ``seat`` may send now (none for a spectator or a seat not to act),
+        each one by one, or in the ``compact`` form (:func:`~spies_api.service.choices.compact`).
 
         Raises:
             GameNotFoundError: no such game.
@@ -177,6 +201,11 @@ class GameQueries:
         elif not commands:
             to_act = ", ".join(map(str, sorted(spec.to_act(head.state)))) or "none"
             note = f"seat {seat} may not act now; seats to act: {to_act}"
+        if form == LegalForm.COMPACT:
+            commands, choices = compact(commands)
+            return LegalCommands(
+                version=head.version, seat=seat, commands=commands, note=note, choices=choices
+            )
         return LegalCommands(version=head.version, seat=seat, commands=commands, note=note)
 
     def replay(

@@ -182,6 +182,10 @@ class Settings:
             the requests in flight (commands finish; event streams are ended at once with
             a ``reconnect`` event), then the bots and the scheduler; whatever is still
             running then is cut and the process exits.
+        compress_min_bytes: answers of at least this many bytes are gzipped (brotli when
+            the ``brotli`` package is installed) for a client whose ``Accept-Encoding``
+            takes it; ``None``: none is. Never the event stream (it would hold messages
+            back); the docs, pages and static files are gzipped once and kept.
         log_json: ``True`` for JSON log lines, ``False`` for coloured console lines,
             ``None`` to choose by whether stderr is a terminal.
         configure_logging: whether :func:`~spies_api.create_app` configures structlog (an
@@ -234,6 +238,7 @@ class Settings:
     metrics_port: int | None = None
     drain_seconds: float = 1.0
     shutdown_timeout_seconds: float = 10.0
+    compress_min_bytes: int | None = 512
     log_json: bool | None = None
     configure_logging: bool = True
 
@@ -299,6 +304,7 @@ _POSITIVE_OR_NONE: Final = (
     "max_streams_per_client",
     "max_games_per_client",
     "open_seat_ttl",
+    "compress_min_bytes",
 )
 """The settings that must be more than 0, or ``None`` (no limit)."""
 

@@ -269,6 +269,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "on SIGTERM, exit within this many seconds: the drain, the requests in flight, the bots",
         parse_seconds,
     ),
+    Option(
+        "compress_min_bytes",
+        "--compress-min-bytes",
+        "BYTES",
+        "gzip answers of at least this many bytes for clients that take gzip (never the"
+        " event stream), or off",
+        parse_positive_or_off,
+    ),
 )
 """Every setting of ``spies-api``, in ``--help`` order."""
 

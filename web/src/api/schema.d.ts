@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * The caller's legal commands
-         * @description Exactly the commands the rules accept from the caller now; each item can be posted back unchanged as `command`. Empty for a spectator, a seat not to act, and a finished game.
+         * @description Exactly the commands the rules accept from the caller now; each item can be posted back unchanged as `command`. Empty for a spectator, a seat not to act, and a finished game. With `?form=compact`, commands that are every choice of some items of a list (a Black Spy pass: any 3 cards of the hand, hundreds of commands) come as one `CommandChoice` in `choices`: `command` with `field` set to any `choose` items of `of`, in the order of `of`.
          */
         get: operations["getLegalCommands"];
         put?: never;
@@ -955,6 +955,22 @@ export interface components {
             used_ms?: number | null;
         };
         /**
+         * CommandChoice
+         * @description Many legal commands in one: `command` with `field` set to any `choose` items of `of` (each item at most as often as `of` holds it), in the order they have in `of`. Every such command is legal, and these are all of them.
+         */
+        CommandChoice: {
+            /** @description How many items to choose. */
+            choose: number;
+            /** @description The command's other fields, its `type` among them. */
+            command: {
+                [key: string]: unknown;
+            };
+            /** @description The field to fill, e.g. `cards`. */
+            field: string;
+            /** @description The items to choose from, e.g. the cards of the hand. */
+            of: string[];
+        };
+        /**
          * CommandRequest
          * @description Body of `POST /games/{id}/commands`.
          */
@@ -1690,6 +1706,8 @@ export interface components {
          * @description The commands the caller may send now; each can be posted back as `command`.
          */
         LegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
             /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
             commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
             /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
@@ -1699,6 +1717,14 @@ export interface components {
             /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
             version: number;
         };
+        /**
+         * LegalForm
+         * @description How `GET /games/{id}/legal` lists the commands.
+         *     - `full`: Every command, one by one (the default).
+         *     - `compact`: Commands that are every choice of some items of a list (a Black Spy pass: any 3 cards of the hand) as one `choices` item; the others one by one in `commands`.
+         * @enum {string}
+         */
+        LegalForm: "full" | "compact";
         /**
          * OnTimeout
          * @description What happens when a seat's clock runs out.
@@ -1747,7 +1773,7 @@ export interface components {
              * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
              * @enum {string}
              */
-            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
+            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
             /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
@@ -2980,6 +3006,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2989,6 +3017,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3018,6 +3048,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,6 +3059,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3036,6 +3070,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3048,7 +3084,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only games of this game id. */
-                game?: string | null;
+                game?: "black-spy" | "deck-of-spies" | "spies-and-lies";
                 status?: components["schemas"]["GameStatus"] | null;
                 /** @description At most this many games: 50 when omitted; a larger value than the server's maximum, 200, is lowered to it (the answer's `limit` shows the one applied). */
                 limit?: number | null;
@@ -3086,6 +3122,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3095,6 +3133,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,6 +3204,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3215,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3182,6 +3226,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3193,7 +3239,10 @@ export interface operations {
     getGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -3204,11 +3253,22 @@ export interface operations {
             /** @description The public summary. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GameSummary"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body (keep the answer that carried that tag). */
+            304: {
+                headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
             400: {
@@ -3231,6 +3291,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3240,6 +3302,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3253,7 +3317,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Retry safely: the same key and body return the first response without applying the command again; the same key with another body is 422. At most the server's `--idempotency-key-max-length` characters (255 unless set otherwise); a longer key is 400. */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 game_id: string;
@@ -3269,6 +3333,8 @@ export interface operations {
             /** @description The command was applied (or replayed from its Idempotency-Key). */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` (nothing was applied again); absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3407,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3418,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,6 +3429,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3431,6 +3503,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +3514,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,7 +3534,7 @@ export interface operations {
             };
             header?: {
                 /** @description Resume after this seq (sent by EventSource on reconnection). */
-                "Last-Event-ID"?: string | null;
+                "Last-Event-ID"?: string;
             };
             path: {
                 game_id: string;
@@ -3467,7 +3543,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; the schema is that of each message, by its kind (`event`, the SSE field; `message` when the message has no `event:` line): `message`, an event of the log (`id` its seq, `data` the event as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and `state` (after each batch), the reader's `StreamState`; `reconnect`, a server's last word at shutdown. Each message is lines `field: value` ended by a blank line; `data` is one line of JSON. */
+            /** @description Server-sent events; the schema is that of each message, by its kind (`event`, the SSE field; `message` when the message has no `event:` line): `message`, an event of the log (`id` its seq, `data` the event as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and `state` (after each batch), the reader's `StreamState`; `reconnect`, a server's last word at shutdown. Each message is lines `field: value` ended by a blank line; `data` is one line of JSON. The example's message on the wire, then a keep-alive: `id: 5\r\ndata: {"type":"spy_countered","spy":"5S","cards":["2C","4C"],"seq":5,"recorded_at":"2026-11-29T18:28:41.785251Z"}\r\n\r\n: keep-alive\r\n\r\n`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3522,6 +3598,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3609,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3553,6 +3633,8 @@ export interface operations {
             /** @description JSON Lines, one object per line. */
             200: {
                 headers: {
+                    /** @description `attachment; filename="<game id>.jsonl"`: a browser saves the export as a file. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3589,6 +3671,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,6 +3682,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3764,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3687,6 +3775,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3696,6 +3786,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,8 +3798,14 @@ export interface operations {
     };
     getLegalCommands: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description `full` (the default): every command in `commands`. `compact`: commands that are every choice of some items of a list (a Black Spy pass: any 3 cards of the hand) as one item of `choices`, the others in `commands`. */
+                form?: components["schemas"]["LegalForm"];
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -3718,11 +3816,22 @@ export interface operations {
             /** @description The version they apply to, and the commands. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LegalCommands"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body (keep the answer that carried that tag). */
+            304: {
+                headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
             400: {
@@ -3763,6 +3872,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,6 +3883,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,6 +3970,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3866,6 +3981,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3875,6 +3992,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,6 +4066,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +4077,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4056,6 +4179,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +4190,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4074,6 +4201,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,6 +4281,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4292,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,6 +4303,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +4387,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +4398,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4270,6 +4409,8 @@ export interface operations {
             /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4339,6 +4480,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,6 +4491,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,7 +4504,10 @@ export interface operations {
     getView: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer (or several, comma-separated): when the answer would be the same (same version of the game, same reader), 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 game_id: string;
             };
@@ -4370,11 +4518,22 @@ export interface operations {
             /** @description The view now. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeckOfSpiesView"] | components["schemas"]["BlackSpyView"] | components["schemas"]["SpiesAndLiesView"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current `ETag`; no body (keep the answer that carried that tag). */
+            304: {
+                headers: {
+                    /** @description A weak entity tag of this answer: of the game's version and of who reads it (a seat, or a spectator). Send it back as `If-None-Match`: while it is current, the answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is as of the first answer; its `deadline` is current. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
             400: {
@@ -4415,6 +4574,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4424,6 +4585,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4453,6 +4616,8 @@ export interface operations {
             /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4647,8 @@ export interface operations {
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,6 +4658,8 @@ export interface operations {
             /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4520,6 +4689,8 @@ export interface operations {
             /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
             429: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +4700,8 @@ export interface operations {
             /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
             503: {
                 headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

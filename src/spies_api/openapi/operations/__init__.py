@@ -9,11 +9,17 @@ document's prose is in one place: one module per resource (:mod:`.games`, :mod:`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
+
+from litestar.openapi.spec import OpenAPIResponse, Reference, Schema
+from litestar.openapi.spec import Operation as OpenAPIOperation
 
 from spies_api.openapi.operations.common import (
     EXPORT_MEDIA_TYPE,
     OPTIONAL_SEAT_TOKEN,
+    RETRY_AFTER,
+    RETRY_LATER_STATUSES,
     SEAT_TOKEN_REQUIRED,
     Operation,
 )
@@ -25,6 +31,7 @@ from spies_api.openapi.operations.server import SERVER_OPERATIONS
 
 __all__ = [
     "EXPORT_MEDIA_TYPE",
+    "DocumentedOperation",
     "OPERATIONS",
     "OPTIONAL_SEAT_TOKEN",
     "SEAT_TOKEN_REQUIRED",
@@ -42,6 +49,44 @@ OPERATIONS: Final[dict[str, Operation]] = {
 """Every operation of the API, by operation id."""
 
 
+def _without_null(schema: Schema | Reference | None) -> None:
+    """A header's schema without the ``null`` that Litestar adds for a ``None`` default: a
+    header is absent or a string (Litestar reads ``null`` in a query as ``None``, so query
+    parameters keep it; a header's text ``null`` is only a string)."""
+    if not isinstance(schema, Schema) or not schema.one_of:
+        return
+    kept = [m for m in schema.one_of if not (isinstance(m, Schema) and m.type == "null")]
+    if len(kept) == len(schema.one_of):
+        return
+    if len(kept) == 1 and isinstance(kept[0], Schema):
+        schema.type, schema.one_of = kept[0].type, None
+        schema.format = schema.format or kept[0].format
+    else:
+        schema.one_of = kept
+
+
+@dataclass
+class DocumentedOperation(OpenAPIOperation):
+    """An operation as Litestar builds it, completed with what its declarations cannot say:
+    the headers of its answers (:attr:`Operation.headers`, and ``Retry-After`` on every
+    429, 503 and 507), and its headers without ``null``."""
+
+    def __post_init__(self) -> None:
+        found = OPERATIONS.get(self.operation_id or "")
+        listed = found.headers if found is not None else {}
+        for status, response in (self.responses or {}).items():
+            if not isinstance(response, OpenAPIResponse):
+                continue
+            headers = dict(listed.get(int(status), {}))
+            if int(status) in RETRY_LATER_STATUSES:
+                headers["Retry-After"] = RETRY_AFTER
+            if headers:
+                response.headers = {**(response.headers or {}), **headers}
+        for parameter in self.parameters or ():
+            if not isinstance(parameter, Reference) and parameter.param_in == "header":
+                _without_null(parameter.schema)
+
+
 def documented(operation_id: str) -> dict[str, Any]:
     """The keyword arguments of a route decorator that document ``operation_id``.
 
@@ -54,6 +99,7 @@ def documented(operation_id: str) -> dict[str, Any]:
         "summary": found.summary,
         "description": found.description,
         "responses": found.responses,
+        "operation_class": DocumentedOperation,
     }
     if found.security is not None:
         keywords["security"] = found.security

@@ -7,15 +7,22 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from litestar.openapi import ResponseSpec
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIType, Schema
 
 from spies_api.openapi.examples import PARAMETER_CODES, example
 
 __all__ = [
+    "CONTENT_DISPOSITION",
+    "ETAG",
     "EXPORT_MEDIA_TYPE",
     "GAME_NOT_FOUND",
+    "IDEMPOTENT_REPLAYED",
     "OPTIONAL_SEAT_TOKEN",
+    "RETRY_AFTER",
+    "RETRY_LATER_STATUSES",
     "SEAT_TOKEN_REQUIRED",
     "Operation",
+    "if_none_match_answers",
     "ok",
 ]
 
@@ -28,6 +35,44 @@ SEAT_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
 """Security of endpoints that need a seat."""
 
 
+RETRY_AFTER: Final = OpenAPIHeader(
+    schema=Schema(type=OpenAPIType.INTEGER, minimum=0),
+    description="Seconds after which the same request may succeed.",
+    required=True,
+)
+"""``Retry-After``: every 429, 503 and 507 answer carries it (:mod:`spies_api.problems.table`)."""
+RETRY_LATER_STATUSES: Final = (429, 503, 507)
+"""The statuses whose answers say when to try again."""
+
+IDEMPOTENT_REPLAYED: Final = OpenAPIHeader(
+    schema=Schema(type=OpenAPIType.STRING, enum=["true"]),
+    description=(
+        "`true` when this is the stored answer of an earlier request with the same"
+        " `Idempotency-Key` (nothing was applied again); absent otherwise."
+    ),
+)
+
+CONTENT_DISPOSITION: Final = OpenAPIHeader(
+    schema=Schema(
+        type=OpenAPIType.STRING, pattern=r'^attachment; filename="[A-Za-z0-9_-]+\.jsonl"$'
+    ),
+    description='`attachment; filename="<game id>.jsonl"`: a browser saves the export as a file.',
+    required=True,
+)
+
+
+ETAG: Final = OpenAPIHeader(
+    schema=Schema(type=OpenAPIType.STRING, pattern=r'^W/"[0-9a-f]{24}"$'),
+    description=(
+        "A weak entity tag of this answer: of the game's version and of who reads it (a"
+        " seat, or a spectator). Send it back as `If-None-Match`: while it is current, the"
+        " answer is 304 with no body. A running clock's `remaining_ms` in a 304'd answer is"
+        " as of the first answer; its `deadline` is current."
+    ),
+    required=True,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One operation as the document describes it.
@@ -37,12 +82,15 @@ class Operation:
         description: what it does, for a client's author.
         responses: every answer, by status.
         security: who may call it (``None``: anyone, no token).
+        headers: the headers of its answers, by status (``Retry-After`` is added to every
+            429, 503 and 507 without being listed here).
     """
 
     summary: str
     description: str
     responses: dict[int, ResponseSpec] = field(default_factory=dict)
     security: list[dict[str, list[str]]] | None = None
+    headers: dict[int, dict[str, OpenAPIHeader]] = field(default_factory=dict)
 
 
 def ok(container: Any, description: str, *examples: tuple[str, Any]) -> ResponseSpec:
@@ -53,6 +101,18 @@ def ok(container: Any, description: str, *examples: tuple[str, Any]) -> Response
         generate_examples=False,
         examples=[example(summary, value) for summary, value in examples],
     )
+
+
+def if_none_match_answers() -> tuple[dict[int, ResponseSpec], dict[int, dict[str, OpenAPIHeader]]]:
+    """The 304 answer of a read with an ``ETag``, and the headers of its 200 and 304."""
+    spec = ResponseSpec(
+        data_container=None,
+        description=(
+            "Not modified: `If-None-Match` named the current `ETag`; no body (keep the"
+            " answer that carried that tag)."
+        ),
+    )
+    return {304: spec}, {200: {"ETag": ETAG}, 304: {"ETag": ETAG}}
 
 
 GAME_NOT_FOUND: Final = {400: PARAMETER_CODES, 404: "`game-not-found`"}

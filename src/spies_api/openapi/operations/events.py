@@ -13,10 +13,13 @@ from spies_api.settings import DEFAULTS
 
 __all__ = ["EVENTS_OPERATIONS"]
 
-_STREAM_EXAMPLE: Final = (
-    'id: 5\r\ndata: {"type":"spy_countered","spy":"5S","cards":["2C","4C"],"seq":5,'
-    '"recorded_at":"2026-11-29T18:28:41.785251Z"}\r\n\r\n: keep-alive\r\n\r\n'
+_STREAM_EVENT: Final = (
+    '{"type":"spy_countered","spy":"5S","cards":["2C","4C"],"seq":5,'
+    '"recorded_at":"2026-11-29T18:28:41.785251Z"}'
 )
+# The example is one message as the schema describes it (what an EventSource hands over):
+# an example must match its schema. Its lines on the wire are in the response's description.
+_STREAM_EXAMPLE: Final = {"event": "message", "id": "5", "data": _STREAM_EVENT}
 
 EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
     "listEvents": Operation(
@@ -99,10 +102,12 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
                     " as JSON, as in `GET /games/{id}/events`); `snapshot` (first) and"
                     " `state` (after each batch), the reader's `StreamState`; `reconnect`,"
                     " a server's last word at shutdown. Each message is lines `field: value`"
-                    " ended by a blank line; `data` is one line of JSON."
+                    " ended by a blank line; `data` is one line of JSON. The example's"
+                    " message on the wire, then a keep-alive: `id: 5\\r\\ndata:"
+                    f" {_STREAM_EVENT}\\r\\n\\r\\n: keep-alive\\r\\n\\r\\n`."
                 ),
                 generate_examples=False,
-                examples=[example("An event, then a keep-alive", _STREAM_EXAMPLE)],
+                examples=[example("An event of the log", _STREAM_EXAMPLE)],
             ),
             204: ResponseSpec(
                 data_container=None,

@@ -15,9 +15,18 @@ from spies_api.openapi.examples import (
     example,
     problems,
 )
-from spies_api.openapi.operations.common import EXPORT_MEDIA_TYPE, GAME_NOT_FOUND, Operation, ok
+from spies_api.openapi.operations.common import (
+    CONTENT_DISPOSITION,
+    EXPORT_MEDIA_TYPE,
+    GAME_NOT_FOUND,
+    Operation,
+    if_none_match_answers,
+    ok,
+)
 from spies_api.schemas import CommitmentResponse, GameCreatedResponse, GameList, GameSummary
 from spies_api.settings import DEFAULTS
+
+_NOT_MODIFIED, _TAGGED_HEADERS = if_none_match_answers()
 
 __all__ = ["GAMES_OPERATIONS"]
 
@@ -140,8 +149,10 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             "Status, version, seats, the seats to act, the outcome and the head hash (the"
             " fingerprint of the whole log). Public: no hidden card, token or seed."
         ),
+        headers=_TAGGED_HEADERS,
         responses={
             200: ok(GameSummary, "The public summary.", ("An active game", SUMMARY_EXAMPLE)),
+            **_NOT_MODIFIED,
             **problems(400, 404, codes=GAME_NOT_FOUND),
         },
     ),
@@ -155,6 +166,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             " hash chain and its randomness are defined byte for byte in `docs/protocol.md`"
             " (JSON Schemas of the lines in `docs/protocol/`)."
         ),
+        headers={200: {"Content-Disposition": CONTENT_DISPOSITION}},
         responses={
             200: ResponseSpec(
                 data_container=str,

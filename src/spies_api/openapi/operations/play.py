@@ -13,13 +13,17 @@ from spies_api.openapi.examples import (
 )
 from spies_api.openapi.operations.common import (
     GAME_NOT_FOUND,
+    IDEMPOTENT_REPLAYED,
     OPTIONAL_SEAT_TOKEN,
     SEAT_TOKEN_REQUIRED,
     Operation,
+    if_none_match_answers,
     ok,
 )
 from spies_api.problems.rule_codes import RULE_CODES
 from spies_api.schemas import AnyView, CommandResponse, LegalCommands
+
+_NOT_MODIFIED, _TAGGED_HEADERS = if_none_match_answers()
 
 __all__ = ["COMMAND_REFUSED_CODES", "PLAY_OPERATIONS"]
 
@@ -41,8 +45,10 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
         summary="The caller's view",
         description=_VIEW_DESCRIPTION,
         security=OPTIONAL_SEAT_TOKEN,
+        headers=_TAGGED_HEADERS,
         responses={
             200: ok(AnyView, "The view now.", ("Seat 0 of a Deck of Spies game", VIEW_EXAMPLE)),
+            **_NOT_MODIFIED,
             **problems(400, 401, 403, 404, codes=GAME_NOT_FOUND),
         },
     ),
@@ -51,15 +57,20 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
         description=(
             "Exactly the commands the rules accept from the caller now; each item can be"
             " posted back unchanged as `command`. Empty for a spectator, a seat not to act,"
-            " and a finished game."
+            " and a finished game. With `?form=compact`, commands that are every choice of"
+            " some items of a list (a Black Spy pass: any 3 cards of the hand, hundreds of"
+            " commands) come as one `CommandChoice` in `choices`: `command` with `field` set"
+            " to any `choose` items of `of`, in the order of `of`."
         ),
         security=OPTIONAL_SEAT_TOKEN,
+        headers=_TAGGED_HEADERS,
         responses={
             200: ok(
                 LegalCommands,
                 "The version they apply to, and the commands.",
                 ("Two of seat 0's commands", LEGAL_EXAMPLE),
             ),
+            **_NOT_MODIFIED,
             **problems(400, 401, 403, 404, codes=GAME_NOT_FOUND),
         },
     ),
@@ -80,6 +91,7 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
             " `Idempotency-Key` answer carries the header `Idempotent-Replayed: true`."
         ),
         security=SEAT_TOKEN_REQUIRED,
+        headers={200: {"Idempotent-Replayed": IDEMPOTENT_REPLAYED}},
         responses={
             200: ok(
                 CommandResponse,
