@@ -266,6 +266,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_DRAIN_SECONDS",
         "SPIES_SHUTDOWN_TIMEOUT",
         "SPIES_CORS_ORIGINS",
+        "SPIES_COMPRESS_MIN_BYTES",
     }
 
 

@@ -10,7 +10,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from spies_api.app import service_of
+from spies_api.app import Runtime
 from tests.support.api import Game, new_game, play_to_end, play_turn
 
 READS = ("", "/view", "/legal")
@@ -81,13 +81,13 @@ def test_a_rematch_makes_the_summary_stale(client: TestClient[Litestar]) -> None
 
 @pytest.mark.parametrize("suffix", READS)
 def test_a_304_folds_nothing(
-    app: Litestar, client: TestClient[Litestar], suffix: str, monkeypatch: pytest.MonkeyPatch
+    runtime: Runtime, client: TestClient[Litestar], suffix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With the current tag the answer comes from the record: reading the game's state (its
     cached head, or a fold) would fail here."""
     game = new_game(client, "black-spy", 3, seed="etag-cheap")
     _, tag, _ = _get(client, game, suffix, 0, None)
-    states = service_of(app).queries.states
+    states = runtime.queries.states
 
     def no_state(*args: object, **kwargs: object) -> None:
         raise AssertionError("the state was read")
