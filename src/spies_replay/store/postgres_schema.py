@@ -28,6 +28,8 @@ from typing import Final
 
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
+from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
+from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
 
 __all__ = ["APPEND_FUNCTIONS", "MALFORMED", "MIGRATIONS", "NOTIFY_CHANNEL", "SEAT_TAKEN"]
 
@@ -247,6 +249,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     ),
     Migration("m005_append_checks_seqs", (APPEND_FUNCTIONS,)),
     Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL,)),  # receipts: the signing keys' table
+    Migration(PLAYERS_MIGRATION, (*PLAYERS_SQL, PLAYERS_INDEX_SQL)),  # players
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

@@ -28,6 +28,8 @@ Tables (all SQLite ``STRICT``):
 - ``rematches`` (migration 3): ``game_id`` (primary key: one rematch per game),
   ``next_id`` (unique).
 - ``signing_keys`` (migration 6): the receipt signing keys (:mod:`spies_replay.store.keyring`).
+- ``players``, ``player_seats`` (migration 7): players and the seats they hold
+  (:mod:`spies_replay.store.players`).
 
 The first four migrations were written with sqlite-utils, and files made then record them
 in sqlite-utils' table ``_sqlite_migrations``: :func:`adopt_sqlite_utils_records` carries
@@ -44,6 +46,8 @@ from typing import Final
 
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
+from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
+from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
 
 __all__ = ["MIGRATIONS", "MIGRATION_NAMES", "SCHEMA_VERSION", "adopt_sqlite_utils_records"]
 
@@ -120,6 +124,9 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         ("CREATE INDEX seats_token_hash ON seats (token_hash)",),
     ),
     Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL + " STRICT",)),  # receipts
+    Migration(  # players
+        PLAYERS_MIGRATION, (*(table + " STRICT" for table in PLAYERS_SQL), PLAYERS_INDEX_SQL)
+    ),
 )
 """SQLite's migrations, in order: append new ones at the end; never edit an applied one."""
 
