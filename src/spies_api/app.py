@@ -57,6 +57,7 @@ from spies_api.http.metrics import (
     track_streams,
     written,
 )
+from spies_api.http.players import PlayerDoor
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.config import openapi_config
@@ -69,6 +70,7 @@ from spies_api.service.effects import WriteEffects
 from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
+from spies_api.service.players import PlayerService
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
@@ -80,6 +82,7 @@ from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
+from spies_replay.store.keyring import KeyDatabase
 from spies_replay.store.protocols import EventStore, Recorder
 from spies_replay.store.records import Clock, utc_now
 
@@ -110,6 +113,7 @@ class Runtime:
         bot_quota: active games with bot seats per client and in all, and their owners.
         game_quota: active games created per client.
         receipts: the receipt signing key, and the list of keys (``GET /keys``).
+        players: players and the seats they own.
     """
 
     settings: Settings
@@ -129,6 +133,7 @@ class Runtime:
     bot_quota: BotGameQuota
     game_quota: GameQuota
     receipts: ReceiptKeys
+    players: PlayerService
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -196,6 +201,7 @@ class Runtime:
             bot_quota=bot_quota,
             game_quota=game_quota,
             receipts=receipts,
+            players=PlayerService(_player_database(store), queries, clock),
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -313,6 +319,9 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:  # noqa: C901  (on
     def receipts() -> ReceiptKeys:
         return holder.get().receipts
 
+    def players() -> PlayerService:
+        return holder.get().players
+
     parts = (
         store,
         states,
@@ -328,6 +337,7 @@ def _providers(holder: _RuntimeHolder) -> dict[str, Provide]:  # noqa: C901  (on
         bot_quota,
         game_quota,
         receipts,
+        players,
     )
     return {part.__name__: Provide(part, sync_to_thread=False) for part in parts}
 
@@ -348,6 +358,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
         configure_logging(json=settings.log_json)
     holder = _RuntimeHolder(settings, clock)
     limiter = _limiter(settings.rate_limit)
+    player_door = PlayerDoor(_limiter(settings.player_rate_limit))
     lifecycle = Lifecycle()
     readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
@@ -425,6 +436,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = utc_now) -> L
             "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
             **_providers(holder),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
+            "player_door": Provide(lambda: player_door, sync_to_thread=False, use_cache=True),
             "caller": Provide(
                 caller_provider(lambda: holder.get().auth, lambda: holder.get().states)
             ),
@@ -472,6 +484,13 @@ def _limiter(rate: str | None) -> RateLimiter | None:
         return None
     unit, count = parse_rate(rate)
     return RateLimiter(count / RATE_SECONDS[unit], count)
+
+
+def _player_database(store: EventStore) -> KeyDatabase:
+    """The store, as the database the players are kept in (every backend of this build)."""
+    if not isinstance(store, KeyDatabase):
+        raise TypeError(f"{type(store).__name__} keeps no players")
+    return store
 
 
 def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from spies_api.http.events import EventsController
 from spies_api.http.games import GamesController
 from spies_api.http.play import PlayController
+from spies_api.http.players import PlayersController
 from spies_api.http.seats import BotsController, KeysController, SeatsController
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "KeysController",
     "GamesController",
     "PlayController",
+    "PlayersController",
     "SeatsController",
 ]
 
@@ -37,4 +39,5 @@ ROUTE_HANDLERS = [
     SeatsController,
     BotsController,
     KeysController,
+    PlayersController,
 ]

@@ -27,6 +27,8 @@ from spies_api.schemas import (
 )
 from spies_api.service.auth import Caller
 from spies_api.service.keys import ReceiptKeys
+from spies_api.service.placement import blocking
+from spies_api.service.players import PlayerService
 from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
@@ -57,17 +59,28 @@ class SeatsController(Controller):
 
     @body_post("/seats/{seat:int}/join", JoinRequest, "joinSeat")
     async def join_seat(
-        self, game_id: FromPath[str], seat: Seat, data: JoinBody, seats: Provided[SeatService]
+        self,
+        game_id: FromPath[str],
+        seat: Seat,
+        data: JoinBody,
+        seats: Provided[SeatService],
+        players: Provided[PlayerService],
+        request: Request[Any, Any, Any],
     ) -> JoinedSeat:
         """Join an open seat."""
-        return await seats.join(game_id, seat, data.name)
+        return await _join(seats, players, request, game_id, seat, data.name)
 
     @body_post("/join", JoinRequest, "joinGame")
     async def join_game(
-        self, game_id: FromPath[str], data: JoinBody, seats: Provided[SeatService]
+        self,
+        game_id: FromPath[str],
+        data: JoinBody,
+        seats: Provided[SeatService],
+        players: Provided[PlayerService],
+        request: Request[Any, Any, Any],
     ) -> JoinedSeat:
         """Join the first open seat."""
-        return await seats.join(game_id, None, data.name)
+        return await _join(seats, players, request, game_id, None, data.name)
 
     @body_post("/seats/{seat:int}/bot", BotRequest, "handSeatToBot")
     async def hand_to_bot(
@@ -130,6 +143,25 @@ class SeatsController(Controller):
         """The caller's seat in the rematch."""
         client = rate_key_of(request.scope)
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
+
+
+async def _join(
+    seats: SeatService,
+    players: PlayerService,
+    request: Request[Any, Any, Any],
+    game_id: str,
+    seat: int | None,
+    name: str,
+) -> JoinedSeat:
+    """A join, the seat recorded as the player's when a player token came with it."""
+    header = request.headers.get("authorization")
+    player = None if header is None else await blocking(players.of_header, header)
+    if player is None:
+        return await seats.join(game_id, seat, name)
+    claim = players.claim(player)
+    joined = await seats.join(game_id, seat, name, claim.token)
+    await blocking(players.own, player, game_id, joined.seat, claim)
+    return joined
 
 
 class KeysController(Controller):

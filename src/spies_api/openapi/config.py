@@ -26,6 +26,7 @@ from spies_api.settings import DEFAULTS, KIB
 
 __all__ = [
     "DESCRIPTION",
+    "PLAYER_TOKEN",
     "SEAT_TOKEN",
     "SWAGGER_INIT",
     "SwaggerWithoutInlineScript",
@@ -37,6 +38,8 @@ _NO_FAVICON = "<link rel='icon' href='data:,'>"
 
 SEAT_TOKEN = "seatToken"
 """The name of the bearer security scheme."""
+PLAYER_TOKEN = "playerToken"
+"""The name of the players' bearer security scheme."""
 
 DESCRIPTION = """\
 One engine for three spy-themed games (Deck of Spies, Black Spy, Stratego Spies & Lies).
@@ -188,13 +191,25 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
                     type="http",
                     scheme="bearer",
                     description="A seat token from POST /games; omit it to be a spectator.",
-                )
+                ),
+                PLAYER_TOKEN: SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description=(
+                        "A player token from POST /players (player.…): the seats created or"
+                        " joined with it are the player's. Not a seat token."
+                    ),
+                ),
             }
         ),
         tags=[
             Tag(name="games", description="Create, list, summarise and export games."),
             Tag(name="play", description="Views, legal commands, commands and replays."),
             Tag(name="events", description="The event log, paged and live."),
+            Tag(
+                name="players",
+                description="An optional identity that owns the seats it creates or joins.",
+            ),
             Tag(
                 name="operations",
                 description="For operators: liveness and readiness (not the game API: no"

@@ -45,6 +45,7 @@ from spies_api.problems.errors import (
     TooManyBotGamesError,
     TooManyClientStreamsError,
     TooManyGamesError,
+    TooManyPlayersError,
     TooManyStreamsError,
     UnauthorizedError,
 )
@@ -118,6 +119,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     TooManyBotGamesError: _Rule(429, "Too many games with bots"),
     ServerBotGamesFullError: _Rule(429, "Too many games with bots on the server"),
     TooManyGamesError: _Rule(429, "Too many games"),
+    TooManyPlayersError: _Rule(429, "Too many players"),
     NotReadyError: _Rule(503, "Not ready"),
     SeatNotFoundError: _Rule(404, "No such seat"),
     SeatTakenError: _Rule(409, "Seat taken"),

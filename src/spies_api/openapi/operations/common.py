@@ -13,7 +13,9 @@ from spies_api.openapi.examples import PARAMETER_CODES, example
 __all__ = [
     "EXPORT_MEDIA_TYPE",
     "GAME_NOT_FOUND",
+    "OPTIONAL_PLAYER_TOKEN",
     "OPTIONAL_SEAT_TOKEN",
+    "PLAYER_TOKEN_REQUIRED",
     "SEAT_TOKEN_REQUIRED",
     "Operation",
     "ok",
@@ -26,6 +28,10 @@ OPTIONAL_SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}, {}]
 """Security of endpoints open to spectators: a seat token, or none."""
 SEAT_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
 """Security of endpoints that need a seat."""
+PLAYER_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"playerToken": []}]
+"""Security of endpoints that need a player."""
+OPTIONAL_PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}, {}]
+"""Security of the endpoints where a player token records the seats as the player's."""
 
 
 @dataclass(frozen=True, slots=True)

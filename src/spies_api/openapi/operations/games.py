@@ -15,11 +15,19 @@ from spies_api.openapi.examples import (
     example,
     problems,
 )
-from spies_api.openapi.operations.common import EXPORT_MEDIA_TYPE, GAME_NOT_FOUND, Operation, ok
+from spies_api.openapi.operations.common import (
+    EXPORT_MEDIA_TYPE,
+    GAME_NOT_FOUND,
+    OPTIONAL_PLAYER_TOKEN,
+    Operation,
+    ok,
+)
 from spies_api.schemas import GameCreatedResponse, GameList, GameSummary
 from spies_api.settings import DEFAULTS
 
 __all__ = ["GAMES_OPERATIONS"]
+
+_UNKNOWN_PLAYER: Final = "`unknown-player` (a `player.` token the server does not know)"
 
 GAMES_OPERATIONS: Final[dict[str, Operation]] = {
     "createGame": Operation(
@@ -32,8 +40,12 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             " joined) or `bot` (played by the server). Returns one secret bearer token per"
             " creator seat, once; only their hashes are kept. A game with an open seat is"
             " dealt when its last open seat is taken: until then it waits for players, and"
-            " every view says `dealt: false`."
+            " every view says `dealt: false`. With a player token (`POST /players`) as"
+            " `Authorization: Bearer`, the creator seats are the player's: `GET"
+            " /players/me/games` lists them with their tokens; any other `Authorization` is"
+            " ignored."
         ),
+        security=OPTIONAL_PLAYER_TOKEN,
         responses={
             201: ok(
                 GameCreatedResponse,
@@ -43,11 +55,13 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             ),
             **problems(
                 400,
+                401,
                 413,
                 422,
                 503,
                 507,
                 codes={
+                    401: _UNKNOWN_PLAYER,
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
                     " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
@@ -58,7 +72,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                     " `--max-games-per-client`; a game waiting for players counts until it"
                     " fills, ends or expires)",
                 },
-                examples={422: "unknown-game"},
+                examples={401: "unknown-player", 422: "unknown-game"},
             ),
         },
     ),
