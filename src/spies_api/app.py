@@ -82,7 +82,6 @@ from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
-from spies_replay.store.keyring import KeyDatabase
 from spies_replay.store.protocols import EventStore, Recorder
 from spies_replay.store.records import Clock, utc_now
 
@@ -201,7 +200,7 @@ class Runtime:
             bot_quota=bot_quota,
             game_quota=game_quota,
             receipts=receipts,
-            players=PlayerService(_player_database(store), queries, clock),
+            players=PlayerService.open(store, queries, clock),
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -484,13 +483,6 @@ def _limiter(rate: str | None) -> RateLimiter | None:
         return None
     unit, count = parse_rate(rate)
     return RateLimiter(count / RATE_SECONDS[unit], count)
-
-
-def _player_database(store: EventStore) -> KeyDatabase:
-    """The store, as the database the players are kept in (every backend of this build)."""
-    if not isinstance(store, KeyDatabase):
-        raise TypeError(f"{type(store).__name__} keeps no players")
-    return store
 
 
 def _cached_game(holder: _RuntimeHolder, game_id: str) -> str | None:

@@ -42,6 +42,8 @@ CONTRACT = {
     ("post", "/games/{game_id}/rematch"),
     ("get", "/bots"),
     ("get", "/keys"),
+    ("post", "/players"),
+    ("get", "/players/me/games"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }

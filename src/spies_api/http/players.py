@@ -13,6 +13,7 @@ from spies_api.http.dependencies import Provided
 from spies_api.http.edge import RateLimiter, rate_key_of
 from spies_api.http.params import GamesLimit, Offset
 from spies_api.openapi.operations import documented
+from spies_api.openapi.operations.players import CREATE_PLAYER_EXAMPLES
 from spies_api.problems.errors import TooManyPlayersError
 from spies_api.schemas import CreatePlayerRequest, PlayerCreated, PlayerGames
 from spies_api.service.placement import blocking
@@ -58,7 +59,7 @@ class PlayersController(Controller):
     @body_post("/", CreatePlayerRequest, "createPlayer", status_code=201)
     async def create_player(
         self,
-        data: Annotated[CreatePlayerRequest, Body()],
+        data: Annotated[CreatePlayerRequest, Body(examples=CREATE_PLAYER_EXAMPLES)],
         players: Provided[PlayerService],
         player_door: Provided[PlayerDoor],
         request: Request[Any, Any, Any],

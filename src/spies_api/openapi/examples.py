@@ -361,11 +361,7 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         " streams, the most this server allows on one game (a seat's stream, with its token,"
         " is still served); close one or retry later",
     ),
-    "unknown-player": (
-        "Unauthorized",
-        "this is not a player token of this server (a player token comes from POST /players;"
-        " a seat token is not one)",
-    ),
+    "unknown-player": ("Unauthorized", "this is not a player token of this server"),
 }
 """Examples of other codes of a status: code -> (title, detail)."""
 

@@ -39,6 +39,7 @@ from spies_api.service.queries import GameQueries
 from spies_replay.errors import GameNotFoundError
 from spies_replay.store.keyring import KeyDatabase
 from spies_replay.store.players import add_player, find_player, own_seat, owned_seats
+from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, hash_token, utc_now
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
 TOKEN_PREFIX: Final = "player."
 """How a player token begins (``.`` is not in the alphabet of seat tokens)."""
 _SEAT_CONTEXT: Final = "spies-player-seat/1"
-_UNKNOWN: Final = "unknown-player"
 
 
 def player_seat_token(player_token: str, salt: str) -> str:
@@ -128,6 +128,17 @@ class PlayerService:
     def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
 
+    @classmethod
+    def open(cls, store: EventStore, queries: GameQueries, clock: Clock) -> PlayerService:
+        """The players of ``store``'s database.
+
+        Raises:
+            TypeError: a store that keeps no players (every backend of this build does).
+        """
+        if not isinstance(store, KeyDatabase):
+            raise TypeError(f"{type(store).__name__} keeps no players")
+        return cls(store, queries, clock)
+
     def create(self, display_name: str | None) -> PlayerCreated:
         """A new player and its token (once).
 
@@ -154,7 +165,7 @@ class PlayerService:
             raise UnauthorizedError(
                 "this is not a player token of this server (a player token comes from"
                 " POST /players; a seat token is not one)",
-                code=_UNKNOWN,
+                code="unknown-player",
             )
         return Player(found.player_id, token)
 

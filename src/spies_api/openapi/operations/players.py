@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_api.openapi.examples import PARAMETER_CODES, problems
+from spies_api.openapi.examples import PARAMETER_CODES, example, problems
 from spies_api.openapi.operations.common import PLAYER_TOKEN_REQUIRED, Operation, ok
 from spies_api.schemas import NAME_MAX, PlayerCreated, PlayerGames
 
-__all__ = ["PLAYERS_OPERATIONS"]
+__all__ = ["CREATE_PLAYER_EXAMPLES", "PLAYERS_OPERATIONS"]
+
+CREATE_PLAYER_EXAMPLES: Final = [
+    example("A player with a name", {"display_name": "Ada"}),
+    example("A player without a name", {}),
+]
+"""The examples of ``POST /players``'s body."""
 
 _PLAYER_EXAMPLE: Final = {
     "player_id": "5f0c8e1d2a9b7c34",
