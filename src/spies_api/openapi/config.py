@@ -50,6 +50,10 @@ folding those events through the pure rules core.
 `Authorization: Bearer <token>` to act and to see your hidden cards; without it you are a
 spectator. A token of another game is 403, any other bad token 401.
 
+**Players (optional).** `POST /players` returns a player token: sent with `POST /games` or
+a join, it makes the seats the player's, and `GET /players/me/games` gives their seat tokens
+back to that player alone. A player token is not a seat token, nor a seat token a player's.
+
 **Commands.** Post any item of `GET /games/{id}/legal` as `command`. Each game has its own
 commands, tagged by `type` (`DeckOfSpiesCommand`, `BlackSpyCommand`, ...): the same `type`
 may mean different commands in two games, and the path's game decides. Send
