@@ -6,14 +6,17 @@ Every answer also goes through the OpenAPI check of the ``client`` fixture.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from tests.support.api import assert_problem, bearer, create
+from tests.support.backends import BACKENDS, fresh_backend
 
 SOLO = {"game": "deck-of-spies"}
 WITH_OPEN_SEATS = {
@@ -175,3 +178,19 @@ def test_players_per_client_are_rate_limited(tmp_path: Path) -> None:
         assert_problem(refused, 429, "too-many-players")
         assert int(refused.headers["Retry-After"]) > 0
         assert client.post("/games", json=SOLO).status_code == 201  # the rest is served
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_player_is_known_to_every_process_on_its_database(kind: str, tmp_path: Path) -> None:
+    """Two servers on one database (SQLite and PostgreSQL): a player made on one creates a
+    game on the other and lists it on the first, with the seat's token."""
+    with fresh_backend(kind, tmp_path) as backend, ExitStack() as stack:
+        settings = Settings(db_path=backend.location)
+        one, two = (stack.enter_context(TestClient(app=create_app(settings))) for _ in range(2))
+        player = new_player(one)
+        created = two.post("/games", json=SOLO, headers=bearer(player))
+        assert created.status_code == 201, created.text
+        [entry] = my_games(one, player)["games"]
+        assert entry["game_id"] == created.json()["id"]
+        assert entry["seat_token"] == created.json()["seats"][0]["token"]
+        assert my_games(two, new_player(two))["total"] == 0
