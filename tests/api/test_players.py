@@ -39,6 +39,7 @@ def new_player(client: TestClient[Litestar], body: dict[str, Any] | None = None)
 def my_games(client: TestClient[Litestar], token: str, **query: int) -> dict[str, Any]:
     response = client.get("/players/me/games", headers=bearer(token), params=query)
     assert response.status_code == 200, response.text
+    assert response.headers["cache-control"] == "no-store"  # it holds seat tokens
     listed: dict[str, Any] = response.json()
     return listed
 

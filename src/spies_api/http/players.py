@@ -77,8 +77,10 @@ class PlayersController(Controller):
         request: Request[Any, Any, Any],
         limit: GamesLimit = None,
         offset: Offset = 0,
-    ) -> PlayerGames:
+    ) -> Response[PlayerGames]:
         """List the player's games."""
         player = players.me(request.headers.get("authorization"))
         size = settings.games_page_default if limit is None else limit
-        return players.games(player, limit=min(size, settings.games_page_max), offset=offset)
+        listed = players.games(player, limit=min(size, settings.games_page_max), offset=offset)
+        # the answer holds seat tokens: no cache, not even the browser's, keeps it
+        return Response(listed, headers={"Cache-Control": "no-store"})

@@ -28,7 +28,7 @@ from spies_api.schemas import (
 from spies_api.service.auth import Caller
 from spies_api.service.keys import ReceiptKeys
 from spies_api.service.placement import blocking
-from spies_api.service.players import PlayerService
+from spies_api.service.players import PlayerService, player_token_of
 from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
@@ -154,10 +154,10 @@ async def _join(
     name: str,
 ) -> JoinedSeat:
     """A join, the seat recorded as the player's when a player token came with it."""
-    header = request.headers.get("authorization")
-    player = None if header is None else await blocking(players.of_header, header)
-    if player is None:
+    token = player_token_of(request.headers.get("authorization"))
+    if token is None:  # no player: the join as it always was
         return await seats.join(game_id, seat, name)
+    player = await blocking(players.authenticate, token)
     claim = players.claim(player)
     joined = await seats.join(game_id, seat, name, claim.token)
     await blocking(players.own, player, game_id, joined.seat, claim)

@@ -49,6 +49,7 @@ __all__ = [
     "SeatClaim",
     "SeatClaims",
     "player_seat_token",
+    "player_token_of",
 ]
 
 TOKEN_PREFIX: Final = "player."
@@ -61,6 +62,16 @@ def player_seat_token(player_token: str, salt: str) -> str:
     message = f"{_SEAT_CONTEXT}:{salt}".encode()
     digest = hmac.new(player_token.encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def player_token_of(header: str | None) -> str | None:
+    """The player token of an ``Authorization`` header, or ``None`` for any other header (a
+    seat token, another scheme, a malformed one) or none (no store access)."""
+    try:
+        token = bearer_token(header)
+    except UnauthorizedError:
+        return None
+    return token if token is not None and token.startswith(TOKEN_PREFIX) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,13 +199,8 @@ class PlayerService:
         Raises:
             UnauthorizedError: a ``player.`` token the server does not know.
         """
-        try:
-            token = bearer_token(header)
-        except UnauthorizedError:
-            return None
-        if token is None or not token.startswith(TOKEN_PREFIX):
-            return None
-        return self.authenticate(token)
+        token = player_token_of(header)
+        return None if token is None else self.authenticate(token)
 
     @staticmethod
     def claim(player: Player) -> SeatClaim:
