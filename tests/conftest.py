@@ -69,6 +69,7 @@ with ``/``; a module may be followed by ``::`` and a test's name (without parame
 TEST_DEFAULTS: dict[str, object] = {
     "rate_limit": None,
     "free_paths_rate_limit": None,
+    "player_rate_limit": None,
     "max_bot_games_per_client": None,
     "max_bot_games": None,
     "max_games_per_client": None,

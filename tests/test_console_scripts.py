@@ -247,6 +247,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_IPV4_PREFIX",
         "SPIES_IPV6_PREFIX",
         "SPIES_FREE_PATHS_RATE_LIMIT",
+        "SPIES_PLAYER_RATE_LIMIT",
         "SPIES_MAX_HEAD_BYTES",
         "SPIES_MAX_BOT_GAMES_PER_CLIENT",
         "SPIES_MAX_BOT_GAMES",

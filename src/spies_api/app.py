@@ -56,6 +56,7 @@ from spies_api.http.metrics import (
     track_streams,
     written,
 )
+from spies_api.http.players import PlayerDoor
 from spies_api.http.webapp import DOCS_ASSETS, WEB_ROUTE_HANDLERS
 from spies_api.logging import configure_logging
 from spies_api.openapi.config import openapi_config
@@ -69,6 +70,7 @@ from spies_api.service.effects import WriteEffects
 from spies_api.service.keys import ReceiptKeys
 from spies_api.service.locks import GameLocks
 from spies_api.service.notify import AppendListeners, EventNotifier, store_versions
+from spies_api.service.players import PlayerService
 from spies_api.service.queries import GameQueries
 from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
@@ -110,6 +112,7 @@ class Runtime:
         bot_quota: active games with bot seats per client and in all, and their owners.
         game_quota: active games created per client.
         receipts: the receipt signing key, and the list of keys (``GET /keys``).
+        players: players and the seats they own.
     """
 
     settings: Settings
@@ -129,6 +132,7 @@ class Runtime:
     bot_quota: BotGameQuota
     game_quota: GameQuota
     receipts: ReceiptKeys
+    players: PlayerService
     unwatch: Callable[[], None]
 
     clock: Clock
@@ -205,6 +209,7 @@ class Runtime:
             bot_quota=bot_quota,
             game_quota=game_quota,
             receipts=receipts,
+            players=PlayerService.open(store, queries, clock),
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
             unwatch=store.watch(effects.remote),
@@ -300,7 +305,10 @@ def _serving_parts(runtime: Runtime) -> tuple[Callable[..., Any], ...]:
     def receipts() -> ReceiptKeys:
         return runtime.receipts
 
-    return (commands, creator, seats, bot_quota, game_quota, receipts)
+    def players() -> PlayerService:
+        return runtime.players
+
+    return (commands, creator, seats, bot_quota, game_quota, receipts, players)
 
 
 def create_app(
@@ -331,6 +339,7 @@ def create_app(
     settings = settings if settings is not None else Settings()
     parts = runtime if runtime is not None else Runtime.open(settings, clock)
     limiter = _limiter(settings.rate_limit)
+    player_door = PlayerDoor(_limiter(settings.player_rate_limit))
     lifecycle = Lifecycle()
     readiness = ReadinessProbe()
     middleware: list[Any] = [lambda app: DrainMiddleware(app, lifecycle)]
@@ -402,6 +411,7 @@ def create_app(
             "readiness": Provide(lambda: readiness, sync_to_thread=False, use_cache=True),
             **_providers(parts),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
+            "player_door": Provide(lambda: player_door, sync_to_thread=False, use_cache=True),
             "caller": Provide(caller_provider(parts.auth, parts.states)),
         },
         on_startup=[start_bots],

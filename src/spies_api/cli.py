@@ -284,6 +284,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         docs=address_to_open(settings.host, settings.port) + "schema",
         rate_limit=settings.rate_limit,
         free_paths_rate_limit=settings.free_paths_rate_limit,
+        player_rate_limit=settings.player_rate_limit,
         client_prefixes=[settings.ipv4_prefix, settings.ipv6_prefix],
         max_head_bytes=settings.max_head_bytes,
         trusted_proxies=list(settings.trusted_proxies),

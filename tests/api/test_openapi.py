@@ -43,6 +43,8 @@ CONTRACT = {
     ("get", "/bots"),
     ("get", "/keys"),
     ("post", "/commitments"),
+    ("post", "/players"),
+    ("get", "/players/me/games"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }

@@ -6,6 +6,7 @@ import { gameUi } from "./games/index";
 import { NAME_MAX } from "./generated/rules";
 import { langSwitch, T } from "./i18n/index";
 import { keepName, myName, seatKind, seatLine, seatName } from "./names";
+import { sentAsPlayer } from "./player";
 import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
@@ -96,10 +97,9 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
     }
     submit.disabled = true;
     void (async () => {
-      const { data, error: refused } = await api.POST("/games/{game_id}/seats/{seat}/join", {
-        params: { path: { game_id: gameId, seat } },
-        body: { name: chosen },
-      });
+      const { data, error: refused } = await sentAsPlayer((headers) =>
+        api.POST("/games/{game_id}/seats/{seat}/join", { params: { path: { game_id: gameId, seat } }, body: { name: chosen }, headers }),
+      );
       submit.disabled = false;
       if (data === undefined) {
         problem.textContent = joinProblem(refused, seat);

@@ -1,6 +1,6 @@
 /** `/`: the lobby: the games on this server, and a form to create one. */
 
-import { api, type GameId, problemText, type Schemas, type Summary } from "./api/client";
+import { api, type GameId, problemCode, problemText, type Schemas, type Summary } from "./api/client";
 import { fill, h } from "./dom";
 import type { OptionField } from "./games/common";
 import { GAMES, gameUi } from "./games/index";
@@ -9,6 +9,7 @@ import { langSwitch, T } from "./i18n/index";
 import { joinProblem } from "./join";
 import { joinLink, keepName, myName, openSeats, seatKind, seatName } from "./names";
 import { optionDefaults, rulesHref, seatCounts } from "./rules/links";
+import { forgetPlayer, keepPlayer, playerToken, sentAsPlayer } from "./player";
 import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
@@ -213,7 +214,7 @@ function createForm(
         ...clockRequest(clock.value),
       } as unknown as CreateGameRequest;
       problem.textContent = ""; // an earlier refusal no longer holds
-      const { data, error } = await api.POST("/games", { body });
+      const { data, error } = await sentAsPlayer((headers) => api.POST("/games", { body, headers }));
       if (data === undefined) {
         problem.textContent = problemText(error);
         return;
@@ -246,10 +247,9 @@ async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: H
     return;
   }
   keepName(name);
-  const { data, error } = await api.POST("/games/{game_id}/join", {
-    params: { path: { game_id: gameId } },
-    body: { name },
-  });
+  const { data, error } = await sentAsPlayer((headers) =>
+    api.POST("/games/{game_id}/join", { params: { path: { game_id: gameId } }, body: { name }, headers }),
+  );
   if (data === undefined) {
     problem.textContent = joinProblem(error);
     return;
@@ -312,6 +312,71 @@ async function listOpen(host: HTMLElement, nameInput: HTMLInputElement, problem:
   );
 }
 
+type PlayerGame = Schemas["PlayerGame"];
+
+/** A seat of this browser's player, with the way back to it (its token, from the server). */
+function myRow(game: PlayerGame): HTMLElement {
+  const back = (): void => {
+    keepToken(game.game_id, game.seat, game.seat_token);
+    chooseSeat(game.game_id, game.seat);
+  };
+  return h(
+    "tr",
+    { "data-my-game": game.game_id },
+    h("td", {}, gameUi(game.game)?.title ?? game.game),
+    h("td", {}, h("code", { class: "game-id" }, game.game_id)),
+    h("td", {}, seatName(game.seat)),
+    h("td", {}, game.status === "finished" ? T.finished : T.toActList(game.to_act.join(", ") || "-")),
+    h("td", {}, h("a", { href: `/play/${game.game_id}`, onclick: back, "data-testid": "back-to-seat" }, T.backToSeat)),
+  );
+}
+
+/** "My games": this browser's player's seats, or the button that makes a player. */
+async function listMine(host: HTMLElement, nameInput: HTMLInputElement): Promise<void> {
+  const token = playerToken();
+  if (token === null) {
+    const problem = h("p", { class: "error", role: "alert" });
+    const make = async (): Promise<void> => {
+      const name = nameInput.value.trim();
+      const { data, error } = await api.POST("/players", { body: name === "" ? {} : { display_name: name } });
+      if (data === undefined) {
+        problem.textContent = problemText(error);
+        return;
+      }
+      keepPlayer(data.token);
+      await listMine(host, nameInput);
+    };
+    fill(
+      host,
+      h("p", { class: "hint" }, T.keepMyGamesHint),
+      h("button", { type: "button", "data-testid": "keep-my-games", onclick: () => void make() }, T.keepMyGames),
+      problem,
+    );
+    return;
+  }
+  const { data, error } = await api.GET("/players/me/games", { headers: { Authorization: `Bearer ${token}` } });
+  if (data === undefined) {
+    if (problemCode(error) === "unknown-player") {
+      forgetPlayer(); // a player of another database: offer to make one here
+      await listMine(host, nameInput);
+      return;
+    }
+    fill(host, h("p", { class: "error", role: "alert" }, problemText(error)));
+    return;
+  }
+  fill(
+    host,
+    data.games.length === 0
+      ? h("p", { class: "empty" }, T.noMyGame)
+      : h(
+          "table",
+          { class: "games", "data-testid": "my-games" },
+          h("thead", {}, h("tr", {}, ...T.myGamesHeads.map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, ...data.games.map(myRow)),
+        ),
+  );
+}
+
 function gameRow(game: Summary): HTMLElement {
   const held = tokensOf(game.id).size;
   const title = gameUi(game.game)?.title ?? game.game;
@@ -360,6 +425,7 @@ export function lobbyPage(root: HTMLElement): void {
   document.title = T.lobbyTitle;
   const list = h("div", { class: "game-list" }, T.loading);
   const openList = h("div", { class: "game-list" }, T.loading);
+  const mine = h("div", { class: "game-list", "data-testid": "my-games-box" }, T.loading);
   const joinAlert = h("p", { class: "error", role: "alert", "data-testid": "lobby-error" });
   const nameInput = h("input", {
     type: "text",
@@ -401,6 +467,7 @@ export function lobbyPage(root: HTMLElement): void {
       h(
         "div",
         { class: "lobby-lists" },
+        h("section", { class: "list", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, T.myGamesTitle), mine),
         h("section", { class: "list", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, T.openSeatsTitle), joinAlert, openList),
         h("section", { class: "list", "aria-labelledby": "list-title" }, h("h2", { id: "list-title" }, T.gamesTitle), status, list),
       ),
@@ -408,11 +475,13 @@ export function lobbyPage(root: HTMLElement): void {
   );
   void listGames(list, "active");
   void listOpen(openList, nameInput, joinAlert);
+  void listMine(mine, nameInput);
   void (async () => {
     const { data } = await api.GET("/bots");
     const reload = (): void => {
       void listGames(list, status.value);
       void listOpen(openList, nameInput, joinAlert);
+      void listMine(mine, nameInput);
     };
     side.insertBefore(createForm(nameInput, data?.bots ?? [], after, reload), after);
   })();

@@ -18,6 +18,7 @@ from __future__ import annotations
 from spies_api.http.events import EventsController
 from spies_api.http.games import GamesController
 from spies_api.http.play import PlayController
+from spies_api.http.players import PlayersController
 from spies_api.http.seats import (
     BotsController,
     CommitmentsController,
@@ -33,6 +34,7 @@ __all__ = [
     "KeysController",
     "GamesController",
     "PlayController",
+    "PlayersController",
     "SeatsController",
 ]
 
@@ -44,4 +46,5 @@ ROUTE_HANDLERS = [
     BotsController,
     KeysController,
     CommitmentsController,
+    PlayersController,
 ]

@@ -25,6 +25,7 @@ from spies_api.schemas import (
     GameSummary,
 )
 from spies_api.service.creation import GameCreator, bot_plays_timeouts
+from spies_api.service.players import PlayerService, SeatClaims
 from spies_api.service.queries import GameQueries
 from spies_api.settings import Settings
 from spies_api.table.quota import BotGameQuota, GameQuota
@@ -73,19 +74,25 @@ class GamesController(Controller):
         creator: Provided[GameCreator],
         bot_quota: Provided[BotGameQuota],
         game_quota: Provided[GameQuota],
+        players: Provided[PlayerService],
         request: Request[Any, Any, Any],
     ) -> Response[GameCreatedResponse]:
         """Create a game."""
         client = rate_key_of(request.scope)
+        player = players.of_header(request.headers.get("authorization"))
+        claims = None if player is None else SeatClaims(player)
+        token_for = None if claims is None else claims.token_for
         bots_play = any(isinstance(seat, BotSeatRequest) for seat in data.seats or ())
         with game_quota.hold(client) as counted:
             if bots_play or bot_plays_timeouts(data.clock):
                 with bot_quota.hold(client) as record:
-                    created = creator.create(data)
+                    created = creator.create(data, token_for)
                     record(created.id)
             else:
-                created = creator.create(data)
+                created = creator.create(data, token_for)
             counted(created.id)
+        if claims is not None:
+            players.own_created(claims, created.id)
         return Response(created, status_code=201, headers={"Location": f"/games/{created.id}"})
 
     @get("/", sync_to_thread=True, **documented("listGames"))

@@ -30,6 +30,8 @@ from spies_api.service.auth import Caller
 from spies_api.service.commitments import parse_entropy
 from spies_api.service.creation import GameCreator
 from spies_api.service.keys import ReceiptKeys
+from spies_api.service.placement import blocking
+from spies_api.service.players import PlayerService, player_token_of
 from spies_api.service.tickets import StreamTickets
 from spies_api.table.quota import BotGameQuota
 from spies_api.table.seats import SeatService, bot_list
@@ -60,17 +62,28 @@ class SeatsController(Controller):
 
     @body_post("/seats/{seat:int}/join", JoinRequest, "joinSeat")
     async def join_seat(
-        self, game_id: FromPath[str], seat: Seat, data: JoinBody, seats: Provided[SeatService]
+        self,
+        game_id: FromPath[str],
+        seat: Seat,
+        data: JoinBody,
+        seats: Provided[SeatService],
+        players: Provided[PlayerService],
+        request: Request[Any, Any, Any],
     ) -> JoinedSeat:
         """Join an open seat."""
-        return await seats.join(game_id, seat, data.name, _entropy(data.entropy))
+        return await _join(seats, players, request, game_id, seat, data)
 
     @body_post("/join", JoinRequest, "joinGame")
     async def join_game(
-        self, game_id: FromPath[str], data: JoinBody, seats: Provided[SeatService]
+        self,
+        game_id: FromPath[str],
+        data: JoinBody,
+        seats: Provided[SeatService],
+        players: Provided[PlayerService],
+        request: Request[Any, Any, Any],
     ) -> JoinedSeat:
         """Join the first open seat."""
-        return await seats.join(game_id, None, data.name, _entropy(data.entropy))
+        return await _join(seats, players, request, game_id, None, data)
 
     @body_post("/seats/{seat:int}/bot", BotRequest, "handSeatToBot")
     async def hand_to_bot(
@@ -133,6 +146,26 @@ class SeatsController(Controller):
         """The caller's seat in the rematch."""
         client = rate_key_of(request.scope)
         return await seats.rematch(caller, lambda: bot_quota.hold(client))
+
+
+async def _join(
+    seats: SeatService,
+    players: PlayerService,
+    request: Request[Any, Any, Any],
+    game_id: str,
+    seat: int | None,
+    data: JoinRequest,
+) -> JoinedSeat:
+    """A join, the seat recorded as the player's when a player token came with it."""
+    entropy = _entropy(data.entropy)
+    token = player_token_of(request.headers.get("authorization"))
+    if token is None:  # no player: the join as it always was
+        return await seats.join(game_id, seat, data.name, entropy)
+    player = await blocking(players.authenticate, token)
+    claim = players.claim(player)
+    joined = await seats.join(game_id, seat, data.name, entropy, claim.token)
+    await blocking(players.own, player, game_id, joined.seat, claim)
+    return joined
 
 
 class CommitmentsController(Controller):

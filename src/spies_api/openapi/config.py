@@ -26,6 +26,7 @@ from spies_api.settings import DEFAULTS, KIB
 
 __all__ = [
     "DESCRIPTION",
+    "PLAYER_TOKEN",
     "SEAT_TOKEN",
     "SWAGGER_INIT",
     "SwaggerWithoutInlineScript",
@@ -37,6 +38,8 @@ _NO_FAVICON = "<link rel='icon' href='data:,'>"
 
 SEAT_TOKEN = "seatToken"
 """The name of the bearer security scheme."""
+PLAYER_TOKEN = "playerToken"
+"""The name of the players' bearer security scheme."""
 
 DESCRIPTION = """\
 One engine for three spy-themed games (Deck of Spies, Black Spy, Stratego Spies & Lies).
@@ -46,6 +49,10 @@ folding those events through the pure rules core.
 **Seats and tokens.** `POST /games` returns one secret token per seat. Send it as
 `Authorization: Bearer <token>` to act and to see your hidden cards; without it you are a
 spectator. A token of another game is 403, any other bad token 401.
+
+**Players (optional).** `POST /players` returns a player token: sent with `POST /games` or
+a join, it makes the seats the player's, and `GET /players/me/games` gives their seat tokens
+back to that player alone. A player token is not a seat token, nor a seat token a player's.
 
 **Commands.** Post any item of `GET /games/{id}/legal` as `command`. Each game has its own
 commands, tagged by `type` (`DeckOfSpiesCommand`, `BlackSpyCommand`, ...): the same `type`
@@ -188,7 +195,15 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
                     type="http",
                     scheme="bearer",
                     description="A seat token from POST /games; omit it to be a spectator.",
-                )
+                ),
+                PLAYER_TOKEN: SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description=(
+                        "A player token from POST /players (player.…): the seats created or"
+                        " joined with it are the player's. Not a seat token."
+                    ),
+                ),
             }
         ),
         tags=[
@@ -199,6 +214,10 @@ def openapi_config(docs_assets: str) -> OpenAPIConfig:
                 name="seats",
                 description="Join a game, hand a seat to a bot and take it back, a seat's stream"
                 " ticket, a rematch; the bots and the receipts' keys.",
+            ),
+            Tag(
+                name="players",
+                description="An optional identity that owns the seats it creates or joins.",
             ),
             Tag(
                 name="operations",

@@ -365,6 +365,7 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         " streams, the most this server allows on one game (a seat's stream, with its token,"
         " is still served); close one or retry later",
     ),
+    "unknown-player": ("Unauthorized", "this is not a player token of this server"),
 }
 """Examples of other codes of a status: code -> (title, detail)."""
 
@@ -380,6 +381,7 @@ _OTHER_DESCRIPTIONS: Final[dict[str, str]] = {
     "game-not-finished": "The game is still in progress",
     "unknown-game": "Not a registered game, or options, players or seats it does not take",
     "invalid-options": "The game's options are no longer valid",
+    "unknown-player": "Not a player token of this server",
 }
 """The response description that goes with an example of another code."""
 

@@ -100,6 +100,13 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         " no seat: send `Authorization: Bearer <token>` from `POST /games`.",
     ),
     ErrorCode(
+        "unknown-player",
+        api_errors.UnauthorizedError,
+        "A player token (`player.…`) the server does not know, or another token (a seat's)"
+        " where a player token is needed (`GET /players/me/games`): create a player with"
+        " `POST /players`; a seat token never works there, nor a player token on a game.",
+    ),
+    ErrorCode(
         "invalid-stream-ticket",
         api_errors.UnauthorizedError,
         "A stream's `?ticket=` that is unknown, used, expired or of another game (a ticket"
@@ -337,6 +344,12 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         " allowed (`--max-commitments-per-client`), or the server does in all"
         " (`--max-commitments`); use one or let them expire, then retry after"
         " `Retry-After`.",
+    ),
+    ErrorCode(
+        "too-many-players",
+        api_errors.TooManyPlayersError,
+        "The client (by address) created as many players as allowed in a while"
+        " (`--player-rate-limit`); retry after `Retry-After`.",
     ),
     ErrorCode(
         "too-many-games",

@@ -32,6 +32,7 @@ __all__ = [
     "TooManyBotGamesError",
     "TooManyClientStreamsError",
     "TooManyGamesError",
+    "TooManyPlayersError",
     "TooManyStreamsError",
     "UnauthorizedError",
     "WrongGameCommandError",
@@ -124,6 +125,13 @@ class TooManyGamesError(RetryLaterError):
     one of them may have filled, ended or gone idle after ``retry_after`` seconds."""
 
     default_code = "too-many-games"
+
+
+class TooManyPlayersError(RetryLaterError):
+    """The client (by address) created as many players as the server allows it in a while
+    (429); its bucket refills after ``retry_after`` seconds."""
+
+    default_code = "too-many-players"
 
 
 class ServerBotGamesFullError(TooManyBotGamesError):

@@ -53,6 +53,12 @@ from spies_api.schemas.games import (
     from_record,
 )
 from spies_api.schemas.per_game import AnyView, PerGame
+from spies_api.schemas.players import (
+    CreatePlayerRequest,
+    PlayerCreated,
+    PlayerGame,
+    PlayerGames,
+)
 from spies_api.schemas.seats import (
     NAME_MAX,
     TICKET_SECONDS,
@@ -82,6 +88,10 @@ from spies_api.schemas.stream import (
 from spies_replay.receipts import KeyList, PublicKey, Receipt  # receipts
 
 __all__ = [
+    "CreatePlayerRequest",
+    "PlayerCreated",
+    "PlayerGame",
+    "PlayerGames",
     "COMMAND_TYPES_BY_GAME",
     "NAME_MAX",
     "TICKETS_PER_SEAT",

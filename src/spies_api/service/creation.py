@@ -8,7 +8,7 @@ cache and its tokens are remembered as verified, so its first commands read noth
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -281,8 +281,15 @@ class GameCreator:
     def __post_init__(self) -> None:
         self.log = structlog.get_logger("spies_api").bind()
 
-    def create(self, request: CreateGameRequest) -> GameCreatedResponse:
+    def create(
+        self, request: CreateGameRequest, token_for: Callable[[int], str] | None = None
+    ) -> GameCreatedResponse:
         """Create a game and return its seat tokens (once).
+
+        Args:
+            request: the request.
+            token_for: makes the token of each creator seat (a player's: see
+                :mod:`spies_api.service.players`); default a new random one each.
 
         Raises:
             UnknownGameError: not a registered game.
@@ -298,9 +305,15 @@ class GameCreator:
         entropy = check_entropy_request(request)
         seats = holders(self.store, request.game, request.players, request.seats)
         check_fair(request, seats)
-        clock = time_control(get_game(request.game), request.clock)
+        spec = get_game(request.game)
+        clock = time_control(spec, request.clock)
+        tokens = None
+        count = spec.min_players if request.players is None else request.players
+        if token_for is not None and spec.min_players <= count <= spec.max_players:
+            mine = [s.seat for s in seats if s.type == SeatType.CREATOR] if seats else range(count)
+            tokens = {seat: token_for(seat) for seat in mine}
         server_seed = None
-        if request.commitment_id is not None:
+        if request.commitment_id is not None:  # last: using a commitment spends it
             if self.commitments is None:
                 raise UnknownCommitmentError("this server keeps no seed commitments")
             server_seed = self.commitments.use(request.commitment_id)
@@ -311,6 +324,7 @@ class GameCreator:
             request.options,
             request.seed,
             seats=seats,
+            tokens=tokens,
             clock=clock,
             created_at=self.clock(),
             open_seat_ttl=self.open_seat_ttl,

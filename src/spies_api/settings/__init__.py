@@ -20,6 +20,7 @@ from __future__ import annotations
 from spies_api.settings.formats import (
     BOT_GAMES_PER_CORE,
     DEFAULT_FREE_PATHS_RATE_LIMIT,
+    DEFAULT_PLAYER_RATE_LIMIT,
     DEFAULT_RATE_LIMIT,
     KIB,
     MAX_HEAD_BYTES,
@@ -40,6 +41,7 @@ __all__ = [
     "BOT_GAMES_PER_CORE",
     "DEFAULTS",
     "DEFAULT_FREE_PATHS_RATE_LIMIT",
+    "DEFAULT_PLAYER_RATE_LIMIT",
     "DEFAULT_RATE_LIMIT",
     "ENV_PREFIX",
     "KIB",

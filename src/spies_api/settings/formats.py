@@ -11,6 +11,7 @@ from typing import Final, Literal
 __all__ = [
     "BOT_GAMES_PER_CORE",
     "DEFAULT_FREE_PATHS_RATE_LIMIT",
+    "DEFAULT_PLAYER_RATE_LIMIT",
     "DEFAULT_RATE_LIMIT",
     "KIB",
     "MAX_HEAD_BYTES",
@@ -51,6 +52,9 @@ DEFAULT_RATE_LIMIT: Final = "50/second"
 
 DEFAULT_FREE_PATHS_RATE_LIMIT: Final = "100/second"
 """The bucket of the paths the rate limit does not count (``Settings.free_paths_rate_limit``)."""
+
+DEFAULT_PLAYER_RATE_LIMIT: Final = "20/hour"
+"""The bucket per client of ``POST /players`` (``Settings.player_rate_limit``)."""
 
 RATE_OFF: Final = frozenset({"off", "none", "no"})
 """What ``--rate-limit`` takes for no limit."""

@@ -9,6 +9,7 @@ from typing import Final
 
 from spies_api.settings.formats import (
     DEFAULT_FREE_PATHS_RATE_LIMIT,
+    DEFAULT_PLAYER_RATE_LIMIT,
     DEFAULT_RATE_LIMIT,
     KIB,
     MAX_HEAD_BYTES,
@@ -106,6 +107,12 @@ class Settings:
             the same form; ``None``: no limit. The default, ``100/second``, is far above a
             browser loading pages or a probe polling, so that a flood of them from one
             address is refused while other clients are served.
+        player_rate_limit: how many players (``POST /players``) one client (as the rate
+            limit counts them) may create, in the same form: a bucket of ``N`` refilled at
+            ``N`` per unit; one more is 429 ``too-many-players`` with ``Retry-After``.
+            ``None``: no limit. The default, ``20/hour``, is more than the browsers of a
+            household behind one address make (one each, once); a script that creates
+            players in a loop meets it at once.
         max_head_bytes: the longest request head (the request line and the headers) read,
             in bytes; a longer one is refused before the rest of it is read: 414
             ``uri-too-long`` while its request line is still being read, else 431
@@ -229,6 +236,7 @@ class Settings:
     ipv4_prefix: int = 32
     ipv6_prefix: int = 64
     free_paths_rate_limit: str | None = DEFAULT_FREE_PATHS_RATE_LIMIT
+    player_rate_limit: str | None = DEFAULT_PLAYER_RATE_LIMIT
     max_head_bytes: int = 32 * KIB
     bot_workers: int | None = None
     bot_timeout_seconds: float = 10.0
@@ -323,7 +331,7 @@ _RANGES: Final = {
 
 def _check_edge(settings: Settings) -> None:
     """Refuse rates that do not parse and groupings or bounds out of their ranges."""
-    for rate in (settings.rate_limit, settings.free_paths_rate_limit):
+    for rate in (settings.rate_limit, settings.free_paths_rate_limit, settings.player_rate_limit):
         if rate is not None:
             parse_rate(rate)
     for name, (low, high) in _RANGES.items():

@@ -203,6 +203,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         parse_rate_setting,
     ),
     Option(
+        "player_rate_limit",
+        "--player-rate-limit",
+        "RATE",
+        "players one client may create (POST /players), in the same form as --rate-limit, or"
+        " off; beyond it: 429 too-many-players with Retry-After",
+        parse_rate_setting,
+    ),
+    Option(
         "max_head_bytes",
         "--max-head-bytes",
         "BYTES",

@@ -8,7 +8,8 @@ several processes, are decided one after the other, and exactly one finds it ope
 process a game's seat changes and commands take turns on the same per-game lock, and a
 change moves the game's cached head to its new version.
 
-Tokens: a joined seat gets a new random token, returned once and stored only hashed. A
+Tokens: a joined seat gets a new random token (a player's seat one derived from the player's
+token: :mod:`spies_api.service.players`), returned once and stored only hashed. A
 rematch seat's token is ``HMAC-SHA256(previous token, "spies-rematch/1:<next id>:<seat>")``:
 only the holder of the seat's token in the finished game can compute it, and the same
 holder asking again gets the same token, though the server keeps only its hash.
@@ -203,11 +204,18 @@ class SeatService:
         return change
 
     async def join(
-        self, game_id: str, seat: int | None, name: str, entropy: bytes | None = None
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str,
+        entropy: bytes | None = None,
+        token: str | None = None,
     ) -> JoinedSeat:
-        """Join an open seat (``seat``, or the first open one) with a display name, and, in
-        a game created with a commitment, the joiner's ``entropy`` (16 to 64 bytes, checked
-        by the caller): it goes into the seed of the deal, which comes at the last join.
+        """Join an open seat (``seat``, or the first open one) with a display name; in a
+        game created with a commitment, the joiner's ``entropy`` (16 to 64 bytes, checked by
+        the caller) goes into the seed of the deal, which comes at the last join. ``token``
+        is the seat's token (default a new random one; a player's is derived:
+        :mod:`spies_api.service.players`).
 
         Raises:
             GameNotFoundError: no such game.
@@ -219,7 +227,7 @@ class SeatService:
             EntropyNotAcceptedError: ``entropy`` to a game whose seed is not ``mixed``.
         """
         name = check_name(name)
-        token = secrets.token_urlsafe(32)
+        token = secrets.token_urlsafe(32) if token is None else token
 
         def choose(seats: list[SeatState], _tokens: dict[int, str]) -> SeatEvent:
             if seat is None:

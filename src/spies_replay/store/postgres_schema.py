@@ -32,6 +32,8 @@ from spies_replay.store.commitments import MIGRATION_NAME as COMMITMENTS_MIGRATI
 from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITMENTS_SQL
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
+from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
+from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
 
 __all__ = ["APPEND_FUNCTIONS", "MALFORMED", "MIGRATIONS", "NOTIFY_CHANNEL", "SEAT_TAKEN"]
 
@@ -261,6 +263,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(  # players' entropy: the server seeds committed before a game uses them
         COMMITMENTS_MIGRATION, (SEED_COMMITMENTS_SQL, SEED_COMMITMENTS_INDEX)
     ),
+    Migration(PLAYERS_MIGRATION, (*PLAYERS_SQL, PLAYERS_INDEX_SQL)),  # players
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

@@ -28,8 +28,11 @@ Tables (all SQLite ``STRICT``):
 - ``rematches`` (migration 3): ``game_id`` (primary key: one rematch per game),
   ``next_id`` (unique).
 - ``signing_keys`` (migration 6): the receipt signing keys (:mod:`spies_replay.store.keyring`).
-- ``seed_commitments`` (migration 7): server seeds committed before a player's entropy
-  (:mod:`spies_replay.store.commitments`).
+- ``seed_commitments`` (migration 8; the numbers are shared with PostgreSQL, whose 7th
+  changed its append, so SQLite has no 7th): server seeds committed before a player's
+  entropy (:mod:`spies_replay.store.commitments`).
+- ``players``, ``player_seats`` (migration 9): players and the seats they hold
+  (:mod:`spies_replay.store.players`).
 
 The first four migrations were written with sqlite-utils, and files made then record them
 in sqlite-utils' table ``_sqlite_migrations``: :func:`adopt_sqlite_utils_records` carries
@@ -48,6 +51,8 @@ from spies_replay.store.commitments import MIGRATION_NAME as COMMITMENTS_MIGRATI
 from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITMENTS_SQL
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
+from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
+from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
 
 __all__ = ["MIGRATIONS", "MIGRATION_NAMES", "SCHEMA_VERSION", "adopt_sqlite_utils_records"]
 
@@ -126,6 +131,9 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(MIGRATION_NAME, (SIGNING_KEYS_SQL + " STRICT",)),  # receipts
     Migration(  # players' entropy: the server seeds committed before a game uses them
         COMMITMENTS_MIGRATION, (SEED_COMMITMENTS_SQL + " STRICT", SEED_COMMITMENTS_INDEX)
+    ),
+    Migration(  # players
+        PLAYERS_MIGRATION, (*(table + " STRICT" for table in PLAYERS_SQL), PLAYERS_INDEX_SQL)
     ),
 )
 """SQLite's migrations, in order: append new ones at the end; never edit an applied one."""

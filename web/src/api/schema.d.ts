@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept. A game with an open seat is dealt when its last open seat is taken: until then it waits for players, and every view says `dealt: false`. With `commitment_id` (from `POST /commitments`) and `entropy` (16 to 64 bytes as hex), the game deals from the committed server seed mixed with the creator's entropy and every joiner's (`seed_source` `mixed`): nobody alone chose the cards (`docs/protocol.md`, entropy).
+         * @description Creates a game of a registered game id with `players` seats (default: the game's minimum), validated `options` (the game's own options schema, chosen by `game`) and an optional `seed` (a reproducible game). `seats` (one entry per seat) makes seats `creator` (the default), `open` (to be joined) or `bot` (played by the server). Returns one secret bearer token per creator seat, once; only their hashes are kept. A game with an open seat is dealt when its last open seat is taken: until then it waits for players, and every view says `dealt: false`. With `commitment_id` (from `POST /commitments`) and `entropy` (16 to 64 bytes as hex), the game deals from the committed server seed mixed with the creator's entropy and every joiner's (`seed_source` `mixed`): nobody alone chose the cards (`docs/protocol.md`, entropy). With a player token (`POST /players`) as `Authorization: Bearer`, the creator seats are the player's: `GET /players/me/games` lists them with their tokens; any other `Authorization` is ignored.
          */
         post: operations["createGame"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Join the first open seat
-         * @description Takes the game's first open seat with a display name and returns it with its secret bearer token, once; 409 `no-open-seat` when none is left.
+         * @description Takes the game's first open seat with a display name and returns it with its secret bearer token, once; 409 `no-open-seat` when none is left. A player token makes the seat the player's, as for `joinSeat`.
          */
         post: operations["joinGame"];
         delete?: never;
@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Join an open seat
-         * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`. In a game created with a commitment (`seed_source` `mixed`), `entropy` (16 to 64 bytes as hex) goes into the seed of the deal, recorded as `entropy_added` after the join (`docs/protocol.md`, entropy).
+         * @description Takes an open seat with a display name (1 to 40 printable characters, public) and returns the seat's secret bearer token, once. Of any number of racing joins of one seat exactly one wins; the others get 409 `seat-taken`. Recorded in the log as `seat_joined`. In a game created with a commitment (`seed_source` `mixed`), `entropy` (16 to 64 bytes as hex) goes into the seed of the deal, recorded as `entropy_added` after the join (`docs/protocol.md`, entropy). With a player token (`POST /players`) as `Authorization: Bearer`, the seat is the player's (`GET /players/me/games`); any other `Authorization` is ignored.
          */
         post: operations["joinSeat"];
         delete?: never;
@@ -372,6 +372,46 @@ export interface paths {
          * @description The public keys the server signs receipts with: every answer that appends (a created game, a command, a join, a hand-over or take-back, a rematch) carries a `receipt`, an Ed25519 signature of the game's id, version and head hash (`docs/protocol.md`, receipts). The key of `receipt.key_id` is listed here; keys retired by a rotation stay listed, so old receipts keep verifying. Save this answer as KEYS.json for `spies-replay verify --receipt R.json --keys KEYS.json`.
          */
         get: operations["listKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a player
+         * @description An optional identity: returns a player id and its secret token, once (the server keeps only its hash). Send the token as `Authorization: Bearer <token>` with `POST /games` or a join, and the seats handed out are recorded as the player's; `GET /players/me/games` lists them with their seat tokens. The body is `{}` or `{"display_name"}` (1 to 40 printable characters). Each client address may create a few players an hour (`--player-rate-limit`): one more is 429 `too-many-players`.
+         */
+        post: operations["createPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's games
+         * @description With a player token: the seats the player took (created or joined with the token), newest first, each with its game's status, version, `to_act` and the seat's token: the same token the creation or join answered, derived again from the player's token (so a lost seat token is found here, and only the player's own). A seat token is not a player token: 401 `unknown-player`.
+         */
+        get: operations["listPlayerGames"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1015,6 +1055,14 @@ export interface components {
          * @description Body of `POST /games`: the game, chosen by `game`, and its options.
          */
         CreateGameRequest: components["schemas"]["DeckOfSpiesCreateGameRequest"] | components["schemas"]["BlackSpyCreateGameRequest"] | components["schemas"]["SpiesAndLiesCreateGameRequest"];
+        /**
+         * CreatePlayerRequest
+         * @description Body of `POST /players` (optional: no body is a player without a name).
+         */
+        CreatePlayerRequest: {
+            /** @description A display name of printable characters, as a seat's name (kept, never a secret); `null`: none. */
+            display_name?: string | null;
+        };
         /**
          * CreatorSeatRequest
          * @description A seat of the creator (the default): the create answer carries its token.
@@ -1765,6 +1813,54 @@ export interface components {
             winners: number[];
         };
         /**
+         * PlayerCreated
+         * @description Answer to `POST /players`: the player's id and its secret token (once).
+         */
+        PlayerCreated: {
+            /** @description The display name given, or `null`. */
+            display_name?: string | null;
+            /** @description The player's public id. */
+            player_id: string;
+            /** @description The player's secret bearer token (`player.` and 43 url-safe characters), shown only here: send it as `Authorization: Bearer <token>` to `POST /games`, the joins and `GET /players/me/games`. It is not a seat token: a game's endpoints refuse it. */
+            token: string;
+        };
+        /**
+         * PlayerGame
+         * @description One seat a player holds, and the way back to it.
+         */
+        PlayerGame: {
+            /** @description The game id, e.g. `black-spy`. */
+            game: string;
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The player's seat in it. */
+            seat: number;
+            /** @description The seat's bearer token: the very token the creation or the join answered (derived from the player's token, so only its holder gets it; the server keeps neither). */
+            seat_token: string;
+            /** @description `active` or `finished`. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (empty once the game is over). */
+            to_act: number[];
+            /** @description When the game last changed (ISO 8601 UTC). */
+            updated_at: string;
+            /** @description The game's version now. */
+            version: number;
+        };
+        /**
+         * PlayerGames
+         * @description A page of the player's seats, newest first (by when the player took each).
+         */
+        PlayerGames: {
+            /** @description This page's seats, newest first. */
+            games: components["schemas"]["PlayerGame"][];
+            /** @description The page size used (the request's `limit`, lowered to the server's maximum). */
+            limit: number;
+            /** @description How many seats this page skipped. */
+            offset: number;
+            /** @description How many seats the player holds, over all pages. */
+            total: number;
+        };
+        /**
          * Problem
          * @description An RFC 9457 problem document; branch on `code`.
          */
@@ -1773,7 +1869,7 @@ export interface components {
              * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
              * @enum {string}
              */
-            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
+            code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-players" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unknown-player" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
             /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
@@ -3174,6 +3270,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The seed commitment was used already, or it expired. Codes: `commitment-used`, `commitment-expired`. */
             409: {
                 headers: {
@@ -3718,6 +3823,15 @@ export interface operations {
             };
             /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4348,6 +4462,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
@@ -4642,6 +4765,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePlayerRequest"];
+            };
+        };
+        responses: {
+            /** @description The player and its token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerCreated"];
+                };
+            };
+            /** @description Malformed body or parameter. Codes: `malformed-body`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A display name that cannot be used. Codes: `invalid-name`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests`, `too-many-players` (with `Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPlayerGames: {
+        parameters: {
+            query?: {
+                /** @description At most this many games: 50 when omitted; a larger value than the server's maximum, 200, is lowered to it (the answer's `limit` shows the one applied). */
+                limit?: number | null;
+                /** @description Items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the player's seats. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGames"];
+                };
+            };
+            /** @description Invalid parameter. Codes: `invalid-parameter` (a query, path or header parameter). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a player token of this server. Codes: `unauthorized` (no or a malformed header), `unknown-player`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */

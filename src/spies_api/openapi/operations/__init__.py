@@ -26,6 +26,7 @@ from spies_api.openapi.operations.common import (
 from spies_api.openapi.operations.events import EVENTS_OPERATIONS
 from spies_api.openapi.operations.games import GAMES_OPERATIONS
 from spies_api.openapi.operations.play import PLAY_OPERATIONS
+from spies_api.openapi.operations.players import PLAYERS_OPERATIONS
 from spies_api.openapi.operations.seats import SEATS_OPERATIONS
 from spies_api.openapi.operations.server import SERVER_OPERATIONS
 
@@ -45,6 +46,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
     **EVENTS_OPERATIONS,
     **SEATS_OPERATIONS,
     **SERVER_OPERATIONS,
+    **PLAYERS_OPERATIONS,
 }
 """Every operation of the API, by operation id."""
 

@@ -17,7 +17,9 @@ __all__ = [
     "EXPORT_MEDIA_TYPE",
     "GAME_NOT_FOUND",
     "IDEMPOTENT_REPLAYED",
+    "OPTIONAL_PLAYER_TOKEN",
     "OPTIONAL_SEAT_TOKEN",
+    "PLAYER_TOKEN_REQUIRED",
     "RETRY_AFTER",
     "RETRY_LATER_STATUSES",
     "SEAT_TOKEN_REQUIRED",
@@ -33,6 +35,10 @@ OPTIONAL_SEAT_TOKEN: Final[list[dict[str, list[str]]]] = [{"seatToken": []}, {}]
 """Security of endpoints open to spectators: a seat token, or none."""
 SEAT_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"seatToken": []}]
 """Security of endpoints that need a seat."""
+PLAYER_TOKEN_REQUIRED: Final[list[dict[str, list[str]]]] = [{"playerToken": []}]
+"""Security of endpoints that need a player."""
+OPTIONAL_PLAYER_TOKEN: Final[list[dict[str, list[str]]]] = [{"playerToken": []}, {}]
+"""Security of the endpoints where a player token records the seats as the player's."""
 
 
 RETRY_AFTER: Final = OpenAPIHeader(

@@ -19,6 +19,7 @@ from spies_api.openapi.operations.common import (
     CONTENT_DISPOSITION,
     EXPORT_MEDIA_TYPE,
     GAME_NOT_FOUND,
+    OPTIONAL_PLAYER_TOKEN,
     Operation,
     if_none_match_answers,
     ok,
@@ -29,6 +30,8 @@ from spies_api.settings import DEFAULTS
 _NOT_MODIFIED, _TAGGED_HEADERS = if_none_match_answers()
 
 __all__ = ["GAMES_OPERATIONS"]
+
+_UNKNOWN_PLAYER: Final = "`unknown-player` (a `player.` token the server does not know)"
 
 GAMES_OPERATIONS: Final[dict[str, Operation]] = {
     "createGame": Operation(
@@ -45,7 +48,12 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             " and `entropy` (16 to 64 bytes as hex), the game deals from the committed server"
             " seed mixed with the creator's entropy and every joiner's (`seed_source`"
             " `mixed`): nobody alone chose the cards (`docs/protocol.md`, entropy)."
+            " With a player token (`POST /players`) as"
+            " `Authorization: Bearer`, the creator seats are the player's: `GET"
+            " /players/me/games` lists them with their tokens; any other `Authorization` is"
+            " ignored."
         ),
+        security=OPTIONAL_PLAYER_TOKEN,
         responses={
             201: ok(
                 GameCreatedResponse,
@@ -55,12 +63,14 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
             ),
             **problems(
                 400,
+                401,
                 413,
                 422,
                 409,
                 503,
                 507,
                 codes={
+                    401: _UNKNOWN_PLAYER,
                     409: "`commitment-used`, `commitment-expired`",
                     422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
                     " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
@@ -74,7 +84,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                     " `--max-games-per-client`; a game waiting for players counts until it"
                     " fills, ends or expires)",
                 },
-                examples={409: "commitment-used", 422: "unknown-game"},
+                examples={401: "unknown-player", 409: "commitment-used", 422: "unknown-game"},
             ),
         },
     ),

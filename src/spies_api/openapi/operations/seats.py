@@ -15,7 +15,12 @@ from spies_api.openapi.examples import (
     TAKEN_BACK_EXAMPLE,
     problems,
 )
-from spies_api.openapi.operations.common import SEAT_TOKEN_REQUIRED, Operation, ok
+from spies_api.openapi.operations.common import (
+    OPTIONAL_PLAYER_TOKEN,
+    SEAT_TOKEN_REQUIRED,
+    Operation,
+    ok,
+)
 from spies_api.schemas import (
     NAME_MAX,
     TICKET_SECONDS,
@@ -44,6 +49,7 @@ receipt."""
 
 _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
+    401: "`unknown-player` (a `player.` token the server does not know)",
     404: "`game-not-found`, `seat-not-found`",
     409: "`seat-taken`, `game-over`",
     422: "`invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex),"
@@ -68,11 +74,16 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
             " in the log as `seat_joined`. In a game created with a commitment (`seed_source`"
             " `mixed`), `entropy` (16 to 64 bytes as hex) goes into the seed of the deal,"
             " recorded as `entropy_added` after the join (`docs/protocol.md`, entropy)."
+            " With a player token (`POST /players`) as"
+            " `Authorization: Bearer`, the seat is the player's (`GET /players/me/games`); any"
+            " other `Authorization` is ignored."
         ),
+        security=OPTIONAL_PLAYER_TOKEN,
         responses={
             200: ok(JoinedSeat, "The seat and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
             **problems(
                 400,
+                401,
                 404,
                 409,
                 413,
@@ -80,7 +91,12 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                 503,
                 507,
                 codes=_JOIN_CODES,
-                examples={404: "seat-not-found", 409: "seat-taken", 422: "invalid-name"},
+                examples={
+                    401: "unknown-player",
+                    404: "seat-not-found",
+                    409: "seat-taken",
+                    422: "invalid-name",
+                },
             ),
         },
     ),
@@ -88,12 +104,15 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         summary="Join the first open seat",
         description=(
             "Takes the game's first open seat with a display name and returns it with its"
-            " secret bearer token, once; 409 `no-open-seat` when none is left."
+            " secret bearer token, once; 409 `no-open-seat` when none is left. A player token"
+            " makes the seat the player's, as for `joinSeat`."
         ),
+        security=OPTIONAL_PLAYER_TOKEN,
         responses={
             200: ok(JoinedSeat, "The seat taken and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
             **problems(
                 400,
+                401,
                 404,
                 409,
                 413,
@@ -105,7 +124,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                     404: "`game-not-found`",
                     409: "`no-open-seat`, `game-over`",
                 },
-                examples={409: "no-open-seat", 422: "invalid-name"},
+                examples={401: "unknown-player", 409: "no-open-seat", 422: "invalid-name"},
             ),
         },
     ),
