@@ -345,10 +345,7 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         f"no bot plays seat 0 of game {BLACK_SPY_ID!r}",
     ),
     "not-your-seat": ("Forbidden", "this token is seat 0's, not seat 2's"),
-    "unknown-bot": (
-        "Unknown bot",
-        "unknown bot 'wizard'; known bots: random, greedy, expert",
-    ),
+    "unknown-bot": ("Unknown bot", "unknown bot 'wizard'; known bots: random, greedy, expert"),
     "invalid-name": (
         "Invalid name",
         f"a name is 1 to {NAME_MAX} printable characters and not blank; '' (0 characters) is not",
