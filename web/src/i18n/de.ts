@@ -434,6 +434,15 @@ export const de: Texts = {
   deadServerDown: "Die Seite erreicht ihren Server nicht: vielleicht startet er gerade neu. Versuch es gleich noch einmal.",
   deadTryAgain: "Noch einmal versuchen",
   deadNewGame: "In der Lobby ein neues Spiel anlegen",
+  seatNoticeTitle: "Du schaust als Zuschauer zu",
+  seatNoticeNone: "Dieser Browser hält keinen Platz in diesem Spiel.",
+  seatNoticeRefused: (seat: string) =>
+    `Der Server hat den Schlüssel abgelehnt, den dieser Browser für ${seat} hatte (er gehört zu einem anderen Server, oder dessen Datenbank wurde zurückgesetzt); dieser Browser hat ihn vergessen.`,
+  seatNoticeLink: "Der Server hat diesen Platz-Link abgelehnt: er ist vertippt oder abgeschnitten, oder er gehört zu einem anderen Spiel oder Server.",
+  seatNoticeWatch: "Jedes Spiel kann man ansehen: du siehst, was Zuschauer sehen, alle Hände verdeckt.",
+  seatNoticeForward:
+    "Um deinen Platz zu spielen, öffne den privaten Link deines Platzes noch einmal (die Adresse mit #token=… am Ende): wer das Spiel angelegt hat, kann ihn auf seiner Seite kopieren. Oder:",
+  gameOverNoMoves: "Dieses Spiel ist vorbei: hier kann niemand mehr ziehen.",
   problems: {
     "not-your-turn": "Du bist nicht am Zug.",
     "game-over": "Das Spiel ist vorbei.",

@@ -442,6 +442,15 @@ export const en = {
   deadServerDown: "The page cannot reach its server: it may be restarting. Try again in a moment.",
   deadTryAgain: "Try again",
   deadNewGame: "Start a new game in the lobby",
+  seatNoticeTitle: "You are watching as a spectator",
+  seatNoticeNone: "This browser holds no seat of this game.",
+  seatNoticeRefused: (seat: string) =>
+    `The server refused the key this browser kept for ${seat} (it is another server's, or the server's database was reset), so this browser forgot it.`,
+  seatNoticeLink: "The server refused this seat link: it is mistyped or cut short, or it belongs to another game or server.",
+  seatNoticeWatch: "Anyone can watch a game: you see what a spectator sees, every hand hidden.",
+  seatNoticeForward:
+    "To play your seat, open the private link of your seat again (the address ending in #token=…): whoever created the game can copy it from their page. Or:",
+  gameOverNoMoves: "This game is over: no move can be made in it any more.",
 
   // Refusals, by the API's code (the API's own English detail is shown for any other code)
   problems: {
