@@ -90,7 +90,7 @@ LOST = {
     "en": {
         "title": "You are watching as a spectator",
         "none": "This browser holds no seat of this game",
-        "refused": "The server refused the key this browser kept for seat 1",
+        "refused": "The server refused the key this browser kept for seat 2",
         "link": "The server refused this seat link",
         "watch": "Anyone can watch a game",
         "forward": "open the private link of your seat",
@@ -98,7 +98,7 @@ LOST = {
     "de": {
         "title": "Du schaust als Zuschauer zu",
         "none": "Dieser Browser hält keinen Platz in diesem Spiel",
-        "refused": "Der Server hat den Schlüssel abgelehnt, den dieser Browser für Platz 1 hatte",
+        "refused": "Der Server hat den Schlüssel abgelehnt, den dieser Browser für Platz 2 hatte",
         "link": "Der Server hat diesen Platz-Link abgelehnt",
         "watch": "Jedes Spiel kann man ansehen",
         "forward": "öffne den privaten Link deines Platzes",

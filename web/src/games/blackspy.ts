@@ -227,7 +227,8 @@ function table(ctx: TableContext<BlackSpyView>): HTMLElement {
 /** What the cards' colours, symbols and marks mean. */
 function legend(): HTMLElement {
   return legendBox(
-    [h("span", { class: "legend-colours" }, ...COLOUR_ORDER.map((colour) => h("span", { class: "legend-colour" }, symbolIcon(colour), ` ${T.bsColour(colour)}`))), T.bsLegendColours],
+    // The label ends in a colon: it comes before the colours it introduces.
+    [null, h("span", {}, T.bsLegendColours, " ", h("span", { class: "legend-colours" }, ...COLOUR_ORDER.map((colour) => h("span", { class: "legend-colour" }, symbolIcon(colour), ` ${T.bsColour(colour)}`))))],
     [null, T.bsLegendSpy],
     [null, T.bsLegendBlack],
     [null, T.bsLegendStar],
