@@ -20,6 +20,7 @@ from tests.web.helpers import (
     accessibility_problems,
     create_game,
     finish_over_the_api,
+    screenshots,
 )
 
 WORDS = {
@@ -118,8 +119,7 @@ def _lost_seat(page: Page, lang: str, reason: str, screenshot: str) -> None:
     page.wait_for_selector("#app[data-seat='spectator'][data-version]", state="attached")
     expect(page.get_by_test_id("seat-select")).to_have_value("spectator")
     assert accessibility_problems(page) == []
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / screenshot), full_page=True)
+    screenshots(page, screenshot)  # at 1280 and 375 px, and nothing wider than the phone
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -140,7 +140,7 @@ def test_a_page_without_its_seat_says_it_watches_and_how_to_get_the_seat_back(
     if reason == "link":
         address += "#token=not-a-token-of-this-server"
     page.goto(address)
-    _lost_seat(page, lang, reason, f"dead-end-lost-seat-{reason}-{lang}.png")
+    _lost_seat(page, lang, reason, f"dead-end-lost-seat-{reason}-{lang}")
     if reason == "refused":
         assert page.evaluate(f"localStorage.getItem('{kept}')") == "{}"
 
@@ -164,6 +164,10 @@ def test_a_finished_game_shows_its_result_its_replay_and_its_rematch(
     over, watch = OVER[lang]
     expect(outcome.get_by_role("heading", level=2)).to_be_visible()
     expect(outcome.get_by_test_id("outcome-headline")).not_to_be_empty()
+    # each total beside its seat, counted from 1: "seat 1: 209", never "seat 1 209"
+    seat = "seat" if lang == "en" else "Platz"
+    figures = re.compile(rf"{seat} 1: -?\d+, {seat} 2: -?\d+, {seat} 3: -?\d+\.$")
+    expect(outcome.get_by_test_id("outcome-figures")).to_have_text(figures)
     expect(outcome).to_contain_text(over)
     expect(outcome.get_by_test_id("replay-link")).to_have_attribute("href", f"/replay/{game['id']}")
     expect(outcome.get_by_test_id("rematch-link")).to_have_count(0)  # none asked for yet
@@ -179,7 +183,6 @@ def test_a_finished_game_shows_its_result_its_replay_and_its_rematch(
     rematch = page.get_by_test_id("rematch-link")
     expect(rematch).to_have_text(watch)
     expect(rematch).to_have_attribute("href", f"/play/{answer.json()['id']}")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"dead-end-finished-{lang}.png"), full_page=True)
+    screenshots(page, f"dead-end-finished-{lang}")
     page.get_by_test_id("replay-link").click()
     expect(page).to_have_url(re.compile(f"/replay/{game['id']}$"))

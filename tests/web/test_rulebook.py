@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.helpers import SCREENSHOTS, Watched, accessibility_problems
+from tests.web.helpers import DESKTOP, PHONE, SCREENSHOTS, Watched, accessibility_problems
 
 RULES = Path(__file__).resolve().parents[2] / "web" / "src" / "rules"
 GAMES = ("deck-of-spies", "black-spy", "spies-and-lies")
@@ -83,5 +83,10 @@ def test_each_worked_example_draws_its_cards_as_the_table_does(
         expect(page.locator("[data-unknown-card]")).to_have_count(0)
         assert accessibility_problems(page) == []
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        examples.first.scroll_into_view_if_needed()
-        page.screenshot(path=str(SCREENSHOTS / f"rulebook-examples-{game}-{lang}.png"))
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            examples.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOTS / f"rulebook-examples-{game}-{lang}-{label}.png"))
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= PHONE["width"], f"/rules/{game} is {wide} px wide at 375 px"
+        page.set_viewport_size(DESKTOP)

@@ -185,7 +185,8 @@ export const de: Texts = {
   slMarkers: (list: string) => `Infiltrationstürme (sie entscheiden nur in der Mitte): ${list}.`,
   deckScore: (owned: number) => `Wichtige Spione im Besitz: ${owned} von ${DOS.key_spies} (${DOS.win_faces} gewinnen).`,
   reasonRule: "Die entscheidende Regel",
-  scoreOf: (who: string, score: number) => `${who} ${score}`,
+  // "seat 1: 209", not "seat 1 209": two numbers side by side read as one list
+  scoreOf: (who: string, score: number) => `${who}: ${score}`,
   sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   yourMoves: "Deine Züge",

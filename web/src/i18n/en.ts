@@ -185,7 +185,8 @@ export const en = {
   slMarkers: (list: string) => `Infiltration markers (they decide only on the centre): ${list}.`,
   deckScore: (owned: number) => `Key spies owned: ${owned} of ${DOS.key_spies} (${DOS.win_faces} win).`,
   reasonRule: "The rule that decided it",
-  scoreOf: (who: string, score: number) => `${who} ${score}`,
+  // "seat 1: 209", not "seat 1 209": two numbers side by side read as one list
+  scoreOf: (who: string, score: number) => `${who}: ${score}`,
   sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   // Shared moves area
