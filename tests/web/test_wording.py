@@ -51,6 +51,7 @@ def test_seats_are_numbered_from_one_and_the_legend_names_its_colours_first(
     # the log and the seats' panels count from 1 too: no "seat 0" anywhere
     expect(page.get_by_test_id("log").locator("li")).to_have_count(3)  # created, seats, deal
     assert not re.search(r"\b(seat|Platz) 0\b", page.inner_text("body"), re.IGNORECASE)
+    assert ") (" not in page.inner_text("body")  # was "seat 1 (you) (to act)" on a seat's panel
     # the Black Spy legend's label ends in a colon: it comes before the colours' symbols
     first = page.get_by_test_id("legend").locator("li").first
     expect(first).to_have_text(re.compile(r"^\s*" + re.escape(LEGEND[lang])))

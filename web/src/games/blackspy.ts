@@ -122,7 +122,8 @@ function seatPanel(ctx: TableContext<BlackSpyView>, seat: number): HTMLElement {
     "li",
     { class: `seat${acting ? " acting" : ""}${seat === view.seat ? " mine" : ""}` },
     h("strong", {}, ctx.name(seat)),
-    tags.length > 0 ? h("span", { class: "tags" }, ` (${tags.join(", ")})`) : null,
+    // after a dot, not in parentheses: the name may end in its own ("seat 1 (you)")
+    tags.length > 0 ? h("span", { class: "tags" }, ` · ${tags.join(", ")}`) : null,
     h(
       "span",
       { class: "backs", "aria-hidden": "true" },
