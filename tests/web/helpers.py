@@ -72,13 +72,21 @@ def summary(base: str, game_id: str) -> dict[str, Any]:
 def finish_over_the_api(base: str, game: str, players: int, seed: str) -> dict[str, object]:
     """A game played to its end by another client (the first legal command of a seat to act)."""
     created = create_game(base, game, players, seed)
+    if play_over_the_api(base, created, 2000) != "finished":
+        raise AssertionError("the game did not end")
+    return created
+
+
+def play_over_the_api(base: str, created: dict[str, Any], moves: int) -> str:
+    """Up to ``moves`` moves of the game ``created`` (the answer of ``POST /games``), each the
+    first legal command of a seat to act, as another client would; the game's status."""
     game_id = created["id"]
     tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
     with httpx.Client(base_url=base, timeout=30.0) as http:  # one kept-alive connection
-        for _ in range(2000):
+        for _ in range(moves):
             state = http.get(f"/games/{game_id}").json()
             if state["status"] == "finished":
-                return created
+                return "finished"
             seat = state["to_act"][0]
             headers = {"Authorization": f"Bearer {tokens[seat]}"}
             legal = http.get(f"/games/{game_id}/legal", headers=headers).json()
@@ -88,7 +96,8 @@ def finish_over_the_api(base: str, game: str, players: int, seed: str) -> dict[s
                 json={"command": legal["commands"][0]},
             )
             assert answer.status_code == 200, answer.text
-    raise AssertionError("the game did not end")
+        status: str = http.get(f"/games/{game_id}").json()["status"]
+        return status
 
 
 def version(page: Page) -> int:

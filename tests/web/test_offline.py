@@ -25,7 +25,7 @@ def test_the_lobby_lists_games_and_links_them(page: Page, base: str) -> None:
     row.get_by_role("link", name="Watch").click()
     wait_loaded(page)
     expect(page.get_by_test_id("seat-select")).to_have_value("spectator")
-    expect(page.get_by_test_id("status")).to_have_text("Waiting for seat 0.")
+    expect(page.get_by_test_id("status")).to_have_text("Waiting for seat 1.")
     expect(page.get_by_test_id("command")).to_have_count(0)
 
 

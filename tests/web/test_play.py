@@ -36,7 +36,7 @@ def create_in_lobby(page: Page, base: str, game: str, players: int, seed: str) -
 
 def test_a_whole_deck_of_spies_game_by_clicking_legal_moves(page: Page, base: str) -> None:
     game_id = create_in_lobby(page, base, "deck-of-spies", 1, "web-deck-1")
-    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 0).")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 1).")
     hand = page.get_by_test_id("hand")
     expect(hand.get_by_role("button").first).to_have_accessible_name(
         re.compile(r"^(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)$")
@@ -90,7 +90,7 @@ def test_a_whole_deck_of_spies_game_by_clicking_legal_moves(page: Page, base: st
     wait_loaded(page)
     next_id = page.url.rsplit("/", 1)[1]
     assert summary(base, next_id)["rematch_of"] == game_id
-    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 0).")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 1).")
 
 
 def _card_id(name: str | None) -> str:
@@ -104,7 +104,7 @@ def _card_id(name: str | None) -> str:
 def test_black_spy_with_every_seat_in_one_browser(page: Page, base: str) -> None:
     game_id = create_in_lobby(page, base, "black-spy", 3, "web-black-1")
     options = page.locator("[data-testid='seat-select'] option")
-    expect(options).to_have_text(["seat 0", "seat 1", "seat 2", "spectator"])
+    expect(options).to_have_text(["seat 1", "seat 2", "seat 3", "spectator"])
 
     # The three-card pass, built by selecting cards, for each seat in turn.
     for seat in range(3):
@@ -163,7 +163,7 @@ def test_a_private_seat_link_is_stored_and_leaves_the_address_bar(page: Page, ba
     wait_loaded(page)
     assert "token" not in page.url
     expect(page.get_by_test_id("seat-select")).to_have_value("1")
-    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 1).")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 2).")
     page.reload()
     wait_loaded(page)
     expect(page.get_by_test_id("seat-select")).to_have_value("1")
@@ -188,5 +188,5 @@ def test_the_stream_moves_the_table_live(page: Page, base: str) -> None:
     )
     assert answer.status_code == 200
     wait_past(page, seen)
-    expect(page.get_by_test_id("log")).to_contain_text("Seat 0 passes 3 cards to seat 1 (you).")
+    expect(page.get_by_test_id("log")).to_contain_text("Seat 1 passes 3 cards to seat 2 (you).")
     expect(page.locator(".seat-list li").first).to_contain_text("passed")

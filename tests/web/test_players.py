@@ -40,7 +40,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "over": "Game over",
         "rule": "Rule §",
         "rules": "Rules of this game",
-        "you": "(you)",
+        "you": re.compile(r"(\(|, )you\)"),  # "seat 1 (you)", "Red (seat 1, you)"
         "legend": "Legend",
         "figures": {
             "deck-of-spies": "Key spies owned",
@@ -61,7 +61,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "over": "Spiel vorbei",
         "rule": "Regel §",
         "rules": "Regeln dieses Spiels",
-        "you": "(du)",
+        "you": re.compile(r"(\(|, )du\)"),
         "legend": "Legende",
         "figures": {
             "deck-of-spies": "Wichtige Spione im Besitz",
@@ -248,7 +248,7 @@ def test_a_keyboard_only_game_with_a_refusal_and_its_rule(
     game_id = created["id"]
     page.goto(f"{base}/play/{game_id}#token={created['seats'][0]['token']}")
     wait_loaded(page)
-    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 0).")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn (seat 1).")
 
     def tab_to_a_move() -> None:
         for _ in range(80):

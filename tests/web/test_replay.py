@@ -72,7 +72,7 @@ def test_a_game_in_progress_shows_each_viewer_its_own_view(page: Page, base: str
     page.goto(f"{base}/replay/{game_id}")
     step_shown(page, 3)
     expect(page.get_by_test_id("viewer-select").locator("option")).to_have_text(
-        ["seat 2", "spectator"]
+        ["seat 3", "spectator"]
     )
     hand = page.get_by_test_id("hand")
     expect(hand.locator("svg.card")).to_have_count(20)
@@ -97,7 +97,7 @@ def test_after_the_end_anyone_views_any_seat(page: Page, base: str) -> None:
     last = summary(base, game_id)["version"]
     step_shown(page, last)
     viewer = page.get_by_test_id("viewer-select")
-    expect(viewer.locator("option")).to_have_text(["seat 0", "seat 1", "seat 2", "spectator"])
+    expect(viewer.locator("option")).to_have_text(["seat 1", "seat 2", "seat 3", "spectator"])
     hand = page.get_by_test_id("hand")
     page.get_by_test_id("replay-first").click()
     step_shown(page, 0)

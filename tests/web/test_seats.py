@@ -71,7 +71,7 @@ def test_a_whole_game_against_bots_from_the_lobby_then_a_rematch(
     assert nxt["status"] == "active"
     assert [s.get("type") for s in nxt["seats"]] == [s.split(":")[0] for s in seats]
     page.wait_for_function(MY_TURN_OR_OVER)
-    expect(page.get_by_test_id("status")).to_have_text(f"Your turn (seat {me}).")
+    expect(page.get_by_test_id("status")).to_have_text(f"Your turn (seat {me + 1}).")
 
     # The finished game's seats can no longer be joined.
     page.goto(f"{base}/join/{game_id}/{bot}")
@@ -100,10 +100,10 @@ def test_two_browsers_join_one_game_by_link_and_play(
     # The game is listed in the lobby's open seats, with its join link.
     ada.goto(f"{base}/")
     row = ada.locator(f"tr[data-open-game='{game_id}']")
-    expect(row.get_by_role("link", name="join seat 1")).to_have_attribute(
+    expect(row.get_by_role("link", name="join seat 2")).to_have_attribute(
         "href", f"/join/{game_id}/1"
     )
-    expect(row).to_contain_text("seat 0: Ada")
+    expect(row).to_contain_text("seat 1: Ada")
     ada.goto(f"{base}/play/{game_id}")
     wait_loaded(ada)
     # Nothing is dealt before the last open seat is taken: the table waits, with its link.
@@ -113,7 +113,7 @@ def test_two_browsers_join_one_game_by_link_and_play(
 
     grace = open_context().page()
     grace.goto(link)
-    expect(grace.get_by_role("heading", level=1)).to_have_text("Join seat 1 of Black Spy")
+    expect(grace.get_by_role("heading", level=1)).to_have_text("Join seat 2 of Black Spy")
     screenshots(grace, "join")
     grace.get_by_label("Your display name").fill("Grace")
     grace.get_by_test_id("join").click()
@@ -122,18 +122,18 @@ def test_two_browsers_join_one_game_by_link_and_play(
     expect(grace.get_by_test_id("seat-select")).to_have_value("1")
     expect(grace.locator("[data-seat-row='1']")).to_contain_text("Grace (joined, yours)")
     expect(ada.locator("[data-seat-row='1']")).to_contain_text("Grace (joined)")
-    expect(ada.get_by_test_id("log")).to_contain_text("Seat 1 is taken by Grace.")
+    expect(ada.get_by_test_id("log")).to_contain_text("Seat 2 is taken by Grace.")
     expect(ada.get_by_test_id("waiting")).to_have_count(0)  # the join dealt the cards
 
     # A third browser comes too late, or to a seat the game does not have.
     late = open_context().page()
     late.goto(link)
     expect(late.get_by_test_id("join-error")).to_have_text(
-        re.compile(r"^Seat 1 is taken: someone joined it first\. \(Grace\)$")
+        re.compile(r"^Seat 2 is taken: someone joined it first\. \(Grace\)$")
     )
     expect(late.get_by_test_id("join")).to_have_count(0)
     late.goto(f"{base}/join/{game_id}/5")
-    expect(late.get_by_test_id("join-error")).to_have_text("This game has no seat 5.")
+    expect(late.get_by_test_id("join-error")).to_have_text("This game has no such seat.")
 
     # Both people play their seats from their own browsers (the bot plays seat 2).
     made = {0: 0, 1: 0}

@@ -22,7 +22,8 @@ export function joinProblem(error: unknown, seat?: number): string {
     case "game-over":
       return T.joinOver;
     case "seat-not-found":
-      return T.noSuchSeat(seat === undefined ? T.suchSeat : seatName(seat));
+      // "no seat 6" beside an address that says 5 (people count seats from 1) would puzzle
+      return T.noSuchSeat(T.suchSeat);
     case "game-not-found":
       return T.noSuchGame;
     case "invalid-name":

@@ -2,6 +2,7 @@
 
 import type { Schemas, Summary } from "./api/client";
 import { T } from "./i18n/index";
+import { withAside } from "./i18n/words";
 
 export type PublicSeat = Schemas["PublicSeat"];
 
@@ -42,7 +43,7 @@ export function namer(summary: Summary | null, me: number | null, joined?: Reado
     const name = plain(seat);
     // Two seats of one name (two bots of a kind, two people called Ada) keep their seat numbers.
     const shared = name !== null && seats.some((other) => other !== seat && plain(other) === name);
-    const label = name === null ? T.seat(seat) : shared ? `${name} (${T.seat(seat)})` : name;
+    const label = name === null ? T.seat(seat) : shared ? withAside(name, T.seat(seat)) : name;
     return seat === me ? T.seatWithYou(label) : label;
   };
 }
@@ -50,7 +51,7 @@ export function namer(summary: Summary | null, me: number | null, joined?: Reado
 /** "seat 1 (Grace)", or "seat 1" for a seat with no name. */
 export function seatLabel(summary: Summary | null, seat: number): string {
   const name = summary?.seats.find((s) => s.seat === seat)?.name;
-  return name === null || name === undefined ? seatName(seat) : `${seatName(seat)} (${name})`;
+  return name === null || name === undefined ? seatName(seat) : withAside(seatName(seat), name);
 }
 
 /** What holds a seat, in words: "open", "bot random", "joined", "creator, played by bot random". */
@@ -74,5 +75,5 @@ export function joinLink(gameId: string, seat: number): string {
 
 /** "Ada (creator)", "bot random", "open". */
 export function seatLine(seat: PublicSeat): string {
-  return seat.name === null || seat.name === undefined ? seatKind(seat) : `${seat.name} (${seatKind(seat)})`;
+  return seat.name === null || seat.name === undefined ? seatKind(seat) : withAside(seat.name, seatKind(seat));
 }

@@ -21,6 +21,7 @@ import {
   type Refusal,
   loadBots,
   loadTable,
+  REFUSED_TOKEN,
   rematchEverySeat,
   sendCommand,
   takeSeatBack,
@@ -37,15 +38,19 @@ import {
   withCommandSent,
   withSeat,
   withTable,
+  withTokenRefused,
 } from "./play/state";
 import { problemSection, ruleLink } from "./rules/links";
-import { chooseSeat, chosenSeat, tokensOf } from "./tokens";
+import { chooseSeat, chosenSeat, forgetToken, tokensOf } from "./tokens";
 
 /** Opens the table of `gameId` in `root`. */
 export async function playPage(root: HTMLElement, gameId: string): Promise<void> {
   const linkProblem = await adoptLinkToken(gameId);
-  let state: PlayState = initialState(gameId, tokensOf(gameId), chosenSeat(gameId));
-  const page = layOut(root, gameId, linkProblem);
+  const held = tokensOf(gameId);
+  // A refused link with no other seat held here leaves a spectator: the seat notice says why.
+  const lostLink = linkProblem !== null && held.size === 0;
+  let state: PlayState = initialState(gameId, held, chosenSeat(gameId), lostLink ? { reason: "link" } : null);
+  const page = layOut(root, gameId, lostLink ? null : linkProblem);
   const redrawTable = focusKeepingRedraw(page.tableHost);
   const tell = (problem: string): void => {
     page.alert.textContent = problem;
@@ -88,6 +93,16 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
         if (state.summary === null && answer.code !== undefined && DEAD_ENDS.has(answer.code)) {
           drawDeadEnd(root, gameId, answer.code);
           return false;
+        }
+        if (state.seat !== null && answer.code !== undefined && REFUSED_TOKEN.has(answer.code)) {
+          // The kept token is refused (another server's, a reset database): forget it and
+          // watch, with the seat notice saying what happened and how to get the seat back.
+          forgetToken(gameId, state.seat);
+          chooseSeat(gameId, null);
+          state = withTokenRefused(state);
+          drawSeatPicker(page, state);
+          if (state.summary !== null) log.restart(undefined, state.summary.game);
+          return true;
         }
         tell(answer.text);
         return false;

@@ -27,6 +27,13 @@ export function keepToken(gameId: string, seat: number, token: string): void {
   localStorage.setItem(PREFIX + gameId, JSON.stringify(Object.fromEntries(held)));
 }
 
+/** Forgets a seat's token for `gameId` (the server refused it). */
+export function forgetToken(gameId: string, seat: number): void {
+  const held = tokensOf(gameId);
+  held.delete(seat);
+  localStorage.setItem(PREFIX + gameId, JSON.stringify(Object.fromEntries(held)));
+}
+
 const CHOSEN = "spies:seat:";
 
 /** The seat last chosen on this game's page (undefined: the first held, or spectator). */

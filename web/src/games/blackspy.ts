@@ -122,7 +122,8 @@ function seatPanel(ctx: TableContext<BlackSpyView>, seat: number): HTMLElement {
     "li",
     { class: `seat${acting ? " acting" : ""}${seat === view.seat ? " mine" : ""}` },
     h("strong", {}, ctx.name(seat)),
-    tags.length > 0 ? h("span", { class: "tags" }, ` (${tags.join(", ")})`) : null,
+    // after a dot, not in parentheses: the name may end in its own ("seat 1 (you)")
+    tags.length > 0 ? h("span", { class: "tags" }, ` · ${tags.join(", ")}`) : null,
     h(
       "span",
       { class: "backs", "aria-hidden": "true" },
@@ -227,7 +228,8 @@ function table(ctx: TableContext<BlackSpyView>): HTMLElement {
 /** What the cards' colours, symbols and marks mean. */
 function legend(): HTMLElement {
   return legendBox(
-    [h("span", { class: "legend-colours" }, ...COLOUR_ORDER.map((colour) => h("span", { class: "legend-colour" }, symbolIcon(colour), ` ${T.bsColour(colour)}`))), T.bsLegendColours],
+    // The label ends in a colon: it comes before the colours it introduces.
+    [null, h("span", {}, T.bsLegendColours, " ", h("span", { class: "legend-colours" }, ...COLOUR_ORDER.map((colour) => h("span", { class: "legend-colour" }, symbolIcon(colour), ` ${T.bsColour(colour)}`))))],
     [null, T.bsLegendSpy],
     [null, T.bsLegendBlack],
     [null, T.bsLegendStar],

@@ -180,7 +180,7 @@ export function movesArea(hint: string | null, ...buttons: HTMLElement[]): HTMLE
 }
 
 /** A legend: what the table's symbols mean, as a list with each symbol drawn beside its words. */
-export function legendBox(...items: [Child, string][]): HTMLElement {
+export function legendBox(...items: [Child, Child][]): HTMLElement {
   return h(
     "details",
     { class: "legend", "data-testid": "legend", open: true },

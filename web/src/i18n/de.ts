@@ -8,6 +8,7 @@
  */
 
 import { GAMES, NAME_MAX } from "../generated/rules";
+import { shownSeat, withAside } from "./words";
 import type { Texts } from "./en";
 
 /** The rules' figures the texts quote: the server's (generated), never written here. */
@@ -37,11 +38,11 @@ export const de: Texts = {
   notFound: "Nicht gefunden",
   backToLobby: "Zurück zur Lobby",
   you: "du",
-  seat: (seat: number) => `Platz ${seat}`,
+  seat: (seat: number) => `Platz ${shownSeat(seat)}`,
   spectator: "Zuschauer",
   botNamed: (bot: string) => `Bot ${bot}`,
   and: "und",
-  seatWithYou: (label: string) => `${label} (du)`,
+  seatWithYou: (label: string) => withAside(label, "du"),
 
   lobbyTitle: "Spies: Lobby",
   lobbyIntro: "Deck of Spies, Black Spy und Stratego Spies & Lies auf einer ereignisbasierten Engine.",
@@ -72,7 +73,7 @@ export const de: Texts = {
   noOpenGame: "Kein Spiel wartet auf Mitspieler.",
   openCaption: (total: number) => (total === 1 ? "1 Spiel mit offenem Platz" : `${total} Spiele mit offenem Platz`),
   openHeads: ["Spiel", "Id", "Besetzt", "Offene Plätze", ""],
-  joinSeat: (seat: number) => `Platz ${seat} übernehmen`,
+  joinSeat: (seat: number) => `Platz ${shownSeat(seat)} übernehmen`,
   joinFirst: "Ersten offenen Platz übernehmen",
   noGame: "Noch kein Spiel.",
   gamesCaption: (total: number) => (total === 1 ? "1 Spiel, neueste zuerst" : `${total} Spiele, neueste zuerst`),
@@ -95,18 +96,18 @@ export const de: Texts = {
   inProgress: "laufend",
   allGames: "alle Spiele",
 
-  joinTitle: (seat: number) => `Platz ${seat} übernehmen`,
-  joinTitleOf: (seat: number, game: string) => `Platz ${seat} von ${game} übernehmen`,
+  joinTitle: (seat: number) => `Platz ${shownSeat(seat)} übernehmen`,
+  joinTitleOf: (seat: number, game: string) => `Platz ${shownSeat(seat)} von ${game} übernehmen`,
   watchThisGame: "Dieses Spiel ansehen",
   alreadyHeld: "Du hältst diesen Platz schon. ",
   goToTable: "Zum Tisch",
-  takeSeat: (seat: number) => `Platz ${seat} nehmen`,
+  takeSeat: (seat: number) => `Platz ${shownSeat(seat)} nehmen`,
   othersTitle: (players: number) => `${players} Plätze; die anderen:`,
   joinName: "Dein Anzeigename (die anderen sehen ihn)",
   typeName: "Gib zuerst einen Anzeigenamen ein.",
   seatTaken: (which: string) => `${which} ist besetzt: jemand war schneller.`,
   thisSeat: "Dieser Platz",
-  seatCapital: (seat: number) => `Platz ${seat}`,
+  seatCapital: (seat: number) => `Platz ${shownSeat(seat)}`,
   noOpenSeat: "Alle Plätze dieses Spiels sind besetzt.",
   joinOver: "Dieses Spiel ist vorbei: seine Plätze sind nicht mehr frei.",
   noSuchSeat: (seat: string) => `Dieses Spiel hat keinen ${seat}.`,
@@ -191,7 +192,8 @@ export const de: Texts = {
   slMarkers: (list: string) => `Infiltrationstürme (sie entscheiden nur in der Mitte): ${list}.`,
   deckScore: (owned: number) => `Wichtige Spione im Besitz: ${owned} von ${DOS.key_spies} (${DOS.win_faces} gewinnen).`,
   reasonRule: "Die entscheidende Regel",
-  scoreOf: (who: string, score: number) => `${who} ${score}`,
+  // "seat 1: 209", not "seat 1 209": two numbers side by side read as one list
+  scoreOf: (who: string, score: number) => `${who}: ${score}`,
   sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   yourMoves: "Deine Züge",
@@ -291,7 +293,7 @@ export const de: Texts = {
   bsTrick: "Stich",
   bsTrickTurn: (trick: number, seat: string) => `Stich ${trick}, ${seat} ist dran`,
   bsNoCard: "noch keine Karte",
-  bsLastTrick: (seat: string, points: number) => `Letzter Stich (${seat}, ${points} Pkt.)`,
+  bsLastTrick: (seat: string, points: number) => `${withAside("Letzter Stich", seat)}: ${points} Pkt.`,
   bsYouPassed: (cards: string) => `Du hast ${cards} weitergegeben.`,
   bsYouReceived: (cards: string) => `Du hast ${cards} bekommen.`,
   bsScores: "Punkte je Runde",
@@ -325,7 +327,7 @@ export const de: Texts = {
   slCaptainBorrow: (soldier: string) => `Kapitän: den erschöpften ${soldier} ausleihen`,
   slStarted: (players: number) => `${players} Spieler; die erste Erkundungskarte liegt offen.`,
   slDeployed: (side: string, seat: string, count: number, soldiers: string) =>
-    `${side} (${seat}) stellt ${count} Soldaten auf${soldiers === "" ? "" : `: ${soldiers}`}.`,
+    `${withAside(side, seat)} stellt ${count} Soldaten auf${soldiers === "" ? "" : `: ${soldiers}`}.`,
   slIntelTurned: (day: number, card: string) => `Tag ${day}: die Erkundungskarte zeigt ${card}.`,
   slIntelMarked: (side: string) => `${side} hat seine Erkundungsmarken gelegt.`,
   slIntelRevealed: (start: string) => `Erkundungsmarken aufgedeckt${start === "" ? "" : `; ${start} beginnt`}.`,
@@ -441,6 +443,15 @@ export const de: Texts = {
   deadServerDown: "Die Seite erreicht ihren Server nicht: vielleicht startet er gerade neu. Versuch es gleich noch einmal.",
   deadTryAgain: "Noch einmal versuchen",
   deadNewGame: "In der Lobby ein neues Spiel anlegen",
+  seatNoticeTitle: "Du schaust als Zuschauer zu",
+  seatNoticeNone: "Dieser Browser hält keinen Platz in diesem Spiel.",
+  seatNoticeRefused: (seat: string) =>
+    `Der Server hat den Schlüssel abgelehnt, den dieser Browser für ${seat} hatte (er gehört zu einem anderen Server, oder dessen Datenbank wurde zurückgesetzt); dieser Browser hat ihn vergessen.`,
+  seatNoticeLink: "Der Server hat diesen Platz-Link abgelehnt: er ist vertippt oder abgeschnitten, oder er gehört zu einem anderen Spiel oder Server.",
+  seatNoticeWatch: "Jedes Spiel kann man ansehen: du siehst, was Zuschauer sehen, alle Hände verdeckt.",
+  seatNoticeForward:
+    "Um deinen Platz zu spielen, öffne den privaten Link deines Platzes noch einmal (die Adresse mit #token=… am Ende): wer das Spiel angelegt hat, kann ihn auf seiner Seite kopieren. Oder:",
+  gameOverNoMoves: "Dieses Spiel ist vorbei: hier kann niemand mehr ziehen.",
   problems: {
     "not-your-turn": "Du bist nicht am Zug.",
     "game-over": "Das Spiel ist vorbei.",

@@ -5,6 +5,7 @@
  */
 
 import { GAMES, NAME_MAX } from "../generated/rules";
+import { shownSeat, withAside } from "./words";
 
 /** The rules' figures the texts quote: the server's (generated), never written here. */
 const DOS = GAMES["deck-of-spies"].figures;
@@ -31,12 +32,12 @@ export const en = {
   notFound: "Not found",
   backToLobby: "Back to the lobby",
   you: "you",
-  seat: (seat: number) => `seat ${seat}`,
+  seat: (seat: number) => `seat ${shownSeat(seat)}`,
   spectator: "spectator",
   botNamed: (bot: string) => `bot ${bot}`,
   /** "a, b and c". */
   and: "and",
-  seatWithYou: (label: string) => `${label} (you)`,
+  seatWithYou: (label: string) => withAside(label, "you"),
 
   // Lobby
   lobbyTitle: "Spies: lobby",
@@ -68,7 +69,7 @@ export const en = {
   noOpenGame: "No game waits for a player.",
   openCaption: (total: number) => (total === 1 ? "1 game with an open seat" : `${total} games with an open seat`),
   openHeads: ["Game", "Id", "Seated", "Open seats", ""] as readonly string[],
-  joinSeat: (seat: number) => `join seat ${seat}`,
+  joinSeat: (seat: number) => `join seat ${shownSeat(seat)}`,
   joinFirst: "Join the first open seat",
   noGame: "No game yet.",
   gamesCaption: (total: number) => (total === 1 ? "1 game, newest first" : `${total} games, newest first`),
@@ -92,18 +93,18 @@ export const en = {
   allGames: "all games",
 
   // Join page
-  joinTitle: (seat: number) => `Join seat ${seat}`,
-  joinTitleOf: (seat: number, game: string) => `Join seat ${seat} of ${game}`,
+  joinTitle: (seat: number) => `Join seat ${shownSeat(seat)}`,
+  joinTitleOf: (seat: number, game: string) => `Join seat ${shownSeat(seat)} of ${game}`,
   watchThisGame: "Watch this game",
   alreadyHeld: "You already hold this seat. ",
   goToTable: "Go to the table",
-  takeSeat: (seat: number) => `Take seat ${seat}`,
+  takeSeat: (seat: number) => `Take seat ${shownSeat(seat)}`,
   othersTitle: (players: number) => `${players} seats; the others:`,
   joinName: "Your display name (shown to the other players)",
   typeName: "Type a display name first.",
   seatTaken: (which: string) => `${which} is taken: someone joined it first.`,
   thisSeat: "This seat",
-  seatCapital: (seat: number) => `Seat ${seat}`,
+  seatCapital: (seat: number) => `Seat ${shownSeat(seat)}`,
   noOpenSeat: "Every seat of this game is taken.",
   joinOver: "This game is over: its seats can no longer be joined.",
   noSuchSeat: (seat: string) => `This game has no ${seat}.`,
@@ -191,7 +192,8 @@ export const en = {
   slMarkers: (list: string) => `Infiltration markers (they decide only on the centre): ${list}.`,
   deckScore: (owned: number) => `Key spies owned: ${owned} of ${DOS.key_spies} (${DOS.win_faces} win).`,
   reasonRule: "The rule that decided it",
-  scoreOf: (who: string, score: number) => `${who} ${score}`,
+  // "seat 1: 209", not "seat 1 209": two numbers side by side read as one list
+  scoreOf: (who: string, score: number) => `${who}: ${score}`,
   sideOf: (side: string, who: string) => `${side}: ${who}`,
 
   // Shared moves area
@@ -295,7 +297,7 @@ export const en = {
   bsTrick: "Trick",
   bsTrickTurn: (trick: number, seat: string) => `Trick ${trick}, ${seat} to play`,
   bsNoCard: "no card yet",
-  bsLastTrick: (seat: string, points: number) => `Last trick (${seat}, ${points} pts)`,
+  bsLastTrick: (seat: string, points: number) => `${withAside("Last trick", seat)}: ${points} pts`,
   bsYouPassed: (cards: string) => `You passed ${cards}.`,
   bsYouReceived: (cards: string) => `You received ${cards}.`,
   bsScores: "Scores by deal",
@@ -330,7 +332,7 @@ export const en = {
   slCaptainBorrow: (soldier: string) => `Captain: borrow the exhausted ${soldier}`,
   slStarted: (players: number) => `${players} players; the first intel card is public.`,
   slDeployed: (side: string, seat: string, count: number, soldiers: string) =>
-    `${side} (${seat}) deploys ${count} soldiers${soldiers === "" ? "" : `: ${soldiers}`}.`,
+    `${withAside(side, seat)} deploys ${count} soldiers${soldiers === "" ? "" : `: ${soldiers}`}.`,
   slIntelTurned: (day: number, card: string) => `Day ${day}: the intel card shows ${card}.`,
   slIntelMarked: (side: string) => `${side} has placed its intel tokens.`,
   slIntelRevealed: (start: string) => `Intel tokens revealed${start === "" ? "" : `; ${start} starts`}.`,
@@ -449,6 +451,15 @@ export const en = {
   deadServerDown: "The page cannot reach its server: it may be restarting. Try again in a moment.",
   deadTryAgain: "Try again",
   deadNewGame: "Start a new game in the lobby",
+  seatNoticeTitle: "You are watching as a spectator",
+  seatNoticeNone: "This browser holds no seat of this game.",
+  seatNoticeRefused: (seat: string) =>
+    `The server refused the key this browser kept for ${seat} (it is another server's, or the server's database was reset), so this browser forgot it.`,
+  seatNoticeLink: "The server refused this seat link: it is mistyped or cut short, or it belongs to another game or server.",
+  seatNoticeWatch: "Anyone can watch a game: you see what a spectator sees, every hand hidden.",
+  seatNoticeForward:
+    "To play your seat, open the private link of your seat again (the address ending in #token=…): whoever created the game can copy it from their page. Or:",
+  gameOverNoMoves: "This game is over: no move can be made in it any more.",
 
   // Refusals, by the API's code (the API's own English detail is shown for any other code)
   problems: {

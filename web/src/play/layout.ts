@@ -11,6 +11,8 @@ export interface PlayLayout {
   readonly status: HTMLElement;
   /** The last problem (a refused move, a failed answer); empty when none. */
   readonly alert: HTMLElement;
+  /** Why the page watches as a spectator when it has no seat to play from; hidden if it has. */
+  readonly seatNotice: HTMLElement;
   readonly seatSelect: HTMLSelectElement;
   readonly clocks: HTMLElement;
   readonly outcome: HTMLElement;
@@ -28,6 +30,7 @@ export function layOut(root: HTMLElement, gameId: string, problem: string | null
   const title = h("h1", {}, T.game);
   const status = h("p", { class: "status", "data-testid": "status", role: "status" }, T.loading);
   const alert = h("p", { class: "error", "data-testid": "error", role: "alert" }, problem ?? "");
+  const seatNotice = h("section", { class: "seat-notice", "data-testid": "seat-notice", "aria-labelledby": "seat-notice-title", hidden: true });
   const seatSelect = h("select", { id: "seat-select", "data-testid": "seat-select" });
   const clocks = h("section", { class: "clocks", "data-testid": "clocks", hidden: true });
   const outcome = h("section", { class: "outcome", "data-testid": "outcome", "aria-labelledby": "outcome-title", hidden: true });
@@ -66,6 +69,7 @@ export function layOut(root: HTMLElement, gameId: string, problem: string | null
       h("p", { class: "seat-bar" }, h("label", { for: "seat-select" }, T.playAs), seatSelect),
       status,
       alert,
+      seatNotice,
       clocks,
     ),
     outcome,
@@ -77,5 +81,5 @@ export function layOut(root: HTMLElement, gameId: string, problem: string | null
     ),
     links,
   );
-  return { root, title, status, alert, seatSelect, clocks, outcome, tableHost, legend, log, links, seatsBox, rulesLink };
+  return { root, title, status, alert, seatNotice, seatSelect, clocks, outcome, tableHost, legend, log, links, seatsBox, rulesLink };
 }

@@ -34,6 +34,7 @@ export function drawOutcome(box: HTMLElement, state: LoadedState, rematch: () =>
           words.section === undefined ? null : ruleLink(game.game, words.section),
         ),
     words.figures === null ? null : h("p", { "data-testid": "outcome-figures" }, words.figures),
+    h("p", {}, T.gameOverNoMoves),
     // A seat holder moves on to the rematch; a spectator can only watch it, once it exists.
     state.tokens.size > 0
       ? h(
@@ -47,11 +48,11 @@ export function drawOutcome(box: HTMLElement, state: LoadedState, rematch: () =>
         )
       : next === null
         ? null
-        : h("p", {}, h("a", { href: `/play/${next}` }, T.watchRematch)),
+        : h("p", {}, h("a", { href: `/play/${next}`, "data-testid": "rematch-link" }, T.watchRematch)),
     h(
       "p",
       {},
-      h("a", { href: `/replay/${state.gameId}` }, T.replayGame),
+      h("a", { href: `/replay/${state.gameId}`, "data-testid": "replay-link" }, T.replayGame),
       " · ",
       h("a", { href: "/" }, T.backToLobby),
     ),

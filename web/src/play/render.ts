@@ -7,6 +7,7 @@ import { T } from "../i18n/index";
 import { joinLink, namer, openSeats, seatName } from "../names";
 import { rulesHref } from "../rules/links";
 import { drawClocks } from "./clock";
+import { drawSeatNotice } from "./dead-end";
 import type { TableRedraw } from "./focus";
 import type { PlayLayout } from "./layout";
 import { drawOutcome } from "./outcome";
@@ -57,6 +58,7 @@ export function drawPage(page: PlayLayout, state: PlayState, actions: PlayAction
         });
   redrawTable(table, state.busy);
   if (page.legend.childElementCount === 0 && view.dealt !== false) fill(page.legend, drawLegend(view));
+  drawSeatNotice(page.seatNotice, state);
   drawOutcome(page.outcome, state, () => actions.rematch(), name);
   drawSeatsBox(page.seatsBox, state, actions);
 }

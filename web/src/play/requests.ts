@@ -21,10 +21,13 @@ function refusal(error: unknown): Refusal {
   return code === undefined ? { text: T.refused(problemText(error)) } : { text: T.refused(problemText(error)), code };
 }
 
-/** What the page draws from, read at one version. */
 /** The code of a table that could not be asked at all (not one of the API's codes). */
 export const SERVER_DOWN = "server-down";
 
+/** The codes of a seat's token the server refused (unknown to it, or another game's). */
+export const REFUSED_TOKEN: ReadonlySet<string> = new Set(["unauthorized", "forbidden"]);
+
+/** What the page draws from, read at one version. */
 export type TableAnswer =
   | { kind: "table"; summary: Summary; view: View; legal: Command[] }
   /** An answer failed: the problem to show. */
@@ -142,7 +145,7 @@ export async function rematchEverySeat(
 
 /**
  * Takes a `#token=` seat link: stores the token, then clears it from the address bar. The
- * problem to show when the link is not valid, or null.
+ * problem to show when the server refused the link, or null (no link, or a valid one).
  */
 export async function adoptLinkToken(gameId: string): Promise<string | null> {
   const match = /(?:^#|&)token=([A-Za-z0-9_\-.~+/=]+)/.exec(location.hash);

@@ -9,6 +9,9 @@ import { handKey } from "../games/index";
 
 export type BotInfo = Schemas["BotInfo"];
 
+/** Why the page lost a seat it was given: a kept token or a seat link the server refused. */
+export type LostSeat = { readonly reason: "refused"; readonly seat: number } | { readonly reason: "link" };
+
 export interface PlayState {
   readonly gameId: string;
   /** The seat tokens this browser holds for the game, by seat. */
@@ -26,6 +29,8 @@ export interface PlayState {
   readonly busy: boolean;
   /** The bots a seat can be handed to (`GET /bots`; empty until it answers). */
   readonly bots: readonly BotInfo[];
+  /** The seat this page was given and lost (the server refused its token); null if none. */
+  readonly lost: LostSeat | null;
 }
 
 /** A state whose table has been loaded at least once. */
@@ -39,12 +44,13 @@ export function initialState(
   gameId: string,
   tokens: ReadonlyMap<number, string>,
   remembered: number | null | undefined,
+  lost: LostSeat | null = null,
 ): PlayState {
   const seat =
     remembered !== undefined && (remembered === null || tokens.has(remembered))
       ? remembered
       : (heldSeats(tokens)[0] ?? null);
-  return { gameId, tokens, seat, summary: null, view: null, legal: [], selection: [], busy: false, bots: [] };
+  return { gameId, tokens, seat, summary: null, view: null, legal: [], selection: [], busy: false, bots: [], lost };
 }
 
 /** The seats whose tokens this browser holds, lowest first. */
@@ -65,6 +71,14 @@ export function isLoaded(state: PlayState): state is LoadedState {
 /** The page plays another seat (or watches): the old seat's view and selection go. */
 export function withSeat(state: PlayState, seat: number | null): PlayState {
   return { ...state, seat, view: null, selection: [] };
+}
+
+/** The server refused the token of the page's seat: the seat is forgotten, the page watches. */
+export function withTokenRefused(state: PlayState): PlayState {
+  if (state.seat === null) return state;
+  const tokens = new Map(state.tokens);
+  tokens.delete(state.seat);
+  return { ...withSeat(state, null), tokens, lost: { reason: "refused", seat: state.seat } };
 }
 
 /**

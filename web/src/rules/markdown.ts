@@ -45,8 +45,14 @@ export interface Section {
   level: number;
 }
 
-/** Renders `source` into nodes; `prefix` keeps the anchors of two renderings on one page apart. */
-export function renderMarkdown(source: string, prefix = ""): { nodes: HTMLElement[]; sections: Section[] } {
+/** Draws a fenced block whose info string names it (```` ```cards ````) from its body. */
+export type FenceDrawers = Readonly<Record<string, (body: string) => HTMLElement>>;
+
+/**
+ * Renders `source` into nodes; `prefix` keeps the anchors of two renderings on one page apart,
+ * and a fenced block whose info string `fences` names is drawn by it (else shown as code).
+ */
+export function renderMarkdown(source: string, prefix = "", fences: FenceDrawers = {}): { nodes: HTMLElement[]; sections: Section[] } {
   const lines = source.replace(/\r\n/g, "\n").split("\n");
   const nodes: HTMLElement[] = [];
   const sections: Section[] = [];
@@ -67,11 +73,12 @@ export function renderMarkdown(source: string, prefix = ""): { nodes: HTMLElemen
       continue;
     }
     if (trimmed.startsWith("```")) {
+      const draw = fences[trimmed.slice(3).trim()];
       const body: string[] = [];
       i += 1;
       while (i < lines.length && !(lines[i] ?? "").trim().startsWith("```")) body.push(lines[i++] ?? "");
       i += 1;
-      nodes.push(h("pre", {}, h("code", {}, body.join("\n"))));
+      nodes.push(draw === undefined ? h("pre", {}, h("code", {}, body.join("\n"))) : draw(body.join("\n")));
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(trimmed);

@@ -3,7 +3,8 @@
  * box to jump to a section by number and a search over the sections. The rule files are
  * bundled: the rules in short in the page's language (`rules/en/`, `rules/de/`), with the
  * section numbers of the reference, then the full English reference (`docs/rules/*.md`, the
- * implementers'), whose sections a link reaches when the rulebook leaves them out.
+ * implementers'), whose sections a link reaches when the rulebook leaves them out. The
+ * rulebooks' worked examples show their cards as the table draws them (`examples.ts`).
  */
 
 import blackSpyEn from "../../../docs/rules/black-spy.md";
@@ -18,6 +19,7 @@ import spiesDe from "./de/spies-and-lies.md";
 import blackSpyShort from "./en/black-spy.md";
 import deckShort from "./en/deck-of-spies.md";
 import spiesShort from "./en/spies-and-lies.md";
+import { drawExample } from "./examples";
 import { RULE_GAMES, rulesHref } from "./links";
 import { renderMarkdown, type Section } from "./markdown";
 
@@ -65,7 +67,8 @@ export function rulesPage(root: HTMLElement, game: string): void {
   }
   document.title = `${T.rulesTitle(title)} · spies`;
   const summary = SUMMARIES[LANG]?.[game];
-  const main = summary === undefined ? renderMarkdown(english) : renderMarkdown(summary);
+  // the worked examples' ```cards blocks are drawn with the table's cards
+  const main = summary === undefined ? renderMarkdown(english) : renderMarkdown(summary, "", { cards: drawExample });
   const full = summary === undefined ? null : renderMarkdown(english, "en-");
   const sections: Section[] = [...main.sections, ...(full?.sections ?? [])];
 
