@@ -133,7 +133,7 @@ class Arena:
 
     def aim(self, case: Any) -> None:
         """Point some cases at real games, seats and legal commands (deterministically)."""
-        case.operation.app = case.operation.schema.app = self.app  # for the checks' probes
+        case.operation.app = case.operation.schema.app = self.app(case.operation.label)  # probes
         if "game_id" not in (case.path_parameters or {}):
             return
         digest = zlib.crc32(
