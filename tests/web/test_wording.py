@@ -1,4 +1,4 @@
-"""The words a player reads (issue 31, item 8): seats numbered as people count them (from 1;
+"""The words a player reads: seats numbered as people count them (from 1;
 the API counts from 0), the Black Spy legend's label before the symbols it introduces, and no
 parentheses inside parentheses ("Red (Ada, you)", never "Red (Ada (you))"); English and
 German."""
