@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.web.helpers import (
     SCREENSHOT_TIMEOUT_MS,
@@ -46,16 +46,19 @@ def allowed_console_errors() -> re.Pattern[str]:
     return re.compile(r"status of 40[14]|ERR_CONNECTION_REFUSED")
 
 
-def _picture(page: Page, name: str) -> Path:
+def _picture(shown: Page | Locator, name: str) -> Path:
+    """A whole page, or one element of it, as ``build/screenshots/<name>.png``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    if isinstance(shown, Page):
+        shown.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    else:
+        shown.screenshot(path=str(path), timeout=SCREENSHOT_TIMEOUT_MS)
     assert path.stat().st_size > 0
     return path
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "lang"), [(game, lang) for game in GAMES for lang in LANGS])
 def test_a_screenshot_of_each_rulebook(
     in_language: Callable[[str], Watched], base: str, game: str, lang: str
 ) -> None:
@@ -66,11 +69,8 @@ def test_a_screenshot_of_each_rulebook(
     rulebook = page.get_by_test_id("rules").locator("article").first
     expect(rulebook.get_by_role("heading").first).to_have_text(title.removeprefix("# "))
     expect(page.locator("[data-unknown-card]")).to_have_count(0)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"rules-{game}-{lang}.png"
     # the players' rulebook alone: the implementers' reference below it is pages long
-    rulebook.screenshot(path=str(path), timeout=SCREENSHOT_TIMEOUT_MS)
-    assert path.stat().st_size > 0
+    _picture(rulebook, f"rules-{game}-{lang}")
 
 
 def _dead_end_page(page: Page, words: tuple[str, str, str]) -> None:
