@@ -82,3 +82,43 @@ def test_no_parentheses_inside_parentheses(
     expect(log).to_contain_text(f"(Ada, {SEATS[lang][0][0]}, {you})")
     text = page.inner_text("body")
     assert NESTED.search(text) is None, NESTED.search(text)
+
+
+SENTENCE_START = re.compile(r"(?:^|(?<!\d)[.!?]\s+)(?:#\d+\s+)?([a-zäöüß])", re.MULTILINE)
+"""A sentence (or a log line, after its ``#seq``) that starts with a small letter (a full stop
+after a figure is a German ordinal: "Nach dem 3. Tag")."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_sentence_of_a_bots_win_starts_with_a_capital(
+    in_language: Callable[[str], Watched], base: str, lang: str
+) -> None:
+    """A bot's name opens the sentence of its win: "You lose. Bot greedy (seat 2) wins.", never
+    "You lose. bot greedy (seat 2) wins."; seat 1 is handed to a bot too, so the game plays
+    itself out."""
+    answer = httpx.post(
+        f"{base}/games",
+        json={
+            "game": "spies-and-lies",
+            "players": 2,
+            "seed": f"capitals-{lang}",
+            "seats": [{"type": "creator"}, {"type": "bot", "bot": "greedy"}],
+        },
+    )
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    token = created["seats"][0]["token"]
+    handed = httpx.post(
+        f"{base}/games/{created['id']}/seats/0/bot",
+        json={"bot": "random"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert handed.status_code == 200, handed.text
+    page = in_language(lang).page()
+    _open_as_seat_0(page, base, created)
+    headline = page.get_by_test_id("outcome-headline")
+    expect(headline).to_have_text(re.compile(r"\S"), timeout=120_000)  # the bots finish it
+    texts = [headline.inner_text(), page.get_by_test_id("outcome").inner_text()]
+    texts += page.get_by_test_id("log").locator("li").all_inner_texts()
+    small = [text for text in texts if SENTENCE_START.search(text)]
+    assert small == [], small
