@@ -29,6 +29,17 @@ def _open_as_seat_0(page: Page, base: str, created: dict[str, Any]) -> None:
     page.wait_for_selector(f"{APP}[data-seat='0'][data-version]", state="attached")
 
 
+def _spies_and_lies(base: str, seed: str, seats: list[dict[str, str]]) -> dict[str, Any]:
+    """A game of two seats created over the API, with its tokens."""
+    answer = httpx.post(
+        f"{base}/games",
+        json={"game": "spies-and-lies", "players": 2, "seed": seed, "seats": seats},
+    )
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_seats_are_numbered_from_one_and_the_legend_names_its_colours_first(
     in_language: Callable[[str], Watched], base: str, lang: str
@@ -63,17 +74,8 @@ def test_no_parentheses_inside_parentheses(
 ) -> None:
     """A Spies & Lies deployment by the page's own seat, named Ada, was "Red (Ada (you))
     deploys…"; two seats of one name were "Ada (seat 1) (you)"."""
-    answer = httpx.post(
-        f"{base}/games",
-        json={
-            "game": "spies-and-lies",
-            "players": 2,
-            "seed": f"wording-{lang}",
-            "seats": [{"type": "creator", "name": "Ada"}, {"type": "creator", "name": "Ada"}],
-        },
-    )
-    assert answer.status_code == 201, answer.text
-    created = answer.json()
+    ada = {"type": "creator", "name": "Ada"}
+    created = _spies_and_lies(base, f"wording-{lang}", [ada, ada])
     play_over_the_api(base, created, 2)  # each seat deploys
     page = in_language(lang).page()
     _open_as_seat_0(page, base, created)
@@ -96,17 +98,8 @@ def test_every_sentence_of_a_bots_win_starts_with_a_capital(
     """A bot's name opens the sentence of its win: "You lose. Bot greedy (seat 2) wins.", never
     "You lose. bot greedy (seat 2) wins."; seat 1 is handed to a bot too, so the game plays
     itself out."""
-    answer = httpx.post(
-        f"{base}/games",
-        json={
-            "game": "spies-and-lies",
-            "players": 2,
-            "seed": f"capitals-{lang}",
-            "seats": [{"type": "creator"}, {"type": "bot", "bot": "greedy"}],
-        },
-    )
-    assert answer.status_code == 201, answer.text
-    created = answer.json()
+    seats = [{"type": "creator"}, {"type": "bot", "bot": "greedy"}]
+    created = _spies_and_lies(base, f"capitals-{lang}", seats)
     token = created["seats"][0]["token"]
     handed = httpx.post(
         f"{base}/games/{created['id']}/seats/0/bot",
