@@ -25,6 +25,7 @@ from tests.web.helpers import (
 )
 from tests.web.test_dead_ends import LOST, OVER, WORDS
 from tests.web.test_rulebook import GAMES, RULES
+from tests.web.test_wording import NESTED
 
 pytestmark = pytest.mark.slow
 
@@ -38,6 +39,9 @@ DEAD_ENDS = (
     "finished",
 )
 NOT_A_TOKEN = "not-a-token-of-this-server"
+NEXT_SENTENCE_SMALL = re.compile(r"(?<![\d.])[.!?]\s+[a-zäöüß]")
+"""A sentence after another that starts with a small letter (not after a German ordinal, "3.
+Tag", nor an ellipsis)."""
 
 
 @pytest.fixture
@@ -69,8 +73,17 @@ def test_a_screenshot_of_each_rulebook(
     rulebook = page.get_by_test_id("rules").locator("article").first
     expect(rulebook.get_by_role("heading").first).to_have_text(title.removeprefix("# "))
     expect(page.locator("[data-unknown-card]")).to_have_count(0)
+    _words_read_well(rulebook.inner_text())
     # the players' rulebook alone: the implementers' reference below it is pages long
     _picture(rulebook, f"rules-{game}-{lang}")
+
+
+def _words_read_well(text: str) -> None:
+    """No parentheses inside parentheses, and no sentence that starts with a small letter after
+    another (a page's labels, "seat 1 · to act", are not sentences)."""
+    assert NESTED.search(text) is None, NESTED.search(text)
+    small = [line for line in text.splitlines() if NEXT_SENTENCE_SMALL.search(line)]
+    assert small == [], small
 
 
 def _dead_end_page(page: Page, words: tuple[str, str, str]) -> None:
@@ -127,4 +140,5 @@ def test_a_screenshot_of_each_dead_end(
         expect(outcome.get_by_test_id("outcome-headline")).not_to_be_empty()
         expect(outcome).to_contain_text(OVER[lang][0])
         expect(outcome.get_by_test_id("replay-link")).to_be_visible()
+    _words_read_well(page.inner_text("body"))
     _picture(page, f"dead-{kind}-{lang}")
