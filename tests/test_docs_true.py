@@ -152,6 +152,24 @@ def test_every_command_block_is_run_or_marked_with_why_not() -> None:
     assert all(blocks(page) for page in RUN_PAGES)
 
 
+def test_the_readmes_two_commands_each_stand_alone_on_one_venv() -> None:
+    """Pasted one after the other, the quick start's lines still all run: the server starts in
+    the foreground (Ctrl+C ends it), so it is the last command of its own block, never
+    followed by the tests; and both lines build and use the same ``.venv``."""
+    quick = [block for block in blocks("README.md") if block.line < _line_of("## A first game ")]
+    assert len(quick) == 2 and all(len(block.body) == 1 for block in quick)
+    serve, test = (block.body[0] for block in quick)
+    assert serve.endswith("&& spies-api") and serve.count("spies-api") == 1
+    assert "pytest" not in serve and "spies-api" not in test and "pytest" in test
+    venv = "python3 -m venv .venv && . .venv/bin/activate && pip install "
+    assert serve.startswith(venv) and test.startswith(venv)
+
+
+def _line_of(heading: str) -> int:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if line.startswith(heading))
+
+
 @pytest.fixture(scope="module")
 def doc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int]]:
     """``spies-api`` started as the README says, with every default (the rate limit on), in

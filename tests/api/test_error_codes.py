@@ -9,10 +9,22 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
-from spies_api.problems.codes import ERROR_CODES, NOT_ANSWERED, markdown_table, status_of
-from spies_api.problems.table import _HTTP_CODES
+import spies_api.app  # noqa: F401  (imports every module that defines an error class)
+from spies_api.problems.codes import (
+    ERROR_CODES,
+    NOT_ANSWERED,
+    ErrorCode,
+    _sample,
+    markdown_table,
+    status_of,
+)
+from spies_api.problems.errors import ApiError, RetryLaterError
+from spies_api.problems.table import _HTTP_CODES, problem_for
+from spies_core.errors import SpiesError
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
@@ -48,6 +60,36 @@ def test_the_table_lists_every_code_the_source_raises() -> None:
     assert listed.isdisjoint(NOT_ANSWERED)
     pairs = [(entry.code, status_of(entry)) for entry in ERROR_CODES]
     assert len(set(pairs)) == len(pairs), "a code listed twice with one status"
+
+
+def _subclasses(cls: type[SpiesError]) -> Iterator[type[SpiesError]]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_code_answers_one_status_and_one_title() -> None:
+    """A client branches on ``code``: a code means one status (and one title), whichever
+    exception carries it (``game-over`` was once 409 for a seat change, 422 for a
+    command)."""
+    answers: defaultdict[str, set[tuple[int, str]]] = defaultdict(set)
+    for entry in ERROR_CODES:
+        if entry.source == 500:  # problem_for would log the sample as a bug
+            continue
+        status, problem, _ = problem_for(_sample(entry))
+        answers[entry.code].add((status, problem["title"]))
+    for cls in set(_subclasses(SpiesError)) - {ApiError, RetryLaterError}:
+        if cls.default_code not in answers:
+            continue
+        try:
+            sample = _sample(ErrorCode(cls.default_code, cls, ""))
+        except TypeError:  # a constructor of its own (a version-conflict's with versions)
+            continue
+        status, problem, _ = problem_for(sample)
+        answers[cls.default_code].add((status, problem["title"]))
+    several = {code: found for code, found in answers.items() if len(found) > 1}
+    assert several == {}, "a code answered with more than one status or title"
+    assert ("game-over" in answers) and answers["game-over"] == {(422, "Game over")}
 
 
 def test_the_statuses_come_from_the_error_table() -> None:

@@ -187,6 +187,6 @@ def test_the_server_abandons_a_table_whose_open_seats_expired(
         logged = [e["type"] for e in client.get(f"/games/{waiting}/events").json()["events"]]
         assert logged[-2:] == ["game_aborted", "seed_revealed"]
         late = client.post(f"/games/{waiting}/join", json={"name": "Max"})
-        assert_problem(late, 409, "game-over")
+        assert_problem(late, 422, "game-over")
         assert client.get(f"/games/{filled}").json()["status"] == "active"
     verified(settings)

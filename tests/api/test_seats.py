@@ -151,7 +151,7 @@ def test_joining_a_finished_game_is_game_over(client: TestClient[Litestar]) -> N
     finished(client, created["id"])
     for path in ("/seats/0/join", "/join"):
         response = client.post(f"/games/{created['id']}{path}", json={"name": "Late"})
-        assert_problem(response, 409, "game-over")
+        assert_problem(response, 422, "game-over")
 
 
 def test_the_lobby_lists_games_with_an_open_seat(client: TestClient[Litestar]) -> None:
@@ -382,8 +382,8 @@ def test_seats_of_a_finished_game_do_not_change(client: TestClient[Litestar]) ->
     play_out_with_bots(client, game_id, {0: token})
     version = client.get(f"/games/{game_id}").json()["version"]
     url = f"/games/{game_id}/seats/0/bot"
-    assert_problem(client.delete(url, headers=bearer(token)), 409, "game-over")
+    assert_problem(client.delete(url, headers=bearer(token)), 422, "game-over")
     assert_problem(
-        client.post(url, json={"bot": "random"}, headers=bearer(token)), 409, "game-over"
+        client.post(url, json={"bot": "random"}, headers=bearer(token)), 422, "game-over"
     )
     assert client.get(f"/games/{game_id}").json()["version"] == version

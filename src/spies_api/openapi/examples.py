@@ -344,6 +344,7 @@ _OTHER_EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "Seat not handed to a bot",
         f"no bot plays seat 0 of game {BLACK_SPY_ID!r}",
     ),
+    "game-over": ("Game over", f"game {BLACK_SPY_ID!r} has finished; its seats cannot change"),
     "not-your-seat": ("Forbidden", "this token is seat 0's, not seat 2's"),
     "unknown-bot": ("Unknown bot", "unknown bot 'wizard'; known bots: random, greedy, expert"),
     "invalid-name": (

@@ -208,7 +208,6 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
         " or on time): take it back once it has moved (its bot moves when the seat is next to"
         " act).",
     ),
-    ErrorCode("game-over", api_errors.SeatsClosedError, "A seat change in a finished game."),
     ErrorCode(
         "invalid-seats",
         api_errors.InvalidSeatsError,

@@ -6,7 +6,7 @@ The one table from these and every other exception to a problem document is
 
 from __future__ import annotations
 
-from spies_core.errors import RuleError, SpiesError
+from spies_core.errors import GameOverError, RuleError, SpiesError
 
 __all__ = [
     "ApiError",
@@ -204,8 +204,13 @@ class RematchTooEarlyError(ApiError):
     default_code = "game-not-finished"
 
 
-class SeatsClosedError(ApiError):
-    """A seat change in a finished game (409 ``game-over``)."""
+class SeatsClosedError(GameOverError, ApiError):
+    """A seat change (a join, a hand-over, a take-back) in a finished game (422
+    ``game-over``).
+
+    A :class:`~spies_core.errors.GameOverError`, so it answers what a command in a finished
+    game answers: one code, one status.
+    """
 
     default_code = "game-over"
 

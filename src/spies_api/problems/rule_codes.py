@@ -19,7 +19,11 @@ RULE_CODES: Final[tuple[tuple[str, type[core_errors.SpiesError], str], ...]] = (
         "A well-formed command of another game; `GET /games/{id}/legal` lists this game's.",
     ),
     ("not-your-turn", core_errors.NotYourTurnError, "The seat may not act now."),
-    ("game-over", core_errors.GameOverError, "The game has ended; no command is accepted."),
+    (
+        "game-over",
+        core_errors.GameOverError,
+        "The game has ended: no command is accepted, nor a join, a hand-over or a take-back.",
+    ),
     ("illegal-command", core_errors.RuleError, "A command the rules do not allow now."),
     ("unknown-card", core_errors.RuleError, "A card that does not exist in the game's deck."),
     ("card-not-in-hand", core_errors.RuleError, "A card that is not in the seat's hand."),

@@ -42,7 +42,6 @@ from spies_api.problems.errors import (
     RematchTooEarlyError,
     ReplaySeatHiddenError,
     RetryLaterError,
-    SeatsClosedError,
     ServerBotGamesFullError,
     TakeBackTooEarlyError,
     TooManyBotGamesError,
@@ -57,6 +56,7 @@ from spies_api.problems.errors import (
 from spies_api.problems.hints import EMPTY_BODY, NO_METHOD, NO_PATH, explain_parameters
 from spies_bots import UnknownBotError
 from spies_core.errors import (
+    GameOverError,
     InvalidOptionsError,
     RuleError,
     SpiesError,
@@ -117,6 +117,7 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     DeadlinePassedError: _Rule(409, "Deadline passed"),
     GameNotFinishedError: _Rule(409, "Game not finished"),
     RuleError: _Rule(422, "Command refused by the rules"),
+    GameOverError: _Rule(422, "Game over"),  # a command or a seat change: one title
     InvalidOptionsError: _Rule(422, "Invalid game options"),
     UnknownGameError: _Rule(422, "Unknown game"),
     IdempotencyKeyReusedError: _Rule(422, "Idempotency key reused"),
@@ -131,7 +132,6 @@ _TABLE: Final[dict[type[BaseException], _Rule]] = {
     SeatTakenError: _Rule(409, "Seat taken"),
     NoOpenSeatError: _Rule(409, "No open seat"),
     SeatNotHeldError: _Rule(409, "Seat not handed to a bot"),
-    SeatsClosedError: _Rule(409, "Game over"),
     RematchTooEarlyError: _Rule(409, "Game not finished"),
     TakeBackTooEarlyError: _Rule(409, "Handed seat not moved"),
     InvalidSeatsError: _Rule(422, "Invalid seats"),

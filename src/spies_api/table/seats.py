@@ -184,7 +184,7 @@ class SeatService:
                     )
                 except GameFinishedError as exc:
                     raise SeatsClosedError(
-                        f"game {game_id!r} has finished; its seats can no longer change"
+                        f"game {game_id!r} has finished; its seats cannot change"
                     ) from exc
                 except VersionConflictError:
                     if attempt == SEAT_CHANGE_ATTEMPTS - 1:

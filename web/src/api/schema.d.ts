@@ -3848,7 +3848,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No open seat left, or the game is over. Codes: `no-open-seat`, `game-over`. */
+            /** @description No open seat left, or the game is over. Codes: `no-open-seat`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3866,7 +3866,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`). */
+            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4263,7 +4263,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `game-over`. */
+            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4281,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown bot, or a bad name or seats list. Codes: `unknown-bot`. */
+            /** @description Unknown bot, or a bad name or seats list. Codes: `unknown-bot`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4383,8 +4383,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over), `game-over`. */
+            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused by the rules (the code names the rule). Codes: `game-over` (the game has finished). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4480,7 +4489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seat is not open, or the game is over. Codes: `seat-taken`, `game-over`. */
+            /** @description The seat is not open, or the game is over. Codes: `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4498,7 +4507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`). */
+            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -51,17 +51,18 @@ _JOIN_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
     401: "`unknown-player` (a `player.` token the server does not know)",
     404: "`game-not-found`, `seat-not-found`",
-    409: "`seat-taken`, `game-over`",
+    409: "`seat-taken`",
     422: "`invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex),"
-    " `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`)",
+    " `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`),"
+    " `game-over` (the game has finished)",
 }
 _HOLDER_CODES: Final = {
     400: "`malformed-body`, `invalid-parameter`",
     401: "`unauthorized`",
     403: "`forbidden` (a token of another game), `not-your-seat` (of another seat)",
     404: "`game-not-found`, `seat-not-found`",
-    409: "`seat-not-handed` (no bot plays the seat), `game-over`",
-    422: "`unknown-bot`",
+    409: "`seat-not-handed` (no bot plays the seat)",
+    422: "`unknown-bot`, `game-over` (the game has finished)",
 }
 
 SEATS_OPERATIONS: Final[dict[str, Operation]] = {
@@ -122,7 +123,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                 codes={
                     **_JOIN_CODES,
                     404: "`game-not-found`",
-                    409: "`no-open-seat`, `game-over`",
+                    409: "`no-open-seat`",
                 },
                 examples={401: "unknown-player", 409: "no-open-seat", 422: "invalid-name"},
             ),
@@ -184,15 +185,22 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                 403,
                 404,
                 409,
+                422,
                 503,
                 507,
                 codes={
                     **_HOLDER_CODES,
                     400: PARAMETER_CODES,
                     409: "`seat-not-handed` (no bot plays the seat), `handed-seat-not-moved`"
-                    " (the seat has not moved since its hand-over), `game-over`",
+                    " (the seat has not moved since its hand-over)",
+                    422: "`game-over` (the game has finished)",
                 },
-                examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
+                examples={
+                    403: "not-your-seat",
+                    404: "seat-not-found",
+                    409: "seat-not-handed",
+                    422: "game-over",
+                },
             ),
         },
     ),
