@@ -19,7 +19,10 @@ export interface PlayState {
   readonly tokens: ReadonlyMap<number, string>;
   /** The seat this page plays; null for a spectator. */
   readonly seat: number | null;
-  /** The game's summary, view and the seat's legal commands, all at one version. */
+  /**
+   * The game's summary, view and the seat's legal commands. The summary's version, status and
+   * seats to act are always the view's; its seats and outcome may be a later version's.
+   */
   readonly summary: Summary | null;
   readonly view: View | null;
   /** The legal commands of the page's seat (empty for a spectator). */
