@@ -1,12 +1,15 @@
 """The play page draws from the state its stream pushes: no request per move for the view,
-the legal moves or the summary, whether it plays a seat or watches; and it falls back to
-asking for them when the stream cannot be opened."""
+the legal moves or the summary, whether it plays a seat or watches; a dropped stream resumes
+after its last event with a new ticket; and without a stream the page asks for the table."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextlib import ExitStack
+from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
@@ -92,3 +95,40 @@ def test_without_its_stream_the_page_asks_for_the_table_and_still_plays(
     assert version(page) == summary(base, game_id)["version"]
     assert refused, "the page never tried its stream"
     expect(page.get_by_test_id("status")).not_to_be_empty()
+
+
+def test_a_dropped_stream_resumes_after_its_last_event_with_a_new_ticket(
+    page: Page, base: str
+) -> None:
+    created = create_game(base, "deck-of-spies", 1, "web-pushed-3")
+    game_id = created["id"]
+    token = created["seats"][0]["token"]
+    streams: list[str] = []
+    page.on("request", lambda r: streams.append(r.url) if "/events/stream" in r.url else None)
+    page.goto(f"{base}/play/{game_id}#token={token}")
+    wait_loaded(page)
+    seen = version(page)
+    assert len(streams) == 1
+
+    # Four more streams of the seat (the server's cap per seat): the oldest, the page's, ends.
+    url = f"{base}/games/{game_id}/events/stream"
+    again = re.compile(r"/events/stream\?")
+    with (
+        httpx.Client(timeout=30.0) as http,
+        ExitStack() as others,
+        page.expect_request(lambda request: again.search(request.url) is not None) as reopened,
+    ):
+        for _ in range(4):
+            opened = http.stream("GET", url, headers={"Authorization": f"Bearer {token}"})
+            others.enter_context(opened)
+    query = parse_qs(urlsplit(reopened.value.url).query)
+    first = parse_qs(urlsplit(streams[0]).query)
+    assert query["after"] == [str(seen)]
+    assert query["ticket"] != first["ticket"]
+
+    click_a_move(page)  # the table follows the new stream
+    assert version(page) == summary(base, game_id)["version"]
+    lines = page.locator("[data-testid='log'] li").evaluate_all(
+        "items => items.map(item => item.dataset.seq)"
+    )
+    assert len(lines) == len(set(lines)), "an event was written twice"
