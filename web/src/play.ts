@@ -163,6 +163,9 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
           if (state.summary?.status === "finished" && state.summary.outcome === null) resummarize();
           render();
         },
+        interrupted() {
+          streaming = false;
+        },
         lost() {
           streaming = false;
           reload();

@@ -25,8 +25,13 @@ export interface LiveHandlers {
   /** The reader's state: at the stream's opening, then after each batch of events. */
   state(state: StreamState): void;
   /**
-   * The stream could not be opened, or dropped before its state caught up: what the page
-   * shows may be behind until the next attempt (made by itself, after a wait).
+   * The stream dropped after its snapshot: it is opened again at once (its new snapshot
+   * brings the table), and until then nothing follows the game.
+   */
+  interrupted(): void;
+  /**
+   * The stream could not be opened, or the game's last state never came: what the page shows
+   * may be behind until a later attempt (made by itself, after a growing wait).
    */
   lost(): void;
   /** The server refused the seat's token when asked for a ticket (its code): no retry. */
@@ -71,11 +76,14 @@ export function live(
   let source: EventSource | null = null;
   signal.addEventListener("abort", () => source?.close());
 
+  /** Opens the stream again after a wait that grows with each attempt since the last state. */
+  const reopen = (): void => {
+    failures += 1;
+    setTimeout(() => void open(), Math.min(RECONNECT_MS * 2 ** (failures - 1), MAX_WAIT_MS));
+  };
   const retry = (): void => {
     on.lost();
-    failures += 1;
-    const wait = Math.min(RECONNECT_MS * 2 ** (failures - 1), MAX_WAIT_MS);
-    setTimeout(() => void open(), wait);
+    reopen();
   };
 
   async function open(): Promise<void> {
@@ -90,6 +98,7 @@ export function live(
     }
     const opened = new EventSource(`/games/${encodeURIComponent(gameId)}/events/stream?${query.toString()}`);
     source = opened;
+    let followed = false; // this connection brought its snapshot
     opened.onmessage = (message: MessageEvent<string>) => {
       const event = JSON.parse(message.data) as GameEvent;
       last = event.seq;
@@ -97,7 +106,10 @@ export function live(
       on.event(event);
     };
     const pushed = (message: MessageEvent<string>): void => {
-      failures = 0;
+      // a state after a batch shows the stream works; a snapshot alone does not (two pages
+      // of one seat past its cap of streams would end each other's at once, for ever)
+      if (message.type === "state") failures = 0;
+      followed = true;
       const state = JSON.parse(message.data) as StreamState;
       stateAt = state.version;
       on.state(state);
@@ -109,6 +121,12 @@ export function live(
     opened.onerror = () => {
       opened.close();
       if (signal.aborted) return;
+      if (!ended && followed) {
+        // a stream that ended after following (a server's shutdown, a newer stream of the
+        // seat): opened again as an `EventSource` would, without asking for the table
+        on.interrupted();
+        return reopen();
+      }
       if (!ended) return retry();
       // The game is over and every event is in; only its last state may be missing.
       if (stateAt < last) on.lost();
