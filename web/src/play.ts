@@ -87,6 +87,9 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   };
   const render = (): void => drawPage(page, state, actions, redrawTable);
 
+  /** The version of the last summary asked for: a seat's event after it changes its seats. */
+  let summaryAt = 0;
+
   /** The page's seat token was refused: it is forgotten, and the page watches instead. */
   const tokenRefused = (): void => {
     if (state.seat === null) return;
@@ -116,6 +119,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
         // the stream came back meanwhile with a later table
         if (state.view !== null && state.view.version > answer.view.version) return false;
         state = withTable(state, answer.summary, answer.view, answer.legal);
+        summaryAt = Math.max(summaryAt, answer.summary.version);
         render();
         return false;
     }
@@ -126,6 +130,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     const answer = await loadSummary(gameId);
     if (answer.kind === "summary") {
       state = withSummary(state, answer.summary);
+      summaryAt = Math.max(summaryAt, answer.summary.version);
       render();
     }
     return false;
@@ -154,8 +159,7 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
       {
         event(event) {
           log.write(event);
-          // a pushed state has the version of every event before it: later ones are news
-          if (changesSummary(event) && event.seq > (state.summary?.version ?? 0)) resummarize();
+          if (changesSummary(event) && event.seq > summaryAt) resummarize();
         },
         state(pushed) {
           streaming = true;
@@ -222,5 +226,6 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     return;
   }
   state = withSummary(state, first.summary);
+  summaryAt = first.summary.version;
   follow();
 }
