@@ -12,7 +12,7 @@ import { DEAD_ENDS, drawDeadEnd } from "./play/dead-end";
 import { namer } from "./names";
 import { focusKeepingRedraw } from "./play/focus";
 import { layOut } from "./play/layout";
-import { logFollower } from "./play/log";
+import { logWriter } from "./play/log";
 import { coalesced } from "./play/refresh";
 import { drawPage, drawSeatPicker, type PlayActions } from "./play/render";
 import {
@@ -20,6 +20,7 @@ import {
   handSeatToBot,
   type Refusal,
   loadBots,
+  loadSummary,
   loadTable,
   REFUSED_TOKEN,
   rematchEverySeat,
@@ -28,6 +29,7 @@ import {
 } from "./play/requests";
 import { drawSeatsBox } from "./play/seats-box";
 import {
+  changesSummary,
   initialState,
   isLoaded,
   type PlayState,
@@ -36,11 +38,14 @@ import {
   withCardToggled,
   withCommandAnswered,
   withCommandSent,
+  withPushed,
   withSeat,
+  withSummary,
   withTable,
   withTokenRefused,
 } from "./play/state";
 import { problemSection, ruleLink } from "./rules/links";
+import { live } from "./stream";
 import { chooseSeat, chosenSeat, forgetToken, tokensOf } from "./tokens";
 
 /** Opens the table of `gameId` in `root`. */
@@ -82,45 +87,102 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
   };
   const render = (): void => drawPage(page, state, actions, redrawTable);
 
-  // Every change (an event, an answer, another seat) asks for the table again; the asks made
-  // while a load runs fold into one more load.
-  const refresh = coalesced(async () => {
+  /** The version of the last summary asked for: a seat's event after it changes its seats. */
+  let summaryAt = 0;
+
+  /** The page's seat token was refused: it is forgotten, and the page watches instead. */
+  const tokenRefused = (): void => {
+    if (state.seat === null) return;
+    // The kept token is refused (another server's, a reset database): forget it and
+    // watch, with the seat notice saying what happened and how to get the seat back.
+    forgetToken(gameId, state.seat);
+    chooseSeat(gameId, null);
+    state = withTokenRefused(state);
+    drawSeatPicker(page, state);
+    follow();
+  };
+
+  // The table asked for whole (summary, view, legal), only while the live stream cannot
+  // bring it; the asks made while a load runs fold into one more load.
+  const reload = coalesced(async () => {
     const seat = state.seat;
     const answer = await loadTable(gameId, seatToken(state));
-    if (state.seat !== seat) return false; // the seat changed meanwhile: its own load follows
+    if (state.seat !== seat) return false; // the seat changed meanwhile: its stream follows
     switch (answer.kind) {
       case "problem":
-        if (state.summary === null && answer.code !== undefined && DEAD_ENDS.has(answer.code)) {
-          drawDeadEnd(root, gameId, answer.code);
-          return false;
-        }
-        if (state.seat !== null && answer.code !== undefined && REFUSED_TOKEN.has(answer.code)) {
-          // The kept token is refused (another server's, a reset database): forget it and
-          // watch, with the seat notice saying what happened and how to get the seat back.
-          forgetToken(gameId, state.seat);
-          chooseSeat(gameId, null);
-          state = withTokenRefused(state);
-          drawSeatPicker(page, state);
-          if (state.summary !== null) log.restart(undefined, state.summary.game);
-          return true;
-        }
-        tell(answer.text);
+        if (state.seat !== null && answer.code !== undefined && REFUSED_TOKEN.has(answer.code)) tokenRefused();
+        else tell(answer.text);
         return false;
       case "moved":
         return true;
-      case "table": {
-        const first = state.summary === null;
+      case "table":
+        // the stream came back meanwhile with a later table
+        if (state.view !== null && state.view.version > answer.view.version) return false;
         state = withTable(state, answer.summary, answer.view, answer.legal);
+        summaryAt = Math.max(summaryAt, answer.summary.version);
         render();
-        // The log's first lines were written before the seats' names were known.
-        if (first) log.restart(seatToken(state), state.summary?.game);
         return false;
-      }
     }
   });
-  const log = logFollower(page.log, gameId, refresh, (joined) => namer(state.summary, state.seat, joined));
 
-  /** Sends a command chosen on the view shown; the table is loaded again after the answer. */
+  // The summary asked for again: only when the stream says a seat or the outcome changed.
+  const resummarize = coalesced(async () => {
+    const answer = await loadSummary(gameId);
+    if (answer.kind === "summary") {
+      state = withSummary(state, answer.summary);
+      summaryAt = Math.max(summaryAt, answer.summary.version);
+      render();
+    }
+    return false;
+  });
+
+  const log = logWriter(
+    page.log,
+    () => state.summary?.game,
+    (joined) => namer(state.summary, state.seat, joined),
+  );
+  let stream: AbortController | null = null;
+  /** Whether the table shown follows an open stream (else answers reload it). */
+  let streaming = false;
+
+  /** Follows the game live as the page's seat: the log from the first event, the table. */
+  function follow(): void {
+    stream?.abort();
+    const controller = new AbortController();
+    stream = controller;
+    streaming = false;
+    log.clear();
+    live(
+      gameId,
+      state.seat,
+      seatToken(state),
+      {
+        event(event) {
+          log.write(event);
+          if (changesSummary(event) && event.seq > summaryAt) resummarize();
+        },
+        state(pushed) {
+          streaming = true;
+          state = withPushed(state, pushed);
+          if (state.summary?.status === "finished" && state.summary.outcome === null) resummarize();
+          render();
+        },
+        interrupted() {
+          streaming = false;
+        },
+        lost() {
+          streaming = false;
+          reload();
+        },
+        refused() {
+          tokenRefused();
+        },
+      },
+      controller.signal,
+    );
+  }
+
+  /** Sends a command chosen on the view shown; the stream brings the table it makes. */
   async function send(command: Command): Promise<void> {
     const token = seatToken(state);
     const shown = state.view;
@@ -128,32 +190,42 @@ export async function playPage(root: HTMLElement, gameId: string): Promise<void>
     state = withCommandSent(state);
     tell("");
     render();
-    const problem = await sendCommand(gameId, token, command, shown.version);
-    state = withCommandAnswered(state);
-    if (problem !== null) refuse(problem);
-    refresh();
+    const answer = await sendCommand(gameId, token, command, shown.version);
+    state = withCommandAnswered(state, answer.kind === "accepted" ? answer.version : null);
+    if (answer.kind === "refused") refuse(answer);
+    render();
+    if (!streaming) reload();
   }
 
-  /** A hand-over to a bot or back: its refusal shown, then the table loaded again. */
+  /** A hand-over to a bot or back: its refusal shown; the stream brings the seat's change. */
   async function seatRequest(request: () => Promise<Refusal | null>): Promise<void> {
     tell("");
     const problem = await request();
     if (problem !== null) refuse(problem);
-    refresh();
+    if (!streaming) reload();
   }
 
   page.seatSelect.addEventListener("change", () => {
     const seat = page.seatSelect.value === "spectator" ? null : Number(page.seatSelect.value);
     chooseSeat(gameId, seat);
     state = withSeat(state, seat);
-    refresh();
-    log.restart(seatToken(state), state.summary?.game);
+    follow();
   });
 
   drawSeatPicker(page, state);
-  refresh(); // the log starts after the first load, when the seats' names are known
   void loadBots().then((bots) => {
     state = withBots(state, bots);
     if (isLoaded(state)) drawSeatsBox(page.seatsBox, state, actions);
   });
+  // The summary first (the seats' names, for the log's first lines; a game that is not
+  // there), then the stream, whose snapshot is the table.
+  const first = await loadSummary(gameId);
+  if (first.kind === "problem") {
+    if (first.code !== undefined && DEAD_ENDS.has(first.code)) drawDeadEnd(root, gameId, first.code);
+    else tell(first.text);
+    return;
+  }
+  state = withSummary(state, first.summary);
+  summaryAt = first.summary.version;
+  follow();
 }

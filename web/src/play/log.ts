@@ -1,19 +1,16 @@
-/** The log: the game's events as lines, followed live from the event stream. */
+/** The log: the game's events as lines, written as the live stream brings them. */
 
 import type { GameEvent } from "../api/client";
 import { h } from "../dom";
 import { narrate, quietInLog } from "../games/narrate";
 import type { Namer } from "../names";
-import { follow } from "../stream";
 
-/** Follows a game's events into a log element, one stream at a time. */
-export interface LogFollower {
-  /**
-   * Starts the log again from the first event, as the seat of `token` may see it (the one
-   * stream before is closed). `game` is the game's id if already known: the stream's first
-   * event says it too.
-   */
-  restart(token: string | undefined, game: string | undefined): void;
+/** Writes a game's events into a log element, from its first event. */
+export interface LogWriter {
+  /** Empties the log (a new stream starts from the first event again). */
+  clear(): void;
+  /** Writes one event's line, if it has one. */
+  write(event: GameEvent): void;
 }
 
 /** One line of the log. */
@@ -22,40 +19,39 @@ function logLine(game: string | undefined, event: GameEvent, name: Namer): HTMLE
 }
 
 /**
- * A {@link LogFollower} writing into `log`; `changed` is called after each batch of events,
- * `names` gives the seats' names as the page knows them when a line is written.
+ * A {@link LogWriter} writing into `log`; `game` is the game's id if already known (the first
+ * event says it too), `names` gives the seats' names as the page knows them when a line is
+ * written.
  */
-export function logFollower(
+export function logWriter(
   log: HTMLElement,
-  gameId: string,
-  changed: () => void,
+  game: () => string | undefined,
   names: (joined: ReadonlyMap<number, string>) => Namer,
-): LogFollower {
-  let stream: AbortController | null = null;
+): LogWriter {
+  let kind: string | undefined;
+  // Names taken in the stream itself, before the page's summary knows them.
+  let joined = new Map<number, string>();
+  // One scroll per frame: a stream's backlog arrives as hundreds of lines at once.
+  let scrolling = false;
+  const scroll = (): void => {
+    scrolling = false;
+    log.scrollTop = log.scrollHeight;
+  };
   return {
-    restart(token, game) {
-      stream?.abort();
-      stream = new AbortController();
+    clear() {
       log.replaceChildren();
-      let kind = game;
-      // Names taken in the stream itself, before the page's summary knows them.
-      const joined = new Map<number, string>();
-      void follow(
-        gameId,
-        token,
-        0,
-        (events) => {
-          for (const event of events) {
-            if (event.type === "game_created") kind = event.game;
-            if (event.type === "seat_joined") joined.set(event.seat, event.name);
-            const name = names(joined);
-            if (!quietInLog(event)) log.append(logLine(kind, event, name));
-          }
-          log.scrollTop = log.scrollHeight;
-          changed();
-        },
-        stream.signal,
-      );
+      kind = undefined;
+      joined = new Map();
+    },
+    write(event) {
+      if (event.type === "game_created") kind = event.game;
+      if (event.type === "seat_joined") joined.set(event.seat, event.name);
+      if (quietInLog(event)) return;
+      log.append(logLine(kind ?? game(), event, names(joined)));
+      if (!scrolling) {
+        scrolling = true;
+        requestAnimationFrame(scroll);
+      }
     },
   };
 }

@@ -35,7 +35,27 @@ export type TableAnswer =
   /** A move landed between the answers: ask again for one version. */
   | { kind: "moved" };
 
-/** The summary, the view of `token`'s seat and its legal commands (none without a token). */
+/** The game's summary, or the problem to show. */
+export type SummaryAnswer = { kind: "summary"; summary: Summary } | { kind: "problem"; text: string; code?: string };
+
+/** The game's summary: what the page needs that its stream does not push (seats, outcome). */
+export async function loadSummary(gameId: string): Promise<SummaryAnswer> {
+  let answer;
+  try {
+    answer = await api.GET("/games/{game_id}", { params: { path: { game_id: gameId } } });
+  } catch {
+    return { kind: "problem", text: T.deadServerDown, code: SERVER_DOWN };
+  }
+  if (answer.data !== undefined) return { kind: "summary", summary: answer.data };
+  const code = problemCode(answer.error);
+  const text = problemText(answer.error);
+  return code === undefined ? { kind: "problem", text } : { kind: "problem", text, code };
+}
+
+/**
+ * The summary, the view of `token`'s seat and its legal commands (none without a token): the
+ * table asked for whole, when the live stream cannot bring it.
+ */
 export async function loadTable(gameId: string, token: string | undefined): Promise<TableAnswer> {
   const path = { params: { path: { game_id: gameId } } };
   let answers;
@@ -63,29 +83,27 @@ export async function loadTable(gameId: string, token: string | undefined): Prom
   return { kind: "table", summary: s.data, view: v.data, legal: l?.data?.commands ?? [] };
 }
 
+/** The answer to a command: the version it brought the game to, or the refusal to show. */
+export type CommandAnswer = { kind: "accepted"; version: number } | ({ kind: "refused" } & Refusal);
+
 /**
- * Sends a command chosen on the view at `version`; the problem to show, or null once it is
- * accepted. The server decides whether a move made meanwhile matters: it applies the command
- * when the seat's legal commands are still those of `version` (another seat's move in a
- * simultaneous phase, a join), and answers `version-conflict` when they changed or the seat
- * acted since; the person then chooses again on the new table.
+ * Sends a command chosen on the view at `version`. The server decides whether a move made
+ * meanwhile matters: it applies the command when the seat's legal commands are still those
+ * of `version` (another seat's move in a simultaneous phase, a join), and answers
+ * `version-conflict` when they changed or the seat acted since; the person then chooses again
+ * on the new table.
  */
-export async function sendCommand(
-  gameId: string,
-  token: string,
-  command: Command,
-  version: number,
-): Promise<Refusal | null> {
+export async function sendCommand(gameId: string, token: string, command: Command, version: number): Promise<CommandAnswer> {
   const { data, error } = await api.POST("/games/{game_id}/commands", {
     params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
     headers: auth(token),
     body: { command, expected_version: version },
   });
-  if (error === undefined) {
-    keepReceipt(data?.receipt);
-    return null;
+  if (data !== undefined) {
+    keepReceipt(data.receipt);
+    return { kind: "accepted", version: data.version };
   }
-  return error.code === "version-conflict" ? { text: T.tableMoved } : refusal(error);
+  return { kind: "refused", ...(error?.code === "version-conflict" ? { text: T.tableMoved } : refusal(error)) };
 }
 
 /** Hands the seat to `bot`; the problem to show, or null. */
