@@ -2,9 +2,10 @@
 
 A small JSON Schema validator for the subset Litestar emits (``$ref``, ``type``, ``const``,
 ``enum``, ``properties``, ``required``, ``additionalProperties``, ``items``, ``prefixItems``,
-``oneOf``/``anyOf``/``allOf``, bounds), and :class:`ResponseChecker`, which finds the
-operation of a response, and checks that its status is documented and that a JSON body
-matches the documented schema.
+``oneOf``/``anyOf``/``allOf``, bounds, ``pattern``), and :class:`ResponseChecker`, which finds
+the operation of a response, and checks that its status is documented and that a JSON body
+matches the documented schema. :func:`observe` records which properties each component's
+objects carried, so a test can check that what is always sent is ``required``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["ResponseChecker", "SchemaError", "validate"]
+__all__ = ["ResponseChecker", "SchemaError", "observe", "validate"]
 
 
 class SchemaError(AssertionError):
@@ -69,6 +70,8 @@ def _shape(value: Any, schema: dict[str, Any], document: dict[str, Any], path: s
     elif isinstance(value, str):
         if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 1e18):
             raise SchemaError(f"{path}: length of {value!r:.80} out of bounds")
+        if "pattern" in schema and re.search(schema["pattern"], value) is None:
+            raise SchemaError(f"{path}: {value!r:.80} does not match {schema['pattern']!r}")
     elif _is_type(value, "number") and not (
         schema.get("minimum", -1e300) <= value <= schema.get("maximum", 1e300)
     ):
@@ -129,6 +132,40 @@ def _array(value: list[Any], schema: dict[str, Any], document: dict[str, Any], p
             validate(item, schema["items"], document, f"{path}[{index}]")
 
 
+def observe(
+    value: Any, schema: dict[str, Any], document: dict[str, Any], seen: dict[str, list[set[str]]]
+) -> None:
+    """Record in ``seen``, for each component an object of ``value`` (valid for ``schema``)
+    matched, the set of properties that object carried."""
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/components/schemas/")
+        component = document["components"]["schemas"][name]
+        if isinstance(value, dict) and "properties" in component:
+            seen.setdefault(name, []).append(set(value))
+        observe(value, component, document, seen)
+    for sub in schema.get("allOf", ()):
+        observe(value, sub, document, seen)
+    for keyword in ("oneOf", "anyOf"):
+        matching = [s for s in schema.get(keyword, ()) if _matches(value, s, document, "$")]
+        if matching:
+            observe(value, matching[0], document, seen)
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for name, item in value.items():
+            if name in properties:
+                observe(item, properties[name], document, seen)
+            elif isinstance(extra, dict):
+                observe(item, extra, document, seen)
+    elif isinstance(value, list):
+        prefix = schema.get("prefixItems", [])
+        for index, item in enumerate(value):
+            if index < len(prefix):
+                observe(item, prefix[index], document, seen)
+            elif isinstance(schema.get("items"), dict):
+                observe(item, schema["items"], document, seen)
+
+
 class ResponseChecker:
     """Checks responses against an OpenAPI document.
 
@@ -139,6 +176,8 @@ class ResponseChecker:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
         self.checked = 0
+        self.seen: dict[str, list[set[str]]] | None = None
+        """Set it to a dict to have each JSON body's objects recorded by :func:`observe`."""
         self._routes = [
             (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "/?$"), template)
             for template in sorted(document["paths"], key=lambda t: -t.count("/"))
@@ -175,6 +214,8 @@ class ResponseChecker:
         if media_type.endswith("json") and "ndjson" not in media_type:
             value = msgspec.json.decode(body)
             validate(value, content[media_type]["schema"], self.document, "$")
+            if self.seen is not None:
+                observe(value, content[media_type]["schema"], self.document, self.seen)
             if media_type == "application/problem+json":
                 # every code an operation answers is listed in its document, by status
                 listed = responses[str(status)].get("description", "")

@@ -11,8 +11,10 @@ The :class:`DocumentedSchemaPlugin` makes the code's documentation the document'
 - a Struct's docstring describes its schema, and the attribute docstring written under each
   field (the string literal after it) describes that property; a field whose docstring starts
   with ``Deprecated:`` is marked ``deprecated``; a field a client may omit (a default in a
-  Struct that forbids unknown fields, i.e. one a client sends) states its default in the
+  Struct a request body holds, i.e. one a client sends) states its default in the
   description rather than as ``default``, which some generators read as "always present";
+  every field of a Struct no request body holds is ``required``, since the server sends it
+  even at its default, but for a field left ``UNSET``, which the encoder omits;
 - an enum's docstring and its members' docstrings describe its schema, one line per value;
 - a Struct or enum that belongs to one game (reached from its options, commands, events or
   view) is named after the game, ``DeckOfSpiesPhase`` rather than ``Phase``, so no two games'
@@ -229,6 +231,36 @@ def _game_of_type() -> dict[type, str]:
     return {cls: next(iter(games)) for cls, games in owners.items() if len(games) == 1}
 
 
+def _unset_by_default(item: msgspec.inspect.Field) -> bool:
+    """Whether a field is ``UNSET`` unless given, so that msgspec leaves it out (inspection
+    shows that default as no default on a field that is not required)."""
+    return (
+        not item.required
+        and item.default is msgspec.NODEFAULT
+        and item.default_factory is msgspec.NODEFAULT
+    )
+
+
+@cache
+def _sent_by_clients() -> frozenset[type]:
+    """The Structs and enums a request body may hold: the API's inbound Structs (they forbid
+    unknown fields), the games' variants of a request documented per game, each game's
+    commands, and whatever they are made of."""
+    roots: list[Any] = [
+        value
+        for value in vars(schemas_module).values()
+        if isinstance(value, type)
+        and issubclass(value, msgspec.Struct)
+        and value.__struct_config__.forbid_unknown_fields
+    ]
+    roots += [member for union in DOCUMENTED_AS.values() for member in _members(union)]
+    roots += [member for spec in GAMES.values() for member in _members(spec.command_type)]
+    found: set[type] = set()
+    for root in roots:
+        _named_types(msgspec.inspect.type_info(root), found)
+    return frozenset(found)
+
+
 def schema_name(cls: type) -> str:
     """The component name of a Struct or enum: its class name, prefixed with its game's
     name when it belongs to one game (an API subclass of a game's event counts as the
@@ -396,10 +428,12 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         cls = field_definition.annotation
         hints = field_definition.get_type_hints(include_extras=True, resolve_generics=True)
         info = cast("msgspec.inspect.StructType", msgspec.inspect.type_info(cls))
-        # A client sends an inbound Struct (it forbids unknown fields): a field with a
+        # A client sends an inbound Struct (one a request body holds): a field with a
         # default is one it may omit, so the default goes into the description rather than
-        # into ``default``, which some generators read as "always present".
-        inbound = info.forbid_unknown_fields
+        # into ``default``, which some generators read as "always present". The server sends
+        # every field of the others (msgspec encodes defaults too), so each is required,
+        # but for a field left ``UNSET``, which msgspec omits.
+        inbound = cls in _sent_by_clients()
         defaults = {
             item.name: item.default
             for item in info.fields
@@ -411,7 +445,11 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
             properties[item.encode_name] = FieldDefinition.from_annotation(
                 hints[item.name], name=item.encode_name, default=Empty if inbound else default
             )
-        required = [item.encode_name for item in info.fields if item.required]
+        required = [
+            item.encode_name
+            for item in info.fields
+            if item.required or not (inbound or _unset_by_default(item))
+        ]
         if info.tag_field is not None:
             properties[info.tag_field] = FieldDefinition.from_annotation(Literal[info.tag])
             required.append(info.tag_field)
@@ -451,7 +489,7 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         if info.tag_field is not None:
             tag_field = info.tag_field
             properties_out[tag_field] = _described(properties_out[tag_field], docs[tag_field])
-        _closed(cls, schema, inbound=inbound)
+        _closed(cls, schema, inbound=info.forbid_unknown_fields)
 
     @staticmethod
     def _per_game(mark: PerGame, schema_creator: SchemaCreator) -> Schema:
