@@ -5,7 +5,8 @@ A small JSON Schema validator for the subset Litestar emits (``$ref``, ``type``,
 ``oneOf``/``anyOf``/``allOf``, bounds, ``pattern``), and :class:`ResponseChecker`, which finds
 the operation of a response, and checks that its status is documented and that a JSON body
 matches the documented schema. :func:`observe` records which properties each component's
-objects carried, so a test can check that what is always sent is ``required``.
+objects carried and the pattern each string met, so a test can check that what is always
+sent is ``required`` and that every card has its notation's pattern.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["ResponseChecker", "SchemaError", "observe", "validate"]
+__all__ = ["Observed", "ResponseChecker", "SchemaError", "observe", "validate"]
 
 
 class SchemaError(AssertionError):
@@ -132,38 +133,65 @@ def _array(value: list[Any], schema: dict[str, Any], document: dict[str, Any], p
             validate(item, schema["items"], document, f"{path}[{index}]")
 
 
+class Observed:
+    """What :func:`observe` records of the answers."""
+
+    def __init__(self) -> None:
+        self.objects: dict[str, list[set[str]]] = {}
+        """For each component, the set of properties each object that matched it carried."""
+        self.strings: dict[str, set[tuple[str, str | None]]] = {}
+        """Each string met, with the property that held it (the nearest one, ``$`` at the
+        top) and the ``pattern`` of its schema there (``None``: no pattern)."""
+
+
 def observe(
-    value: Any, schema: dict[str, Any], document: dict[str, Any], seen: dict[str, list[set[str]]]
+    value: Any, schema: dict[str, Any], document: dict[str, Any], seen: Observed, key: str = "$"
 ) -> None:
-    """Record in ``seen``, for each component an object of ``value`` (valid for ``schema``)
-    matched, the set of properties that object carried."""
+    """Record in ``seen`` the objects and strings of ``value`` (valid for ``schema``), each
+    with the schema it matched; ``key`` is the property that holds ``value``."""
     if "$ref" in schema:
         name = schema["$ref"].removeprefix("#/components/schemas/")
         component = document["components"]["schemas"][name]
         if isinstance(value, dict) and "properties" in component:
-            seen.setdefault(name, []).append(set(value))
-        observe(value, component, document, seen)
+            seen.objects.setdefault(name, []).append(set(value))
+        observe(value, component, document, seen, key)
+        return
     for sub in schema.get("allOf", ()):
-        observe(value, sub, document, seen)
+        observe(value, sub, document, seen, key)
+    branches: list[dict[str, Any]] = []
     for keyword in ("oneOf", "anyOf"):
         matching = [s for s in schema.get(keyword, ()) if _matches(value, s, document, "$")]
         if matching:
-            observe(value, matching[0], document, seen)
+            branches.append(matching[0])
+    for sub in branches:
+        observe(value, sub, document, seen, key)
+    if branches or schema.get("allOf"):
+        return
+    if isinstance(value, str):
+        seen.strings.setdefault(value, set()).add((key, schema.get("pattern")))
+    for item_key, item, item_schema in _parts(value, schema, key):
+        observe(item, item_schema, document, seen, item_key)
+
+
+def _parts(value: Any, schema: dict[str, Any], key: str) -> list[tuple[str, Any, Any]]:
+    """An object's properties or an array's items, each with its key and its schema."""
     if isinstance(value, dict):
         properties = schema.get("properties", {})
         extra = schema.get("additionalProperties")
-        for name, item in value.items():
-            if name in properties:
-                observe(item, properties[name], document, seen)
-            elif isinstance(extra, dict):
-                observe(item, extra, document, seen)
-    elif isinstance(value, list):
+        return [
+            (name, item, properties.get(name, extra))
+            for name, item in value.items()
+            if isinstance(properties.get(name, extra), dict)
+        ]
+    if isinstance(value, list):
         prefix = schema.get("prefixItems", [])
-        for index, item in enumerate(value):
-            if index < len(prefix):
-                observe(item, prefix[index], document, seen)
-            elif isinstance(schema.get("items"), dict):
-                observe(item, schema["items"], document, seen)
+        items = [*prefix, *[schema.get("items")] * max(0, len(value) - len(prefix))]
+        return [
+            (key, item, sub)
+            for item, sub in zip(value, items, strict=False)
+            if isinstance(sub, dict)
+        ]
+    return []
 
 
 class ResponseChecker:
@@ -176,8 +204,8 @@ class ResponseChecker:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
         self.checked = 0
-        self.seen: dict[str, list[set[str]]] | None = None
-        """Set it to a dict to have each JSON body's objects recorded by :func:`observe`."""
+        self.seen: Observed | None = None
+        """Set it to have each JSON body's objects and strings recorded by :func:`observe`."""
         self._routes = [
             (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "/?$"), template)
             for template in sorted(document["paths"], key=lambda t: -t.count("/"))

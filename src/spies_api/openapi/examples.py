@@ -97,26 +97,7 @@ SEATED_CREATED_EXAMPLE: Final = {
 }
 
 JOIN_REQUEST_EXAMPLES: Final = [example("Join as Grace", {"name": "Grace"})]
-JOINED_EXAMPLE: Final = {
-    "seat": 1,
-    "token": "Xq3v0yL2dC7mJd9oQ4mJr8r1y5e6Z0w2uY1oC9pT3hA",
-    "receipt": None,
-}
 BOT_REQUEST_EXAMPLES: Final = [example("Hand the seat to the random bot", {"bot": "random"})]
-HANDED_SEAT_EXAMPLE: Final = {
-    "seat": 1,
-    "type": "joined",
-    "name": "Grace",
-    "bot": "random",
-    "receipt": None,
-}
-TAKEN_BACK_EXAMPLE: Final = {**HANDED_SEAT_EXAMPLE, "bot": None}
-REMATCH_EXAMPLE: Final = {
-    "id": NEXT_ID,
-    "seat": 0,
-    "token": "1hQ3mZ5s0bN8yW2cE4rT6uI9oP7aS1dF3gH5jK7lZ9x",
-    "receipt": None,
-}
 BOTS_EXAMPLE: Final = {
     "bots": [
         {

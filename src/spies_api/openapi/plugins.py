@@ -48,6 +48,7 @@ from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
 from spies_api import schemas as schemas_module
+from spies_api.openapi.constraints import constrain, tuple_items
 from spies_api.problems.codes import ERROR_CODES
 from spies_api.schemas import DOCUMENTED_AS, PerGame, Problem
 from spies_core.registry import GAMES
@@ -330,46 +331,6 @@ def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None
         code.enum = sorted({entry.code for entry in ERROR_CODES})  # a code may have two sources
 
 
-_KEYWORDS: Final = {
-    "enum": "enum",
-    "minimum": "minimum",
-    "maximum": "maximum",
-    "minLength": "min_length",
-    "maxLength": "max_length",
-    "pattern": "pattern",
-}
-"""The JSON Schema keywords a field's ``extra_json_schema`` may add to its schema."""
-
-
-def _tuple_items(schema: Schema | Reference) -> None:
-    """A tuple's schema (``prefixItems`` and as many ``maxItems``) gets ``items`` too, the
-    union of its members' schemas: JSON Schema needs none, but linters and generators that
-    predate ``prefixItems`` read an array without ``items`` as untyped."""
-    if not isinstance(schema, Schema):
-        return
-    for member in (*(schema.one_of or ()), *(schema.any_of or ())):
-        _tuple_items(member)
-    if schema.prefix_items and schema.items is None:
-        distinct: list[Schema | Reference] = []
-        for item in schema.prefix_items:
-            if item not in distinct:
-                distinct.append(item)
-        schema.items = distinct[0] if len(distinct) == 1 else Schema(one_of=distinct)
-
-
-def _constrain(schema: Schema | Reference, extra: dict[str, Any]) -> None:
-    """Put a field's document-only constraints (its ``extra_json_schema``: msgspec does not
-    check them, the API does, with its own codes) on its schema, or on the non-null member
-    of an optional field's ``oneOf``."""
-    if isinstance(schema, Reference):
-        return
-    members = [m for m in schema.one_of or () if isinstance(m, Schema) and m.type != "null"]
-    target = members[0] if len(members) == 1 else schema
-    for keyword, attribute in _KEYWORDS.items():
-        if keyword in extra:
-            setattr(target, attribute, extra[keyword])
-
-
 class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
     """Structs and enums as components named by :func:`schema_name`, described by their
     docstrings; :class:`~spies_api.schemas.PerGame` values as ``anyOf`` the games' schemas."""
@@ -465,10 +426,10 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 extra = item.type.extra_json_schema or {}
                 if described := extra.get("description"):
                     docs[item.name] = _text(described)
-                _constrain(properties_out[item.encode_name], extra)
+            constrain(properties_out[item.encode_name], item.type)
         docs.update(field_docs(cls))
         for value in properties_out.values():
-            _tuple_items(value)
+            tuple_items(value)
         _json_text(info, schema, schema_creator)
         for key, default in defaults.items():
             doc = docs.get(key, "")
