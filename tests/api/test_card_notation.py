@@ -1,7 +1,8 @@
 """Card notation in the document: each game's ``pattern`` is derived from its own cards and
 holds exactly them, and its input pattern exactly what its ``parse_card`` accepts; the
-document gives them to the card fields (the input one to commands and options); a malformed
-card in a command is still refused by the rules (422 ``unknown-card``), not by the schema."""
+document gives them to the card fields (the input one to commands and options), and a Spies
+& Lies rank the bounds of the game's ranks; a malformed card or rank in a command is still
+refused by the rules (422 ``unknown-card``, ``invalid-rank``), not by the schema."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from spies_api.openapi.document import openapi_document
 from spies_core import cards as dos_cards
 from spies_core.black_spy import cards as bs_cards
 from spies_core.errors import RuleError
+from spies_core.spies_and_lies.soldiers import ALL_RANKS
 from tests.support.api import assert_problem, new_game
 
 DOS_CANDIDATES = {
@@ -107,6 +109,24 @@ def test_the_document_gives_card_fields_their_game_s_pattern(
     assert _patterns(schema) == {pattern}
 
 
+@pytest.mark.parametrize(
+    ("component", "field"),
+    [
+        ("SpiesAndLiesDeploy", "soldiers"),
+        ("SpiesAndLiesGuess", "rank"),
+        ("SpiesAndLiesChooseCaptain", "borrow"),
+        ("SpiesAndLiesSoldierRevealed", "rank"),
+        ("SpiesAndLiesSideView", "hand"),
+        ("SpiesAndLiesView", "intel_cards"),
+        ("SpiesAndLiesStarted", "exhausted"),
+    ],
+)
+def test_the_document_bounds_spies_and_lies_ranks(component: str, field: str) -> None:
+    schema = openapi_document()["components"]["schemas"][component]["properties"][field]
+    text = str(schema)
+    assert f"'minimum': {ALL_RANKS[0]}" in text and f"'maximum': {ALL_RANKS[-1]}" in text
+
+
 def test_a_malformed_card_in_a_command_is_still_refused_by_the_rules(
     client: TestClient[Litestar],
 ) -> None:
@@ -118,3 +138,7 @@ def test_a_malformed_card_in_a_command_is_still_refused_by_the_rules(
     passed = {"type": "pass_cards", "cards": ["purple-3", "red-1", "red-2"]}
     answer = client.post(black.url("/commands"), headers=black.seats[0], json={"command": passed})
     assert_problem(answer, 422, "unknown-card")
+    lies = new_game(client, "spies-and-lies", 2, seed="notation")
+    deploy = {"type": "deploy", "soldiers": [1, 2, 3, 11]}
+    answer = client.post(lies.url("/commands"), headers=lies.seats[0], json={"command": deploy})
+    assert_problem(answer, 422, "invalid-rank")
