@@ -16,19 +16,27 @@ are upper-cased, so ``" 10h "`` is ``"10H"``. Anything else that is not one of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Final, NewType
+from typing import Annotated, Final, NewType
+
+import msgspec
 
 from spies_core.errors import RuleError
 
 __all__ = [
     "ALL_CARDS",
+    "CARD_INPUT_PATTERN",
+    "CARD_PATTERN",
     "RANKS",
     "Card",
+    "CardInput",
+    "CardNotation",
     "Suit",
     "card",
     "is_ace",
     "is_face",
+    "notation_pattern",
     "parse_card",
     "pretty",
     "rank",
@@ -72,6 +80,35 @@ def card(rank_text: str, suit_: Suit) -> Card:
 
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(card(r, s) for s in Suit for r in RANKS)
 """The 52 cards in canonical order: clubs A-K, diamonds, hearts, spades."""
+
+
+def notation_pattern(
+    parts: Sequence[Iterable[str]], joiner: str = "", *, loose: bool = False
+) -> str:
+    """A regular expression (the API document's ``pattern``) for the notations made of one
+    word of each of ``parts``, joined by ``joiner``: exactly them, or (``loose``) as a client
+    may write them, in any case and with white space around (what a ``parse_card`` accepts).
+    """
+
+    def word(text: str) -> str:
+        return "".join(f"[{c.upper()}{c.lower()}]" if loose and c.isalpha() else c for c in text)
+
+    body = joiner.join("(?:" + "|".join(map(word, part)) + ")" for part in parts)
+    return rf"^\s*{body}\s*$" if loose else f"^{body}$"
+
+
+CARD_PATTERN: Final = notation_pattern((RANKS, Suit))
+"""The notation of exactly the 52 cards, as a regular expression."""
+CARD_INPUT_PATTERN: Final = notation_pattern((RANKS, Suit), loose=True)
+"""The cards :func:`parse_card` accepts, as a regular expression."""
+
+CardNotation = Annotated[Card, msgspec.Meta(extra_json_schema={"pattern": CARD_PATTERN})]
+"""A card in an event or a view: its schema in the API document has :data:`CARD_PATTERN`."""
+CardInput = Annotated[str, msgspec.Meta(extra_json_schema={"pattern": CARD_INPUT_PATTERN})]
+"""A card in a command or an option, as a client wrote it: its schema in the API document
+has :data:`CARD_INPUT_PATTERN` (a document-only constraint: :func:`parse_card` checks it,
+with its own code, and the log keeps the command as it was sent)."""
+
 
 _VALUE: Final[dict[str, int]] = {c: RANKS.index(c[:-1]) + 1 for c in ALL_CARDS}
 _SUIT: Final[dict[str, Suit]] = {c: Suit(c[-1]) for c in ALL_CARDS}

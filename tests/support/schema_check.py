@@ -2,9 +2,11 @@
 
 A small JSON Schema validator for the subset Litestar emits (``$ref``, ``type``, ``const``,
 ``enum``, ``properties``, ``required``, ``additionalProperties``, ``items``, ``prefixItems``,
-``oneOf``/``anyOf``/``allOf``, bounds), and :class:`ResponseChecker`, which finds the
-operation of a response, and checks that its status is documented and that a JSON body
-matches the documented schema.
+``oneOf``/``anyOf``/``allOf``, bounds, ``pattern``), and :class:`ResponseChecker`, which finds
+the operation of a response, and checks that its status is documented and that a JSON body
+matches the documented schema. :func:`observe` records which properties each component's
+objects carried and the pattern each string met, so a test can check that what is always
+sent is ``required`` and that every card has its notation's pattern.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["ResponseChecker", "SchemaError", "validate"]
+__all__ = ["Observed", "ResponseChecker", "SchemaError", "observe", "validate"]
 
 
 class SchemaError(AssertionError):
@@ -69,6 +71,8 @@ def _shape(value: Any, schema: dict[str, Any], document: dict[str, Any], path: s
     elif isinstance(value, str):
         if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 1e18):
             raise SchemaError(f"{path}: length of {value!r:.80} out of bounds")
+        if "pattern" in schema and re.search(schema["pattern"], value) is None:
+            raise SchemaError(f"{path}: {value!r:.80} does not match {schema['pattern']!r}")
     elif _is_type(value, "number") and not (
         schema.get("minimum", -1e300) <= value <= schema.get("maximum", 1e300)
     ):
@@ -129,6 +133,67 @@ def _array(value: list[Any], schema: dict[str, Any], document: dict[str, Any], p
             validate(item, schema["items"], document, f"{path}[{index}]")
 
 
+class Observed:
+    """What :func:`observe` records of the answers."""
+
+    def __init__(self) -> None:
+        self.objects: dict[str, list[set[str]]] = {}
+        """For each component, the set of properties each object that matched it carried."""
+        self.strings: dict[str, set[tuple[str, str | None]]] = {}
+        """Each string met, with the property that held it (the nearest one, ``$`` at the
+        top) and the ``pattern`` of its schema there (``None``: no pattern)."""
+
+
+def observe(
+    value: Any, schema: dict[str, Any], document: dict[str, Any], seen: Observed, key: str = "$"
+) -> None:
+    """Record in ``seen`` the objects and strings of ``value`` (valid for ``schema``), each
+    with the schema it matched; ``key`` is the property that holds ``value``."""
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/components/schemas/")
+        component = document["components"]["schemas"][name]
+        if isinstance(value, dict) and "properties" in component:
+            seen.objects.setdefault(name, []).append(set(value))
+        observe(value, component, document, seen, key)
+        return
+    for sub in schema.get("allOf", ()):
+        observe(value, sub, document, seen, key)
+    branches: list[dict[str, Any]] = []
+    for keyword in ("oneOf", "anyOf"):
+        matching = [s for s in schema.get(keyword, ()) if _matches(value, s, document, "$")]
+        if matching:
+            branches.append(matching[0])
+    for sub in branches:
+        observe(value, sub, document, seen, key)
+    if branches or schema.get("allOf"):
+        return
+    if isinstance(value, str):
+        seen.strings.setdefault(value, set()).add((key, schema.get("pattern")))
+    for item_key, item, item_schema in _parts(value, schema, key):
+        observe(item, item_schema, document, seen, item_key)
+
+
+def _parts(value: Any, schema: dict[str, Any], key: str) -> list[tuple[str, Any, Any]]:
+    """An object's properties or an array's items, each with its key and its schema."""
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        return [
+            (name, item, properties.get(name, extra))
+            for name, item in value.items()
+            if isinstance(properties.get(name, extra), dict)
+        ]
+    if isinstance(value, list):
+        prefix = schema.get("prefixItems", [])
+        items = [*prefix, *[schema.get("items")] * max(0, len(value) - len(prefix))]
+        return [
+            (key, item, sub)
+            for item, sub in zip(value, items, strict=False)
+            if isinstance(sub, dict)
+        ]
+    return []
+
+
 class ResponseChecker:
     """Checks responses against an OpenAPI document.
 
@@ -139,6 +204,8 @@ class ResponseChecker:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
         self.checked = 0
+        self.seen: Observed | None = None
+        """Set it to have each JSON body's objects and strings recorded by :func:`observe`."""
         self._routes = [
             (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "/?$"), template)
             for template in sorted(document["paths"], key=lambda t: -t.count("/"))
@@ -175,6 +242,8 @@ class ResponseChecker:
         if media_type.endswith("json") and "ndjson" not in media_type:
             value = msgspec.json.decode(body)
             validate(value, content[media_type]["schema"], self.document, "$")
+            if self.seen is not None:
+                observe(value, content[media_type]["schema"], self.document, self.seen)
             if media_type == "application/problem+json":
                 # every code an operation answers is listed in its document, by status
                 listed = responses[str(status)].get("description", "")

@@ -3,7 +3,8 @@
 - :mod:`.config`: the OpenAPI configuration (title, description, security, tags) and the
   docs page.
 - :mod:`.plugins`: the schema plugins that make the code's docstrings the document's
-  descriptions and tag every union with its discriminator.
+  descriptions and tag every union with its discriminator; :mod:`.constraints`: what a
+  field's ``Annotated`` type adds to its schema (a card's ``pattern``, bounds).
 - :mod:`.operations`: what the document says of each operation (one module per resource),
   taken by the controllers with ``documented``.
 - :mod:`.examples`: the example values and problem tables of every operation.

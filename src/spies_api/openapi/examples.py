@@ -93,18 +93,11 @@ SEATED_CREATED_EXAMPLE: Final = {
         {"seat": 2, "type": "bot", "name": None, "bot": "random"},
         {"seat": 3, "type": "bot", "name": None, "bot": "random"},
     ],
+    "receipt": None,
 }
 
 JOIN_REQUEST_EXAMPLES: Final = [example("Join as Grace", {"name": "Grace"})]
-JOINED_EXAMPLE: Final = {"seat": 1, "token": "Xq3v0yL2dC7mJd9oQ4mJr8r1y5e6Z0w2uY1oC9pT3hA"}
 BOT_REQUEST_EXAMPLES: Final = [example("Hand the seat to the random bot", {"bot": "random"})]
-HANDED_SEAT_EXAMPLE: Final = {"seat": 1, "type": "joined", "name": "Grace", "bot": "random"}
-TAKEN_BACK_EXAMPLE: Final = {"seat": 1, "type": "joined", "name": "Grace", "bot": None}
-REMATCH_EXAMPLE: Final = {
-    "id": NEXT_ID,
-    "seat": 0,
-    "token": "1hQ3mZ5s0bN8yW2cE4rT6uI9oP7aS1dF3gH5jK7lZ9x",
-}
 BOTS_EXAMPLE: Final = {
     "bots": [
         {
@@ -178,6 +171,8 @@ SUMMARY_EXAMPLE: Final = {
     "updated_at": CREATED_AT,
     "rematch": None,
     "rematch_of": None,
+    "clock": None,
+    "open_until": None,
 }
 
 _SPY_RANKS: Final = ("5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -211,6 +206,8 @@ VIEW_EXAMPLE: Final = {
     "owned_faces": 0,
     "to_act": [0],
     "result": None,
+    "clock": None,
+    "dealt": True,
 }
 
 SPY_COUNTERED: Final = {
@@ -236,6 +233,7 @@ COMMAND_RESPONSE_EXAMPLE: Final = {
         {"type": "spy_revealed", "spy": "7D", "turn": 2, "seq": 7, "recorded_at": PLAYED_AT},
     ],
     "outcome": None,
+    "receipt": None,
 }
 
 LEGAL_EXAMPLE: Final = {
@@ -246,6 +244,7 @@ LEGAL_EXAMPLE: Final = {
         {"type": "counter", "cards": ["2C", "4C"], "retire": ["2D", "2S"]},
         {"type": "recruit", "cards": ["4C", "AS"], "retire": []},
     ],
+    "note": None,
 }
 
 EVENTS_EXAMPLE: Final = {

@@ -11,8 +11,10 @@ The :class:`DocumentedSchemaPlugin` makes the code's documentation the document'
 - a Struct's docstring describes its schema, and the attribute docstring written under each
   field (the string literal after it) describes that property; a field whose docstring starts
   with ``Deprecated:`` is marked ``deprecated``; a field a client may omit (a default in a
-  Struct that forbids unknown fields, i.e. one a client sends) states its default in the
+  Struct a request body holds, i.e. one a client sends) states its default in the
   description rather than as ``default``, which some generators read as "always present";
+  every field of a Struct no request body holds is ``required``, since the server sends it
+  even at its default, but for a field left ``UNSET``, which the encoder omits;
 - an enum's docstring and its members' docstrings describe its schema, one line per value;
 - a Struct or enum that belongs to one game (reached from its options, commands, events or
   view) is named after the game, ``DeckOfSpiesPhase`` rather than ``Phase``, so no two games'
@@ -46,6 +48,7 @@ from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
 from spies_api import schemas as schemas_module
+from spies_api.openapi.constraints import constrain, tuple_items
 from spies_api.problems.codes import ERROR_CODES
 from spies_api.schemas import DOCUMENTED_AS, PerGame, Problem
 from spies_core.registry import GAMES
@@ -229,6 +232,36 @@ def _game_of_type() -> dict[type, str]:
     return {cls: next(iter(games)) for cls, games in owners.items() if len(games) == 1}
 
 
+def _unset_by_default(item: msgspec.inspect.Field) -> bool:
+    """Whether a field is ``UNSET`` unless given, so that msgspec leaves it out (inspection
+    shows that default as no default on a field that is not required)."""
+    return (
+        not item.required
+        and item.default is msgspec.NODEFAULT
+        and item.default_factory is msgspec.NODEFAULT
+    )
+
+
+@cache
+def _sent_by_clients() -> frozenset[type]:
+    """The Structs and enums a request body may hold: the API's inbound Structs (they forbid
+    unknown fields), the games' variants of a request documented per game, each game's
+    commands, and whatever they are made of."""
+    roots: list[Any] = [
+        value
+        for value in vars(schemas_module).values()
+        if isinstance(value, type)
+        and issubclass(value, msgspec.Struct)
+        and value.__struct_config__.forbid_unknown_fields
+    ]
+    roots += [member for union in DOCUMENTED_AS.values() for member in _members(union)]
+    roots += [member for spec in GAMES.values() for member in _members(spec.command_type)]
+    found: set[type] = set()
+    for root in roots:
+        _named_types(msgspec.inspect.type_info(root), found)
+    return frozenset(found)
+
+
 def schema_name(cls: type) -> str:
     """The component name of a Struct or enum: its class name, prefixed with its game's
     name when it belongs to one game (an API subclass of a game's event counts as the
@@ -298,46 +331,6 @@ def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None
         code.enum = sorted({entry.code for entry in ERROR_CODES})  # a code may have two sources
 
 
-_KEYWORDS: Final = {
-    "enum": "enum",
-    "minimum": "minimum",
-    "maximum": "maximum",
-    "minLength": "min_length",
-    "maxLength": "max_length",
-    "pattern": "pattern",
-}
-"""The JSON Schema keywords a field's ``extra_json_schema`` may add to its schema."""
-
-
-def _tuple_items(schema: Schema | Reference) -> None:
-    """A tuple's schema (``prefixItems`` and as many ``maxItems``) gets ``items`` too, the
-    union of its members' schemas: JSON Schema needs none, but linters and generators that
-    predate ``prefixItems`` read an array without ``items`` as untyped."""
-    if not isinstance(schema, Schema):
-        return
-    for member in (*(schema.one_of or ()), *(schema.any_of or ())):
-        _tuple_items(member)
-    if schema.prefix_items and schema.items is None:
-        distinct: list[Schema | Reference] = []
-        for item in schema.prefix_items:
-            if item not in distinct:
-                distinct.append(item)
-        schema.items = distinct[0] if len(distinct) == 1 else Schema(one_of=distinct)
-
-
-def _constrain(schema: Schema | Reference, extra: dict[str, Any]) -> None:
-    """Put a field's document-only constraints (its ``extra_json_schema``: msgspec does not
-    check them, the API does, with its own codes) on its schema, or on the non-null member
-    of an optional field's ``oneOf``."""
-    if isinstance(schema, Reference):
-        return
-    members = [m for m in schema.one_of or () if isinstance(m, Schema) and m.type != "null"]
-    target = members[0] if len(members) == 1 else schema
-    for keyword, attribute in _KEYWORDS.items():
-        if keyword in extra:
-            setattr(target, attribute, extra[keyword])
-
-
 class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
     """Structs and enums as components named by :func:`schema_name`, described by their
     docstrings; :class:`~spies_api.schemas.PerGame` values as ``anyOf`` the games' schemas."""
@@ -396,10 +389,12 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         cls = field_definition.annotation
         hints = field_definition.get_type_hints(include_extras=True, resolve_generics=True)
         info = cast("msgspec.inspect.StructType", msgspec.inspect.type_info(cls))
-        # A client sends an inbound Struct (it forbids unknown fields): a field with a
+        # A client sends an inbound Struct (one a request body holds): a field with a
         # default is one it may omit, so the default goes into the description rather than
-        # into ``default``, which some generators read as "always present".
-        inbound = info.forbid_unknown_fields
+        # into ``default``, which some generators read as "always present". The server sends
+        # every field of the others (msgspec encodes defaults too), so each is required,
+        # but for a field left ``UNSET``, which msgspec omits.
+        inbound = cls in _sent_by_clients()
         defaults = {
             item.name: item.default
             for item in info.fields
@@ -411,7 +406,11 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
             properties[item.encode_name] = FieldDefinition.from_annotation(
                 hints[item.name], name=item.encode_name, default=Empty if inbound else default
             )
-        required = [item.encode_name for item in info.fields if item.required]
+        required = [
+            item.encode_name
+            for item in info.fields
+            if item.required or not (inbound or _unset_by_default(item))
+        ]
         if info.tag_field is not None:
             properties[info.tag_field] = FieldDefinition.from_annotation(Literal[info.tag])
             required.append(info.tag_field)
@@ -427,10 +426,10 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 extra = item.type.extra_json_schema or {}
                 if described := extra.get("description"):
                     docs[item.name] = _text(described)
-                _constrain(properties_out[item.encode_name], extra)
+            constrain(properties_out[item.encode_name], item.type)
         docs.update(field_docs(cls))
         for value in properties_out.values():
-            _tuple_items(value)
+            tuple_items(value)
         _json_text(info, schema, schema_creator)
         for key, default in defaults.items():
             doc = docs.get(key, "")
@@ -451,7 +450,7 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
         if info.tag_field is not None:
             tag_field = info.tag_field
             properties_out[tag_field] = _described(properties_out[tag_field], docs[tag_field])
-        _closed(cls, schema, inbound=inbound)
+        _closed(cls, schema, inbound=info.forbid_unknown_fields)
 
     @staticmethod
     def _per_game(mark: PerGame, schema_creator: SchemaCreator) -> Schema:

@@ -58,10 +58,11 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     """One line for a person: what is wrong and what to send instead."""
     code: str
     """Stable, kebab-case: ``not-your-turn``, ``version-conflict``, ``malformed-body``, ..."""
-    current_version: int | None = None
-    """409 ``version-conflict``: the game's version now; ``null`` otherwise."""
-    expected_version: int | None = None
-    """409 ``version-conflict``: the version the request expected; ``null`` otherwise."""
-    errors: list[dict[str, Any]] | None = None
+    current_version: int | None | msgspec.UnsetType = msgspec.UNSET
+    """409 ``version-conflict`` (and a command past its deadline): the game's version now;
+    absent otherwise."""
+    expected_version: int | None | msgspec.UnsetType = msgspec.UNSET
+    """409 ``version-conflict``: the version the request expected; absent otherwise."""
+    errors: list[dict[str, Any]] | None | msgspec.UnsetType = msgspec.UNSET
     """400 for a bad parameter: the offending parameters, each with ``key``, ``source`` and
-    ``message``; ``null`` otherwise."""
+    ``message``; absent otherwise."""

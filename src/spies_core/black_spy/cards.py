@@ -24,12 +24,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Final
+from typing import Annotated, Final
 
+import msgspec
+
+from spies_core.cards import notation_pattern
 from spies_core.errors import RuleError
 
 __all__ = [
     "BLACK_CARD_COUNT",
+    "CARD_INPUT_PATTERN",
+    "CARD_PATTERN",
     "COLOUR_OF",
     "DECK",
     "DISTINCT_CARDS",
@@ -38,6 +43,8 @@ __all__ = [
     "RANK_OF",
     "RED_1",
     "Card",
+    "CardInput",
+    "CardNotation",
     "Colour",
     "card",
     "colour",
@@ -96,6 +103,19 @@ with :func:`spies_core.decider.shuffled`."""
 
 DISTINCT_CARDS: Final[tuple[Card, ...]] = tuple(dict.fromkeys(DECK))
 """The 55 different notations (5 colours x 11 ranks), in sort order."""
+
+_PARTS: Final = (tuple(Colour), tuple(map(str, RANK_NAMES)))
+CARD_PATTERN: Final = notation_pattern(_PARTS, "-")
+"""The notation of exactly the 55 different cards, as a regular expression."""
+CARD_INPUT_PATTERN: Final = notation_pattern(_PARTS, "-", loose=True)
+"""The cards :func:`parse_card` accepts, as a regular expression."""
+
+CardNotation = Annotated[Card, msgspec.Meta(extra_json_schema={"pattern": CARD_PATTERN})]
+"""A card in an event or a view: its schema in the API document has :data:`CARD_PATTERN`."""
+CardInput = Annotated[str, msgspec.Meta(extra_json_schema={"pattern": CARD_INPUT_PATTERN})]
+"""A card in a command or an option, as a client wrote it: its schema in the API document
+has :data:`CARD_INPUT_PATTERN` (a document-only constraint: :func:`parse_card` checks it,
+with its own code, and the log keeps the command as it was sent)."""
 
 RED_1: Final[Card] = card(Colour.RED, 1)
 """The red 1 with the star: its holder leads the first trick (§1.6, §4.1)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from spies_core.black_spy.cards import CardInput
+
 __all__ = ["Command", "PassCards", "PlayCard"]
 
 
@@ -24,7 +26,7 @@ class PassCards(BaseCommand, frozen=True, kw_only=True, tag="pass_cards"):
     have passed (§3.4), and a pass cannot be changed once made.
     """
 
-    cards: tuple[str, ...]
+    cards: tuple[CardInput, ...]
     """Three cards of the hand, in any order, e.g. ``["black-7", "red-1", "blue-11"]``
     (``"black-7"`` twice passes two black 7s). Any cards may be passed (§3.2)."""
 
@@ -32,7 +34,7 @@ class PassCards(BaseCommand, frozen=True, kw_only=True, tag="pass_cards"):
 class PlayCard(BaseCommand, frozen=True, kw_only=True, tag="play_card"):
     """Play one card to the current trick (§5.1), leading or following (§4.3, §5.2)."""
 
-    card: str
+    card: CardInput
     """A card of the hand that the rules allow now (§4.3, §5.2), e.g. ``"red-5"``;
     ``"black-7"`` plays one of the black 7s held."""
 

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 import msgspec
 
-from spies_core.black_spy.cards import Card
+from spies_core.black_spy.cards import CardNotation
 from spies_core.black_spy.options import BlackSpyFlags
 
 __all__ = [
@@ -85,7 +85,7 @@ class BlackSpyDealt(BaseEvent, frozen=True, kw_only=True, tag="black_spy_dealt")
     """Where this deal's passed cards go (§3.3)."""
     hand_size: int
     """Cards in each hand: 60 divided by the number of players (§2.3)."""
-    hands: tuple[tuple[Card, ...] | None, ...]
+    hands: tuple[tuple[CardNotation, ...] | None, ...]
     """Every seat's hand, sorted; a viewer sees only its own (the others are ``None``)."""
 
 
@@ -96,7 +96,7 @@ class BlackSpyCardsPassed(BaseEvent, frozen=True, kw_only=True, tag="black_spy_c
     """The seat that passed."""
     to_seat: int
     """The seat that receives the three cards, once every seat has passed."""
-    cards: tuple[Card, ...] | None
+    cards: tuple[CardNotation, ...] | None
     """The cards, sorted; only the passer sees them here (the receiver learns them from
     ``black_spy_cards_exchanged``, after every seat has passed)."""
 
@@ -104,7 +104,7 @@ class BlackSpyCardsPassed(BaseEvent, frozen=True, kw_only=True, tag="black_spy_c
 class BlackSpyCardsExchanged(BaseEvent, frozen=True, kw_only=True, tag="black_spy_cards_exchanged"):
     """Every seat had passed, so all passes were handed over at once (§3.4, §10.14)."""
 
-    received: tuple[tuple[Card, ...] | None, ...]
+    received: tuple[tuple[CardNotation, ...] | None, ...]
     """The cards each seat received, sorted; a viewer sees only its own."""
     leader: int
     """Who leads the first trick: the holder of the red 1 (§4.1), or in the classic preset
@@ -116,7 +116,7 @@ class BlackSpyCardPlayed(BaseEvent, frozen=True, kw_only=True, tag="black_spy_ca
 
     seat: int
     """The seat that played the card."""
-    card: Card
+    card: CardNotation
     """The card played, e.g. ``"green-11"``."""
 
 
@@ -127,7 +127,7 @@ class BlackSpyTrickWon(BaseEvent, frozen=True, kw_only=True, tag="black_spy_tric
     """1 for the first trick of the deal."""
     winner: int
     """The seat that took the trick and leads the next one."""
-    cards: tuple[Card, ...]
+    cards: tuple[CardNotation, ...]
     """The trick in play order, led card first."""
     points: int
     """The trick's penalty points under this game's rules (§6.2, before any moon, §6.4)."""

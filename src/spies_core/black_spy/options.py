@@ -13,7 +13,7 @@ from typing import Final
 
 import msgspec
 
-from spies_core.black_spy.cards import DECK, Card, parse_card, sort_cards
+from spies_core.black_spy.cards import DECK, Card, CardInput, parse_card, sort_cards
 from spies_core.errors import InvalidOptionsError, RuleError
 from spies_core.words import counted
 
@@ -46,7 +46,7 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
     dealer: int
     """The first dealer, a seat (instead of the random draw of §2.2)."""
-    hands: tuple[tuple[str, ...], ...]
+    hands: tuple[tuple[CardInput, ...], ...]
     """The hands of seats 0, 1, ...: together the 60 cards (``"black-7"`` six times), each
     hand 60 / players cards."""
 

@@ -15,7 +15,7 @@ from typing import assert_never
 import msgspec
 from msgspec.structs import replace
 
-from spies_core.black_spy.cards import RED_1, Card, sort_cards
+from spies_core.black_spy.cards import RED_1, Card, CardNotation, sort_cards
 from spies_core.black_spy.events import (
     BlackSpyCardPlayed,
     BlackSpyCardsExchanged,
@@ -40,7 +40,7 @@ class PlayedCard(msgspec.Struct, frozen=True, kw_only=True):
 
     seat: int
     """The seat that played the card."""
-    card: Card
+    card: CardNotation
     """The card, e.g. ``"red-1"`` or ``"black-7"``."""
 
 
@@ -78,17 +78,17 @@ class BlackSpyView(GameView, frozen=True, kw_only=True, tag_field="game", tag="b
     """The seat the viewer passes its three cards to this deal; ``null`` for a spectator."""
     pass_from: int | None
     """The seat whose three cards the viewer receives this deal; ``null`` for a spectator."""
-    hand: tuple[Card, ...] | None
+    hand: tuple[CardNotation, ...] | None
     """The viewer's hand, sorted; ``null`` for a spectator. Other hands are never shown,
     only their sizes."""
     hand_sizes: tuple[int, ...]
     """Cards in each seat's hand, by seat (public)."""
     passed: tuple[bool, ...]
     """Whether each seat has passed this deal, by seat (public; what was passed is not)."""
-    my_pass: tuple[Card, ...] | None
+    my_pass: tuple[CardNotation, ...] | None
     """The three cards the viewer passed this deal, as soon as passed; ``null`` before it
     has passed, and for a spectator."""
-    received: tuple[Card, ...] | None
+    received: tuple[CardNotation, ...] | None
     """The three cards the viewer received this deal, shown once every seat has passed
     (§3.4); ``null`` before then, and for a spectator."""
     trick_number: int

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from spies_core.cards import CardInput
+
 __all__ = ["Assassinate", "Command", "Counter", "Recruit"]
 
 
@@ -20,10 +22,10 @@ class BaseCommand(
 class Counter(BaseCommand, frozen=True, kw_only=True, tag="counter"):
     """Fend off the top spy with cards whose values reach its value (§4), then retire (§7)."""
 
-    cards: tuple[str, ...]
+    cards: tuple[CardInput, ...]
     """The cards of the hand used, e.g. ``["3H", "4S"]``: their values must reach the spy's
     value, and each one must be necessary (§4.2, I-15). Any suits; order does not matter."""
-    retire: tuple[str, ...] = ()
+    retire: tuple[CardInput, ...] = ()
     """Optional: two or more cards of one value left in the hand, to the spy discard pile
     for good (§7, I-6); ``[]`` retires nothing."""
 
@@ -31,11 +33,11 @@ class Counter(BaseCommand, frozen=True, kw_only=True, tag="counter"):
 class Recruit(BaseCommand, frozen=True, kw_only=True, tag="recruit"):
     """Win the top spy over with cards of its suit, or with its suit's double agent (§5)."""
 
-    cards: tuple[str, ...]
+    cards: tuple[CardInput, ...]
     """The cards of the hand used: all of the spy's suit (§5.2), or any suits with the spy's
     Ace among them as double agent (§5.3). Their values must reach the spy's value, each
     card but the double agent necessary."""
-    retire: tuple[str, ...] = ()
+    retire: tuple[CardInput, ...] = ()
     """Optional: two or more cards of one value left in the hand, to the spy discard pile
     for good (§7, I-6); ``[]`` retires nothing."""
 
@@ -43,7 +45,7 @@ class Recruit(BaseCommand, frozen=True, kw_only=True, tag="recruit"):
 class Assassinate(BaseCommand, frozen=True, kw_only=True, tag="assassinate"):
     """Sacrifice an owned Ace when the hand cannot reach the spy's value (§6)."""
 
-    ace: str
+    ace: CardInput
     """The Ace to sacrifice, e.g. ``"AS"``: from the hand, the draw deck or the draw discard
     pile (§6.3, I-18). Only when the hand's total is below the spy's value (§6.1)."""
 

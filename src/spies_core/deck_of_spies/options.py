@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from spies_core.cards import CardInput
+
 __all__ = ["Deal", "DeckOfSpiesFlags", "DeckOfSpiesOptions"]
 
 
@@ -14,18 +16,18 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     five cards of ``draw`` are drawn as usual (§2.4, with the refill rules of §8).
     """
 
-    spies: tuple[str, ...]
+    spies: tuple[CardInput, ...]
     """The spy deck, top first, e.g. ``["5H", "6C", ...]``."""
-    draw: tuple[str, ...]
+    draw: tuple[CardInput, ...]
     """The draw deck, top first."""
-    hand: tuple[str, ...] | None = None
+    hand: tuple[CardInput, ...] | None = None
     """The hand (at most 5 cards); ``null`` or omitted: the first five cards of ``draw`` are
     drawn (§2.4)."""
-    discard: tuple[str, ...] = ()
+    discard: tuple[CardInput, ...] = ()
     """The draw discard pile (face up); default empty."""
-    spy_discard: tuple[str, ...] = ()
+    spy_discard: tuple[CardInput, ...] = ()
     """The spy discard pile (face down); default empty."""
-    removed: tuple[str, ...] = ()
+    removed: tuple[CardInput, ...] = ()
     """Aces removed by earlier assassinations (only Aces); default empty."""
 
 

@@ -13,7 +13,7 @@ from random import Random
 
 import msgspec
 
-from spies_core.cards import Card, sort_key, value
+from spies_core.cards import Card, CardNotation, sort_key, value
 from spies_core.decider import GameView, Seat
 from spies_core.deck_of_spies.events import (
     CardsDrawn,
@@ -40,14 +40,14 @@ class DeckOfSpiesView(GameView, frozen=True, kw_only=True, tag_field="game", tag
     over."""
     flags: DeckOfSpiesFlags
     """The rule flags chosen at creation (§12)."""
-    top_spy: Card | None
+    top_spy: CardNotation | None
     """The spy faced now (§3.1), e.g. ``"7H"``; ``null`` once the spy deck is empty."""
     spies_left: int
     """Cards in the spy deck, the top spy included: the turns still to play."""
-    unseen_spies: tuple[Card, ...]
+    unseen_spies: tuple[CardNotation, ...]
     """The spies below the top, in canonical order: which are still to come, never in what
     order (§10.1, I-17)."""
-    hand: tuple[Card, ...] | None
+    hand: tuple[CardNotation, ...] | None
     """The player's hand, sorted (at most 5 cards, §8.3); ``null`` for a spectator while the
     game is in play (it is shown to everyone once the game is over)."""
     hand_count: int
@@ -58,21 +58,21 @@ class DeckOfSpiesView(GameView, frozen=True, kw_only=True, tag_field="game", tag
     the game is in play."""
     draw_deck_count: int
     """Cards in the draw deck (face down)."""
-    draw_deck_cards: tuple[Card, ...] | None
+    draw_deck_cards: tuple[CardNotation, ...] | None
     """The draw deck's composition in canonical order, never its order (§10.1): the player
     knows which owned cards are in it. ``null`` for a spectator while the game is in
     play."""
-    draw_discard: tuple[Card, ...]
+    draw_discard: tuple[CardNotation, ...]
     """The face-up draw discard pile, sorted: cards used in counters and recruits, recruited
     spies, and the hand emptied by an assassination (§4.3, §5.4, §6.5)."""
-    spy_discard: tuple[Card, ...]
+    spy_discard: tuple[CardNotation, ...]
     """The spy discard pile as this viewer saw it go there, sorted: countered and
     assassinated spies and retired cards (§4.3, §6.4, §7.1). The player sees all of it; a
     spectator does not see retired cards (they leave the hand face down), so
     ``spy_discard_count`` may be larger."""
     spy_discard_count: int
     """Cards in the spy discard pile, whoever may see them."""
-    removed: tuple[Card, ...]
+    removed: tuple[CardNotation, ...]
     """The Aces removed from the game by assassinations (§6.3), at most 4; these suits have
     no double agent any more (§5.3)."""
     owned_faces: int | None

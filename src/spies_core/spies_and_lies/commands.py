@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from spies_core.spies_and_lies.soldiers import MarshalOption
+from spies_core.spies_and_lies.soldiers import MarshalOption, Rank
 
 __all__ = [
     "BaseCommand",
@@ -37,7 +37,7 @@ class Deploy(BaseCommand, frozen=True, kw_only=True, tag="deploy"):
     sends two: the first teammate for missions 1-2, then the second for missions 3-4.
     """
 
-    soldiers: tuple[int, ...]
+    soldiers: tuple[Rank, ...]
     """The ranks to deploy, in mission order, e.g. ``[2, 5, 4, 9]``: four with 2 seats, two
     per teammate in team play. From the hand, never an exhausted soldier, and increasing
     except the Sergeant (4), which may go anywhere (§5.1.2)."""
@@ -70,7 +70,7 @@ class DeclineDeception(BaseCommand, frozen=True, kw_only=True, tag="decline_dece
 class Guess(BaseCommand, frozen=True, kw_only=True, tag="guess"):
     """Name the rank of the opponent's card at the current mission (§6 step 2, [I-14])."""
 
-    rank: int
+    rank: Rank
     """The rank named, 1 to 10 ([I-14])."""
 
 
@@ -85,7 +85,7 @@ class ChooseCaptain(BaseCommand, frozen=True, kw_only=True, tag="choose_captain"
     """Take the activated Captain's 6 points (``borrow`` null), or borrow one of one's own
     exhausted soldiers and resolve it as if activated (§9, rank 6, [I-8])."""
 
-    borrow: int | None = None
+    borrow: Rank | None = None
     """One of one's own exhausted soldiers to resolve as if activated ([I-8]); ``null`` or
     omitted: take the Captain's 6 points."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from spies_core.spies_and_lies.options import SpiesAndLiesOptions
+from spies_core.spies_and_lies.soldiers import Rank
 from spies_core.spies_and_lies.state import (
     EndReason,
     ForcedBy,
@@ -54,11 +55,11 @@ class SpiesAndLiesStarted(BaseEvent, frozen=True, kw_only=True, tag="spies_and_l
     """The number of seats: 2, or 4 for team play (§14)."""
     options: SpiesAndLiesOptions
     """The options as given; ``deal`` is hidden from every viewer (it holds the deck order)."""
-    old_intel: tuple[int, ...]
+    old_intel: tuple[Rank, ...]
     """The intel card turned up at setup, the first of the old-intel pile (§4.8)."""
-    intel_deck: tuple[tuple[int, ...], ...] | None
+    intel_deck: tuple[tuple[Rank, ...], ...] | None
     """The face-down intel deck, top first (hidden from every viewer)."""
-    exhausted: tuple[int, int]
+    exhausted: tuple[Rank, Rank]
     """Red's and blue's first exhausted soldier, drawn by the opponent (§4.9)."""
     starting_side: int | None
     """The side starting day 1 (§5.3.1), 0 red, 1 blue. The Starting Player card is flipped
@@ -77,7 +78,7 @@ class SoldiersDeployed(BaseEvent, frozen=True, kw_only=True, tag="soldiers_deplo
     """1, or 3 for a second teammate."""
     count: int
     """How many soldiers were deployed: 4, or 2 for a teammate (public)."""
-    soldiers: tuple[int, ...] | None
+    soldiers: tuple[Rank, ...] | None
     """The ranks in mission order; visible to the seat itself and, for missions 1-2 in team
     play, to its teammate (§14.4)."""
 
@@ -87,7 +88,7 @@ class IntelCardTurned(BaseEvent, frozen=True, kw_only=True, tag="intel_card_turn
 
     day: int
     """The day, 1 to 3."""
-    card: tuple[int, ...]
+    card: tuple[Rank, ...]
     """The day's intel card: the ranks printed on it."""
 
 
@@ -149,9 +150,9 @@ class SoldierRevealed(BaseEvent, frozen=True, kw_only=True, tag="soldier_reveale
     """The side owning the revealed card."""
     mission: int
     """1-4."""
-    guess: int
+    guess: Rank
     """The rank named by the guesser, 1 to 10."""
-    rank: int
+    rank: Rank
     """The rank of the revealed soldier, 1 to 10."""
     correct: bool
     """Whether the guess named the revealed rank (§6 step 6)."""
@@ -168,7 +169,7 @@ class InfiltrationPointsGained(
     """The side that gained the points, 0 red, 1 blue."""
     source: PointSource
     """Where the points come from (§7)."""
-    rank: int | None = None
+    rank: Rank | None = None
     """The soldier whose points these are, for ``source = soldier``."""
     amount: int
     """The points gained, before the marker is capped at 10 (§7.1)."""
@@ -233,7 +234,7 @@ class CaptainChosen(BaseEvent, frozen=True, kw_only=True, tag="captain_chosen"):
     """The seat that chose."""
     side: int
     """Its side, 0 red, 1 blue."""
-    borrow: int | None = None
+    borrow: Rank | None = None
     """The exhausted soldier borrowed and resolved as if activated ([I-8]); ``null`` when
     the Captain's 6 points were taken."""
 
@@ -265,7 +266,7 @@ class SpiesAndLiesDayEnded(BaseEvent, frozen=True, kw_only=True, tag="spies_and_
 
     day: int
     """The day that ended, 1 or 2."""
-    exhausted: tuple[tuple[int, ...], ...]
+    exhausted: tuple[tuple[Rank, ...], ...]
     """Per side (red, blue): the soldiers drawn from its four deployed ones (1, or 2 after
     enemy double damage)."""
     next_starting_side: int

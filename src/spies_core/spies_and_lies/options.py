@@ -14,6 +14,7 @@ from typing import Final
 import msgspec
 
 from spies_core.errors import InvalidOptionsError
+from spies_core.spies_and_lies.soldiers import Rank
 
 __all__ = [
     "DAYS",
@@ -63,10 +64,10 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     Each field left ``None`` is drawn as usual.
     """
 
-    intel: tuple[tuple[int, ...], ...] | None = None
+    intel: tuple[tuple[Rank, ...], ...] | None = None
     """The whole intel deck, top card first: a permutation of ``intel_cards``. The top card
     becomes the old intel of §4.8, the next ones are the intel of day 1, 2, 3."""
-    exhausted: tuple[int, int] | None = None
+    exhausted: tuple[Rank, Rank] | None = None
     """The first exhausted soldier of red and of blue (§4.9)."""
     starting: int | None = None
     """The side that starts day 1: 0 red, 1 blue (§5.3.1, [I-22])."""
@@ -78,7 +79,7 @@ class SpiesAndLiesOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unkn
     board_length: int = 3
     """G, the Double Agent spaces from the centre to each gate, the last one in front of the
     gate ([U-1], [I-2])."""
-    intel_cards: tuple[tuple[int, ...], ...] = DEFAULT_INTEL_CARDS
+    intel_cards: tuple[tuple[Rank, ...], ...] = DEFAULT_INTEL_CARDS
     """The faces of the intel cards, each a set of ranks ([U-2], [I-1])."""
     deception_pays_on_forced_retreat: bool = True
     """Whether a deception token on a wrongly guessed, force-retreated card still pays +4 [I-5]."""

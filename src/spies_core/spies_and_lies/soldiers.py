@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final
+from typing import Annotated, Final
+
+import msgspec
 
 __all__ = [
     "ALL_RANKS",
@@ -25,6 +27,7 @@ __all__ = [
     "SPY",
     "TURNS",
     "MarshalOption",
+    "Rank",
 ]
 
 RED: Final = 0
@@ -45,6 +48,12 @@ GENERAL: Final = 9
 MARSHAL: Final = 10
 ALL_RANKS: Final = tuple(range(1, 11))
 """Every rank, 1 to 10, in order."""
+Rank = Annotated[
+    int, msgspec.Meta(extra_json_schema={"minimum": ALL_RANKS[0], "maximum": ALL_RANKS[-1]})
+]
+"""A soldier's rank in a command, an event, a view or an option: its schema in the API
+document has the bounds of :data:`ALL_RANKS` (a document-only constraint: ``decide`` checks a
+client's rank, with its own code)."""
 RANK_NAMES: Final = (
     "",
     "Spy",

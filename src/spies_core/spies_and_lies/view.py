@@ -31,6 +31,7 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesStarted,
 )
 from spies_core.spies_and_lies.options import ReserveRule
+from spies_core.spies_and_lies.soldiers import Rank
 from spies_core.spies_and_lies.state import (
     MISSIONS,
     SERGEANT,
@@ -72,7 +73,7 @@ class MissionView(msgspec.Struct, frozen=True, kw_only=True):
     for missions 1-2 and the second for 3-4 (§14.2)."""
     deployed: bool
     """A soldier lies under this mission (false before the side has deployed it this day)."""
-    rank: int | None
+    rank: Rank | None
     """The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own
     side's face-down soldiers, §3, §14.4); ``null`` otherwise."""
     face_up: bool
@@ -99,12 +100,12 @@ class SideView(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[int, ...]
     """The seats of this side: one, or two teammates in team play (seats 0 and 2 are red, 1
     and 3 blue, §14)."""
-    hand: tuple[int, ...] | None
+    hand: tuple[Rank, ...] | None
     """The side's soldiers in hand, ascending, when this viewer may see them (its own side,
     §3; in team play, see §14.4); ``null`` otherwise."""
     hand_size: int
     """Soldiers in the side's hand (public)."""
-    exhausted: tuple[int, ...]
+    exhausted: tuple[Rank, ...]
     """The side's exhausted soldiers, ascending: 1, or 2 after the enemy's double damage;
     they may not be deployed this day (§4.9, §11.1). Public."""
     missions: tuple[MissionView, ...]
@@ -129,7 +130,7 @@ class DayRecord(msgspec.Struct, frozen=True, kw_only=True):
 
     day: int
     """The day, 1 or 2."""
-    intel: tuple[int, ...]
+    intel: tuple[Rank, ...]
     """That day's intel card: the ranks printed on it (§5.2.5)."""
     missions: tuple[tuple[MissionView, ...], ...]
     """Per side (red, blue), missions 1-4 as they lay at the end of the day."""
@@ -145,7 +146,7 @@ class SpiesAndLiesView(GameView, frozen=True, kw_only=True, tag_field="game", ta
     board_length: int
     """G, the spaces from the centre to the space in front of each gate (§8.1, [U-1]); the
     creation option ``board_length``."""
-    intel_cards: tuple[tuple[int, ...], ...]
+    intel_cards: tuple[tuple[Rank, ...], ...]
     """The intel cards of this game, each the ranks printed on it (§5.2.5, [I-1]); the
     creation option ``intel_cards``."""
     reserve_rule: ReserveRule
@@ -198,10 +199,10 @@ class SpiesAndLiesView(GameView, frozen=True, kw_only=True, tag_field="game", ta
     deception_reserve_left: int
     """Deception tokens left in the reserve, 0 to 2, for activated Spies to take (§9 rank 1,
     [I-9]); who may take them is ``deception_reserve_rule``."""
-    old_intel: tuple[tuple[int, ...], ...]
+    old_intel: tuple[tuple[Rank, ...], ...]
     """The old-intel pile, first first: the card turned up at setup (§4.8), then each past
     day's intel card (§11.3). Public."""
-    current_intel: tuple[int, ...] | None
+    current_intel: tuple[Rank, ...] | None
     """This day's intel card, the ranks printed on it (§5.2.1); ``null`` before it is turned
     up in the intel phase."""
     intel_deck_size: int

@@ -575,7 +575,7 @@ export interface components {
             /** @description The deal scored, 1 for the first. */
             deal: number;
             /** @description The seat that took all 16 black cards and shot the moon (§6.4), if any. */
-            moon?: number | null;
+            moon: number | null;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description This deal's score per seat. */
@@ -622,10 +622,16 @@ export interface components {
          * @description The rule flags that change play; recorded in the game's first event.
          */
         BlackSpyFlags: {
-            /** @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case). Default: `false`. */
-            classic?: boolean;
-            /** @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9). Default: `false`. */
-            no_good_spies?: boolean;
+            /**
+             * @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case).
+             * @default false
+             */
+            classic: boolean;
+            /**
+             * @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9).
+             * @default false
+             */
+            no_good_spies: boolean;
         };
         /**
          * BlackSpyGameEnded
@@ -784,7 +790,7 @@ export interface components {
          */
         BlackSpyView: {
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
-            clock?: components["schemas"]["ClockView"] | null;
+            clock: components["schemas"]["ClockView"] | null;
             /** @description The current deal, 1 for the first; 0 before the first deal. */
             deal: number;
             /** @description Every scored deal's scores, first deal first, each by seat (§6); a seat's total is the sum of its scores. */
@@ -900,15 +906,15 @@ export interface components {
          */
         ChangedSeat: {
             /** @description The bot that plays the seat now (a `bot` seat, or a seat handed to a bot); `null`: a person plays it. */
-            bot?: string | null;
+            bot: string | null;
             /** @description The holder's display name; `null`: none given (or an open seat). */
-            name?: string | null;
+            name: string | null;
             /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
-            receipt?: components["schemas"]["Receipt"] | null;
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description The seat number, 0 to `players` - 1. */
             seat: number;
             /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
-            type?: components["schemas"]["SeatType"];
+            type: components["schemas"]["SeatType"];
         };
         /**
          * ClockExpired
@@ -942,19 +948,28 @@ export interface components {
          */
         ClockView: {
             /** @description With `on_timeout` `bot`: after this many timeouts of a seat in a row, the seat is handed to `timeout_bot` for the rest of the game (its holder can take it back). */
-            abandon_after?: number | null;
+            abandon_after: number | null;
             /** @description A chess clock per seat: the time it may take over the whole game; `null`: none. */
-            budget_seconds?: number | null;
-            /** @description Added to a seat's budget after each of its moves (Fischer); only with a budget. Default: `0.0`. */
-            increment_seconds?: number;
-            /** @description `bot`: the seat's move is played by `timeout_bot` and the game goes on; `forfeit`: the seat loses. Default: `"bot"`. */
-            on_timeout?: components["schemas"]["OnTimeout"];
-            /** @description Each seat's clock, in seat order. Default: `[]`. */
-            seats?: components["schemas"]["SeatClock"][];
-            /** @description The bot that plays a timed-out seat's move (`on_timeout` `bot`). Default: `"greedy"`. */
-            timeout_bot?: string;
+            budget_seconds: number | null;
+            /**
+             * @description Added to a seat's budget after each of its moves (Fischer); only with a budget.
+             * @default 0
+             */
+            increment_seconds: number;
+            /** @description `bot`: the seat's move is played by `timeout_bot` and the game goes on; `forfeit`: the seat loses. */
+            on_timeout: components["schemas"]["OnTimeout"];
+            /**
+             * @description Each seat's clock, in seat order.
+             * @default []
+             */
+            seats: components["schemas"]["SeatClock"][];
+            /**
+             * @description The bot that plays a timed-out seat's move (`on_timeout` `bot`).
+             * @default greedy
+             */
+            timeout_bot: string;
             /** @description How long a seat may take over one decision; `null`: no per-move timer. */
-            turn_seconds?: number | null;
+            turn_seconds: number | null;
         };
         /**
          * ClocksResumed
@@ -979,7 +994,7 @@ export interface components {
          */
         ClocksUpdated: {
             /** @description The seat whose move (or forced move) the batch recorded, if any. */
-            moved?: number | null;
+            moved: number | null;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description Each seat's clock: what is left of its budget, since when it runs, its timeouts in a row. */
@@ -992,7 +1007,7 @@ export interface components {
              */
             type: "clocks_updated";
             /** @description How long that move took, from the moment the seat's clock started to the move's `recorded_at`. */
-            used_ms?: number | null;
+            used_ms: number | null;
         };
         /**
          * CommandChoice
@@ -1030,9 +1045,9 @@ export interface components {
             /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
             events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
             /** @description How the game ended, when this command ended it; `null` otherwise. */
-            outcome?: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["Outcome"] | null;
             /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
-            receipt?: components["schemas"]["Receipt"] | null;
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description `active` while the game goes on, `finished` once this command ended it. */
             status: components["schemas"]["GameStatus"];
             /** @description The game's version after the command: the seq of its last event. */
@@ -1263,12 +1278,21 @@ export interface components {
          * @description The rule flags of §12, recorded in the game's first event.
          */
         DeckOfSpiesFlags: {
-            /** @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`. */
-            ace_counts_in_necessity?: boolean;
-            /** @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2). */
-            retire_multiple_ranks?: boolean;
-            /** @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards. */
-            strict_necessity?: boolean;
+            /**
+             * @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`.
+             * @default true
+             */
+            ace_counts_in_necessity: boolean;
+            /**
+             * @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2).
+             * @default false
+             */
+            retire_multiple_ranks: boolean;
+            /**
+             * @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards.
+             * @default true
+             */
+            strict_necessity: boolean;
         };
         /**
          * DeckOfSpiesOptions
@@ -1367,7 +1391,7 @@ export interface components {
             /** @description The cards used, now on the draw discard pile; includes the double agent when one was played. */
             cards: string[];
             /** @description The spy's Ace when it was played as double agent (§5.3); `null` for a plain recruit (§5.2). */
-            double_agent?: string | null;
+            double_agent: string | null;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
@@ -1460,7 +1484,7 @@ export interface components {
          */
         DeckOfSpiesView: {
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
-            clock?: components["schemas"]["ClockView"] | null;
+            clock: components["schemas"]["ClockView"] | null;
             /**
              * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
              * @default true
@@ -1573,11 +1597,11 @@ export interface components {
          */
         GameCreated: {
             /** @description The game's time control; `null`: no clock. */
-            clock?: components["schemas"]["TimeControl"] | null;
+            clock: components["schemas"]["TimeControl"] | null;
             /** @description When the game was created, ISO 8601 UTC. */
-            created_at?: string | null;
+            created_at: string | null;
             /** @description With `options.deal`: `sha256(seed || canonical JSON of the deal)` as hex. The deal itself is revealed with the seed in `SeedRevealed`. */
-            deal_commitment?: string | null;
+            deal_commitment: string | null;
             /**
              * @description `true` for a game created with an open seat: nothing is dealt at creation. Its setup events, drawn from `FairRng(seed, 0)` exactly as at creation, follow the `seat_joined` that takes its last open seat, in that batch, and then its clocks start; until then every seat sees it waiting for players. `false` (and in logs written before this field): the setup events follow `game_created`.
              * @default false
@@ -1586,7 +1610,7 @@ export interface components {
             /** @description The registered game id, e.g. `deck-of-spies`. */
             game: string;
             /** @description When the open seats expire, RFC 3339 UTC: a game still waiting for players then is abandoned (`game_aborted` with reason `abandoned`). `null`: they never expire (no open seat, a server that lets them wait for ever, or a log written before expiry). */
-            open_until?: string | null;
+            open_until: string | null;
             /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */
             options: {
                 [key: string]: unknown;
@@ -1596,11 +1620,11 @@ export interface components {
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description The finished game this one is the rematch of, if any. */
-            rematch_of?: string | null;
+            rematch_of: string | null;
             /** @description The versioned algorithm that derives every shuffle from the seed: `hmac-sha256-fisher-yates/1` (defined in `docs/protocol.md`). */
             rng: string;
             /** @description Each seat's holder at creation; `null`: every seat is the creator's. */
-            seats?: components["schemas"]["SeatState"][] | null;
+            seats: components["schemas"]["SeatState"][] | null;
             /** @description `sha256(seed)` as lower-case hex; `SeedRevealed` later discloses the seed. */
             seed_commitment: string;
             /** @description `server` (secret, random), `client` (given, reproducible), `deal` (laid out by the creator) or `mixed` (a server seed mixed with the players' entropy). */
@@ -1629,7 +1653,7 @@ export interface components {
             /** @description The number of seats. */
             players: number;
             /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
-            receipt?: components["schemas"]["Receipt"] | null;
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description One entry per seat, in seat order; creator seats carry their token. */
             seats: components["schemas"]["SeatToken"][];
             /** @description `active` while the game goes on, `finished` once it is over. */
@@ -1647,7 +1671,7 @@ export interface components {
             /** @description The page size used (the request's `limit`, lowered to the server's maximum). */
             limit: number;
             /** @description Pass it as `before` for the next page: the games older than this page's last, whatever was created meanwhile (an `offset` moves when new games arrive); `null` on the last page. */
-            next_before?: string | null;
+            next_before: string | null;
             /** @description How many matching games (after `before`, when given) this page skipped. */
             offset: number;
             /** @description How many games match the filters, over all pages. */
@@ -1667,7 +1691,7 @@ export interface components {
          */
         GameSummary: {
             /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
-            clock?: components["schemas"]["ClockView"] | null;
+            clock: components["schemas"]["ClockView"] | null;
             /** @description When the game was created: an ISO 8601 UTC timestamp. */
             created_at: string;
             /** @description The game id, e.g. `black-spy`. */
@@ -1677,7 +1701,7 @@ export interface components {
             /** @description The game's id. */
             id: string;
             /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
-            open_until?: string | null;
+            open_until: string | null;
             /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
             options: {
                 [key: string]: unknown;
@@ -1687,9 +1711,9 @@ export interface components {
             /** @description The number of seats. */
             players: number;
             /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
-            rematch?: string | null;
+            rematch: string | null;
             /** @description The finished game this one is the rematch of; `null` for a new game. */
-            rematch_of?: string | null;
+            rematch_of: string | null;
             /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
             rng: string;
             /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
@@ -1735,7 +1759,7 @@ export interface components {
          */
         JoinedSeat: {
             /** @description The server's signed receipt of the game's log after the join (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
-            receipt?: components["schemas"]["Receipt"] | null;
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description The seat taken. */
             seat: number;
             /** @description The seat's secret bearer token: send it as `Authorization: Bearer <token>`. */
@@ -1759,7 +1783,7 @@ export interface components {
             /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
             commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
             /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
-            note?: string | null;
+            note: string | null;
             /** @description The caller's seat; `null` for a spectator (no token). */
             seat: number | null;
             /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
@@ -1818,7 +1842,7 @@ export interface components {
          */
         PlayerCreated: {
             /** @description The display name given, or `null`. */
-            display_name?: string | null;
+            display_name: string | null;
             /** @description The player's public id. */
             player_id: string;
             /** @description The player's secret bearer token (`player.` and 43 url-safe characters), shown only here: send it as `Authorization: Bearer <token>` to `POST /games`, the joins and `GET /players/me/games`. It is not a seat token: a game's endpoints refuse it. */
@@ -1870,15 +1894,15 @@ export interface components {
              * @enum {string}
              */
             code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-players" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unknown-player" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
-            /** @description 409 `version-conflict`: the game's version now; `null` otherwise. */
+            /** @description 409 `version-conflict` (and a command past its deadline): the game's version now; absent otherwise. */
             current_version?: number | null;
             /** @description One line for a person: what is wrong and what to send instead. */
             detail: string;
-            /** @description 400 for a bad parameter: the offending parameters, each with `key`, `source` and `message`; `null` otherwise. */
+            /** @description 400 for a bad parameter: the offending parameters, each with `key`, `source` and `message`; absent otherwise. */
             errors?: {
                 [key: string]: unknown;
             }[] | null;
-            /** @description 409 `version-conflict`: the version the request expected; `null` otherwise. */
+            /** @description 409 `version-conflict`: the version the request expected; absent otherwise. */
             expected_version?: number | null;
             /** @description The HTTP status code, repeated. */
             status: number;
@@ -1905,13 +1929,13 @@ export interface components {
          */
         PublicSeat: {
             /** @description The bot that plays the seat now (a `bot` seat, or a seat handed to a bot); `null`: a person plays it. */
-            bot?: string | null;
+            bot: string | null;
             /** @description The holder's display name; `null`: none given (or an open seat). */
-            name?: string | null;
+            name: string | null;
             /** @description The seat number, 0 to `players` - 1. */
             seat: number;
             /** @description `creator`, `open` (anyone may join it), `joined` or `bot`. */
-            type?: components["schemas"]["SeatType"];
+            type: components["schemas"]["SeatType"];
         };
         /**
          * Readiness
@@ -1982,7 +2006,7 @@ export interface components {
             /** @description The next game's id. */
             id: string;
             /** @description The server's signed receipt of the next game's log once the seat is claimed (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
-            receipt?: components["schemas"]["Receipt"] | null;
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description The caller's seat in the next game (the same seat number as in the finished one). */
             seat: number;
             /** @description The bearer token of that seat (the same on every call by the same seat). */
@@ -2061,13 +2085,13 @@ export interface components {
          */
         SeatState: {
             /** @description The bot that plays the seat now (a registered bot name), or `null`: a person. */
-            bot?: string | null;
+            bot: string | null;
             /** @description The display name its holder gave (1 to 40 printable characters), if any. */
-            name?: string | null;
+            name: string | null;
             /** @description The seat number, 0 to `players` - 1. */
             seat: number;
             /** @description Who holds the seat: `creator`, `open`, `joined` or `bot`. */
-            type?: components["schemas"]["SeatType"];
+            type: components["schemas"]["SeatType"];
         };
         /**
          * SeatTakenBack
@@ -2096,7 +2120,7 @@ export interface components {
             /** @description The seat. */
             seat: number;
             /** @description When the seat's clock started running (milliseconds since the epoch, as recorded); `null` while it does not run (the seat is not to act). */
-            since_ms?: number | null;
+            since_ms: number | null;
             /**
              * @description The seat's timeouts in a row (its own move sets it back to 0).
              * @default 0
@@ -2109,15 +2133,15 @@ export interface components {
          */
         SeatToken: {
             /** @description The bot that plays the seat; `null` unless `type` is `bot`. */
-            bot?: string | null;
+            bot: string | null;
             /** @description The display name given for the seat; `null`: none. */
-            name?: string | null;
+            name: string | null;
             /** @description The seat number, 0 to `players` - 1. */
             seat: number;
             /** @description Only for a creator seat: the seat's secret bearer token. Send it as `Authorization: Bearer <token>`; it is shown only in this answer. */
             token?: string;
             /** @description Who holds the seat: `creator`, `open` or `bot`. */
-            type?: components["schemas"]["SeatType"];
+            type: components["schemas"]["SeatType"];
         };
         /**
          * SeatType
@@ -2135,7 +2159,7 @@ export interface components {
          */
         SeedRevealed: {
             /** @description The `options.deal` the game was created with, `null` when it had none. */
-            deal?: unknown;
+            deal: unknown;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description The seed's bytes as lower-case hex (a client-given seed: the hex of its UTF-8 bytes). */
@@ -2177,7 +2201,7 @@ export interface components {
          */
         SpiesAndLiesCaptainChosen: {
             /** @description The exhausted soldier borrowed and resolved as if activated ([I-8]); `null` when the Captain's 6 points were taken. */
-            borrow?: number | null;
+            borrow: number | null;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description The seat that chose. */
@@ -2540,7 +2564,7 @@ export interface components {
             /** @description The marker reached 10: a Double Agent move follows (§7). */
             infiltrated: boolean;
             /** @description The soldier whose points these are, for `source = soldier`. */
-            rank?: number | null;
+            rank: number | null;
             /** @description When the event was appended: an ISO 8601 UTC timestamp. */
             recorded_at: string;
             /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
@@ -2609,7 +2633,7 @@ export interface components {
             /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /** @description The Sergeant mark (`null` without a Sergeant); visible only to the seat itself until the tokens are revealed ([I-13]). */
-            sergeant_token?: boolean | null;
+            sergeant_token: boolean | null;
             /** @description Its side, 0 red, 1 blue. */
             side: number;
             /**
@@ -2628,7 +2652,7 @@ export interface components {
             /** @description The event's position in the game's log: 1 for the first event; the game's version after it. */
             seq: number;
             /** @description The side that starts this day's guess-turns (§5.3.1); on day 1 this is the coin flip of the Starting Player card, public from here on. `null` only in logs written before the field existed. */
-            starting_side?: number | null;
+            starting_side: number | null;
             /** @description Per side (red, blue), per mission 1-4: an intel token lies on it. */
             tokens: boolean[][];
             /**
@@ -2823,7 +2847,7 @@ export interface components {
             /** @description The day, 1 to 3. */
             day: number;
             /** @description Set when the card was forced to retreat (§6 step 5). */
-            forced_by?: components["schemas"]["SpiesAndLiesForcedBy"] | null;
+            forced_by: components["schemas"]["SpiesAndLiesForcedBy"] | null;
             /** @description The rank named by the guesser, 1 to 10. */
             guess: number;
             /** @description The guessing seat. */
@@ -2919,7 +2943,7 @@ export interface components {
             /** @description G, the spaces from the centre to the space in front of each gate (§8.1, [U-1]); the creation option `board_length`. */
             board_length: number;
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
-            clock?: components["schemas"]["ClockView"] | null;
+            clock: components["schemas"]["ClockView"] | null;
             /** @description This day's intel card, the ranks printed on it (§5.2.1); `null` before it is turned up in the intel phase. */
             current_intel: number[] | null;
             /** @description The day, 1 to 3 (§5); 0 before setup. */

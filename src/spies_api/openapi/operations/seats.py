@@ -7,12 +7,9 @@ from typing import Final
 from spies_api.openapi.examples import (
     BOT_GAMES_429,
     BOTS_EXAMPLE,
-    HANDED_SEAT_EXAMPLE,
-    JOINED_EXAMPLE,
     KEY_ID,
+    NEXT_ID,
     PARAMETER_CODES,
-    REMATCH_EXAMPLE,
-    TAKEN_BACK_EXAMPLE,
     problems,
 )
 from spies_api.openapi.operations.common import (
@@ -34,6 +31,26 @@ from spies_api.schemas import (
 )
 
 __all__ = ["SEATS_OPERATIONS"]
+
+JOINED_EXAMPLE: Final = {
+    "seat": 1,
+    "token": "Xq3v0yL2dC7mJd9oQ4mJr8r1y5e6Z0w2uY1oC9pT3hA",
+    "receipt": None,
+}
+HANDED_SEAT_EXAMPLE: Final = {
+    "seat": 1,
+    "type": "joined",
+    "name": "Grace",
+    "bot": "random",
+    "receipt": None,
+}
+TAKEN_BACK_EXAMPLE: Final = {**HANDED_SEAT_EXAMPLE, "bot": None}
+REMATCH_EXAMPLE: Final = {
+    "id": NEXT_ID,
+    "seat": 0,
+    "token": "1hQ3mZ5s0bN8yW2cE4rT6uI9oP7aS1dF3gH5jK7lZ9x",
+    "receipt": None,
+}
 
 _KEYS_EXAMPLE: Final = {
     "keys": [
