@@ -43,6 +43,7 @@ from schemathesis.generation.meta import CoveragePhaseData, CoverageScenario
 from spies_api import Settings, create_app
 from spies_api.app import Runtime
 from spies_api.openapi.document import openapi_document
+from spies_api.problems.hints import command_types
 from spies_api.schemas import CreateGameRequest
 from spies_core.registry import GAMES
 from spies_replay.store.records import hash_token
@@ -109,6 +110,7 @@ class Arena:
         self.settings = settings
         self.runtime = service = Runtime.open(settings)  # the arena's own reads
         self.games: list[tuple[str, list[str]]] = []
+        self.kinds: dict[str, str] = {}  # game id -> the registered game it is
         self._app: tuple[str, Litestar] | None = None
         rng = random.Random(5)
         for name, spec in GAMES.items():
@@ -118,6 +120,7 @@ class Arena:
                 )
                 created = service.creator.create(request)
                 self.games.append((created.id, [seat.token for seat in created.seats]))
+                self.kinds[created.id] = name
         with TestClient(app=create_app(settings)) as client:  # one finished game: public log
             game = new_game(client, "deck-of-spies", seed="schemathesis-finished")
             play_to_end(client, game, rng)
@@ -163,8 +166,10 @@ class Arena:
 
     def valid(self, case: Any) -> None:
         """What a valid request needs that the document cannot say (``openapi/README.md``):
-        ``before`` names a game that exists, and a stream is asked with a ticket or a token,
-        not both. Negative cases are left as they are."""
+        ``before`` names a game that exists, a stream is asked with a ticket or a token, not
+        both, and a command aimed at a real game is of that game's kind (the path's game
+        decides which commands the body may hold; a command of another game is 400
+        `malformed-body`). Negative cases are left as they are."""
         if case.meta.generation.mode.is_negative:
             return
         query = dict(case.query or {})
@@ -174,6 +179,14 @@ class Arena:
             del query["ticket"]
         if case.query is not None:
             case.query = query
+        game_id = (case.path_parameters or {}).get("game_id")
+        command = case.body.get("command") if isinstance(case.body, dict) else None
+        if case.operation.path.endswith("/commands") and game_id in self.kinds:
+            kind = command.get("type") if isinstance(command, dict) else None
+            if kind not in command_types(self.kinds[game_id]):
+                fitting = [game for game, name in self.kinds.items() if kind in command_types(name)]
+                if fitting:
+                    case.path_parameters = {**case.path_parameters, "game_id": fitting[0]}
 
     def _legal_body(self, case: Any, game_id: str, tokens: list[str]) -> None:
         service = self.runtime

@@ -74,11 +74,13 @@ def render_site(name: str, ports: list[int], listen: int) -> str:
     indent, options = servers[0]
     listing = "".join(f"{indent}server 127.0.0.1:{port}{options};\n" for port in ports)
     text, found = re.subn(
-        r"(?:^ *server 127\.0\.0\.1:\d+(?: [^;]*)?;\n)+", listing, text, count=1, flags=re.M
+        r"(?:^ *server 127\.0\.0\.1:\d+(?: [^;]*)?;\n)+", listing, text, flags=re.M
     )
-    assert found == 1
+    assert found == 2, "two upstreams: any process, and the process of a game's stream tickets"
     assert text.count("spies_api_backend") >= 2
-    text = text.replace("spies_api_backend", name)
+    assert text.count("spies_api_by_game") >= 2 and text.count("$spies_game") == 2
+    text = text.replace("spies_api_backend", name).replace("spies_api_by_game", f"{name}_by_game")
+    text = text.replace("$spies_game", f"${name}_game")
     text, found = re.subn(r"^( *)listen 80;$", rf"\1listen 127.0.0.1:{listen};", text, flags=re.M)
     assert found == 1, "the deploy file should have one `listen 80;`"
     return text

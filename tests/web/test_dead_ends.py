@@ -14,6 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from tests.web.expected import DEAD_END_WORDS as WORDS
+from tests.web.expected import LOST, OVER
 from tests.web.helpers import (
     SCREENSHOTS,
     Watched,
@@ -22,21 +24,6 @@ from tests.web.helpers import (
     finish_over_the_api,
     screenshots,
 )
-
-WORDS = {
-    "en": {
-        "unknown": ("No such game", "This server has no game", "Start a new game in the lobby"),
-        "down": ("The server does not answer", "cannot reach its server", "Try again"),
-    },
-    "de": {
-        "unknown": (
-            "Dieses Spiel gibt es nicht",
-            "Dieser Server hat kein Spiel",
-            "In der Lobby ein neues Spiel anlegen",
-        ),
-        "down": ("Der Server antwortet nicht", "erreicht ihren Server nicht", "Noch einmal"),
-    },
-}
 
 
 @pytest.fixture
@@ -87,25 +74,6 @@ def test_a_server_that_does_not_answer_says_so_and_offers_to_try_again(
 
 # -- a lost seat: no token, a refused stored token, a refused seat link --------------------------
 
-LOST = {
-    "en": {
-        "title": "You are watching as a spectator",
-        "none": "This browser holds no seat of this game",
-        "refused": "The server refused the key this browser kept for seat 2",
-        "link": "The server refused this seat link",
-        "watch": "Anyone can watch a game",
-        "forward": "open the private link of your seat",
-    },
-    "de": {
-        "title": "Du schaust als Zuschauer zu",
-        "none": "Dieser Browser hält keinen Platz in diesem Spiel",
-        "refused": "Der Server hat den Schlüssel abgelehnt, den dieser Browser für Platz 2 hatte",
-        "link": "Der Server hat diesen Platz-Link abgelehnt",
-        "watch": "Jedes Spiel kann man ansehen",
-        "forward": "öffne den privaten Link deines Platzes",
-    },
-}
-
 
 def _lost_seat(page: Page, lang: str, reason: str, screenshot: str) -> None:
     notice = page.get_by_test_id("seat-notice")
@@ -146,11 +114,6 @@ def test_a_page_without_its_seat_says_it_watches_and_how_to_get_the_seat_back(
 
 
 # -- a finished game ---------------------------------------------------------------------------
-
-OVER = {
-    "en": ("This game is over: no move can be made in it any more.", "Watch the rematch"),
-    "de": ("Dieses Spiel ist vorbei: hier kann niemand mehr ziehen.", "Revanche ansehen"),
-}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

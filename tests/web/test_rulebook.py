@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.expected import GAMES, RULES
 from tests.web.helpers import DESKTOP, PHONE, SCREENSHOTS, Watched, accessibility_problems
-
-RULES = Path(__file__).resolve().parents[2] / "web" / "src" / "rules"
-GAMES = ("deck-of-spies", "black-spy", "spies-and-lies")
 
 WORDS = {
     "en": ("Black Spy: the rules in short", "the rules in short", "lowest total wins"),

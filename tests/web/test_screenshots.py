@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
+from tests.web.expected import DEAD_END_WORDS as WORDS
+from tests.web.expected import GAMES, LOST, NESTED, OVER, RULES
 from tests.web.helpers import (
     SCREENSHOT_TIMEOUT_MS,
     SCREENSHOTS,
@@ -23,9 +25,6 @@ from tests.web.helpers import (
     create_game,
     finish_over_the_api,
 )
-from tests.web.test_dead_ends import LOST, OVER, WORDS
-from tests.web.test_rulebook import GAMES, RULES
-from tests.web.test_wording import NESTED
 
 pytestmark = pytest.mark.slow
 

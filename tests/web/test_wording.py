@@ -13,6 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.web.expected import NESTED
 from tests.web.helpers import APP, Watched, create_game, play_over_the_api
 
 LEGEND = {"en": "Colours, each with its own symbol:", "de": "Farben, jede mit eigenem Zeichen:"}
@@ -20,7 +21,6 @@ SEATS = {
     "en": (["seat 1", "seat 2", "seat 3", "spectator"], "Your turn (seat 1)."),
     "de": (["Platz 1", "Platz 2", "Platz 3", "Zuschauer"], "Du bist am Zug (Platz 1)."),
 }
-NESTED = re.compile(r"\([^()]*\(")
 """An opening parenthesis before the one before it closed."""
 
 
