@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from random import Random
 from typing import Any
 
 import pytest
 
-from spies_api.game import create_game, load_head, prepare_abort, submit_command
+from spies_api.game import create_game, load_head, prepare_abort
 from spies_core.clock import TimeControl
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
@@ -41,6 +40,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game
 from spies_replay.verify import verify_game, verify_log
+from tests.support.playouts import play_out
 from tests.support.seats import change_seat
 
 SEED = "lobby-deal"
@@ -144,25 +144,13 @@ def test_a_clocked_lobby_game_starts_its_clocks_at_the_deal(store: EventStore) -
     assert verify_game(store, game_id).ok
 
 
-def play_out(store: EventStore, game_id: str) -> None:
-    spec = get_game(store.get_game(game_id).game)
-    rng = Random(5)
-    head = load_head(store, game_id)
-    state, version = head.state, head.version
-    while spec.outcome(state) is None:
-        seat = min(spec.to_act(state))
-        command = rng.choice(spec.legal_commands(state, seat))
-        result = submit_command(store, game_id, seat, command, state=state, version=version)
-        state, version = result.state, result.version
-
-
 def test_a_finished_lobby_game_exports_imports_replays_and_shows(
     store: EventStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     created = create_game(store, "deck-of-spies", 1, seats=lobby_seats(1))
     game_id = created.record.id
     change_seat(store, game_id, join(0, "Ada"))
-    play_out(store, game_id)
+    play_out(store, game_id, 5)
     assert store.get_game(game_id).status is GameStatus.FINISHED
     assert verify_game(store, game_id).ok
     lines = list(export_lines(store, game_id))
@@ -181,7 +169,7 @@ def test_a_rematch_with_unclaimed_seats_deals_at_once(store: EventStore) -> None
     token), and a game has one rematch: its first caller cannot shop for deals."""
     first = create_game(store, "deck-of-spies", 1, seats=lobby_seats(1))
     change_seat(store, first.record.id, join(0, "Ada"))
-    play_out(store, first.record.id)
+    play_out(store, first.record.id, 5)
     holders = store.seat_states(first.record.id)
     rematch = create_game(
         store,

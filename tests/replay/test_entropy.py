@@ -11,13 +11,12 @@ import hashlib
 import hmac
 import io
 from pathlib import Path
-from random import Random
 from typing import Any
 
 import msgspec
 import pytest
 
-from spies_api.game import create_game, load_head, submit_command
+from spies_api.game import create_game
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import FairRng, mix_seed
 from spies_core.step import setup
@@ -37,6 +36,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import FORMAT_MIXED, export_lines, import_game, read_export
 from spies_replay.verify import verify_game, verify_log
+from tests.support.playouts import play_out
 from tests.support.seats import change_seat
 
 SERVER_SEED = bytes(range(200, 232))  # not text: a server seed never reads as text
@@ -58,18 +58,6 @@ def test_the_mix_is_the_specified_hmac() -> None:
     assert mix_seed(SERVER_SEED, [JOINER, CREATOR]) != expected  # the order counts
 
 
-def play_out(store: EventStore, game_id: str) -> None:
-    spec = get_game(store.get_game(game_id).game)
-    rng = Random(7)
-    head = load_head(store, game_id)
-    state, version = head.state, head.version
-    while spec.outcome(state) is None:
-        seat = min(spec.to_act(state))
-        command = rng.choice(spec.legal_commands(state, seat))
-        result = submit_command(store, game_id, seat, command, state=state, version=version)
-        state, version = result.state, result.version
-
-
 def test_a_mixed_game_deals_from_the_mix_and_reveals_the_committed_seed(store: EventStore) -> None:
     created = create_game(store, "deck-of-spies", 1, entropy=CREATOR, server_seed=SERVER_SEED)
     game_id = created.record.id
@@ -82,7 +70,7 @@ def test_a_mixed_game_deals_from_the_mix_and_reveals_the_committed_seed(store: E
     plain = setup(spec, 1, {}, FairRng(SERVER_SEED, 0))
     assert events[2 : 2 + len(mixed.events)] == list(mixed.events)
     assert list(mixed.events) != list(plain.events)
-    play_out(store, game_id)
+    play_out(store, game_id, 7)
     last = read_events(store, game_id)[-1].event
     assert last == SeedRevealed(seed=SERVER_SEED.hex())  # the committed seed, not the mix
     assert verify_game(store, game_id).ok
@@ -114,7 +102,7 @@ def test_a_lobby_game_deals_at_the_last_join_with_every_joiners_entropy(
     spec = get_game("spies-and-lies")
     dealt = setup(spec, 2, {}, FairRng(mix_seed(SERVER_SEED, [CREATOR, JOINER]), 0))
     assert events[4 : 4 + len(dealt.events)] == list(dealt.events)
-    play_out(store, game_id)
+    play_out(store, game_id, 7)
     assert verify_game(store, game_id).ok
 
 
@@ -132,7 +120,7 @@ def test_a_join_with_entropy_to_a_game_that_is_not_mixed_is_refused(store: Event
 def finished_export(store: EventStore) -> list[bytes]:
     game_id = lobby(store)
     change_seat(store, game_id, lambda seats, tokens: SeatJoined(seat=1, name="Bo"), entropy=JOINER)
-    play_out(store, game_id)
+    play_out(store, game_id, 7)
     assert store.get_game(game_id).status is GameStatus.FINISHED
     return list(export_lines(store, game_id))
 
@@ -239,5 +227,5 @@ def test_the_deal_waits_for_the_last_open_seat_and_orders_the_joiners_by_seat(
     assert events[6 : 6 + len(dealt.events)] == list(dealt.events)
     by_join = setup(spec, 3, {}, FairRng(mix_seed(SERVER_SEED, [CREATOR, second, first]), 0))
     assert list(by_join.events) != list(dealt.events)
-    play_out(store, game_id)
+    play_out(store, game_id, 7)
     assert verify_game(store, game_id).ok
