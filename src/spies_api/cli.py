@@ -37,13 +37,15 @@ then it stops listening (the connections the kernel already accepted for it are 
 answered, not reset), the requests in flight finish, the bots and the scheduler stop,
 and it exits (status 0), within ``--shutdown-timeout`` (default 10 s) of the signal, or is
 ended then (status 3). ``--metrics`` serves ``GET /metrics``; ``--metrics-port`` on a port
-of its own.
+of its own. ``kill -USR1 PID`` writes every thread's stack to stderr and the process goes on
+(:mod:`faulthandler`): for a process that seems stuck, it shows where.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import math
 import os
 import signal
@@ -299,6 +301,8 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                 f"cannot serve metrics on {settings.host}:{settings.metrics_port}:"
                 f" {(exc.strerror or str(exc)).lower()} (choose another --metrics-port)"
             )
+    if hasattr(signal, "SIGUSR1"):  # not on Windows
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     with sock:
         _Server(server_config(app, settings), app, settings, runtime.notifier).run(sockets=[sock])
     return 0

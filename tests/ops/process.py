@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import collections
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,25 @@ class Served:
             return answers(self.base, "/readyz")
 
         until(ready, timeout=timeout, every=0.05, what="spies-api to be ready")
+
+    def exit_status(self, timeout: float = 30.0) -> int:
+        """The process's exit status, once it has exited by itself within ``timeout``.
+
+        Raises:
+            AssertionError: it had not: the message holds the log's tail with every thread's
+                stack, which ``SIGUSR1`` made the process write there (``spies-api`` registers
+                :mod:`faulthandler` for it), so a hang says where it hung.
+        """
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGUSR1)
+            with suppress(AssertionError):
+                until(lambda: b"most recent call first" in self.log.read_bytes(), timeout=10)
+            raise AssertionError(
+                f"spies-api still running {timeout} s after the signal; its log's end, with"
+                f" the stacks of its threads:\n{self.log.read_text()[-12000:]}"
+            ) from None
 
 
 @contextmanager

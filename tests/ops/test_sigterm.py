@@ -66,7 +66,7 @@ def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> N
         until(under_way, what="60 commands acknowledged")
         acked_before = load.commands_acked()
         served.process.send_signal(signal.SIGTERM)
-        status = served.process.wait(timeout=30)
+        status = served.exit_status(timeout=30)
         load.stop()
         reader.join(timeout=30)
 
@@ -104,6 +104,18 @@ def test_sigterm_drains_finishes_commands_and_loses_nothing(tmp_path: Path) -> N
         f" the signal), lost 0; answers {dict(load.statuses)}; connection failures"
         f" {dict(load.failures)}; {load.closing} answers said to close; exit status {status}"
     )
+
+
+def test_sigusr1_writes_every_threads_stack_and_the_process_goes_on(tmp_path: Path) -> None:
+    """``kill -USR1`` shows where a stuck process is (docs/operations.md), without ending it."""
+    log = tmp_path / "api.log"
+    with spies_api(str(tmp_path / "spies.db"), log) as served:
+        served.process.send_signal(signal.SIGUSR1)
+        until(lambda: b"most recent call first" in log.read_bytes(), what="the stacks")
+        dump = log.read_text()
+        assert "Current thread" in dump and "spies_api/cli.py" in dump, dump[-3000:]
+        assert served.process.poll() is None
+        assert httpx.get(f"{served.base}/healthz").status_code == 200
 
 
 @pytest.mark.parametrize("parser", ["httptools", "h11"])
