@@ -2,6 +2,7 @@
 
 import { api, problemText, type Summary } from "./api/client";
 import { fill, h } from "./dom";
+import { joinEntropy } from "./fairness";
 import { gameUi } from "./games/index";
 import { NAME_MAX } from "./generated/rules";
 import { langSwitch, T } from "./i18n/index";
@@ -99,7 +100,7 @@ export async function joinPage(root: HTMLElement, gameId: string, seat: number):
     submit.disabled = true;
     void (async () => {
       const { data, error: refused } = await sentAsPlayer((headers) =>
-        api.POST("/games/{game_id}/seats/{seat}/join", { params: { path: { game_id: gameId, seat } }, body: { name: chosen }, headers }),
+        api.POST("/games/{game_id}/seats/{seat}/join", { params: { path: { game_id: gameId, seat } }, body: { name: chosen, ...joinEntropy(game) }, headers }),
       );
       submit.disabled = false;
       if (data === undefined) {

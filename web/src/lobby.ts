@@ -10,6 +10,7 @@ import { joinProblem } from "./join";
 import { joinLink, keepName, myName, openSeats, seatKind, seatName } from "./names";
 import { optionDefaults, rulesHref, seatCounts } from "./rules/links";
 import { forgetPlayer, keepPlayer, playerToken, sentAsPlayer } from "./player";
+import { fairDeal, type FairDeal, joinEntropy, keptCommitment } from "./fairness";
 import { keepReceipt } from "./receipts";
 import { chooseSeat, keepToken, tokensOf } from "./tokens";
 
@@ -139,6 +140,7 @@ function createForm(
     h("option", { value: "turn:60" }, T.clockTurn(60)),
     h("option", { value: "budget:5" }, T.clockBudget(5)),
   );
+  const fair = h("input", { type: "checkbox", id: "new-fair", name: "fair", checked: true, "data-testid": "new-fair" });
   const problem = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
@@ -155,6 +157,8 @@ function createForm(
     clock,
     h("label", { for: "new-seed" }, T.seedLabel),
     seed,
+    h("label", { class: "check" }, fair, ` ${T.fairLabel}`),
+    h("p", { class: "hint" }, T.fairHint),
     h("p", { class: "hint" }, T.createHint),
     h("button", { type: "submit", "data-testid": "create" }, T.create),
     problem,
@@ -202,6 +206,19 @@ function createForm(
     if (name !== "") keepName(name);
     const seatRequests = [...seats.querySelectorAll("select")].map((select) => seatRequest(select.value, name === "" ? null : name));
     void (async () => {
+      const typedSeed = seed.value.trim();
+      problem.textContent = ""; // an earlier refusal no longer holds
+      // A fair deal (fairness.ts): a commitment first, then this browser's randomness with
+      // it. A typed seed is a reproducible game instead, so it goes without.
+      let deal: FairDeal | null = null;
+      if (fair.checked && typedSeed === "") {
+        const asked = await fairDeal();
+        if ("error" in asked) {
+          problem.textContent = problemText(asked.error);
+          return;
+        }
+        deal = asked.deal;
+      }
       // The form is built from the game's option fields (games/*.ts), not from the game's
       // options schema, so the body is typed here as the request of its game; the server
       // checks every option (422 unknown-option, invalid-options).
@@ -210,16 +227,20 @@ function createForm(
         players: Number(players.value),
         options: chosen,
         seats: seatRequests,
-        seed: seed.value.trim() === "" ? null : seed.value.trim(),
+        seed: typedSeed === "" ? null : typedSeed,
+        ...(deal === null ? {} : { commitment_id: deal.commitment_id, entropy: deal.entropy }),
         ...clockRequest(clock.value),
       } as unknown as CreateGameRequest;
-      problem.textContent = ""; // an earlier refusal no longer holds
       const { data, error } = await sentAsPlayer((headers) => api.POST("/games", { body, headers }));
       if (data === undefined) {
         problem.textContent = problemText(error);
         return;
       }
       keepReceipt(data.receipt);
+      if (deal !== null && !(await commitmentKept(data.id, deal))) {
+        problem.textContent = T.commitmentBroken;
+        return;
+      }
       let mine = false;
       for (const held of data.seats) {
         if (held.token === undefined) continue; // an open or a bot seat: no token to hold
@@ -238,8 +259,17 @@ function createForm(
   return form;
 }
 
+/** Whether the new game holds the seed the server committed to before it saw this browser's
+ * randomness (its summary's `seed_commitment`); an unreadable summary proves nothing either way,
+ * so it does not stop the game. */
+async function commitmentKept(gameId: string, deal: FairDeal): Promise<boolean> {
+  const { data } = await api.GET("/games/{game_id}", { params: { path: { game_id: gameId } } });
+  return data === undefined || keptCommitment(deal, data.seed_commitment);
+}
+
 /** Takes the first open seat of a game with the name typed in the lobby, then plays it. */
-async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
+async function joinFirst(game: Summary, nameInput: HTMLInputElement, problem: HTMLElement): Promise<void> {
+  const gameId = game.id;
   const name = nameInput.value.trim();
   if (name === "") {
     problem.textContent = T.typeNameFirst;
@@ -248,7 +278,7 @@ async function joinFirst(gameId: string, nameInput: HTMLInputElement, problem: H
   }
   keepName(name);
   const { data, error } = await sentAsPlayer((headers) =>
-    api.POST("/games/{game_id}/join", { params: { path: { game_id: gameId } }, body: { name }, headers }),
+    api.POST("/games/{game_id}/join", { params: { path: { game_id: gameId } }, body: { name, ...joinEntropy(game) }, headers }),
   );
   if (data === undefined) {
     problem.textContent = joinProblem(error);
@@ -283,7 +313,7 @@ function openRow(game: Summary, nameInput: HTMLInputElement, problem: HTMLElemen
       {},
       h(
         "button",
-        { type: "button", "data-testid": "join-first", onclick: () => void joinFirst(game.id, nameInput, problem) },
+        { type: "button", "data-testid": "join-first", onclick: () => void joinFirst(game, nameInput, problem) },
         T.joinFirst,
       ),
     ),

@@ -20,6 +20,7 @@ export type SharedEvent = EventOf<
   | "seat_taken_back"
   | "seat_claimed"
   | "seed_revealed"
+  | "entropy_added"
   | "clock_expired"
   | "clocks_resumed"
   | "clocks_updated"

@@ -36,6 +36,8 @@ function sentence(game: string | undefined, event: GameEvent, name: Namer): stri
       return T.evTakenBack(name(event.seat));
     case "seat_claimed":
       return T.evClaimed(name(event.seat));
+    case "entropy_added":
+      return T.evEntropy(event.seat === null || event.seat === undefined ? null : name(event.seat));
     case "seed_revealed":
       return T.evSeed(event.seed.slice(0, 16));
     case "clock_expired":

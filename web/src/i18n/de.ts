@@ -54,6 +54,9 @@ export const de: Texts = {
   seatsLabel: " Plätze ",
   seedLabel: "Seed ",
   seedPlaceholder: "optional: ein wiederholbares Spiel (kein offener Platz)",
+  fairLabel: "Faires Geben: Zufall aus diesem Browser einmischen",
+  fairHint: "Der Server legt sich zuerst auf seinen geheimen Seed fest, dann gibt dieser Browser eigenen Zufall dazu: niemand allein wählt die Karten, und die Wiederholung prüft es am Ende.",
+  commitmentBroken: "Der Server hat seine Festlegung nicht eingehalten: Der Seed dieses Spiels ist nicht der, auf den er sich vor deinem Zufall festgelegt hat. Spiel es nicht.",
   createHint: "Du hältst den Schlüssel jedes Platzes mit „ich“; ein offener Platz wartet auf seinen Link.",
   create: "Anlegen",
   options: "Optionen",
@@ -208,6 +211,8 @@ export const de: Texts = {
   evHanded: (seat: string, bot: string) => `${seat} spielt jetzt Bot ${bot}.`,
   evTakenBack: (seat: string) => `${seat} ist vom Bot zurückgenommen.`,
   evClaimed: (seat: string) => `${seat} ist für die Revanche belegt.`,
+  evEntropy: (who: string | null) =>
+    who === null ? "Der Zufall des Erstellers geht ins Geben ein." : `${who} gibt Zufall ins Geben.`,
   evSeed: (seed: string) => `Der Seed ist aufgedeckt (${seed}…): jedes Mischen lässt sich jetzt prüfen.`,
   evExpired: (seat: string) => `Die Zeit von ${seat} ist abgelaufen: die Zeitregel entscheidet den Zug.`,
   evForfeit: (seat: string) => `Die Zeit von ${seat} ist abgelaufen: ${seat} verliert.`,

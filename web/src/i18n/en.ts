@@ -50,6 +50,9 @@ export const en = {
   seatsLabel: " Seats ",
   seedLabel: "Seed ",
   seedPlaceholder: "optional: a reproducible game (no seat open)",
+  fairLabel: "Fair deal: mix in randomness from this browser",
+  fairHint: "The server commits to its secret seed first, then this browser adds its own: nobody alone chooses the cards, and the replay checks it at the end.",
+  commitmentBroken: "The server did not keep its commitment: this game's seed is not the one it committed to before your randomness. Do not play it.",
   createHint: "You hold the token of every seat marked \"me\"; an open seat waits for its link.",
   create: "Create",
   options: "Options",
@@ -210,6 +213,8 @@ export const en = {
   evHanded: (seat: string, bot: string) => `${seat} is handed to bot ${bot}.`,
   evTakenBack: (seat: string) => `${seat} is taken back from its bot.`,
   evClaimed: (seat: string) => `${seat} is claimed for the rematch.`,
+  evEntropy: (who: string | null) =>
+    who === null ? "The creator's randomness goes into the deal." : `${who} adds randomness to the deal.`,
   evSeed: (seed: string) => `The seed is revealed (${seed}…): every shuffle can now be checked.`,
   evExpired: (seat: string) => `${seat} ran out of time: the time control decides the move.`,
   evForfeit: (seat: string) => `${seat} ran out of time and forfeits.`,
