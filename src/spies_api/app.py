@@ -177,9 +177,9 @@ class Runtime:
             idle_seconds=settings.bot_game_idle_seconds,
             retry_after=settings.bot_games_retry_after_seconds,
         )
-        appends.add(bot_quota.appended)
+        appends.add(bot_quota.appended, bot_quota.heard)
         game_quota = GameQuota(settings.max_games_per_client, states)
-        appends.add(game_quota.appended)
+        appends.add(game_quota.appended, game_quota.heard)
         return cls(
             settings=settings,
             store=store,

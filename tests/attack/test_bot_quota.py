@@ -31,6 +31,7 @@ from spies_api.problems.errors import (
 )
 from spies_api.settings import BOT_GAMES_PER_CORE, DEFAULTS, SettingsError, settings_from
 from spies_api.table.quota import BotGameQuota, GameQuota
+from spies_replay.store.records import Appended
 from tests.support.api import bearer, finished
 from tests.support.apps import open_app
 
@@ -148,6 +149,22 @@ def test_a_game_stops_counting_when_it_ends_or_idles() -> None:
     assert quota.active("1.2.3.4") == 1
     now[0] = 91.0  # idle for a minute
     assert quota.active("1.2.3.4") == 0
+
+
+def test_a_game_another_process_ended_stops_counting_at_its_notice() -> None:
+    """Behind a load balancer the last move may be another process's: its notice says the
+    game is over, though this process's cached head (if any) is older."""
+    states = _States()
+    quota = BotGameQuota(1, states)  # type: ignore[arg-type]
+    states.heads["a"] = _Head(False)  # as this process last saw it
+    with quota.hold("1.2.3.4") as record:
+        record("a")
+    quota.heard(Appended(game_id="a", version=40, head_hash="0" * 64, finished=False))
+    assert quota.active("1.2.3.4") == 1
+    quota.heard(Appended(game_id="a", version=41, head_hash="1" * 64, finished=True))
+    assert quota.active("1.2.3.4") == 0 and quota.owner("a") is None
+    with quota.hold("1.2.3.4") as record:  # the place is free again
+        record("b")
 
 
 def test_a_creation_that_fails_frees_its_place() -> None:

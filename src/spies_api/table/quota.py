@@ -35,7 +35,9 @@ without the count a script could chain rematches into bot games for ever.
 The bot quota is also where the bot pool learns who owns a game (:meth:`GameQuota.owner`),
 to share the bots' think time between clients. The counts are of this process (each
 ``spies-api`` process behind a load balancer keeps its own; a game created before this
-process started, or by another process, has no owner here).
+process started, or by another process, has no owner here). A game of this process's that
+another process ends (its last move was served there) stops counting at that process's
+notice (:meth:`GameQuota.heard`), not when it idles.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from spies_api.problems.errors import (
     TooManyGamesError,
 )
 from spies_api.service.states import GameStates
+from spies_replay.store.records import Appended
 
 __all__ = [
     "GAMES_RETRY_AFTER_SECONDS",
@@ -258,11 +261,27 @@ class GameQuota:
         if game_id not in self._owner:  # most appends: no lock taken
             return
         head = self.states.cached(game_id)
+        self._after_append(game_id, finished=head is not None and head.finished)
+
+    def heard(self, appended: Appended) -> None:
+        """After another process's append to ``appended.game_id`` (the store's watch, an
+        :class:`~spies_api.service.notify.AppendListeners` ``heard`` listener): as
+        :meth:`appended`, with whether the game ended taken from the notice, since this
+        process's cached head is not the game's newest then. A notice that does not say
+        (an older engine's) is read like a local append."""
+        if appended.game_id not in self._owner:
+            return
+        if not appended.told:
+            self.appended(appended.game_id)
+            return
+        self._after_append(appended.game_id, finished=appended.finished)
+
+    def _after_append(self, game_id: str, *, finished: bool) -> None:
         with self._lock:
             client = self._owner.get(game_id)
             if client is None:
                 return
-            if head is not None and head.finished:
+            if finished:
                 self._owner.pop(game_id, None)
                 self._uncount(client, game_id)
             else:
