@@ -17,6 +17,7 @@ import msgspec
 from spies_core.decider import Outcome
 from spies_replay.errors import GameExistsError, RematchExistsError
 from spies_replay.meta import SeatState, SeatType, SeedSource
+from spies_replay.store.players import insert_owner
 from spies_replay.store.records import (
     EventRow,
     GameRecord,
@@ -243,6 +244,8 @@ def insert_game(conn: Transaction, game: NewGame) -> None:
                 "SELECT next_id FROM rematches WHERE game_id = ?", (rematch_of,)
             ).fetchone()
             raise RematchExistsError(rematch_of, found[0] if found else "?")
+    for seat, owner in sorted(game.owners.items()):
+        insert_owner(conn, record.id, seat, owner, record.created_at)
     insert_rows(conn, record.id, rows)
     if game.due_at is not None:
         conn.execute("UPDATE games SET due_at = ? WHERE id = ?", (game.due_at, record.id))
