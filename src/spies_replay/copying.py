@@ -6,8 +6,8 @@ event row as stored (so every hash and the head hash are the same), the seed and
 deal, the seat holders and the hashes of the seat tokens (players keep their tokens), the
 idempotency records, the rematch links and the snapshots; the receipt signing keys; and the
 players with the seats they own in the games the target then holds (token hashes and salts,
-as stored: never a token; an export never carries them). Each game is read in one snapshot of the source and written in one transaction of the
-target; the target's head hash is
+as stored: never a token; an export never carries them). Each game is read in one snapshot
+of the source and written in one transaction of the target; the target's head hash is
 compared with the source's. A game already in the target with the same head hash is
 skipped, so an interrupted copy can be run again.
 """

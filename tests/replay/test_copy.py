@@ -143,8 +143,8 @@ def test_copy_carries_players_and_their_seats_never_into_an_export(
     seat_token = player_seat_token(player_token, salt)
     with source.open() as store:
         assert isinstance(store, SqlEventStore)
-        ada = add_player(store, "ada-player", hash_token(player_token), "Ada", "2026-01-01T00:00:00Z")
-        add_player(store, "bo", hash_token("player.bo-token"), None, "2026-01-01T00:00:01Z")
+        ada = add_player(store, "ada-player", hash_token(player_token), "Ada", "2026-01-01Z")
+        add_player(store, "bo", hash_token("player.bo-token"), None, "2026-01-02Z")
         for game_id in ("kept", "clashing"):
             create_game(
                 store,

@@ -369,7 +369,9 @@ class SeatService:
     def _owner(self, game_id: str, seat: int) -> SeatOwner | None:
         """The player who owns ``seat`` of the finished game, whose rematch seat is theirs
         too (blocking)."""
-        return seat_owner(self.store, game_id, seat) if isinstance(self.store, KeyDatabase) else None
+        if not isinstance(self.store, KeyDatabase):
+            return None  # a store that keeps no players
+        return seat_owner(self.store, game_id, seat)
 
     def _create_rematch(
         self,

@@ -134,9 +134,7 @@ def find_player(store: KeyDatabase, token_hash: str) -> PlayerRow | None:
     return None if row is None else PlayerRow(row[0], row[1], row[2])
 
 
-def insert_owner(
-    tx: Transaction, game_id: str, seat: int, owner: SeatOwner, owned_at: str
-) -> None:
+def insert_owner(tx: Transaction, game_id: str, seat: int, owner: SeatOwner, owned_at: str) -> None:
     """Record ``seat`` of ``game_id`` as ``owner``'s in the caller's write transaction (the
     one that gives the seat its token; recorded once: a repeat keeps the first record)."""
     tx.execute(_OWN_SQL, (owner.player_id, game_id, seat, owner.token_salt, owned_at))

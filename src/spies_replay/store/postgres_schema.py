@@ -34,8 +34,12 @@ from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITME
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
 from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
-from spies_replay.store.players import OWNERS_INDEX_SQL, OWNERS_MIGRATION  # players
-from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
+from spies_replay.store.players import (  # players
+    OWNERS_INDEX_SQL,
+    OWNERS_MIGRATION,
+    PLAYERS_INDEX_SQL,
+    PLAYERS_SQL,
+)
 
 __all__ = ["APPEND_FUNCTIONS", "MALFORMED", "MIGRATIONS", "NOTIFY_CHANNEL", "SEAT_TAKEN"]
 
@@ -199,7 +203,8 @@ APPEND_FUNCTIONS: Final = f"""
 text of PostgreSQL's append. Each migration that changes them runs this text, so an earlier
 such migration (``m003_append_function``) makes the functions as they are now on a new
 database, and the later ones (``m005_append_checks_seqs``, ``m007_notify_carries_head``,
-``m010_seat_owners``) replace what an older version made: every database ends with this one definition."""
+``m010_seat_owners``) replace what an older version made: every database ends with this one
+definition."""
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(

@@ -53,8 +53,12 @@ from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITME
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
 from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
-from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
-from spies_replay.store.players import OWNERS_INDEX_SQL, OWNERS_MIGRATION  # players
+from spies_replay.store.players import (  # players
+    OWNERS_INDEX_SQL,
+    OWNERS_MIGRATION,
+    PLAYERS_INDEX_SQL,
+    PLAYERS_SQL,
+)
 
 __all__ = ["MIGRATIONS", "MIGRATION_NAMES", "SCHEMA_VERSION", "adopt_sqlite_utils_records"]
 
