@@ -153,8 +153,7 @@ class SeatClaims:
 
     def token_for(self, seat: int) -> tuple[str, SeatOwner]:
         """A new token for ``seat`` and its owner, written with the game (what
-        :meth:`GameCreator.create <spies_api.service.creation.GameCreator.create>` asks for
-        each creator seat)."""
+        :meth:`~spies_api.service.creation.GameCreator.create` asks for each creator seat)."""
         claim = PlayerService.claim(self.player)
         self.made[seat] = claim
         return claim.token, claim.owner(self.player)
@@ -244,7 +243,8 @@ class PlayerService:
 
     @staticmethod
     def claim(player: Player) -> SeatClaim:
-        """A new seat token for ``player`` (recorded with :meth:`own` once its seat is taken)."""
+        """A new seat token for ``player``; its seat is recorded as the player's with it
+        (:meth:`SeatClaim.owner`)."""
         salt = secrets.token_hex(16)
         return SeatClaim(player_seat_token(player.token, salt), salt)
 

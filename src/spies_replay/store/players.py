@@ -17,26 +17,24 @@ this module only stores. It reaches the tables through
 SQL backend has).
 
 A seat a player takes is recorded in the very transaction that gives the seat its token:
-:func:`insert_owner` runs inside the creation (:attr:`~spies_replay.store.records.NewGame.
-owners`) and inside the append of the join or the claimed rematch seat
-(:attr:`~spies_replay.store.records.Append.owner`; on PostgreSQL in ``spies_append``, which
-:data:`OWNERS_MIGRATION` replaces), so a seat is never taken without its owner recorded nor
-the other way round. The migration :data:`OWNERS_MIGRATION` also indexes ``player_seats`` by
-game and seat (who owns a seat of a finished game, for its rematch; a copy's seats).
-``spies-replay copy`` carries both tables with the games (:func:`copy_players`).
+:func:`~spies_replay.store.sql_rows.insert_owner` runs inside the creation
+(:attr:`~spies_replay.store.records.NewGame.owners`) and inside the append of the join or
+the claimed rematch seat (:attr:`~spies_replay.store.records.Append.owner`; on PostgreSQL in
+``spies_append``, which :data:`OWNERS_MIGRATION` replaces), so a seat is never taken without
+its owner recorded nor the other way round. The migration :data:`OWNERS_MIGRATION` also
+indexes ``player_seats`` by game and seat (who owns a seat of a finished game, for its
+rematch). ``spies-replay copy`` carries both tables with the games (:func:`copy_players`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from spies_replay.store.keyring import KeyDatabase
 from spies_replay.store.records import SeatOwner
-
-if TYPE_CHECKING:  # the store's modules import this one: only their types here
-    from spies_replay.store.keyring import KeyDatabase
-    from spies_replay.store.sql_rows import Transaction
+from spies_replay.store.sql_rows import OWN_SEAT_SQL, insert_owner
 
 __all__ = [
     "MIGRATION_NAME",
@@ -49,7 +47,6 @@ __all__ = [
     "add_player",
     "copy_players",
     "find_player",
-    "insert_owner",
     "own_seat",
     "owned_seats",
     "seat_owner",
@@ -72,11 +69,6 @@ PLAYERS_INDEX_SQL: Final = (
 OWNERS_INDEX_SQL: Final = "CREATE INDEX player_seats_game ON player_seats (game_id, seat)"
 """The index that finds who owns a seat of a game (:func:`seat_owner`), in migration
 :data:`OWNERS_MIGRATION`."""
-
-_OWN_SQL: Final = (
-    "INSERT INTO player_seats (player_id, game_id, seat, token_salt, owned_at)"
-    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +124,6 @@ def find_player(store: KeyDatabase, token_hash: str) -> PlayerRow | None:
             (token_hash,),
         ).fetchone()
     return None if row is None else PlayerRow(row[0], row[1], row[2])
-
-
-def insert_owner(tx: Transaction, game_id: str, seat: int, owner: SeatOwner, owned_at: str) -> None:
-    """Record ``seat`` of ``game_id`` as ``owner``'s in the caller's write transaction (the
-    one that gives the seat its token; recorded once: a repeat keeps the first record)."""
-    tx.execute(_OWN_SQL, (owner.player_id, game_id, seat, owner.token_salt, owned_at))
 
 
 def own_seat(
@@ -219,7 +205,7 @@ def copy_players(
             copied = CopiedPlayers(copied.players + added.rowcount, copied.seats)
         for row in seats:
             if row[1] in wanted:
-                added = tx.execute(_OWN_SQL, tuple(row))
+                added = tx.execute(OWN_SEAT_SQL, tuple(row))
                 copied = CopiedPlayers(copied.players, copied.seats + added.rowcount)
     return copied
 

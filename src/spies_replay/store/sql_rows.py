@@ -17,13 +17,13 @@ import msgspec
 from spies_core.decider import Outcome
 from spies_replay.errors import GameExistsError, RematchExistsError
 from spies_replay.meta import SeatState, SeatType, SeedSource
-from spies_replay.store.players import insert_owner
 from spies_replay.store.records import (
     EventRow,
     GameRecord,
     GameStatus,
     IdempotencyRecord,
     NewGame,
+    SeatOwner,
 )
 
 __all__ = [
@@ -36,7 +36,9 @@ __all__ = [
     "game_record",
     "game_values",
     "idempotency_record",
+    "OWN_SEAT_SQL",
     "insert_game",
+    "insert_owner",
     "insert_rows",
     "insert_snapshots",
     "seat_state",
@@ -195,6 +197,21 @@ def insert_snapshots(
         " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
         [(game_id, seq, encode(state)) for seq, state in snapshots],
     )
+
+
+OWN_SEAT_SQL: Final = (
+    "INSERT INTO player_seats (player_id, game_id, seat, token_salt, owned_at)"
+    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
+"""Records a player's seat (``player_seats``: :mod:`spies_replay.store.players`); once."""
+
+
+def insert_owner(
+    conn: Transaction, game_id: str, seat: int, owner: SeatOwner, owned_at: str
+) -> None:
+    """Record ``seat`` of ``game_id`` as ``owner``'s in the caller's write transaction (the
+    one that gives the seat its token: a creation, an append); a repeat keeps the first."""
+    conn.execute(OWN_SEAT_SQL, (owner.player_id, game_id, seat, owner.token_salt, owned_at))
 
 
 def insert_game(conn: Transaction, game: NewGame) -> None:

@@ -28,13 +28,13 @@ from spies_replay.errors import (
     VersionConflictError,
 )
 from spies_replay.meta import SeatState
-from spies_replay.store.players import insert_owner
 from spies_replay.store.protocols import EventLog
 from spies_replay.store.records import Append, GameStatus, Reply, utc_now
 from spies_replay.store.sql_rows import (
     Transaction,
     encode,
     idempotency_record,
+    insert_owner,
     insert_rows,
     insert_snapshots,
 )
