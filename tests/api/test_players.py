@@ -15,7 +15,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from tests.support.api import assert_problem, bearer, create, finished
+from tests.support.api import assert_problem, bearer, create, play_out_with_bots
 from tests.support.backends import BACKENDS, fresh_backend
 
 SOLO = {"game": "deck-of-spies"}
@@ -200,16 +200,6 @@ def test_a_player_is_known_to_every_process_on_its_database(kind: str, tmp_path:
 # -- rematches -----------------------------------------------------------------------------
 
 
-def to_the_end(client: TestClient[Litestar], game_id: str, tokens: dict[int, str]) -> None:
-    """Hand every held seat to the random bot and wait for the game's end."""
-    for seat, token in tokens.items():
-        handed = client.post(
-            f"/games/{game_id}/seats/{seat}/bot", json={"bot": "random"}, headers=bearer(token)
-        )
-        assert handed.status_code == 200, handed.text
-    finished(client, game_id)
-
-
 def rematch(client: TestClient[Litestar], game_id: str, token: str) -> dict[str, Any]:
     response = client.post(f"/games/{game_id}/rematch", headers=bearer(token))
     assert response.status_code == 200, response.text
@@ -225,7 +215,7 @@ def test_a_players_seat_follows_its_rematches(client: TestClient[Litestar]) -> N
     game_id, token = created["id"], created["seats"][0]["token"]
     chain = [game_id]
     for _ in range(2):
-        to_the_end(client, game_id, {0: token})
+        play_out_with_bots(client, game_id, {0: token})
         answer = rematch(client, game_id, token)
         game_id, token = answer["id"], answer["token"]
         chain.append(game_id)
@@ -250,7 +240,7 @@ def test_each_players_claimed_rematch_seat_is_theirs(client: TestClient[Litestar
         )
         assert joined.status_code == 200, joined.text
         tokens[seat] = joined.json()["token"]
-    to_the_end(client, game_id, tokens)
+    play_out_with_bots(client, game_id, tokens)
     answers = {seat: rematch(client, game_id, tokens[seat]) for seat in (1, 0, 2)}  # Bo first
     next_id = answers[1]["id"]
     assert {answer["id"] for answer in answers.values()} == {next_id}
