@@ -61,6 +61,7 @@ from spies_replay.store.records import (
     GameSecrets,
     GameStatus,
     NewGame,
+    SeatOwner,
     hash_token,
     utc_now,
 )
@@ -143,6 +144,7 @@ def create_game(
     game_id: str | None = None,
     seats: Sequence[SeatState] | None = None,
     tokens: Mapping[int, str] | None = None,
+    owners: Mapping[int, SeatOwner] | None = None,
     rematch_of: str | None = None,
     clock: TimeControl | None = None,
     created_at: str | None = None,
@@ -165,6 +167,8 @@ def create_game(
         seats: each seat's holder, in seat order (default: every seat the creator's).
         tokens: the seats that get a token and those tokens (default: a new random token
             for each creator seat).
+        owners: by seat, the player who owns a seat given a token (players), written with
+            the game in its one transaction.
         rematch_of: the finished game this one is the rematch of: the link is written with
             the game, and each seat given a token is recorded as claimed (``seat_claimed``).
         clock: the game's time control (checked by the caller), or ``None``: the clocks of
@@ -284,6 +288,7 @@ def create_game(
                     seats=holders,
                     snapshots=snapshots,
                     rematch_of=rematch_of,
+                    owners={} if owners is None else owners,
                     due_at=Head.of(
                         record,
                         state,

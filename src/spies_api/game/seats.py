@@ -32,7 +32,14 @@ from spies_replay.meta import (
 )
 from spies_replay.reading import Games, StoredEvent, entropy_added, game_created
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, utc_now
+from spies_replay.store.records import (
+    Append,
+    GameRecord,
+    GameSecrets,
+    GameStatus,
+    SeatOwner,
+    utc_now,
+)
 
 __all__ = [
     "PendingDeal",
@@ -122,6 +129,7 @@ def prepare_seat_change(
     recorded_at: str | None = None,
     deal: PendingDeal | None = None,
     entropy: bytes | None = None,
+    owner: SeatOwner | None = None,
 ) -> PreparedSeatChange:
     """Seal one seat event after the game's last event (``record``'s version and head hash).
 
@@ -131,7 +139,8 @@ def prepare_seat_change(
     the setup ends the game).
 
     A joiner's ``entropy`` (checked by the caller: 16 to 64 bytes) follows its
-    ``seat_joined`` as ``entropy_added``, and goes into the seed of the deal.
+    ``seat_joined`` as ``entropy_added``, and goes into the seed of the deal. ``owner``, the
+    player whose seat it becomes (with ``token_hash``), is written in the same append.
 
     Raises:
         GameFinishedError: the game is over (its seats are final).
@@ -178,6 +187,7 @@ def prepare_seat_change(
         state=None if started is None else started.state,
         seat=changed[event.seat],
         token_hash=token_hash,
+        owner=owner,
         # the scheduler looks at the game again: a bot may now be the one to act, or no more
         due_at=now,
     )
@@ -261,12 +271,14 @@ def append_seat_change(
     token_hash: str | None = None,
     recorded_at: str | None = None,
     entropy: bytes | None = None,
+    owner: SeatOwner | None = None,
 ) -> SeatChange:
     """Append ``event``, decided from ``table``, at the version ``table`` was read at
     (:func:`prepare_seat_change`): so two racing changes are decided one after the other,
     across processes, and the second is refused by the store's version check, to be decided
     again by its caller on the seats read anew (at most :data:`SEAT_CHANGE_ATTEMPTS` times).
-    With ``token_hash`` the event's seat gets that token.
+    With ``token_hash`` the event's seat gets that token, and with ``owner`` it is that
+    player's, in the same transaction.
 
     Raises:
         GameFinishedError: the game is over.
@@ -281,6 +293,7 @@ def append_seat_change(
         recorded_at=recorded_at,
         deal=table.deal,
         entropy=entropy,
+        owner=owner,
     )
     append = prepared.append
     store.append(append)

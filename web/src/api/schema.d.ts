@@ -3272,7 +3272,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Omit<components["schemas"]["CreateGameRequest"], "game">;
+                "application/json": components["schemas"]["CreateGameRequest"];
             };
         };
         responses: {
