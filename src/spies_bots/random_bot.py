@@ -24,8 +24,10 @@ space. A command holds no float and its keys are ASCII, so these are its RFC 878
 
 
 def canonical_order(legal: Sequence[Any]) -> list[Any]:
-    """``legal`` sorted by each command's canonical bytes, compared bytewise ascending."""
-    return sorted(legal, key=_canonical)
+    """The set of ``legal`` sorted by each command's canonical bytes, compared bytewise
+    ascending (a command listed twice counts once: the protocol speaks of the set)."""
+    by_bytes = {_canonical(command): command for command in legal}
+    return [by_bytes[key] for key in sorted(by_bytes)]
 
 
 def choose(view: Any, legal: Sequence[Any], rng: Random) -> Any:

@@ -91,6 +91,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import FORMAT_MIXED, GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
+from tests.protocol.bot_vectors import bot_stream_vectors
 from tests.support.botgames import export_of, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -510,7 +511,7 @@ def bot_rng_vectors() -> dict[str, Any]:
             }
         )
     return {
-        "description": "Format 1 bot generators (docs/protocol.md, 'Bot moves'): CPython's"
+        "description": "Version 1 bot generators (docs/protocol.md, 'Bot moves'): CPython's"
         " random.Random seeded with the integer of HMAC-SHA256(seed, 'bot:<seat>:<version>');"
         " the first 32-bit outputs of a fresh generator, and randrange(n) calls in order on"
         " another fresh one, as [n, result].",
@@ -1648,6 +1649,7 @@ def build() -> dict[str, bytes]:
         "vectors/setup.json": dumps(setup_vectors()),
         "vectors/hashes.json": dumps(hash_vectors()),
         "vectors/bot-rng.json": dumps(bot_rng_vectors()),
+        "vectors/bot-stream.json": dumps(bot_stream_vectors()),
         "vectors/entropy.json": dumps(entropy_vectors()),
     }
     for name, schema in schemas().items():
