@@ -9,9 +9,9 @@ version ``v`` is ``HMAC-SHA256(key = seed, ASCII("spies-bot/1:" + seat + ":" + v
 (the seed the game draws from: the mixed one in a game with players' entropy), the blocks
 read in order, and:
 
-- ``randrange(n)`` is exactly the spec's ``randrange`` (as the game's own stream,
-  :class:`spies_core.rng.FairRng`): 8-byte big-endian words, each rejected while it is at or
-  above ``2^64 - (2^64 mod n)``, the result ``x mod n``. ``choice``, ``shuffle`` and
+- ``randrange(n)`` is exactly the spec's ``randrange`` (as the game's own stream draws,
+  :func:`spies_core.rng.randrange_of_words`): 8-byte big-endian words, each rejected while it
+  is at or above ``2^64 - (2^64 mod n)``, the result ``x mod n``. ``choice``, ``shuffle`` and
   ``sample`` draw their indices with it (CPython's ``_randbelow`` hook); ``randrange(a, b,
   step)`` and ``randint`` draw the index into their range with it.
 - ``random()`` reads the next 8-byte word and keeps its top 53 bits (``x >> 11``, divided by
@@ -29,14 +29,12 @@ import hmac
 from random import Random
 from typing import Any, Final
 
+from spies_core.rng import randrange_of_words
+
 __all__ = ["BOT_STREAM", "StreamRandom", "bot_stream"]
 
 BOT_STREAM: Final = "spies-bot/1"
 """The label of the bots' stream messages (a new label is a new stream)."""
-
-_TWO_64: Final = 1 << 64
-_BLOCK: Final = 32
-"""Bytes per HMAC-SHA256 block."""
 
 
 class StreamRandom(Random):
@@ -78,13 +76,7 @@ class StreamRandom(Random):
 
     def _randbelow(self, n: int) -> int:
         """The spec's ``randrange(n)``: the hook ``choice``, ``shuffle`` and ``sample`` use."""
-        if n <= 0:
-            raise ValueError(f"empty range for randrange({n})")
-        limit = _TWO_64 - (_TWO_64 % n)
-        while True:
-            x = self._word()
-            if x < limit:
-                return x % n
+        return randrange_of_words(self._word, n)
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         """``randrange(n)`` is the spec's; ``randrange(start, stop, step)`` is ``start +

@@ -284,6 +284,13 @@ def test_the_bot_stream_vectors_cover_every_game() -> None:
     readme = next(q for q in questions if q["seed_hex"] == b"readme-demo".hex())
     assert (readme["seat"], readme["v"], len(readme["legal_sorted"])) == (0, 4, 23)
     assert readme["pick"] == '{"cards":["4C","2S"],"retire":["2C","2D"],"type":"counter"}'
+    # the example of docs/protocol.md's "Bot moves" is this question, word for word
+    [block] = [g["blocks"][0] for g in BOT_STREAM["generators"] if (g["seat"], g["v"]) == (0, 4)]
+    document = (OUT.parent / "protocol.md").read_text("utf-8")
+    example = document.split("## Bot moves", 1)[1].split("**The version 1 generator**", 1)[0]
+    assert block["message"] == "spies-bot/1:0:4:0" and f"`{block['bytes_hex']}`" in example
+    assert readme["randrange"]["words"][0]["word_hex"] == block["bytes_hex"][:16]
+    assert readme["pick"] in example and readme["legal_sorted"][3] in example
 
 
 @settings(max_examples=50, deadline=None)
