@@ -24,8 +24,8 @@ read this stream too, but how they draw is theirs.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
+import struct
 from random import Random
 from typing import Any, Final
 
@@ -35,6 +35,10 @@ __all__ = ["BOT_STREAM", "StreamRandom", "bot_stream"]
 
 BOT_STREAM: Final = "spies-bot/1"
 """The label of the bots' stream messages (a new label is a new stream)."""
+
+_WORDS_PER_BLOCK: Final = 4
+_four_words: Final = struct.Struct(">4Q").unpack
+"""An HMAC-SHA256 block (32 bytes) as four 8-byte big-endian words."""
 
 
 class StreamRandom(Random):
@@ -51,28 +55,37 @@ class StreamRandom(Random):
         self._prefix = f"{BOT_STREAM}:{seat}:{v}:".encode()
         self._seat, self._v = seat, v
         self._block = 0
-        self._buffer = b""
-        self._at = 0
+        """The next block to compute."""
+        self._words: tuple[int, ...] = ()
+        """The last block computed, as its four 8-byte big-endian words."""
+        self._next = _WORDS_PER_BLOCK
+        """The next of :attr:`_words` to read (all read: compute the next block)."""
+        self._mac: hmac.HMAC | None = None
         super().__init__()
 
     def seed(self, a: Any = None, version: int = 2) -> None:
         """Ignored: the stream is fixed by ``(seed, seat, v)`` (``Random.__init__`` calls
         this, and nothing here reads CPython's own generator)."""
 
-    def _take(self, size: int) -> bytes:
-        """The stream's next ``size`` bytes."""
-        while len(self._buffer) - self._at < size:
-            message = self._prefix + str(self._block).encode()
-            block = hmac.digest(self._key, message, hashlib.sha256)
-            self._buffer = self._buffer[self._at :] + block
-            self._at = 0
-            self._block += 1
-        start = self._at
-        self._at += size
-        return self._buffer[start : self._at]
-
     def _word(self) -> int:
-        return int.from_bytes(self._take(8), "big")
+        """The stream's next 8 bytes, as a big-endian unsigned integer (every draw reads
+        whole words, so the stream is kept as words)."""
+        at = self._next
+        if at == _WORDS_PER_BLOCK:
+            self._words = _four_words(self._block_bytes(self._block))
+            self._block += 1
+            at = 0
+        self._next = at + 1
+        return self._words[at]
+
+    def _block_bytes(self, k: int) -> bytes:
+        """Block ``k``: an HMAC keyed once, the message's common prefix taken in once, copied
+        for each block (cheaper than keying it again)."""
+        if self._mac is None:
+            self._mac = hmac.new(self._key, self._prefix, "sha256")
+        mac = self._mac.copy()
+        mac.update(str(k).encode())
+        return mac.digest()
 
     def _randbelow(self, n: int) -> int:
         """The spec's ``randrange(n)``: the hook ``choice``, ``shuffle`` and ``sample`` use."""
@@ -99,16 +112,19 @@ class StreamRandom(Random):
         if k < 0:
             raise ValueError("number of bits must be non-negative")
         words = -(-k // 64)
-        return int.from_bytes(self._take(8 * words), "big") >> (64 * words - k)
+        value = 0
+        for _ in range(words):
+            value = (value << 64) | self._word()
+        return value >> (64 * words - k)
 
     def getstate(self) -> tuple[Any, ...]:
-        """Where the stream is: the block count and the unread bytes (and ``gauss``'s)."""
-        return (self._block, self._buffer[self._at :], self.gauss_next)
+        """Where the stream is: the next block, the last block's words and the next of them
+        to read (and ``gauss``'s state)."""
+        return (self._block, self._words, self._next, self.gauss_next)
 
     def setstate(self, state: tuple[Any, ...]) -> None:
         """Go back to a state :meth:`getstate` gave, of the stream of the same key."""
-        self._block, self._buffer, self.gauss_next = state
-        self._at = 0
+        self._block, self._words, self._next, self.gauss_next = state
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with its key and position (the server sends it to a worker process)."""

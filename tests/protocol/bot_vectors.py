@@ -54,7 +54,7 @@ def _randrange(rng: StreamRandom, n: int) -> dict[str, Any]:
     limit = 2**64 - 2**64 % n
     words = []
     while True:
-        word = int.from_bytes(rng._take(8), "big")  # noqa: SLF001  (the words are documented)
+        word = rng._word()  # noqa: SLF001  (the words are documented)
         words.append({"word_hex": f"{word:016x}", "accepted": word < limit})
         if word < limit:
             return {"n": str(n), "limit": str(limit), "words": words, "result": str(word % n)}
