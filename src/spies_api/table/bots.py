@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Final
 from spies_api.game import Head
 from spies_api.settings import DEFAULTS
 from spies_api.table.fairness import FairQueue, Ticket, Urgency
-from spies_bots import get_bot, policy_for
+from spies_bots import BOTS, bot_stream, get_bot, policy_for
 from spies_core.bot_names import FALLBACK_BOT
 from spies_core.registry import GAMES
 from spies_core.step import view_at
@@ -77,8 +77,11 @@ class BotTurn:
 
     def rng(self, bot: str | None = None) -> Random:
         """The generator of the seat's bot (or of ``bot``), at its current version, for this
-        turn: a fresh one, so each attempt draws the same."""
-        generator = get_bot(self.bot if bot is None else bot).generator
+        turn: a fresh one, so each attempt draws the same. A name the registry lacks gets
+        the bot stream, as every bot of this build (its policy is what fails, where it
+        runs)."""
+        found = BOTS.get(self.bot if bot is None else bot)
+        generator = bot_stream if found is None else found.generator
         return generator(self.seed, self.seat, self.version)
 
 
@@ -99,7 +102,7 @@ class Decision:
     @property
     def mark(self) -> str:
         """The mark recorded with the move: the bot and the version of its choices
-        (``greedy@1``), so that ``spies-replay verify`` re-runs the move with that version."""
+        (``greedy@2``), so that ``spies-replay verify`` re-runs the move with that version."""
         return bot_mark(self.bot, get_bot(self.bot).version)
 
 
