@@ -359,7 +359,7 @@ def test_exports_carry_seat_events_and_import_and_verify(
     types = [line["type"] for line in lines[1:]]
     assert types.count("seat_joined") == 1 and types.count("seat_handed_to_bot") == 2
     bot_lines = [line for line in lines[1:] if line.get("bot")]
-    assert bot_lines and all(line["bot"] == "random@1" and line["command"] for line in bot_lines)
+    assert bot_lines and all(line["bot"] == "random@2" and line["command"] for line in bot_lines)
     assert created["seats"][0]["token"] not in export.text and joined["token"] not in export.text
     with SQLiteEventStore(tmp_path / "other.db") as other:
         report = import_game(other, io.BytesIO(export.content))

@@ -43,8 +43,8 @@ from spies_api.game import (
     prepare_timeout,
     read_seats,
 )
-from spies_api.table.bots import forced_turn, plan_turn
-from spies_bots import BOTS, bot_rng, policy_for
+from spies_api.table.bots import BotTurn, forced_turn, plan_turn
+from spies_bots import BOTS, bot_rng
 from spies_core.clock import OnTimeout, TimeControl, deadline_ms
 from spies_core.decider import AnySpec, shuffled
 from spies_core.registry import GAMES
@@ -91,6 +91,7 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import FORMAT_MIXED, GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
+from tests.protocol.bot_vectors import bot_stream_vectors
 from tests.support.botgames import export_of, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -510,7 +511,7 @@ def bot_rng_vectors() -> dict[str, Any]:
             }
         )
     return {
-        "description": "Format 1 bot generators (docs/protocol.md, 'Bot moves'): CPython's"
+        "description": "Version 1 bot generators (docs/protocol.md, 'Bot moves'): CPython's"
         " random.Random seeded with the integer of HMAC-SHA256(seed, 'bot:<seat>:<version>');"
         " the first 32-bit outputs of a fresh generator, and randrange(n) calls in order on"
         " another fresh one, as [n, result].",
@@ -532,6 +533,9 @@ class Table:
     now: int
     """Microseconds since :data:`T0`."""
     people: Random = field(default_factory=lambda: Random("protocol vectors"))
+    bot_version: int | None = None
+    """The version every bot plays at (``None``: each bot's current one): 1 records a log as
+    the bots wrote it before they drew from the protocol's stream."""
 
     @property
     def at(self) -> str:
@@ -560,12 +564,21 @@ class Table:
         turn = plan_turn(self.head)
         if turn is None:
             return False
-        command = policy_for(turn.bot, turn.game)(turn.view, list(turn.legal), turn.rng())
-        mark = bot_mark(turn.bot, BOTS[turn.bot].version)
+        command, mark = self.ask(turn)
         self.append(
             prepare_command(self.spec, self.head, turn.seat, command, bot=mark, recorded_at=self.at)
         )
         return True
+
+    def ask(self, turn: BotTurn) -> tuple[Any, str]:
+        """The turn's bot's command at :attr:`bot_version`, and its mark."""
+        bot = BOTS[turn.bot]
+        version = bot.version if self.bot_version is None else self.bot_version
+        kept = bot.at(version)
+        assert kept is not None, f"this build has no {turn.bot}@{version}"
+        rng = kept.generator(turn.seed, turn.seat, turn.version)
+        command = kept.policies[turn.game](turn.view, list(turn.legal), rng)
+        return command, bot_mark(turn.bot, version)
 
     def deadline(self, seat: int) -> int:
         """The seat's deadline, in microseconds since :data:`T0`."""
@@ -586,8 +599,7 @@ class Table:
             return
         assert plan.forced_at is not None
         turn = forced_turn(self.head, seat, control.timeout_bot, plan.forced_at)
-        command = policy_for(turn.bot, turn.game)(turn.view, list(turn.legal), turn.rng())
-        mark = bot_mark(turn.bot, BOTS[turn.bot].version)
+        command, mark = self.ask(turn)
         prepared = prepare_timeout(
             self.spec, self.head, seat, forced=command, bot=mark, recorded_at=self.at
         )
@@ -851,7 +863,9 @@ def deck_of_spies_resumed(store: EventStore) -> str:
 
 
 def black_spy(store: EventStore) -> str:
-    """Six seats, two of them bots' from creation; a seat handed to a bot and taken back."""
+    """Six seats, two of them bots' from creation; a seat handed to a bot and taken back; the
+    bots at version 1 (CPython's generator, ``random`` taking the legal commands as listed),
+    as a log written before they drew from the protocol's stream."""
     game = table(
         store,
         "black-spy",
@@ -868,6 +882,7 @@ def black_spy(store: EventStore) -> str:
             SeatState(seat=5, name="Émile"),
         ],
     )
+    game.bot_version = 1
 
     def hand_over(game: Table, moves: int) -> bool:
         if moves == 12:
@@ -1634,6 +1649,7 @@ def build() -> dict[str, bytes]:
         "vectors/setup.json": dumps(setup_vectors()),
         "vectors/hashes.json": dumps(hash_vectors()),
         "vectors/bot-rng.json": dumps(bot_rng_vectors()),
+        "vectors/bot-stream.json": dumps(bot_stream_vectors()),
         "vectors/entropy.json": dumps(entropy_vectors()),
     }
     for name, schema in schemas().items():

@@ -3,8 +3,8 @@ nothing of the engine, so that where it agrees with the vectors (and with the en
 random input) the document says what the code does.
 
 Canonical JSON, the hash chain, the commitments, the random stream, ``randrange``, the
-shuffle, each game's random set-up, and the format 1 bot generator (CPython's Mersenne
-Twister, seeded as the document says).
+shuffle, each game's random set-up, the bot stream and ``random@2``'s choice, and the
+version 1 bot generator (CPython's Mersenne Twister, seeded as the document says).
 """
 
 from __future__ import annotations
@@ -257,7 +257,40 @@ def spies_and_lies(seed: bytes, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# -- format 1 bot generators: CPython's Mersenne Twister ----------------------------------------
+# -- the bot stream (version 2) and random@2 ----------------------------------------------------
+
+
+def bot_block(seed: bytes, seat: int, v: int, index: int) -> bytes:
+    message = f"spies-bot/1:{seat}:{v}:{index}".encode("ascii")
+    return hmac.new(seed, message, hashlib.sha256).digest()
+
+
+class BotStream(Stream):
+    """``randrange`` on the bot stream of (seed, seat, v): the game's stream's reading of
+    other blocks."""
+
+    def __init__(self, seed: bytes, seat: int, v: int) -> None:
+        super().__init__(seed, 0)
+        self.seat, self.v = seat, v
+
+    def word(self) -> int:
+        while len(self.data) < self.read + 8:
+            self.data += bot_block(self.seed, self.seat, self.v, self.blocks)
+            self.blocks += 1
+        value = int.from_bytes(self.data[self.read : self.read + 8], "big")
+        self.read += 8
+        return value
+
+
+def random_2(seed: bytes, seat: int, v: int, legal: Sequence[str]) -> tuple[list[str], str]:
+    """``random@2``'s answer from the legal commands' JSON texts (in any order): the set of
+    their canonical bytes sorted bytewise, and the one it picks (as text)."""
+    ordered = sorted({canonical_bytes(text) for text in legal})
+    pick = ordered[BotStream(seed, seat, v).randrange(len(ordered))]
+    return [item.decode() for item in ordered], pick.decode()
+
+
+# -- version 1 bot generators: CPython's Mersenne Twister ----------------------------------------
 
 _N, _M = 624, 397
 

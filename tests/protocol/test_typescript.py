@@ -67,7 +67,7 @@ def test_the_command_line_gives_a_line_per_file_and_its_exit_code() -> None:
     assert ok.returncode == 0, ok.stdout + ok.stderr
     lines = ok.stdout.splitlines()
     assert lines[0] == f"{relative}: ok"
-    assert any("bot-not-in-build greedy@1 (not re-run, not verified)" in line for line in lines)
+    assert any("bot-not-in-build greedy@2 (not re-run, not verified)" in line for line in lines)
 
     mixed = npm("run", "verify", "--", str(honest), str(forged))
     assert mixed.returncode == 1, mixed.stdout + mixed.stderr
@@ -75,7 +75,7 @@ def test_the_command_line_gives_a_line_per_file_and_its_exit_code() -> None:
     assert f"{honest}: ok" in mixed.stdout
 
     cut = EXPORTS / "tampered-cut-short.jsonl"
-    published = "024cd5b05c56b12599d21cf1993fd3f67fe6c885c2367a6f49d1da5e0afff490"
+    published = "4992ce092c3f52db37c86aaee9408446ed5a24f4753e443300fb26419b2efde9"
     anchored = npm("run", "verify", "--", "--head", published, str(cut))
     assert anchored.returncode == 1
     assert f"{cut}: seq 28 published-head-mismatch: " in anchored.stdout

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spies_bots import bot_rng
+from spies_bots import bot_rng, bot_stream
 from spies_core.rng import FairRng
 from spies_replay.codec import canonical_json
 
@@ -65,6 +65,8 @@ def test_the_vectors_cover_what_the_document_promises() -> None:
     for needed in (
         b'"bot":"random@1"',
         b'"bot":"greedy@1"',
+        b'"bot":"random@2"',
+        b'"bot":"greedy@2"',
         b'"type":"clock_expired"',
         b'"type":"seat_handed_to_bot"',
         b'"type":"seat_taken_back"',
@@ -244,8 +246,63 @@ def test_each_games_random_setup(vector: dict[str, Any]) -> None:
         assert {key: started[key] for key in expected} == expected
 
 
+BOT_STREAM = load("bot-stream.json")
+
+
+@pytest.mark.parametrize("vector", BOT_STREAM["generators"], ids=str)
+def test_the_bot_stream(vector: dict[str, Any]) -> None:
+    seed, seat, v = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["v"]
+    for index, item in enumerate(vector["blocks"]):
+        assert item["message"] == f"spies-bot/1:{seat}:{v}:{index}"
+        assert reference.bot_block(seed, seat, v, index).hex() == item["bytes_hex"]
+    stream, engine = reference.BotStream(seed, seat, v), bot_stream(seed, seat, v)
+    for call in vector["calls"]:
+        n = int(call["n"])
+        assert stream.randrange(n) == engine.randrange(n) == int(call["result"])
+    assert stream.read == 8 * sum(len(call["words"]) for call in vector["calls"])
+    assert any(not word["accepted"] for call in vector["calls"] for word in call["words"]) or (
+        stream.blocks > 1
+    )
+
+
+@pytest.mark.parametrize("vector", BOT_STREAM["random_bot"], ids=str)
+def test_random_2_picks_from_the_legal_set_in_canonical_order(vector: dict[str, Any]) -> None:
+    """The document's rule, from the commands in the build's order and in reverse, gives the
+    sorted list and the pick the engine's ``random@2`` made."""
+    seed, seat, v = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["v"]
+    listed = vector["legal_listed"]
+    for order in (listed, listed[::-1]):
+        ordered, pick = reference.random_2(seed, seat, v, order)
+        assert ordered == vector["legal_sorted"]
+        assert pick == vector["pick"] == ordered[int(vector["randrange"]["result"])]
+    assert listed != vector["legal_sorted"]
+
+
+def test_the_bot_stream_vectors_cover_every_game() -> None:
+    questions = BOT_STREAM["random_bot"]
+    assert {q["game"] for q in questions} == {"deck-of-spies", "black-spy", "spies-and-lies"}
+    readme = next(q for q in questions if q["seed_hex"] == b"readme-demo".hex())
+    assert (readme["seat"], readme["v"], len(readme["legal_sorted"])) == (0, 4, 23)
+    assert readme["pick"] == '{"cards":["4C","2S"],"retire":["2C","2D"],"type":"counter"}'
+    # the example of docs/protocol.md's "Bot moves" is this question, word for word
+    [block] = [g["blocks"][0] for g in BOT_STREAM["generators"] if (g["seat"], g["v"]) == (0, 4)]
+    document = (OUT.parent / "protocol.md").read_text("utf-8")
+    example = document.split("## Bot moves", 1)[1].split("**The version 1 generator**", 1)[0]
+    assert block["message"] == "spies-bot/1:0:4:0" and f"`{block['bytes_hex']}`" in example
+    assert readme["randrange"]["words"][0]["word_hex"] == block["bytes_hex"][:16]
+    assert readme["pick"] in example and readme["legal_sorted"][3] in example
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(min_size=1, max_size=40), st.integers(0, 5), st.integers(0, 2000))
+def test_the_bot_stream_is_the_documents(seed: bytes, seat: int, v: int) -> None:
+    stream, engine = reference.BotStream(seed, seat, v), bot_stream(seed, seat, v)
+    sizes = (1, 2, 3, 60, 2**31 + 1, 2**63 + 1)
+    assert [stream.randrange(n) for n in sizes] == [engine.randrange(n) for n in sizes]
+
+
 @pytest.mark.parametrize("vector", load("bot-rng.json")["vectors"], ids=str)
-def test_the_format_1_bot_generator(vector: dict[str, Any]) -> None:
+def test_the_version_1_bot_generator(vector: dict[str, Any]) -> None:
     seed, seat, version = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["version"]
     words = reference.key_words(int(vector["seed_int_hex"], 16))
     assert [f"{word:08x}" for word in words] == vector["init_key_words"]

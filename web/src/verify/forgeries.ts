@@ -74,10 +74,10 @@ const SPIES_CLOCK = "exports/spies-and-lies-clock.jsonl";
 
 const FORGERIES: readonly Forgery[] = [
   {
-    name: "a random@1 move replaced by another legal command",
+    name: "a random@2 move replaced by another legal command",
     file: RANDOM_BOT,
     edit: chainOf(
-      swap(5, '"command":{"type":"recruit","cards":["4D","AS","2S"],"retire":[]}', '"command":{"type":"counter","cards":["4D","2S"],"retire":[]}'),
+      swap(5, '"command":{"type":"counter","cards":["4D","3S"],"retire":[]}', '"command":{"type":"counter","cards":["4D","2S"],"retire":[]}'),
     ),
     seq: 5,
     code: "bot-move-mismatch",
@@ -85,7 +85,7 @@ const FORGERIES: readonly Forgery[] = [
   {
     name: "a command the rules refuse (a counter below the spy's value)",
     file: RANDOM_BOT,
-    edit: swap(5, '"command":{"type":"recruit","cards":["4D","AS","2S"],"retire":[]}', '"command":{"type":"counter","cards":["3C"],"retire":[]}'),
+    edit: swap(5, '"command":{"type":"counter","cards":["4D","3S"],"retire":[]}', '"command":{"type":"counter","cards":["3C"],"retire":[]}'),
     seq: 5,
     code: "command-refused",
   },
@@ -127,9 +127,9 @@ const FORGERIES: readonly Forgery[] = [
   {
     name: "the header's outcome names another winner",
     file: SPIES_4P,
-    edit: swap(0, '"winners":[0,2]', '"winners":[1,3]'),
+    edit: swap(0, '"winners":[1,3]', '"winners":[0,2]'),
     rechain: false,
-    seq: 113,
+    seq: 77,
     code: "outcome-mismatch",
   },
   {
@@ -137,7 +137,7 @@ const FORGERIES: readonly Forgery[] = [
     file: SPIES_4P,
     edit: swap(0, '"status":"finished"', '"status":"active"'),
     rechain: false,
-    seq: 113,
+    seq: 77,
     code: "status-mismatch",
   },
   {
@@ -188,7 +188,7 @@ const FORGERIES: readonly Forgery[] = [
     name: "a client seed labelled server",
     file: RANDOM_BOT,
     edit: chainOf(swap(0, '"seed_source":"client"', '"seed_source":"server"'), swap(1, '"seed_source":"client"', '"seed_source":"server"')),
-    seq: 127,
+    seq: 150,
     code: "seed-source-mismatch",
   },
   {
@@ -265,9 +265,9 @@ const FORGERIES: readonly Forgery[] = [
     code: "rederivation-mismatch",
   },
   {
-    name: "a random@1 Spies & Lies guess edited",
+    name: "a random@2 Spies & Lies guess edited",
     file: SPIES_4P,
-    edit: chainOf(swap(29, '"command":{"type":"guess","rank":1}', '"command":{"type":"guess","rank":2}')),
+    edit: chainOf(swap(29, '"command":{"type":"guess","rank":6}', '"command":{"type":"guess","rank":7}')),
     seq: 29,
     code: "bot-move-mismatch",
   },

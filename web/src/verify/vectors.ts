@@ -9,6 +9,8 @@ import { RULES as DECK_OF_SPIES } from "./games/deck-of-spies";
 import type { Rules } from "./games/rules";
 import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
 import { canonicalText, fromPlain, JObject, type JValue, parseJson, type Plain, toPlain, utf8 } from "./json";
+import { botStreamBlocks, botStreamMessage, canonicalOrder, randomChoice, withBotStream } from "./bots";
+import type { Tagged } from "./games/rules";
 import { botMessage, botRng, keyWords } from "./mt";
 import { fromHex, hex, hmacSha256, mixSeed, sha256, streamBlocks, streamMessage, withStream } from "./rng";
 import { asKeyList, asReceipt, ed25519Verify, fromBase64Url, type Receipt, receiptMessage } from "./receipts";
@@ -70,11 +72,34 @@ async function stream(read: ReadVector): Promise<Check[]> {
   return out;
 }
 
+/** A `randrange` call of the vectors: n, its limit, every word read, the result. */
+interface BotStreamCall {
+  readonly n: string;
+  readonly limit: string;
+  readonly words: { word_hex: string; accepted: boolean }[];
+  readonly result: string;
+}
+
+/** The words a run of `randrange` calls read, as the vectors write them. */
+function sameCalls(calls: readonly BotStreamCall[], got: readonly { result: string; words: { word: bigint; accepted: boolean }[] }[]): boolean {
+  return calls.every((c, i) => {
+    const g = got[i];
+    const limit = (2n ** 64n - ((2n ** 64n) % BigInt(c.n))).toString();
+    return (
+      g !== undefined &&
+      g.result === c.result &&
+      limit === c.limit &&
+      g.words.length === c.words.length &&
+      g.words.every((w, j) => w.word.toString(16).padStart(16, "0") === c.words[j]?.word_hex && w.accepted === c.words[j]?.accepted)
+    );
+  });
+}
+
 async function randrange(read: ReadVector): Promise<Check[]> {
   const out: Check[] = [];
   for (const v of vectors(read, "randrange.json")) {
     const seed = fromHex(str(v.get("seed_hex"))) ?? new Uint8Array();
-    const calls = plain(v.get("calls")) as { n: string; limit: string; words: { word_hex: string; accepted: boolean }[]; result: string }[];
+    const calls = plain(v.get("calls")) as unknown as BotStreamCall[];
     const { value: got, stream: s } = await withStream(seed, Number(plain(v.get("nonce"))), (st) => {
       return calls.map((c) => {
         const before = st.words.length;
@@ -83,18 +108,7 @@ async function randrange(read: ReadVector): Promise<Check[]> {
       });
     });
     const wantRejected = Number(plain(v.get("rejected_words")));
-    const ok =
-      calls.every((c, i) => {
-        const g = got[i];
-        const limit = (2n ** 64n - ((2n ** 64n) % BigInt(c.n))).toString();
-        return (
-          g !== undefined &&
-          g.result === c.result &&
-          limit === c.limit &&
-          g.words.length === c.words.length &&
-          g.words.every((w, j) => w.word.toString(16).padStart(16, "0") === c.words[j]?.word_hex && w.accepted === c.words[j]?.accepted)
-        );
-      }) && s.words.filter((w) => !w.accepted).length === wantRejected;
+    const ok = sameCalls(calls, got) && s.words.filter((w) => !w.accepted).length === wantRejected;
     out.push(check(`randrange: ${str(v.get("name"))}`, ok, JSON.stringify(got.map((g) => g.result))));
   }
   return out;
@@ -186,6 +200,42 @@ async function botGenerators(read: ReadVector): Promise<Check[]> {
   return out;
 }
 
+/** bot-stream.json: the bot stream's blocks and randrange, and random@2's questions. */
+async function botStream(read: ReadVector): Promise<Check[]> {
+  const doc = JSON.parse(text(read("bot-stream.json"))) as {
+    generators: { seed_hex: string; seat: number; v: number; blocks: { message: string; bytes_hex: string }[]; calls: BotStreamCall[] }[];
+    random_bot: { game: string; seed_hex: string; seat: number; v: number; legal_listed: string[]; legal_sorted: string[]; randrange: BotStreamCall; pick: string }[];
+  };
+  const out: Check[] = [];
+  for (const g of doc.generators) {
+    const seed = fromHex(g.seed_hex) ?? new Uint8Array();
+    const blocks = await botStreamBlocks(seed, g.seat, g.v, 0, g.blocks.length);
+    const { value: got } = await withBotStream(seed, g.seat, g.v, (st) =>
+      g.calls.map((c) => {
+        const before = st.words.length;
+        const result = st.randrangeBig(BigInt(c.n)).toString();
+        return { result, words: st.words.slice(before) };
+      }),
+    );
+    const ok = g.blocks.every((b, k) => b.message === botStreamMessage(g.seat, g.v, k) && b.bytes_hex === hex(blocks[k] ?? new Uint8Array())) && sameCalls(g.calls, got);
+    out.push(check(`bot-stream: seed ${g.seed_hex.slice(0, 16)}... seat ${g.seat} v ${g.v}`, ok, JSON.stringify(got.map((c) => c.result))));
+  }
+  for (const q of doc.random_bot) {
+    const seed = fromHex(q.seed_hex) ?? new Uint8Array();
+    const legal = q.legal_listed.map((c) => JSON.parse(c) as Tagged);
+    const sorted = canonicalOrder(legal);
+    const reversed = canonicalOrder([...legal].reverse());
+    const pick = await randomChoice("2", seed, q.seat, q.v, [...legal].reverse());
+    const { value: draw } = await withBotStream(seed, q.seat, q.v, (st) => {
+      const result = st.randrangeBig(BigInt(sorted.length)).toString();
+      return { result, words: [...st.words] };
+    });
+    const ok = same(sorted, q.legal_sorted) && same(reversed, q.legal_sorted) && pick === q.pick && sameCalls([q.randrange], [draw]);
+    out.push(check(`bot-stream: random@2 in ${q.game}, seat ${q.seat} at v ${q.v}`, ok, `${show(sorted)} picks ${pick ?? "nothing"}`));
+  }
+  return out;
+}
+
 interface ExportVector {
   readonly file: string;
   readonly verdict: { ok: boolean; seq?: number | null; code?: string; rederived?: string; bot_moves_rederived?: number; caveats?: string[] };
@@ -205,11 +255,12 @@ async function exports(read: ReadVector): Promise<Check[]> {
     const want = vector.verdict;
     let ok: boolean;
     if (want.ok) {
-      // This verifier re-runs random@1 only: the build's greedy and expert marks are
-      // bot-not-in-build instead (docs/protocol.md, "Test vectors").
+      // This verifier re-runs random only (versions 1 and 2): the build's greedy and expert
+      // marks are bot-not-in-build instead (docs/protocol.md, "Test vectors").
       const mine = verdict.caveats.map((c) => c.code).filter((c) => c !== "bot-not-in-build" || (want.caveats ?? []).includes(c));
       ok =
         verdict.ok &&
+        verdict.caveats.every((c) => !c.about.startsWith("random@")) && // random@1 and random@2 re-run
         verdict.rederived === want.rederived &&
         verdict.botMovesRederived + verdict.botMovesNotRerun === want.bot_moves_rederived &&
         same([...new Set(mine)].sort(), [...(want.caveats ?? [])].sort()) &&
@@ -271,7 +322,7 @@ async function entropy(read: ReadVector): Promise<Check[]> {
 
 /** Every check over the vector files. */
 export async function checkVectors(read: ReadVector): Promise<Check[]> {
-  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, entropy, exports, receipts];
+  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, botStream, entropy, exports, receipts];
   const out: Check[] = [];
   for (const part of parts) out.push(...(await part(read)));
   return out;

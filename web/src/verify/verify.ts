@@ -19,7 +19,7 @@ import { FoldFailed, type Outcome, Refused, type Rules, type Tagged } from "./ga
 import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
 import { canonicalText, depthOf, fromPlain, JObject, type JValue, NotCanonicalisable, type Plain, toPlain, utf8 } from "./json";
 import { CLOCK_EVENTS, META_EVENTS, type Seat, SEAT_EVENTS, seatEvent } from "./meta";
-import { botRng } from "./mt";
+import { RANDOM_VERSIONS, randomChoice } from "./bots";
 import { type Export, type Header, readExport, type Row } from "./read";
 import { type KeyList, type Receipt, receiptProblem } from "./receipts";
 import { hex, mixSeed, sha256, seedFromHex, type Stream, withStream } from "./rng";
@@ -31,7 +31,7 @@ import { type Caveat, type CaveatCode, fail, Failure, type Verdict } from "./ver
 export interface VerifyOptions {
   /** The head hash the game's server published (`--head`). */
   readonly head?: string;
-  /** Re-run `random@1` marks (default true); false reports every mark as not re-run. */
+  /** Re-run `random@1` and `random@2` marks (default true); false reports every mark as not re-run. */
   readonly bots?: boolean;
   /** Receipts the server signed (`--receipt`): the log must hold each head at its seq. */
   readonly receipts?: readonly Receipt[];
@@ -52,8 +52,6 @@ const GAMES: ReadonlyMap<string, Rules<unknown>> = new Map([
   [SPIES_AND_LIES.game, SPIES_AND_LIES as Rules<unknown>],
 ]);
 
-/** The bots a server has, at version 1; this verifier re-runs `random` only. */
-const KNOWN_BOTS = ["random", "greedy", "expert"];
 const MARK = /^[^@]+(@[1-9][0-9]*)?$/;
 const MAX_DEPTH = 64;
 const FORMAT_1 = "spies-replay/1";
@@ -727,7 +725,10 @@ class Format1 {
     return null;
   }
 
-  /** Asks the marked bot again: `random@1` is re-run, others reported as not re-run. */
+  /**
+   * Asks the marked bot again: `random@1` and `random@2` are re-run (./bots.ts), others
+   * reported as not re-run (`greedy` and `expert` are not specified).
+   */
   private async rerun(seq: number, actor: number, mark: string, given: Tagged): Promise<void> {
     const [name = "", version] = mark.split("@");
     if (version === undefined) {
@@ -735,17 +736,16 @@ class Format1 {
       this.tally.notRerun++;
       return;
     }
-    if (name !== "random" || version !== "1" || this.options.bots === false) {
-      this.caveats.add(KNOWN_BOTS.includes(name) && version !== "1" ? "bot-version-not-in-build" : "bot-not-in-build", mark, seq);
+    if (name !== "random" || !RANDOM_VERSIONS.includes(version) || this.options.bots === false) {
+      this.caveats.add(name === "random" && !RANDOM_VERSIONS.includes(version) ? "bot-version-not-in-build" : "bot-not-in-build", mark, seq);
       this.tally.notRerun++;
       return;
     }
     const legal = this.game.legal(this.state, actor);
-    const rng = await botRng(this.play ?? new Uint8Array(), actor, seq - 1);
-    const choice = legal.length === 0 ? undefined : legal[rng.randrange(legal.length)];
+    const choice = await randomChoice(version, this.play ?? new Uint8Array(), actor, seq - 1, legal);
     const normal = (c: Tagged): string => canonicalText(fromPlain(c));
-    if (choice === undefined || normal(choice) !== normal(given)) {
-      fail(seq, "bot-move-mismatch", choice === undefined ? "the bot has no legal command" : `random@1 chooses ${normal(choice)}`);
+    if (choice === null || choice !== normal(given)) {
+      fail(seq, "bot-move-mismatch", choice === null ? "the bot has no legal command" : `${mark} chooses ${choice}`);
     }
     this.tally.rederived++;
   }
