@@ -49,6 +49,7 @@ from litestar.typing import FieldDefinition
 
 from spies_api import schemas as schemas_module
 from spies_api.openapi.constraints import constrain, tuple_items
+from spies_api.openapi.problems import ANY_REQUEST
 from spies_api.problems.codes import ERROR_CODES
 from spies_api.schemas import DOCUMENTED_AS, PerGame, Problem
 from spies_core.registry import GAMES
@@ -329,6 +330,12 @@ def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None
     code = (schema.properties or {}).get("code")
     if cls is Problem and isinstance(code, Schema):
         code.enum = sorted({entry.code for entry in ERROR_CODES})  # a code may have two sources
+        anywhere = ", ".join(f"`{name}` ({why})" for name, why in ANY_REQUEST.items())
+        code.description = (
+            f"{code.description} Each problem answer of an operation lists the codes it may"
+            f" carry as `x-codes`; any request may also get {anywhere}, which no operation"
+            " lists."
+        )
 
 
 class DocumentedSchemaPlugin(OpenAPISchemaPlugin):

@@ -1890,7 +1890,7 @@ export interface components {
          */
         Problem: {
             /**
-             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
+             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... Each problem answer of an operation lists the codes it may carry as `x-codes`; any request may also get `bad-request` (a request the HTTP server cannot read), `uri-too-long` (a request line past `--max-head-bytes`), `headers-too-large` (headers past `--max-head-bytes`), `not-found` (no such path), `method-not-allowed` (the path does not take this method), `not-acceptable` (an `Accept` the API cannot send), `unsupported-media-type` (a body of a media type the API cannot read), `internal-error` (a bug), which no operation lists.
              * @enum {string}
              */
             code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-players" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unknown-player" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
@@ -3123,19 +3123,8 @@ export interface operations {
                     "application/json": components["schemas"]["BotList"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
-                headers: {
-                    /** @description Seconds after which the same request may succeed. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
-            503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
                     "Retry-After": number;
@@ -3165,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitmentResponse"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
+            /** @description Too many requests; Too many commitments. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3176,7 +3165,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3187,7 +3176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3239,7 +3228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3250,7 +3239,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3285,7 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreatedResponse"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3294,7 +3283,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3303,7 +3292,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seed commitment was used already, or it expired. Codes: `commitment-used`, `commitment-expired`. */
+            /** @description Commitment used; Commitment expired. Codes: `commitment-used`, `commitment-expired`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3312,7 +3301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3321,7 +3310,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`), `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `unknown-commitment`. */
+            /** @description Invalid seats; Invalid clock; Unknown commitment; Invalid entropy; Entropy not accepted; Invalid name; Unknown bot; Unknown game; Invalid game options. Codes: `invalid-seats` (not one entry per seat), `invalid-clock` (a time control out of its bounds), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-commitment`, `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `invalid-name`, `unknown-bot`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-players`, `invalid-deal`, `invalid-seed` (an empty `seed`), `unsupported-variant`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,7 +3319,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server; Too many games. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3341,7 +3330,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3352,7 +3341,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3408,7 +3397,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3417,7 +3406,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3428,7 +3417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3470,7 +3459,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommandResponse"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3479,7 +3468,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3477,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3497,7 +3486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3506,7 +3495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
+            /** @description Version conflict; Deadline passed. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3515,7 +3504,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3524,7 +3513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`, `idempotency-key-reused` (an `Idempotency-Key` sent again with another body). */
+            /** @description Idempotency key reused; Command refused by the rules; Game over. Codes: `idempotency-key-reused` (an `Idempotency-Key` sent again with another body), `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3533,7 +3522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3544,7 +3533,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3555,7 +3544,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3602,7 +3591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +3600,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3620,7 +3609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3618,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3640,7 +3629,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3697,7 +3686,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
+            /** @description Unauthorized. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3706,7 +3695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
+            /** @description Too many requests; Too many event streams from this client. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3735,7 +3724,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
+            /** @description Too many event streams; Database busy; Database unavailable. Codes: `too-many-streams` (with `Retry-After`: the game's spectator streams, or the server's streams, are at their cap), `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3779,7 +3768,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3788,7 +3777,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is still in progress. Codes: `game-not-finished`. */
+            /** @description Game not finished. Codes: `game-not-finished`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3797,7 +3786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3808,7 +3797,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3845,7 +3834,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3854,7 +3843,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,7 +3852,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3872,7 +3861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No open seat left, or the game is over. Codes: `no-open-seat`. */
+            /** @description Version conflict; No open seat. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `no-open-seat`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3881,7 +3870,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3890,7 +3879,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
+            /** @description Invalid entropy; Entropy not accepted; Invalid name; Game over. Codes: `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `invalid-name`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,7 +3888,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3910,7 +3899,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3921,7 +3910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3980,7 +3969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +3978,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,7 +3987,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4007,7 +3996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4018,7 +4007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4060,7 +4049,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4069,7 +4058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4078,7 +4067,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4087,7 +4076,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is still in progress. Codes: `game-not-finished`, `seat-taken`. */
+            /** @description Game not finished; Seat taken. Codes: `game-not-finished`, `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4085,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game's options are no longer valid. Codes: `invalid-options` (the game's options are no longer valid). */
+            /** @description Invalid game options. Codes: `invalid-options` (the game's options are no longer valid). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,7 +4094,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4116,7 +4105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4127,7 +4116,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4174,7 +4163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4183,7 +4172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
+            /** @description Forbidden; Seat's view hidden. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4192,7 +4181,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
+            /** @description Game not found; No such step; No such seat. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,7 +4190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4212,7 +4201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4251,7 +4240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +4249,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,7 +4258,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4287,7 +4276,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat). */
+            /** @description Version conflict; Seat not handed to a bot. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-not-handed` (no bot plays the seat). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,7 +4285,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown bot, or a bad name or seats list. Codes: `unknown-bot`, `game-over` (the game has finished). */
+            /** @description Unknown bot; Game over. Codes: `unknown-bot`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4303,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4325,7 +4314,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4336,7 +4325,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4380,7 +4369,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,7 +4378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4398,7 +4387,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,7 +4396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
+            /** @description Version conflict; Seat not handed to a bot; Handed seat not moved. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4416,7 +4405,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `game-over` (the game has finished). */
+            /** @description Game over. Codes: `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4425,7 +4414,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4436,7 +4425,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4447,7 +4436,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4486,7 +4475,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4495,7 +4484,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4504,7 +4493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4513,7 +4502,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seat is not open, or the game is over. Codes: `seat-taken`. */
+            /** @description Version conflict; Seat taken. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4522,7 +4511,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +4520,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
+            /** @description Invalid entropy; Entropy not accepted; Invalid name; Game over. Codes: `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `invalid-name`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4529,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4551,7 +4540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4562,7 +4551,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4606,7 +4595,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4615,7 +4604,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4624,7 +4613,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4622,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4644,7 +4633,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4700,7 +4689,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,7 +4698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4718,7 +4707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +4716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4738,7 +4727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4769,7 +4758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`: over the per-client bucket of the paths the rate limit does not count, `--free-paths-rate-limit`, 100/second by default). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4800,7 +4789,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyList"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4811,7 +4800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4846,7 +4835,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerCreated"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`. */
+            /** @description Malformed request body. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4855,7 +4844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4864,7 +4853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`. */
+            /** @description Invalid name. Codes: `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4873,7 +4862,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests`, `too-many-players` (with `Retry-After`). */
+            /** @description Too many requests; Too many players. Codes: `too-many-requests` (with `Retry-After`), `too-many-players` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4884,8 +4873,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
                     "Retry-After": number;
@@ -4929,7 +4929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unauthorized` (no or a malformed header), `unknown-player`. */
+            /** @description Unauthorized. Codes: `unauthorized` (no or a malformed header), `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4938,7 +4938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4949,7 +4949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4980,7 +4980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`: over the per-client bucket of the paths the rate limit does not count, `--free-paths-rate-limit`, 100/second by default). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4991,7 +4991,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
+            /** @description Not ready. Codes: `not-ready` (with `Retry-After`, `reason`: its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
