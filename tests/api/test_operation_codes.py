@@ -103,4 +103,6 @@ def test_the_run_wide_check_names_an_answer_its_operation_does_not_list(
     hand["responses"]["422"]["x-codes"].remove("unknown-bot")
     (found,) = undeclared(answers, lacking)
     assert "handSeatToBot 422 'unknown-bot'" in found
-    assert undeclared([Answer("GET", "/elsewhere", 422, "game-over")], document) != []
+    assert undeclared([Answer("GET", "/games///view", 404, "game-not-found")], document) == []
+    assert undeclared([Answer("GET", "/rules/black-spy", 429, "too-many-requests")]) == []
+    assert undeclared([Answer("GET", "/elsewhere", 400, "no-such-code")], document) != []
