@@ -38,16 +38,18 @@ from spies_client.api.play import get_legal_commands, get_view, post_command
 from spies_client.api.seats import hand_seat_to_bot
 from spies_client.models import (
     BlackSpyCreateGameRequest,
+    BlackSpySummary,
     BotRequest,
     CommandRequest,
     CommandResponse,
     DeckOfSpiesCreateGameRequest,
+    DeckOfSpiesSummary,
     GameCreatedResponse,
     GameStatus,
-    GameSummary,
     LegalCommands,
     Problem,
     SpiesAndLiesCreateGameRequest,
+    SpiesAndLiesSummary,
 )
 
 Create = DeckOfSpiesCreateGameRequest | BlackSpyCreateGameRequest | SpiesAndLiesCreateGameRequest
@@ -57,6 +59,9 @@ CREATE: dict[str, type[Create]] = {
     "spies-and-lies": SpiesAndLiesCreateGameRequest,
 }
 """The body of ``POST /games`` for each game: its own class, with its own options."""
+
+SUMMARIES = (DeckOfSpiesSummary, BlackSpySummary, SpiesAndLiesSummary)
+"""A game's summary is of its game's class (tagged by ``game``), with that game's options."""
 
 
 RETRIED_STATUSES = (429, 503)
@@ -178,7 +183,7 @@ def _play_to_the_end(
     played = 0
     while True:
         summary = get_game.sync(created.id, client=public)
-        assert isinstance(summary, GameSummary), summary
+        assert isinstance(summary, SUMMARIES), summary
         if summary.status == GameStatus.FINISHED:
             break
         seat = summary.to_act[0]

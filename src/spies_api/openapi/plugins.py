@@ -255,7 +255,12 @@ def _sent_by_clients() -> frozenset[type]:
         and issubclass(value, msgspec.Struct)
         and value.__struct_config__.forbid_unknown_fields
     ]
-    roots += [member for union in DOCUMENTED_AS.values() for member in _members(union)]
+    roots += [
+        member
+        for cls, union in DOCUMENTED_AS.items()
+        if cls.__struct_config__.forbid_unknown_fields  # a request's, not an answer's
+        for member in _members(union)
+    ]
     roots += [member for spec in GAMES.values() for member in _members(spec.command_type)]
     found: set[type] = set()
     for root in roots:

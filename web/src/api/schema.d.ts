@@ -762,6 +762,75 @@ export interface components {
             type: "black_spy_started";
         };
         /**
+         * BlackSpySummary
+         * @description The public summary of a game of Black Spy (`black-spy`).
+         */
+        BlackSpySummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `black-spy` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "black-spy";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["BlackSpySummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * BlackSpySummaryOptions
+         * @description The options a game of Black Spy was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        BlackSpySummaryOptions: {
+            /** @description §8.4 "Farbe ansagen" (Call a Colour): unsupported. */
+            call_colour?: boolean;
+            /** @description §8.2 "Gefangen nehmen oder freilassen" (Capture or Release): unsupported. */
+            capture_or_release?: boolean;
+            /** @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case). */
+            classic?: boolean;
+            /** @description Optional explicit first deal; without it the first dealer is drawn and the deck shuffled. */
+            deal?: components["schemas"]["BlackSpyDeal"] | "hidden until the game ends" | null;
+            /** @description §8.5 "Dem Rang folgen" (Follow the Rank): unsupported. */
+            follow_rank?: boolean;
+            /** @description §8.3 "Der Maulwurf" (The Mole, card selection by score standings): unsupported. */
+            mole?: boolean;
+            /** @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9). */
+            no_good_spies?: boolean;
+            /** @description §8.6 "Punkte reduzieren" (Reduce Points on the exact end value): unsupported. */
+            reduce_points?: boolean;
+        };
+        /**
          * BlackSpyTrickWon
          * @description The trick was complete; its winner took it face down and leads next (§5.4-5.6).
          */
@@ -1479,6 +1548,67 @@ export interface components {
             type: "deck_of_spies_started";
         };
         /**
+         * DeckOfSpiesSummary
+         * @description The public summary of a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "deck-of-spies";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["DeckOfSpiesSummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * DeckOfSpiesSummaryOptions
+         * @description The options a game of Deck of Spies was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        DeckOfSpiesSummaryOptions: {
+            /** @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`. */
+            ace_counts_in_necessity?: boolean;
+            /** @description An explicit position, like a chess FEN (puzzles, bug reports, tests); `null` or omitted: the setup of §2 is shuffled. Kept secret until the game is over. */
+            deal?: components["schemas"]["DeckOfSpiesDeal"] | "hidden until the game ends" | null;
+            /** @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2). */
+            retire_multiple_ranks?: boolean;
+            /** @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards. */
+            strict_necessity?: boolean;
+        };
+        /**
          * DeckOfSpiesView
          * @description The table of Deck of Spies as one viewer may see it.
          */
@@ -1689,48 +1819,7 @@ export interface components {
          * GameSummary
          * @description The public summary of a game (no token, no seed, no hidden card).
          */
-        GameSummary: {
-            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
-            clock: components["schemas"]["ClockView"] | null;
-            /** @description When the game was created: an ISO 8601 UTC timestamp. */
-            created_at: string;
-            /** @description The game id, e.g. `black-spy`. */
-            game: string;
-            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
-            head_hash: string;
-            /** @description The game's id. */
-            id: string;
-            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
-            open_until: string | null;
-            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
-            options: {
-                [key: string]: unknown;
-            };
-            /** @description How the game ended; `null` while it goes on. */
-            outcome: components["schemas"]["Outcome"] | null;
-            /** @description The number of seats. */
-            players: number;
-            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
-            rematch: string | null;
-            /** @description The finished game this one is the rematch of; `null` for a new game. */
-            rematch_of: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
-            rng: string;
-            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
-            seats: components["schemas"]["PublicSeat"][];
-            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
-            seed_commitment: string;
-            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
-            seed_source: string;
-            /** @description `active` while the game goes on, `finished` once it is over. */
-            status: components["schemas"]["GameStatus"];
-            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
-            to_act: number[];
-            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
-            updated_at: string;
-            /** @description The seq of the last event: the number of events in the log. */
-            version: number;
-        };
+        GameSummary: components["schemas"]["DeckOfSpiesSummary"] | components["schemas"]["BlackSpySummary"] | components["schemas"]["SpiesAndLiesSummary"];
         /**
          * Health
          * @description Answer to `GET /healthz`: the process is alive and its event loop answers (the database is not asked).
@@ -2934,6 +3023,69 @@ export interface components {
              * @enum {string}
              */
             type: "spies_and_lies_started";
+        };
+        /**
+         * SpiesAndLiesSummary
+         * @description The public summary of a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "spies-and-lies";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["SpiesAndLiesSummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * SpiesAndLiesSummaryOptions
+         * @description The options a game of Stratego Spies & Lies was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        SpiesAndLiesSummaryOptions: {
+            /** @description G, the Double Agent spaces from the centre to each gate, the last one in front of the gate ([U-1], [I-2]). */
+            board_length?: number;
+            /** @description An explicit deal, fixing what is otherwise drawn at random in the setup (puzzles, tests); `null` or omitted: everything is drawn. Kept secret until the game is over. */
+            deal?: components["schemas"]["SpiesAndLiesDeal"] | "hidden until the game ends" | null;
+            /** @description Whether a deception token on a wrongly guessed, force-retreated card still pays +4 [I-5]. */
+            deception_pays_on_forced_retreat?: boolean;
+            /** @description Whether the 2 reserve deception tokens are shared or one per side ([U-6], [I-9]). */
+            deception_reserve?: components["schemas"]["SpiesAndLiesReserveRule"];
+            /** @description The faces of the intel cards, each a set of ranks ([U-2], [I-1]). */
+            intel_cards?: number[][];
         };
         /**
          * SpiesAndLiesView
