@@ -38,17 +38,19 @@ from spies_client.api.play import get_legal_commands, get_view, post_command
 from spies_client.api.seats import hand_seat_to_bot
 from spies_client.models import (
     BlackSpyCreateGameRequest,
+    BlackSpyLegalCommands,
     BlackSpySummary,
     BotRequest,
     CommandRequest,
     CommandResponse,
     DeckOfSpiesCreateGameRequest,
+    DeckOfSpiesLegalCommands,
     DeckOfSpiesSummary,
     GameCreatedResponse,
     GameStatus,
-    LegalCommands,
     Problem,
     SpiesAndLiesCreateGameRequest,
+    SpiesAndLiesLegalCommands,
     SpiesAndLiesSummary,
 )
 
@@ -62,6 +64,9 @@ CREATE: dict[str, type[Create]] = {
 
 SUMMARIES = (DeckOfSpiesSummary, BlackSpySummary, SpiesAndLiesSummary)
 """A game's summary is of its game's class (tagged by ``game``), with that game's options."""
+
+LEGAL = (DeckOfSpiesLegalCommands, BlackSpyLegalCommands, SpiesAndLiesLegalCommands)
+"""The legal commands of a game are of its game's class, with that game's commands."""
 
 
 RETRIED_STATUSES = (429, 503)
@@ -188,7 +193,7 @@ def _play_to_the_end(
             break
         seat = summary.to_act[0]
         legal = get_legal_commands.sync(created.id, client=seats[seat])
-        assert isinstance(legal, LegalCommands), legal
+        assert isinstance(legal, LEGAL), legal
         # Any item of the legal list can be posted back as it is; `expected_version`
         # refuses it (409) should the game have moved on meanwhile.
         chosen = choose.choice(legal.commands)

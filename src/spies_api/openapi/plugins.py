@@ -373,11 +373,16 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 self._enum(cls, name, registry.get_schema_for_field_definition(named))
             elif cls in DOCUMENTED_AS:
                 schema = registry.get_schema_for_field_definition(named)
-                union = DOCUMENTED_AS[cls]
-                documented = TaggedUnionSchemaPlugin().members_schema(
-                    _members(union), schema_creator
-                )
-                schema.one_of, schema.discriminator = documented.one_of, documented.discriminator
+                members = _members(DOCUMENTED_AS[cls])
+                if msgspec.inspect.type_info(members[0]).tag_field is None:  # type: ignore[attr-defined]
+                    schema.any_of = [
+                        schema_creator.for_field_definition(FieldDefinition.from_annotation(m))
+                        for m in members
+                    ]
+                else:
+                    documented = TaggedUnionSchemaPlugin().members_schema(members, schema_creator)
+                    schema.one_of = documented.one_of
+                    schema.discriminator = documented.discriminator
                 schema.title, schema.description = name, _text(cls.__doc__ or name)
             else:
                 self._struct(field_definition, named, schema_creator)
@@ -468,7 +473,8 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
     def _per_game(mark: PerGame, schema_creator: SchemaCreator) -> Schema:
         registry = schema_creator.schema_registry
         any_of: list[Schema | Reference] = []
-        for game, spec in GAMES.items():
+        games = GAMES.items() if mark.only is None else [(mark.only, GAMES[mark.only])]
+        for game, spec in games:
             name = game_prefix(game) + mark.suffix
             union = mark.type_of(spec)
             named = FieldDefinition.from_annotation(
@@ -485,4 +491,4 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 schema.description = mark.description.format(game=game)
                 reference = registry.get_reference_for_field_definition(named)
             any_of.append(cast("Reference", reference))
-        return Schema(any_of=any_of)
+        return Schema(any_of=any_of) if mark.only is None else cast("Schema", any_of[0])

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Final, Literal, TypeVar, Union
 
 import msgspec
 
+from spies_api.schemas.commands import LEGAL_BY_GAME, LegalCommands
 from spies_api.schemas.per_game import union_of
 from spies_api.schemas.seats import AnySeatRequest, PublicSeat, SeatToken
 from spies_core.bot_names import TIMEOUT_BOT
@@ -295,10 +296,13 @@ def _summary_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
 DOCUMENTED_AS: Final[dict[type[msgspec.Struct], Any]] = {
     CreateGameRequest: union_of(_create_request_of(name, spec) for name, spec in GAMES.items()),
     GameSummary: union_of(_summary_of(name, spec) for name, spec in GAMES.items()),
+    LegalCommands: LEGAL_BY_GAME,
 }
 """Values decoded or sent loosely but documented per game: the schema published for each
 type (its members' fields are described by the type's attribute docstrings).
 
 ``POST /games`` decodes ``options`` as any object, so that the game (not the body decoder)
 refuses a bad option with its own error; the document shows each game's options. A summary
-is one type for every game; the document shows each game's, with its own ``options``."""
+is one type for every game; the document shows each game's, with its own ``options``, and
+each game's legal commands, with its own ``commands`` (``anyOf``: the answer does not name
+its game)."""

@@ -655,6 +655,22 @@ export interface components {
             winners: number[];
         };
         /**
+         * BlackSpyLegalCommands
+         * @description The commands the caller may send now in a game of Black Spy (`black-spy`).
+         */
+        BlackSpyLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["BlackSpyCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * BlackSpyOptions
          * @description Everything `POST /games` accepts in `options` for `black-spy`.
          *
@@ -1364,6 +1380,22 @@ export interface components {
             strict_necessity: boolean;
         };
         /**
+         * DeckOfSpiesLegalCommands
+         * @description The commands the caller may send now in a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["DeckOfSpiesCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * DeckOfSpiesOptions
          * @description Everything `POST /games` accepts in `options` for `deck-of-spies`.
          */
@@ -1866,18 +1898,7 @@ export interface components {
          * LegalCommands
          * @description The commands the caller may send now; each can be posted back as `command`.
          */
-        LegalCommands: {
-            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
-            choices?: components["schemas"]["CommandChoice"][];
-            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
-            commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
-            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
-            note: string | null;
-            /** @description The caller's seat; `null` for a spectator (no token). */
-            seat: number | null;
-            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
-            version: number;
-        };
+        LegalCommands: components["schemas"]["DeckOfSpiesLegalCommands"] | components["schemas"]["BlackSpyLegalCommands"] | components["schemas"]["SpiesAndLiesLegalCommands"];
         /**
          * LegalForm
          * @description How `GET /games/{id}/legal` lists the commands.
@@ -2749,6 +2770,22 @@ export interface components {
              * @enum {string}
              */
             type: "intel_tokens_revealed";
+        };
+        /**
+         * SpiesAndLiesLegalCommands
+         * @description The commands the caller may send now in a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["SpiesAndLiesCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
         };
         /**
          * SpiesAndLiesMarkSergeant

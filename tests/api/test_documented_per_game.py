@@ -1,5 +1,6 @@
-"""A game's summary is documented per game: ``GameSummary`` is ``oneOf`` each
-game's summary, told apart by ``game``, with that game's own options; the wire is as it was."""
+"""Answers documented per game, the wire as it was: ``GameSummary`` is ``oneOf`` each game's
+summary, told apart by ``game``, with that game's own options; ``LegalCommands`` is ``anyOf``
+each game's legal commands (the answer does not name its game), with that game's commands."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from litestar.testing import TestClient
 
 from spies_api.openapi.document import openapi_document
 from spies_api.openapi.plugins import game_prefix
-from spies_api.schemas import GameSummary
+from spies_api.schemas import GameSummary, LegalCommands
 from spies_core.registry import GAMES
 from tests.support.api import new_game
 from tests.support.schema_check import SchemaError, validate
@@ -71,3 +72,28 @@ def test_the_options_a_summary_shows_are_the_ones_given(
             {"$ref": "#/components/schemas/SpiesAndLiesSummaryOptions"},
             document,
         )
+
+
+def test_legal_commands_are_any_of_the_games_each_with_its_own_commands(
+    client: TestClient[Litestar], document: dict[str, Any]
+) -> None:
+    schemas = document["components"]["schemas"]
+    assert schemas["LegalCommands"]["anyOf"] == [
+        {"$ref": f"#/components/schemas/{game_prefix(game)}LegalCommands"} for game in GAMES
+    ]
+    fields = {field.encode_name for field in msgspec.structs.fields(LegalCommands)}
+    for game, spec in GAMES.items():
+        own = schemas[f"{game_prefix(game)}LegalCommands"]
+        assert set(own["properties"]) == fields
+        commands = own["properties"]["commands"]["items"]
+        assert commands == {"$ref": f"#/components/schemas/{game_prefix(game)}Command"}
+        played = new_game(client, game, spec.min_players)
+        legal = client.get(played.url("/legal"), headers=played.seats[0]).json()
+        assert legal["commands"], game  # seat 0 acts first in every game
+        for other in GAMES:
+            schema = {"$ref": f"#/components/schemas/{game_prefix(other)}LegalCommands"}
+            if other == game:
+                validate(legal, schema, document)
+            else:
+                with pytest.raises(SchemaError):
+                    validate(legal, schema, document)
