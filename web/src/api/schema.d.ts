@@ -655,6 +655,22 @@ export interface components {
             winners: number[];
         };
         /**
+         * BlackSpyLegalCommands
+         * @description The commands the caller may send now in a game of Black Spy (`black-spy`).
+         */
+        BlackSpyLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["BlackSpyCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * BlackSpyOptions
          * @description Everything `POST /games` accepts in `options` for `black-spy`.
          *
@@ -760,6 +776,75 @@ export interface components {
              * @enum {string}
              */
             type: "black_spy_started";
+        };
+        /**
+         * BlackSpySummary
+         * @description The public summary of a game of Black Spy (`black-spy`).
+         */
+        BlackSpySummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `black-spy` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "black-spy";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["BlackSpySummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * BlackSpySummaryOptions
+         * @description The options a game of Black Spy was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        BlackSpySummaryOptions: {
+            /** @description §8.4 "Farbe ansagen" (Call a Colour): unsupported. */
+            call_colour?: boolean;
+            /** @description §8.2 "Gefangen nehmen oder freilassen" (Capture or Release): unsupported. */
+            capture_or_release?: boolean;
+            /** @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case). */
+            classic?: boolean;
+            /** @description Optional explicit first deal; without it the first dealer is drawn and the deck shuffled. */
+            deal?: components["schemas"]["BlackSpyDeal"] | "hidden until the game ends" | null;
+            /** @description §8.5 "Dem Rang folgen" (Follow the Rank): unsupported. */
+            follow_rank?: boolean;
+            /** @description §8.3 "Der Maulwurf" (The Mole, card selection by score standings): unsupported. */
+            mole?: boolean;
+            /** @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9). */
+            no_good_spies?: boolean;
+            /** @description §8.6 "Punkte reduzieren" (Reduce Points on the exact end value): unsupported. */
+            reduce_points?: boolean;
         };
         /**
          * BlackSpyTrickWon
@@ -1295,6 +1380,22 @@ export interface components {
             strict_necessity: boolean;
         };
         /**
+         * DeckOfSpiesLegalCommands
+         * @description The commands the caller may send now in a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["DeckOfSpiesCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * DeckOfSpiesOptions
          * @description Everything `POST /games` accepts in `options` for `deck-of-spies`.
          */
@@ -1477,6 +1578,67 @@ export interface components {
              * @enum {string}
              */
             type: "deck_of_spies_started";
+        };
+        /**
+         * DeckOfSpiesSummary
+         * @description The public summary of a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "deck-of-spies";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["DeckOfSpiesSummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * DeckOfSpiesSummaryOptions
+         * @description The options a game of Deck of Spies was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        DeckOfSpiesSummaryOptions: {
+            /** @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`. */
+            ace_counts_in_necessity?: boolean;
+            /** @description An explicit position, like a chess FEN (puzzles, bug reports, tests); `null` or omitted: the setup of §2 is shuffled. Kept secret until the game is over. */
+            deal?: components["schemas"]["DeckOfSpiesDeal"] | "hidden until the game ends" | null;
+            /** @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2). */
+            retire_multiple_ranks?: boolean;
+            /** @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards. */
+            strict_necessity?: boolean;
         };
         /**
          * DeckOfSpiesView
@@ -1689,48 +1851,7 @@ export interface components {
          * GameSummary
          * @description The public summary of a game (no token, no seed, no hidden card).
          */
-        GameSummary: {
-            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
-            clock: components["schemas"]["ClockView"] | null;
-            /** @description When the game was created: an ISO 8601 UTC timestamp. */
-            created_at: string;
-            /** @description The game id, e.g. `black-spy`. */
-            game: string;
-            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
-            head_hash: string;
-            /** @description The game's id. */
-            id: string;
-            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
-            open_until: string | null;
-            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
-            options: {
-                [key: string]: unknown;
-            };
-            /** @description How the game ended; `null` while it goes on. */
-            outcome: components["schemas"]["Outcome"] | null;
-            /** @description The number of seats. */
-            players: number;
-            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
-            rematch: string | null;
-            /** @description The finished game this one is the rematch of; `null` for a new game. */
-            rematch_of: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
-            rng: string;
-            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
-            seats: components["schemas"]["PublicSeat"][];
-            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
-            seed_commitment: string;
-            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
-            seed_source: string;
-            /** @description `active` while the game goes on, `finished` once it is over. */
-            status: components["schemas"]["GameStatus"];
-            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
-            to_act: number[];
-            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
-            updated_at: string;
-            /** @description The seq of the last event: the number of events in the log. */
-            version: number;
-        };
+        GameSummary: components["schemas"]["DeckOfSpiesSummary"] | components["schemas"]["BlackSpySummary"] | components["schemas"]["SpiesAndLiesSummary"];
         /**
          * Health
          * @description Answer to `GET /healthz`: the process is alive and its event loop answers (the database is not asked).
@@ -1777,18 +1898,7 @@ export interface components {
          * LegalCommands
          * @description The commands the caller may send now; each can be posted back as `command`.
          */
-        LegalCommands: {
-            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
-            choices?: components["schemas"]["CommandChoice"][];
-            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
-            commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
-            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
-            note: string | null;
-            /** @description The caller's seat; `null` for a spectator (no token). */
-            seat: number | null;
-            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
-            version: number;
-        };
+        LegalCommands: components["schemas"]["DeckOfSpiesLegalCommands"] | components["schemas"]["BlackSpyLegalCommands"] | components["schemas"]["SpiesAndLiesLegalCommands"];
         /**
          * LegalForm
          * @description How `GET /games/{id}/legal` lists the commands.
@@ -1890,7 +2000,7 @@ export interface components {
          */
         Problem: {
             /**
-             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
+             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... Each problem answer of an operation lists the codes it may carry as `x-codes`; any request may also get `bad-request` (a request the HTTP server cannot read), `uri-too-long` (a request line past `--max-head-bytes`), `headers-too-large` (headers past `--max-head-bytes`), `not-found` (no such path), `method-not-allowed` (the path does not take this method), `not-acceptable` (an `Accept` the API cannot send), `unsupported-media-type` (a body of a media type the API cannot read), `internal-error` (a bug), which no operation lists.
              * @enum {string}
              */
             code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-players" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unknown-player" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
@@ -2662,6 +2772,22 @@ export interface components {
             type: "intel_tokens_revealed";
         };
         /**
+         * SpiesAndLiesLegalCommands
+         * @description The commands the caller may send now in a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["SpiesAndLiesCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * SpiesAndLiesMarkSergeant
          * @description Put an intel token on one's deployed Sergeant, or not, freely (§5.2.3, [I-13]).
          */
@@ -2936,6 +3062,69 @@ export interface components {
             type: "spies_and_lies_started";
         };
         /**
+         * SpiesAndLiesSummary
+         * @description The public summary of a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "spies-and-lies";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["SpiesAndLiesSummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * SpiesAndLiesSummaryOptions
+         * @description The options a game of Stratego Spies & Lies was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        SpiesAndLiesSummaryOptions: {
+            /** @description G, the Double Agent spaces from the centre to each gate, the last one in front of the gate ([U-1], [I-2]). */
+            board_length?: number;
+            /** @description An explicit deal, fixing what is otherwise drawn at random in the setup (puzzles, tests); `null` or omitted: everything is drawn. Kept secret until the game is over. */
+            deal?: components["schemas"]["SpiesAndLiesDeal"] | "hidden until the game ends" | null;
+            /** @description Whether a deception token on a wrongly guessed, force-retreated card still pays +4 [I-5]. */
+            deception_pays_on_forced_retreat?: boolean;
+            /** @description Whether the 2 reserve deception tokens are shared or one per side ([U-6], [I-9]). */
+            deception_reserve?: components["schemas"]["SpiesAndLiesReserveRule"];
+            /** @description The faces of the intel cards, each a set of ranks ([U-2], [I-1]). */
+            intel_cards?: number[][];
+        };
+        /**
          * SpiesAndLiesView
          * @description A seat's (or a spectator's) view of a Spies & Lies game.
          */
@@ -3123,19 +3312,8 @@ export interface operations {
                     "application/json": components["schemas"]["BotList"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
-                headers: {
-                    /** @description Seconds after which the same request may succeed. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
-            503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
                     "Retry-After": number;
@@ -3165,7 +3343,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitmentResponse"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
+            /** @description Too many requests; Too many commitments. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3176,7 +3354,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3187,7 +3365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3239,7 +3417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3250,7 +3428,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3285,7 +3463,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreatedResponse"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3294,7 +3472,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3303,7 +3481,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seed commitment was used already, or it expired. Codes: `commitment-used`, `commitment-expired`. */
+            /** @description Commitment used; Commitment expired. Codes: `commitment-used`, `commitment-expired`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3312,7 +3490,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3321,7 +3499,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`), `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `unknown-commitment`. */
+            /** @description Invalid seats; Invalid clock; Unknown commitment; Invalid entropy; Entropy not accepted; Invalid name; Unknown bot; Unknown game; Invalid game options. Codes: `invalid-seats` (not one entry per seat), `invalid-clock` (a time control out of its bounds), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-commitment`, `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `invalid-name`, `unknown-bot`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-players`, `invalid-deal`, `invalid-seed` (an empty `seed`), `unsupported-variant`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,7 +3508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server; Too many games. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3341,7 +3519,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3352,7 +3530,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3408,7 +3586,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3417,7 +3595,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3428,7 +3606,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3470,7 +3648,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommandResponse"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3479,7 +3657,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3497,7 +3675,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3506,7 +3684,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
+            /** @description Version conflict; Deadline passed. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3515,7 +3693,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3524,7 +3702,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`, `idempotency-key-reused` (an `Idempotency-Key` sent again with another body). */
+            /** @description Idempotency key reused; Command refused by the rules; Game over. Codes: `idempotency-key-reused` (an `Idempotency-Key` sent again with another body), `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3533,7 +3711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3544,7 +3722,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3555,7 +3733,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3602,7 +3780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +3789,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3620,7 +3798,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3807,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3640,7 +3818,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3697,7 +3875,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
+            /** @description Unauthorized. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3706,7 +3884,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3893,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
+            /** @description Too many requests; Too many event streams from this client. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3735,7 +3913,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
+            /** @description Too many event streams; Database busy; Database unavailable. Codes: `too-many-streams` (with `Retry-After`: the game's spectator streams, or the server's streams, are at their cap), `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3779,7 +3957,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3788,7 +3966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is still in progress. Codes: `game-not-finished`. */
+            /** @description Game not finished. Codes: `game-not-finished`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3797,7 +3975,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3808,7 +3986,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3845,7 +4023,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3854,7 +4032,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,7 +4041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3872,7 +4050,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No open seat left, or the game is over. Codes: `no-open-seat`. */
+            /** @description Version conflict; No open seat. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `no-open-seat`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3881,7 +4059,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3890,7 +4068,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
+            /** @description Invalid entropy; Entropy not accepted; Invalid name; Game over. Codes: `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `invalid-name`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,7 +4077,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3910,7 +4088,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3921,7 +4099,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3980,7 +4158,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +4167,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,7 +4176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4007,7 +4185,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4018,7 +4196,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4060,7 +4238,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4069,7 +4247,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4078,7 +4256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4087,7 +4265,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is still in progress. Codes: `game-not-finished`, `seat-taken`. */
+            /** @description Game not finished; Seat taken. Codes: `game-not-finished`, `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4274,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game's options are no longer valid. Codes: `invalid-options` (the game's options are no longer valid). */
+            /** @description Invalid game options. Codes: `invalid-options` (the game's options are no longer valid). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,7 +4283,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4116,7 +4294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4127,7 +4305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4174,7 +4352,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4183,7 +4361,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
+            /** @description Forbidden; Seat's view hidden. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4192,7 +4370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
+            /** @description Game not found; No such step; No such seat. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,7 +4379,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4212,7 +4390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4251,7 +4429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +4438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,7 +4447,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4456,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4287,7 +4465,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat). */
+            /** @description Version conflict; Seat not handed to a bot. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-not-handed` (no bot plays the seat). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,7 +4474,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4483,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown bot, or a bad name or seats list. Codes: `unknown-bot`, `game-over` (the game has finished). */
+            /** @description Unknown bot; Game over. Codes: `unknown-bot`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4492,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4325,7 +4503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4336,7 +4514,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4380,7 +4558,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,7 +4567,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4398,7 +4576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,7 +4585,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
+            /** @description Version conflict; Seat not handed to a bot; Handed seat not moved. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4416,7 +4594,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `game-over` (the game has finished). */
+            /** @description Game over. Codes: `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4425,7 +4603,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4436,7 +4614,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4447,7 +4625,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4486,7 +4664,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4495,7 +4673,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4504,7 +4682,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4513,7 +4691,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seat is not open, or the game is over. Codes: `seat-taken`. */
+            /** @description Version conflict; Seat taken. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4522,7 +4700,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +4709,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
+            /** @description Invalid entropy; Entropy not accepted; Invalid name; Game over. Codes: `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `invalid-name`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4718,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4551,7 +4729,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4562,7 +4740,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4606,7 +4784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4615,7 +4793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4624,7 +4802,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4811,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4644,7 +4822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4700,7 +4878,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,7 +4887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4718,7 +4896,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +4905,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4738,7 +4916,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4769,7 +4947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`: over the per-client bucket of the paths the rate limit does not count, `--free-paths-rate-limit`, 100/second by default). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4800,7 +4978,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyList"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4811,7 +4989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4846,7 +5024,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerCreated"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`. */
+            /** @description Malformed request body. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4855,7 +5033,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4864,7 +5042,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`. */
+            /** @description Invalid name. Codes: `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4873,7 +5051,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests`, `too-many-players` (with `Retry-After`). */
+            /** @description Too many requests; Too many players. Codes: `too-many-requests` (with `Retry-After`), `too-many-players` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4884,8 +5062,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
                     "Retry-After": number;
@@ -4929,7 +5118,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unauthorized` (no or a malformed header), `unknown-player`. */
+            /** @description Unauthorized. Codes: `unauthorized` (no or a malformed header), `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4938,7 +5127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4949,7 +5138,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4980,7 +5169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`: over the per-client bucket of the paths the rate limit does not count, `--free-paths-rate-limit`, 100/second by default). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4991,7 +5180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
+            /** @description Not ready. Codes: `not-ready` (with `Retry-After`, `reason`: its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
