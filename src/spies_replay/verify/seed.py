@@ -129,7 +129,7 @@ def _choose(
 ) -> ChosenSeed:
     last = rows[-1]
     if last.type == "seed_revealed":
-        revealed = _revealed_seed(codec, last)
+        revealed = _revealed_seed(codec, last, strict=created.log == FORMAT_3)
         if revealed is not None and _commits(revealed, created):
             disagrees = operator_seed is not None and operator_seed != revealed
             return ChosenSeed(
@@ -279,10 +279,16 @@ def _as_text(seed: bytes) -> str | None:
     return text if all(char.isprintable() or char.isspace() for char in text) else None
 
 
-def _revealed_seed(codec: GameCodec, row: EventRow) -> bytes | None:
+def _revealed_seed(codec: GameCodec, row: EventRow, *, strict: bool = False) -> bytes | None:
+    """The revealed seed's bytes; ``None`` when it does not decode (``strict``, format 3's:
+    lower-case hex of whole bytes only; else as ``bytes.fromhex`` reads it)."""
     try:
         event = codec.event.decode(row.payload)
-        return bytes.fromhex(event.seed) if isinstance(event, SeedRevealed) else None
+        if not isinstance(event, SeedRevealed):
+            return None
+        if strict and STRICT_HEX.fullmatch(event.seed) is None:
+            return None
+        return bytes.fromhex(event.seed)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
         return None
 
