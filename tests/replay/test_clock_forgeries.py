@@ -253,7 +253,9 @@ def test_a_log_from_before_forced_moves_on_abandonment_still_verifies(
         assert head.clock is not None
         at_ms = (deadline_ms(head.clock, 0) or 0) + 250
         batch, clocks = legacy_abandonment(head, at_ms)
-        rows += seal(rows[-1].hash, rows[-1].seq + 1, batch, recorded_at=from_ms(at_ms))
+        rows += seal(
+            rows[-1].hash, rows[-1].seq + 1, batch, recorded_at=from_ms(at_ms), log=head.log
+        )
         head = replace(head, version=rows[-1].seq, head_hash=rows[-1].hash, clock=clocks)
     assert [row.type for row in rows].count("seat_handed_to_bot") == 2
     report = check(played, rows)

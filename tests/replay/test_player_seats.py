@@ -93,6 +93,7 @@ def test_a_join_failing_after_its_owner_is_written_leaves_neither(
         table.record,
         table.seats,
         SeatJoined(seat=1, name="Ada"),
+        log=table.log,
         token_hash=hash_token("ada-seat"),
         owner=ADA,
     )

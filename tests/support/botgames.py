@@ -16,6 +16,7 @@ from spies_bots import BOTS, find_policy
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
+from spies_replay.formats import log_of, stored_log
 from spies_replay.marks import BotPolicies, bot_mark
 from spies_replay.meta import SeatHandedToBot, SeatState, SeatType
 from spies_replay.reading import load_state
@@ -107,8 +108,10 @@ def rechain(
 ) -> tuple[GameRecord, list[EventRow]]:
     """Renumber the rows and recompute every hash, the head and the header's ``updated_at``
     (the last row's time), as an attacker who knows the hash rule would;
-    ``keep_marks=False`` also strips every bot mark."""
-    previous = genesis_hash(record.id)
+    ``keep_marks=False`` also strips every bot mark. The chain is the log's own (its export's
+    ``format``, or its ``game_created``'s ``log``)."""
+    log = log_of(record, rows)
+    previous = genesis_hash(record.id, log)
     fixed = []
     for seq, row in enumerate(rows, start=1):
         bot = row.bot if keep_marks else None
@@ -122,6 +125,7 @@ def rechain(
                 payload=row.payload,
                 recorded_at=row.recorded_at,
                 bot=bot,
+                log=log,
             ),
         )
         fixed.append(msgspec.structs.replace(row, seq=seq, hash=digest, bot=bot))
@@ -141,8 +145,10 @@ def edit_payload(rows: Sequence[EventRow], seq: int, **changes: object) -> list[
 
 def export_of(record: GameRecord, rows: Sequence[EventRow]) -> list[bytes]:
     """The export lines of a (possibly forged) record and rows, as ``export_lines`` writes
-    them."""
-    header = ExportHeader(format=export_format(record), **msgspec.structs.asdict(record))
+    them (an export's header keeps its ``format``)."""
+    fields = msgspec.structs.asdict(record)
+    fields.setdefault("format", export_format(record, stored_log(rows)))
+    header = ExportHeader(**fields)
     lines = [msgspec.json.encode(header)]
     for row in rows:
         line = ExportedEvent(

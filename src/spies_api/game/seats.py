@@ -16,7 +16,7 @@ from spies_core.clock import ClockState
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
 from spies_core.step import Step
-from spies_replay.codec import seal
+from spies_replay.codec import CHAIN_VERSION, chain_of, seal
 from spies_replay.errors import (
     EntropyNotAcceptedError,
     GameFinishedError,
@@ -125,13 +125,15 @@ def prepare_seat_change(
     seats: list[SeatState],
     event: SeatEvent,
     *,
+    log: str,
     token_hash: str | None = None,
     recorded_at: str | None = None,
     deal: PendingDeal | None = None,
     entropy: bytes | None = None,
     owner: SeatOwner | None = None,
 ) -> PreparedSeatChange:
-    """Seal one seat event after the game's last event (``record``'s version and head hash).
+    """Seal one seat event after the game's last event (``record``'s version and head hash)
+    in the game's chain ``log`` (:func:`~spies_replay.codec.chain_of` its ``game_created``).
 
     When the event takes the last open seat of a game whose deal is deferred (``deal``, read
     from its log), the deal follows in the same batch: the setup events drawn exactly as at
@@ -177,7 +179,7 @@ def prepare_seat_change(
         started = deferred_setup(deal.spec, deal.created, deal.secrets)
         dealt, clocks = deal_events(deal.spec, deal.created, deal.secrets, started, now)
         events += dealt
-    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now)
+    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now, log=log)
     append = Append(
         game_id=record.id,
         version=record.version,
@@ -225,12 +227,14 @@ class SeatTable:
         tokens: the hashes of the seat tokens held, by seat.
         deal: what the game deals from when its last open seat is taken (``None``: no open
             seat, or its deal is not deferred).
+        log: the chain the game is sealed in (its ``game_created.log``).
     """
 
     record: GameRecord
     seats: list[SeatState]
     tokens: dict[int, str]
     deal: PendingDeal | None = None
+    log: str = CHAIN_VERSION
 
     @property
     def finished(self) -> bool:
@@ -258,9 +262,11 @@ def read_seats(store: EventStore, game_id: str, *, games: Games | None = None) -
         record = store.get_game(game_id)
         seats = store.seat_states(game_id, record.players)
         tokens = store.token_hashes(game_id)
+        created = game_created(store, game_id, games=games)
         if any_open(seats):  # a join may take the last open seat of a waiting game
             deal = pending_deal(store, record, games)
-    return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal)
+    log = chain_of(None if created is None else created.log)
+    return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal, log=log)
 
 
 def append_seat_change(
@@ -289,6 +295,7 @@ def append_seat_change(
         table.record,
         table.seats,
         event,
+        log=table.log,
         token_hash=token_hash,
         recorded_at=recorded_at,
         deal=table.deal,

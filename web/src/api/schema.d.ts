@@ -165,7 +165,7 @@ export interface paths {
         };
         /**
          * Export a finished game
-         * @description The whole log as `spies-replay/1` JSON Lines: a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409). The format, its hash chain and its randomness are defined byte for byte in `docs/protocol.md` (JSON Schemas of the lines in `docs/protocol/`).
+         * @description The whole log as `spies-replay/3` JSON Lines (a game created before format 3: `spies-replay/1`, or `/2` with players' entropy): a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409). The format, its hash chain and its randomness are defined byte for byte in `docs/protocol.md` (JSON Schemas of the lines in `docs/protocol/`).
          */
         get: operations["exportGame"];
         put?: never;
@@ -1771,6 +1771,8 @@ export interface components {
             deal_deferred: boolean;
             /** @description The registered game id, e.g. `deck-of-spies`. */
             game: string;
+            /** @description The log's format, `spies-replay/3` (RFC 8785 canonical JSON, its own genesis) in every game created since format 3. Unset, and so absent from the JSON (never `null`), in the games of formats 1 and 2: re-encoding one gives the very bytes it was hashed as. */
+            log?: string;
             /** @description When the open seats expire, RFC 3339 UTC: a game still waiting for players then is abandoned (`game_aborted` with reason `abandoned`). `null`: they never expire (no open seat, a server that lets them wait for ever, or a log written before expiry). */
             open_until: string | null;
             /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */

@@ -4,6 +4,7 @@
  * the first problem a verifier must find, by seq and code (docs/protocol.md, "Verify").
  */
 
+import { jcsText } from "./jcs";
 import { canonicalText, JObject, type JValue, parseJson, utf8 } from "./json";
 import { hex, sha256 } from "./rng";
 import { verifyExport } from "./verify";
@@ -24,11 +25,13 @@ function swap(seq: number, from: string | RegExp, to: string): Edit {
 
 const chainOf = (...edits: Edit[]): Edit => (lines) => edits.reduce((acc, e) => e(acc), lines);
 
-/** Recomputes every row's hash and the header's head hash, version and updated_at, as a forger would. */
+/** Recomputes every row's hash and the header's head hash, version and updated_at, as a forger
+ * would, in the chain of the header's format (format 3's, or format 1's). */
 async function rechain(lines: string[]): Promise<string[]> {
   const header = lines[0] ?? "";
   const id = /"id":"([^"]*)"/.exec(header)?.[1] ?? "";
-  let previous = await sha256(utf8(`spies-replay/1:genesis:${id}`));
+  const jcs = header.includes('"format":"spies-replay/3"');
+  let previous = await sha256(utf8(`${jcs ? "spies-replay/3" : "spies-replay/1"}:genesis:${id}`));
   const out = [header];
   let last = "";
   let lastTime = "";
@@ -40,7 +43,8 @@ async function rechain(lines: string[]): Promise<string[]> {
       const value = row.get(key);
       if (value !== undefined && !(key === "bot" && value === null)) members.set(key, value);
     }
-    const bytes = utf8(canonicalText(new JObject(members)));
+    const value = new JObject(members);
+    const bytes = utf8(jcs ? jcsText(value) : canonicalText(value));
     const joined = new Uint8Array(previous.length + bytes.length);
     joined.set(previous);
     joined.set(bytes, previous.length);

@@ -8,7 +8,8 @@ import { RULES as BLACK_SPY } from "./games/black-spy";
 import { RULES as DECK_OF_SPIES } from "./games/deck-of-spies";
 import type { Rules } from "./games/rules";
 import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
-import { canonicalText, fromPlain, JObject, type JValue, parseJson, type Plain, toPlain, utf8 } from "./json";
+import { jcsText } from "./jcs";
+import { canonicalText, fromPlain, JObject, type JValue, NotCanonicalisable, parseJson, type Plain, toPlain, utf8 } from "./json";
 import { botStreamBlocks, botStreamMessage, canonicalOrder, randomChoice, withBotStream } from "./bots";
 import type { Tagged } from "./games/rules";
 import { botMessage, botRng, keyWords } from "./mt";
@@ -34,10 +35,10 @@ const RULES: ReadonlyMap<string, Rules<unknown>> = new Map([
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
-/** A vector file's vectors, numbers kept by kind (floats stay floats). */
-function vectors(read: ReadVector, file: string): JObject[] {
+/** A vector file's vectors (or another list of it), numbers kept by kind (floats stay floats). */
+function vectors(read: ReadVector, file: string, key = "vectors"): JObject[] {
   const doc = parseJson(text(read(file))).value;
-  const list = doc instanceof JObject ? doc.get("vectors") : null;
+  const list = doc instanceof JObject ? doc.get(key) : null;
   return Array.isArray(list) ? (list as JValue[]).filter((v): v is JObject => v instanceof JObject) : [];
 }
 
@@ -51,12 +52,27 @@ function check(name: string, ok: boolean, detail = ""): Check {
 }
 
 async function canonical(read: ReadVector): Promise<Check[]> {
-  return vectors(read, "canonical.json").map((v) => {
+  const format1 = vectors(read, "canonical.json").map((v) => {
     const got = canonicalText(parseJson(str(v.get("input"))).value);
     const want = str(v.get("canonical"));
     const ok = got === want && hex(utf8(got)) === str(v.get("canonical_hex"));
     return check(`canonical: ${str(v.get("name"))}`, ok, `got ${got}, want ${want}`);
   });
+  // Format 3: RFC 8785, and the values it cannot write refused.
+  const format3 = vectors(read, "canonical.json", "jcs").map((v) => {
+    const name = `canonical: format 3, ${str(v.get("name"))}`;
+    let got: string;
+    try {
+      got = jcsText(parseJson(str(v.get("input"))).value);
+    } catch (error) {
+      if (!(error instanceof NotCanonicalisable)) throw error;
+      return check(name, v.get("refused") === true, `refused: ${error.message}`);
+    }
+    const want = str(v.get("canonical"));
+    const ok = v.get("refused") !== true && got === want && hex(utf8(got)) === str(v.get("canonical_hex"));
+    return check(name, ok, `got ${got}, want ${want}`);
+  });
+  return [...format1, ...format3];
 }
 
 async function stream(read: ReadVector): Promise<Check[]> {
@@ -153,9 +169,18 @@ async function setup(read: ReadVector): Promise<Check[]> {
 async function hashes(read: ReadVector): Promise<Check[]> {
   const doc = parseJson(text(read("hashes.json"))).value;
   if (!(doc instanceof JObject)) return [check("hashes", false, "not an object")];
+  const format3 = doc.get("format_3");
+  if (!(format3 instanceof JObject)) return [check("hashes: format 3", false, "no format_3 chain")];
+  return [...(await chain(doc, "spies-replay/1", "hashes")), ...(await chain(format3, "spies-replay/3", "hashes: format 3"))];
+}
+
+/** One chain of hashes.json: format 1's (msgspec's canonical JSON) or format 3's (RFC 8785). */
+async function chain(doc: JObject, log: string, label: string): Promise<Check[]> {
   const out: Check[] = [];
-  let previous = await sha256(utf8(`spies-replay/1:genesis:${str(doc.get("game_id"))}`));
-  out.push(check("hashes: genesis", hex(previous) === str(doc.get("genesis_hash")), hex(previous)));
+  const jcs = log === "spies-replay/3";
+  out.push(check(`${label}: chain`, str(doc.get("chain")) === log, str(doc.get("chain"))));
+  let previous = await sha256(utf8(`${log}:genesis:${str(doc.get("game_id"))}`));
+  out.push(check(`${label}: genesis`, hex(previous) === str(doc.get("genesis_hash")), hex(previous)));
   const rows = doc.get("rows");
   for (const row of Array.isArray(rows) ? (rows as JValue[]) : []) {
     if (!(row instanceof JObject)) continue;
@@ -164,7 +189,7 @@ async function hashes(read: ReadVector): Promise<Check[]> {
       const value = row.get(key);
       if (value !== undefined && !(key === "bot" && value === null)) members.set(key, value);
     }
-    const canonicalRow = canonicalText(new JObject(members));
+    const canonicalRow = jcs ? jcsText(new JObject(members)) : canonicalText(new JObject(members));
     const prior = hex(previous) === str(row.get("previous_hash"));
     const bytes = utf8(canonicalRow);
     const joined = new Uint8Array(previous.length + bytes.length);
@@ -172,7 +197,7 @@ async function hashes(read: ReadVector): Promise<Check[]> {
     joined.set(bytes, previous.length);
     previous = await sha256(joined);
     const ok = prior && canonicalRow === str(row.get("canonical")) && hex(previous) === str(row.get("hash"));
-    out.push(check(`hashes: row ${str(row.get("seq"))}`, ok, `${canonicalRow} ${hex(previous)}`));
+    out.push(check(`${label}: row ${str(row.get("seq"))}`, ok, `${canonicalRow} ${hex(previous)}`));
   }
   return out;
 }
@@ -243,12 +268,17 @@ interface ExportVector {
   readonly draws: { seq: number; nonce: number; calls: [number, number][] }[];
 }
 
+/** exports.json (format 3's exports), then the frozen exports of formats 1 and 2 in format-1/. */
 async function exports(read: ReadVector): Promise<Check[]> {
+  return [...(await exportsIn(read, "")), ...(await exportsIn(read, "format-1/"))];
+}
+
+async function exportsIn(read: ReadVector, folder: string): Promise<Check[]> {
   const out: Check[] = [];
-  for (const v of vectors(read, "exports.json")) {
+  for (const v of vectors(read, `${folder}exports.json`)) {
     const vector = toPlain(v) as unknown as ExportVector;
     const seen: { seq: number; nonce: number; calls: (readonly [number, number])[] }[] = [];
-    const verdict = await verifyExport(read(vector.file), {
+    const verdict = await verifyExport(read(folder + vector.file), {
       ...(vector.head === undefined ? {} : { head: vector.head }),
       onDraws: (seq, nonce, calls) => seen.push({ seq, nonce, calls: [...calls] }),
     });
@@ -269,7 +299,7 @@ async function exports(read: ReadVector): Promise<Check[]> {
       ok = !verdict.ok && verdict.problem?.seq === want.seq && verdict.problem?.code === want.code;
     }
     const got = verdict.problem === null ? `ok ${verdict.rederived} ${verdict.botMovesRederived}+${verdict.botMovesNotRerun} ${show(verdict.caveats.map((c) => c.code))}` : `seq ${verdict.problem.seq} ${verdict.problem.code}: ${verdict.problem.message}`;
-    out.push(check(`exports: ${vector.file}`, ok, `got ${got}; want ${show(want as unknown as Plain)}`));
+    out.push(check(`exports: ${folder}${vector.file}`, ok, `got ${got}; want ${show(want as unknown as Plain)}`));
   }
   return out;
 }

@@ -31,6 +31,7 @@ export type ProblemCode =
   | "event-after-end"
   | "seat-event-invalid"
   | "seed-mismatch"
+  | "seed-not-hex"
   | "seed-not-revealed"
   | "premature-reveal"
   | "seed-source-mismatch"

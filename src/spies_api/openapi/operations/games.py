@@ -170,7 +170,8 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
     "exportGame": Operation(
         summary="Export a finished game",
         description=(
-            "The whole log as `spies-replay/1` JSON Lines: a header line with the game's"
+            "The whole log as `spies-replay/3` JSON Lines (a game created before format 3:"
+            " `spies-replay/1`, or `/2` with players' entropy): a header line with the game's"
             " record, then one line per event with its command, actor, time and hash; the"
             " last event reveals the seed. `spies-replay import` verifies and imports it, and"
             " re-derives every shuffle. Games in progress are refused (409). The format, its"
@@ -187,7 +188,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                 examples=[
                     example(
                         "The first two lines",
-                        '{"format":"spies-replay/1","id":"p4o45j2v5srgh5il",'
+                        '{"format":"spies-replay/3","id":"p4o45j2v5srgh5il",'
                         '"game":"deck-of-spies","players":1,"options":{},"status":"finished",'
                         '"version":127,...}\n'
                         '{"seq":1,"type":"game_created","actor":null,"command":null,'
