@@ -24,6 +24,7 @@ import msgspec
 from spies_api.schemas import StreamState
 from spies_api.service.queries import GameQueries
 from spies_core.registry import get_game
+from spies_core.step import Table
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
 from spies_replay.store.records import GameStatus
@@ -105,7 +106,9 @@ class StreamStates:
                 status=record.status,
                 seat=seat,
                 to_act=[] if finished else sorted(spec.to_act(head.state)),
-                view=versioned_view(spec, head.state, seat, head.version, clock),
+                view=versioned_view(
+                    spec, head.state, seat, head.version, clock, Table(record.players, record.options)
+                ),
                 legal=legal,
             )
             at = StateAt(head.version, _encoder.encode(state).decode())
