@@ -37,8 +37,8 @@ SUITES = (
     "tests/api/test_openapi.py",
 )
 """The generic suites the fourth game must pass: conformance, hidden information in the core
-and over HTTP, the package's shape, its views before the deal and after the end, replay, verify and tampering, whole games over HTTP, the
-OpenAPI document."""
+and over HTTP, the package's shape, its views before the deal and after the end, replay,
+verify and tampering, whole games over HTTP, the OpenAPI document."""
 DRIFT_CHECK = "tests/api/test_openapi.py::test_the_committed_document_is_the_apps"
 
 

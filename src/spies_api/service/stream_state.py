@@ -98,6 +98,7 @@ class StreamStates:
             finished = record.status == GameStatus.FINISHED
             spec = get_game(record.game)
             clock = clock_view(head.clock, to_ms(self.queries.clock()))
+            table = Table(record.players, record.options)
             legal = None
             if seat is not None:
                 legal = [] if finished else list(spec.legal_commands(head.state, seat))
@@ -106,9 +107,7 @@ class StreamStates:
                 status=record.status,
                 seat=seat,
                 to_act=[] if finished else sorted(spec.to_act(head.state)),
-                view=versioned_view(
-                    spec, head.state, seat, head.version, clock, Table(record.players, record.options)
-                ),
+                view=versioned_view(spec, head.state, seat, head.version, clock, table),
                 legal=legal,
             )
             at = StateAt(head.version, _encoder.encode(state).decode())
