@@ -1,4 +1,4 @@
-"""A table's views before its deal and after its end, generic over the registry (issue 30).
+"""A table's views before its deal and after its end, generic over the registry.
 
 - Before the deal (``dealt: false``) a view says only true things: the view of
   :func:`~spies_core.step.before_deal` agrees with the first dealt view of every seed on
