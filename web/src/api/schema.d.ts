@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * The caller's view
-         * @description The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a spectator): the seat's own hidden cards and what the rules make public, never another seat's hidden cards or a deck's order while the game is in progress.
+         * @description The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a spectator): the seat's own hidden cards and what the rules make public, never another seat's hidden cards or a deck's order while the game is in progress. Before the deal (`dealt: false`, `phase` `setup`) only what the seats and options decide is filled in; once the game is over (`phase` `over`) nothing is secret and every caller's view shows every seat's cards.
          */
         get: operations["getView"];
         put?: never;
@@ -880,10 +880,10 @@ export interface components {
             deal: number;
             /** @description Every scored deal's scores, first deal first, each by seat (§6); a seat's total is the sum of its scores. */
             deal_scores: number[][];
-            /** @description The seat that dealt this deal (§2.2, §2.4). */
+            /** @description The seat that dealt this deal (§2.2, §2.4); 0 before the deal (`dealt: false`). */
             dealer: number;
             /**
-             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then say only what the seats and the options decide (the built-in games' `phase` is then `setup`, and says which fields): whatever the deal decides is empty, no card is shown and no seat is to act. Filled in by `view_at`.
              * @default true
              */
             dealt: boolean;
@@ -910,7 +910,9 @@ export interface components {
             pass_to: number | null;
             /** @description Whether each seat has passed this deal, by seat (public; what was passed is not). */
             passed: boolean[];
-            /** @description `passing` while seats choose their three cards (§3), `playing` during trick play (§4, §5), `over` once the game has ended (§7). */
+            /** @description The three cards each seat passed this deal, by seat: the viewer's own as soon as passed (as `my_pass`), another seat's never while the game goes on (`null`), and every seat's, to every viewer, once the game is over (§7: nothing is secret then). */
+            passes: (string[] | null)[];
+            /** @description `passing` while seats choose their three cards (§3), `playing` during trick play (§4, §5), `over` once the game has ended (§7); `setup` before the deal (`dealt: false`: a table waiting for its open seats). Before the deal only `players`, `flags`, `threshold` and the zero `totals` are meaningful; what the deal decides is empty (`deal` and `dealer` 0, `hand_sizes` 0, `hand` `null`). */
             phase: components["schemas"]["BlackSpyPhase"];
             /** @description Penalty points in each seat's pile this deal, by seat, before any moon (§6.2, §6.4). */
             pile_points: number[];
@@ -1648,7 +1650,7 @@ export interface components {
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
             clock: components["schemas"]["ClockView"] | null;
             /**
-             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then say only what the seats and the options decide (the built-in games' `phase` is then `setup`, and says which fields): whatever the deal decides is empty, no card is shown and no seat is to act. Filled in by `view_at`.
              * @default true
              */
             dealt: boolean;
@@ -1673,7 +1675,7 @@ export interface components {
             hand_total: number | null;
             /** @description Face cards (J, Q, K) the player owns: in the hand, the draw deck and the draw discard (§1.5, §9.2). At least 7 of the 12 at the end wins. After a loss by §9.3, the count at that moment (I-14). `null` for a spectator while the game is in play. */
             owned_faces: number | null;
-            /** @description `playing` while spies remain, `over` once the game has ended (§9). */
+            /** @description `playing` while spies remain, `over` once the game has ended (§9); `setup` before the deal (`dealt: false`: a table waiting for its open seat). Before the deal only `flags` is meaningful; every pile is empty and every count 0. */
             phase: components["schemas"]["DeckOfSpiesPhase"];
             /** @description The Aces removed from the game by assassinations (§6.3), at most 4; these suits have no double agent any more (§5.3). */
             removed: string[];
@@ -1691,7 +1693,7 @@ export interface components {
             to_act: number[];
             /** @description The spy faced now (§3.1), e.g. `"7H"`; `null` once the spy deck is empty. */
             top_spy: string | null;
-            /** @description The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is over. */
+            /** @description The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is over; 0 before the deal (`dealt: false`). */
             turn: number;
             /** @description The spies below the top, in canonical order: which are still to come, never in what order (§10.1, I-17). */
             unseen_spies: string[];
@@ -2846,7 +2848,7 @@ export interface components {
             intel: boolean | null;
             /** @description The mission, 1 to 4: the order in which the side's soldiers are guessed (§5.3.2). */
             mission: number;
-            /** @description The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own side's face-down soldiers, §3, §14.4); `null` otherwise. */
+            /** @description The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own side's face-down soldiers, §3, §14.4; every soldier once the game is over); `null` otherwise. */
             rank: number | null;
             /** @description Face up and turned 90°: guessed correctly, or forced to retreat (§6 steps 5-7); its ability can never be activated. Face up and not retreated means activated. */
             retreated: boolean;
@@ -2921,7 +2923,7 @@ export interface components {
             effects: components["schemas"]["SpiesAndLiesSoldierEffect"][];
             /** @description The side's exhausted soldiers, ascending: 1, or 2 after the enemy's double damage; they may not be deployed this day (§4.9, §11.1). Public. */
             exhausted: number[];
-            /** @description The side's soldiers in hand, ascending, when this viewer may see them (its own side, §3; in team play, see §14.4); `null` otherwise. */
+            /** @description The side's soldiers in hand, ascending, when this viewer may see them (its own side, §3; in team play, see §14.4; every side once the game is over); `null` otherwise; `[]` before the deal (`dealt: false`). */
             hand: number[] | null;
             /** @description Soldiers in the side's hand (public). */
             hand_size: number;
@@ -3137,10 +3139,10 @@ export interface components {
             clock: components["schemas"]["ClockView"] | null;
             /** @description This day's intel card, the ranks printed on it (§5.2.1); `null` before it is turned up in the intel phase. */
             current_intel: number[] | null;
-            /** @description The day, 1 to 3 (§5); 0 before setup. */
+            /** @description The day, 1 to 3 (§5); 0 before the deal (`dealt: false`). */
             day: number;
             /**
-             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then say only what the seats and the options decide (the built-in games' `phase` is then `setup`, and says which fields): whatever the deal decides is empty, no card is shown and no seat is to act. Filled in by `view_at`.
              * @default true
              */
             dealt: boolean;
@@ -3182,7 +3184,7 @@ export interface components {
             mission: number | null;
             /** @description The old-intel pile, first first: the card turned up at setup (§4.8), then each past day's intel card (§11.3). Public. */
             old_intel: number[][];
-            /** @description `deploy`, `intel`, `mission` (the day's three phases, §5), or `over`. */
+            /** @description `deploy`, `intel`, `mission` (the day's three phases, §5), or `over`; `setup` before the deal (`dealt: false`: a table waiting for its open seats). Before the deal only `players`, the options (`board_length`, `intel_cards`, the reserve rule, `deception_pays_on_forced_retreat`), each side's seats, starting deception token and the reserve are meaningful; what the deal draws is empty (`old_intel`, `exhausted`, `hand`: `[]`; `intel_deck_size`: 0; `starting_side`: `null`). */
             phase: components["schemas"]["SpiesAndLiesPhase"];
             /** @description The number of seats: 2, or 4 for team play (§14). */
             players: number;

@@ -25,7 +25,10 @@ __all__ = ["PLAY_OPERATIONS"]
 _VIEW_DESCRIPTION: Final = (
     "The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a"
     " spectator): the seat's own hidden cards and what the rules make public, never another"
-    " seat's hidden cards or a deck's order while the game is in progress."
+    " seat's hidden cards or a deck's order while the game is in progress. Before the deal"
+    " (`dealt: false`, `phase` `setup`) only what the seats and options decide is filled in;"
+    " once the game is over (`phase` `over`) nothing is secret and every caller's view shows"
+    " every seat's cards."
 )
 
 PLAY_OPERATIONS: Final[dict[str, Operation]] = {
