@@ -50,7 +50,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any, Final, Union
@@ -58,7 +58,7 @@ from typing import Any, Final, Union
 import msgspec
 
 from spies_core.decider import AnySpec
-from spies_replay.jcs import jcs_bytes, row_bytes
+from spies_replay.jcs import parsed_bytes, row_bytes
 from spies_replay.meta import META_EVENTS
 from spies_replay.store.records import EventRow
 
@@ -207,10 +207,13 @@ def canonical_bytes(
         msgspec.DecodeError: ``payload`` or ``command`` is not JSON.
         ValueError: (format 3) JCS cannot write it: an integer beyond ±(2^53 - 1).
     """
-    fields = _row_object(seq, type, actor, command, payload, recorded_at, bot)
     if chain_of(log) == FORMAT_3:
-        return jcs_bytes(fields)
-    return _canonical_encoder.encode(fields)
+        return parsed_bytes(
+            lambda decode: _row_object(seq, type, actor, command, payload, recorded_at, bot, decode)
+        )
+    return _canonical_encoder.encode(
+        _row_object(seq, type, actor, command, payload, recorded_at, bot, _plain_decode)
+    )
 
 
 def _row_object(
@@ -221,12 +224,13 @@ def _row_object(
     payload: str,
     recorded_at: str,
     bot: str | None,
+    decode: Callable[[str | bytes], Any],
 ) -> dict[str, Any]:
-    """The object a row's hash covers, its JSON texts parsed."""
+    """The object a row's hash covers, its JSON texts parsed with ``decode``."""
     fields: dict[str, Any] = {
         "actor": actor,
-        "command": None if command is None else _plain_decode(command),
-        "event": _plain_decode(payload),
+        "command": None if command is None else decode(command),
+        "event": decode(payload),
         "recorded_at": recorded_at,
         "seq": seq,
         "type": kind,
@@ -299,7 +303,7 @@ def deal_commitment(seed: bytes, deal: Any, log: str = CHAIN_VERSION) -> str:
     """
     text = _encoder.encode(deal)
     jcs = chain_of(log) == FORMAT_3
-    canonical = jcs_bytes(_plain_decode(text)) if jcs else canonical_json(text)
+    canonical = parsed_bytes(lambda decode: decode(text)) if jcs else canonical_json(text)
     return hashlib.sha256(seed + canonical).hexdigest()
 
 
@@ -337,7 +341,9 @@ def seal(
         row_command = command_text if index == 0 else None
         row_bot = bot if index == 0 else None
         if jcs:
-            fields = _row_object(seq, kind, row_actor, row_command, payload, recorded_at, row_bot)
+            fields = _row_object(
+                seq, kind, row_actor, row_command, payload, recorded_at, row_bot, _plain_decode
+            )
             typed = command if index == 0 and command is not None else None
             kinds = (type(event),) if typed is None else (type(event), type(typed))
             canonical = row_bytes(fields, *kinds)

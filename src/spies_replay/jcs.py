@@ -18,12 +18,13 @@ it uses ``rfc8785`` too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 import msgspec
 import rfc8785
 
-__all__ = ["CanonicalizationError", "exact_type", "jcs_bytes", "row_bytes"]
+__all__ = ["CanonicalizationError", "exact_type", "jcs_bytes", "parsed_bytes", "row_bytes"]
 
 CanonicalizationError = rfc8785.CanonicalizationError
 """What :func:`jcs_bytes` raises for a value JCS cannot write (a ``ValueError``): an integer
@@ -35,6 +36,25 @@ _DIGITS: Final = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(
 _LONG_RUN: Final = b"0" * 16
 """16 digits in a row: every integer outside JCS's range (2^53 has 16 digits) has them (a
 search for it in the translated bytes is ten times faster than a regular expression's)."""
+_FLAGS: Final = bytes(
+    0x30 if 0x30 <= byte <= 0x39 else 0x21 if byte >= 0xF0 else 0x20 for byte in range(256)
+)
+"""As :data:`_DIGITS`, and the lead byte of every character beyond U+FFFF (``0xF0`` and up
+in UTF-8) to ``!``: where JCS's key order (UTF-16) can differ from msgspec's."""
+
+
+class _FloatSeenError(Exception):
+    """A float literal in a text being read (msgspec's ``float_hook``)."""
+
+
+def _refuse_float(literal: str) -> float:
+    raise _FloatSeenError(literal)
+
+
+_plain: Final = msgspec.json.Decoder().decode
+_floatless: Final = msgspec.json.Decoder(float_hook=_refuse_float).decode
+"""Decodes a JSON text as :data:`_plain` does, but stops at its first float literal."""
+
 _SCALARS: Final = (
     msgspec.inspect.IntType,
     msgspec.inspect.StrType,
@@ -51,6 +71,31 @@ def jcs_bytes(value: Any) -> bytes:
         CanonicalizationError: JCS cannot write the value.
     """
     return rfc8785.dumps(value)
+
+
+def parsed_bytes(parse: Callable[[Callable[[str | bytes], Any]], Any]) -> bytes:
+    """The RFC 8785 bytes of the value ``parse(decode)`` builds from JSON texts read from
+    anywhere (an export, a stored row), decoding each with the ``decode`` it is given.
+
+    The reader's fast path: the texts are first decoded with no float allowed, and a value
+    with no float whose msgspec bytes hold neither a run of 16 digits nor a character beyond
+    U+FFFF is written alike by both encoders (what the module docstring says of the write
+    path, checked here on the bytes themselves); any other value is parsed again and written
+    by ``rfc8785``, which also refuses what JCS cannot write.
+
+    Raises:
+        CanonicalizationError: JCS cannot write the value.
+        msgspec.DecodeError: a text is not JSON.
+    """
+    try:
+        value = parse(_floatless)
+    except _FloatSeenError:
+        return jcs_bytes(parse(_plain))
+    fast = _deterministic.encode(value)
+    flags = fast.translate(_FLAGS)
+    if b"!" in flags or _LONG_RUN in flags:
+        return jcs_bytes(value)
+    return fast
 
 
 def exact_type(kind: type) -> bool:

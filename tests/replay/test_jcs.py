@@ -17,7 +17,7 @@ from spies_core.clock import TimeControl
 from spies_core.deck_of_spies.events import CardsDrawn
 from spies_core.registry import GAMES
 from spies_replay.codec import FORMAT_3, canonical_bytes, encode, event_tag
-from spies_replay.jcs import CanonicalizationError, exact_type, jcs_bytes, row_bytes
+from spies_replay.jcs import CanonicalizationError, exact_type, jcs_bytes, parsed_bytes, row_bytes
 from spies_replay.meta import META_EVENTS, GameCreated, SeatJoined, SeedSource
 
 SAFE = 2**53 - 1
@@ -120,3 +120,38 @@ def test_an_integer_jcs_cannot_write_is_refused_on_the_fast_path_too() -> None:
         row_bytes(row(big), CardsDrawn)
     near = CardsDrawn(cards=None, count=SAFE)  # 16 digits: checked by rfc8785, and fine
     assert row_bytes(row(near), CardsDrawn) == rfc8785.dumps(row(near))
+
+
+json_values = st.recursive(
+    scalars | st.floats(allow_nan=False, allow_infinity=False) | st.integers(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=20,
+)
+"""Any JSON value: floats, integers of any size, keys of every plane."""
+
+
+@given(json_values)
+def test_the_readers_fast_path_writes_what_rfc8785_writes_or_refuses_alike(value: Any) -> None:
+    """Texts from anywhere: :func:`parsed_bytes` is ``rfc8785``'s bytes of the parsed
+    value, whether it took msgspec's bytes or not, and refuses exactly what it refuses."""
+    texts = [msgspec.json.encode(value), msgspec.json.encode({"a": value, "b": [value]})]
+    for text in texts:
+        parsed = msgspec.json.decode(text)
+        try:
+            expected = rfc8785.dumps(parsed)
+        except CanonicalizationError:
+            with pytest.raises(CanonicalizationError):
+                parsed_bytes(lambda decode, text=text: decode(text))
+            continue
+        assert parsed_bytes(lambda decode, text=text: decode(text)) == expected
+
+
+def test_the_readers_fast_path_leaves_floats_long_integers_and_far_keys_to_rfc8785() -> None:
+    for text, expected in [
+        (b'{"t":3.0}', b'{"t":3}'),
+        (b"[1e21]", b"[1e+21]"),
+        ('{"\U0010ffff":1,"\uffff":2}'.encode(), '{"\U0010ffff":1,"\uffff":2}'.encode()),
+    ]:
+        assert parsed_bytes(lambda decode, text=text: decode(text)) == expected
+    with pytest.raises(CanonicalizationError):
+        parsed_bytes(lambda decode: decode(b"[9007199254740993]"))
