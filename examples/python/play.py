@@ -37,18 +37,20 @@ from spies_client.api.games import create_game, export_game, get_game
 from spies_client.api.play import get_legal_commands, get_view, post_command
 from spies_client.api.seats import hand_seat_to_bot
 from spies_client.models import (
+    BlackSpyCommandResponse,
     BlackSpyCreateGameRequest,
     BlackSpyLegalCommands,
     BlackSpySummary,
     BotRequest,
     CommandRequest,
-    CommandResponse,
+    DeckOfSpiesCommandResponse,
     DeckOfSpiesCreateGameRequest,
     DeckOfSpiesLegalCommands,
     DeckOfSpiesSummary,
     GameCreatedResponse,
     GameStatus,
     Problem,
+    SpiesAndLiesCommandResponse,
     SpiesAndLiesCreateGameRequest,
     SpiesAndLiesLegalCommands,
     SpiesAndLiesSummary,
@@ -67,6 +69,9 @@ SUMMARIES = (DeckOfSpiesSummary, BlackSpySummary, SpiesAndLiesSummary)
 
 LEGAL = (DeckOfSpiesLegalCommands, BlackSpyLegalCommands, SpiesAndLiesLegalCommands)
 """The legal commands of a game are of its game's class, with that game's commands."""
+
+ACCEPTED = (DeckOfSpiesCommandResponse, BlackSpyCommandResponse, SpiesAndLiesCommandResponse)
+"""An accepted command's answer is of its game's class, with that game's events."""
 
 
 RETRIED_STATUSES = (429, 503)
@@ -199,7 +204,7 @@ def _play_to_the_end(
         chosen = choose.choice(legal.commands)
         command = CommandRequest(command=chosen, expected_version=legal.version)
         answer = post_command.sync(created.id, client=seats[seat], body=command)
-        if not isinstance(answer, CommandResponse):
+        if not isinstance(answer, ACCEPTED):
             raise SystemExit(f"seat {seat}'s command {command.to_dict()} was refused: {answer}")
         played += 1
     view = get_view.sync(created.id, client=seats[0])  # seat 0's view, now of the finished game

@@ -149,19 +149,32 @@ def test_commands_are_each_game_s_own_union_discriminated_on_type(
         assert _component(document, answer)["properties"]["commands"]["items"] == reference
 
 
-def test_events_are_one_union_discriminated_on_type(document: dict[str, Any]) -> None:
-    union = _union_at(document, "EventsPage", "properties", "events", "items")
-    tags = set(META_TYPES) | {
-        member.__struct_config__.tag
-        for spec in GAMES.values()
-        for member in spec.event_type.__args__
-    }
-    assert union["discriminator"]["propertyName"] == "type"
-    assert set(union["discriminator"]["mapping"]) == tags
-    for ref in union["discriminator"]["mapping"].values():
-        event = document["components"]["schemas"][ref.rsplit("/", 1)[1]]
-        assert {"type", "seq", "recorded_at"} <= set(event["required"]), ref
-    assert _union_at(document, "CommandResponse", "properties", "events", "items") == union
+def _events_of(document: dict[str, Any], answer: str, game: str) -> dict[str, Any]:
+    """The union of a game's events in ``answer`` (``EventsPage``, ``CommandResponse``)."""
+    per_game = document["components"]["schemas"][f"{game_prefix(game)}{answer}"]
+    events: dict[str, Any] = per_game["properties"]["events"]["items"]
+    return events
+
+
+def test_events_are_a_union_per_game_discriminated_on_type(document: dict[str, Any]) -> None:
+    """A page of events, or a command's answer, is ``anyOf`` one schema per game, whose
+    events are that game's and the log's own, discriminated by ``type``."""
+    for answer in ("EventsPage", "CommandResponse"):
+        members = _union_at(document, answer, "anyOf")
+        assert [m["$ref"].rsplit("/", 1)[1] for m in members] == [
+            f"{game_prefix(game)}{answer}" for game in GAMES
+        ]
+    for game, spec in GAMES.items():
+        union = _events_of(document, "EventsPage", game)
+        tags = set(META_TYPES) | {
+            member.__struct_config__.tag for member in spec.event_type.__args__
+        }
+        assert union["discriminator"]["propertyName"] == "type"
+        assert set(union["discriminator"]["mapping"]) == tags, game
+        for ref in union["discriminator"]["mapping"].values():
+            event = document["components"]["schemas"][ref.rsplit("/", 1)[1]]
+            assert {"type", "seq", "recorded_at"} <= set(event["required"]), ref
+        assert _events_of(document, "CommandResponse", game) == union
 
 
 def test_views_are_one_union_discriminated_on_game(document: dict[str, Any]) -> None:
@@ -312,10 +325,9 @@ def test_schema_names_are_unique_and_name_their_game(document: dict[str, Any]) -
     for name in schemas:
         assert re.fullmatch(r"[A-Z][A-Za-z0-9]*", name), name
         assert name not in GENERIC, name
-    events = _union_at(document, "EventsPage", "properties", "events", "items")
-    event_refs = events["discriminator"]["mapping"]
     owners: dict[str, set[str]] = {}
     for game, spec in GAMES.items():
+        event_refs = _events_of(document, "EventsPage", game)["discriminator"]["mapping"]
         prefix = game_prefix(game)
         roots = {f"{prefix}View", f"{prefix}Command", f"{prefix}Options"}
         tags = [member.__struct_config__.tag for member in spec.event_type.__args__]

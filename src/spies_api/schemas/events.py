@@ -12,7 +12,7 @@ from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS
 from spies_replay.store.records import GameStatus
 
-__all__ = ["AnyEvent", "EventsPage", "StreamMessage", "event_out"]
+__all__ = ["AnyEvent", "EventsPage", "StreamMessage", "event_out", "events_of_game"]
 
 
 def _event_out_type(event_type: type[msgspec.Struct]) -> type[msgspec.Struct]:
@@ -55,6 +55,36 @@ if TYPE_CHECKING:
     AnyEvent = Any
 else:
     AnyEvent = union_of(_EVENT_OUT.values())
+
+
+def _game_events_out(spec: Any) -> Any:
+    """The events a game's log can hold, as sent: the log's own and the game's."""
+    own = members_of(spec.event_type)
+    return union_of(_EVENT_OUT[event] for event in (META_EVENTS[0], *own, *META_EVENTS[1:]))
+
+
+def events_of_game(answer: type[msgspec.Struct]) -> Any:
+    """How an answer with ``events`` is documented: one schema per game
+    (``<Game><Answer>``), whose ``events`` are that game's and the log's own, discriminated
+    by ``type`` (the answer does not name its game: the path's game does)."""
+    per_game = []
+    for name, spec in GAMES.items():
+        events: Any = list[_game_events_out(spec)]  # type: ignore[misc]
+        shown = msgspec.defstruct(
+            f"{spec.options_type.__name__.removesuffix('Options')}{answer.__name__}",
+            [
+                (item.name, events if item.name == "events" else item.type, item.default)
+                for item in msgspec.structs.fields(answer)
+            ],
+            frozen=True,
+            kw_only=True,
+            module=__name__,
+        )
+        shown.__doc__ = (
+            f"{(answer.__doc__ or answer.__name__).strip()} A game of {spec.title} (``{name}``)."
+        )
+        per_game.append(shown)
+    return union_of(per_game)
 
 
 def event_out(event: msgspec.Struct, seq: int, recorded_at: str) -> msgspec.Struct:

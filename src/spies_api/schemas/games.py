@@ -7,7 +7,8 @@ from typing import Annotated, Any, Final, Literal, TypeVar, Union
 
 import msgspec
 
-from spies_api.schemas.commands import LEGAL_BY_GAME, LegalCommands
+from spies_api.schemas.commands import LEGAL_BY_GAME, CommandResponse, LegalCommands
+from spies_api.schemas.events import EventsPage, events_of_game
 from spies_api.schemas.per_game import union_of
 from spies_api.schemas.seats import AnySeatRequest, PublicSeat, SeatToken
 from spies_core.bot_names import TIMEOUT_BOT
@@ -297,6 +298,8 @@ DOCUMENTED_AS: Final[dict[type[msgspec.Struct], Any]] = {
     CreateGameRequest: union_of(_create_request_of(name, spec) for name, spec in GAMES.items()),
     GameSummary: union_of(_summary_of(name, spec) for name, spec in GAMES.items()),
     LegalCommands: LEGAL_BY_GAME,
+    EventsPage: events_of_game(EventsPage),
+    CommandResponse: events_of_game(CommandResponse),
 }
 """Values decoded or sent loosely but documented per game: the schema published for each
 type (its members' fields are described by the type's attribute docstrings).

@@ -517,6 +517,22 @@ export interface components {
          */
         BlackSpyCommand: components["schemas"]["BlackSpyPassCards"] | components["schemas"]["BlackSpyPlayCard"];
         /**
+         * BlackSpyCommandResponse
+         * @description Answer to an accepted command: the new version and the caller's view of its events. A game of Black Spy (`black-spy`).
+         */
+        BlackSpyCommandResponse: {
+            /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
+            /** @description How the game ended, when this command ended it; `null` otherwise. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt: components["schemas"]["Receipt"] | null;
+            /** @description `active` while the game goes on, `finished` once this command ended it. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version after the command: the seq of its last event. */
+            version: number;
+        };
+        /**
          * BlackSpyCompletedTrick
          * @description A trick taken this deal: public history (§10.8).
          */
@@ -616,6 +632,20 @@ export interface components {
              * @enum {string}
              */
             type: "black_spy_dealt";
+        };
+        /**
+         * BlackSpyEventsPage
+         * @description A page of the log as the caller may see it. A game of Black Spy (`black-spy`).
+         */
+        BlackSpyEventsPage: {
+            /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
+            /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
+            next_after: number;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version when the page was read. */
+            version: number;
         };
         /**
          * BlackSpyFlags
@@ -1128,18 +1158,7 @@ export interface components {
          * CommandResponse
          * @description Answer to an accepted command: the new version and the caller's view of its events.
          */
-        CommandResponse: {
-            /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
-            /** @description How the game ended, when this command ended it; `null` otherwise. */
-            outcome: components["schemas"]["Outcome"] | null;
-            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
-            receipt: components["schemas"]["Receipt"] | null;
-            /** @description `active` while the game goes on, `finished` once this command ended it. */
-            status: components["schemas"]["GameStatus"];
-            /** @description The game's version after the command: the seq of its last event. */
-            version: number;
-        };
+        CommandResponse: components["schemas"]["DeckOfSpiesCommandResponse"] | components["schemas"]["BlackSpyCommandResponse"] | components["schemas"]["SpiesAndLiesCommandResponse"];
         /**
          * CommitmentResponse
          * @description Answer to `POST /commitments`: a server seed committed to, unused.
@@ -1243,6 +1262,22 @@ export interface components {
          * @description A command of `deck-of-spies`, tagged by `type`. Send it as `command` to `POST /games/{id}/commands` of a `deck-of-spies` game; `GET /games/{id}/legal` lists the ones the caller may send now.
          */
         DeckOfSpiesCommand: components["schemas"]["DeckOfSpiesCounter"] | components["schemas"]["DeckOfSpiesRecruit"] | components["schemas"]["DeckOfSpiesAssassinate"];
+        /**
+         * DeckOfSpiesCommandResponse
+         * @description Answer to an accepted command: the new version and the caller's view of its events. A game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesCommandResponse: {
+            /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
+            /** @description How the game ended, when this command ended it; `null` otherwise. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt: components["schemas"]["Receipt"] | null;
+            /** @description `active` while the game goes on, `finished` once this command ended it. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version after the command: the seq of its last event. */
+            version: number;
+        };
         /**
          * DeckOfSpiesCounter
          * @description Fend off the top spy with cards whose values reach its value (§4), then retire (§7).
@@ -1359,6 +1394,20 @@ export interface components {
              * @enum {string}
              */
             type: "deck_of_spies_ended";
+        };
+        /**
+         * DeckOfSpiesEventsPage
+         * @description A page of the log as the caller may see it. A game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesEventsPage: {
+            /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
+            /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
+            next_after: number;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version when the page was read. */
+            version: number;
         };
         /**
          * DeckOfSpiesFlags
@@ -1726,16 +1775,7 @@ export interface components {
          * EventsPage
          * @description A page of the log as the caller may see it.
          */
-        EventsPage: {
-            /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
-            events: (components["schemas"]["GameCreated"] | components["schemas"]["DeckOfSpiesStarted"] | components["schemas"]["DeckOfSpiesSpyRevealed"] | components["schemas"]["DeckOfSpiesCardsDrawn"] | components["schemas"]["DeckOfSpiesDiscardReshuffled"] | components["schemas"]["DeckOfSpiesDrawDeckShuffled"] | components["schemas"]["DeckOfSpiesSpyCountered"] | components["schemas"]["DeckOfSpiesSpyRecruited"] | components["schemas"]["DeckOfSpiesCardsRetired"] | components["schemas"]["DeckOfSpiesSpyAssassinated"] | components["schemas"]["DeckOfSpiesEnded"] | components["schemas"]["BlackSpyStarted"] | components["schemas"]["BlackSpyDealt"] | components["schemas"]["BlackSpyCardsPassed"] | components["schemas"]["BlackSpyCardsExchanged"] | components["schemas"]["BlackSpyCardPlayed"] | components["schemas"]["BlackSpyTrickWon"] | components["schemas"]["BlackSpyDealScored"] | components["schemas"]["BlackSpyGameEnded"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
-            /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
-            next_after: number;
-            /** @description `active` while the game goes on, `finished` once it is over. */
-            status: components["schemas"]["GameStatus"];
-            /** @description The game's version when the page was read. */
-            version: number;
-        };
+        EventsPage: components["schemas"]["DeckOfSpiesEventsPage"] | components["schemas"]["BlackSpyEventsPage"] | components["schemas"]["SpiesAndLiesEventsPage"];
         /**
          * GameAborted
          * @description The game was ended without its rules ending it: nobody wins. The clocks (stopped) and `seed_revealed` follow in the same batch, and nothing else.
@@ -2362,6 +2402,22 @@ export interface components {
          */
         SpiesAndLiesCommand: components["schemas"]["SpiesAndLiesDeploy"] | components["schemas"]["SpiesAndLiesMarkSergeant"] | components["schemas"]["SpiesAndLiesConfirmIntel"] | components["schemas"]["SpiesAndLiesDeceive"] | components["schemas"]["SpiesAndLiesDeclineDeception"] | components["schemas"]["SpiesAndLiesGuess"] | components["schemas"]["SpiesAndLiesChooseMarshal"] | components["schemas"]["SpiesAndLiesChooseCaptain"];
         /**
+         * SpiesAndLiesCommandResponse
+         * @description Answer to an accepted command: the new version and the caller's view of its events. A game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesCommandResponse: {
+            /** @description The events the command caused, in order, as the caller may see them (hidden cards of other seats are `null`). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
+            /** @description How the game ended, when this command ended it; `null` otherwise. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The server's signed receipt of the game's log at this version (`docs/protocol.md`, receipts): keep it, and `spies-replay verify --receipt` shows whether a later export holds this head at this seq. Set on every answer of this server that appends. */
+            receipt: components["schemas"]["Receipt"] | null;
+            /** @description `active` while the game goes on, `finished` once this command ended it. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version after the command: the seq of its last event. */
+            version: number;
+        };
+        /**
          * SpiesAndLiesConfirmIntel
          * @description Finish one's intel placement when one has no Sergeant deployed (§5.2).
          *
@@ -2621,6 +2677,20 @@ export interface components {
             type: "spies_and_lies_ended";
             /** @description The winning side; `null` for a draw. */
             winner: number | null;
+        };
+        /**
+         * SpiesAndLiesEventsPage
+         * @description A page of the log as the caller may see it. A game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesEventsPage: {
+            /** @description The events after `after`, in seq order, redacted for the caller while the game is in progress (everything once it is over). */
+            events: (components["schemas"]["GameCreated"] | components["schemas"]["SpiesAndLiesStarted"] | components["schemas"]["SpiesAndLiesSoldiersDeployed"] | components["schemas"]["SpiesAndLiesIntelCardTurned"] | components["schemas"]["SpiesAndLiesIntelMarked"] | components["schemas"]["SpiesAndLiesIntelTokensRevealed"] | components["schemas"]["SpiesAndLiesDeceptionPlayed"] | components["schemas"]["SpiesAndLiesDeceptionDeclined"] | components["schemas"]["SpiesAndLiesSoldierRevealed"] | components["schemas"]["SpiesAndLiesInfiltrationPointsGained"] | components["schemas"]["SpiesAndLiesInfiltrationPointsLost"] | components["schemas"]["SpiesAndLiesDeceptionTokenGained"] | components["schemas"]["SpiesAndLiesSoldierEffectStarted"] | components["schemas"]["SpiesAndLiesDoubleDamageEarned"] | components["schemas"]["SpiesAndLiesMarshalChosen"] | components["schemas"]["SpiesAndLiesCaptainChosen"] | components["schemas"]["SpiesAndLiesDoubleAgentMoved"] | components["schemas"]["SpiesAndLiesFlagCaptured"] | components["schemas"]["SpiesAndLiesDayEnded"] | components["schemas"]["SpiesAndLiesEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["SeatClaimed"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["SeatTakenBack"] | components["schemas"]["ClocksUpdated"] | components["schemas"]["ClockExpired"] | components["schemas"]["ClocksResumed"] | components["schemas"]["GameAborted"] | components["schemas"]["EntropyAdded"] | components["schemas"]["SeedRevealed"])[];
+            /** @description Pass as `after` for the next page: the last seq looked at (`after` when none). */
+            next_after: number;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The game's version when the page was read. */
+            version: number;
         };
         /**
          * SpiesAndLiesFlagCaptured
