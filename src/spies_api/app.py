@@ -152,8 +152,9 @@ class Runtime:
         sync = settings.sync
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         recorder = store.recorder(on_loop=settings.inline_commands)
-        states = GameStates(store, settings.cache_size)
-        auth = SeatAuthenticator(store, settings.cache_size)
+        reader = store.loop_reader() if settings.inline_commands else None  # a miss's reads
+        states = GameStates(store, settings.cache_size, reader=reader)
+        auth = SeatAuthenticator(store, settings.cache_size, reader=reader)
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)

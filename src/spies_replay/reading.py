@@ -41,6 +41,7 @@ __all__ = [
     "Games",
     "LoadedState",
     "StoredEvent",
+    "LongFoldError",
     "ViewAt",
     "clock_at",
     "decode_rows",
@@ -140,6 +141,11 @@ def last_event(
     return decode_rows(codec_for(get_game(game, games)), [row])[0]
 
 
+class LongFoldError(Exception):
+    """A fold longer than its caller allows (:func:`load_state`'s ``most``), refused before
+    its rows are read: the caller folds it where a long fold does not hold others up."""
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedState:
     """A folded state and where it stands.
@@ -237,9 +243,15 @@ def clock_at(
 
 
 def load_state(
-    store: EventStore, game_id: str, *, at: int | None = None, games: Games | None = None
+    store: EventStore,
+    game_id: str,
+    *,
+    at: int | None = None,
+    games: Games | None = None,
+    most: int | None = None,
 ) -> LoadedState:
-    """The folded state after event ``at`` (default: the head), from the nearest snapshot.
+    """The folded state after event ``at`` (default: the head), from the nearest snapshot,
+    folding at most ``most`` events after it (default: any number).
 
     Meta events are skipped by the fold; the state "after" one is the state before it. A
     snapshot that no longer decodes (the state type changed) is dropped and the state is
@@ -248,6 +260,7 @@ def load_state(
     Raises:
         GameNotFoundError: no such game.
         SeqOutOfRangeError: ``at`` is not in ``0 .. version``.
+        LongFoldError: more than ``most`` events follow the nearest snapshot (nothing folded).
     """
     with store.reading():
         record = store.get_game(game_id)
@@ -264,6 +277,8 @@ def load_state(
                 start = snapshot[0]
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 _log.warning("snapshot_ignored", game_id=game_id, seq=snapshot[0], error=str(exc))
+        if most is not None and target - start > most:
+            raise LongFoldError(f"{target - start} events to fold in game {game_id!r}, over {most}")
         rows = store.read_payloads(game_id, after=start, upto=target, skip=META_TYPES)
     if state is None:
         if snapshot is not None:  # undecodable: the state type changed; rebuild the cache

@@ -2,9 +2,12 @@
 
 A game's head (:class:`spies_api.game.loading.Head`: its folded state, version, head hash and
 secrets) is kept for recently used games in a bounded LRU cache. After a restart, or for a
-game the cache dropped, it is folded from the log's nearest snapshot on a worker thread. The
-log stays the authority: a head is used only at the version the game's record has, and an
-append the store refuses drops it.
+game the cache dropped, it is folded from the log's nearest snapshot (:meth:`GameStates.fetch`):
+on the event loop itself when the store reads there without waiting (SQLite's twin,
+:meth:`~spies_replay.store.protocols.EventStore.loop_reader`) and the fold is short (at most
+one snapshot interval of events: about 0.3 ms of CPU for a fresh game, the cost of the thread
+hop it saves), else on a worker thread. The log stays the authority: a head is used only at
+the version the game's record has, and an append the store refuses drops it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import threading
 from collections import OrderedDict
 
 from spies_api.game import Head, load_head
+from spies_api.service.placement import blocking
+from spies_replay.errors import StoreBusyError
+from spies_replay.reading import LongFoldError
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord
 
@@ -25,13 +31,17 @@ class GameStates:
     Args:
         store: the replay log.
         capacity: the most games kept; the least recently used is dropped beyond it.
+        reader: the log read on the event loop (``None``: every fold on a worker thread).
     """
 
-    def __init__(self, store: EventStore, capacity: int) -> None:
+    def __init__(
+        self, store: EventStore, capacity: int, *, reader: EventStore | None = None
+    ) -> None:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, not {capacity}")
         self.store = store
         self.capacity = capacity
+        self.reader = reader
         self._heads: OrderedDict[str, Head] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -77,6 +87,35 @@ class GameStates:
     def __len__(self) -> int:
         with self._lock:
             return len(self._heads)
+
+    # -- on the event loop ---------------------------------------------------------------
+
+    async def fetch(self, game_id: str) -> Head:
+        """The cached head, else :meth:`refresh`.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        head = self.cached(game_id)
+        return await self.refresh(game_id) if head is None else head
+
+    async def refresh(self, game_id: str) -> Head:
+        """Fold the game's head from the log and cache it: on the loop from :attr:`reader`
+        when it has one and at most a snapshot interval of events follow the nearest
+        snapshot, else (a long fold, a file another connection holds) on a worker thread.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        if self.reader is not None:
+            try:
+                head = load_head(self.reader, game_id, most=self.reader.snapshot_every)
+            except (LongFoldError, StoreBusyError):
+                pass  # a long fold, or the rare read that would wait: a worker thread's
+            else:
+                self.put(head)
+                return head
+        return await blocking(self.load, game_id)
 
     # -- blocking: worker threads ----------------------------------------------------------
 

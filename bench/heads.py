@@ -1,0 +1,128 @@
+"""A cache miss, in process: the memory a cached head holds, and the CPU of a miss's reads.
+
+For each registered game (at its smallest seat count), this process creates ``--games``
+(200) games in a fresh SQLite file through the API's game creator, and plays each a random
+number of random legal commands, up to ``--moves`` (40), below the API (so the heads are
+spread from a fresh deal to the middle of a game). Then, on the store's twin the event loop
+reads (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`), in this one thread:
+
+- **memory**: every game's head folded (:func:`~spies_api.game.load_head`) and all kept;
+  the bytes Python allocated and still holds (``tracemalloc``) divided by the games: what
+  one head in :class:`~spies_api.service.states.GameStates` costs, and so what a cache of
+  ``--cache`` heads would (SQLite's page cache is not Python's and is not counted);
+- **CPU**: the process CPU (``time.process_time``, which a busy machine does not inflate)
+  of folding every game's head again, and of looking each seat-0 token up
+  (:meth:`~spies_api.service.auth.SeatAuthenticator.caller` with nothing remembered),
+  per game.
+
+It prints and never asserts. Usage::
+
+    python bench/heads.py [--games 200] [--moves 40] [--cache 1024] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from capacity import quiet_logs
+from spies_api import Settings
+from spies_api.app import Runtime
+from spies_api.game import Head, load_head, submit_command
+from spies_api.schemas import CreateGameRequest
+from spies_api.service.auth import SeatAuthenticator
+from spies_core.registry import GAMES
+from spies_replay.store.protocols import EventStore
+
+
+def create_games(runtime: Runtime, game: str, count: int, moves: int, rng: random.Random) -> Any:
+    """``count`` games of ``game``, each played up to ``moves`` random commands: (id, seat-0
+    token) each."""
+    spec = GAMES[game]
+    created = []
+    for index in range(count):
+        request = CreateGameRequest(game=game, players=spec.min_players, seed=f"heads-{index}")
+        new = runtime.creator.create(request)
+        created.append((new.id, new.seats[0].token))
+        head = load_head(runtime.store, new.id)
+        state, version = head.state, head.version
+        for _ in range(rng.randint(0, moves)):
+            if spec.outcome(state) is not None:
+                break
+            seat = min(spec.to_act(state))
+            command = rng.choice(spec.legal_commands(state, seat))
+            done = submit_command(
+                runtime.store, new.id, seat, command, state=state, version=version
+            )
+            state, version = done.state, done.version
+    return created
+
+
+def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float]:
+    """Bytes per kept head, and CPU milliseconds per fold and per token look-up."""
+    ids = [game_id for game_id, _ in games]
+    for game_id in ids[:10]:  # warm the decoders and the statements' cache
+        load_head(reader, game_id)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept: list[Head] = [load_head(reader, game_id) for game_id in ids]
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    started = time.process_time()
+    for game_id in ids:
+        load_head(reader, game_id)
+    fold = time.process_time() - started
+    seats = SeatAuthenticator(reader, capacity=1)
+    started = time.process_time()
+    for game_id, token in games:
+        seats.caller(game_id, token, via=reader)
+    token_cpu = time.process_time() - started
+    return {
+        "bytes": held / len(kept),
+        "version": statistics.mean(head.version for head in kept),
+        "fold_ms": fold * 1000 / len(ids),
+        "token_ms": token_cpu * 1000 / len(ids),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--cache", type=int, default=1024)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    quiet_logs()
+    rng = random.Random(args.seed)
+    print(
+        f"{args.games} games each, up to {args.moves} commands;"
+        f" KiB per head, and a cache of {args.cache} heads"
+    )
+    print("| game | mean version | KiB per head | MiB per cache | fold ms CPU | token ms CPU |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as workdir:
+        for game in GAMES:
+            path = Path(workdir) / f"{game}.db"
+            runtime = Runtime.open(Settings(db_path=path, configure_logging=False))
+            try:
+                games = create_games(runtime, game, args.games, args.moves, rng)
+                reader = runtime.store.loop_reader()
+                assert reader is not None  # SQLite's twin
+                found = measure(reader, games)
+            finally:
+                runtime.close()
+            kib = found["bytes"] / 1024
+            print(
+                f"| {game} | {found['version']:.1f} | {kib:.1f} | {kib * args.cache / 1024:.1f}"
+                f" | {found['fold_ms']:.3f} | {found['token_ms']:.3f} |"
+            )
+
+
+if __name__ == "__main__":
+    main()
