@@ -1,10 +1,13 @@
 """A cache miss, in process: the memory a cached head holds, and the CPU of a miss's reads.
 
-For each registered game (at its smallest seat count), this process creates ``--games``
-(200) games in a fresh SQLite file through the API's game creator, and plays each a random
+For each database (``--db``: ``sqlite``, a fresh temporary file, the default, or a
+``postgresql://`` URL, in a schema of its own dropped afterwards; repeatable) and each
+registered game (at its smallest seat count), this process creates ``--games``
+(200) games through the API's game creator, and plays each a random
 number of random legal commands, up to ``--moves`` (40), below the API (so the heads are
 spread from a fresh deal to the middle of a game). Then, on the store's twin the event loop
-reads (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`), in this one thread:
+reads (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`; PostgreSQL has none:
+the store itself, as a worker thread reads it), in this one thread:
 
 - **memory**: every game's head folded (:func:`~spies_api.game.load_head`) and all kept;
   the bytes Python allocated and still holds (``tracemalloc``) divided by the games: what
@@ -17,7 +20,8 @@ reads (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`), in this on
 
 It prints and never asserts. Usage::
 
-    python bench/heads.py [--games 200] [--moves 40] [--cache 1024] [--seed 1]
+    python bench/heads.py [--db sqlite] [--db postgresql://...] [--games 200] [--moves 40]
+        [--cache 1024] [--seed 1]
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from capacity import quiet_logs
+from capacity import fresh_location, quiet_logs
 from spies_api import Settings
 from spies_api.app import Runtime
 from spies_api.game import Head, load_head, submit_command
@@ -93,6 +97,7 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", action="append", help="sqlite or a postgresql:// URL")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--cache", type=int, default=1024)
@@ -104,24 +109,28 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.games} games each, up to {args.moves} commands;"
         f" KiB per head, and a cache of {args.cache} heads"
     )
-    print("| game | mean version | KiB per head | MiB per cache | fold ms CPU | token ms CPU |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| database | game | mean version | KiB per head | MiB per cache | fold ms CPU"
+        " | token ms CPU |"
+    )
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as workdir:
-        for game in GAMES:
-            path = Path(workdir) / f"{game}.db"
-            runtime = Runtime.open(Settings(db_path=path, configure_logging=False))
-            try:
-                games = create_games(runtime, game, args.games, args.moves, rng)
-                reader = runtime.store.loop_reader()
-                assert reader is not None  # SQLite's twin
-                found = measure(reader, games)
-            finally:
-                runtime.close()
-            kib = found["bytes"] / 1024
-            print(
-                f"| {game} | {found['version']:.1f} | {kib:.1f} | {kib * args.cache / 1024:.1f}"
-                f" | {found['fold_ms']:.3f} | {found['token_ms']:.3f} |"
-            )
+        for db in args.db or ["sqlite"]:
+            for game in GAMES:
+                with fresh_location(db, Path(workdir), game) as location:
+                    runtime = Runtime.open(Settings(db_path=location, configure_logging=False))
+                    try:
+                        games = create_games(runtime, game, args.games, args.moves, rng)
+                        reader = runtime.store.loop_reader() or runtime.store
+                        found = measure(reader, games)
+                    finally:
+                        runtime.close()
+                kib = found["bytes"] / 1024
+                print(
+                    f"| {runtime.store.backend} | {game} | {found['version']:.1f} | {kib:.1f}"
+                    f" | {kib * args.cache / 1024:.1f} | {found['fold_ms']:.3f}"
+                    f" | {found['token_ms']:.3f} |"
+                )
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ __all__ = [
     "StoredEvent",
     "LongFoldError",
     "ViewAt",
+    "clock_after",
     "clock_at",
     "decode_rows",
     "entropy_added",
@@ -232,7 +233,19 @@ def clock_at(
     """Every seat's clock after event ``at`` (default: the head), or ``None`` without a clock:
     the last ``clocks_updated`` up to there; before the first one (a game not dealt yet),
     every seat's full time, none running."""
-    created = game_created(store, game_id, games=games)
+    return clock_after(store, game_id, game_created(store, game_id, games=games), at, games=games)
+
+
+def clock_after(
+    store: EventStore,
+    game_id: str,
+    created: GameCreated | None,
+    at: int | None = None,
+    *,
+    games: Games | None = None,
+) -> ClockState | None:
+    """:func:`clock_at`, the game's ``game_created`` (``created``) read already: a read of
+    the log fewer for a caller that needs both."""
     control = None if created is None else created.clock
     if created is None or control is None:
         return None

@@ -1,7 +1,8 @@
 """A command on a game whose head and token the process no longer holds (a cache miss):
 on SQLite the fold and the token's lookup run on the event loop, from the store's twin
 (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`), with no worker thread; a
-long fold, or ``inline_commands`` off, still goes to one."""
+long fold, or ``inline_commands`` off, still goes to one. A head the cache dropped but kept
+packed (``cache_bytes``) is unpacked: no fold, no read of the log."""
 
 from __future__ import annotations
 
@@ -59,8 +60,15 @@ def missed_command(
     )
 
 
-def open_small(tmp_path: Path, **options: Any) -> tuple[Litestar, Runtime]:
-    settings = Settings(db_path=tmp_path / "miss.db", cache_size=1, log_json=True, **options)
+def open_small(tmp_path: Path, cache_bytes: int = 0, **options: Any) -> tuple[Litestar, Runtime]:
+    """An app that keeps one game's head (and ``cache_bytes`` of packed ones)."""
+    settings = Settings(
+        db_path=tmp_path / "miss.db",
+        cache_size=1,
+        cache_bytes=cache_bytes,
+        log_json=True,
+        **options,
+    )
     return open_app(settings)
 
 
@@ -108,3 +116,34 @@ def test_a_long_fold_goes_to_a_worker_thread(
         assert answer.status_code == 200, answer.text
         # the token on the loop; the fold refused there (nothing read), then on a thread
         assert hops.counts == {"fold": 2, "hop": 1}
+
+
+def test_a_dropped_head_kept_packed_is_unpacked_not_folded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, runtime = open_small(tmp_path, cache_bytes=64 * 1024)
+    with TestClient(app=app) as client:
+        games = [new_game(client, "deck-of-spies", seed=f"packed-{i}") for i in range(3)]
+        assert (len(runtime.states), runtime.states.packed) == (1, 2)
+        hops = Hops(monkeypatch)
+        first = games[0]
+        legal = client.get(first.url("/legal"), headers=first.seats[0]).json()
+        answer = client.post(
+            first.url("/commands"),
+            headers=first.seats[0],
+            json={"command": legal["commands"][0], "expected_version": legal["version"]},
+        )
+        assert answer.status_code == 200, answer.text
+        assert hops.counts == {}  # unpacked, and the token remembered: no fold, no hop
+        assert (len(runtime.states), runtime.states.packed) == (1, 2)
+        view = client.get(first.url("/view"), headers=first.seats[0]).json()
+        assert view["version"] == answer.json()["version"]
+
+
+def test_packed_heads_stay_within_their_budget(tmp_path: Path) -> None:
+    app, runtime = open_small(tmp_path, cache_bytes=4 * 1024)  # room for two or three
+    with TestClient(app=app) as client:
+        for i in range(8):
+            new_game(client, "deck-of-spies", seed=f"budget-{i}")
+        assert 1 <= runtime.states.packed <= 3
+        assert runtime.states.packed_size <= 4 * 1024

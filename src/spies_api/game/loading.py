@@ -27,7 +27,7 @@ from spies_replay.meta import (
 from spies_replay.reading import (
     Games,
     StoredEvent,
-    clock_at,
+    clock_after,
     entropy_added,
     game_created,
     load_state,
@@ -200,7 +200,7 @@ def load_head(
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
         created = game_created(store, game_id, games=games)
-        clock = clock_at(store, game_id, games=games)
+        clock = clock_after(store, game_id, created, games=games)
         acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")
