@@ -12,7 +12,9 @@ the store itself, as a worker thread reads it), in this one thread:
 - **memory**: every game's head folded (:func:`~spies_api.game.load_head`) and all kept;
   the bytes Python allocated and still holds (``tracemalloc``) divided by the games: what
   one head in :class:`~spies_api.service.states.GameStates` costs, and so what a cache of
-  ``--cache`` heads would (SQLite's page cache is not Python's and is not counted);
+  ``--cache`` heads would (SQLite's page cache is not Python's and is not counted); and
+  the same head packed as :class:`~spies_api.service.states.GameStates` keeps the heads it
+  drops (its pickle, with the entry's own bytes), and the CPU of unpacking one;
 - **CPU**: the process CPU (``time.process_time``, which a busy machine does not inflate)
   of folding every game's head again, and of looking each seat-0 token up
   (:meth:`~spies_api.service.auth.SeatAuthenticator.caller` with nothing remembered),
@@ -27,8 +29,10 @@ It prints and never asserts. Usage::
 from __future__ import annotations
 
 import argparse
+import pickle
 import random
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -41,6 +45,7 @@ from spies_api.app import Runtime
 from spies_api.game import Head, load_head, submit_command
 from spies_api.schemas import CreateGameRequest
 from spies_api.service.auth import SeatAuthenticator
+from spies_api.service.states import PACKED_ENTRY
 from spies_core.registry import GAMES
 from spies_replay.store.protocols import EventStore
 
@@ -87,8 +92,15 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
     for game_id, token in games:
         seats.caller(game_id, token, via=reader)
     token_cpu = time.process_time() - started
+    packed = [pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL) for head in kept]
+    started = time.process_time()
+    for blob in packed:
+        pickle.loads(blob)  # noqa: S301 (this process's own pickles)
+    unpack = time.process_time() - started
     return {
         "bytes": held / len(kept),
+        "packed": statistics.mean(PACKED_ENTRY + sys.getsizeof(blob) for blob in packed),
+        "unpack_ms": unpack * 1000 / len(ids),
         "version": statistics.mean(head.version for head in kept),
         "fold_ms": fold * 1000 / len(ids),
         "token_ms": token_cpu * 1000 / len(ids),
@@ -111,9 +123,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         "| database | game | mean version | KiB per head | MiB per cache | fold ms CPU"
-        " | token ms CPU |"
+        " | token ms CPU | KiB packed | unpack ms CPU |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as workdir:
         for db in args.db or ["sqlite"]:
             for game in GAMES:
@@ -129,7 +141,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(
                     f"| {runtime.store.backend} | {game} | {found['version']:.1f} | {kib:.1f}"
                     f" | {kib * args.cache / 1024:.1f} | {found['fold_ms']:.3f}"
-                    f" | {found['token_ms']:.3f} |"
+                    f" | {found['token_ms']:.3f} | {found['packed'] / 1024:.1f}"
+                    f" | {found['unpack_ms']:.3f} |"
                 )
 
 

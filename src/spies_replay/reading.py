@@ -187,14 +187,19 @@ def redact_for(spec: AnySpec, event: Any, seat: int | None) -> Any:
 
 
 def game_created(
-    store: EventStore, game_id: str, *, games: Games | None = None
+    store: EventStore, game_id: str, *, games: Games | None = None, game: str | None = None
 ) -> GameCreated | None:
-    """The game's first event, ``game_created`` (``None`` in a log that lacks it).
+    """The game's first event, ``game_created`` (``None`` in a log that lacks it); ``game``:
+    its registered game id, when the caller has read it already (one read fewer).
 
     Raises:
-        GameNotFoundError: no such game.
+        GameNotFoundError: no such game (without ``game``).
     """
-    first = read_events(store, game_id, after=0, limit=1, games=games)
+    if game is None:
+        first = read_events(store, game_id, after=0, limit=1, games=games)
+    else:
+        rows = store.read_rows(game_id, after=0, limit=1)
+        first = decode_rows(codec_for(get_game(game, games)), rows)
     created = first[0].event if first else None
     return created if isinstance(created, GameCreated) else None
 

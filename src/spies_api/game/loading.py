@@ -199,7 +199,7 @@ def load_head(
         loaded = load_state(store, game_id, games=games, most=most)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
-        created = game_created(store, game_id, games=games)
+        created = game_created(store, game_id, games=games, game=loaded.record.game)
         clock = clock_after(store, game_id, created, games=games)
         acted = store.last_commands(game_id)
     if found is None:

@@ -159,11 +159,11 @@ class SeatAuthenticator:
             if seat is not None:
                 return Caller(game_id, seat, token)
         store = self.store if via is None else via
-        if not known_game:
+        seat = None if token is None else store.check_token(game_id, token)
+        if seat is None and not known_game:  # a seat's token: the game exists (one read)
             store.get_game(game_id)
         if token is None:
             return Caller(game_id, None)
-        seat = store.check_token(game_id, token)
         if seat is not None:
             self._remember(game_id, seat, digest)
             return Caller(game_id, seat, token)

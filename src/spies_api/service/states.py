@@ -28,9 +28,9 @@ from spies_replay.reading import LongFoldError
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord
 
-__all__ = ["GameStates"]
+__all__ = ["PACKED_ENTRY", "GameStates"]
 
-_PACKED_ENTRY: Final = 200
+PACKED_ENTRY: Final = 200
 """Bytes a packed head holds besides its pickle: its key, the tuple and the cache's node."""
 
 
@@ -93,7 +93,7 @@ class GameStates:
         found = self._packed.pop(game_id, None)
         if found is None:
             return None
-        self._packed_size -= _PACKED_ENTRY + sys.getsizeof(found[1])
+        self._packed_size -= PACKED_ENTRY + sys.getsizeof(found[1])
         return found[1]
 
     def _pack(self, head: Head) -> None:
@@ -103,7 +103,7 @@ class GameStates:
         blob = pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL)
         self._unpack(head.id)
         self._packed[head.id] = (head.version, blob)
-        self._packed_size += _PACKED_ENTRY + sys.getsizeof(blob)
+        self._packed_size += PACKED_ENTRY + sys.getsizeof(blob)
         while self._packed_size > self.packed_bytes:
             self._unpack(next(iter(self._packed)))
 
