@@ -14,7 +14,9 @@ the store itself, as a worker thread reads it), in this one thread:
   one head in :class:`~spies_api.service.states.GameStates` costs, and so what a cache of
   ``--cache`` heads would (SQLite's page cache is not Python's and is not counted); and
   the same head packed as :class:`~spies_api.service.states.GameStates` keeps the heads it
-  drops (its pickle, with the entry's own bytes), and the CPU of unpacking one;
+  drops (its pickle, with the entry's own bytes), and the CPU of unpacking one; and the
+  memory of remembering one verified seat token
+  (:meth:`~spies_api.service.auth.SeatAuthenticator.remember`);
 - **CPU**: the process CPU (``time.process_time``, which a busy machine does not inflate)
   of folding every game's head again, and of looking each seat-0 token up
   (:meth:`~spies_api.service.auth.SeatAuthenticator.caller` with nothing remembered),
@@ -92,6 +94,13 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
     for game_id, token in games:
         seats.caller(game_id, token, via=reader)
     token_cpu = time.process_time() - started
+    remembering = SeatAuthenticator(reader, capacity=len(games))
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for game_id, token in games:
+        remembering.remember(game_id, 0, token)
+    tokens = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
     packed = [pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL) for head in kept]
     started = time.process_time()
     for blob in packed:
@@ -99,6 +108,7 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
     unpack = time.process_time() - started
     return {
         "bytes": held / len(kept),
+        "token_bytes": tokens / len(games),
         "packed": statistics.mean(PACKED_ENTRY + sys.getsizeof(blob) for blob in packed),
         "unpack_ms": unpack * 1000 / len(ids),
         "version": statistics.mean(head.version for head in kept),
@@ -123,9 +133,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         "| database | game | mean version | KiB per head | MiB per cache | fold ms CPU"
-        " | token ms CPU | KiB packed | unpack ms CPU |"
+        " | token ms CPU | KiB packed | unpack ms CPU | KiB a remembered token |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as workdir:
         for db in args.db or ["sqlite"]:
             for game in GAMES:
@@ -142,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
                     f"| {runtime.store.backend} | {game} | {found['version']:.1f} | {kib:.1f}"
                     f" | {kib * args.cache / 1024:.1f} | {found['fold_ms']:.3f}"
                     f" | {found['token_ms']:.3f} | {found['packed'] / 1024:.1f}"
-                    f" | {found['unpack_ms']:.3f} |"
+                    f" | {found['unpack_ms']:.3f} | {found['token_bytes'] / 1024:.2f} |"
                 )
 
 

@@ -5,10 +5,10 @@ secrets) is kept for recently used games in a bounded LRU cache. After a restart
 game the cache dropped, it is folded from the log's nearest snapshot (:meth:`GameStates.fetch`):
 on the event loop itself when the store reads there without waiting (SQLite's twin,
 :meth:`~spies_replay.store.protocols.EventStore.loop_reader`) and the fold is short (at most
-one snapshot interval of events: about 0.3 ms of CPU for a fresh game, the cost of the thread
-hop it saves), else on a worker thread. A head the cache drops is first kept packed (pickled,
-about 1 to 3 KiB where the head itself holds 3 to 7) within a memory budget: unpacking it
-costs a tenth of a fold and no read of the log. The pickles are only this process's own
+one snapshot interval of events, a fold of the order of a thread hop; figures in
+docs/speed.md), else on a worker thread. A head the cache drops is first kept packed
+(pickled: a fraction of the head's own memory) within a memory budget: unpacking it costs
+a fraction of a fold and no read of the log. The pickles are only this process's own
 heads, never a client's bytes. The log stays the authority: a head is used only at the
 version the game's record has, and an append the store refuses drops it.
 """

@@ -50,9 +50,9 @@ class Settings:
             ones are packed, see ``cache_bytes``, or dropped and re-folded from the log when
             needed).
         cache_bytes: the memory, in bytes, of the games beyond ``cache_size`` kept packed
-            (their heads pickled, about 1 to 3 KiB each: unpacking one costs a tenth of a
+            (their heads pickled, about 1 to 2 KiB each: unpacking one costs a tenth of a
             fold; least recently used dropped beyond it), and of as many more games'
-            verified seat tokens as it has KiB (about 0.4 KiB each); ``0``: none.
+            verified seat tokens as it has KiB (a fraction of a KiB each); ``0``: none.
         snapshot_every: the replay log keeps a snapshot of a game's state every this many
             events, so a cache miss folds at most about that many events.
         sse_keepalive_seconds: an idle event stream sends a ``: keep-alive`` comment at
