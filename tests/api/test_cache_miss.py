@@ -147,3 +147,15 @@ def test_packed_heads_stay_within_their_budget(tmp_path: Path) -> None:
             new_game(client, "deck-of-spies", seed=f"budget-{i}")
         assert 1 <= runtime.states.packed <= 3
         assert runtime.states.packed_size <= 4 * 1024
+
+
+def test_another_process_s_append_drops_a_packed_head_behind_it(tmp_path: Path) -> None:
+    app, runtime = open_small(tmp_path, cache_bytes=64 * 1024)
+    with TestClient(app=app) as client:
+        first, _ = (new_game(client, "deck-of-spies", seed=f"stale-{i}") for i in range(2))
+        version = first.created["version"]  # no read: that would unpack it
+        runtime.states.stale(first.id, version)  # a notice of what it has: kept
+        assert runtime.states.packed == 1
+        runtime.states.stale(first.id, version + 1)  # behind the log now: dropped
+        assert runtime.states.packed == 0
+        assert runtime.states.cached(first.id) is None
