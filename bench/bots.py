@@ -15,7 +15,14 @@ Times are the CPU this process spent (``time.process_time``) by default: on an i
 that is the wall-clock latency, and on a shared machine other processes do not inflate it.
 ``--clock wall`` times wall-clock (``time.perf_counter``) instead; the load average is printed.
 
+By default each seat draws from a plain ``random.Random`` for the whole game. ``--version N``
+asks every bot as the server does at version ``N`` (its policies and generator as the build
+keeps them, :meth:`spies_bots.BotSpec.at`): a fresh generator for each decision, made inside
+the timed call, so ``--version 1`` (CPython's Mersenne Twister) against ``--version 2`` (the
+protocol's bot stream) compares what the generators cost per move.
+
 Usage: python bench/bots.py [--games N] [--bot NAME] [--game ID] [--seed S] [--clock cpu|wall]
+       [--version N]
 """
 
 from __future__ import annotations
@@ -26,8 +33,10 @@ import statistics
 import time
 from collections.abc import Callable
 from random import Random
+from typing import Any
 
 from spies_bots import BOTS, policy_for
+from spies_bots.base import Policy
 from spies_bots.match import Decision, play_match
 from spies_core import GAMES, start_game
 from spies_core.errors import InvalidOptionsError
@@ -51,15 +60,41 @@ def seat_counts(game: str) -> list[int]:
     return counts
 
 
+def as_served(bot: str, game: str, version: int, seed: bytes) -> Policy:
+    """``bot``'s policy at ``version``, drawing from a fresh generator of that version for
+    each decision (seat and game version from the view), as the server asks it."""
+    kept = BOTS[bot].at(version)
+    if kept is None:
+        raise SystemExit(f"this build has no {bot}@{version}")
+    policy, generator = kept.policies[game], kept.generator
+
+    def asked(view: Any, legal: Any, rng: Random) -> Any:
+        return policy(view, legal, generator(seed, view.seat, view.version))
+
+    return asked
+
+
 def measure(
-    bot: str, game: str, players: int, games: int, seed: str, clock: Callable[[], float]
+    bot: str,
+    game: str,
+    players: int,
+    games: int,
+    seed: str,
+    clock: Callable[[], float],
+    version: int | None = None,
 ) -> list[Decision]:
     """Play ``games`` seeded games, ``bot`` at seat 0; return the bot's timed decisions."""
     spec = GAMES[game]
-    policies = [policy_for(bot, game), *[policy_for("random", game)] * (players - 1)]
     decisions: list[Decision] = []
     for index in range(games):
         label = f"{seed}:{index}"
+        names = [bot, *["random"] * (players - 1)]
+        policies = [
+            policy_for(name, game)
+            if version is None
+            else as_served(name, game, version, label.encode())
+            for name in names
+        ]
         match = play_match(
             spec,
             policies,
@@ -92,6 +127,9 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), help="only this game")
     parser.add_argument("--seed", default="bench", help="the seed of the games")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="what to time")
+    parser.add_argument(
+        "--version", type=int, help="ask every bot at this version with its generator"
+    )
     args = parser.parse_args()
     clock = CLOCKS[args.clock]
 
@@ -99,7 +137,8 @@ def main() -> None:
     print(
         f"targets: median <= {MEDIAN_TARGET_MS:.0f} ms, worst <= {WORST_TARGET_MS:.0f} ms;"
         f" {args.games} games per row, the bot at seat 0, random elsewhere, one core;"
-        f" {args.clock} clock; load average {load} on {os.cpu_count()} cores"
+        f" {args.clock} clock; load average {load} on {os.cpu_count()} cores;"
+        f" generators: {'plain per seat' if args.version is None else f'version {args.version}'}"
     )
     print(
         f"{'bot':<10}{'game':<16}{'seats':>6}  {'phase':<10}{'decisions':>10}"
@@ -113,7 +152,9 @@ def main() -> None:
             if args.game and game != args.game:
                 continue
             for players in seat_counts(game):
-                decisions = measure(bot.name, game, players, args.games, args.seed, clock)
+                decisions = measure(
+                    bot.name, game, players, args.games, args.seed, clock, args.version
+                )
                 if not decisions:
                     continue
                 print(row(bot.name, game, players, "all", decisions))

@@ -27,6 +27,9 @@ from tests.support.waiting import until
 
 _ROOT = Path(__file__).resolve().parent.parent
 
+pytest_plugins = ["tests.support.answers"]
+"""Every problem a test is answered is checked against the document at the end of the run."""
+
 SLOW: tuple[str, ...] = (
     # real servers, subprocesses, crashes, races, hostile input, long playouts over HTTP
     "tests/attack/",

@@ -120,6 +120,8 @@ REPLAY_PARTS = {
     f"{REPLAY}.{part}"
     for part in (
         "codec",
+        "jcs",
+        "formats",
         "errors",
         "meta",
         "store",
@@ -142,7 +144,9 @@ ALLOWED: dict[str, set[str]] = {
     # goes through the application layer)
     f"{REPLAY}.meta": {CORE},
     f"{REPLAY}.errors": {CORE, f"{REPLAY}.store"},
-    f"{REPLAY}.codec": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store"},
+    f"{REPLAY}.jcs": set(),
+    f"{REPLAY}.codec": {CORE, f"{REPLAY}.meta", f"{REPLAY}.store", f"{REPLAY}.jcs"},
+    f"{REPLAY}.formats": {f"{REPLAY}.codec", f"{REPLAY}.meta", f"{REPLAY}.store"},
     f"{REPLAY}.clocks": {CORE, f"{REPLAY}.meta"},
     f"{REPLAY}.marks": set(),
     f"{REPLAY}.times": set(),

@@ -38,16 +38,20 @@ from spies_client.api.play import get_legal_commands, get_view, post_command
 from spies_client.api.seats import hand_seat_to_bot
 from spies_client.models import (
     BlackSpyCreateGameRequest,
+    BlackSpyLegalCommands,
+    BlackSpySummary,
     BotRequest,
     CommandRequest,
     CommandResponse,
     DeckOfSpiesCreateGameRequest,
+    DeckOfSpiesLegalCommands,
+    DeckOfSpiesSummary,
     GameCreatedResponse,
     GameStatus,
-    GameSummary,
-    LegalCommands,
     Problem,
     SpiesAndLiesCreateGameRequest,
+    SpiesAndLiesLegalCommands,
+    SpiesAndLiesSummary,
 )
 
 Create = DeckOfSpiesCreateGameRequest | BlackSpyCreateGameRequest | SpiesAndLiesCreateGameRequest
@@ -57,6 +61,12 @@ CREATE: dict[str, type[Create]] = {
     "spies-and-lies": SpiesAndLiesCreateGameRequest,
 }
 """The body of ``POST /games`` for each game: its own class, with its own options."""
+
+SUMMARIES = (DeckOfSpiesSummary, BlackSpySummary, SpiesAndLiesSummary)
+"""A game's summary is of its game's class (tagged by ``game``), with that game's options."""
+
+LEGAL = (DeckOfSpiesLegalCommands, BlackSpyLegalCommands, SpiesAndLiesLegalCommands)
+"""The legal commands of a game are of its game's class, with that game's commands."""
 
 
 RETRIED_STATUSES = (429, 503)
@@ -178,12 +188,12 @@ def _play_to_the_end(
     played = 0
     while True:
         summary = get_game.sync(created.id, client=public)
-        assert isinstance(summary, GameSummary), summary
+        assert isinstance(summary, SUMMARIES), summary
         if summary.status == GameStatus.FINISHED:
             break
         seat = summary.to_act[0]
         legal = get_legal_commands.sync(created.id, client=seats[seat])
-        assert isinstance(legal, LegalCommands), legal
+        assert isinstance(legal, LEGAL), legal
         # Any item of the legal list can be posted back as it is; `expected_version`
         # refuses it (409) should the game have moved on meanwhile.
         chosen = choose.choice(legal.commands)

@@ -7,9 +7,11 @@ state: a bot that searches samples the hidden cards from what its view allows. L
 so a bot is deterministic given its seed. It imports ``spies_core`` only.
 
 :data:`spies_bots.registry.BOTS` lists every bot by name, each with a version that the
-server records with the bot's moves; :func:`~spies_bots.base.bot_rng` is the generator a bot
-draws from at a table (the one definition: the server and ``spies-replay verify`` both use
-it); :mod:`spies_bots.match` plays a whole game between bots in memory, exactly as the server
+server records with the bot's moves; the version names the generator a bot draws from at a
+table too: :func:`~spies_bots.stream.bot_stream` (the protocol's stream) from version 2,
+:func:`~spies_bots.base.bot_rng` (CPython's Mersenne Twister) at version 1, kept to re-run old
+logs (the one definition: the server and ``spies-replay verify`` both use them);
+:mod:`spies_bots.match` plays a whole game between bots in memory, exactly as the server
 would record it.
 
 Who may import it: ``spies_api`` (the bots at the table), ``spies_sim``, and the console layer
@@ -19,15 +21,20 @@ of the replay tool (``spies_replay.cli``, which hands the registry to ``verify``
 
 from __future__ import annotations
 
-from spies_bots.base import BotSpec, Policy, UnknownBotError, bot_rng
+from spies_bots.base import BotSpec, BotVersion, Generator, Policy, UnknownBotError, bot_rng
 from spies_bots.registry import BOTS, find_policy, get_bot, policy_for
+from spies_bots.stream import StreamRandom, bot_stream
 
 __all__ = [
     "BOTS",
     "BotSpec",
+    "BotVersion",
+    "Generator",
     "Policy",
+    "StreamRandom",
     "UnknownBotError",
     "bot_rng",
+    "bot_stream",
     "find_policy",
     "get_bot",
     "policy_for",

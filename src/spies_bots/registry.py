@@ -7,7 +7,11 @@ line of ``_DESCRIPTIONS`` and of ``_VERSIONS``); the simulator, the API's ``GET 
 the generic bot tests pick it up with no other change. Changing how a bot chooses in a game
 it already plays is a bump of its version: the server records the version with each of the
 bot's moves, and ``spies-replay verify`` re-runs a move only with the version that made it
-(:func:`find_policy`).
+(:func:`find_policy`). Version 2 of every bot is version 1's policies drawing from the
+protocol's stream (:func:`~spies_bots.stream.bot_stream`) instead of CPython's Mersenne Twister
+(:func:`~spies_bots.base.bot_rng`), and ``random`` choosing from the legal commands in their
+canonical order; version 1 stays in the build (:attr:`~spies_bots.base.BotSpec.earlier`), so
+logs recorded with it keep verifying with every bot move re-run.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from spies_bots import black_spy, deck_of_spies, random_bot, spies_and_lies
-from spies_bots.base import BotSpec, Policy, UnknownBotError
+from spies_bots.base import BotSpec, BotVersion, Generator, Policy, UnknownBotError, bot_rng
 from spies_core.registry import GAMES
 
 __all__ = ["BOTS", "find_policy", "get_bot", "policy_for"]
@@ -28,9 +32,9 @@ _DESCRIPTIONS: dict[str, str] = {
 }
 
 _VERSIONS: dict[str, int] = {
-    "random": 1,
-    "greedy": 1,
-    "expert": 1,
+    "random": 2,
+    "greedy": 2,
+    "expert": 2,
 }
 """Each bot's version (see :attr:`~spies_bots.base.BotSpec.version`: bump it whenever the
 bot could choose otherwise in a game it already plays)."""
@@ -42,13 +46,17 @@ _GAME_POLICIES: dict[str, Mapping[str, Policy]] = {
 }
 
 
+def _version_1(name: str, policies: Mapping[str, Policy]) -> dict[int, BotVersion]:
+    """Version 1 of a bot, kept to re-run old logs: the same policies (``random``'s taking
+    the legal commands as listed) drawing from :func:`~spies_bots.base.bot_rng`."""
+    if name == "random":
+        policies = {game: random_bot.POLICIES_1[game] for game in policies}
+    return {1: BotVersion(policies, bot_rng)}
+
+
 def _build() -> dict[str, BotSpec]:
-    bots = {
-        "random": BotSpec(
-            "random", _DESCRIPTIONS["random"], random_bot.POLICIES, _VERSIONS["random"]
-        )
-    }
-    for name, description in _DESCRIPTIONS.items():
+    per_bot: dict[str, Mapping[str, Policy]] = {"random": random_bot.POLICIES}
+    for name in _DESCRIPTIONS:
         if name == "random":
             continue
         policies = {
@@ -57,8 +65,17 @@ def _build() -> dict[str, BotSpec]:
             if name in (per_game := _GAME_POLICIES.get(game, {}))
         }
         if policies:
-            bots[name] = BotSpec(name, description, policies, _VERSIONS[name])
-    return bots
+            per_bot[name] = policies
+    return {
+        name: BotSpec(
+            name,
+            _DESCRIPTIONS[name],
+            policies,
+            _VERSIONS[name],
+            earlier=_version_1(name, policies),
+        )
+        for name, policies in per_bot.items()
+    }
 
 
 BOTS: Final[Mapping[str, BotSpec]] = _build()
@@ -94,14 +111,20 @@ def policy_for(name: str, game: str) -> Policy:
         ) from None
 
 
-def find_policy(name: str, game: str) -> tuple[int, Policy] | None:
-    """The version of bot ``name`` in this build and its policy for ``game``, if it plays it.
+def find_policy(name: str, game: str) -> dict[int, tuple[Policy, Generator]] | None:
+    """Every version of bot ``name`` this build can re-run in ``game``: its policy and its
+    generator, by version (the current one and :attr:`~spies_bots.base.BotSpec.earlier`).
 
-    What ``spies-replay verify`` re-runs a recorded bot move with: ``None`` (no such bot
-    here, or it does not play that game) and a version other than the recorded one both
-    mean the move cannot be re-derived by this build.
+    What ``spies-replay verify`` re-runs a recorded bot move with, at the version its mark
+    names: ``None`` (no such bot here, or it does not play that game) and a version missing
+    here both mean the move cannot be re-derived by this build.
     """
     bot = BOTS.get(name)
     if bot is None or game not in bot.policies:
         return None
-    return bot.version, bot.policies[game]
+    found: dict[int, tuple[Policy, Generator]] = {}
+    for version in sorted({bot.version, *bot.earlier}):
+        kept = bot.at(version)
+        if kept is not None and game in kept.policies:
+            found[version] = (kept.policies[game], kept.generator)
+    return found

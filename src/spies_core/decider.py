@@ -130,8 +130,10 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     dealt: bool = True
     """``false`` while nothing is dealt: the game is waiting for players (a game created
     with an open seat deals when its last open seat is taken), or a replay shows the step
-    before its setup. The game's own fields then hold its empty initial state: no hand, and
-    no seat is to act. Filled in by :func:`spies_core.step.view_at`."""
+    before its setup. The game's own fields then say only what the seats and the options
+    decide (the built-in games' ``phase`` is then ``setup``, and says which fields): whatever
+    the deal decides is empty, no card is shown and no seat is to act. Filled in by
+    :func:`spies_core.step.view_at`."""
 
 
 class TwinDeals(msgspec.Struct, frozen=True, kw_only=True):
@@ -195,6 +197,11 @@ class Decider(Generic[S, C, E, O]):
     time (a time control with ``on_timeout`` ``forfeit``): the other side wins, or a solo
     game is lost. ``None``: no seat's leaving decides the game (Black Spy), so a time control
     may not forfeit it."""
+    configured: Callable[[int, O], S] | None = None
+    """``configured(players, options)``: the state of a game set up for that many seats
+    with those options before anything is dealt (no rng: nothing the deal decides), which
+    the view of a game waiting for its deal shows (:func:`spies_core.step.view_at`): its
+    seats, flags and the figures they fix, and empty hands. ``None``: the initial state."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -400,6 +407,7 @@ def assemble(
             ``Command`` union), ``events`` (its ``Event`` union), ``state`` (``State``,
             ``MAX_EVENTS``), and each module of :data:`ROLES` with its functions;
             ``fixtures`` also gives ``GOLDEN_CASES``, ``evolve`` may give ``forfeit`` and
+            ``configured``, and
             ``text`` its ``REFERENCE``.
         score_name: what the outcome's scores hold, for reports.
     """
@@ -411,6 +419,7 @@ def assemble(
     }
     state = by_role["state"]
     forfeit = getattr(by_role["evolve"], "forfeit", None)
+    configured = getattr(by_role["evolve"], "configured", None)
     return GameSpec(
         name=name,
         title=title,
@@ -424,6 +433,7 @@ def assemble(
         golden_cases=by_role["fixtures"].GOLDEN_CASES,
         score_name=score_name,
         forfeit=forfeit,
+        configured=configured,
         reference=getattr(by_role["text"], "REFERENCE", RuleReference()),
         **functions,
     )

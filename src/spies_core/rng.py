@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 
 __all__ = [
     "ALGORITHM",
+    "randrange_of_words",
     "ENTROPY_MAX_BYTES",
     "ENTROPY_MIN_BYTES",
     "MIXING",
@@ -74,6 +76,25 @@ def mix_seed(server_seed: bytes, contributions: list[bytes] | tuple[bytes, ...])
     return hmac.new(server_seed, message, hashlib.sha256).digest()
 
 
+def randrange_of_words(next_word: Callable[[], int], stop: int) -> int:
+    """The protocol's ``randrange(stop)`` over a stream's 8-byte words (``next_word`` reads
+    the next one as a big-endian unsigned integer): a word at or above the largest multiple
+    of ``stop`` below ``2**64`` is rejected, the first other one is taken modulo ``stop``.
+    The game's stream (:class:`FairRng`) and the bots' (``spies_bots.stream``) both draw so.
+
+    >>> words = iter([2**64 - 1, 7])
+    >>> randrange_of_words(lambda: next(words), 3)
+    1
+    """
+    if stop <= 0:
+        raise ValueError(f"empty range for randrange({stop})")
+    limit = _TWO_64 - (_TWO_64 % stop)
+    while True:
+        value = next_word()
+        if value < limit:
+            return value % stop
+
+
 class FairRng:
     """A deterministic random stream for one ``start`` or ``decide`` call.
 
@@ -99,10 +120,7 @@ class FairRng:
 
     def randrange(self, stop: int, /) -> int:
         """Return a uniformly chosen integer in ``[0, stop)``."""
-        if stop <= 0:
-            raise ValueError(f"empty range for randrange({stop})")
-        limit = _TWO_64 - (_TWO_64 % stop)
-        while True:
-            value = int.from_bytes(self._take(8), "big")
-            if value < limit:
-                return value % stop
+        return randrange_of_words(self._word, stop)
+
+    def _word(self) -> int:
+        return int.from_bytes(self._take(8), "big")

@@ -9,17 +9,26 @@ on what a command did.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import msgspec
 
 from spies_core.clock import ClockView
-from spies_core.decider import AnySpec, GameSpec, Outcome, Rng, Seat, start_game
+from spies_core.decider import (
+    AnySpec,
+    GameSpec,
+    Outcome,
+    Rng,
+    Seat,
+    parse_options,
+    start_game,
+)
+from spies_core.errors import InvalidOptionsError
 
-__all__ = ["Step", "apply_events", "setup", "step", "view_at"]
+__all__ = ["Step", "Table", "apply_events", "before_deal", "setup", "step", "view_at"]
 
 S = TypeVar("S")
 E = TypeVar("E")
@@ -75,8 +84,35 @@ def setup(spec: AnySpec, players: int | None, raw_options: object, rng: Rng) -> 
     return apply_events(spec, spec.initial_state(), events)
 
 
+class Table(NamedTuple):
+    """What a game's creation fixes before anything is dealt (``game_created``)."""
+
+    players: int
+    """The number of seats."""
+    options: Mapping[str, Any]
+    """The public creation options (an explicit deal is not among them)."""
+
+
+def before_deal(spec: AnySpec, table: Table) -> Any:
+    """The state a view shows before the deal: the game's ``configured`` state for the
+    table's seats and options, or its initial state when it has none (or the logged options
+    no longer parse: an old log still shows, emptier)."""
+    if spec.configured is None:
+        return _initial_state(spec)
+    try:
+        options = parse_options(spec, dict(table.options))
+    except InvalidOptionsError:
+        return _initial_state(spec)
+    return spec.configured(table.players, options)
+
+
 def view_at(
-    spec: AnySpec, state: Any, seat: Seat | None, version: int, clock: ClockView | None = None
+    spec: AnySpec,
+    state: Any,
+    seat: Seat | None,
+    version: int,
+    clock: ClockView | None = None,
+    table: Table | None = None,
 ) -> Any:
     """``spec.view(state, seat)`` with its ``version``, ``clock`` and ``dealt`` set: the
     view as a client receives it.
@@ -84,10 +120,14 @@ def view_at(
     Every game's view is a :class:`~spies_core.decider.GameView`, whose ``version`` the core
     leaves at 0 (the core does not count the log's events), whose ``clock`` it leaves empty
     (the core reads no clock), and whose ``dealt`` says whether any setup event has been
-    applied: a state equal to the game's initial state has had none.
+    applied: a state equal to the game's initial state has had none. Such a state knows
+    nothing of the table, so with the game's ``table`` the view shows :func:`before_deal`
+    instead: the seats, options and what they fix are true, whatever the deal decides is
+    empty. The folded state itself stays the initial state, so no event and no snapshot
+    depends on it.
     """
-    view = spec.view(state, seat)
     dealt = state != _initial_state(spec)
+    view = spec.view(state if dealt or table is None else before_deal(spec, table), seat)
     if clock is None:
         return msgspec.structs.replace(view, version=version, dealt=dealt)
     return msgspec.structs.replace(view, version=version, clock=clock, dealt=dealt)

@@ -3,15 +3,18 @@
 ``docs/protocol.md`` defines both byte for byte (canonical JSON, the chain, the
 commitments); its test vectors are in ``docs/protocol/vectors/``.
 
-Hash chain (``spies-replay/1``)
--------------------------------
+Hash chain (``spies-replay/1`` and ``spies-replay/3``)
+------------------------------------------------------
 Every row of ``events`` stores ``hash``, lower-case hex of::
 
-    hash_0 = sha256(b"spies-replay/1:genesis:" + utf8(game_id))
+    hash_0 = sha256(utf8(LOG + ":genesis:" + game_id))
     hash_n = sha256(bytes.fromhex(hash_{n-1}) + canonical_n)
 
-``canonical_n`` is the deterministic JSON (``msgspec.json.Encoder(order="deterministic")``:
-UTF-8, no whitespace, object keys sorted at every depth) of the object::
+``LOG`` is the game's chain: ``spies-replay/3`` for a game whose ``game_created`` says so
+(``log``: every game created since format 3), else ``spies-replay/1`` (formats 1 and 2).
+``canonical_n`` is, in format 3, the RFC 8785 canonical JSON (:mod:`spies_replay.jcs`), and
+in format 1 the deterministic JSON (``msgspec.json.Encoder(order="deterministic")``: UTF-8,
+no whitespace, object keys sorted at every depth), of the object::
 
     {"actor": <seat or null>, "command": <command object or null>, "event": <payload object>,
      "recorded_at": "<ISO 8601 UTC>", "seq": <n>, "type": "<tag>"}
@@ -23,7 +26,8 @@ where ``event`` and ``command`` are the stored JSON texts parsed as plain JSON. 
 therefore covers who acted, what they asked for, what followed, when, and where in the log;
 it does not depend on how the stored JSON text happens to be spaced or ordered. Binding
 ``hash_0`` to the game id stops a log from being passed off as another game's. The head hash
-(``games.head_hash``) is the hash of the last event.
+(``games.head_hash``) is the hash of the last event. A game keeps its chain for ever: rows
+appended to a game of format 1 are sealed in format 1.
 
 Duplicated keys
 ---------------
@@ -54,15 +58,19 @@ from typing import Any, Final, Union
 import msgspec
 
 from spies_core.decider import AnySpec
+from spies_replay.jcs import jcs_bytes, row_bytes
 from spies_replay.meta import META_EVENTS
 from spies_replay.store.records import EventRow
 
 __all__ = [
     "CHAIN_VERSION",
+    "CHAINS",
+    "FORMAT_3",
     "MAX_JSON_DEPTH",
     "GameCodec",
     "canonical_bytes",
     "chain_hash",
+    "chain_of",
     "codec_for",
     "duplicated_key",
     "encode",
@@ -73,13 +81,17 @@ __all__ = [
 ]
 
 CHAIN_VERSION: Final = "spies-replay/1"
-"""Version of the hash-chain and export format."""
+"""The chain of formats 1 and 2 (msgspec's deterministic JSON), and format 1's export."""
+FORMAT_3: Final = "spies-replay/3"
+"""Log format 3: its chain (RFC 8785 canonical JSON), its export, and ``game_created.log``
+of every game created since."""
+CHAINS: Final = (CHAIN_VERSION, FORMAT_3)
+"""The chains a game can be sealed in (``log`` below)."""
 
 MAX_JSON_DEPTH: Final = 64
 """The deepest nesting of arrays and objects accepted in one JSON text from outside (an
 export line counts its own object): ``{"a": [1]}`` is 2 deep."""
 
-_GENESIS_PREFIX: Final = b"spies-replay/1:genesis:"
 _canonical_encoder: Final = msgspec.json.Encoder(order="deterministic")
 _encoder: Final = msgspec.json.Encoder()
 _plain_decode: Final = msgspec.json.Decoder().decode
@@ -159,9 +171,22 @@ def duplicated_key(text: str | bytes) -> str | None:
     return None
 
 
-def genesis_hash(game_id: str) -> str:
-    """``hash_0`` of a game's chain: bound to its id."""
-    return hashlib.sha256(_GENESIS_PREFIX + game_id.encode()).hexdigest()
+def chain_of(log: str | msgspec.UnsetType | None) -> str:
+    """The chain of a game whose ``game_created.log`` is ``log`` (unset: format 1's).
+
+    Raises:
+        ValueError: ``log`` names no chain.
+    """
+    chain = CHAIN_VERSION if log is None or log is msgspec.UNSET else log
+    if chain not in CHAINS:
+        raise ValueError(f"log {log!r} is not one of {', '.join(CHAINS)}")
+    return chain
+
+
+def genesis_hash(game_id: str, log: str = CHAIN_VERSION) -> str:
+    """``hash_0`` of a game's chain: bound to its id and to the chain ``log`` (one of
+    :data:`CHAINS`), so a log cannot be read in another format than its own."""
+    return hashlib.sha256(f"{chain_of(log)}:genesis:{game_id}".encode()).hexdigest()
 
 
 def canonical_bytes(
@@ -173,23 +198,42 @@ def canonical_bytes(
     payload: str,
     recorded_at: str,
     bot: str | None = None,
+    log: str = CHAIN_VERSION,
 ) -> bytes:
-    """The canonical bytes of one stored event (see the module docstring).
+    """The canonical bytes of one stored event in the chain ``log`` (see the module
+    docstring): the reader's, for texts from anywhere.
 
     Raises:
         msgspec.DecodeError: ``payload`` or ``command`` is not JSON.
+        ValueError: (format 3) JCS cannot write it: an integer beyond ±(2^53 - 1).
     """
+    fields = _row_object(seq, type, actor, command, payload, recorded_at, bot)
+    if chain_of(log) == FORMAT_3:
+        return jcs_bytes(fields)
+    return _canonical_encoder.encode(fields)
+
+
+def _row_object(
+    seq: int,
+    kind: str,
+    actor: int | None,
+    command: str | None,
+    payload: str,
+    recorded_at: str,
+    bot: str | None,
+) -> dict[str, Any]:
+    """The object a row's hash covers, its JSON texts parsed."""
     fields: dict[str, Any] = {
         "actor": actor,
         "command": None if command is None else _plain_decode(command),
         "event": _plain_decode(payload),
         "recorded_at": recorded_at,
         "seq": seq,
-        "type": type,
+        "type": kind,
     }
     if bot is not None:
         fields["bot"] = bot
-    return _canonical_encoder.encode(fields)
+    return fields
 
 
 def chain_hash(previous: str, canonical: bytes) -> str:
@@ -245,10 +289,18 @@ def split_deal(options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     return public, options.get("deal")
 
 
-def deal_commitment(seed: bytes, deal: Any) -> str:
-    """``sha256(seed || canonical JSON of the deal)`` as hex: salted by the secret seed, so a
-    small puzzle deal cannot be guessed from its commitment."""
-    return hashlib.sha256(seed + canonical_json(_encoder.encode(deal))).hexdigest()
+def deal_commitment(seed: bytes, deal: Any, log: str = CHAIN_VERSION) -> str:
+    """``sha256(seed || canonical JSON of the deal)`` as hex, the canonical JSON the chain
+    ``log``'s: salted by the secret seed, so a small puzzle deal cannot be guessed from its
+    commitment.
+
+    Raises:
+        ValueError: (format 3) JCS cannot write the deal.
+    """
+    text = _encoder.encode(deal)
+    jcs = chain_of(log) == FORMAT_3
+    canonical = jcs_bytes(_plain_decode(text)) if jcs else canonical_json(text)
+    return hashlib.sha256(seed + canonical).hexdigest()
 
 
 def seal(
@@ -257,17 +309,24 @@ def seal(
     events: Sequence[msgspec.Struct],
     *,
     recorded_at: str,
+    log: str,
     actor: int | None = None,
     command: msgspec.Struct | None = None,
     bot: str | None = None,
 ) -> list[EventRow]:
-    """Turn one batch of events into rows, chaining their hashes from ``previous_hash``.
+    """Turn one batch of events into rows, chaining their hashes from ``previous_hash`` in
+    the game's chain ``log`` (:data:`FORMAT_3` for a game created since, else
+    :data:`CHAIN_VERSION`: see :func:`chain_of`).
 
     ``actor``, ``command`` and ``bot`` go on the batch's first row only (NULL on the
     others), which is how a reader finds where one command's events begin. For a new game,
     ``previous_hash`` is :func:`~spies_replay.codec.genesis_hash` of its id.
+
+    Raises:
+        ValueError: ``log`` names no chain, or (format 3) JCS cannot write a row.
     """
     rows: list[EventRow] = []
+    jcs = chain_of(log) == FORMAT_3
     command_text = None if command is None else encode(command)
     previous = previous_hash
     for index, event in enumerate(events):
@@ -277,9 +336,13 @@ def seal(
         row_actor = actor if index == 0 else None
         row_command = command_text if index == 0 else None
         row_bot = bot if index == 0 else None
-        digest = chain_hash(
-            previous,
-            canonical_bytes(
+        if jcs:
+            fields = _row_object(seq, kind, row_actor, row_command, payload, recorded_at, row_bot)
+            typed = command if index == 0 and command is not None else None
+            kinds = (type(event),) if typed is None else (type(event), type(typed))
+            canonical = row_bytes(fields, *kinds)
+        else:
+            canonical = canonical_bytes(
                 seq=seq,
                 type=kind,
                 actor=row_actor,
@@ -287,8 +350,8 @@ def seal(
                 payload=payload,
                 recorded_at=recorded_at,
                 bot=row_bot,
-            ),
-        )
+            )
+        digest = chain_hash(previous, canonical)
         rows.append(
             EventRow(
                 seq=seq,

@@ -4,9 +4,10 @@ An operator's tool (``spies-replay copy --from SRC --to DST``): unlike an export
 moves games in progress too, with everything the store keeps for them: the record, every
 event row as stored (so every hash and the head hash are the same), the seed and the secret
 deal, the seat holders and the hashes of the seat tokens (players keep their tokens), the
-idempotency records, the rematch links and the snapshots; and the receipt signing keys.
-Each game is read in one snapshot of the source and written in one transaction of the
-target; the target's head hash is
+idempotency records, the rematch links and the snapshots; the receipt signing keys; and the
+players with the seats they own in the games the target then holds (token hashes and salts,
+as stored: never a token; an export never carries them). Each game is read in one snapshot
+of the source and written in one transaction of the target; the target's head hash is
 compared with the source's. A game already in the target with the same head hash is
 skipped, so an interrupted copy can be run again.
 """
@@ -19,10 +20,11 @@ import msgspec
 
 from spies_replay.errors import GameExistsError
 from spies_replay.store.keyring import KeyDatabase, copy_keys
+from spies_replay.store.players import CopiedPlayers, copy_players
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameSecrets, NewGame
 
-__all__ = ["CopiedGame", "CopyOutcome", "copy_game", "copy_store"]
+__all__ = ["CopiedGame", "CopiedStore", "CopyOutcome", "copy_game", "copy_store"]
 
 
 class CopyOutcome(StrEnum):
@@ -84,9 +86,25 @@ def copy_game(source: EventStore, target: EventStore, game_id: str) -> CopiedGam
     )
 
 
-def copy_store(source: EventStore, target: EventStore) -> list[CopiedGame]:
-    """Copy every game of ``source`` into ``target``, in creation order, and the receipt
-    signing keys the target lacks (:func:`~spies_replay.store.keyring.copy_keys`)."""
+class CopiedStore(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole copy: each game's outcome, and the players and owned seats it wrote."""
+
+    games: list[CopiedGame]
+    players: int = 0
+    owned_seats: int = 0
+
+
+def copy_store(source: EventStore, target: EventStore) -> CopiedStore:
+    """Copy every game of ``source`` into ``target``, in creation order, the receipt
+    signing keys the target lacks (:func:`~spies_replay.store.keyring.copy_keys`), and the
+    players with their seats of the games the target now holds with the source's head
+    (:func:`~spies_replay.store.players.copy_players`; a seat of a different game of the
+    same id is left out, as that game is)."""
     if isinstance(source, KeyDatabase) and isinstance(target, KeyDatabase):
         copy_keys(source, target)  # receipts: their keys move with the games
-    return [copy_game(source, target, game_id) for game_id in source.game_ids()]
+    games = [copy_game(source, target, game_id) for game_id in source.game_ids()]
+    players = CopiedPlayers(0, 0)
+    if isinstance(source, KeyDatabase) and isinstance(target, KeyDatabase):
+        held = [game.game_id for game in games if game.outcome is not CopyOutcome.DIFFERENT]
+        players = copy_players(source, target, held)
+    return CopiedStore(games=games, players=players.players, owned_seats=players.seats)

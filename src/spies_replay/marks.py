@@ -4,22 +4,23 @@ may be given to re-run those choices.
 A command a bot chose on the server is recorded with a **mark** (the ``bot`` column, covered
 by the hash chain; ``"bot"`` on its export line): ``NAME@VERSION``, e.g. ``greedy@1``, the
 bot's registered name and the version of its choices (``spies_bots.BotSpec.version``, a
-whole number from 1, bumped whenever the bot could choose otherwise). A mark without ``@``
+whole number from 1, bumped whenever the bot could choose otherwise; it names the generator
+the bot drew from too). A mark without ``@``
 (``greedy``) was written before bots had versions: it still names the bot, but not which
 version of it chose, so verify does not re-derive it (caveat ``bot-version-unknown``).
 
 The replay log never imports the bots. :func:`~spies_replay.verify.verify_log` (and
 ``verify_game``, ``verify_all``, ``import_game``) take them as a parameter,
-:class:`BotPolicies`: how to find a bot's policy for a game, and the generator it draws
-from. Only the console layer (:mod:`spies_replay.cli`) passes the registry of
-``spies_bots`` in; without it, verify checks every mark against the seats but re-runs none
-(caveat ``bots-not-given``).
+:class:`BotPolicies`: how to find, for a bot and a game, each version of the bot the caller
+can re-run, with its policy and the generator it draws from. Only the console layer
+(:mod:`spies_replay.cli`) passes the registry of ``spies_bots`` in; without it, verify checks
+every mark against the seats but re-runs none (caveat ``bots-not-given``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, Final
@@ -29,6 +30,7 @@ __all__ = [
     "BotMark",
     "BotPolicies",
     "BotPolicy",
+    "BotRun",
     "bot_mark",
     "parse_bot_mark",
 ]
@@ -36,9 +38,13 @@ __all__ = [
 BotPolicy = Callable[[Any, Sequence[Any], Random], Any]
 """``policy(view, legal, rng) -> command``, as ``spies_bots.Policy`` (the same shape)."""
 
-BotLookup = Callable[[str, str], "tuple[int, BotPolicy] | None"]
-"""``lookup(name, game)``: the version of bot ``name`` in this build and its policy for
-``game``, or ``None`` when the build has no such bot or it does not play that game
+BotRun = tuple[BotPolicy, Callable[[bytes, int, int], Random]]
+"""One version of a bot in one game: its policy and its generator, ``generator(seed, seat,
+v)`` (``spies_bots.bot_rng`` at version 1, ``spies_bots.bot_stream`` from version 2)."""
+
+BotLookup = Callable[[str, str], "Mapping[int, BotRun] | None"]
+"""``lookup(name, game)``: every version of bot ``name`` the caller can re-run in ``game``, by
+version, or ``None`` when it has no such bot or the bot does not play that game
 (``spies_bots.find_policy``)."""
 
 _MARK: Final = re.compile(r"(?P<name>[^@]+)(?:@(?P<version>[1-9][0-9]*))?", re.ASCII)
@@ -64,13 +70,11 @@ class BotPolicies:
     ``spies_bots``).
 
     Attributes:
-        lookup: finds a bot's version and policy for a game (:data:`BotLookup`).
-        rng: ``rng(seed, seat, version)``, the generator the server gave the bot
-            (``spies_bots.bot_rng``).
+        lookup: finds a bot's versions, each with its policy and generator, for a game
+            (:data:`BotLookup`).
     """
 
     lookup: BotLookup
-    rng: Callable[[bytes, int, int], Random]
 
 
 def bot_mark(name: str, version: int) -> str:

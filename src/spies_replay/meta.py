@@ -168,6 +168,10 @@ class GameCreated(MetaEvent, frozen=True, kw_only=True, tag="game_created"):
     """When the open seats expire, RFC 3339 UTC: a game still waiting for players then is
     abandoned (``game_aborted`` with reason ``abandoned``). ``None``: they never expire (no
     open seat, a server that lets them wait for ever, or a log written before expiry)."""
+    log: str | msgspec.UnsetType = msgspec.UNSET
+    """The log's format, ``spies-replay/3`` (RFC 8785 canonical JSON, its own genesis) in
+    every game created since format 3. Unset, and so absent from the JSON (never ``null``),
+    in the games of formats 1 and 2: re-encoding one gives the very bytes it was hashed as."""
 
 
 class SeatEvent(MetaEvent, frozen=True, kw_only=True):

@@ -23,6 +23,7 @@ import structlog
 from spies_core.clock import ClockState, TimeControl
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
+from spies_core.step import Table
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, state_of, stopped_clocks, to_ms
 from spies_replay.codec import GameCodec, codec_for
@@ -346,6 +347,11 @@ def view_at(
     )
     now = to_ms(when[0].recorded_at) if when else 0
     view = versioned_view(
-        get_game(record.game, games), loaded.state, seat, loaded.seq, clock_view(clocks, now)
+        get_game(record.game, games),
+        loaded.state,
+        seat,
+        loaded.seq,
+        clock_view(clocks, now),
+        Table(record.players, record.options),
     )
     return ViewAt(record=record, seq=loaded.seq, seat=seat, state=loaded.state, view=view)

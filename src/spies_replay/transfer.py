@@ -1,10 +1,11 @@
 """Export a finished game to JSON Lines, and import one, verified, with its hashes intact.
 
-Format ``spies-replay/1`` (``spies-replay/2`` for a game whose players gave entropy: its
-``seed_source`` is ``mixed``, and its log holds ``entropy_added`` events), UTF-8, one JSON
-object per line:
+Format ``spies-replay/3`` for every game created since format 3; an older game's export is
+``spies-replay/1`` (``spies-replay/2`` for one whose players gave entropy: its
+``seed_source`` is ``mixed``, and its log holds ``entropy_added`` events) with format 1's
+chain (:mod:`spies_replay.formats`). UTF-8, one JSON object per line:
 
-- line 1, the header: ``{"format": "spies-replay/1", "id", "game", "players", "options",
+- line 1, the header: ``{"format": "spies-replay/3", "id", "game", "players", "options",
   "status", "version", "head_hash", "seed_commitment", "seed_source", "rng", "outcome",
   "created_at", "updated_at"}`` (the game's record);
 - then one line per event, in seq order: ``{"seq", "type", "actor", "command", "event",
@@ -47,16 +48,18 @@ import msgspec
 
 from spies_core.decider import AnySpec, Outcome
 from spies_core.registry import GAMES, get_game
-from spies_replay.codec import (
-    CHAIN_VERSION,
-    MAX_JSON_DEPTH,
-    codec_for,
-    duplicated_key,
-    json_depth,
-)
+from spies_replay.codec import MAX_JSON_DEPTH, codec_for, duplicated_key, json_depth
 from spies_replay.errors import GameNotFinishedError, InvalidExportError, TamperedLogError
+from spies_replay.formats import (
+    FORMAT_MIXED,
+    FORMATS,
+    ExportHeader,
+    chain_of_format,
+    export_format,
+    stored_log,
+)
 from spies_replay.marks import BotPolicies
-from spies_replay.meta import META_TYPES, SeedSource, seat_table
+from spies_replay.meta import META_TYPES, seat_table
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import EventRow, GameRecord, GameSecrets, GameStatus, NewGame
 from spies_replay.verify import VerifyReport, verify_log
@@ -73,24 +76,8 @@ __all__ = [
     "read_export",
 ]
 
-FORMAT_MIXED: Final = "spies-replay/2"
-"""The header's ``format`` for a game with players' entropy (``seed_source`` ``mixed``);
-every other export says :data:`~spies_replay.codec.CHAIN_VERSION`. The chain is the same."""
-
-
-def export_format(record: GameRecord) -> str:
-    """The ``format`` an export of ``record`` says: format 2 exactly for a ``mixed`` seed."""
-    return FORMAT_MIXED if record.seed_source is SeedSource.MIXED else CHAIN_VERSION
-
-
 GAME_ID: Final = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?", re.ASCII)
 """The game ids import accepts (see the module docstring), matched whole."""
-
-
-class ExportHeader(GameRecord, frozen=True, kw_only=True):
-    """Line 1 of an export: the game's record and the format."""
-
-    format: str
 
 
 class ExportedEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -134,7 +121,8 @@ def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
     record, rows, _ = store.read_game(game_id)
     if record.status != GameStatus.FINISHED:
         raise GameNotFinishedError(game_id)
-    header = ExportHeader(format=export_format(record), **msgspec.structs.asdict(record))
+    log = stored_log(rows)
+    header = ExportHeader(format=export_format(record, log), **msgspec.structs.asdict(record))
     yield _encoder.encode(header) + b"\n"
     for row in rows:
         line = ExportedEvent(
@@ -164,13 +152,15 @@ def export_game(store: EventStore, game_id: str, out: IO[bytes]) -> int:
     return lines - 1
 
 
-def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow]]:
-    """Parse an export into the game's record and rows (no verification).
+def read_export(lines: Iterable[bytes | str]) -> tuple[ExportHeader, list[EventRow]]:
+    """Parse an export into its header (the game's record and the format, which
+    :func:`~spies_replay.verify.verify_log` verifies the chain in) and rows (no
+    verification).
 
     Raises:
         InvalidExportError: not a spies-replay export (names the line).
     """
-    record: GameRecord | None = None
+    record: ExportHeader | None = None
     rows: list[EventRow] = []
     for number, line in _numbered(lines):
         if not line.strip():
@@ -183,9 +173,9 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
         try:
             if record is None:
                 header = _header_decoder.decode(line)
-                if header.format not in (CHAIN_VERSION, FORMAT_MIXED):
+                if header.format not in FORMATS:
                     raise InvalidExportError(
-                        f"format {header.format!r} is not {CHAIN_VERSION!r} or {FORMAT_MIXED!r}",
+                        f"format {header.format!r} is not one of {', '.join(FORMATS)}",
                         line=number,
                     )
                 if GAME_ID.fullmatch(header.id) is None:
@@ -197,14 +187,13 @@ def read_export(lines: Iterable[bytes | str]) -> tuple[GameRecord, list[EventRow
                     )
                 _check_keys(line, number, None)
                 _check_header_fields(line, number)
-                fields = msgspec.structs.asdict(header)
-                del fields["format"]
-                record = GameRecord(**fields)
-                if header.format != export_format(record):
+                record = header
+                chain = chain_of_format(header.format)
+                if header.format != export_format(header, chain):
                     raise InvalidExportError(
                         f"format {header.format!r} with seed_source"
-                        f" {str(record.seed_source)!r}: a mixed seed is format"
-                        f" {FORMAT_MIXED!r}, every other {CHAIN_VERSION!r}",
+                        f" {str(header.seed_source)!r}: in format 1's chain a mixed seed is"
+                        f" format {FORMAT_MIXED!r}, every other {chain!r}",
                         line=number,
                     )
                 continue
@@ -341,10 +330,12 @@ def import_game(
         raise TamperedLogError(record.id, problem.seq, problem.code, problem.message)
     revealed = msgspec.json.decode(rows[-1].payload)
     seed = bytes.fromhex(revealed["seed"])
+    fields = msgspec.structs.asdict(record)
+    del fields["format"]  # the store keeps the record; the log says its format
     meta = [codec.event.decode(row.payload) for row in rows if row.type in META_TYPES]
     store.insert_game(
         NewGame(
-            record=record,
+            record=GameRecord(**fields),
             secrets=GameSecrets(seed=seed, deal=revealed.get("deal")),
             rows=rows,
             seats=seat_table(meta),

@@ -23,7 +23,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from spies_bots import bot_rng, policy_for
+from spies_bots import BOTS, BotSpec, bot_stream, policy_for
+from spies_core.registry import GAMES
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.marks import parse_bot_mark
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -70,7 +71,7 @@ def test_a_human_plays_black_spy_against_three_bots_over_http(
     commands = [line for line in export[1:] if line["command"] is not None]
     assert {line["actor"] for line in commands} == {0, 1, 2, 3}
     for line in commands:
-        assert line.get("bot") == (None if line["actor"] == 0 else "random@1"), line
+        assert line.get("bot") == (None if line["actor"] == 0 else "random@2"), line
     assert sum(1 for line in commands if line["actor"] == 0) == my_commands
 
 
@@ -127,16 +128,17 @@ def test_bots_are_deterministic_per_game_seed(client: TestClient[Litestar]) -> N
             [{k: v for k, v in e.items() if k not in ("recorded_at", "created_at")} for e in events]
         )
     assert logs[0] == logs[1]
-    assert bot_rng(b"seed", 0, 5).random() == bot_rng(b"seed", 0, 5).random()
-    assert bot_rng(b"seed", 0, 5).random() != bot_rng(b"seed", 1, 5).random()
+    assert bot_stream(b"seed", 0, 5).random() == bot_stream(b"seed", 0, 5).random()
+    assert bot_stream(b"seed", 0, 5).random() != bot_stream(b"seed", 1, 5).random()
 
 
 def test_verify_re_derives_every_move_the_servers_bots_made(
     client: TestClient[Litestar], tmp_path: Path
 ) -> None:
     """The bot runner and verify ask a bot the same question (view at the version, legal
-    commands, bot_rng): every bot move of a game the server played, by a bot seat and by a
-    seat handed to a bot, is re-run from the revealed seed and found to be that bot's."""
+    commands, the generator of the bot's version): every bot move of a game the server
+    played, by a bot seat and by a seat handed to a bot, is re-run from the revealed seed and
+    found to be that bot's."""
     seats = [{"type": "creator"}, {"type": "bot", "bot": "random"}]
     created = create(client, {"game": "spies-and-lies", "seats": seats})
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -147,7 +149,7 @@ def test_verify_re_derives_every_move_the_servers_bots_made(
     summary = finished(client, game_id)
     lines = client.get(f"/games/{game_id}/export").content.splitlines()
     marks = [msgspec.json.decode(line).get("bot") for line in lines[1:]]
-    assert {mark for mark in marks if mark} == {"random@1", "greedy@1"}
+    assert {mark for mark in marks if mark} == {"random@2", "greedy@2"}
     with SQLiteEventStore(tmp_path / "other.db") as other:
         report = import_game(other, lines, bots=REGISTERED_BOTS, head=summary["head_hash"])
     assert report.ok and report.caveats == []
@@ -159,10 +161,14 @@ def test_verify_re_derives_every_move_the_servers_bots_made(
 
 def _patch_bots(monkeypatch: pytest.MonkeyPatch, **policies: Any) -> None:
     """Register extra bot names for the server (creation checks, hand-overs and the bot
-    pool's threads: these tests run bots in this process, ``bot_workers=0``)."""
+    pool's threads: these tests run bots in this process, ``bot_workers=0``), each in the
+    registry too (where a turn finds its generator)."""
 
     def patched(name: str, game: str) -> Any:
         return policies[name] if name in policies else policy_for(name, game)
+
+    for name, policy in policies.items():
+        monkeypatch.setitem(BOTS, name, BotSpec(name, "a test's bot", dict.fromkeys(GAMES, policy)))
 
     monkeypatch.setattr("spies_api.service.creation.policy_for", patched)
     monkeypatch.setattr("spies_api.table.seats.policy_for", patched)

@@ -30,6 +30,11 @@ from tests.support.schema_check import Observed, ResponseChecker
 
 pytestmark = pytest.mark.slow  # whole games over HTTP
 
+OLD_GAMES_LEAVE_OUT = {"GameCreated.log"}
+"""Sent for every game this session plays (all are created in log format 3), left out
+(``UNSET``) in the ``game_created`` of a game created before format 3, which a server that
+has one serves too (``tests/replay/test_golden_db.py``)."""
+
 
 def _references(value: Any, schemas: dict[str, Any], found: set[str]) -> set[str]:
     """The components ``value`` refers to, and the ones those refer to."""
@@ -162,16 +167,14 @@ def test_what_every_answer_carries_is_required(
         for name, objects in seen.items()
         if name not in shared
         for key in set.intersection(*objects) - set(schemas[name].get("required", ()))
-    }
+    } - OLD_GAMES_LEAVE_OUT
     assert not optional_but_always_sent, (
         "always sent but not required in the document (give the field no default, or make"
         f" it UNSET when it may be left out): {sorted(optional_but_always_sent)}"
     )
     # the walk reached the answers of every kind, each game's view and events among them
     for name in (
-        "GameSummary",
         "GameList",
-        "LegalCommands",
         "CommandResponse",
         "EventsPage",
         "Problem",
@@ -181,6 +184,8 @@ def test_what_every_answer_carries_is_required(
         "PlayerGames",
         "StreamTicket",
         *(f"{prefix}View" for prefix in ("DeckOfSpies", "BlackSpy", "SpiesAndLies")),
+        *(f"{prefix}Summary" for prefix in ("DeckOfSpies", "BlackSpy", "SpiesAndLies")),
+        *(f"{prefix}LegalCommands" for prefix in ("DeckOfSpies", "BlackSpy", "SpiesAndLies")),
     ):
         assert name in seen, name
     assert len(seen) > 60

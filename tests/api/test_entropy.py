@@ -29,8 +29,9 @@ from spies_api.problems.errors import (
     UnknownCommitmentError,
 )
 from spies_api.service.commitments import SeedCommitments
+from spies_replay.codec import FORMAT_3
 from spies_replay.store.sqlite import SQLiteEventStore
-from spies_replay.transfer import FORMAT_MIXED, import_game
+from spies_replay.transfer import import_game
 from tests.support.api import FakeClock, Game, assert_problem, bearer, create, play_to_end
 from tests.support.backends import fresh_backend
 
@@ -76,7 +77,8 @@ def test_a_game_with_a_commitment_commits_to_its_seed_and_reveals_it(
     seed = bytes.fromhex(events(client, created["id"])[-1]["seed"])
     assert hashlib.sha256(seed).hexdigest() == commitment["seed_commitment"]
     export = client.get(f"/games/{created['id']}/export")
-    assert msgspec.json.decode(export.content.splitlines()[0])["format"] == FORMAT_MIXED
+    header = msgspec.json.decode(export.content.splitlines()[0])
+    assert (header["format"], header["seed_source"]) == (FORMAT_3, "mixed")
 
 
 def test_a_commitment_is_used_once(client: TestClient[Litestar]) -> None:

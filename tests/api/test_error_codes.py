@@ -18,8 +18,8 @@ from spies_api.problems.codes import (
     ERROR_CODES,
     NOT_ANSWERED,
     ErrorCode,
-    _sample,
     markdown_table,
+    sample_of,
     status_of,
 )
 from spies_api.problems.errors import ApiError, RetryLaterError
@@ -76,13 +76,13 @@ def test_every_code_answers_one_status_and_one_title() -> None:
     for entry in ERROR_CODES:
         if entry.source == 500:  # problem_for would log the sample as a bug
             continue
-        status, problem, _ = problem_for(_sample(entry))
+        status, problem, _ = problem_for(sample_of(entry))
         answers[entry.code].add((status, problem["title"]))
     for cls in set(_subclasses(SpiesError)) - {ApiError, RetryLaterError}:
         if cls.default_code not in answers:
             continue
         try:
-            sample = _sample(ErrorCode(cls.default_code, cls, ""))
+            sample = sample_of(ErrorCode(cls.default_code, cls, ""))
         except TypeError:  # a constructor of its own (a version-conflict's with versions)
             continue
         status, problem, _ = problem_for(sample)

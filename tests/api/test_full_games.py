@@ -67,7 +67,7 @@ def test_a_game_played_over_http_ends_and_its_export_verifies(
     assert export.headers["content-type"].startswith("application/x-ndjson")
     lines = export.content.splitlines()
     header = msgspec.json.decode(lines[0])
-    assert header["format"] == "spies-replay/1" and header["head_hash"] == summary["head_hash"]
+    assert header["format"] == "spies-replay/3" and header["head_hash"] == summary["head_hash"]
     assert len(lines) == summary["version"] + 1
 
     exported = tmp_path / "game.jsonl"

@@ -15,7 +15,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
-from tests.support.api import assert_problem, bearer, create
+from tests.support.api import assert_problem, bearer, create, play_out_with_bots
 from tests.support.backends import BACKENDS, fresh_backend
 
 SOLO = {"game": "deck-of-spies"}
@@ -195,3 +195,60 @@ def test_a_player_is_known_to_every_process_on_its_database(kind: str, tmp_path:
         assert entry["game_id"] == created.json()["id"]
         assert entry["seat_token"] == created.json()["seats"][0]["token"]
         assert my_games(two, new_player(two))["total"] == 0
+
+
+# -- rematches -----------------------------------------------------------------------------
+
+
+def rematch(client: TestClient[Litestar], game_id: str, token: str) -> dict[str, Any]:
+    response = client.post(f"/games/{game_id}/rematch", headers=bearer(token))
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def test_a_players_seat_follows_its_rematches(client: TestClient[Litestar]) -> None:
+    """The rematch seat its holder creates is the player's too, down a chain of rematches,
+    listed with the very token the rematch answered."""
+    player = new_player(client)
+    created = client.post("/games", json=SOLO, headers=bearer(player)).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    chain = [game_id]
+    for _ in range(2):
+        play_out_with_bots(client, game_id, {0: token})
+        answer = rematch(client, game_id, token)
+        game_id, token = answer["id"], answer["token"]
+        chain.append(game_id)
+        listed = my_games(client, player)
+        assert [entry["game_id"] for entry in listed["games"]] == chain[::-1]
+        assert listed["games"][0]["seat_token"] == token  # the rematch's own token
+    view = client.get(f"/games/{game_id}/view", headers=bearer(listed["games"][0]["seat_token"]))
+    assert view.status_code == 200, view.text
+
+
+def test_each_players_claimed_rematch_seat_is_theirs(client: TestClient[Litestar]) -> None:
+    """Seats of one game held by two players and by nobody's: the first to ask creates the
+    rematch, the others claim their seats in it; each player's list gets its own seat, and
+    the seat of no player is in no list."""
+    ada, bo = new_player(client), new_player(client)
+    created = client.post("/games", json=WITH_OPEN_SEATS, headers=bearer(ada)).json()
+    game_id = created["id"]
+    tokens = {0: created["seats"][0]["token"]}
+    for seat, header in ((1, bearer(bo)), (2, {})):
+        joined = client.post(
+            f"/games/{game_id}/seats/{seat}/join", json={"name": "X"}, headers=header
+        )
+        assert joined.status_code == 200, joined.text
+        tokens[seat] = joined.json()["token"]
+    play_out_with_bots(client, game_id, tokens)
+    answers = {seat: rematch(client, game_id, tokens[seat]) for seat in (1, 0, 2)}  # Bo first
+    next_id = answers[1]["id"]
+    assert {answer["id"] for answer in answers.values()} == {next_id}
+    for player, seat in ((ada, 0), (bo, 1)):
+        newest = my_games(client, player)["games"][0]
+        assert (newest["game_id"], newest["seat"]) == (next_id, seat)
+        assert newest["seat_token"] == answers[seat]["token"]
+        assert my_games(client, player)["total"] == 2  # the first game's seat and this one
+    again = rematch(client, game_id, tokens[1])  # asked again: the same seat, recorded once
+    assert (again["id"], again["token"]) == (next_id, answers[1]["token"])
+    assert my_games(client, bo)["total"] == 2

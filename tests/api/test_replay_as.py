@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_core.registry import get_game
-from spies_core.step import view_at
+from spies_core.step import Table, view_at
 from spies_replay.reading import load_state
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
@@ -22,7 +22,9 @@ def core_view(settings: Settings, game: Game, seq: int, seat: int | None) -> Any
     """The core's view of ``seat`` after event ``seq``, as JSON (read from the log apart)."""
     with SQLiteEventStore(settings.db_path) as store:
         loaded = load_state(store, game.id, at=seq)
-        view = view_at(get_game(loaded.record.game), loaded.state, seat, seq)
+        record = loaded.record
+        table = Table(record.players, record.options)
+        view = view_at(get_game(record.game), loaded.state, seat, seq, None, table)
     return msgspec.json.decode(msgspec.json.encode(view))
 
 

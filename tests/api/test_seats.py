@@ -21,7 +21,15 @@ from spies_bots import BOTS
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import import_game
 from spies_replay.verify import verify_all
-from tests.support.api import assert_problem, bearer, create, finished, new_game, wait_for
+from tests.support.api import (
+    assert_problem,
+    bearer,
+    create,
+    finished,
+    new_game,
+    play_out_with_bots,
+    wait_for,
+)
 from tests.support.servers import serve_in_thread
 
 SEATED = [{"type": "creator", "name": "Ada"}, {"type": "open"}]
@@ -271,16 +279,6 @@ def test_a_bot_seat_from_the_start_has_no_holder(client: TestClient[Litestar]) -
 # -- rematch -------------------------------------------------------------------------------
 
 
-def play_out_with_bots(client: TestClient[Litestar], game_id: str, tokens: dict[int, str]) -> None:
-    """Hand every held seat to the random bot and wait for the end."""
-    for seat, token in tokens.items():
-        response = client.post(
-            f"/games/{game_id}/seats/{seat}/bot", json={"bot": "random"}, headers=bearer(token)
-        )
-        assert response.status_code == 200, response.text
-    finished(client, game_id)
-
-
 def test_a_rematch_chain_across_three_games(client: TestClient[Litestar]) -> None:
     created = create(
         client,
@@ -361,7 +359,7 @@ def test_exports_carry_seat_events_and_import_and_verify(
     types = [line["type"] for line in lines[1:]]
     assert types.count("seat_joined") == 1 and types.count("seat_handed_to_bot") == 2
     bot_lines = [line for line in lines[1:] if line.get("bot")]
-    assert bot_lines and all(line["bot"] == "random@1" and line["command"] for line in bot_lines)
+    assert bot_lines and all(line["bot"] == "random@2" and line["command"] for line in bot_lines)
     assert created["seats"][0]["token"] not in export.text and joined["token"] not in export.text
     with SQLiteEventStore(tmp_path / "other.db") as other:
         report = import_game(other, io.BytesIO(export.content))

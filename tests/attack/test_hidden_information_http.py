@@ -33,7 +33,7 @@ from spies_api import Settings
 from spies_api.app import Runtime
 from spies_core.decider import fold
 from spies_core.registry import GAMES
-from spies_core.step import view_at
+from spies_core.step import Table, view_at
 from spies_replay.meta import is_meta
 from spies_replay.reading import read_events, redact_for
 from tests.support.api import Game, messages, new_game
@@ -64,6 +64,11 @@ class Server:
         self.service = runtime
         self.game = game
         self.spec = GAMES[game.game]
+
+    def table(self) -> Table:
+        """The game's seats and public options: what its views show before the deal."""
+        record = self.service.store.get_game(self.game.id)
+        return Table(record.players, record.options)
 
     def state(self) -> tuple[int, Any]:
         _, entry = self.service.states.current(self.game.id)
@@ -139,7 +144,7 @@ def check_step(
     for viewer in viewers:
         headers = game.seats[viewer] if viewer is not None else None
         view = client.get(game.url("/view"), headers=headers)
-        expected = as_json(view_at(spec, state, viewer, version))
+        expected = as_json(view_at(spec, state, viewer, version, None, server.table()))
         assert view.json() == expected, f"view of {viewer} at {version}"
         legal = client.get(game.url("/legal"), headers=headers)
         commands = [] if viewer is None else as_json(spec.legal_commands(state, viewer))
@@ -163,7 +168,7 @@ def check_replays(
     for viewer in [*range(len(server.game.seats)), None]:
         headers = server.game.seats[viewer] if viewer is not None else None
         replay = client.get(server.game.url(f"/replay/{at}"), headers=headers)
-        expected = as_json(view_at(server.spec, state, viewer, at))
+        expected = as_json(view_at(server.spec, state, viewer, at, None, server.table()))
         assert replay.json() == expected, f"replay {at} for {viewer}"
         texts[viewer].append(replay.text)
     return len(server.game.seats) + 1
@@ -235,7 +240,7 @@ def check_pushed_state(server: Server, pushed: dict[str, Any], viewer: int | Non
     assert pushed["to_act"] == sorted(spec.to_act(state))
     view = dict(pushed["view"])
     view.pop("clock", None)  # these games run without a clock: null
-    expected = as_json(view_at(spec, state, viewer, version))
+    expected = as_json(view_at(spec, state, viewer, version, None, server.table()))
     expected.pop("clock", None)
     assert view == expected, f"pushed view of {viewer}"
     legal = None if viewer is None else as_json(spec.legal_commands(state, viewer))

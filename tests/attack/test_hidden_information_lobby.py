@@ -5,7 +5,8 @@ games until it liked a deal. For every registered game, a table is created with 
 creator's (a one-seat game: that seat open, the creator a spectator) and every other seat
 open, on a live server. Until the last join, the creator's view (and a spectator's), legal
 list, events, replay steps and event stream hold no game event and no card: the view is
-exactly the core's view of the game's initial state, ``dealt`` false. The last join deals,
+exactly the core's view of the table before its deal (``before_deal``: its seats and
+options, nothing drawn), ``dealt`` false. The last join deals,
 and the creator's stream then brings the setup events as its seat may see them.
 """
 
@@ -20,7 +21,7 @@ import pytest
 from spies_api import Settings
 from spies_api.service.answers import outgoing
 from spies_core.registry import GAMES
-from spies_core.step import view_at
+from spies_core.step import Table, view_at
 from spies_replay.meta import META_TYPES
 from spies_replay.reading import read_events
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -70,7 +71,8 @@ def test_before_the_last_join_the_creator_sees_nothing_dealt(tmp_path: Path, gam
             raw.wait(lambda v=version: stream.ids()[-1:] == [v] and watcher.ids()[-1:] == [v])
             for viewer, headers in ((creator, mine), (None, {})):
                 view = http.get(f"/games/{game_id}/view", headers=headers).json()
-                initial = view_at(spec, spec.initial_state(), viewer, version, None)
+                table = Table(players, {})
+                initial = view_at(spec, spec.initial_state(), viewer, version, None, table)
                 expected = as_json(initial) | {"clock": None, "dealt": False}
                 assert view == expected, (game, viewer)
                 answers.append(("view", view))

@@ -1,6 +1,8 @@
 """The TypeScript client example: types that openapi-typescript generates from
 ``openapi/openapi.json``, compiled with ``examples/typescript/src/play.ts`` under strict
-``tsc`` (the flags of its ``tsconfig.json``), then run against a real ``spies-api``.
+``tsc`` (the flags of its ``tsconfig.json``), then run against a real ``spies-api``; every
+TypeScript block of README.md and docs/ (a ``ts`` or ``typescript`` fence) is compiled with
+it, one module each, and run against the server too.
 
 The example is copied into a temporary directory and installed there with ``npm ci`` from
 its lockfile, so the test writes nothing into the repository. It needs Node.js and npm
@@ -10,6 +12,7 @@ its lockfile, so the test writes nothing into the repository. It needs Node.js a
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,6 +28,19 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
 EXAMPLE = ROOT / "examples" / "typescript"
 SOURCES = ("package.json", "package-lock.json", "tsconfig.json", "src/play.ts")
+PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")))
+TYPESCRIPT = re.compile(r"^```(?:ts|typescript)\b[^\n]*\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def doc_blocks() -> dict[str, str]:
+    """Every TypeScript block of the docs, by the module name it is compiled as
+    (``docs_<page>_<n>``)."""
+    found = {}
+    for page in PAGES:
+        for number, block in enumerate(TYPESCRIPT.findall(page.read_text()), start=1):
+            stem = re.sub(r"\W", "_", page.relative_to(ROOT).with_suffix("").as_posix())
+            found[f"docs_{stem}_{number}"] = block
+    return found
 
 
 def _run(command: list[str], cwd: Path, timeout: float = 600) -> str:
@@ -50,6 +66,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in SOURCES:
         (work / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(EXAMPLE / name, work / name)
+    for module, block in doc_blocks().items():  # each a module beside play.ts
+        (work / "src" / f"{module}.ts").write_text(block)
     _run([npm, "ci", "--no-audit", "--no-fund"], work)
     _run(["npx", "openapi-typescript", str(DOCUMENT), "-o", "src/schema.d.ts"], work)
     # strict (its tsconfig): the example matches the document; a type error fails the build
@@ -63,6 +81,19 @@ def test_the_example_compiles_under_strict_tsc_with_the_generated_types(built: P
     assert config["strict"] and config["noUncheckedIndexedAccess"]
     assert (built / "src" / "schema.d.ts").stat().st_size > 0
     assert (built / "dist" / "play.js").is_file()
+
+
+def test_every_typescript_block_of_the_docs_compiles_and_runs(built: Path, server: str) -> None:
+    """The docs' TypeScript passed the strict compile (the fixture's), and each block runs:
+    docs/http.md's creates a table with an inline seats literal and reads a tuple."""
+    blocks = doc_blocks()
+    assert "docs_docs_http_1" in blocks  # the docs show TypeScript: this test has work
+    for module in blocks:
+        assert (built / "dist" / f"{module}.js").is_file(), module
+        output = _run(["node", f"dist/{module}.js", server], built, timeout=120)
+        assert output.strip(), module
+    told = _run(["node", "dist/docs_docs_http_1.js", server], built, timeout=120).strip()
+    assert re.fullmatch(r"\w+: red's first exhausted soldier \d+, blue's \d+", told), told
 
 
 def test_the_example_plays_a_deck_of_spies_game_to_the_end(built: Path, server: str) -> None:

@@ -28,6 +28,7 @@ SUITES = (
     "tests/core/test_conformance.py",
     "tests/core/test_hidden_information.py",
     "tests/core/test_package_shape.py",
+    "tests/core/test_table_views.py",
     "tests/replay/test_registered_games.py",
     "tests/replay/test_golden_logs.py",
     "tests/attack/test_hidden_information_http.py",
@@ -36,8 +37,8 @@ SUITES = (
     "tests/api/test_openapi.py",
 )
 """The generic suites the fourth game must pass: conformance, hidden information in the core
-and over HTTP, the package's shape, replay, verify and tampering, whole games over HTTP, the
-OpenAPI document."""
+and over HTTP, the package's shape, its views before the deal and after the end, replay,
+verify and tampering, whole games over HTTP, the OpenAPI document."""
 DRIFT_CHECK = "tests/api/test_openapi.py::test_the_committed_document_is_the_apps"
 
 

@@ -43,8 +43,8 @@ from spies_api.game import (
     prepare_timeout,
     read_seats,
 )
-from spies_api.table.bots import forced_turn, plan_turn
-from spies_bots import BOTS, bot_rng, policy_for
+from spies_api.table.bots import BotTurn, forced_turn, plan_turn
+from spies_bots import BOTS, bot_rng
 from spies_core.clock import OnTimeout, TimeControl, deadline_ms
 from spies_core.decider import AnySpec, shuffled
 from spies_core.registry import GAMES
@@ -53,6 +53,7 @@ from spies_core.step import setup, step
 from spies_replay.cli.bots import REGISTERED_BOTS
 from spies_replay.codec import (
     CHAIN_VERSION,
+    FORMAT_3,
     canonical_bytes,
     canonical_json,
     chain_hash,
@@ -62,6 +63,7 @@ from spies_replay.codec import (
     seal,
 )
 from spies_replay.errors import InvalidExportError
+from spies_replay.jcs import CanonicalizationError, jcs_bytes
 from spies_replay.marks import bot_mark
 from spies_replay.meta import (
     META_EVENTS,
@@ -91,11 +93,16 @@ from spies_replay.store.records import EventRow, GameRecord, GameStatus
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import FORMAT_MIXED, GAME_ID, ExportHeader, export_lines, read_export
 from spies_replay.verify import verify_log
+from tests.protocol.bot_vectors import bot_stream_vectors
 from tests.support.botgames import export_of, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "protocol"
 """Where the schemas go; the vectors are in its ``vectors/`` folder."""
+FROZEN = "vectors/format-1"
+"""The whole exports of formats 1 and 2 (and their forgeries) as this generator wrote them
+before format 3, kept as they are, never regenerated: exports of the old formats keep
+verifying (their ``exports.json`` names each file relative to that folder)."""
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 """The time every vector game starts at."""
@@ -206,6 +213,42 @@ CANONICAL_INPUTS: tuple[tuple[str, str], ...] = (
 )
 
 
+JCS_INPUTS: tuple[tuple[str, str], ...] = (
+    ("keys sorted by UTF-16 code units", '{"é":1,"z":2,"\\uffff":3,"😀":4,"Z":5}'),
+    ("white space dropped", ' { "a" : [ 1 , 2 ,\n\t3 ] , "b" : { } } '),
+    ("literals", "[true,false,null,[],{}]"),
+    ("integers and floats are one kind of number", "[5,5.0,5e0,-0,-0.0,0.0,50E-1]"),
+    (
+        "floats in ECMAScript's form",
+        "[1.5,-2.5,0.1,100.0,2.5E+3,0.0001,0.000001,0.0000001,123456789.125,"
+        "0.30000000000000004,1e20,1e21,1.2345678901234568e22,5e-324,1e308,-1.5e-7]",
+    ),
+    (
+        "integers within ±(2^53 - 1), and a float beyond",
+        "[9007199254740991,-9007199254740991,9007199254740993.0]",
+    ),
+    (
+        "escapes: quote, backslash and controls; / and DEL are not escaped",
+        '"q\\"b\\\\s\\/d\\u007f n\\n t\\t r\\r b\\b f\\f 0\\u0000 1f\\u001f"',
+    ),
+    ("non-ASCII is raw UTF-8", '"\\u00e9é \\u2028 \\ud83d\\ude00😀"'),
+    (
+        "a time control's seconds",
+        '{"turn_seconds":3.0,"budget_seconds":600.0,"increment_seconds":0.5}',
+    ),
+)
+JCS_REFUSED: tuple[tuple[str, str], ...] = (
+    ("an integer of 2^53", "[9007199254740992]"),
+    ("an integer of -2^53", '{"n":-9007199254740992}'),
+    ("an integer beyond 64 bits", "[18446744073709551616]"),
+)
+
+
+def jcs_of(text: str) -> bytes:
+    """Format 3's canonical bytes of a JSON text (RFC 8785, the ``rfc8785`` library)."""
+    return jcs_bytes(msgspec.json.decode(text))
+
+
 def canonical_vectors() -> dict[str, Any]:
     vectors = []
     for name, text in CANONICAL_INPUTS:
@@ -213,10 +256,26 @@ def canonical_vectors() -> dict[str, Any]:
         vectors.append(
             {"name": name, "input": text, "canonical": out.decode(), "canonical_hex": out.hex()}
         )
+    jcs: list[dict[str, Any]] = []
+    for name, text in JCS_INPUTS:
+        out = jcs_of(text)
+        jcs.append(
+            {"name": name, "input": text, "canonical": out.decode(), "canonical_hex": out.hex()}
+        )
+    for name, text in JCS_REFUSED:
+        try:
+            jcs_of(text)
+        except CanonicalizationError:
+            jcs.append({"name": name, "input": text, "refused": True})
+        else:  # pragma: no cover
+            raise AssertionError(f"JCS wrote {text}")
     return {
         "description": "Canonical JSON (docs/protocol.md, 'Canonical JSON'): each input, parsed,"
-        " in its canonical form (as text, and as the hex of its UTF-8 bytes).",
+        " in its canonical form (as text, and as the hex of its UTF-8 bytes); 'vectors' in"
+        " format 1's, 'jcs' in format 3's (RFC 8785), where 'refused' marks a value it cannot"
+        " write (verify: malformed-row).",
         "vectors": vectors,
+        "jcs": jcs,
     }
 
 
@@ -415,6 +474,20 @@ def setup_vectors() -> dict[str, Any]:
 
 
 def hash_vectors() -> dict[str, Any]:
+    """A chain of hand-made rows in format 1, and the same game in format 3."""
+    format_1 = hash_chain(CHAIN_VERSION)
+    return {
+        "description": "The hash chain (docs/protocol.md, 'The hash chain'): hash_0 is"
+        " sha256(chain + ':genesis:' + game id); each row's hash is sha256(raw previous"
+        " hash || canonical bytes of the row's object). At the top, format 1's chain"
+        " ('spies-replay/1', msgspec's canonical JSON); under 'format_3', the same game in"
+        " format 3 ('spies-replay/3', RFC 8785, game_created saying its log).",
+        **format_1,
+        "format_3": hash_chain(FORMAT_3),
+    }
+
+
+def hash_chain(log: str) -> dict[str, Any]:
     """A chain of hand-made rows: a command with and without a bot, non-ASCII text, floats."""
     game_id = "vector-hashes"
     created = GameCreated(
@@ -431,6 +504,8 @@ def hash_vectors() -> dict[str, Any]:
         ],
         clock=TimeControl(turn_seconds=7.25, budget_seconds=600.0, increment_seconds=0.1),
     )
+    if log == FORMAT_3:
+        created = msgspec.structs.replace(created, log=FORMAT_3)
     spec = GAMES["spies-and-lies"]
     first = setup(spec, 2, {}, FairRng(b"vector-hashes", 0))
     batches: list[tuple[list[Any], dict[str, Any]]] = [
@@ -443,12 +518,12 @@ def hash_vectors() -> dict[str, Any]:
     other = spec.legal_commands(moved.state, 1)[-1]
     then = step(spec, moved.state, 1, other, FairRng(b"vector-hashes", 3 + len(moved.events)))
     batches.append((list(then.events), {"actor": 1, "command": other, "bot": "greedy@1"}))
-    previous, seq, at, rows = genesis_hash(game_id), 1, 0, []
+    previous, seq, at, rows = genesis_hash(game_id, log), 1, 0, []
     for events, extra in batches:
-        for row in seal(previous, seq, events, recorded_at=stamp(at), **extra):
+        for row in seal(previous, seq, events, recorded_at=stamp(at), log=log, **extra):
             fields = msgspec.structs.asdict(row)
             del fields["hash"]
-            canonical = canonical_bytes(**fields)
+            canonical = canonical_bytes(**fields, log=log)
             assert chain_hash(previous, canonical) == row.hash
             item: dict[str, Any] = {
                 "seq": row.seq,
@@ -465,11 +540,9 @@ def hash_vectors() -> dict[str, Any]:
             previous, seq = row.hash, row.seq + 1
         at += 1_234_567
     return {
-        "description": "The hash chain (docs/protocol.md, 'The hash chain'): hash_0 is"
-        " sha256('spies-replay/1:genesis:' + game id); each row's hash is"
-        " sha256(raw previous hash || canonical bytes of the row's object).",
+        "chain": log,
         "game_id": game_id,
-        "genesis_hash": genesis_hash(game_id),
+        "genesis_hash": genesis_hash(game_id, log),
         "rows": rows,
     }
 
@@ -510,7 +583,7 @@ def bot_rng_vectors() -> dict[str, Any]:
             }
         )
     return {
-        "description": "Format 1 bot generators (docs/protocol.md, 'Bot moves'): CPython's"
+        "description": "Version 1 bot generators (docs/protocol.md, 'Bot moves'): CPython's"
         " random.Random seeded with the integer of HMAC-SHA256(seed, 'bot:<seat>:<version>');"
         " the first 32-bit outputs of a fresh generator, and randrange(n) calls in order on"
         " another fresh one, as [n, result].",
@@ -532,6 +605,9 @@ class Table:
     now: int
     """Microseconds since :data:`T0`."""
     people: Random = field(default_factory=lambda: Random("protocol vectors"))
+    bot_version: int | None = None
+    """The version every bot plays at (``None``: each bot's current one): 1 records a log as
+    the bots wrote it before they drew from the protocol's stream."""
 
     @property
     def at(self) -> str:
@@ -560,12 +636,21 @@ class Table:
         turn = plan_turn(self.head)
         if turn is None:
             return False
-        command = policy_for(turn.bot, turn.game)(turn.view, list(turn.legal), turn.rng())
-        mark = bot_mark(turn.bot, BOTS[turn.bot].version)
+        command, mark = self.ask(turn)
         self.append(
             prepare_command(self.spec, self.head, turn.seat, command, bot=mark, recorded_at=self.at)
         )
         return True
+
+    def ask(self, turn: BotTurn) -> tuple[Any, str]:
+        """The turn's bot's command at :attr:`bot_version`, and its mark."""
+        bot = BOTS[turn.bot]
+        version = bot.version if self.bot_version is None else self.bot_version
+        kept = bot.at(version)
+        assert kept is not None, f"this build has no {turn.bot}@{version}"
+        rng = kept.generator(turn.seed, turn.seat, turn.version)
+        command = kept.policies[turn.game](turn.view, list(turn.legal), rng)
+        return command, bot_mark(turn.bot, version)
 
     def deadline(self, seat: int) -> int:
         """The seat's deadline, in microseconds since :data:`T0`."""
@@ -586,8 +671,7 @@ class Table:
             return
         assert plan.forced_at is not None
         turn = forced_turn(self.head, seat, control.timeout_bot, plan.forced_at)
-        command = policy_for(turn.bot, turn.game)(turn.view, list(turn.legal), turn.rng())
-        mark = bot_mark(turn.bot, BOTS[turn.bot].version)
+        command, mark = self.ask(turn)
         prepared = prepare_timeout(
             self.spec, self.head, seat, forced=command, bot=mark, recorded_at=self.at
         )
@@ -595,7 +679,9 @@ class Table:
 
     def seat_change(self, event: SeatEvent) -> None:
         record = self.store.get_game(self.head.id)
-        prepared = prepare_seat_change(record, list(self.head.seats), event, recorded_at=self.at)
+        prepared = prepare_seat_change(
+            record, list(self.head.seats), event, log=self.head.log, recorded_at=self.at
+        )
         self.store.append(prepared.append)
         self.head = self.head.after(prepared.append, seats=prepared.seats)
 
@@ -851,7 +937,9 @@ def deck_of_spies_resumed(store: EventStore) -> str:
 
 
 def black_spy(store: EventStore) -> str:
-    """Six seats, two of them bots' from creation; a seat handed to a bot and taken back."""
+    """Six seats, two of them bots' from creation; a seat handed to a bot and taken back; the
+    bots at version 1 (CPython's generator, ``random`` taking the legal commands as listed),
+    as a log written before they drew from the protocol's stream."""
     game = table(
         store,
         "black-spy",
@@ -868,6 +956,7 @@ def black_spy(store: EventStore) -> str:
             SeatState(seat=5, name="Émile"),
         ],
     )
+    game.bot_version = 1
 
     def hand_over(game: Table, moves: int) -> bool:
         if moves == 12:
@@ -1041,7 +1130,8 @@ class Tamper:
     does: str
     forge: Callable[[list[bytes]], tuple[list[bytes], int | None]]
     """The forged lines and the seq the verdict names."""
-    code: str
+    code: str | None
+    """The verdict's code; ``None``: no forgery, the base's own verdict."""
     head: bool = False
     """Verified against the head the server published (the base's)."""
     base: str = "vector-deck-of-spies-deal-clock"
@@ -1136,9 +1226,56 @@ def _joiner_entropy_changed(lines: list[bytes]) -> tuple[list[bytes], int | None
 def _format_1_header(lines: list[bytes]) -> tuple[list[bytes], int | None]:
     """The mixed export's header saying format 1: a format 1 reader never reads it."""
     return [
-        lines[0].replace(b'"format":"spies-replay/2"', b'"format":"spies-replay/1"'),
+        lines[0].replace(b'"format":"spies-replay/3"', b'"format":"spies-replay/1"'),
         *lines[1:],
     ], None
+
+
+def _format_1_relabelled(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """A format 3 export's header saying format 1: its chain starts from format 1's genesis
+    and hashes format 1's bytes, so seq 1's hash is not the chain's."""
+    header = lines[0].replace(b'"format":"spies-replay/3"', b'"format":"spies-replay/1"')
+    assert header != lines[0]
+    return [header, *lines[1:]], 1
+
+
+def _log_removed(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """``game_created`` without its ``log``, the chain recomputed in format 3: the log no
+    longer says the format its header does."""
+    record, rows = rows_of(lines)
+    data = json.loads(rows[0].payload)
+    del data["log"]
+    first = msgspec.structs.replace(rows[0], payload=json.dumps(data, separators=(",", ":")))
+    return rechained(record, [first, *rows[1:]]), 1
+
+
+def _seed_upper_case(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The seed revealed in upper-case hex (the same bytes), the chain recomputed: format 3
+    writes it in lower case only."""
+    record, rows = rows_of(lines)
+    last = rows[-1].seq
+    seed = json.loads(rows[-1].payload)["seed"]
+    return rechained(record, edit(rows, last, seed=seed.upper())), last
+
+
+def _integer_too_big(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """A ``cards_drawn`` count of 2^53 + 1, hashes left as they were: RFC 8785 cannot write
+    it (a forger could not have hashed it either)."""
+    record, rows = rows_of(lines)
+    seq = first_seq(rows, lambda row: row.type == "cards_drawn")
+    return lines_of(record, edit(rows, seq, count=2**53 + 1)), seq
+
+
+def _float_respelled(lines: list[bytes]) -> tuple[list[bytes], int | None]:
+    """The time control's seconds written ``35e-1`` and ``5E-1`` for ``3.5`` and ``0.5``,
+    hashes left as they were: the same numbers, so the same RFC 8785 bytes and hashes."""
+    respelled = (
+        lines[1]
+        .replace(b'"turn_seconds":3.5', b'"turn_seconds":35e-1', 1)
+        .replace(b'"increment_seconds":0.5', b'"increment_seconds":5E-1', 1)
+    )
+    assert b"35e-1" in respelled and b"5E-1" in respelled, lines[1]
+    return [lines[0], respelled, *lines[2:]], None
 
 
 def _mark_stripped(lines: list[bytes]) -> tuple[list[bytes], int | None]:
@@ -1298,6 +1435,37 @@ TAMPERS: tuple[Tamper, ...] = (
         "invalid-export",
         base=MIXED_BASE,
     ),
+    Tamper(
+        "format-1-header",
+        "the header of a format 3 game saying spies-replay/1",
+        _format_1_relabelled,
+        "hash-mismatch",
+    ),
+    Tamper(
+        "log-removed",
+        "game_created's log removed, the chain recomputed in format 3",
+        _log_removed,
+        "header-mismatch",
+    ),
+    Tamper(
+        "seed-upper-case",
+        "the seed revealed in upper-case hex, the chain recomputed",
+        _seed_upper_case,
+        "seed-not-hex",
+    ),
+    Tamper(
+        "integer-too-big",
+        "a cards_drawn count of 2^53 + 1, the hashes as they were",
+        _integer_too_big,
+        "malformed-row",
+    ),
+    Tamper(
+        "float-respelled",
+        "the time control's seconds respelled (35e-1 for 3.5, 5E-1 for 0.5), the hashes as they"
+        " were: not a forgery, the same numbers in RFC 8785",
+        _float_respelled,
+        None,
+    ),
 )
 TAMPER_BASE = "vector-deck-of-spies-deal-clock"
 
@@ -1439,7 +1607,7 @@ def schemas() -> dict[str, Any]:
         " verify checks each field against the log.",
         "type": "object",
         "properties": {
-            "format": {"enum": [CHAIN_VERSION, FORMAT_MIXED]},
+            "format": {"enum": [CHAIN_VERSION, FORMAT_MIXED, FORMAT_3]},
             "id": {"type": "string", "pattern": f"^{GAME_ID.pattern}$"},
             "game": {"type": "string", "enum": sorted(GAMES)},
             "players": {"type": "integer", "minimum": 1},
@@ -1595,7 +1763,11 @@ def exports_and_tampers(workdir: Path) -> dict[str, bytes]:
         base = bases[tamper.base]
         lines, seq = tamper.forge(list(base))
         head = read_export(base)[0].head_hash if tamper.head else None
-        expected = {"ok": False, "seq": seq, "code": tamper.code}
+        expected = (
+            {"ok": False, "seq": seq, "code": tamper.code}
+            if tamper.code is not None
+            else verdict(base)
+        )
         if tamper.pending is None:
             found = verdict(lines, head)
             assert found == expected, (tamper.name, found, expected)
@@ -1608,6 +1780,8 @@ def exports_and_tampers(workdir: Path) -> dict[str, bytes]:
         if head is not None:
             entry["head"] = head
         entry["verdict"] = expected
+        if expected["ok"]:  # no forgery: re-derived, its draws are checked as an export's
+            entry["draws"] = draws(lines)
         if tamper.pending is not None:
             entry["pending"] = tamper.pending
         index.append(entry)
@@ -1634,12 +1808,19 @@ def build() -> dict[str, bytes]:
         "vectors/setup.json": dumps(setup_vectors()),
         "vectors/hashes.json": dumps(hash_vectors()),
         "vectors/bot-rng.json": dumps(bot_rng_vectors()),
+        "vectors/bot-stream.json": dumps(bot_stream_vectors()),
         "vectors/entropy.json": dumps(entropy_vectors()),
     }
     for name, schema in schemas().items():
         files[name] = dumps(schema)
     with tempfile.TemporaryDirectory() as workdir:
         files |= exports_and_tampers(Path(workdir))
+    frozen = OUT / FROZEN
+    files |= {
+        path.relative_to(OUT).as_posix(): path.read_bytes()
+        for path in sorted(frozen.rglob("*"))
+        if path.is_file()
+    }
     files["vectors/receipts.json"] = dumps(receipt_vectors(files))
     return dict(sorted(files.items()))
 

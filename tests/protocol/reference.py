@@ -3,8 +3,8 @@ nothing of the engine, so that where it agrees with the vectors (and with the en
 random input) the document says what the code does.
 
 Canonical JSON, the hash chain, the commitments, the random stream, ``randrange``, the
-shuffle, each game's random set-up, and the format 1 bot generator (CPython's Mersenne
-Twister, seeded as the document says).
+shuffle, each game's random set-up, the bot stream and ``random@2``'s choice, and the
+version 1 bot generator (CPython's Mersenne Twister, seeded as the document says).
 """
 
 from __future__ import annotations
@@ -113,19 +113,78 @@ def canonical_bytes(text: str | bytes) -> bytes:
     return canonical(parse(text)).encode("utf-8")
 
 
+# -- format 3: RFC 8785 ----------------------------------------------------------------------
+
+SAFE_INTEGER = 2**53 - 1
+"""The largest integer token format 3 accepts (either sign)."""
+
+
+def es_number(value: float) -> str:
+    """A double as ECMAScript's ``Number.prototype.toString`` writes it (RFC 8785, 3.2.2.3)."""
+    if math.isnan(value) or math.isinf(value):
+        raise ValueError("not a finite number")
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    digits, k = _digits(abs(value))
+    n = len(digits)
+    kk = n + k
+    if k >= 0 and kk <= 21:
+        return sign + digits + "0" * k
+    if 0 < kk <= 21:
+        return sign + digits[:kk] + "." + digits[kk:]
+    if -6 < kk <= 0:
+        return sign + "0." + "0" * -kk + digits
+    mantissa = digits[0] + ("." + digits[1:] if n > 1 else "")
+    return sign + mantissa + "e" + ("+" if kk - 1 > 0 else "-") + str(abs(kk - 1))
+
+
+def jcs(value: Any) -> str:
+    """A parsed value (:func:`parse`) as RFC 8785 text: numbers as doubles in ECMAScript's
+    form (an integer token beyond ±(2^53 - 1) refused), keys in UTF-16 code unit order."""
+    if value is None or value is True or value is False or isinstance(value, str):
+        return canonical(value)
+    if isinstance(value, Float):
+        return es_number(value)
+    if isinstance(value, int):
+        if abs(value) > SAFE_INTEGER:
+            raise ValueError(f"the integer {value} is beyond ±(2^53 - 1)")
+        return es_number(float(value))
+    if isinstance(value, list):
+        return "[" + ",".join(jcs(item) for item in value) + "]"
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda key: key.encode("utf-16-be"))
+        return "{" + ",".join(_string(key) + ":" + jcs(value[key]) for key in keys) + "}"
+    raise TypeError(type(value).__name__)
+
+
+def jcs_bytes(text: str | bytes) -> bytes:
+    """Format 3's canonical bytes of a JSON text."""
+    return jcs(parse(text)).encode("utf-8")
+
+
 # -- the chain and the commitments ------------------------------------------------------------
 
 
-def genesis(game_id: str) -> str:
-    return hashlib.sha256(b"spies-replay/1:genesis:" + game_id.encode("utf-8")).hexdigest()
+FORMAT_3 = "spies-replay/3"
 
 
-def row_bytes(row: dict[str, Any]) -> bytes:
-    """The canonical bytes of an export line's hashed fields (``row`` as parsed)."""
+def chain(export_format: str) -> str:
+    """The chain of an export's ``format``: format 2 is format 1's."""
+    return FORMAT_3 if export_format == FORMAT_3 else "spies-replay/1"
+
+
+def genesis(game_id: str, log: str = "spies-replay/1") -> str:
+    return hashlib.sha256(f"{log}:genesis:{game_id}".encode()).hexdigest()
+
+
+def row_bytes(row: dict[str, Any], log: str = "spies-replay/1") -> bytes:
+    """The canonical bytes of an export line's hashed fields (``row`` as parsed) in the
+    chain ``log``."""
     hashed = {key: row[key] for key in ("seq", "type", "actor", "command", "event", "recorded_at")}
     if row.get("bot") is not None:
         hashed["bot"] = row["bot"]
-    return canonical(hashed).encode("utf-8")
+    return (jcs(hashed) if log == FORMAT_3 else canonical(hashed)).encode("utf-8")
 
 
 def link(previous: str, canonical_row: bytes) -> str:
@@ -136,8 +195,9 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def deal_commitment(seed: bytes, deal_text: str) -> str:
-    return hashlib.sha256(seed + canonical_bytes(deal_text)).hexdigest()
+def deal_commitment(seed: bytes, deal_text: str, log: str = "spies-replay/1") -> str:
+    encoded = jcs_bytes(deal_text) if log == FORMAT_3 else canonical_bytes(deal_text)
+    return hashlib.sha256(seed + encoded).hexdigest()
 
 
 # -- the random stream ------------------------------------------------------------------------
@@ -257,7 +317,40 @@ def spies_and_lies(seed: bytes, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# -- format 1 bot generators: CPython's Mersenne Twister ----------------------------------------
+# -- the bot stream (version 2) and random@2 ----------------------------------------------------
+
+
+def bot_block(seed: bytes, seat: int, v: int, index: int) -> bytes:
+    message = f"spies-bot/1:{seat}:{v}:{index}".encode("ascii")
+    return hmac.new(seed, message, hashlib.sha256).digest()
+
+
+class BotStream(Stream):
+    """``randrange`` on the bot stream of (seed, seat, v): the game's stream's reading of
+    other blocks."""
+
+    def __init__(self, seed: bytes, seat: int, v: int) -> None:
+        super().__init__(seed, 0)
+        self.seat, self.v = seat, v
+
+    def word(self) -> int:
+        while len(self.data) < self.read + 8:
+            self.data += bot_block(self.seed, self.seat, self.v, self.blocks)
+            self.blocks += 1
+        value = int.from_bytes(self.data[self.read : self.read + 8], "big")
+        self.read += 8
+        return value
+
+
+def random_2(seed: bytes, seat: int, v: int, legal: Sequence[str]) -> tuple[list[str], str]:
+    """``random@2``'s answer from the legal commands' JSON texts (in any order): the set of
+    their canonical bytes sorted bytewise, and the one it picks (as text)."""
+    ordered = sorted({canonical_bytes(text) for text in legal})
+    pick = ordered[BotStream(seed, seat, v).randrange(len(ordered))]
+    return [item.decode() for item in ordered], pick.decode()
+
+
+# -- version 1 bot generators: CPython's Mersenne Twister ----------------------------------------
 
 _N, _M = 624, 397
 

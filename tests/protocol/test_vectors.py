@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spies_bots import bot_rng
+from spies_bots import bot_rng, bot_stream
 from spies_core.rng import FairRng
 from spies_replay.codec import canonical_json
+from spies_replay.jcs import CanonicalizationError, jcs_bytes
 
 from . import reference
 from .make_vectors import OUT, build, on_disk, verdict
@@ -32,11 +33,24 @@ def load(name: str) -> Any:
     return json.loads((VECTORS / name).read_text("utf-8"))
 
 
-EXPORTS: list[dict[str, Any]] = load("exports.json")["vectors"]
+def exports(folder: Path) -> list[dict[str, Any]]:
+    """An index's entries, each with the folder its file is relative to."""
+    index = json.loads((folder / "exports.json").read_text("utf-8"))["vectors"]
+    return [{**entry, "folder": folder} for entry in index]
+
+
+FORMAT_1 = exports(VECTORS / "format-1")
+"""The exports of formats 1 and 2, frozen as written before format 3."""
+EXPORTS: list[dict[str, Any]] = exports(VECTORS) + FORMAT_1
 
 
 def lines_of(entry: dict[str, Any]) -> list[bytes]:
-    return (VECTORS / entry["file"]).read_bytes().splitlines(keepends=True)
+    return (entry["folder"] / entry["file"]).read_bytes().splitlines(keepends=True)
+
+
+def name_of(entry: dict[str, Any]) -> str:
+    stem = Path(entry["file"]).stem
+    return f"format-1/{stem}" if entry["folder"] != VECTORS else stem
 
 
 def test_the_vectors_and_schemas_are_what_the_code_computes() -> None:
@@ -48,7 +62,7 @@ def test_the_vectors_and_schemas_are_what_the_code_computes() -> None:
     assert not changed, f"regenerate with python -m tests.protocol.make_vectors: {changed}"
 
 
-@pytest.mark.parametrize("entry", EXPORTS, ids=[Path(e["file"]).stem for e in EXPORTS])
+@pytest.mark.parametrize("entry", EXPORTS, ids=name_of)
 def test_verify_gives_every_export_its_verdict(entry: dict[str, Any]) -> None:
     found = verdict(lines_of(entry), entry.get("head"))
     if "pending" in entry and found != entry["verdict"]:
@@ -65,6 +79,8 @@ def test_the_vectors_cover_what_the_document_promises() -> None:
     for needed in (
         b'"bot":"random@1"',
         b'"bot":"greedy@1"',
+        b'"bot":"random@2"',
+        b'"bot":"greedy@2"',
         b'"type":"clock_expired"',
         b'"type":"seat_handed_to_bot"',
         b'"type":"seat_taken_back"',
@@ -77,12 +93,21 @@ def test_the_vectors_cover_what_the_document_promises() -> None:
         b'"seed_source":"mixed"',
         b'"type":"entropy_added"',
         b'"format":"spies-replay/2"',
+        b'"format":"spies-replay/3"',
+        b'"log":"spies-replay/3"',
         b'"forfeit":true',
     ):
         assert needed in text, needed
     codes = {e["verdict"].get("code") for e in EXPORTS}
     assert {"hash-mismatch", "missing-event", "out-of-order", "seed-mismatch"} <= codes
     assert {"unknown-field", "duplicate-key", "published-head-mismatch"} <= codes
+    assert {"seed-not-hex", "malformed-row", "header-mismatch"} <= codes
+    for entry in EXPORTS:  # every game of today's build is format 3, the frozen ones not
+        header = json.loads(lines_of(entry)[0])
+        if entry["folder"] == VECTORS and "format-1" not in entry["file"]:
+            assert header["format"] == "spies-replay/3", entry["file"]
+        elif entry["folder"] != VECTORS:
+            assert header["format"] in ("spies-replay/1", "spies-replay/2"), entry["file"]
 
 
 OUTSIDE_THE_SCHEMAS = {"unknown-field", "misplaced-actor"}
@@ -99,7 +124,7 @@ def validators() -> tuple[Any, Any]:
     )
 
 
-@pytest.mark.parametrize("entry", EXPORTS, ids=[Path(e["file"]).stem for e in EXPORTS])
+@pytest.mark.parametrize("entry", EXPORTS, ids=name_of)
 def test_every_line_of_an_export_fits_the_schemas(
     entry: dict[str, Any], validators: tuple[Any, Any]
 ) -> None:
@@ -121,6 +146,27 @@ def test_canonical_json(vector: dict[str, Any]) -> None:
     assert vector["canonical"].encode() == expected
     assert canonical_json(vector["input"]) == expected
     assert reference.canonical_bytes(vector["input"]) == expected
+
+
+@pytest.mark.parametrize("vector", load("canonical.json")["jcs"], ids=lambda v: v["name"])
+def test_format_3_canonical_json(vector: dict[str, Any]) -> None:
+    """The reference's RFC 8785 is the ``rfc8785`` library's, refusals included."""
+    if vector.get("refused"):
+        with pytest.raises(CanonicalizationError):
+            jcs_bytes(msgspec.json.decode(vector["input"]))
+        with pytest.raises(ValueError, match="2\\^53"):
+            reference.jcs_bytes(vector["input"])
+        return
+    expected = bytes.fromhex(vector["canonical_hex"])
+    assert vector["canonical"].encode() == expected
+    assert jcs_bytes(msgspec.json.decode(vector["input"])) == expected
+    assert reference.jcs_bytes(vector["input"]) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_the_reference_es_number_is_rfc8785s(value: float) -> None:
+    assert reference.es_number(value).encode() == jcs_bytes(value)
 
 
 JSON_VALUES = st.recursive(
@@ -151,13 +197,18 @@ def test_float_text_round_trips(value: float) -> None:
     assert text == canonical_json(msgspec.json.encode(value)).decode()
 
 
-def test_the_hash_chain() -> None:
+@pytest.mark.parametrize("log", ["spies-replay/1", "spies-replay/3"])
+def test_the_hash_chain(log: str) -> None:
     vectors = reference.parse((VECTORS / "hashes.json").read_bytes())
-    assert reference.genesis(vectors["game_id"]) == vectors["genesis_hash"]
+    if log == reference.FORMAT_3:
+        vectors = vectors["format_3"]
+        assert vectors["rows"][0]["event"]["log"] == log
+    assert vectors["chain"] == log
+    assert reference.genesis(vectors["game_id"], log) == vectors["genesis_hash"]
     previous = vectors["genesis_hash"]
     for row in vectors["rows"]:
         assert row["previous_hash"] == previous
-        assert reference.row_bytes(row) == row["canonical"].encode()
+        assert reference.row_bytes(row, log) == row["canonical"].encode()
         previous = reference.link(previous, row["canonical"].encode())
         assert previous == row["hash"]
     assert any("bot" in row for row in vectors["rows"])
@@ -172,10 +223,11 @@ def test_every_exports_chain_and_commitments_from_the_reference() -> None:
             continue
         lines = lines_of(entry)
         header = json.loads(lines[0])
-        previous = reference.genesis(header["id"])
+        log = reference.chain(header["format"])
+        previous = reference.genesis(header["id"], log)
         for line in lines[1:]:
             row = reference.parse(line)
-            previous = reference.link(previous, reference.row_bytes(row))
+            previous = reference.link(previous, reference.row_bytes(row, log))
             assert previous == row["hash"], (entry["file"], row["seq"])
         assert previous == header["head_hash"]
         created = json.loads(lines[1])["event"]
@@ -184,7 +236,7 @@ def test_every_exports_chain_and_commitments_from_the_reference() -> None:
         assert reference.seed_commitment(seed) == created["seed_commitment"]
         if created.get("deal_commitment") is not None:
             deal = json.dumps(revealed["deal"])
-            assert reference.deal_commitment(seed, deal) == created["deal_commitment"]
+            assert reference.deal_commitment(seed, deal, log) == created["deal_commitment"]
 
 
 @pytest.mark.parametrize("vector", load("entropy.json")["vectors"], ids=lambda v: v["name"])
@@ -244,8 +296,63 @@ def test_each_games_random_setup(vector: dict[str, Any]) -> None:
         assert {key: started[key] for key in expected} == expected
 
 
+BOT_STREAM = load("bot-stream.json")
+
+
+@pytest.mark.parametrize("vector", BOT_STREAM["generators"], ids=str)
+def test_the_bot_stream(vector: dict[str, Any]) -> None:
+    seed, seat, v = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["v"]
+    for index, item in enumerate(vector["blocks"]):
+        assert item["message"] == f"spies-bot/1:{seat}:{v}:{index}"
+        assert reference.bot_block(seed, seat, v, index).hex() == item["bytes_hex"]
+    stream, engine = reference.BotStream(seed, seat, v), bot_stream(seed, seat, v)
+    for call in vector["calls"]:
+        n = int(call["n"])
+        assert stream.randrange(n) == engine.randrange(n) == int(call["result"])
+    assert stream.read == 8 * sum(len(call["words"]) for call in vector["calls"])
+    assert any(not word["accepted"] for call in vector["calls"] for word in call["words"]) or (
+        stream.blocks > 1
+    )
+
+
+@pytest.mark.parametrize("vector", BOT_STREAM["random_bot"], ids=str)
+def test_random_2_picks_from_the_legal_set_in_canonical_order(vector: dict[str, Any]) -> None:
+    """The document's rule, from the commands in the build's order and in reverse, gives the
+    sorted list and the pick the engine's ``random@2`` made."""
+    seed, seat, v = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["v"]
+    listed = vector["legal_listed"]
+    for order in (listed, listed[::-1]):
+        ordered, pick = reference.random_2(seed, seat, v, order)
+        assert ordered == vector["legal_sorted"]
+        assert pick == vector["pick"] == ordered[int(vector["randrange"]["result"])]
+    assert listed != vector["legal_sorted"]
+
+
+def test_the_bot_stream_vectors_cover_every_game() -> None:
+    questions = BOT_STREAM["random_bot"]
+    assert {q["game"] for q in questions} == {"deck-of-spies", "black-spy", "spies-and-lies"}
+    readme = next(q for q in questions if q["seed_hex"] == b"readme-demo".hex())
+    assert (readme["seat"], readme["v"], len(readme["legal_sorted"])) == (0, 4, 23)
+    assert readme["pick"] == '{"cards":["4C","2S"],"retire":["2C","2D"],"type":"counter"}'
+    # the example of docs/protocol.md's "Bot moves" is this question, word for word
+    [block] = [g["blocks"][0] for g in BOT_STREAM["generators"] if (g["seat"], g["v"]) == (0, 4)]
+    document = (OUT.parent / "protocol.md").read_text("utf-8")
+    example = document.split("## Bot moves", 1)[1].split("**The version 1 generator**", 1)[0]
+    assert block["message"] == "spies-bot/1:0:4:0" and f"`{block['bytes_hex']}`" in example
+    assert readme["randrange"]["words"][0]["word_hex"] == block["bytes_hex"][:16]
+    assert readme["pick"] in example and readme["legal_sorted"][3] in example
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(min_size=1, max_size=40), st.integers(0, 5), st.integers(0, 2000))
+def test_the_bot_stream_is_the_documents(seed: bytes, seat: int, v: int) -> None:
+    stream, engine = reference.BotStream(seed, seat, v), bot_stream(seed, seat, v)
+    sizes = (1, 2, 3, 60, 2**31 + 1, 2**63 + 1)
+    assert [stream.randrange(n) for n in sizes] == [engine.randrange(n) for n in sizes]
+
+
 @pytest.mark.parametrize("vector", load("bot-rng.json")["vectors"], ids=str)
-def test_the_format_1_bot_generator(vector: dict[str, Any]) -> None:
+def test_the_version_1_bot_generator(vector: dict[str, Any]) -> None:
     seed, seat, version = bytes.fromhex(vector["seed_hex"]), vector["seat"], vector["version"]
     words = reference.key_words(int(vector["seed_int_hex"], 16))
     assert [f"{word:08x}" for word in words] == vector["init_key_words"]

@@ -27,7 +27,7 @@ from spies_api.game import (
     prepare_command,
     prepare_timeout,
 )
-from spies_bots import bot_rng, policy_for
+from spies_bots import bot_stream, policy_for
 from spies_core.clock import ClockState, TimeControl, deadline_ms, expire, run
 from spies_core.registry import GAMES
 from spies_core.step import view_at
@@ -74,9 +74,9 @@ def play(store: EventStore, *, timeouts: int = 2, moves: int = 6) -> Played:
             assert version is not None
             legal = list(spec.legal_commands(head.state, seat))
             view = view_at(spec, head.state, seat, version)
-            forced = policy_for("random", GAME)(view, legal, bot_rng(seed, seat, version))
+            forced = policy_for("random", GAME)(view, legal, bot_stream(seed, seat, version))
             prepared = prepare_timeout(
-                spec, head, seat, forced=forced, bot="random@1", recorded_at=from_ms(now)
+                spec, head, seat, forced=forced, bot="random@2", recorded_at=from_ms(now)
             )
             timed_out += 1
         else:
@@ -214,7 +214,7 @@ def test_an_abandoned_seat_is_handed_over_and_plays_its_forced_move_in_one_batch
     third = seqs_of(played.rows, "clock_expired")[2]
     handed, forced = played.rows[third], played.rows[third + 1]  # the rows after it
     assert handed.type == "seat_handed_to_bot" and handed.recorded_at == forced.recorded_at
-    assert forced.actor == 0 and forced.command is not None and forced.bot == "random@1"
+    assert forced.actor == 0 and forced.command is not None and forced.bot == "random@2"
     report = verify_game(store, played.game_id, bots=REGISTERED)
     assert report.ok, report.problem
     assert report.bot_moves_rederived == 3  # the forced move after the hand-over too
@@ -253,7 +253,9 @@ def test_a_log_from_before_forced_moves_on_abandonment_still_verifies(
         assert head.clock is not None
         at_ms = (deadline_ms(head.clock, 0) or 0) + 250
         batch, clocks = legacy_abandonment(head, at_ms)
-        rows += seal(rows[-1].hash, rows[-1].seq + 1, batch, recorded_at=from_ms(at_ms))
+        rows += seal(
+            rows[-1].hash, rows[-1].seq + 1, batch, recorded_at=from_ms(at_ms), log=head.log
+        )
         head = replace(head, version=rows[-1].seq, head_hash=rows[-1].hash, clock=clocks)
     assert [row.type for row in rows].count("seat_handed_to_bot") == 2
     report = check(played, rows)

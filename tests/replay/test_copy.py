@@ -1,6 +1,7 @@
 """``spies-replay copy --from SRC --to DST``: every game, in progress or finished, moves
 between any two backends with its hashes, seed, seat tokens, idempotency records and
-rematch link intact, and ``verify --all`` passes on the copy. SQLite to SQLite always;
+rematch link intact, and ``verify --all`` passes on the copy; players and their seats move
+too, never into an export. SQLite to SQLite always;
 SQLite to PostgreSQL (and back) when ``SPIES_TEST_POSTGRES_URL`` is set."""
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ import pytest
 
 from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_api.service.keys import ReceiptKeys
+from spies_api.service.players import player_seat_token
 from spies_replay.cli import main
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.reading import load_state
 from spies_replay.receipts import new_key
 from spies_replay.store.keyring import add_key, ensure_key, read_keys
+from spies_replay.store.players import add_player, find_player, owned_seats
 from spies_replay.store.protocols import EventStore
+from spies_replay.store.records import SeatOwner, hash_token
 from spies_replay.store.sql import SqlEventStore
+from spies_replay.transfer import export_lines
 from tests.support.backends import BACKENDS, Backend, fresh_backend
 from tests.support.counter import finish, new_game, play
 from tests.support.countergame import GAMES, Bump
@@ -125,3 +130,49 @@ def test_copy_carries_the_receipt_signing_keys(
             (current.key_id, True),
         }
         assert ReceiptKeys.open(copied).signer.key_id == current.key_id
+
+
+def test_copy_carries_players_and_their_seats_never_into_an_export(
+    source: Backend, target: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player keeps its way back to its seats on the copy: the player (its token's hash)
+    and its seats (their salts) move with the games, so the player's token still derives
+    each seat's token; a seat of a game the target holds differently stays behind, and an
+    export of the game names no player."""
+    player_token, salt = "player.ada-token", "ada-salt"
+    seat_token = player_seat_token(player_token, salt)
+    with source.open() as store:
+        assert isinstance(store, SqlEventStore)
+        ada = add_player(store, "ada-player", hash_token(player_token), "Ada", "2026-01-01Z")
+        add_player(store, "bo", hash_token("player.bo-token"), None, "2026-01-02Z")
+        for game_id in ("kept", "clashing"):
+            create_game(
+                store,
+                "counter",
+                2,
+                {"target": 6},
+                game_id=game_id,
+                tokens={0: seat_token},
+                owners={0: SeatOwner(ada.player_id, salt)},
+                games=GAMES,
+            )
+        finish(store, "kept")
+        export = b"".join(export_lines(store, "kept"))
+    assert b"ada-player" not in export and salt.encode() not in export
+    with target.open() as there:  # another game under one of the ids
+        create_game(there, "counter", 2, {}, game_id="clashing", games=GAMES)
+    status, out = cli(
+        "--json", "copy", "--from", source.location, "--to", target.location, capsys=capsys
+    )
+    answer = msgspec.json.decode(out)
+    assert status == 1 and (answer["players"], answer["owned_seats"]) == (2, 1)
+    with target.open() as copied:
+        assert isinstance(copied, SqlEventStore)
+        assert find_player(copied, hash_token(player_token)) == ada
+        seats, total = owned_seats(copied, "ada-player", limit=10, offset=0)
+        assert total == 1 and [(s.game_id, s.seat, s.token_salt) for s in seats] == [
+            ("kept", 0, salt)
+        ]
+        assert copied.check_token("kept", seat_token) == 0  # the way back still opens it
+    status, out = cli("copy", "--from", source.location, "--to", target.location, capsys=capsys)
+    assert "0 players and 0 of their seats copied" in out.splitlines()  # run again: nothing new

@@ -23,7 +23,7 @@ from spies_core.registry import GAMES, get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
 from spies_core.step import setup
 from spies_replay.cli import main
-from spies_replay.codec import genesis_hash, seal
+from spies_replay.codec import chain_of, genesis_hash, seal
 from spies_replay.meta import (
     ClocksUpdated,
     GameCreated,
@@ -191,9 +191,10 @@ def forged(
     """A log of ``events`` for a new game (``joined_at``: the index of the first event recorded
     at the join's time), and its record."""
     game_id = "forged-lobby"
-    rows = seal(genesis_hash(game_id), 1, events[:joined_at], recorded_at=CREATED_AT)
-    rows += seal(rows[-1].hash, len(rows) + 1, events[joined_at:], recorded_at=JOINED_AT)
     created = events[0]
+    log = chain_of(created.log)
+    rows = seal(genesis_hash(game_id, log), 1, events[:joined_at], recorded_at=CREATED_AT, log=log)
+    rows += seal(rows[-1].hash, len(rows) + 1, events[joined_at:], recorded_at=JOINED_AT, log=log)
     record = GameRecord(
         id=game_id,
         game=game,

@@ -20,8 +20,16 @@ from spies_api.game import create_game
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import FairRng, mix_seed
 from spies_core.step import setup
-from spies_replay.codec import canonical_bytes, chain_hash, encode, event_tag, genesis_hash
+from spies_replay.codec import (
+    FORMAT_3,
+    canonical_bytes,
+    chain_hash,
+    encode,
+    event_tag,
+    genesis_hash,
+)
 from spies_replay.errors import EntropyNotAcceptedError, InvalidExportError
+from spies_replay.formats import log_of
 from spies_replay.meta import (
     EntropyAdded,
     SeatJoined,
@@ -125,9 +133,15 @@ def finished_export(store: EventStore) -> list[bytes]:
     return list(export_lines(store, game_id))
 
 
-def test_a_mixed_export_is_format_2_and_imports_verified(store: EventStore, tmp_path: Path) -> None:
+def test_a_new_mixed_export_is_format_3_and_imports_verified(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """Format 2 names an older game's entropy; a game created since is format 3 whatever its
+    seed, and its ``seed_source`` ``mixed`` says entropy went in."""
     lines = finished_export(store)
-    assert msgspec.json.decode(lines[0])["format"] == FORMAT_MIXED
+    header = msgspec.json.decode(lines[0])
+    assert (header["format"], header["seed_source"]) == (FORMAT_3, "mixed")
+    assert FORMAT_MIXED != FORMAT_3
     with SQLiteEventStore(tmp_path / "other.db") as other:
         report = import_game(other, io.BytesIO(b"".join(lines)))
     assert report.ok, report.problem
@@ -143,7 +157,8 @@ def test_a_format_1_header_on_a_mixed_log_is_refused(store: EventStore) -> None:
 
 def rechained(record: GameRecord, rows: list[EventRow], events: list[Any]) -> tuple[Any, Any]:
     """The log with ``events`` as its payloads, every hash recomputed (a forger's rewrite)."""
-    fixed, previous = [], genesis_hash(record.id)
+    log = log_of(record, rows)
+    fixed, previous = [], genesis_hash(record.id, log)
     for row, event in zip(rows, events, strict=True):
         payload = encode(event)
         canonical = canonical_bytes(
@@ -154,6 +169,7 @@ def rechained(record: GameRecord, rows: list[EventRow], events: list[Any]) -> tu
             payload=payload,
             recorded_at=row.recorded_at,
             bot=row.bot,
+            log=log,
         )
         previous = chain_hash(previous, canonical)
         fixed.append(

@@ -68,11 +68,34 @@ def test_bot_moves_are_marked_with_their_version_and_re_derived(real: EventStore
     game_id = play_with_bots(real, "spies-and-lies", ["random", "greedy"])
     _, rows = log_of(real, game_id)
     marks = {row.bot for row in bot_rows(rows)}
-    assert marks == {"random@1", "greedy@1"}
+    assert marks == {"random@2", "greedy@2"}
     report = verify_game(real, game_id, bots=REGISTERED)
     assert report.ok, report.problem
     assert report.bot_moves_rederived == len(bot_rows(rows))
     assert report.caveats == []
+
+
+def test_moves_of_version_1_are_re_derived_with_version_1s_generator(
+    real: EventStore, other: EventStore
+) -> None:
+    """A log recorded before the bots drew from the protocol's stream keeps verifying with
+    every bot move re-run; the same moves claimed by version 2 are not version 2's."""
+    game_id = play_with_bots(
+        real, "spies-and-lies", ["random", "greedy"], version=1, mark=lambda n: f"{n}@1"
+    )
+    record, rows = log_of(real, game_id)
+    assert {row.bot for row in bot_rows(rows)} == {"random@1", "greedy@1"}
+    report = verify_game(real, game_id, bots=REGISTERED)
+    assert report.ok, report.problem
+    assert report.bot_moves_rederived == len(bot_rows(rows))
+    assert report.caveats == []
+    relabelled = [
+        msgspec.structs.replace(row, bot=row.bot.replace("@1", "@2")) if row.bot else row
+        for row in rows
+    ]
+    seq, code = refusal(other, *rechain(record, relabelled))
+    assert code == "bot-move-mismatch"
+    assert relabelled[seq - 1].bot in {"random@2", "greedy@2"}
 
 
 def test_every_bot_mark_stripped_is_caught(real: EventStore, other: EventStore) -> None:
@@ -96,7 +119,7 @@ def test_a_persons_moves_passed_off_as_a_bots_are_caught(
     created["seats"][0] = {"seat": 0, "type": "bot", "name": None, "bot": "random"}
     forged = set_created(rows, seats=created["seats"])
     forged = [
-        msgspec.structs.replace(row, bot="random@1") if row.actor == 0 else row for row in forged
+        msgspec.structs.replace(row, bot="random@2") if row.actor == 0 else row for row in forged
     ]
     seq, code = refusal(other, *rechain(record, forged))
     assert code == "bot-move-mismatch"
@@ -119,7 +142,7 @@ def test_a_bot_version_this_build_lacks_is_a_caveat(real: EventStore) -> None:
     assert report.ok, report.problem
     [caveat] = report.caveats
     assert caveat.code == "bot-version-not-in-build"
-    assert "random@9" in caveat.message and "version 1" in caveat.message
+    assert "random@9" in caveat.message and "versions 1, 2 only" in caveat.message
 
 
 def test_a_bot_this_build_lacks_is_a_caveat(real: EventStore) -> None:

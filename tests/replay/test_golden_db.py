@@ -17,6 +17,8 @@ import pytest
 
 from spies_api.game import submit_command
 from spies_core.registry import get_game
+from spies_replay.codec import CHAIN_VERSION
+from spies_replay.formats import stored_log
 from spies_replay.meta import SeatJoined, SeatType
 from spies_replay.reading import load_state
 from spies_replay.store.backends import open_store
@@ -113,3 +115,5 @@ def test_the_golden_file_plays_on(golden: Path) -> None:
     with open_store(golden, create=False) as store:
         assert all(report.ok for report in verify_all(store))
         assert store.get_game("active").version == version + 1
+        # written before format 3, the game goes on in format 1: its new rows chain on
+        assert stored_log(store.read_rows("active")) == CHAIN_VERSION

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from spies_api.game import create_game, load_head, prepare_command, prepare_timeout
-from spies_bots import bot_rng, policy_for
+from spies_bots import bot_stream, policy_for
 from spies_core.clock import TimeControl, deadline_ms
 from spies_core.registry import GAMES
 from spies_core.step import view_at
@@ -63,9 +63,9 @@ def test_a_forced_move_after_a_timeout_is_the_seats_command(store: EventStore) -
     version = head.version + 1  # the forced move follows clock_expired
     view = view_at(spec, head.state, 0, version)
     legal = list(spec.legal_commands(head.state, 0))
-    forced = policy_for("random", game)(view, legal, bot_rng(created.secrets.seed, 0, version))
+    forced = policy_for("random", game)(view, legal, bot_stream(created.secrets.seed, 0, version))
     prepared = prepare_timeout(
-        spec, head, 0, forced=forced, bot="random@1", recorded_at=from_ms(deadline + 1)
+        spec, head, 0, forced=forced, bot="random@2", recorded_at=from_ms(deadline + 1)
     )
     store.append(prepared.append)
     rows = store.read_rows(head.id, after=head.version)

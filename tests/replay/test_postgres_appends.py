@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from spies_replay.codec import seal
+from spies_replay.codec import FORMAT_3, seal
 from spies_replay.errors import SeatTakenError, VersionConflictError
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
@@ -87,6 +87,7 @@ def batch(
         record.version + 1,
         [CounterBumped(seat=0, by=by, total=by)],
         recorded_at=utc_now(),
+        log=FORMAT_3,
     )
     return Append(
         game_id=game_id,
@@ -233,6 +234,7 @@ def test_the_texts_come_out_of_the_document_exactly(store: PostgresEventStore) -
         record.version + 1,
         [CounterBumped(seat=0, by=1, total=1)],
         recorded_at=utc_now(),
+        log=FORMAT_3,
     )[0]
     odd = type(row)(**{**{f: getattr(row, f) for f in row.__struct_fields__}, "payload": payload})
     response = b'{"a":"\\u2603 \\"x\\""}  '

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from spies_replay.codec import seal
+from spies_replay.codec import FORMAT_3, seal
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
 from spies_replay.store.postgres import heard as heard_notice
@@ -61,7 +61,7 @@ def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
     assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
-    assert rows[-1][0] == "m009_players"
+    assert rows[-1][0] == "m010_seat_owners"
     assert all(row[1].endswith("Z") for row in rows)
 
 
@@ -75,7 +75,11 @@ def test_a_database_recorded_before_m005_gets_the_append_as_it_is_now(backend: B
     with backend.open() as store:
         record = new_game(store).record
         rows = seal(
-            record.head_hash, record.version + 2, [CounterTurnPassed(seat=0)], recorded_at=utc_now()
+            record.head_hash,
+            record.version + 2,
+            [CounterTurnPassed(seat=0)],
+            recorded_at=utc_now(),
+            log=FORMAT_3,
         )
         gap = Append(
             game_id=record.id, version=record.version, head_hash=record.head_hash, rows=rows

@@ -12,7 +12,7 @@ import msgspec
 from spies_api.game import create_game, submit_command
 from spies_core.cards import ALL_CARDS
 from spies_core.registry import GAMES, get_game
-from spies_replay.codec import codec_for, deal_commitment, genesis_hash, seal
+from spies_replay.codec import FORMAT_3, codec_for, deal_commitment, genesis_hash, seal
 from spies_replay.meta import GameCreated, SeedRevealed
 from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
@@ -46,7 +46,7 @@ def test_deal_is_hidden_until_the_end_and_revealed_with_the_seed(tmp_path: Path)
         assert isinstance(first, GameCreated)
         assert "deal" not in first.options and "deal" not in created.record.options
         assert first.options == {"strict_necessity": True}
-        assert first.deal_commitment == deal_commitment(b"deal-test", DEAL)
+        assert first.deal_commitment == deal_commitment(b"deal-test", DEAL, FORMAT_3)
         assert store.secrets(created.record.id).deal == DEAL
 
         game_id = _finish(store)
@@ -80,7 +80,13 @@ def test_a_forged_revealed_deal_is_caught(tmp_path: Path) -> None:
         events = [codec.event.decode(row.payload) for row in rows]
         forged = dict(DEAL, draw=list(reversed(DEAL["draw"])))
         events[-1] = msgspec.structs.replace(events[-1], deal=forged)
-        resealed = seal(genesis_hash(game_id), 1, events, recorded_at=rows[0].recorded_at)
+        resealed = seal(
+            genesis_hash(game_id, FORMAT_3),
+            1,
+            events,
+            recorded_at=rows[0].recorded_at,
+            log=FORMAT_3,
+        )
         record = msgspec.structs.replace(record, head_hash=resealed[-1].hash)
         result = verify_log(GAMES, record, resealed)
         assert not result.report.ok

@@ -24,7 +24,7 @@ from spies_api.game import IdempotencyRequest, create_game, submit_command
 from spies_core.decider import fold
 from spies_core.errors import GameOverError, InvalidOptionsError, UnknownGameError
 from spies_core.rng import ALGORITHM
-from spies_replay.codec import genesis_hash, seal
+from spies_replay.codec import FORMAT_3, genesis_hash, seal
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -299,7 +299,7 @@ def sealed(
     game_id: str, version: int, head_hash: str, events: list[Any], reply: Reply | None = None
 ) -> Append:
     """``events`` sealed after ``version``, chained from ``head_hash``, as a writer does."""
-    rows = seal(head_hash, version + 1, events, recorded_at=utc_now())
+    rows = seal(head_hash, version + 1, events, recorded_at=utc_now(), log=FORMAT_3)
     return Append(game_id=game_id, version=version, head_hash=head_hash, rows=rows, reply=reply)
 
 
@@ -449,11 +449,11 @@ def test_events_are_read_in_seq_order_from_any_point(store: EventStore) -> None:
 
 
 def test_hash_chain_links_every_row(store: EventStore) -> None:
-    from spies_replay.codec import canonical_bytes, chain_hash
+    from spies_replay.codec import FORMAT_3, canonical_bytes, chain_hash
 
     game_id = new_game(store).record.id
     play(store, game_id, 4)
-    previous = genesis_hash(game_id)
+    previous = genesis_hash(game_id, FORMAT_3)
     for row in store.read_rows(game_id):
         canonical = canonical_bytes(
             seq=row.seq,
@@ -462,6 +462,7 @@ def test_hash_chain_links_every_row(store: EventStore) -> None:
             command=row.command,
             payload=row.payload,
             recorded_at=row.recorded_at,
+            log=FORMAT_3,
         )
         assert row.hash == hashlib.sha256(bytes.fromhex(previous) + canonical).hexdigest()
         assert row.hash == chain_hash(previous, canonical)
@@ -769,6 +770,7 @@ def test_the_watch_tells_another_stores_append_with_the_games_row_after_it(
             record.version + 1,
             [CounterBumped(seat=0, by=1, total=record.version)],
             recorded_at=utc_now(),
+            log=FORMAT_3,
         )
         store.append(
             Append(

@@ -48,7 +48,7 @@ def test_export_has_a_header_then_every_event_with_seq_and_hash(
     lines = [msgspec.json.decode(line) for line in lines_of(store, finished)]
     record = store.get_game(finished)
     header = lines[0]
-    assert header["format"] == "spies-replay/1"
+    assert header["format"] == "spies-replay/3"
     assert header["id"] == finished and header["game"] == "counter"
     assert header["options"] == {"target": 25}
     assert header["seed_commitment"] == record.seed_commitment

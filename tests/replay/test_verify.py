@@ -13,7 +13,7 @@ import pytest
 from spies_api.game import create_game
 from spies_core.decider import start_game
 from spies_core.rng import FairRng
-from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
+from spies_replay.codec import FORMAT_3, canonical_bytes, chain_hash, genesis_hash
 from spies_replay.reading import read_events
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.sqlite import SQLiteEventStore
@@ -42,7 +42,7 @@ def rows_of(conn: sqlite3.Connection, game_id: str) -> list[tuple]:
 
 def rechain(conn: sqlite3.Connection, game_id: str) -> None:
     """Recompute every hash and the head, as a careful attacker would after an edit."""
-    previous = genesis_hash(game_id)
+    previous = genesis_hash(game_id, FORMAT_3)  # the chain of every game created today
     for seq, kind, payload, recorded_at, actor, command, _ in rows_of(conn, game_id):
         previous = chain_hash(
             previous,
@@ -53,6 +53,7 @@ def rechain(conn: sqlite3.Connection, game_id: str) -> None:
                 command=command,
                 payload=payload,
                 recorded_at=recorded_at,
+                log=FORMAT_3,
             ),
         )
         conn.execute(

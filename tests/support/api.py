@@ -145,6 +145,16 @@ def finished(client: TestClient[Litestar], game_id: str) -> dict[str, Any]:
     return summary
 
 
+def play_out_with_bots(client: TestClient[Litestar], game_id: str, tokens: dict[int, str]) -> None:
+    """Hand every held seat (``tokens``, by seat) to the random bot and wait for the end."""
+    for seat, token in tokens.items():
+        response = client.post(
+            f"/games/{game_id}/seats/{seat}/bot", json={"bot": "random"}, headers=bearer(token)
+        )
+        assert response.status_code == 200, response.text
+    finished(client, game_id)
+
+
 # -- event streams -------------------------------------------------------------------------
 
 

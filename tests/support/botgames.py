@@ -1,7 +1,8 @@
 """Games with bot seats, played through the engine exactly as the server's bot runner plays
 them (``spies_api.table.bots``): the lowest seat to act that a bot holds is asked with its
-view at the game's version, its legal commands and ``bot_rng(seed, seat, version)``, and its
-command is submitted marked ``NAME@VERSION``. Seats a person holds play the first legal
+view at the game's version, its legal commands and its version's generator (``bot_stream(seed,
+seat, version)`` today, ``bot_rng`` at version 1), and its command is submitted marked
+``NAME@VERSION``. Seats a person holds play the first legal
 command. Also: a hash-chain rewrite for forged exports."""
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from spies_api.game import create_game, submit_command
-from spies_bots import BOTS, bot_rng, find_policy, policy_for
+from spies_bots import BOTS, find_policy
 from spies_core.registry import GAMES
 from spies_core.step import view_at
 from spies_replay.codec import canonical_bytes, chain_hash, genesis_hash
+from spies_replay.formats import log_of, stored_log
 from spies_replay.marks import BotPolicies, bot_mark
 from spies_replay.meta import SeatHandedToBot, SeatState, SeatType
 from spies_replay.reading import load_state
@@ -23,7 +25,7 @@ from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.transfer import ExportedEvent, ExportHeader, export_format
 from tests.support.seats import change_seat
 
-REGISTERED = BotPolicies(lookup=find_policy, rng=bot_rng)
+REGISTERED = BotPolicies(lookup=find_policy)
 """The bots of this build, as the console layer hands them to verify."""
 
 Mark = Callable[[str], str | None]
@@ -44,6 +46,7 @@ def play_with_bots(
     mark: Mark = current_mark,
     person_moves: int | None = None,
     commands: int | None = None,
+    version: int | None = None,
 ) -> str:
     """Play a game of ``game`` to its end (or ``commands`` commands); return its id.
 
@@ -56,6 +59,8 @@ def play_with_bots(
         mark: the mark recorded with a bot's command (``None``: none).
         person_moves: after this many commands of the persons, hand their seats to
             ``random`` too (``None``: never).
+        version: the version of every bot (``None``: each bot's current one), its policies
+            and generator as this build keeps them; ``mark`` should name it.
     """
     seats = [
         SeatState(seat=seat) if bot is None else SeatState(seat=seat, type=SeatType.BOT, bot=bot)
@@ -71,7 +76,7 @@ def play_with_bots(
     moves = played = 0
     while True:
         loaded = load_state(store, game_id)
-        state, version = loaded.state, loaded.seq
+        state, at = loaded.state, loaded.seq
         if spec.outcome(state) is not None or played == commands:
             return game_id
         played += 1
@@ -89,10 +94,13 @@ def play_with_bots(
             command, marked = legal[0], None
             moves += 1
         else:
-            view = view_at(spec, state, seat, version)
-            command = policy_for(name, game)(view, legal, bot_rng(secret, seat, version))
+            view = view_at(spec, state, seat, at)
+            bot = BOTS[name]
+            kept = bot.at(bot.version if version is None else version)
+            assert kept is not None, f"this build has no {name}@{version}"
+            command = kept.policies[game](view, legal, kept.generator(secret, seat, at))
             marked = mark(name)
-        submit_command(store, game_id, seat, command, state=state, version=version, bot=marked)
+        submit_command(store, game_id, seat, command, state=state, version=at, bot=marked)
 
 
 def rechain(
@@ -100,8 +108,10 @@ def rechain(
 ) -> tuple[GameRecord, list[EventRow]]:
     """Renumber the rows and recompute every hash, the head and the header's ``updated_at``
     (the last row's time), as an attacker who knows the hash rule would;
-    ``keep_marks=False`` also strips every bot mark."""
-    previous = genesis_hash(record.id)
+    ``keep_marks=False`` also strips every bot mark. The chain is the log's own (its export's
+    ``format``, or its ``game_created``'s ``log``)."""
+    log = log_of(record, rows)
+    previous = genesis_hash(record.id, log)
     fixed = []
     for seq, row in enumerate(rows, start=1):
         bot = row.bot if keep_marks else None
@@ -115,6 +125,7 @@ def rechain(
                 payload=row.payload,
                 recorded_at=row.recorded_at,
                 bot=bot,
+                log=log,
             ),
         )
         fixed.append(msgspec.structs.replace(row, seq=seq, hash=digest, bot=bot))
@@ -134,8 +145,10 @@ def edit_payload(rows: Sequence[EventRow], seq: int, **changes: object) -> list[
 
 def export_of(record: GameRecord, rows: Sequence[EventRow]) -> list[bytes]:
     """The export lines of a (possibly forged) record and rows, as ``export_lines`` writes
-    them."""
-    header = ExportHeader(format=export_format(record), **msgspec.structs.asdict(record))
+    them (an export's header keeps its ``format``)."""
+    fields = msgspec.structs.asdict(record)
+    fields.setdefault("format", export_format(record, stored_log(rows)))
+    header = ExportHeader(**fields)
     lines = [msgspec.json.encode(header)]
     for row in rows:
         line = ExportedEvent(

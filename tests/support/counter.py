@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import msgspec
 
 from spies_api.game import CreatedGame, create_game, submit_command
-from spies_replay.codec import seal
+from spies_replay.codec import FORMAT_3, seal
 from spies_replay.reading import StoredEvent, load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Reply, utc_now
@@ -64,7 +64,7 @@ def append(
     """Seal ``events`` after ``version`` (chained from the game's head hash as it is now) and
     hand them to :meth:`~spies_replay.store.protocols.EventLog.append`, as a writer does."""
     head_hash = store.get_game(game_id).head_hash
-    rows = seal(head_hash, version + 1, events, recorded_at=utc_now())
+    rows = seal(head_hash, version + 1, events, recorded_at=utc_now(), log=FORMAT_3)
     store.append(
         Append(game_id=game_id, version=version, head_hash=head_hash, rows=rows, reply=reply)
     )

@@ -14,7 +14,7 @@ const read = (path) => new Uint8Array(readFileSync(join(vectorsDir, path)));
 const checks = [...(await checkVectors(read)), ...(await checkForgeries(read))];
 
 test("every vector file is checked", () => {
-  for (const part of ["canonical", "stream", "randrange", "shuffle", "setup", "hashes", "bot-rng", "exports", "receipts"]) {
+  for (const part of ["canonical", "stream", "randrange", "shuffle", "setup", "hashes", "bot-rng", "bot-stream", "exports", "receipts"]) {
     assert.ok(checks.some((c) => c.name.startsWith(`${part}:`)), `no check of ${part}`);
   }
 });

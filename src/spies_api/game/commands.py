@@ -246,12 +246,13 @@ def sealed(
     outcome = moved.outcome
     if outcome is not None:
         batch = [*batch, SeedRevealed(seed=head.secrets.seed.hex(), deal=head.secrets.deal)]
-    rows = seal(head.head_hash, head.version + 1, before, recorded_at=now)
+    rows = seal(head.head_hash, head.version + 1, before, recorded_at=now, log=head.log)
     rows += seal(
         rows[-1].hash if rows else head.head_hash,
         head.version + 1 + len(rows),
         batch,
         recorded_at=now,
+        log=head.log,
         actor=actor,
         command=command,
         bot=bot,

@@ -40,7 +40,7 @@ from spies_replay.clocks import (
     stopped_clocks,
     to_ms,
 )
-from spies_replay.codec import deal_commitment, genesis_hash, seal, split_deal
+from spies_replay.codec import FORMAT_3, deal_commitment, genesis_hash, seal, split_deal
 from spies_replay.errors import (
     EntropyNotAcceptedError,
     GameExistsError,
@@ -61,6 +61,7 @@ from spies_replay.store.records import (
     GameSecrets,
     GameStatus,
     NewGame,
+    SeatOwner,
     hash_token,
     utc_now,
 )
@@ -114,6 +115,7 @@ class CreatedGame:
             self.clock,
             deal_deferred=self.deal_deferred,
             open_until=self.open_until,
+            log=FORMAT_3,
         )
 
 
@@ -143,6 +145,7 @@ def create_game(
     game_id: str | None = None,
     seats: Sequence[SeatState] | None = None,
     tokens: Mapping[int, str] | None = None,
+    owners: Mapping[int, SeatOwner] | None = None,
     rematch_of: str | None = None,
     clock: TimeControl | None = None,
     created_at: str | None = None,
@@ -165,6 +168,8 @@ def create_game(
         seats: each seat's holder, in seat order (default: every seat the creator's).
         tokens: the seats that get a token and those tokens (default: a new random token
             for each creator seat).
+        owners: by seat, the player who owns a seat given a token (players), written with
+            the game in its one transaction.
         rematch_of: the finished game this one is the rematch of: the link is written with
             the game, and each seat given a token is recorded as claimed (``seat_claimed``).
         clock: the game's time control (checked by the caller), or ``None``: the clocks of
@@ -234,12 +239,13 @@ def create_game(
         seed_source=source,
         rng=ALGORITHM,
         created_at=created_at,
-        deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal),
+        deal_commitment=None if deal is None else deal_commitment(seed_bytes, deal, FORMAT_3),
         seats=None if seats is None else holders,
         rematch_of=rematch_of,
         clock=clock,
         deal_deferred=deferred,
         open_until=open_until,
+        log=FORMAT_3,
     )
     if tokens is None:
         tokens = {s.seat: secrets.token_urlsafe(32) for s in holders if s.type == SeatType.CREATOR}
@@ -257,7 +263,7 @@ def create_game(
     plain = tuple(tokens.get(seat) for seat in range(count))
     for attempt in range(5):
         new_id = game_id or new_game_id()
-        rows = seal(genesis_hash(new_id), 1, events, recorded_at=created_at)
+        rows = seal(genesis_hash(new_id, FORMAT_3), 1, events, recorded_at=created_at, log=FORMAT_3)
         record = GameRecord(
             id=new_id,
             game=spec.name,
@@ -284,6 +290,7 @@ def create_game(
                     seats=holders,
                     snapshots=snapshots,
                     rematch_of=rematch_of,
+                    owners={} if owners is None else owners,
                     due_at=Head.of(
                         record,
                         state,
@@ -292,6 +299,7 @@ def create_game(
                         clocks,
                         deal_deferred=deferred,
                         open_until=open_until,
+                        log=FORMAT_3,
                     ).due_at(spec, created_at),
                 )
             )

@@ -16,6 +16,7 @@ from spies_replay.clocks import (
     next_deadline,
     to_ms,
 )
+from spies_replay.codec import CHAIN_VERSION, chain_of
 from spies_replay.errors import (
     ReplayError,
 )
@@ -57,6 +58,8 @@ class Head:
             open seat is taken (``game_created.deal_deferred``).
         open_until: when its open seats expire (``game_created.open_until``; ``None``:
             never): a game still waiting then is abandoned.
+        log: the chain its rows are sealed in (``game_created.log``: format 3's for a game
+            created since, format 1's for an older one, which continues in it).
         acted: each seat's last command, by seat: the seq of its first row (``0``: none
             yet; a seat beyond the tuple has not acted either). Every command recorded as
             the seat's counts, whoever chose it: its holder's, its bot's, a forced move
@@ -75,6 +78,7 @@ class Head:
     acted: tuple[int, ...] = ()
     deal_deferred: bool = False
     open_until: str | None = None
+    log: str = CHAIN_VERSION
 
     @classmethod
     def of(
@@ -88,6 +92,7 @@ class Head:
         *,
         deal_deferred: bool = False,
         open_until: str | None = None,
+        log: str = CHAIN_VERSION,
     ) -> Head:
         """The head of a game whose record and state are at the same version; ``acted``
         maps each seat that has acted to the seq of its last command."""
@@ -105,6 +110,7 @@ class Head:
             acted=tuple(last.get(seat, 0) for seat in range(record.players)),
             deal_deferred=deal_deferred,
             open_until=open_until,
+            log=log,
         )
 
     @property
@@ -215,6 +221,7 @@ def load_head(
         acted,
         deal_deferred=created is not None and created.deal_deferred,
         open_until=None if created is None else created.open_until,
+        log=chain_of(None if created is None else created.log),
     )
 
 

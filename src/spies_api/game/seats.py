@@ -16,7 +16,7 @@ from spies_core.clock import ClockState
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
 from spies_core.step import Step
-from spies_replay.codec import seal
+from spies_replay.codec import CHAIN_VERSION, chain_of, seal
 from spies_replay.errors import (
     EntropyNotAcceptedError,
     GameFinishedError,
@@ -32,7 +32,14 @@ from spies_replay.meta import (
 )
 from spies_replay.reading import Games, StoredEvent, entropy_added, game_created
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, utc_now
+from spies_replay.store.records import (
+    Append,
+    GameRecord,
+    GameSecrets,
+    GameStatus,
+    SeatOwner,
+    utc_now,
+)
 
 __all__ = [
     "PendingDeal",
@@ -118,12 +125,15 @@ def prepare_seat_change(
     seats: list[SeatState],
     event: SeatEvent,
     *,
+    log: str,
     token_hash: str | None = None,
     recorded_at: str | None = None,
     deal: PendingDeal | None = None,
     entropy: bytes | None = None,
+    owner: SeatOwner | None = None,
 ) -> PreparedSeatChange:
-    """Seal one seat event after the game's last event (``record``'s version and head hash).
+    """Seal one seat event after the game's last event (``record``'s version and head hash)
+    in the game's chain ``log`` (:func:`~spies_replay.codec.chain_of` its ``game_created``).
 
     When the event takes the last open seat of a game whose deal is deferred (``deal``, read
     from its log), the deal follows in the same batch: the setup events drawn exactly as at
@@ -131,7 +141,8 @@ def prepare_seat_change(
     the setup ends the game).
 
     A joiner's ``entropy`` (checked by the caller: 16 to 64 bytes) follows its
-    ``seat_joined`` as ``entropy_added``, and goes into the seed of the deal.
+    ``seat_joined`` as ``entropy_added``, and goes into the seed of the deal. ``owner``, the
+    player whose seat it becomes (with ``token_hash``), is written in the same append.
 
     Raises:
         GameFinishedError: the game is over (its seats are final).
@@ -168,7 +179,7 @@ def prepare_seat_change(
         started = deferred_setup(deal.spec, deal.created, deal.secrets)
         dealt, clocks = deal_events(deal.spec, deal.created, deal.secrets, started, now)
         events += dealt
-    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now)
+    rows = seal(record.head_hash, record.version + 1, events, recorded_at=now, log=log)
     append = Append(
         game_id=record.id,
         version=record.version,
@@ -178,6 +189,7 @@ def prepare_seat_change(
         state=None if started is None else started.state,
         seat=changed[event.seat],
         token_hash=token_hash,
+        owner=owner,
         # the scheduler looks at the game again: a bot may now be the one to act, or no more
         due_at=now,
     )
@@ -215,12 +227,14 @@ class SeatTable:
         tokens: the hashes of the seat tokens held, by seat.
         deal: what the game deals from when its last open seat is taken (``None``: no open
             seat, or its deal is not deferred).
+        log: the chain the game is sealed in (its ``game_created.log``).
     """
 
     record: GameRecord
     seats: list[SeatState]
     tokens: dict[int, str]
     deal: PendingDeal | None = None
+    log: str = CHAIN_VERSION
 
     @property
     def finished(self) -> bool:
@@ -248,9 +262,11 @@ def read_seats(store: EventStore, game_id: str, *, games: Games | None = None) -
         record = store.get_game(game_id)
         seats = store.seat_states(game_id, record.players)
         tokens = store.token_hashes(game_id)
+        created = game_created(store, game_id, games=games)
         if any_open(seats):  # a join may take the last open seat of a waiting game
             deal = pending_deal(store, record, games)
-    return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal)
+    log = chain_of(None if created is None else created.log)
+    return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal, log=log)
 
 
 def append_seat_change(
@@ -261,12 +277,14 @@ def append_seat_change(
     token_hash: str | None = None,
     recorded_at: str | None = None,
     entropy: bytes | None = None,
+    owner: SeatOwner | None = None,
 ) -> SeatChange:
     """Append ``event``, decided from ``table``, at the version ``table`` was read at
     (:func:`prepare_seat_change`): so two racing changes are decided one after the other,
     across processes, and the second is refused by the store's version check, to be decided
     again by its caller on the seats read anew (at most :data:`SEAT_CHANGE_ATTEMPTS` times).
-    With ``token_hash`` the event's seat gets that token.
+    With ``token_hash`` the event's seat gets that token, and with ``owner`` it is that
+    player's, in the same transaction.
 
     Raises:
         GameFinishedError: the game is over.
@@ -277,10 +295,12 @@ def append_seat_change(
         table.record,
         table.seats,
         event,
+        log=table.log,
         token_hash=token_hash,
         recorded_at=recorded_at,
         deal=table.deal,
         entropy=entropy,
+        owner=owner,
     )
     append = prepared.append
     store.append(append)

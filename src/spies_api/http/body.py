@@ -12,11 +12,17 @@ replay log's own limit for JSON from outside
 (:data:`spies_replay.codec.MAX_JSON_DEPTH`, one source for imports and bodies) and refused
 with 400 ``malformed-body`` above it, before anything else reads it.
 
+The body's schema is the Struct's ``$ref`` with its examples beside it (OpenAPI 3.1 allows
+siblings of ``$ref``), not Litestar's ``allOf`` of the one ``$ref``: openapi-typescript types
+a lone ``allOf`` of a discriminated union as the union without its discriminator
+(``Omit<CreateGameRequest, "game">``), which refused every typed ``POST /games`` body.
+
 Usage: ``@post(..., dto=StrictBody[CreateGameRequest], return_dto=None)``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -24,6 +30,7 @@ import msgspec
 from litestar import post
 from litestar.dto import AbstractDTO, DTOFieldDefinition
 from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.spec import Reference, Schema
 from litestar.typing import FieldDefinition
 
 from spies_api.openapi.operations import documented
@@ -34,9 +41,8 @@ from spies_replay.codec import MAX_JSON_DEPTH, json_depth
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
     from litestar.dto._backend import DTOBackend
-    from litestar.openapi.spec import Reference, Schema
 
-__all__ = ["StrictBody", "check_depth"]
+__all__ = ["ExampledReference", "StrictBody", "check_depth"]
 
 T = TypeVar("T")
 
@@ -126,12 +132,39 @@ class StrictBody(AbstractDTO[T]):
     def create_openapi_schema(
         cls, field_definition: FieldDefinition, handler_id: str, schema_creator: SchemaCreator
     ) -> Reference | Schema:
-        """The body's schema is the Struct's own schema."""
-        return schema_creator.for_field_definition(
+        """The body's schema is the Struct's own schema: its ``$ref`` and the examples."""
+        schema = schema_creator.for_field_definition(
             FieldDefinition.from_annotation(
                 cls.model_type, kwarg_definition=field_definition.kwarg_definition
             )
         )
+        if isinstance(schema, Schema) and schema.all_of is not None and len(schema.all_of) == 1:
+            [only] = schema.all_of
+            if isinstance(only, Reference):
+                return ExampledReference(
+                    **{f.name: getattr(schema, f.name) for f in dataclasses.fields(Schema)}
+                    | {"all_of": None},
+                    reference=only,
+                )
+        return schema
+
+
+@dataclasses.dataclass
+class ExampledReference(Schema):
+    """A ``$ref`` with keywords beside it (examples, a description): written as one object,
+    the reference's name read when the document is written (Litestar names the components
+    last)."""
+
+    reference: Reference | None = None
+
+    @property
+    def _exclude_fields(self) -> set[str]:
+        return {"reference"}
+
+    def to_schema(self) -> dict[str, Any]:
+        """The object: ``$ref`` first, then the keywords."""
+        assert self.reference is not None
+        return {"$ref": self.reference.ref, **super().to_schema()}
 
 
 def body_post(

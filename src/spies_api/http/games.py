@@ -91,8 +91,8 @@ class GamesController(Controller):
             else:
                 created = creator.create(data, token_for)
             counted(created.id)
-        if claims is not None:
-            players.own_created(claims, created.id)
+        if claims is not None:  # recorded with the game, in its one transaction
+            players.owned(claims.player, created.id, sorted(claims.made))
         return Response(created, status_code=201, headers={"Location": f"/games/{created.id}"})
 
     @get("/", sync_to_thread=True, **documented("listGames"))

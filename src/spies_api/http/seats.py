@@ -163,8 +163,9 @@ async def _join(
         return await seats.join(game_id, seat, data.name, entropy)
     player = await blocking(players.authenticate, token)
     claim = players.claim(player)
-    joined = await seats.join(game_id, seat, data.name, entropy, claim.token)
-    await blocking(players.own, player, game_id, joined.seat, claim)
+    # the seat and its owner in one append: never a seat taken and not recorded, nor the other way
+    joined = await seats.join(game_id, seat, data.name, entropy, claim.token, claim.owner(player))
+    players.owned(player, game_id, [joined.seat])
     return joined
 
 

@@ -49,6 +49,7 @@ from litestar.typing import FieldDefinition
 
 from spies_api import schemas as schemas_module
 from spies_api.openapi.constraints import constrain, tuple_items
+from spies_api.openapi.problems import ANY_REQUEST
 from spies_api.problems.codes import ERROR_CODES
 from spies_api.schemas import DOCUMENTED_AS, PerGame, Problem
 from spies_core.registry import GAMES
@@ -254,7 +255,12 @@ def _sent_by_clients() -> frozenset[type]:
         and issubclass(value, msgspec.Struct)
         and value.__struct_config__.forbid_unknown_fields
     ]
-    roots += [member for union in DOCUMENTED_AS.values() for member in _members(union)]
+    roots += [
+        member
+        for cls, union in DOCUMENTED_AS.items()
+        if cls.__struct_config__.forbid_unknown_fields  # a request's, not an answer's
+        for member in _members(union)
+    ]
     roots += [member for spec in GAMES.values() for member in _members(spec.command_type)]
     found: set[type] = set()
     for root in roots:
@@ -329,6 +335,12 @@ def _closed(cls: type[msgspec.Struct], schema: Schema, *, inbound: bool) -> None
     code = (schema.properties or {}).get("code")
     if cls is Problem and isinstance(code, Schema):
         code.enum = sorted({entry.code for entry in ERROR_CODES})  # a code may have two sources
+        anywhere = ", ".join(f"`{name}` ({why})" for name, why in ANY_REQUEST.items())
+        code.description = (
+            f"{code.description} Each problem answer of an operation lists the codes it may"
+            f" carry as `x-codes`; any request may also get {anywhere}, which no operation"
+            " lists."
+        )
 
 
 class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
@@ -361,11 +373,16 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 self._enum(cls, name, registry.get_schema_for_field_definition(named))
             elif cls in DOCUMENTED_AS:
                 schema = registry.get_schema_for_field_definition(named)
-                union = DOCUMENTED_AS[cls]
-                documented = TaggedUnionSchemaPlugin().members_schema(
-                    _members(union), schema_creator
-                )
-                schema.one_of, schema.discriminator = documented.one_of, documented.discriminator
+                members = _members(DOCUMENTED_AS[cls])
+                if msgspec.inspect.type_info(members[0]).tag_field is None:  # type: ignore[attr-defined]
+                    schema.any_of = [
+                        schema_creator.for_field_definition(FieldDefinition.from_annotation(m))
+                        for m in members
+                    ]
+                else:
+                    documented = TaggedUnionSchemaPlugin().members_schema(members, schema_creator)
+                    schema.one_of = documented.one_of
+                    schema.discriminator = documented.discriminator
                 schema.title, schema.description = name, _text(cls.__doc__ or name)
             else:
                 self._struct(field_definition, named, schema_creator)
@@ -456,7 +473,8 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
     def _per_game(mark: PerGame, schema_creator: SchemaCreator) -> Schema:
         registry = schema_creator.schema_registry
         any_of: list[Schema | Reference] = []
-        for game, spec in GAMES.items():
+        games = GAMES.items() if mark.only is None else [(mark.only, GAMES[mark.only])]
+        for game, spec in games:
             name = game_prefix(game) + mark.suffix
             union = mark.type_of(spec)
             named = FieldDefinition.from_annotation(
@@ -473,4 +491,4 @@ class DocumentedSchemaPlugin(OpenAPISchemaPlugin):
                 schema.description = mark.description.format(game=game)
                 reference = registry.get_reference_for_field_definition(named)
             any_of.append(cast("Reference", reference))
-        return Schema(any_of=any_of)
+        return Schema(any_of=any_of) if mark.only is None else cast("Schema", any_of[0])

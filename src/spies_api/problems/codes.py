@@ -24,7 +24,7 @@ from spies_core import errors as core_errors
 from spies_core.clock import CLOCK_LIMITS
 from spies_replay import errors as replay_errors
 
-__all__ = ["ERROR_CODES", "NOT_ANSWERED", "ErrorCode", "markdown_table", "status_of"]
+__all__ = ["ERROR_CODES", "NOT_ANSWERED", "ErrorCode", "markdown_table", "sample_of", "status_of"]
 
 HTTP_INTERNAL_ERROR: Final = 500
 
@@ -49,12 +49,12 @@ def status_of(entry: ErrorCode) -> int:
     """The HTTP status the API answers with this code (from the one error table)."""
     if entry.source == HTTP_INTERNAL_ERROR:  # problem_for would log a sample bug
         return HTTP_INTERNAL_ERROR
-    status, problem, _ = problem_for(_sample(entry))
+    status, problem, _ = problem_for(sample_of(entry))
     assert problem["code"] == entry.code, (problem["code"], entry.code)
     return status
 
 
-def _sample(entry: ErrorCode) -> BaseException:
+def sample_of(entry: ErrorCode) -> BaseException:
     source: Any = entry.source
     if isinstance(source, int):
         return HTTPException(status_code=source)

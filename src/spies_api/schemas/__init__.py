@@ -44,6 +44,7 @@ from spies_api.schemas.commands import (
 )
 from spies_api.schemas.events import AnyEvent, EventsPage, StreamMessage, event_out
 from spies_api.schemas.games import (
+    DEAL_HIDDEN,
     DOCUMENTED_AS,
     CommitmentResponse,
     CreateGameRequest,
@@ -96,6 +97,7 @@ __all__ = [
     "NAME_MAX",
     "TICKETS_PER_SEAT",
     "TICKET_SECONDS",
+    "DEAL_HIDDEN",
     "DOCUMENTED_AS",
     "AnyEvent",
     "Health",

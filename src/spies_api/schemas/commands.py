@@ -4,6 +4,7 @@ that game's commands, and the legal-commands and command answers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from enum import StrEnum
 from typing import Annotated, Any, Final
 
@@ -22,6 +23,7 @@ __all__ = [
     "CommandRequest",
     "CommandResponse",
     "GameCommand",
+    "LEGAL_BY_GAME",
     "LegalCommands",
     "LegalForm",
     "SubmittedCommand",
@@ -169,6 +171,28 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
     """Only with ``?form=compact`` (absent otherwise, so the full form is as it always
     was): the commands that are every choice of some items of a list, each group as one
     item (they are then not in ``commands``)."""
+
+
+def _legal_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
+    """The legal-commands answer of one game: its ``commands`` are that game's."""
+    own: Any = list[Annotated[Any, replace(GameCommand.__metadata__[0], only=name)]]
+    legal = msgspec.defstruct(
+        f"{spec.options_type.__name__.removesuffix('Options')}LegalCommands",
+        [
+            (item.name, own if item.name == "commands" else item.type, item.default)
+            for item in msgspec.structs.fields(LegalCommands)
+        ],
+        frozen=True,
+        kw_only=True,
+        module=__name__,
+    )
+    legal.__doc__ = f"The commands the caller may send now in a game of {spec.title} (``{name}``)."
+    return legal
+
+
+LEGAL_BY_GAME: Final = union_of(_legal_of(name, spec) for name, spec in GAMES.items())
+"""How ``LegalCommands`` is documented: one schema per game, whose ``commands`` are that
+game's (the answer does not name its game: the path's game does)."""
 
 
 class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):

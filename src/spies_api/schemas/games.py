@@ -3,10 +3,11 @@ summary and a page of them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, TypeVar, Union
+from typing import Annotated, Any, Final, Literal, TypeVar, Union
 
 import msgspec
 
+from spies_api.schemas.commands import LEGAL_BY_GAME, LegalCommands
 from spies_api.schemas.per_game import union_of
 from spies_api.schemas.seats import AnySeatRequest, PublicSeat, SeatToken
 from spies_core.bot_names import TIMEOUT_BOT
@@ -17,6 +18,7 @@ from spies_replay.receipts import Receipt  # receipts
 from spies_replay.store.records import GameRecord, GameStatus
 
 __all__ = [
+    "DEAL_HIDDEN",
     "DOCUMENTED_AS",
     "CreateGameRequest",
     "GameCreatedResponse",
@@ -26,6 +28,9 @@ __all__ = [
 ]
 
 R = TypeVar("R", bound=msgspec.Struct)
+
+DEAL_HIDDEN: Final = "hidden until the game ends"
+"""What ``options.deal`` reads as while a game is in progress."""
 
 
 def from_record(answer: type[R], record: GameRecord, **fields: Any) -> R:
@@ -125,16 +130,6 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
     )
     request.__doc__ = f"Body of ``POST /games`` for a game of {spec.title} (``{name}``)."
     return request
-
-
-DOCUMENTED_AS: Final[dict[type[msgspec.Struct], Any]] = {
-    CreateGameRequest: union_of(_create_request_of(name, spec) for name, spec in GAMES.items()),
-}
-"""Bodies decoded loosely but documented per game: the schema published for each type (its
-members' fields are described by the type's attribute docstrings).
-
-``POST /games`` decodes ``options`` as any object, so that the game (not the body decoder)
-refuses a bad option with its own error; the document shows each game's options."""
 
 
 class CommitmentResponse(msgspec.Struct, frozen=True, kw_only=True):
@@ -248,3 +243,66 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
     """Pass it as ``before`` for the next page: the games older than this page's last,
     whatever was created meanwhile (an ``offset`` moves when new games arrive); ``null`` on
     the last page."""
+
+
+def _summary_options_of(spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
+    """A game's options as its summary shows them: the ones its creator gave (the others are
+    absent), an explicit ``deal`` as :data:`DEAL_HIDDEN` until the game is over. A subclass
+    of the game's options, so each field keeps its description."""
+    fields = [
+        (
+            item.name,
+            Union[item.type, Literal[DEAL_HIDDEN]] if item.name == "deal" else item.type,  # noqa: UP007
+            msgspec.UNSET,  # absent unless given (the struct only documents the answer)
+        )
+        for item in msgspec.structs.fields(spec.options_type)
+    ]
+    shown = msgspec.defstruct(
+        f"{spec.options_type.__name__.removesuffix('Options')}SummaryOptions",
+        fields,
+        bases=(spec.options_type,),
+        frozen=True,
+        kw_only=True,
+        module=__name__,
+    )
+    shown.__doc__ = (
+        f"The options a game of {spec.title} was created with, as given (an option left out"
+        " is absent: it has its default), but for an explicit `deal`, which the server keeps"
+        " apart (`seed_revealed` discloses it at the end). Only a log whose creation options"
+        f" held its deal shows it here, as `{DEAL_HIDDEN}` until the game is over."
+    )
+    return shown
+
+
+def _summary_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
+    options: Any = _summary_options_of(spec)
+    summary = msgspec.defstruct(
+        f"{spec.options_type.__name__.removesuffix('Options')}Summary",
+        [
+            (item.name, options if item.name == "options" else item.type, item.default)
+            for item in msgspec.structs.fields(GameSummary)
+            if item.name != "game"
+        ],
+        tag_field="game",
+        tag=name,
+        frozen=True,
+        kw_only=True,
+        module=__name__,
+    )
+    summary.__doc__ = f"The public summary of a game of {spec.title} (``{name}``)."
+    return summary
+
+
+DOCUMENTED_AS: Final[dict[type[msgspec.Struct], Any]] = {
+    CreateGameRequest: union_of(_create_request_of(name, spec) for name, spec in GAMES.items()),
+    GameSummary: union_of(_summary_of(name, spec) for name, spec in GAMES.items()),
+    LegalCommands: LEGAL_BY_GAME,
+}
+"""Values decoded or sent loosely but documented per game: the schema published for each
+type (its members' fields are described by the type's attribute docstrings).
+
+``POST /games`` decodes ``options`` as any object, so that the game (not the body decoder)
+refuses a bad option with its own error; the document shows each game's options. A summary
+is one type for every game; the document shows each game's, with its own ``options``, and
+each game's legal commands, with its own ``commands`` (``anyOf``: the answer does not name
+its game)."""

@@ -42,11 +42,13 @@ class PerGame:
         suffix: the end of each game's schema name.
         type_of: the game's type (a Struct, or a union of tagged Structs).
         description: each game's schema's description; ``{game}`` is the game id.
+        only: one game id: the value is that game's type alone (a reference to its schema).
     """
 
     suffix: str
     type_of: Callable[[GameSpec[Any, Any, Any, Any, Any]], Any]
     description: str
+    only: str | None = None
 
 
 if TYPE_CHECKING:

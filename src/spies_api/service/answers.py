@@ -14,7 +14,7 @@ from typing import Any, Final
 import msgspec
 
 from spies_api.game import PreparedCommand
-from spies_api.schemas import CommandResponse, event_out
+from spies_api.schemas import DEAL_HIDDEN, CommandResponse, event_out
 from spies_core.decider import AnySpec
 from spies_replay.meta import GameCreated
 from spies_replay.reading import StoredEvent, redact_for
@@ -23,8 +23,6 @@ from spies_replay.store.records import GameStatus
 
 __all__ = ["DEAL_HIDDEN", "command_answer", "outgoing", "public_options"]
 
-DEAL_HIDDEN: Final = "hidden until the game ends"
-"""What ``options.deal`` reads as while a game is in progress."""
 
 _encode: Final = msgspec.json.Encoder().encode
 

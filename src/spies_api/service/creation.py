@@ -47,7 +47,7 @@ from spies_replay.errors import EntropyNotAcceptedError
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.receipts import Receipt
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Clock, utc_now
+from spies_replay.store.records import Clock, SeatOwner, utc_now
 
 __all__ = [
     "GameCreator",
@@ -282,14 +282,17 @@ class GameCreator:
         self.log = structlog.get_logger("spies_api").bind()
 
     def create(
-        self, request: CreateGameRequest, token_for: Callable[[int], str] | None = None
+        self,
+        request: CreateGameRequest,
+        token_for: Callable[[int], tuple[str, SeatOwner]] | None = None,
     ) -> GameCreatedResponse:
         """Create a game and return its seat tokens (once).
 
         Args:
             request: the request.
-            token_for: makes the token of each creator seat (a player's: see
-                :mod:`spies_api.service.players`); default a new random one each.
+            token_for: makes the token of each creator seat and names the player who owns
+                it, recorded with the game (a player's: see
+                :mod:`spies_api.service.players`); default a new random token each, no owner.
 
         Raises:
             UnknownGameError: not a registered game.
@@ -307,11 +310,13 @@ class GameCreator:
         check_fair(request, seats)
         spec = get_game(request.game)
         clock = time_control(spec, request.clock)
-        tokens = None
+        tokens = owners = None
         count = spec.min_players if request.players is None else request.players
         if token_for is not None and spec.min_players <= count <= spec.max_players:
             mine = [s.seat for s in seats if s.type == SeatType.CREATOR] if seats else range(count)
-            tokens = {seat: token_for(seat) for seat in mine}
+            made = {seat: token_for(seat) for seat in mine}
+            tokens = {seat: token for seat, (token, _) in made.items()}
+            owners = {seat: owner for seat, (_, owner) in made.items()}
         server_seed = None
         if request.commitment_id is not None:  # last: using a commitment spends it
             if self.commitments is None:
@@ -325,6 +330,7 @@ class GameCreator:
             request.seed,
             seats=seats,
             tokens=tokens,
+            owners=owners,
             clock=clock,
             created_at=self.clock(),
             open_seat_ttl=self.open_seat_ttl,

@@ -10,7 +10,15 @@ hands out as the player's. Such a seat's token is not random: it is
 salt kept beside the seat. The server stores the salt and the seat token's hash, never the
 seat token, and only the holder of the player token can compute it again: so
 ``GET /players/me/games`` gives back the very token the creation or join answered (the old
-one keeps working because it is the same one), and nobody else's list can hold it.
+one keeps working because it is the same one), and nobody else's list can hold it. The seat
+and its owner are written in one transaction (:class:`~spies_replay.store.records.SeatOwner`
+in the creation or the join's append): never one without the other.
+
+A rematch follows its seats: a seat token of the rematch is ``HMAC-SHA256(previous token,
+"spies-rematch/1:<next id>:<seat>")`` (:func:`rematch_token`), and when the previous seat
+was a player's, the rematch seat its holder creates or claims is recorded as that player's
+too, with the salt ``<previous salt>/<next id>``: the player's token gives the previous
+seat's token, which gives this one (:func:`owned_seat_token`), down any chain of rematches.
 
 Rules of the header: on ``POST /games`` and the joins, a header that is not
 ``Bearer player.…`` is ignored as before (a seat token sent there changes nothing); a
@@ -38,9 +46,9 @@ from spies_api.service.creation import check_name
 from spies_api.service.queries import GameQueries
 from spies_replay.errors import GameNotFoundError
 from spies_replay.store.keyring import KeyDatabase
-from spies_replay.store.players import add_player, find_player, own_seat, owned_seats
+from spies_replay.store.players import add_player, find_player, owned_seats
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Clock, hash_token, utc_now
+from spies_replay.store.records import Clock, SeatOwner, hash_token, utc_now
 
 __all__ = [
     "TOKEN_PREFIX",
@@ -48,13 +56,17 @@ __all__ = [
     "PlayerService",
     "SeatClaim",
     "SeatClaims",
+    "owned_seat_token",
     "player_seat_token",
     "player_token_of",
+    "rematch_owner",
+    "rematch_token",
 ]
 
 TOKEN_PREFIX: Final = "player."
 """How a player token begins (``.`` is not in the alphabet of seat tokens)."""
 _SEAT_CONTEXT: Final = "spies-player-seat/1"
+_REMATCH_CONTEXT: Final = "spies-rematch/1"
 
 
 def player_seat_token(player_token: str, salt: str) -> str:
@@ -62,6 +74,29 @@ def player_seat_token(player_token: str, salt: str) -> str:
     message = f"{_SEAT_CONTEXT}:{salt}".encode()
     digest = hmac.new(player_token.encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def rematch_token(previous_token: str, next_id: str, seat: int) -> str:
+    """The token of ``seat`` in the rematch ``next_id``, derived from its previous token."""
+    message = f"{_REMATCH_CONTEXT}:{next_id}:{seat}".encode()
+    digest = hmac.new(previous_token.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def owned_seat_token(player_token: str, token_salt: str, seat: int) -> str:
+    """The token of a player's ``seat`` from its stored salt: the seat token of the first
+    salt, then, for each rematch id after a ``/``, that rematch's token of the seat."""
+    first, *rematches = token_salt.split("/")
+    token = player_seat_token(player_token, first)
+    for next_id in rematches:
+        token = rematch_token(token, next_id, seat)
+    return token
+
+
+def rematch_owner(owner: SeatOwner, next_id: str) -> SeatOwner:
+    """The owner of a player's seat in its rematch ``next_id``: the same player, the salt
+    extended by the rematch's id (see :func:`owned_seat_token`)."""
+    return SeatOwner(owner.player_id, f"{owner.token_salt}/{next_id}")
 
 
 def player_token_of(header: str | None) -> str | None:
@@ -99,6 +134,10 @@ class SeatClaim:
     token: str = field(repr=False)
     salt: str
 
+    def owner(self, player: Player) -> SeatOwner:
+        """What the store records with the seat (the salt, never the token)."""
+        return SeatOwner(player.player_id, self.salt)
+
 
 @dataclass(eq=False)
 class SeatClaims:
@@ -112,12 +151,12 @@ class SeatClaims:
     player: Player
     made: dict[int, SeatClaim] = field(default_factory=dict)
 
-    def token_for(self, seat: int) -> str:
-        """A new token for ``seat`` (what :meth:`GameCreator.create
-        <spies_api.service.creation.GameCreator.create>` asks for each creator seat)."""
+    def token_for(self, seat: int) -> tuple[str, SeatOwner]:
+        """A new token for ``seat`` and its owner, written with the game (what
+        :meth:`~spies_api.service.creation.GameCreator.create` asks for each creator seat)."""
         claim = PlayerService.claim(self.player)
         self.made[seat] = claim
-        return claim.token
+        return claim.token, claim.owner(self.player)
 
 
 @dataclass(eq=False)
@@ -204,19 +243,15 @@ class PlayerService:
 
     @staticmethod
     def claim(player: Player) -> SeatClaim:
-        """A new seat token for ``player`` (recorded with :meth:`own` once its seat is taken)."""
+        """A new seat token for ``player``; its seat is recorded as the player's with it
+        (:meth:`SeatClaim.owner`)."""
         salt = secrets.token_hex(16)
         return SeatClaim(player_seat_token(player.token, salt), salt)
 
-    def own(self, player: Player, game_id: str, seat: int, claim: SeatClaim) -> None:
-        """Record ``seat`` of ``game_id``, taken with ``claim``'s token, as ``player``'s."""
-        own_seat(self.store, player.player_id, game_id, seat, claim.salt, self.clock())
-        self.log.info("seat_owned", player_id=player.player_id, game_id=game_id, seat=seat)
-
-    def own_created(self, claims: SeatClaims, game_id: str) -> None:
-        """Record the seats of a game created with ``claims``'s tokens as its player's."""
-        for seat, claim in sorted(claims.made.items()):
-            self.own(claims.player, game_id, seat, claim)
+    def owned(self, player: Player, game_id: str, seats: list[int]) -> None:
+        """Log the seats of ``game_id`` a creation or a join recorded as ``player``'s."""
+        for seat in seats:
+            self.log.info("seat_owned", player_id=player.player_id, game_id=game_id, seat=seat)
 
     def games(self, player: Player, *, limit: int, offset: int) -> PlayerGames:
         """A page of ``player``'s seats, newest first, each with its token again."""
@@ -237,7 +272,7 @@ class PlayerService:
                     version=summary.version,
                     to_act=summary.to_act,
                     updated_at=summary.updated_at,
-                    seat_token=player_seat_token(player.token, owned.token_salt),
+                    seat_token=owned_seat_token(player.token, owned.token_salt, owned.seat),
                 )
             )
         return PlayerGames(games=listed, total=total, limit=limit, offset=offset)

@@ -25,6 +25,7 @@ from spies_api.service.answers import outgoing, public_options
 from spies_api.service.choices import compact
 from spies_api.service.states import GameStates
 from spies_core.registry import get_game
+from spies_core.step import Table
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
 from spies_replay.codec import codec_for
@@ -175,7 +176,8 @@ class GameQueries:
         """
         record, head = self.states.current(game_id)
         clock = clock_view(head.clock, to_ms(self.clock()))
-        return versioned_view(get_game(record.game), head.state, seat, head.version, clock)
+        table = Table(record.players, record.options)
+        return versioned_view(get_game(record.game), head.state, seat, head.version, clock, table)
 
     def legal(
         self, game_id: str, seat: int | None, form: LegalForm = LegalForm.FULL

@@ -24,6 +24,7 @@ import msgspec
 from spies_api.schemas import StreamState
 from spies_api.service.queries import GameQueries
 from spies_core.registry import get_game
+from spies_core.step import Table
 from spies_core.step import view_at as versioned_view
 from spies_replay.clocks import clock_view, to_ms
 from spies_replay.store.records import GameStatus
@@ -97,6 +98,7 @@ class StreamStates:
             finished = record.status == GameStatus.FINISHED
             spec = get_game(record.game)
             clock = clock_view(head.clock, to_ms(self.queries.clock()))
+            table = Table(record.players, record.options)
             legal = None
             if seat is not None:
                 legal = [] if finished else list(spec.legal_commands(head.state, seat))
@@ -105,7 +107,7 @@ class StreamStates:
                 status=record.status,
                 seat=seat,
                 to_act=[] if finished else sorted(spec.to_act(head.state)),
-                view=versioned_view(spec, head.state, seat, head.version, clock),
+                view=versioned_view(spec, head.state, seat, head.version, clock, table),
                 legal=legal,
             )
             at = StateAt(head.version, _encoder.encode(state).decode())

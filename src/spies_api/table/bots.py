@@ -2,7 +2,8 @@
 
 A bot turn (:class:`BotTurn`) is planned from a game's head: the lowest seat a bot plays
 among those to act, its view (version filled in, as the API serves it), its legal commands,
-and a :class:`random.Random` seeded by ``HMAC-SHA256(seed, "bot:<seat>:<version>")``: the same
+and the generator its version draws from (:attr:`spies_bots.BotSpec.generator`: the
+protocol's bot stream, ``HMAC-SHA256(seed, "spies-bot/1:<seat>:<version>:<k>")``): the same
 for every re-run of the game, unknown to the players until the seed is revealed.
 
 Bots think off the event loop, in :class:`BotPool`: by default in worker processes (so a
@@ -38,8 +39,7 @@ from typing import Any, ClassVar, Final
 from spies_api.game import Head
 from spies_api.settings import DEFAULTS
 from spies_api.table.fairness import FairQueue, Ticket, Urgency
-from spies_bots import bot_rng, get_bot, policy_for
-from spies_bots.random_bot import choose as random_choice
+from spies_bots import BOTS, bot_stream, get_bot, policy_for
 from spies_core.bot_names import FALLBACK_BOT
 from spies_core.registry import GAMES
 from spies_core.step import view_at
@@ -75,9 +75,14 @@ class BotTurn:
     seed: bytes
     urgency: Urgency = Urgency.UNTIMED
 
-    def rng(self) -> Random:
-        """The bot's generator for this turn (a fresh one: each attempt draws the same)."""
-        return bot_rng(self.seed, self.seat, self.version)
+    def rng(self, bot: str | None = None) -> Random:
+        """The generator of the seat's bot (or of ``bot``), at its current version, for this
+        turn: a fresh one, so each attempt draws the same. A name the registry lacks gets
+        the bot stream, as every bot of this build (its policy is what fails, where it
+        runs)."""
+        found = BOTS.get(self.bot if bot is None else bot)
+        generator = bot_stream if found is None else found.generator
+        return generator(self.seed, self.seat, self.version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +102,7 @@ class Decision:
     @property
     def mark(self) -> str:
         """The mark recorded with the move: the bot and the version of its choices
-        (``greedy@1``), so that ``spies-replay verify`` re-runs the move with that version."""
+        (``greedy@2``), so that ``spies-replay verify`` re-runs the move with that version."""
         return bot_mark(self.bot, get_bot(self.bot).version)
 
 
@@ -115,7 +120,8 @@ class BotWorkerLostError(Exception):
 
 def fallback(turn: BotTurn, failures: tuple[str, ...] = ()) -> Decision:
     """The move of :data:`FALLBACK_BOT` for a turn whose bot failed (``failures``: why)."""
-    command = random_choice(turn.view, list(turn.legal), turn.rng())
+    choose = policy_for(FALLBACK_BOT, turn.game)
+    command = choose(turn.view, list(turn.legal), turn.rng(FALLBACK_BOT))
     return Decision(command, FALLBACK_BOT, failures)
 
 

@@ -10,15 +10,16 @@ change moves the game's cached head to its new version.
 
 Tokens: a joined seat gets a new random token (a player's seat one derived from the player's
 token: :mod:`spies_api.service.players`), returned once and stored only hashed. A
-rematch seat's token is ``HMAC-SHA256(previous token, "spies-rematch/1:<next id>:<seat>")``:
-only the holder of the seat's token in the finished game can compute it, and the same
-holder asking again gets the same token, though the server keeps only its hash.
+rematch seat's token is ``HMAC-SHA256(previous token, "spies-rematch/1:<next id>:<seat>")``
+(:func:`~spies_api.service.players.rematch_token`): only the holder of the seat's token in
+the finished game can compute it, and the same holder asking again gets the same token,
+though the server keeps only its hash. When the finished game's seat was a player's, the
+rematch seat is recorded as that player's in the same write that gives it its token (the
+creation of the rematch, or the claim's append).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Iterator, Sequence
@@ -50,6 +51,7 @@ from spies_api.service.creation import GameCreator, bot_plays_timeouts, check_na
 from spies_api.service.effects import WriteEffects
 from spies_api.service.locks import GameLocks
 from spies_api.service.placement import blocking
+from spies_api.service.players import rematch_owner, rematch_token
 from spies_api.service.queries import public_seats
 from spies_bots import BOTS, policy_for
 from spies_replay.errors import (
@@ -71,12 +73,13 @@ from spies_replay.meta import (
     SeatType,
 )
 from spies_replay.reading import Games, last_event, time_control
+from spies_replay.store.keyring import KeyDatabase
+from spies_replay.store.players import seat_owner
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Clock, GameRecord, GameStatus, hash_token
+from spies_replay.store.records import Clock, GameRecord, GameStatus, SeatOwner, hash_token
 
 __all__ = ["SeatService", "attempt_seat_change", "bot_list", "moved_since_handed", "rematch_token"]
 
-_REMATCH_CONTEXT: Final = "spies-rematch/1"
 _HUMAN: Final = (SeatType.CREATOR, SeatType.JOINED)
 _HANDED: Final = str(SeatHandedToBot.__struct_config__.tag)
 QuotaHold = Callable[[], AbstractContextManager[Callable[[str], None]]]
@@ -84,13 +87,6 @@ QuotaHold = Callable[[], AbstractContextManager[Callable[[str], None]]]
 _ROWS_AT_A_TIME: Final = 64
 """Rows read at a time after a hand-over, looking for the seat's move (usually among the
 first few)."""
-
-
-def rematch_token(previous_token: str, next_id: str, seat: int) -> str:
-    """The token of ``seat`` in the rematch ``next_id``, derived from its previous token."""
-    message = f"{_REMATCH_CONTEXT}:{next_id}:{seat}".encode()
-    digest = hmac.new(previous_token.encode(), message, hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 @contextmanager
@@ -161,8 +157,10 @@ class SeatService:
         choose: Callable[[list[SeatState], dict[int, str]], SeatEvent | None],
         token_hash: str | None = None,
         entropy: bytes | None = None,
+        owner: SeatOwner | None = None,
     ) -> SeatChange:
-        """Record one seat change, keeping the cached head at the game's new version.
+        """Record one seat change, keeping the cached head at the game's new version (with
+        ``token_hash`` the seat's new token, with ``owner`` the player who owns it).
 
         Each attempt reads the seats, decides with ``choose`` (this layer's own rule) and
         appends at the version read, on a worker thread; the store's version check refuses
@@ -181,6 +179,7 @@ class SeatService:
                         self.creator.clock,
                         None,
                         entropy,
+                        owner,
                     )
                 except GameFinishedError as exc:
                     raise SeatsClosedError(
@@ -210,12 +209,14 @@ class SeatService:
         name: str,
         entropy: bytes | None = None,
         token: str | None = None,
+        owner: SeatOwner | None = None,
     ) -> JoinedSeat:
         """Join an open seat (``seat``, or the first open one) with a display name; in a
         game created with a commitment, the joiner's ``entropy`` (16 to 64 bytes, checked by
         the caller) goes into the seed of the deal, which comes at the last join. ``token``
         is the seat's token (default a new random one; a player's is derived:
-        :mod:`spies_api.service.players`).
+        :mod:`spies_api.service.players`), and ``owner`` that player, recorded with the seat
+        in the join's one append.
 
         Raises:
             GameNotFoundError: no such game.
@@ -242,7 +243,7 @@ class SeatService:
                 )
             return SeatJoined(seat=seat, name=name)
 
-        change = await self._change(game_id, choose, hash_token(token), entropy)
+        change = await self._change(game_id, choose, hash_token(token), entropy, owner)
         assert change.event is not None
         taken: int = change.event.event.seat
         self.effects.token(game_id, taken, token)
@@ -354,15 +355,31 @@ class SeatService:
                 f"game {game_id!r} is still in progress; a rematch follows a finished game"
             )
         _, next_id = await blocking(self.store.rematch_links, game_id)
+        owner = await blocking(self._owner, game_id, seat)
         if next_id is None:
             try:
-                return await blocking(self._create_rematch, record, seat, token, hold)
+                return await blocking(self._create_rematch, record, seat, token, hold, owner)
             except RematchExistsError as exc:
                 next_id = exc.next_id
-        return await self._claim(next_id, seat, rematch_token(token, next_id, seat))
+        mine = rematch_token(token, next_id, seat)
+        return await self._claim(
+            next_id, seat, mine, None if owner is None else rematch_owner(owner, next_id)
+        )
+
+    def _owner(self, game_id: str, seat: int) -> SeatOwner | None:
+        """The player who owns ``seat`` of the finished game, whose rematch seat is theirs
+        too (blocking)."""
+        if not isinstance(self.store, KeyDatabase):
+            return None  # a store that keeps no players
+        return seat_owner(self.store, game_id, seat)
 
     def _create_rematch(
-        self, record: GameRecord, seat: int, token: str, hold: QuotaHold | None
+        self,
+        record: GameRecord,
+        seat: int,
+        token: str,
+        hold: QuotaHold | None,
+        owner: SeatOwner | None,
     ) -> RematchResponse:
         """Create the next game (blocking: on a worker thread)."""
         holders = [
@@ -389,6 +406,7 @@ class SeatService:
                 game_id=next_id,
                 seats=holders,
                 tokens={seat: mine},
+                owners=None if owner is None else {seat: rematch_owner(owner, next_id)},
                 rematch_of=record.id,
                 clock=clock,
                 created_at=self.creator.clock(),
@@ -401,7 +419,11 @@ class SeatService:
         receipt = self.creator.receipt(next_id, head.version, head.head_hash)
         return RematchResponse(id=next_id, seat=seat, token=mine, receipt=receipt)
 
-    async def _claim(self, next_id: str, seat: int, token: str) -> RematchResponse:
+    async def _claim(
+        self, next_id: str, seat: int, token: str, owner: SeatOwner | None
+    ) -> RematchResponse:
+        """Claim ``seat`` of the rematch ``next_id`` with its derived ``token`` (and, for a
+        player's seat, record ``owner`` with it)."""
         digest = hash_token(token)
 
         def choose(seats: list[SeatState], tokens: dict[int, str]) -> SeatEvent | None:
@@ -415,7 +437,7 @@ class SeatService:
             return SeatClaimed(seat=seat)
 
         try:
-            change = await self._change(next_id, choose, digest)
+            change = await self._change(next_id, choose, digest, owner=owner)
             receipt = self.creator.receipt(next_id, change.version, change.head_hash)
         except SeatsClosedError:
             # The rematch is over already: a seat that claimed it may still ask again.
@@ -435,8 +457,10 @@ def attempt_seat_change(
     clock: Clock,
     games: Games | None = None,
     entropy: bytes | None = None,
+    owner: SeatOwner | None = None,
 ) -> SeatChange:
-    """One attempt at a seat change: read the seats, decide, append at the version read.
+    """One attempt at a seat change: read the seats, decide, append at the version read
+    (with ``owner``, the player the seat becomes, in the same append).
 
     Raises:
         GameFinishedError: the game is over.
@@ -450,7 +474,13 @@ def attempt_seat_change(
     if event is None:
         return table.unchanged()
     return append_seat_change(
-        store, table, event, token_hash=token_hash, recorded_at=clock(), entropy=entropy
+        store,
+        table,
+        event,
+        token_hash=token_hash,
+        recorded_at=clock(),
+        entropy=entropy,
+        owner=owner,
     )
 
 

@@ -20,16 +20,23 @@ from spies_core.black_spy.events import (
     BlackSpyTrickWon,
     Event,
 )
+from spies_core.black_spy.options import BlackSpyOptions
 from spies_core.black_spy.state import Phase, State, Trick
 from spies_core.decider import Outcome
 from spies_core.errors import CorruptLogError
 
-__all__ = ["evolve", "initial_state", "outcome", "players"]
+__all__ = ["configured", "evolve", "initial_state", "outcome", "players"]
 
 
 def initial_state() -> State:
     """The empty state the first event applies to."""
     return State()
+
+
+def configured(players: int, options: BlackSpyOptions) -> State:
+    """The table before its deal: the seats, the flags (hence the threshold) and totals of
+    0 are set; the first dealer and every hand are the deal's, so still empty."""
+    return State(players=players, flags=options.flags(), totals=(0,) * players)
 
 
 def players(state: State) -> int:

@@ -4,7 +4,8 @@ Hidden: every hand but the viewer's own, every pass but the viewer's own, and wh
 received (the receiver only, and only once every seat has passed, §3.4-3.5). Public: seats,
 hand sizes, who has passed, the cards of the current and the completed tricks (every card
 is seen when played, §5.9, §10.8), pile sizes and points, scores, whose turn. A spectator
-(``None``) sees only public facts.
+(``None``) sees only public facts. Once the game is over nothing is secret: every viewer
+sees every seat's pass of the last deal (every hand is empty then, every card played).
 """
 
 from __future__ import annotations
@@ -66,11 +67,14 @@ class BlackSpyView(GameView, frozen=True, kw_only=True, tag_field="game", tag="b
     """The rule flags chosen at creation (§8.1, Appendix A)."""
     phase: Phase
     """``passing`` while seats choose their three cards (§3), ``playing`` during trick play
-    (§4, §5), ``over`` once the game has ended (§7)."""
+    (§4, §5), ``over`` once the game has ended (§7); ``setup`` before the deal (``dealt:
+    false``: a table waiting for its open seats). Before the deal only ``players``,
+    ``flags``, ``threshold`` and the zero ``totals`` are meaningful; what the deal decides
+    is empty (``deal`` and ``dealer`` 0, ``hand_sizes`` 0, ``hand`` ``null``)."""
     deal: int
     """The current deal, 1 for the first; 0 before the first deal."""
     dealer: int
-    """The seat that dealt this deal (§2.2, §2.4)."""
+    """The seat that dealt this deal (§2.2, §2.4); 0 before the deal (``dealt: false``)."""
     pass_direction: PassDirection
     """This deal's pass direction (§3.3): ``left`` (clockwise, to seat + 1), ``right`` or,
     with 4 players, ``across``."""
@@ -91,6 +95,10 @@ class BlackSpyView(GameView, frozen=True, kw_only=True, tag_field="game", tag="b
     received: tuple[CardNotation, ...] | None
     """The three cards the viewer received this deal, shown once every seat has passed
     (§3.4); ``null`` before then, and for a spectator."""
+    passes: tuple[tuple[CardNotation, ...] | None, ...]
+    """The three cards each seat passed this deal, by seat: the viewer's own as soon as
+    passed (as ``my_pass``), another seat's never while the game goes on (``null``), and
+    every seat's, to every viewer, once the game is over (§7: nothing is secret then)."""
     trick_number: int
     """The trick in play, 1 for the deal's first; 0 outside trick play."""
     leader: int | None
@@ -152,6 +160,7 @@ def view(state: State, seat: Seat | None) -> BlackSpyView:
         passed=tuple(p is not None for p in passes),
         my_pass=None if me is None else passes[me],
         received=None if me is None or not exchanged else passes[(me - offset) % n],
+        passes=passes if state.phase is Phase.OVER else _only(passes, me),
         trick_number=len(state.tricks) + 1 if playing else 0,
         leader=state.leader if state.phase is Phase.PLAYING else None,
         trick=tuple(

@@ -27,16 +27,23 @@ from spies_core.deck_of_spies.events import (
     SpyRecruited,
     SpyRevealed,
 )
+from spies_core.deck_of_spies.options import DeckOfSpiesOptions
 from spies_core.deck_of_spies.piles import sorted_cards, without
 from spies_core.deck_of_spies.state import Phase, State, owned_faces
 from spies_core.errors import CorruptLogError
 
-__all__ = ["evolve", "forfeit", "initial_state", "outcome", "players"]
+__all__ = ["configured", "evolve", "forfeit", "initial_state", "outcome", "players"]
 
 
 def initial_state() -> State:
     """The empty table before the first event."""
     return State()
+
+
+def configured(players: int, options: DeckOfSpiesOptions) -> State:
+    """The table before its deal: the flags are set; every card's zone is the deal's, so
+    every pile is still empty (``players`` is always 1)."""
+    return State(flags=options.flags())
 
 
 def evolve(state: State, event: Event) -> State:  # noqa: C901 (one case per event)

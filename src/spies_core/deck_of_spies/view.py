@@ -34,10 +34,12 @@ class DeckOfSpiesView(GameView, frozen=True, kw_only=True, tag_field="game", tag
     """The table of Deck of Spies as one viewer may see it."""
 
     phase: Phase
-    """``playing`` while spies remain, ``over`` once the game has ended (§9)."""
+    """``playing`` while spies remain, ``over`` once the game has ended (§9); ``setup``
+    before the deal (``dealt: false``: a table waiting for its open seat). Before the deal
+    only ``flags`` is meaningful; every pile is empty and every count 0."""
     turn: int
     """The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is
-    over."""
+    over; 0 before the deal (``dealt: false``)."""
     flags: DeckOfSpiesFlags
     """The rule flags chosen at creation (§12)."""
     top_spy: CardNotation | None

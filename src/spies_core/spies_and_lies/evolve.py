@@ -34,6 +34,7 @@ from spies_core.spies_and_lies.events import (
     SpiesAndLiesEnded,
     SpiesAndLiesStarted,
 )
+from spies_core.spies_and_lies.options import SpiesAndLiesOptions
 from spies_core.spies_and_lies.state import (
     ALL_RANKS,
     CAPTAIN,
@@ -49,12 +50,21 @@ from spies_core.spies_and_lies.state import (
     sergeant_slot,
 )
 
-__all__ = ["evolve", "forfeit", "initial_state", "outcome", "players"]
+__all__ = ["configured", "evolve", "forfeit", "initial_state", "outcome", "players"]
 
 
 def initial_state() -> State:
     """The state before the first event."""
     return State()
+
+
+def configured(players: int, options: SpiesAndLiesOptions) -> State:
+    """The table before its deal: the seats, the options (board, intel cards, reserve rule)
+    and both sides with their starting deception token (§4) are set; the intel deck, the
+    first exhausted soldiers, the hands and the day-1 starter are the deal's, so still
+    empty (the starter hidden, see ``view.starter_hidden``). An explicit deal stays out."""
+    side = SideState(hand=(), exhausted=())
+    return State(players=players, options=replace(options, deal=None), sides=(side, side))
 
 
 def players(state: State) -> int:

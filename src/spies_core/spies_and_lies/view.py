@@ -13,6 +13,8 @@
   seen only by the seat that made it until then ([I-13]).
 - The day-1 starter is drawn at setup but hidden from everyone until the mission phase of
   day 1 begins, when the Starting Player card is flipped (§5.3.1).
+- Once the game is over nothing is secret (its log is public): every viewer, a spectator
+  included, sees both sides' hands and every face-down soldier.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ class MissionView(msgspec.Struct, frozen=True, kw_only=True):
     """A soldier lies under this mission (false before the side has deployed it this day)."""
     rank: Rank | None
     """The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own
-    side's face-down soldiers, §3, §14.4); ``null`` otherwise."""
+    side's face-down soldiers, §3, §14.4; every soldier once the game is over); ``null``
+    otherwise."""
     face_up: bool
     """The soldier was revealed in a guess-turn (§6 step 3)."""
     retreated: bool
@@ -102,7 +105,8 @@ class SideView(msgspec.Struct, frozen=True, kw_only=True):
     and 3 blue, §14)."""
     hand: tuple[Rank, ...] | None
     """The side's soldiers in hand, ascending, when this viewer may see them (its own side,
-    §3; in team play, see §14.4); ``null`` otherwise."""
+    §3; in team play, see §14.4; every side once the game is over); ``null`` otherwise;
+    ``[]`` before the deal (``dealt: false``)."""
     hand_size: int
     """Soldiers in the side's hand (public)."""
     exhausted: tuple[Rank, ...]
@@ -160,9 +164,14 @@ class SpiesAndLiesView(GameView, frozen=True, kw_only=True, tag_field="game", ta
     """Whether a deception token on a wrongly guessed card that was forced to retreat still
     pays +4 ([I-5]); the creation option of that name."""
     day: int
-    """The day, 1 to 3 (§5); 0 before setup."""
+    """The day, 1 to 3 (§5); 0 before the deal (``dealt: false``)."""
     phase: Phase
-    """``deploy``, ``intel``, ``mission`` (the day's three phases, §5), or ``over``."""
+    """``deploy``, ``intel``, ``mission`` (the day's three phases, §5), or ``over``; ``setup``
+    before the deal (``dealt: false``: a table waiting for its open seats). Before the deal
+    only ``players``, the options (``board_length``, ``intel_cards``, the reserve rule,
+    ``deception_pays_on_forced_retreat``), each side's seats, starting deception token and
+    the reserve are meaningful; what the deal draws is empty (``old_intel``, ``exhausted``,
+    ``hand``: ``[]``; ``intel_deck_size``: 0; ``starting_side``: ``null``)."""
     stage: Stage | None
     """The step of the current guess-turn (§6.1): ``deception`` (the defender may play a
     token), ``guess``, ``marshal`` or ``captain`` (an activated soldier's owner chooses);
@@ -222,13 +231,19 @@ class SpiesAndLiesView(GameView, frozen=True, kw_only=True, tag_field="game", ta
 
 
 def starter_hidden(state: State) -> bool:
-    """The day-1 starter is not known yet: it is flipped when the mission phase of day 1
-    begins (§5.3.1); later days' starters follow from the alternation."""
-    return state.day == 1 and state.phase in (Phase.DEPLOY, Phase.INTEL)
+    """The day-1 starter is not known yet: it is drawn with the deal and flipped when the
+    mission phase of day 1 begins (§5.3.1); later days' starters follow from the
+    alternation."""
+    return state.phase is Phase.SETUP or (
+        state.day == 1 and state.phase in (Phase.DEPLOY, Phase.INTEL)
+    )
 
 
 def visible_missions(state: State, side: int, viewer: int | None) -> range:
-    """Mission indices of ``side`` whose face-down soldier ``viewer`` may see (§3, §14.4)."""
+    """Mission indices of ``side`` whose face-down soldier ``viewer`` may see (§3, §14.4):
+    every one, by everyone, once the game is over (nothing is secret then)."""
+    if state.phase is Phase.OVER:
+        return range(MISSIONS)
     if viewer is None or viewer % 2 != side:
         return range(0)
     if state.players == 2 or viewer >= 2:
@@ -237,7 +252,10 @@ def visible_missions(state: State, side: int, viewer: int | None) -> range:
 
 
 def hand_visible(state: State, side: int, viewer: int | None) -> bool:
-    """Whether ``viewer`` may see ``side``'s hand (§3, §14.4; module docstring)."""
+    """Whether ``viewer`` may see ``side``'s hand (§3, §14.4; module docstring): anyone may
+    once the game is over."""
+    if state.phase is Phase.OVER:
+        return True
     if viewer is None or viewer % 2 != side:
         return False
     if state.players == 2 or viewer >= 2:
@@ -370,8 +388,8 @@ def scramble(state: State, viewer: int | None, rng: Random) -> State:
     """A state equal in all ``viewer`` may see, with the hidden parts redrawn: the intel deck
     order, the day-1 starter before it is flipped, and each side's hidden soldiers reassigned
     among its hand and hidden missions in a way consistent with everything public (ordering
-    rule, intel tokens, revealed cards)."""
-    if state.phase is Phase.SETUP:
+    rule, intel tokens, revealed cards). Before the deal and after the end nothing is hidden."""
+    if state.phase in (Phase.SETUP, Phase.OVER):
         return state
     sides = tuple(_scramble_side(state, side, viewer, rng) for side in range(2))
     starter = rng.randrange(2) if starter_hidden(state) else state.starter

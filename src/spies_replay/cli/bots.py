@@ -8,10 +8,11 @@ the bots in the import graph and a caller may hand in any bots (tests hand in th
 
 from __future__ import annotations
 
-from spies_bots import bot_rng, find_policy
+from spies_bots import find_policy
 from spies_replay.marks import BotPolicies
 
 __all__ = ["REGISTERED_BOTS"]
 
-REGISTERED_BOTS = BotPolicies(lookup=find_policy, rng=bot_rng)
-"""Every bot of this build, at its current version, and the generator the server gives it."""
+REGISTERED_BOTS = BotPolicies(lookup=find_policy)
+"""Every bot of this build, at its current version and the earlier ones it keeps, each with
+the generator the server gave it."""

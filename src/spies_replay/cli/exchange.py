@@ -92,16 +92,25 @@ def copy(args: argparse.Namespace, out: Output) -> int:
         open_store(args.source, create=False) as source,
         open_store(args.target) as target,
     ):
-        copied = copy_store(source, target)
+        store = copy_store(source, target)
+    copied = store.games
     different = [game for game in copied if game.outcome is CopyOutcome.DIFFERENT]
     if out.json:
-        out.data({"ok": not different, "games": copied})
+        out.data(
+            {
+                "ok": not different,
+                "games": copied,
+                "players": store.players,
+                "owned_seats": store.owned_seats,
+            }
+        )
     else:
         for game in copied:
             out.line(
                 f"{game.outcome:<13} {shown(game.game_id)}: {game.events} events,"
                 f" head {shown(game.head_hash[:16])}"
             )
+        out.line(f"{store.players} players and {store.owned_seats} of their seats copied")
         done = sum(game.outcome is CopyOutcome.COPIED for game in copied)
         out.line(
             f"{done} copied, {len(copied) - done - len(different)} already there,"

@@ -102,6 +102,9 @@ def append_document(batch: Append, *, snapshot_every: int, lock_timeout: float) 
         document["seat_name"] = seat.name
         document["seat_bot"] = seat.bot
         document["token_hash"] = batch.token_hash
+        if batch.owner is not None:  # players: recorded with the seat's token
+            document["owner_id"] = batch.owner.player_id
+            document["owner_salt"] = batch.owner.token_salt
     return _encode_document(document).decode()
 
 

@@ -14,7 +14,8 @@ game queue there), refuses a batch whose rows do not follow its version one by o
 idempotency key was used, ``conflict`` with the current version when the game is not at
 the batch's version and head hash, ``finished`` when the game is over and the batch has
 rows; else it writes the result, the seat's holder and token (SQLSTATE :data:`SEAT_TAKEN`
-when the seat has a token already), the rows, the game row (version, head hash, status,
+when the seat has a token already) and a player's ownership of it (``player_seats``, since
+``m010_seat_owners``), the rows, the game row (version, head hash, status,
 outcome, ``due_at``), a snapshot, and notifies :data:`NOTIFY_CHANNEL` with the game's id,
 version, head hash and due mark after it (a JSON object: :class:`~spies_replay.store.records.
 Appended`).
@@ -33,7 +34,12 @@ from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITME
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
 from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
-from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
+from spies_replay.store.players import (  # players
+    OWNERS_INDEX_SQL,
+    OWNERS_MIGRATION,
+    PLAYERS_INDEX_SQL,
+    PLAYERS_SQL,
+)
 
 __all__ = ["APPEND_FUNCTIONS", "MALFORMED", "MIGRATIONS", "NOTIFY_CHANNEL", "SEAT_TAKEN"]
 
@@ -114,6 +120,11 @@ APPEND_FUNCTIONS: Final = f"""
                     p_batch->>'seat_bot')
                     ON CONFLICT (game_id, seat) DO UPDATE SET type = excluded.type,
                     name = excluded.name, bot = excluded.bot;
+                IF p_batch->>'owner_id' IS NOT NULL THEN  -- a player's seat, with its token
+                    INSERT INTO player_seats (player_id, game_id, seat, token_salt, owned_at)
+                        VALUES (p_batch->>'owner_id', v_game, v_seat,
+                        p_batch->>'owner_salt', v_updated) ON CONFLICT DO NOTHING;
+                END IF;
             END IF;
             IF v_count = 0 THEN
                 RETURN QUERY SELECT 'ok'::text, v_version, NULL::text, NULL::text, NULL::text;
@@ -191,8 +202,9 @@ APPEND_FUNCTIONS: Final = f"""
 """``spies_append`` and ``spies_append_many`` as they are now (``CREATE OR REPLACE``): the one
 text of PostgreSQL's append. Each migration that changes them runs this text, so an earlier
 such migration (``m003_append_function``) makes the functions as they are now on a new
-database, and the later ones (``m005_append_checks_seqs``, ``m007_notify_carries_head``)
-replace what an older version made: every database ends with this one definition."""
+database, and the later ones (``m005_append_checks_seqs``, ``m007_notify_carries_head``,
+``m010_seat_owners``) replace what an older version made: every database ends with this one
+definition."""
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(
@@ -264,6 +276,8 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         COMMITMENTS_MIGRATION, (SEED_COMMITMENTS_SQL, SEED_COMMITMENTS_INDEX)
     ),
     Migration(PLAYERS_MIGRATION, (*PLAYERS_SQL, PLAYERS_INDEX_SQL)),  # players
+    # players: a seat's owner written by the append that gives the seat its token
+    Migration(OWNERS_MIGRATION, (APPEND_FUNCTIONS, OWNERS_INDEX_SQL)),
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

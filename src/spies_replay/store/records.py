@@ -10,8 +10,8 @@ with :mod:`spies_replay.codec`). Nothing here imports a store, a driver or a gam
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Final, Literal
@@ -34,6 +34,7 @@ __all__ = [
     "IdempotencyRecord",
     "NewGame",
     "Reply",
+    "SeatOwner",
     "hash_token",
     "utc_now",
     "SNAPSHOT_EVERY",
@@ -156,6 +157,22 @@ class Reply:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatOwner:
+    """The player who owns a seat, written with the seat's token in the same transaction
+    (a creation, a join, a claimed rematch seat): a seat change and its ownership commit or
+    vanish together (:mod:`spies_replay.store.players` keeps the table, ``player_seats``).
+
+    Attributes:
+        player_id: the player.
+        token_salt: what the seat's token is derived from with the player's token
+            (:mod:`spies_api.service.players`); the token itself is never stored.
+    """
+
+    player_id: str
+    token_salt: str
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """A game for :meth:`~spies_replay.store.protocols.EventLog.insert_game`: everything that
     is written when a game is created (or copied, or imported), in one transaction.
@@ -172,6 +189,8 @@ class NewGame:
             it, and refused if that game has its rematch already).
         idempotency: a copied game's idempotency records.
         due_at: see :attr:`Append.due_at`.
+        owners: by seat, the player who owns the seat (``owned_at`` is the game's
+            ``created_at``).
     """
 
     record: GameRecord
@@ -184,6 +203,7 @@ class NewGame:
     idempotency: Sequence[IdempotencyRecord] = ()
     due_at: str | None = None
     """When the server has work to do on the game (a bot to move), or ``None``."""
+    owners: Mapping[int, SeatOwner] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +234,9 @@ class Append:
             people. The caller computes it; the store keeps it in an index of due work
             (:meth:`~spies_replay.store.protocols.GameIndex.due_games`), so a scheduler reads
             only the games with work, and clears it when the batch finishes the game.
+        owner: the player who owns ``seat`` from this batch on (a player's join, a claimed
+            rematch seat of a player's seat), recorded with the seat's token; ``owned_at`` is
+            the batch's time.
     """
 
     game_id: str
@@ -226,6 +249,7 @@ class Append:
     seat: SeatState | None = None
     token_hash: str | None = None
     due_at: str | None = None
+    owner: SeatOwner | None = None
 
     @property
     def new_version(self) -> int:

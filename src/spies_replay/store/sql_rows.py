@@ -23,6 +23,7 @@ from spies_replay.store.records import (
     GameStatus,
     IdempotencyRecord,
     NewGame,
+    SeatOwner,
 )
 
 __all__ = [
@@ -35,7 +36,9 @@ __all__ = [
     "game_record",
     "game_values",
     "idempotency_record",
+    "OWN_SEAT_SQL",
     "insert_game",
+    "insert_owner",
     "insert_rows",
     "insert_snapshots",
     "seat_state",
@@ -196,6 +199,21 @@ def insert_snapshots(
     )
 
 
+OWN_SEAT_SQL: Final = (
+    "INSERT INTO player_seats (player_id, game_id, seat, token_salt, owned_at)"
+    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
+"""Records a player's seat (``player_seats``: :mod:`spies_replay.store.players`); once."""
+
+
+def insert_owner(
+    conn: Transaction, game_id: str, seat: int, owner: SeatOwner, owned_at: str
+) -> None:
+    """Record ``seat`` of ``game_id`` as ``owner``'s in the caller's write transaction (the
+    one that gives the seat its token: a creation, an append); a repeat keeps the first."""
+    conn.execute(OWN_SEAT_SQL, (owner.player_id, game_id, seat, owner.token_salt, owned_at))
+
+
 def insert_game(conn: Transaction, game: NewGame) -> None:
     """Write a new game in the caller's write transaction (see
     :meth:`~spies_replay.store.protocols.EventLog.insert_game`).
@@ -243,6 +261,8 @@ def insert_game(conn: Transaction, game: NewGame) -> None:
                 "SELECT next_id FROM rematches WHERE game_id = ?", (rematch_of,)
             ).fetchone()
             raise RematchExistsError(rematch_of, found[0] if found else "?")
+    for seat, owner in sorted(game.owners.items()):
+        insert_owner(conn, record.id, seat, owner, record.created_at)
     insert_rows(conn, record.id, rows)
     if game.due_at is not None:
         conn.execute("UPDATE games SET due_at = ? WHERE id = ?", (game.due_at, record.id))

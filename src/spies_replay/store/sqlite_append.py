@@ -5,7 +5,8 @@
 database's write lock, so writers of every game, thread and process take turns). In it, and
 nowhere else for SQLite, the store decides its three rules: the idempotency key first (so
 that a retry racing its own first attempt gets that attempt's result, not a conflict), then
-the version and head hash, then the finished game.
+the version and head hash, then the finished game; a seat's new token and, for a player's
+seat, its owner are written in the same transaction.
 
 :class:`SQLiteRecorder` runs appends for an event loop: on the loop itself, on a second
 connection to the file with no busy timeout (a database locked by another writer raises at
@@ -33,6 +34,7 @@ from spies_replay.store.sql_rows import (
     Transaction,
     encode,
     idempotency_record,
+    insert_owner,
     insert_rows,
     insert_snapshots,
 )
@@ -81,6 +83,8 @@ def append_batch(conn: Transaction, batch: Append, *, snapshot_every: int) -> No
         raise GameFinishedError(f"game {game_id!r} has finished; no event can follow")
     if batch.seat is not None:
         _update_seat(conn, game_id, batch.seat, batch.token_hash)
+        if batch.owner is not None:  # players: the seat's owner with its token
+            insert_owner(conn, game_id, batch.seat.seat, batch.owner, updated_at)
     if not rows:
         return
     insert_rows(conn, game_id, rows)  # a taken seq: the driver's error, translated above

@@ -32,7 +32,8 @@ Tables (all SQLite ``STRICT``):
   changed its append, so SQLite has no 7th): server seeds committed before a player's
   entropy (:mod:`spies_replay.store.commitments`).
 - ``players``, ``player_seats`` (migration 9): players and the seats they hold
-  (:mod:`spies_replay.store.players`).
+  (:mod:`spies_replay.store.players`); migration 10 indexes ``player_seats`` by game and
+  seat.
 
 The first four migrations were written with sqlite-utils, and files made then record them
 in sqlite-utils' table ``_sqlite_migrations``: :func:`adopt_sqlite_utils_records` carries
@@ -52,7 +53,12 @@ from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITME
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
 from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
-from spies_replay.store.players import PLAYERS_INDEX_SQL, PLAYERS_SQL  # players
+from spies_replay.store.players import (  # players
+    OWNERS_INDEX_SQL,
+    OWNERS_MIGRATION,
+    PLAYERS_INDEX_SQL,
+    PLAYERS_SQL,
+)
 
 __all__ = ["MIGRATIONS", "MIGRATION_NAMES", "SCHEMA_VERSION", "adopt_sqlite_utils_records"]
 
@@ -135,6 +141,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(  # players
         PLAYERS_MIGRATION, (*(table + " STRICT" for table in PLAYERS_SQL), PLAYERS_INDEX_SQL)
     ),
+    Migration(OWNERS_MIGRATION, (OWNERS_INDEX_SQL,)),  # players: who owns a game's seat
 )
 """SQLite's migrations, in order: append new ones at the end; never edit an applied one."""
 

@@ -10,9 +10,11 @@ fallback bot's).
 
 With the seed, each marked command is asked again of the bot it names, as the server asked
 it (``spies_api.table.bots``): the seat's view at the version before the command
-(``view_at``), its legal commands, and the generator ``bot_rng(seed, seat, version)``. Its
-answer must be the recorded command (``bot-move-mismatch``). The bots come from the caller
-(a :class:`~spies_replay.marks.BotPolicies`): this package never imports them.
+(``view_at``), its legal commands, and the generator of the version the mark names
+(``generator(seed, seat, version)``: CPython's Mersenne Twister at version 1, the protocol's
+bot stream from version 2). Its answer must be the recorded command (``bot-move-mismatch``).
+The bots come from the caller (a :class:`~spies_replay.marks.BotPolicies`): this package
+never imports them.
 
 Caveats, where the log does not let this build re-run a move:
 
@@ -136,7 +138,7 @@ class BotMoves:
         seed: bytes,
     ) -> None:
         """Ask the marked bot what the server asked it (the seat's view of ``state`` at the
-        version before the command, its legal commands, ``bot_rng(seed, seat, version)``):
+        version before the command, its legal commands, the generator of the mark's version):
         its answer must be the recorded command."""
         assert row.bot is not None
         seq, text = row.seq, row.bot
@@ -174,23 +176,25 @@ class BotMoves:
                 ),
             )
             return
-        version, policy = found
-        if version != mark.version:
+        if mark.version not in found:
+            kept = ", ".join(str(version) for version in sorted(found))
             self.tally.caveat(
                 seq,
                 "bot-version-not-in-build",
                 text,
                 lambda count: (
                     f"{commands(count)} marked {text!r}: this build has"
-                    f" {mark.name} at version {version}, so they were not re-derived"
+                    f" {mark.name} at version{'s' if len(found) > 1 else ''} {kept} only,"
+                    " so they were not re-derived"
                 ),
             )
             return
+        policy, generator = found[mark.version]
         at = seq - 1
         view = view_at(spec, state, actor, at)
         legal = list(spec.legal_commands(state, actor))
         try:
-            chosen = policy(view, legal, self.bots.rng(seed, actor, at))
+            chosen = policy(view, legal, generator(seed, actor, at))
         except Exception as exc:  # noqa: BLE001  (a bot that fails here made no move here)
             raise fail(
                 seq,

@@ -5,7 +5,8 @@ Seqs run 1, 2, 3, … with no gap (``missing-event``) and in order (``out-of-ord
 that exists but not in its place, or twice); every payload and command is JSON nested at
 most :data:`~spies_replay.codec.MAX_JSON_DEPTH` levels (``malformed-row``) with no key twice
 in one object (``duplicate-key``: readers differ on which counts); every row's hash chains
-from the previous one (``hash-mismatch``, see :mod:`spies_replay.codec`).
+from the previous one (``hash-mismatch``, see :mod:`spies_replay.codec`), in the log's chain:
+format 3's (RFC 8785: a value it cannot write is ``malformed-row``) or format 1's.
 
 At the end, the log must end in the head hash its server published, when one is given
 (``published-head-mismatch``; the message says when that hash is an earlier row's: a log
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 import msgspec
 
 from spies_replay.codec import (
+    CHAIN_VERSION,
     MAX_JSON_DEPTH,
     canonical_bytes,
     chain_hash,
@@ -27,6 +29,7 @@ from spies_replay.codec import (
     genesis_hash,
     json_depth,
 )
+from spies_replay.jcs import CanonicalizationError
 from spies_replay.store.records import EventRow
 from spies_replay.verify.report import fail
 
@@ -36,8 +39,10 @@ __all__ = ["Chain"]
 class Chain:
     """A game's hash chain, walked row by row from its genesis hash."""
 
-    def __init__(self, game_id: str, published: str | None) -> None:
-        self.previous = genesis_hash(game_id)
+    def __init__(self, game_id: str, published: str | None, log: str = CHAIN_VERSION) -> None:
+        self.log = log
+        """The chain's version (:data:`~spies_replay.codec.CHAINS`)."""
+        self.previous = genesis_hash(game_id, log)
         """The hash of the last row walked (the genesis hash before any)."""
         self.rows = 0
         """How many rows were walked and found chained."""
@@ -89,9 +94,17 @@ class Chain:
                 payload=row.payload,
                 recorded_at=row.recorded_at,
                 bot=row.bot,
+                log=self.log,
             )
         except msgspec.DecodeError as exc:
             raise fail(row.seq, "malformed-row", f"payload or command is not JSON: {exc}") from exc
+        except CanonicalizationError as exc:
+            raise fail(
+                row.seq,
+                "malformed-row",
+                f"RFC 8785 cannot write the payload or command ({exc}): an integer beyond"
+                " ±(2^53 - 1)?",
+            ) from exc
         digest = chain_hash(self.previous, canonical)
         if self.published is not None:
             self._hashes.setdefault(row.hash, row.seq)

@@ -2,8 +2,9 @@
 covers it, so every field is re-derived from the rows.
 
 Seq 1 is ``game_created`` (``missing-game-created``) and agrees with the record's game,
-players, seed commitment and source, algorithm, creation time and options
-(``header-mismatch``); the record's ``updated_at`` is a log time (``invalid-timestamp``).
+players, seed commitment and source, algorithm, creation time and options, and its ``log``
+with the chain the log was walked in, from the export's ``format`` (``header-mismatch``);
+the record's ``updated_at`` is a log time (``invalid-timestamp``).
 At the end: the log is not empty and ends at the record's version (``missing-event``,
 ``unexpected-event``) in its head hash (``head-mismatch``), and the last row's time is
 the record's ``updated_at`` (``header-mismatch``). Its status and outcome are the end's
@@ -15,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from spies_replay.codec import canonical_json, encode, event_tag
+import msgspec
+
+from spies_replay.codec import CHAIN_VERSION, canonical_json, encode, event_tag
 from spies_replay.meta import GameCreated
 from spies_replay.store.records import EventRow, GameRecord
 from spies_replay.times import parse_utc
@@ -24,8 +27,9 @@ from spies_replay.verify.report import fail
 __all__ = ["check_created", "check_head", "check_updated_at", "check_updated_at_is_a_time"]
 
 
-def check_created(record: GameRecord, event: Any) -> None:
-    """Seq 1 is ``game_created``, and says what the record says."""
+def check_created(record: GameRecord, event: Any, log: str) -> None:
+    """Seq 1 is ``game_created``, and says what the record says, and the chain ``log``:
+    ``"log": "spies-replay/3"`` in format 3, no ``log`` in format 1's chain."""
     if not isinstance(event, GameCreated):
         raise fail(1, "missing-game-created", f"seq 1 is {event_tag(event)}, not game_created")
     options = (canonical_json(encode(event.options)), canonical_json(encode(record.options)))
@@ -39,6 +43,7 @@ def check_created(record: GameRecord, event: Any) -> None:
             ("rng", event.rng, record.rng),
             ("created_at", event.created_at, record.created_at),
             ("options", *options),
+            ("format", event.log, msgspec.UNSET if log == CHAIN_VERSION else log),
         )
         if logged != stored
     ]

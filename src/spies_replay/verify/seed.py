@@ -7,7 +7,9 @@ commitment: ``seed-mismatch``; and the revealed deal against its commitment:
 ``seed-not-revealed``, :mod:`~spies_replay.verify.ending`): anyone can re-derive it. For a
 game in progress the seed can only come from the server's own database, the ``seeds``
 table, as an operator audit; :attr:`~spies_replay.verify.VerifyReport.rederived` says which.
-The algorithm must be this build's (``unsupported-rng``).
+The algorithm must be this build's (``unsupported-rng``). In format 3 the revealed seed is
+lower-case hex of whole bytes (``seed-not-hex``); format 1 reads it leniently (upper case,
+white space between byte pairs), as ``bytes.fromhex`` does.
 
 ``seed_source`` must agree with the log (``seed-source-mismatch``): a ``server`` seed is the
 32 random bytes the server draws, so a revealed one of another length, or one that reads as
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -35,7 +38,7 @@ from typing import Any, Final
 import msgspec
 
 from spies_core.rng import ALGORITHM
-from spies_replay.codec import GameCodec, deal_commitment
+from spies_replay.codec import FORMAT_3, GameCodec, chain_of, deal_commitment
 from spies_replay.meta import EntropyAdded, GameCreated, SeedRevealed, SeedSource, mixed_seed
 from spies_replay.store.records import EventRow
 from spies_replay.verify.report import CaveatTally, Rederivation, fail
@@ -52,6 +55,8 @@ __all__ = [
 
 SERVER_SEED_BYTES: Final = 32
 """A server seed is ``secrets.token_bytes(32)``."""
+STRICT_HEX: Final = re.compile(r"(?:[0-9a-f]{2})+", re.ASCII)
+"""A format 3 seed, matched whole: lower-case hex of one or more whole bytes."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ def _choose(
 ) -> ChosenSeed:
     last = rows[-1]
     if last.type == "seed_revealed":
-        revealed = _revealed_seed(codec, last)
+        revealed = _revealed_seed(codec, last, strict=created.log == FORMAT_3)
         if revealed is not None and _commits(revealed, created):
             disagrees = operator_seed is not None and operator_seed != revealed
             return ChosenSeed(
@@ -186,7 +191,10 @@ def seeded_options(created: GameCreated, chosen: ChosenSeed) -> dict[str, Any]:
         raise fail(1, "unsupported-rng", f"unknown randomness algorithm {created.rng!r}")
     options = dict(created.options)
     if created.deal_commitment is not None or chosen.deal is not None:
-        if chosen.deal is None or created.deal_commitment != deal_commitment(seed, chosen.deal):
+        log = chain_of(created.log)  # checked against the chain at seq 1
+        if chosen.deal is None or created.deal_commitment != _deal_commitment(
+            seed, chosen.deal, log
+        ):
             raise fail(
                 chosen.deal_seq or 1,
                 "deal-mismatch",
@@ -196,8 +204,25 @@ def seeded_options(created: GameCreated, chosen: ChosenSeed) -> dict[str, Any]:
     return options
 
 
+def _deal_commitment(seed: bytes, deal: Any, log: str) -> str | None:
+    """The deal's commitment, or ``None`` when the chain's JSON cannot write the deal."""
+    try:
+        return deal_commitment(seed, deal, log)
+    except ValueError:
+        return None
+
+
 def check_revealed(codec: GameCodec, row: EventRow, created: GameCreated) -> None:
-    """The revealed seed commits and fits its label."""
+    """The revealed seed is written as its format requires, commits and fits its label."""
+    if chain_of(created.log) == FORMAT_3:
+        event = codec.event.decode(row.payload)
+        if isinstance(event, SeedRevealed) and STRICT_HEX.fullmatch(event.seed) is None:
+            raise fail(
+                row.seq,
+                "seed-not-hex",
+                f"the revealed seed {event.seed[:40]!r} is not lower-case hex of whole bytes,"
+                " as format 3 writes it",
+            )
     seed = _revealed_seed(codec, row)
     if seed is None or not _commits(seed, created):
         raise fail(row.seq, "seed-mismatch", "the revealed seed does not match the commitment")
@@ -254,10 +279,16 @@ def _as_text(seed: bytes) -> str | None:
     return text if all(char.isprintable() or char.isspace() for char in text) else None
 
 
-def _revealed_seed(codec: GameCodec, row: EventRow) -> bytes | None:
+def _revealed_seed(codec: GameCodec, row: EventRow, *, strict: bool = False) -> bytes | None:
+    """The revealed seed's bytes; ``None`` when it does not decode (``strict``, format 3's:
+    lower-case hex of whole bytes only; else as ``bytes.fromhex`` reads it)."""
     try:
         event = codec.event.decode(row.payload)
-        return bytes.fromhex(event.seed) if isinstance(event, SeedRevealed) else None
+        if not isinstance(event, SeedRevealed):
+            return None
+        if strict and STRICT_HEX.fullmatch(event.seed) is None:
+            return None
+        return bytes.fromhex(event.seed)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
         return None
 

@@ -29,6 +29,7 @@ from spies_core.decider import AnySpec
 from spies_core.words import counted
 from spies_replay.clocks import to_ms
 from spies_replay.codec import GameCodec, codec_for, event_tag
+from spies_replay.formats import log_of
 from spies_replay.marks import BotMark, BotPolicies
 from spies_replay.meta import (
     ClockExpired,
@@ -113,7 +114,8 @@ def verify_log(
     """
     spec = games.get(record.game)
     tally = CaveatTally()
-    chain = Chain(record.id, head)
+    log = log_of(record, rows)
+    chain = Chain(record.id, head, log)
     bot_moves = BotMoves(bots, tally)
     chosen = ChosenSeed()
     state: Any = None
@@ -129,7 +131,7 @@ def verify_log(
         # The whole chain first (above): an edit that breaks it is named at its own seq,
         # before any check that reads ahead (the revealed seed and deal sit in the last row).
         chosen = choose_seed(codec, rows, seed, deal)
-        walk = _Walk(record, codec, chosen, tally, bot_moves)
+        walk = _Walk(record, codec, chosen, tally, bot_moves, log)
         captured = walk.run(rows, frozenset(capture))
         header.check_head(record, chain.rows, chain.previous)
         header.check_updated_at(record, rows)
@@ -170,8 +172,11 @@ class _Walk:
         chosen: ChosenSeed,
         tally: CaveatTally,
         bot_moves: BotMoves,
+        log: str,
     ) -> None:
         self.record = record
+        self.log = log
+        """The chain the log was walked in: ``game_created`` must say the same."""
         self.codec = codec
         self.chosen = chosen
         self.seed = chosen.play
@@ -287,7 +292,7 @@ class _Walk:
             raise fail(seq, "entropy-invalid", str(exc)) from exc
 
     def _created(self, row: EventRow, event: Any) -> None:
-        header.check_created(self.record, event)
+        header.check_created(self.record, event, self.log)
         _no_command(row)
         if event.created_at is not None:
             self.times.read(1, "created_at", event.created_at)

@@ -8,7 +8,8 @@ import { T } from "../i18n/index";
 import type { components, paths } from "./schema";
 
 export type Schemas = components["schemas"];
-export type Summary = Schemas["GameSummary"];
+/** A game's public summary, of any game (tagged by `game`), as `GET /games/{id}` answers it. */
+export type Summary = Answer<"/games/{game_id}">;
 export type Problem = Schemas["Problem"];
 
 /**

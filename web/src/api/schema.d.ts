@@ -165,7 +165,7 @@ export interface paths {
         };
         /**
          * Export a finished game
-         * @description The whole log as `spies-replay/1` JSON Lines: a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409). The format, its hash chain and its randomness are defined byte for byte in `docs/protocol.md` (JSON Schemas of the lines in `docs/protocol/`).
+         * @description The whole log as `spies-replay/3` JSON Lines (a game created before format 3: `spies-replay/1`, or `/2` with players' entropy): a header line with the game's record, then one line per event with its command, actor, time and hash; the last event reveals the seed. `spies-replay import` verifies and imports it, and re-derives every shuffle. Games in progress are refused (409). The format, its hash chain and its randomness are defined byte for byte in `docs/protocol.md` (JSON Schemas of the lines in `docs/protocol/`).
          */
         get: operations["exportGame"];
         put?: never;
@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * The caller's view
-         * @description The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a spectator): the seat's own hidden cards and what the rules make public, never another seat's hidden cards or a deck's order while the game is in progress.
+         * @description The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a spectator): the seat's own hidden cards and what the rules make public, never another seat's hidden cards or a deck's order while the game is in progress. Before the deal (`dealt: false`, `phase` `setup`) only what the seats and options decide is filled in; once the game is over (`phase` `over`) nothing is secret and every caller's view shows every seat's cards.
          */
         get: operations["getView"];
         put?: never;
@@ -655,6 +655,22 @@ export interface components {
             winners: number[];
         };
         /**
+         * BlackSpyLegalCommands
+         * @description The commands the caller may send now in a game of Black Spy (`black-spy`).
+         */
+        BlackSpyLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["BlackSpyCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * BlackSpyOptions
          * @description Everything `POST /games` accepts in `options` for `black-spy`.
          *
@@ -762,6 +778,75 @@ export interface components {
             type: "black_spy_started";
         };
         /**
+         * BlackSpySummary
+         * @description The public summary of a game of Black Spy (`black-spy`).
+         */
+        BlackSpySummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `black-spy` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "black-spy";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["BlackSpySummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * BlackSpySummaryOptions
+         * @description The options a game of Black Spy was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        BlackSpySummaryOptions: {
+            /** @description §8.4 "Farbe ansagen" (Call a Colour): unsupported. */
+            call_colour?: boolean;
+            /** @description §8.2 "Gefangen nehmen oder freilassen" (Capture or Release): unsupported. */
+            capture_or_release?: boolean;
+            /** @description Appendix A, the 1981 rules: always pass left, the dealer's left leads the first trick, coloured 7s score 0 (80 per deal), the game ends at 200 for every player count, and there is no shooting the moon (it was only an optional 1981 variant whose details are unknown, so it is not applied). Trick 1 may not be led black unless the leader holds only black cards (Appendix A edge case). */
+            classic?: boolean;
+            /** @description Optional explicit first deal; without it the first dealer is drawn and the deck shuffled. */
+            deal?: components["schemas"]["BlackSpyDeal"] | "hidden until the game ends" | null;
+            /** @description §8.5 "Dem Rang folgen" (Follow the Rank): unsupported. */
+            follow_rank?: boolean;
+            /** @description §8.3 "Der Maulwurf" (The Mole, card selection by score standings): unsupported. */
+            mole?: boolean;
+            /** @description §8.1 "Ohne gute Spione": coloured 7s score 0, a deal is worth 80, and a moon pays the other players 80 each (§10.9). */
+            no_good_spies?: boolean;
+            /** @description §8.6 "Punkte reduzieren" (Reduce Points on the exact end value): unsupported. */
+            reduce_points?: boolean;
+        };
+        /**
          * BlackSpyTrickWon
          * @description The trick was complete; its winner took it face down and leads next (§5.4-5.6).
          */
@@ -795,10 +880,10 @@ export interface components {
             deal: number;
             /** @description Every scored deal's scores, first deal first, each by seat (§6); a seat's total is the sum of its scores. */
             deal_scores: number[][];
-            /** @description The seat that dealt this deal (§2.2, §2.4). */
+            /** @description The seat that dealt this deal (§2.2, §2.4); 0 before the deal (`dealt: false`). */
             dealer: number;
             /**
-             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then say only what the seats and the options decide (the built-in games' `phase` is then `setup`, and says which fields): whatever the deal decides is empty, no card is shown and no seat is to act. Filled in by `view_at`.
              * @default true
              */
             dealt: boolean;
@@ -825,7 +910,9 @@ export interface components {
             pass_to: number | null;
             /** @description Whether each seat has passed this deal, by seat (public; what was passed is not). */
             passed: boolean[];
-            /** @description `passing` while seats choose their three cards (§3), `playing` during trick play (§4, §5), `over` once the game has ended (§7). */
+            /** @description The three cards each seat passed this deal, by seat: the viewer's own as soon as passed (as `my_pass`), another seat's never while the game goes on (`null`), and every seat's, to every viewer, once the game is over (§7: nothing is secret then). */
+            passes: (string[] | null)[];
+            /** @description `passing` while seats choose their three cards (§3), `playing` during trick play (§4, §5), `over` once the game has ended (§7); `setup` before the deal (`dealt: false`: a table waiting for its open seats). Before the deal only `players`, `flags`, `threshold` and the zero `totals` are meaningful; what the deal decides is empty (`deal` and `dealer` 0, `hand_sizes` 0, `hand` `null`). */
             phase: components["schemas"]["BlackSpyPhase"];
             /** @description Penalty points in each seat's pile this deal, by seat, before any moon (§6.2, §6.4). */
             pile_points: number[];
@@ -1295,6 +1382,22 @@ export interface components {
             strict_necessity: boolean;
         };
         /**
+         * DeckOfSpiesLegalCommands
+         * @description The commands the caller may send now in a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["DeckOfSpiesCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * DeckOfSpiesOptions
          * @description Everything `POST /games` accepts in `options` for `deck-of-spies`.
          */
@@ -1479,6 +1582,67 @@ export interface components {
             type: "deck_of_spies_started";
         };
         /**
+         * DeckOfSpiesSummary
+         * @description The public summary of a game of Deck of Spies (`deck-of-spies`).
+         */
+        DeckOfSpiesSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `deck-of-spies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "deck-of-spies";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["DeckOfSpiesSummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * DeckOfSpiesSummaryOptions
+         * @description The options a game of Deck of Spies was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        DeckOfSpiesSummaryOptions: {
+            /** @description I-2: the double agent's 1 point counts when testing the other cards' necessity (§5.3). Default `true`. */
+            ace_counts_in_necessity?: boolean;
+            /** @description An explicit position, like a chess FEN (puzzles, bug reports, tests); `null` or omitted: the setup of §2 is shuffled. Kept secret until the game is over. */
+            deal?: components["schemas"]["DeckOfSpiesDeal"] | "hidden until the game ends" | null;
+            /** @description I-6: one retire may hold several same-value groups. Default `false`: one value only (§7.2). */
+            retire_multiple_ranks?: boolean;
+            /** @description I-15: every card of a counter or recruit must be necessary (the set is inclusion-minimal, §4.2). Default `true`; `false` allows unnecessary cards. */
+            strict_necessity?: boolean;
+        };
+        /**
          * DeckOfSpiesView
          * @description The table of Deck of Spies as one viewer may see it.
          */
@@ -1486,7 +1650,7 @@ export interface components {
             /** @description The game's clock, as it was at this version (a replay) or is now: the time control and each seat's time left and deadline; `null` for a game without a clock. Filled in by the API. */
             clock: components["schemas"]["ClockView"] | null;
             /**
-             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then say only what the seats and the options decide (the built-in games' `phase` is then `setup`, and says which fields): whatever the deal decides is empty, no card is shown and no seat is to act. Filled in by `view_at`.
              * @default true
              */
             dealt: boolean;
@@ -1511,7 +1675,7 @@ export interface components {
             hand_total: number | null;
             /** @description Face cards (J, Q, K) the player owns: in the hand, the draw deck and the draw discard (§1.5, §9.2). At least 7 of the 12 at the end wins. After a loss by §9.3, the count at that moment (I-14). `null` for a spectator while the game is in play. */
             owned_faces: number | null;
-            /** @description `playing` while spies remain, `over` once the game has ended (§9). */
+            /** @description `playing` while spies remain, `over` once the game has ended (§9); `setup` before the deal (`dealt: false`: a table waiting for its open seat). Before the deal only `flags` is meaningful; every pile is empty and every count 0. */
             phase: components["schemas"]["DeckOfSpiesPhase"];
             /** @description The Aces removed from the game by assassinations (§6.3), at most 4; these suits have no double agent any more (§5.3). */
             removed: string[];
@@ -1529,7 +1693,7 @@ export interface components {
             to_act: number[];
             /** @description The spy faced now (§3.1), e.g. `"7H"`; `null` once the spy deck is empty. */
             top_spy: string | null;
-            /** @description The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is over. */
+            /** @description The turn in progress, 1 to 36: one spy per turn (§2.5); the last one once the game is over; 0 before the deal (`dealt: false`). */
             turn: number;
             /** @description The spies below the top, in canonical order: which are still to come, never in what order (§10.1, I-17). */
             unseen_spies: string[];
@@ -1609,6 +1773,8 @@ export interface components {
             deal_deferred: boolean;
             /** @description The registered game id, e.g. `deck-of-spies`. */
             game: string;
+            /** @description The log's format, `spies-replay/3` (RFC 8785 canonical JSON, its own genesis) in every game created since format 3. Unset, and so absent from the JSON (never `null`), in the games of formats 1 and 2: re-encoding one gives the very bytes it was hashed as. */
+            log?: string;
             /** @description When the open seats expire, RFC 3339 UTC: a game still waiting for players then is abandoned (`game_aborted` with reason `abandoned`). `null`: they never expire (no open seat, a server that lets them wait for ever, or a log written before expiry). */
             open_until: string | null;
             /** @description The options as the client gave them (`{}` for none), except `deal`: an explicit deal lays out hidden cards, so it is kept secret like the seed (see `deal_commitment`). */
@@ -1689,48 +1855,7 @@ export interface components {
          * GameSummary
          * @description The public summary of a game (no token, no seed, no hidden card).
          */
-        GameSummary: {
-            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
-            clock: components["schemas"]["ClockView"] | null;
-            /** @description When the game was created: an ISO 8601 UTC timestamp. */
-            created_at: string;
-            /** @description The game id, e.g. `black-spy`. */
-            game: string;
-            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
-            head_hash: string;
-            /** @description The game's id. */
-            id: string;
-            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
-            open_until: string | null;
-            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
-            options: {
-                [key: string]: unknown;
-            };
-            /** @description How the game ended; `null` while it goes on. */
-            outcome: components["schemas"]["Outcome"] | null;
-            /** @description The number of seats. */
-            players: number;
-            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
-            rematch: string | null;
-            /** @description The finished game this one is the rematch of; `null` for a new game. */
-            rematch_of: string | null;
-            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
-            rng: string;
-            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
-            seats: components["schemas"]["PublicSeat"][];
-            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
-            seed_commitment: string;
-            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
-            seed_source: string;
-            /** @description `active` while the game goes on, `finished` once it is over. */
-            status: components["schemas"]["GameStatus"];
-            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
-            to_act: number[];
-            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
-            updated_at: string;
-            /** @description The seq of the last event: the number of events in the log. */
-            version: number;
-        };
+        GameSummary: components["schemas"]["DeckOfSpiesSummary"] | components["schemas"]["BlackSpySummary"] | components["schemas"]["SpiesAndLiesSummary"];
         /**
          * Health
          * @description Answer to `GET /healthz`: the process is alive and its event loop answers (the database is not asked).
@@ -1777,18 +1902,7 @@ export interface components {
          * LegalCommands
          * @description The commands the caller may send now; each can be posted back as `command`.
          */
-        LegalCommands: {
-            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
-            choices?: components["schemas"]["CommandChoice"][];
-            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
-            commands: (components["schemas"]["DeckOfSpiesCommand"] | components["schemas"]["BlackSpyCommand"] | components["schemas"]["SpiesAndLiesCommand"])[];
-            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
-            note: string | null;
-            /** @description The caller's seat; `null` for a spectator (no token). */
-            seat: number | null;
-            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
-            version: number;
-        };
+        LegalCommands: components["schemas"]["DeckOfSpiesLegalCommands"] | components["schemas"]["BlackSpyLegalCommands"] | components["schemas"]["SpiesAndLiesLegalCommands"];
         /**
          * LegalForm
          * @description How `GET /games/{id}/legal` lists the commands.
@@ -1890,7 +2004,7 @@ export interface components {
          */
         Problem: {
             /**
-             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ...
+             * @description Stable, kebab-case: `not-your-turn`, `version-conflict`, `malformed-body`, ... Each problem answer of an operation lists the codes it may carry as `x-codes`; any request may also get `bad-request` (a request the HTTP server cannot read), `uri-too-long` (a request line past `--max-head-bytes`), `headers-too-large` (headers past `--max-head-bytes`), `not-found` (no such path), `method-not-allowed` (the path does not take this method), `not-acceptable` (an `Accept` the API cannot send), `unsupported-media-type` (a body of a media type the API cannot read), `internal-error` (a bug), which no operation lists.
              * @enum {string}
              */
             code: "ace-not-available" | "already-passed" | "assassination-not-allowed" | "bad-request" | "black-lead-first-trick" | "body-too-large" | "borrow-not-exhausted" | "card-not-in-hand" | "choice-not-offered" | "commitment-expired" | "commitment-used" | "database-busy" | "deadline-passed" | "deployment-not-completable" | "deployment-out-of-order" | "duplicate-card" | "duplicate-soldier" | "entropy-not-accepted" | "fixed-deal-with-open-seat" | "forbidden" | "game-not-finished" | "game-not-found" | "game-over" | "handed-seat-not-moved" | "headers-too-large" | "idempotency-key-reused" | "illegal-command" | "insufficient-value" | "internal-error" | "invalid-clock" | "invalid-deal" | "invalid-entropy" | "invalid-name" | "invalid-options" | "invalid-parameter" | "invalid-players" | "invalid-rank" | "invalid-seats" | "invalid-seed" | "invalid-stream-ticket" | "malformed-body" | "method-not-allowed" | "must-assassinate" | "must-follow" | "no-deception-token" | "no-open-seat" | "no-sergeant-deployed" | "not-acceptable" | "not-an-ace" | "not-deploy-phase" | "not-found" | "not-guess-step" | "not-intel-phase" | "not-ready" | "not-started" | "not-your-seat" | "not-your-turn" | "outside-deception-window" | "passing-not-over" | "replay-seat-hidden" | "retire-mixed-ranks" | "retire-single-card" | "seat-not-found" | "seat-not-handed" | "seat-taken" | "seq-out-of-range" | "sergeant-choice-required" | "server-bot-games-full" | "soldier-exhausted" | "soldier-not-in-hand" | "storage-full" | "store-unavailable" | "token-in-url" | "too-many-bot-games" | "too-many-client-streams" | "too-many-commitments" | "too-many-games" | "too-many-players" | "too-many-requests" | "too-many-streams" | "unauthorized" | "unknown-bot" | "unknown-card" | "unknown-commitment" | "unknown-game" | "unknown-option" | "unknown-player" | "unnecessary-card" | "unsupported-media-type" | "unsupported-variant" | "uri-too-long" | "version-conflict" | "wrong-game-command" | "wrong-pass-count" | "wrong-soldier-count" | "wrong-suit";
@@ -2662,6 +2776,22 @@ export interface components {
             type: "intel_tokens_revealed";
         };
         /**
+         * SpiesAndLiesLegalCommands
+         * @description The commands the caller may send now in a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesLegalCommands: {
+            /** @description Only with `?form=compact` (absent otherwise, so the full form is as it always was): the commands that are every choice of some items of a list, each group as one item (they are then not in `commands`). */
+            choices?: components["schemas"]["CommandChoice"][];
+            /** @description Exactly the commands the rules accept from the caller now, in the game's own command schema (`DeckOfSpiesCommand`, ...). */
+            commands: components["schemas"]["SpiesAndLiesCommand"][];
+            /** @description Why `commands` is empty (a spectator, a seat not to act, a finished game); `null` when there are commands. */
+            note: string | null;
+            /** @description The caller's seat; `null` for a spectator (no token). */
+            seat: number | null;
+            /** @description The game's version these commands apply to. Send it back as `expected_version`: the command is still accepted after other seats' moves that left these commands as they are, until the seat itself acts (or as `expected_game_version` to require exactly this version). */
+            version: number;
+        };
+        /**
          * SpiesAndLiesMarkSergeant
          * @description Put an intel token on one's deployed Sergeant, or not, freely (§5.2.3, [I-13]).
          */
@@ -2718,7 +2848,7 @@ export interface components {
             intel: boolean | null;
             /** @description The mission, 1 to 4: the order in which the side's soldiers are guessed (§5.3.2). */
             mission: number;
-            /** @description The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own side's face-down soldiers, §3, §14.4); `null` otherwise. */
+            /** @description The soldier's rank, 1 to 10, when it is face up or this viewer may see it (its own side's face-down soldiers, §3, §14.4; every soldier once the game is over); `null` otherwise. */
             rank: number | null;
             /** @description Face up and turned 90°: guessed correctly, or forced to retreat (§6 steps 5-7); its ability can never be activated. Face up and not retreated means activated. */
             retreated: boolean;
@@ -2793,7 +2923,7 @@ export interface components {
             effects: components["schemas"]["SpiesAndLiesSoldierEffect"][];
             /** @description The side's exhausted soldiers, ascending: 1, or 2 after the enemy's double damage; they may not be deployed this day (§4.9, §11.1). Public. */
             exhausted: number[];
-            /** @description The side's soldiers in hand, ascending, when this viewer may see them (its own side, §3; in team play, see §14.4); `null` otherwise. */
+            /** @description The side's soldiers in hand, ascending, when this viewer may see them (its own side, §3; in team play, see §14.4; every side once the game is over); `null` otherwise; `[]` before the deal (`dealt: false`). */
             hand: number[] | null;
             /** @description Soldiers in the side's hand (public). */
             hand_size: number;
@@ -2936,6 +3066,69 @@ export interface components {
             type: "spies_and_lies_started";
         };
         /**
+         * SpiesAndLiesSummary
+         * @description The public summary of a game of Stratego Spies & Lies (`spies-and-lies`).
+         */
+        SpiesAndLiesSummary: {
+            /** @description The game's clock now: the time control and each seat's time left and deadline (while its clock runs); `null` for a game without a clock. */
+            clock: components["schemas"]["ClockView"] | null;
+            /** @description When the game was created: an ISO 8601 UTC timestamp. */
+            created_at: string;
+            /**
+             * @description The game id, e.g. `black-spy`. Always `spies-and-lies` here. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            game: "spies-and-lies";
+            /** @description The hash of the last event (sha256, hex): the fingerprint of the whole log (`docs/protocol.md`, the hash chain); `spies-replay verify --head` checks an export against it. */
+            head_hash: string;
+            /** @description The game's id. */
+            id: string;
+            /** @description While the game waits for players (nothing is dealt until its last open seat is taken): when its open seats expire, RFC 3339 UTC; a game still waiting then is abandoned (finished, no winner, outcome reason `abandoned`). `null` otherwise, or when they never expire. */
+            open_until: string | null;
+            /** @description The creation options as given; an explicit `deal` stays secret until the game is over (shown as `"hidden until the game ends"` until then). */
+            options: components["schemas"]["SpiesAndLiesSummaryOptions"];
+            /** @description How the game ended; `null` while it goes on. */
+            outcome: components["schemas"]["Outcome"] | null;
+            /** @description The number of seats. */
+            players: number;
+            /** @description Once the game is over: the id of its rematch; `null` until one is asked for. */
+            rematch: string | null;
+            /** @description The finished game this one is the rematch of; `null` for a new game. */
+            rematch_of: string | null;
+            /** @description The versioned algorithm that derives every shuffle from the seed, `hmac-sha256-fisher-yates/1` (`docs/protocol.md`, the random stream). */
+            rng: string;
+            /** @description Every seat, in seat order: who holds it and whether a bot plays it. */
+            seats: components["schemas"]["PublicSeat"][];
+            /** @description sha256 of the secret seed (hex); `seed_revealed` discloses the seed at the end (`docs/protocol.md`, the seed commitment). */
+            seed_commitment: string;
+            /** @description Who chose the cards, from the log: `server` (a secret random seed), `client` (a seed given at creation, so the game is reproducible), `deal` (the creator laid the cards out with `options.deal`) or `mixed` (a server seed committed before the players' entropy, mixed with it: nobody alone chose the cards; `docs/protocol.md`, entropy). Only a game whose every person seat its creator holds can be `client` or `deal`. */
+            seed_source: string;
+            /** @description `active` while the game goes on, `finished` once it is over. */
+            status: components["schemas"]["GameStatus"];
+            /** @description The seats that may send a command now (several in simultaneous phases; empty once the game is over). */
+            to_act: number[];
+            /** @description When the last event was appended: an ISO 8601 UTC timestamp. */
+            updated_at: string;
+            /** @description The seq of the last event: the number of events in the log. */
+            version: number;
+        };
+        /**
+         * SpiesAndLiesSummaryOptions
+         * @description The options a game of Stratego Spies & Lies was created with, as given (an option left out is absent: it has its default), but for an explicit `deal`, which the server keeps apart (`seed_revealed` discloses it at the end). Only a log whose creation options held its deal shows it here, as `hidden until the game ends` until the game is over.
+         */
+        SpiesAndLiesSummaryOptions: {
+            /** @description G, the Double Agent spaces from the centre to each gate, the last one in front of the gate ([U-1], [I-2]). */
+            board_length?: number;
+            /** @description An explicit deal, fixing what is otherwise drawn at random in the setup (puzzles, tests); `null` or omitted: everything is drawn. Kept secret until the game is over. */
+            deal?: components["schemas"]["SpiesAndLiesDeal"] | "hidden until the game ends" | null;
+            /** @description Whether a deception token on a wrongly guessed, force-retreated card still pays +4 [I-5]. */
+            deception_pays_on_forced_retreat?: boolean;
+            /** @description Whether the 2 reserve deception tokens are shared or one per side ([U-6], [I-9]). */
+            deception_reserve?: components["schemas"]["SpiesAndLiesReserveRule"];
+            /** @description The faces of the intel cards, each a set of ranks ([U-2], [I-1]). */
+            intel_cards?: number[][];
+        };
+        /**
          * SpiesAndLiesView
          * @description A seat's (or a spectator's) view of a Spies & Lies game.
          */
@@ -2946,10 +3139,10 @@ export interface components {
             clock: components["schemas"]["ClockView"] | null;
             /** @description This day's intel card, the ranks printed on it (§5.2.1); `null` before it is turned up in the intel phase. */
             current_intel: number[] | null;
-            /** @description The day, 1 to 3 (§5); 0 before setup. */
+            /** @description The day, 1 to 3 (§5); 0 before the deal (`dealt: false`). */
             day: number;
             /**
-             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then hold its empty initial state: no hand, and no seat is to act. Filled in by `view_at`.
+             * @description `false` while nothing is dealt: the game is waiting for players (a game created with an open seat deals when its last open seat is taken), or a replay shows the step before its setup. The game's own fields then say only what the seats and the options decide (the built-in games' `phase` is then `setup`, and says which fields): whatever the deal decides is empty, no card is shown and no seat is to act. Filled in by `view_at`.
              * @default true
              */
             dealt: boolean;
@@ -2991,7 +3184,7 @@ export interface components {
             mission: number | null;
             /** @description The old-intel pile, first first: the card turned up at setup (§4.8), then each past day's intel card (§11.3). Public. */
             old_intel: number[][];
-            /** @description `deploy`, `intel`, `mission` (the day's three phases, §5), or `over`. */
+            /** @description `deploy`, `intel`, `mission` (the day's three phases, §5), or `over`; `setup` before the deal (`dealt: false`: a table waiting for its open seats). Before the deal only `players`, the options (`board_length`, `intel_cards`, the reserve rule, `deception_pays_on_forced_retreat`), each side's seats, starting deception token and the reserve are meaningful; what the deal draws is empty (`old_intel`, `exhausted`, `hand`: `[]`; `intel_deck_size`: 0; `starting_side`: `null`). */
             phase: components["schemas"]["SpiesAndLiesPhase"];
             /** @description The number of seats: 2, or 4 for team play (§14). */
             players: number;
@@ -3123,19 +3316,8 @@ export interface operations {
                     "application/json": components["schemas"]["BotList"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
-                headers: {
-                    /** @description Seconds after which the same request may succeed. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
-            503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
                     "Retry-After": number;
@@ -3165,7 +3347,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitmentResponse"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
+            /** @description Too many requests; Too many commitments. Codes: `too-many-requests` (with `Retry-After`), `too-many-commitments` (with `Retry-After`: the client holds `--max-commitments-per-client` unused ones, or the server `--max-commitments`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3176,7 +3358,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3187,7 +3369,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3239,7 +3421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3250,7 +3432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3272,7 +3454,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Omit<components["schemas"]["CreateGameRequest"], "game">;
+                "application/json": components["schemas"]["CreateGameRequest"];
             };
         };
         responses: {
@@ -3285,7 +3467,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreatedResponse"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3294,7 +3476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3303,7 +3485,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seed commitment was used already, or it expired. Codes: `commitment-used`, `commitment-expired`. */
+            /** @description Commitment used; Commitment expired. Codes: `commitment-used`, `commitment-expired`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3312,7 +3494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3321,7 +3503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a registered game, or options, players or seats it does not take. Codes: `unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`, `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time control out of its bounds), `invalid-seed` (an empty `seed`), `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `unknown-commitment`. */
+            /** @description Invalid seats; Invalid clock; Unknown commitment; Invalid entropy; Entropy not accepted; Invalid name; Unknown bot; Unknown game; Invalid game options. Codes: `invalid-seats` (not one entry per seat), `invalid-clock` (a time control out of its bounds), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an open seat), `unknown-commitment`, `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal), `invalid-name`, `unknown-bot`, `unknown-game`, `unknown-option`, `invalid-options`, `invalid-players`, `invalid-deal`, `invalid-seed` (an empty `seed`), `unsupported-variant`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,7 +3512,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server; Too many games. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`), `too-many-games` (with `Retry-After`: the client already has as many active games it created as allowed, `--max-games-per-client`; a game waiting for players counts until it fills, ends or expires). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3341,7 +3523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3352,7 +3534,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3408,7 +3590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3417,7 +3599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3428,7 +3610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3470,7 +3652,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommandResponse"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body` (body not JSON, wrong type, unknown field), `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3479,7 +3661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3670,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3497,7 +3679,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3506,7 +3688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Stale expected_version, or the game is not finished. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
+            /** @description Version conflict; Deadline passed. Codes: `version-conflict` (with `current_version`), `deadline-passed` (with `current_version`: the seat's clock ran out before the command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3515,7 +3697,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3524,7 +3706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`, `idempotency-key-reused` (an `Idempotency-Key` sent again with another body). */
+            /** @description Idempotency key reused; Command refused by the rules; Game over. Codes: `idempotency-key-reused` (an `Idempotency-Key` sent again with another body), `wrong-game-command`, `not-your-turn`, `game-over`, `illegal-command`, `unknown-card`, `card-not-in-hand`, `duplicate-card`, `insufficient-value`, `unnecessary-card`, `wrong-suit`, `must-assassinate`, `not-an-ace`, `ace-not-available`, `assassination-not-allowed`, `retire-single-card`, `retire-mixed-ranks`, `wrong-pass-count`, `already-passed`, `passing-not-over`, `must-follow`, `black-lead-first-trick`, `not-started`, `not-deploy-phase`, `wrong-soldier-count`, `invalid-rank`, `duplicate-soldier`, `soldier-exhausted`, `soldier-not-in-hand`, `deployment-out-of-order`, `deployment-not-completable`, `not-intel-phase`, `no-sergeant-deployed`, `sergeant-choice-required`, `not-guess-step`, `no-deception-token`, `outside-deception-window`, `choice-not-offered`, `borrow-not-exhausted`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3533,7 +3715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3544,7 +3726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3555,7 +3737,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3602,7 +3784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +3793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3620,7 +3802,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3811,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3640,7 +3822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3697,7 +3879,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
+            /** @description Unauthorized. Codes: `unauthorized` (a bad bearer token), `invalid-stream-ticket` (a ticket unknown, used, expired or of another game). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3706,7 +3888,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3897,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
+            /** @description Too many requests; Too many event streams from this client. Codes: `too-many-requests` (with `Retry-After`), `too-many-client-streams` (with `Retry-After`: the client already holds as many open streams as allowed, `max_streams_per_client`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3735,7 +3917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `too-many-streams` (with `Retry-After`): the game's spectator streams, or the server's streams, are at their cap; `store-unavailable` (with `Retry-After`): the database cannot be reached. */
+            /** @description Too many event streams; Database busy; Database unavailable. Codes: `too-many-streams` (with `Retry-After`: the game's spectator streams, or the server's streams, are at their cap), `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3779,7 +3961,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3788,7 +3970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is still in progress. Codes: `game-not-finished`. */
+            /** @description Game not finished. Codes: `game-not-finished`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3797,7 +3979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3808,7 +3990,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3845,7 +4027,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3854,7 +4036,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,7 +4045,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3872,7 +4054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No open seat left, or the game is over. Codes: `no-open-seat`. */
+            /** @description Version conflict; No open seat. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `no-open-seat`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3881,7 +4063,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3890,7 +4072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
+            /** @description Invalid entropy; Entropy not accepted; Invalid name; Game over. Codes: `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `invalid-name`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,7 +4081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3910,7 +4092,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3921,7 +4103,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -3980,7 +4162,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +4171,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,7 +4180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4007,7 +4189,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4018,7 +4200,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4060,7 +4242,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4069,7 +4251,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4078,7 +4260,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4087,7 +4269,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is still in progress. Codes: `game-not-finished`, `seat-taken`. */
+            /** @description Game not finished; Seat taken. Codes: `game-not-finished`, `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game's options are no longer valid. Codes: `invalid-options` (the game's options are no longer valid). */
+            /** @description Invalid game options. Codes: `invalid-options` (the game's options are no longer valid). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,7 +4287,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4116,7 +4298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4127,7 +4309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4174,7 +4356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4183,7 +4365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
+            /** @description Forbidden; Seat's view hidden. Codes: `forbidden` (a token of another game), `replay-seat-hidden` (`as` another seat of a game in progress). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4192,7 +4374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
+            /** @description Game not found; No such step; No such seat. Codes: `game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,7 +4383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4212,7 +4394,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4251,7 +4433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +4442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,7 +4451,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4460,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4287,7 +4469,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat). */
+            /** @description Version conflict; Seat not handed to a bot. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-not-handed` (no bot plays the seat). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,7 +4478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4487,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown bot, or a bad name or seats list. Codes: `unknown-bot`, `game-over` (the game has finished). */
+            /** @description Unknown bot; Game over. Codes: `unknown-bot`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4496,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
+            /** @description Too many requests; Too many games with bots; Too many games with bots on the server. Codes: `too-many-requests` (with `Retry-After`), `too-many-bot-games` (with `Retry-After`: the client already has as many active bot games, with a bot seat or a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`), `server-bot-games-full` (with `Retry-After`: the server already runs as many as it admits, all clients together, `--max-bot-games`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4325,7 +4507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4336,7 +4518,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4380,7 +4562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,7 +4571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4398,7 +4580,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,7 +4589,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No bot plays the seat, or the game is over. Codes: `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
+            /** @description Version conflict; Seat not handed to a bot; Handed seat not moved. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-not-handed` (no bot plays the seat), `handed-seat-not-moved` (the seat has not moved since its hand-over). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4416,7 +4598,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Refused by the rules (the code names the rule). Codes: `game-over` (the game has finished). */
+            /** @description Game over. Codes: `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4425,7 +4607,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4436,7 +4618,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4447,7 +4629,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4486,7 +4668,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`, `invalid-parameter`. */
+            /** @description Malformed request body; Invalid parameter. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field), `invalid-parameter` (a query, path or header parameter). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4495,7 +4677,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unknown-player` (a `player.` token the server does not know). */
+            /** @description Unauthorized. Codes: `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4504,7 +4686,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or seat. Codes: `game-not-found`, `seat-not-found`. */
+            /** @description Game not found; No such seat. Codes: `game-not-found`, `seat-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4513,7 +4695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seat is not open, or the game is over. Codes: `seat-taken`. */
+            /** @description Version conflict; Seat taken. Codes: `version-conflict` (with `current_version`: other changes of the game won the race every time; retry), `seat-taken`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4522,7 +4704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +4713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `game-over` (the game has finished). */
+            /** @description Invalid entropy; Entropy not accepted; Invalid name; Game over. Codes: `invalid-entropy` (not 16 to 64 bytes of hex), `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`), `invalid-name`, `game-over` (the game has finished). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4722,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4551,7 +4733,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4562,7 +4744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database's disk is full; nothing was written (see the Retry-After header). Codes: `storage-full` (with `Retry-After`). */
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
             507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4606,7 +4788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4615,7 +4797,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A token of another seat or game. Codes: `forbidden` (a token of another game), `not-your-seat` (of another seat). */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game), `not-your-seat` (a token of another seat). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4624,7 +4806,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4644,7 +4826,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4700,7 +4882,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or unknown token. Codes: `unauthorized`. */
+            /** @description Unauthorized. Codes: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,7 +4891,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Token of another game. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden` (a token of another game). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4718,7 +4900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown game or step. Codes: `game-not-found`. */
+            /** @description Game not found. Codes: `game-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +4909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4738,7 +4920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4769,7 +4951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`: over the per-client bucket of the paths the rate limit does not count, `--free-paths-rate-limit`, 100/second by default). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4800,7 +4982,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyList"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4811,7 +4993,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4846,7 +5028,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerCreated"];
                 };
             };
-            /** @description Malformed body or parameter. Codes: `malformed-body`. */
+            /** @description Malformed request body. Codes: `malformed-body` (not JSON, a wrong type, a missing or unknown field). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4855,7 +5037,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body over 64 KiB. Codes: `body-too-large`. */
+            /** @description Request body too large. Codes: `body-too-large`. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4864,7 +5046,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A display name that cannot be used. Codes: `invalid-name`. */
+            /** @description Invalid name. Codes: `invalid-name`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4873,7 +5055,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests`, `too-many-players` (with `Retry-After`). */
+            /** @description Too many requests; Too many players. Codes: `too-many-requests` (with `Retry-After`), `too-many-players` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4884,8 +5066,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
+                headers: {
+                    /** @description Seconds after which the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Database full. Codes: `storage-full` (with `Retry-After`). */
+            507: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
                     "Retry-After": number;
@@ -4929,7 +5122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a player token of this server. Codes: `unauthorized` (no or a malformed header), `unknown-player`. */
+            /** @description Unauthorized. Codes: `unauthorized` (no or a malformed header), `unknown-player` (a `player.` token the server does not know). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4938,7 +5131,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the per-client rate limit (`--rate-limit`, 50/second by default); see the Retry-After header. Codes: `too-many-requests` (with `Retry-After`). */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4949,7 +5142,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unavailable for now; see the Retry-After header. Codes: `database-busy`, `store-unavailable` (with `Retry-After`). */
+            /** @description Database busy; Database unavailable. Codes: `database-busy` (with `Retry-After`), `store-unavailable` (with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4980,7 +5173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description Over the per-client bucket of the paths the rate limit does not count (`--free-paths-rate-limit`, 100/second by default); see the Retry-After header. Codes: `too-many-requests`. */
+            /** @description Too many requests. Codes: `too-many-requests` (with `Retry-After`: over the per-client bucket of the paths the rate limit does not count, `--free-paths-rate-limit`, 100/second by default). */
             429: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */
@@ -4991,7 +5184,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not ready (with `Retry-After`). Codes: `not-ready`, its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`. */
+            /** @description Not ready. Codes: `not-ready` (with `Retry-After`, `reason`: its `reason` one of `draining`, `store-unavailable`, `database-busy`, `migrations-pending`). */
             503: {
                 headers: {
                     /** @description Seconds after which the same request may succeed. */

@@ -4,6 +4,7 @@
  * the first problem a verifier must find, by seq and code (docs/protocol.md, "Verify").
  */
 
+import { jcsText } from "./jcs";
 import { canonicalText, JObject, type JValue, parseJson, utf8 } from "./json";
 import { hex, sha256 } from "./rng";
 import { verifyExport } from "./verify";
@@ -24,11 +25,13 @@ function swap(seq: number, from: string | RegExp, to: string): Edit {
 
 const chainOf = (...edits: Edit[]): Edit => (lines) => edits.reduce((acc, e) => e(acc), lines);
 
-/** Recomputes every row's hash and the header's head hash, version and updated_at, as a forger would. */
+/** Recomputes every row's hash and the header's head hash, version and updated_at, as a forger
+ * would, in the chain of the header's format (format 3's, or format 1's). */
 async function rechain(lines: string[]): Promise<string[]> {
   const header = lines[0] ?? "";
   const id = /"id":"([^"]*)"/.exec(header)?.[1] ?? "";
-  let previous = await sha256(utf8(`spies-replay/1:genesis:${id}`));
+  const jcs = header.includes('"format":"spies-replay/3"');
+  let previous = await sha256(utf8(`${jcs ? "spies-replay/3" : "spies-replay/1"}:genesis:${id}`));
   const out = [header];
   let last = "";
   let lastTime = "";
@@ -40,7 +43,8 @@ async function rechain(lines: string[]): Promise<string[]> {
       const value = row.get(key);
       if (value !== undefined && !(key === "bot" && value === null)) members.set(key, value);
     }
-    const bytes = utf8(canonicalText(new JObject(members)));
+    const value = new JObject(members);
+    const bytes = utf8(jcs ? jcsText(value) : canonicalText(value));
     const joined = new Uint8Array(previous.length + bytes.length);
     joined.set(previous);
     joined.set(bytes, previous.length);
@@ -74,10 +78,10 @@ const SPIES_CLOCK = "exports/spies-and-lies-clock.jsonl";
 
 const FORGERIES: readonly Forgery[] = [
   {
-    name: "a random@1 move replaced by another legal command",
+    name: "a random@2 move replaced by another legal command",
     file: RANDOM_BOT,
     edit: chainOf(
-      swap(5, '"command":{"type":"recruit","cards":["4D","AS","2S"],"retire":[]}', '"command":{"type":"counter","cards":["4D","2S"],"retire":[]}'),
+      swap(5, '"command":{"type":"counter","cards":["4D","3S"],"retire":[]}', '"command":{"type":"counter","cards":["4D","2S"],"retire":[]}'),
     ),
     seq: 5,
     code: "bot-move-mismatch",
@@ -85,7 +89,7 @@ const FORGERIES: readonly Forgery[] = [
   {
     name: "a command the rules refuse (a counter below the spy's value)",
     file: RANDOM_BOT,
-    edit: swap(5, '"command":{"type":"recruit","cards":["4D","AS","2S"],"retire":[]}', '"command":{"type":"counter","cards":["3C"],"retire":[]}'),
+    edit: swap(5, '"command":{"type":"counter","cards":["4D","3S"],"retire":[]}', '"command":{"type":"counter","cards":["3C"],"retire":[]}'),
     seq: 5,
     code: "command-refused",
   },
@@ -127,9 +131,9 @@ const FORGERIES: readonly Forgery[] = [
   {
     name: "the header's outcome names another winner",
     file: SPIES_4P,
-    edit: swap(0, '"winners":[0,2]', '"winners":[1,3]'),
+    edit: swap(0, '"winners":[1,3]', '"winners":[0,2]'),
     rechain: false,
-    seq: 113,
+    seq: 77,
     code: "outcome-mismatch",
   },
   {
@@ -137,7 +141,7 @@ const FORGERIES: readonly Forgery[] = [
     file: SPIES_4P,
     edit: swap(0, '"status":"finished"', '"status":"active"'),
     rechain: false,
-    seq: 113,
+    seq: 77,
     code: "status-mismatch",
   },
   {
@@ -188,7 +192,7 @@ const FORGERIES: readonly Forgery[] = [
     name: "a client seed labelled server",
     file: RANDOM_BOT,
     edit: chainOf(swap(0, '"seed_source":"client"', '"seed_source":"server"'), swap(1, '"seed_source":"client"', '"seed_source":"server"')),
-    seq: 127,
+    seq: 150,
     code: "seed-source-mismatch",
   },
   {
@@ -265,9 +269,9 @@ const FORGERIES: readonly Forgery[] = [
     code: "rederivation-mismatch",
   },
   {
-    name: "a random@1 Spies & Lies guess edited",
+    name: "a random@2 Spies & Lies guess edited",
     file: SPIES_4P,
-    edit: chainOf(swap(29, '"command":{"type":"guess","rank":1}', '"command":{"type":"guess","rank":2}')),
+    edit: chainOf(swap(29, '"command":{"type":"guess","rank":6}', '"command":{"type":"guess","rank":7}')),
     seq: 29,
     code: "bot-move-mismatch",
   },

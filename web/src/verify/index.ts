@@ -15,7 +15,7 @@ export function reportLines(file: string, verdict: Verdict): string[] {
   if (p !== null) return [`${file}: seq ${p.seq ?? "null"} ${p.code}: ${p.message}`];
   const lines = [`${file}: ok`];
   if (verdict.rederived === "not-checked") lines.push(`  caveat: rederived not-checked (no seed revealed: no draw or command was re-run)`);
-  if (verdict.botMovesRederived > 0) lines.push(`  bot moves re-run: ${verdict.botMovesRederived} (random@1)`);
+  if (verdict.botMovesRederived > 0) lines.push(`  bot moves re-run: ${verdict.botMovesRederived} (random)`);
   for (const c of verdict.caveats) {
     const about = c.about === "" ? "" : ` ${c.about}`;
     const what = c.code === "bot-not-in-build" || c.code === "bot-version-not-in-build" ? " (not re-run, not verified)" : "";

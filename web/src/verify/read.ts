@@ -146,8 +146,8 @@ function lines(data: Uint8Array): { bytes: Uint8Array; line: number }[] {
 function readHeader(bytes: Uint8Array, line: number): Header {
   const { value, duplicateKey } = readLine(bytes, line);
   const format = value.get("format");
-  if (format !== "spies-replay/1" && format !== "spies-replay/2") {
-    fail(null, "invalid-export", `line ${line}: the header's format is not spies-replay/1 or spies-replay/2`);
+  if (format !== "spies-replay/1" && format !== "spies-replay/2" && format !== "spies-replay/3") {
+    fail(null, "invalid-export", `line ${line}: the header's format is not spies-replay/1, spies-replay/2 or spies-replay/3`);
   }
   const unknown = value.keys().find((k) => !HEADER_FIELDS.includes(k));
   if (unknown !== undefined) fail(null, "unknown-field", `the header has a field '${unknown}' the format does not have`);
@@ -165,8 +165,9 @@ function readHeader(bytes: Uint8Array, line: number): Header {
   }
   if (!ID.test(header.id)) fail(null, "invalid-export", `line ${line}: the header's id is not 1 to 64 characters of [a-z0-9-]`);
   if (duplicateKey) fail(null, "duplicate-key", "the header has a key twice in one object");
-  // Format 2 (players' entropy) exactly for a mixed seed (docs/protocol.md, "The header").
-  if ((header.seed_source === "mixed") !== (header.format === "spies-replay/2")) {
+  // In format 1's chain, format 2 (players' entropy) exactly for a mixed seed; format 3 says
+  // it with seed_source alone (docs/protocol.md, "The header").
+  if (header.format !== "spies-replay/3" && (header.seed_source === "mixed") !== (header.format === "spies-replay/2")) {
     fail(null, "invalid-export", `line ${line}: format ${header.format} with seed_source ${header.seed_source}: a mixed seed is spies-replay/2, every other spies-replay/1`);
   }
   return header;

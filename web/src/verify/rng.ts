@@ -141,10 +141,18 @@ export async function streamBlocks(seed: Uint8Array, nonce: number, from: number
  * must be pure (it is run again from the start). Returns its value and the stream it read.
  */
 export async function withStream<T>(seed: Uint8Array, nonce: number, run: (stream: Stream) => T): Promise<{ value: T; stream: Stream }> {
+  return withBlocks((from, to) => streamBlocks(seed, nonce, from, to), run);
+}
+
+/**
+ * Runs `run` on a stream whose blocks `from` to `to - 1` `more` computes, with more blocks
+ * each time it runs out (`run` must be pure: it is run again from the start).
+ */
+export async function withBlocks<T>(more: (from: number, to: number) => Promise<Uint8Array[]>, run: (stream: Stream) => T): Promise<{ value: T; stream: Stream }> {
   const blocks: Uint8Array[] = [];
   let want = 2;
   for (;;) {
-    if (blocks.length < want) blocks.push(...(await streamBlocks(seed, nonce, blocks.length, want)));
+    if (blocks.length < want) blocks.push(...(await more(blocks.length, want)));
     const stream = new Stream(blocks);
     try {
       return { value: run(stream), stream };

@@ -8,7 +8,10 @@ import { RULES as BLACK_SPY } from "./games/black-spy";
 import { RULES as DECK_OF_SPIES } from "./games/deck-of-spies";
 import type { Rules } from "./games/rules";
 import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
-import { canonicalText, fromPlain, JObject, type JValue, parseJson, type Plain, toPlain, utf8 } from "./json";
+import { jcsText } from "./jcs";
+import { canonicalText, fromPlain, JObject, type JValue, NotCanonicalisable, parseJson, type Plain, toPlain, utf8 } from "./json";
+import { botStreamBlocks, botStreamMessage, canonicalOrder, randomChoice, withBotStream } from "./bots";
+import type { Tagged } from "./games/rules";
 import { botMessage, botRng, keyWords } from "./mt";
 import { fromHex, hex, hmacSha256, mixSeed, sha256, streamBlocks, streamMessage, withStream } from "./rng";
 import { asKeyList, asReceipt, ed25519Verify, fromBase64Url, type Receipt, receiptMessage } from "./receipts";
@@ -32,10 +35,10 @@ const RULES: ReadonlyMap<string, Rules<unknown>> = new Map([
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
-/** A vector file's vectors, numbers kept by kind (floats stay floats). */
-function vectors(read: ReadVector, file: string): JObject[] {
+/** A vector file's vectors (or another list of it), numbers kept by kind (floats stay floats). */
+function vectors(read: ReadVector, file: string, key = "vectors"): JObject[] {
   const doc = parseJson(text(read(file))).value;
-  const list = doc instanceof JObject ? doc.get("vectors") : null;
+  const list = doc instanceof JObject ? doc.get(key) : null;
   return Array.isArray(list) ? (list as JValue[]).filter((v): v is JObject => v instanceof JObject) : [];
 }
 
@@ -49,12 +52,27 @@ function check(name: string, ok: boolean, detail = ""): Check {
 }
 
 async function canonical(read: ReadVector): Promise<Check[]> {
-  return vectors(read, "canonical.json").map((v) => {
+  const format1 = vectors(read, "canonical.json").map((v) => {
     const got = canonicalText(parseJson(str(v.get("input"))).value);
     const want = str(v.get("canonical"));
     const ok = got === want && hex(utf8(got)) === str(v.get("canonical_hex"));
     return check(`canonical: ${str(v.get("name"))}`, ok, `got ${got}, want ${want}`);
   });
+  // Format 3: RFC 8785, and the values it cannot write refused.
+  const format3 = vectors(read, "canonical.json", "jcs").map((v) => {
+    const name = `canonical: format 3, ${str(v.get("name"))}`;
+    let got: string;
+    try {
+      got = jcsText(parseJson(str(v.get("input"))).value);
+    } catch (error) {
+      if (!(error instanceof NotCanonicalisable)) throw error;
+      return check(name, v.get("refused") === true, `refused: ${error.message}`);
+    }
+    const want = str(v.get("canonical"));
+    const ok = v.get("refused") !== true && got === want && hex(utf8(got)) === str(v.get("canonical_hex"));
+    return check(name, ok, `got ${got}, want ${want}`);
+  });
+  return [...format1, ...format3];
 }
 
 async function stream(read: ReadVector): Promise<Check[]> {
@@ -70,11 +88,34 @@ async function stream(read: ReadVector): Promise<Check[]> {
   return out;
 }
 
+/** A `randrange` call of the vectors: n, its limit, every word read, the result. */
+interface BotStreamCall {
+  readonly n: string;
+  readonly limit: string;
+  readonly words: { word_hex: string; accepted: boolean }[];
+  readonly result: string;
+}
+
+/** The words a run of `randrange` calls read, as the vectors write them. */
+function sameCalls(calls: readonly BotStreamCall[], got: readonly { result: string; words: { word: bigint; accepted: boolean }[] }[]): boolean {
+  return calls.every((c, i) => {
+    const g = got[i];
+    const limit = (2n ** 64n - ((2n ** 64n) % BigInt(c.n))).toString();
+    return (
+      g !== undefined &&
+      g.result === c.result &&
+      limit === c.limit &&
+      g.words.length === c.words.length &&
+      g.words.every((w, j) => w.word.toString(16).padStart(16, "0") === c.words[j]?.word_hex && w.accepted === c.words[j]?.accepted)
+    );
+  });
+}
+
 async function randrange(read: ReadVector): Promise<Check[]> {
   const out: Check[] = [];
   for (const v of vectors(read, "randrange.json")) {
     const seed = fromHex(str(v.get("seed_hex"))) ?? new Uint8Array();
-    const calls = plain(v.get("calls")) as { n: string; limit: string; words: { word_hex: string; accepted: boolean }[]; result: string }[];
+    const calls = plain(v.get("calls")) as unknown as BotStreamCall[];
     const { value: got, stream: s } = await withStream(seed, Number(plain(v.get("nonce"))), (st) => {
       return calls.map((c) => {
         const before = st.words.length;
@@ -83,18 +124,7 @@ async function randrange(read: ReadVector): Promise<Check[]> {
       });
     });
     const wantRejected = Number(plain(v.get("rejected_words")));
-    const ok =
-      calls.every((c, i) => {
-        const g = got[i];
-        const limit = (2n ** 64n - ((2n ** 64n) % BigInt(c.n))).toString();
-        return (
-          g !== undefined &&
-          g.result === c.result &&
-          limit === c.limit &&
-          g.words.length === c.words.length &&
-          g.words.every((w, j) => w.word.toString(16).padStart(16, "0") === c.words[j]?.word_hex && w.accepted === c.words[j]?.accepted)
-        );
-      }) && s.words.filter((w) => !w.accepted).length === wantRejected;
+    const ok = sameCalls(calls, got) && s.words.filter((w) => !w.accepted).length === wantRejected;
     out.push(check(`randrange: ${str(v.get("name"))}`, ok, JSON.stringify(got.map((g) => g.result))));
   }
   return out;
@@ -139,9 +169,18 @@ async function setup(read: ReadVector): Promise<Check[]> {
 async function hashes(read: ReadVector): Promise<Check[]> {
   const doc = parseJson(text(read("hashes.json"))).value;
   if (!(doc instanceof JObject)) return [check("hashes", false, "not an object")];
+  const format3 = doc.get("format_3");
+  if (!(format3 instanceof JObject)) return [check("hashes: format 3", false, "no format_3 chain")];
+  return [...(await chain(doc, "spies-replay/1", "hashes")), ...(await chain(format3, "spies-replay/3", "hashes: format 3"))];
+}
+
+/** One chain of hashes.json: format 1's (msgspec's canonical JSON) or format 3's (RFC 8785). */
+async function chain(doc: JObject, log: string, label: string): Promise<Check[]> {
   const out: Check[] = [];
-  let previous = await sha256(utf8(`spies-replay/1:genesis:${str(doc.get("game_id"))}`));
-  out.push(check("hashes: genesis", hex(previous) === str(doc.get("genesis_hash")), hex(previous)));
+  const jcs = log === "spies-replay/3";
+  out.push(check(`${label}: chain`, str(doc.get("chain")) === log, str(doc.get("chain"))));
+  let previous = await sha256(utf8(`${log}:genesis:${str(doc.get("game_id"))}`));
+  out.push(check(`${label}: genesis`, hex(previous) === str(doc.get("genesis_hash")), hex(previous)));
   const rows = doc.get("rows");
   for (const row of Array.isArray(rows) ? (rows as JValue[]) : []) {
     if (!(row instanceof JObject)) continue;
@@ -150,7 +189,7 @@ async function hashes(read: ReadVector): Promise<Check[]> {
       const value = row.get(key);
       if (value !== undefined && !(key === "bot" && value === null)) members.set(key, value);
     }
-    const canonicalRow = canonicalText(new JObject(members));
+    const canonicalRow = jcs ? jcsText(new JObject(members)) : canonicalText(new JObject(members));
     const prior = hex(previous) === str(row.get("previous_hash"));
     const bytes = utf8(canonicalRow);
     const joined = new Uint8Array(previous.length + bytes.length);
@@ -158,7 +197,7 @@ async function hashes(read: ReadVector): Promise<Check[]> {
     joined.set(bytes, previous.length);
     previous = await sha256(joined);
     const ok = prior && canonicalRow === str(row.get("canonical")) && hex(previous) === str(row.get("hash"));
-    out.push(check(`hashes: row ${str(row.get("seq"))}`, ok, `${canonicalRow} ${hex(previous)}`));
+    out.push(check(`${label}: row ${str(row.get("seq"))}`, ok, `${canonicalRow} ${hex(previous)}`));
   }
   return out;
 }
@@ -186,6 +225,42 @@ async function botGenerators(read: ReadVector): Promise<Check[]> {
   return out;
 }
 
+/** bot-stream.json: the bot stream's blocks and randrange, and random@2's questions. */
+async function botStream(read: ReadVector): Promise<Check[]> {
+  const doc = JSON.parse(text(read("bot-stream.json"))) as {
+    generators: { seed_hex: string; seat: number; v: number; blocks: { message: string; bytes_hex: string }[]; calls: BotStreamCall[] }[];
+    random_bot: { game: string; seed_hex: string; seat: number; v: number; legal_listed: string[]; legal_sorted: string[]; randrange: BotStreamCall; pick: string }[];
+  };
+  const out: Check[] = [];
+  for (const g of doc.generators) {
+    const seed = fromHex(g.seed_hex) ?? new Uint8Array();
+    const blocks = await botStreamBlocks(seed, g.seat, g.v, 0, g.blocks.length);
+    const { value: got } = await withBotStream(seed, g.seat, g.v, (st) =>
+      g.calls.map((c) => {
+        const before = st.words.length;
+        const result = st.randrangeBig(BigInt(c.n)).toString();
+        return { result, words: st.words.slice(before) };
+      }),
+    );
+    const ok = g.blocks.every((b, k) => b.message === botStreamMessage(g.seat, g.v, k) && b.bytes_hex === hex(blocks[k] ?? new Uint8Array())) && sameCalls(g.calls, got);
+    out.push(check(`bot-stream: seed ${g.seed_hex.slice(0, 16)}... seat ${g.seat} v ${g.v}`, ok, JSON.stringify(got.map((c) => c.result))));
+  }
+  for (const q of doc.random_bot) {
+    const seed = fromHex(q.seed_hex) ?? new Uint8Array();
+    const legal = q.legal_listed.map((c) => JSON.parse(c) as Tagged);
+    const sorted = canonicalOrder(legal);
+    const reversed = canonicalOrder([...legal].reverse());
+    const pick = await randomChoice("2", seed, q.seat, q.v, [...legal].reverse());
+    const { value: draw } = await withBotStream(seed, q.seat, q.v, (st) => {
+      const result = st.randrangeBig(BigInt(sorted.length)).toString();
+      return { result, words: [...st.words] };
+    });
+    const ok = same(sorted, q.legal_sorted) && same(reversed, q.legal_sorted) && pick === q.pick && sameCalls([q.randrange], [draw]);
+    out.push(check(`bot-stream: random@2 in ${q.game}, seat ${q.seat} at v ${q.v}`, ok, `${show(sorted)} picks ${pick ?? "nothing"}`));
+  }
+  return out;
+}
+
 interface ExportVector {
   readonly file: string;
   readonly verdict: { ok: boolean; seq?: number | null; code?: string; rederived?: string; bot_moves_rederived?: number; caveats?: string[] };
@@ -193,23 +268,29 @@ interface ExportVector {
   readonly draws: { seq: number; nonce: number; calls: [number, number][] }[];
 }
 
+/** exports.json (format 3's exports), then the frozen exports of formats 1 and 2 in format-1/. */
 async function exports(read: ReadVector): Promise<Check[]> {
+  return [...(await exportsIn(read, "")), ...(await exportsIn(read, "format-1/"))];
+}
+
+async function exportsIn(read: ReadVector, folder: string): Promise<Check[]> {
   const out: Check[] = [];
-  for (const v of vectors(read, "exports.json")) {
+  for (const v of vectors(read, `${folder}exports.json`)) {
     const vector = toPlain(v) as unknown as ExportVector;
     const seen: { seq: number; nonce: number; calls: (readonly [number, number])[] }[] = [];
-    const verdict = await verifyExport(read(vector.file), {
+    const verdict = await verifyExport(read(folder + vector.file), {
       ...(vector.head === undefined ? {} : { head: vector.head }),
       onDraws: (seq, nonce, calls) => seen.push({ seq, nonce, calls: [...calls] }),
     });
     const want = vector.verdict;
     let ok: boolean;
     if (want.ok) {
-      // This verifier re-runs random@1 only: the build's greedy and expert marks are
-      // bot-not-in-build instead (docs/protocol.md, "Test vectors").
+      // This verifier re-runs random only (versions 1 and 2): the build's greedy and expert
+      // marks are bot-not-in-build instead (docs/protocol.md, "Test vectors").
       const mine = verdict.caveats.map((c) => c.code).filter((c) => c !== "bot-not-in-build" || (want.caveats ?? []).includes(c));
       ok =
         verdict.ok &&
+        verdict.caveats.every((c) => !c.about.startsWith("random@")) && // random@1 and random@2 re-run
         verdict.rederived === want.rederived &&
         verdict.botMovesRederived + verdict.botMovesNotRerun === want.bot_moves_rederived &&
         same([...new Set(mine)].sort(), [...(want.caveats ?? [])].sort()) &&
@@ -218,7 +299,7 @@ async function exports(read: ReadVector): Promise<Check[]> {
       ok = !verdict.ok && verdict.problem?.seq === want.seq && verdict.problem?.code === want.code;
     }
     const got = verdict.problem === null ? `ok ${verdict.rederived} ${verdict.botMovesRederived}+${verdict.botMovesNotRerun} ${show(verdict.caveats.map((c) => c.code))}` : `seq ${verdict.problem.seq} ${verdict.problem.code}: ${verdict.problem.message}`;
-    out.push(check(`exports: ${vector.file}`, ok, `got ${got}; want ${show(want as unknown as Plain)}`));
+    out.push(check(`exports: ${folder}${vector.file}`, ok, `got ${got}; want ${show(want as unknown as Plain)}`));
   }
   return out;
 }
@@ -271,7 +352,7 @@ async function entropy(read: ReadVector): Promise<Check[]> {
 
 /** Every check over the vector files. */
 export async function checkVectors(read: ReadVector): Promise<Check[]> {
-  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, entropy, exports, receipts];
+  const parts = [canonical, stream, randrange, shuffle, setup, hashes, botGenerators, botStream, entropy, exports, receipts];
   const out: Check[] = [];
   for (const part of parts) out.push(...(await part(read)));
   return out;

@@ -31,6 +31,7 @@ export type ProblemCode =
   | "event-after-end"
   | "seat-event-invalid"
   | "seed-mismatch"
+  | "seed-not-hex"
   | "seed-not-revealed"
   | "premature-reveal"
   | "seed-source-mismatch"
@@ -92,7 +93,7 @@ export interface Verdict {
   readonly problem: Problem | null;
   /** `revealed-seed` when every draw was re-derived from the revealed seed, else `not-checked`. */
   readonly rederived: "revealed-seed" | "not-checked";
-  /** Marked moves this verifier re-ran and found the same (`random@1`). */
+  /** Marked moves this verifier re-ran and found the same (`random@1`, `random@2`). */
   readonly botMovesRederived: number;
   /** Marked moves it could not re-run (`greedy`, `expert`, unknown bots or versions). */
   readonly botMovesNotRerun: number;

@@ -5,9 +5,10 @@
  * and the bots' marks, and the end; the
  * checks run in the specification's order, so the first problem is the one it names.
  *
- * Formats are dispatched on the header's `format`: format 1 (`spies-replay/1`), and format 2
- * (`spies-replay/2`) so far only for players' entropy, which is format 1 with a mixed seed
- * (docs/protocol.md, "Entropy").
+ * Formats are dispatched on the header's `format`: format 1 (`spies-replay/1`), format 2
+ * (`spies-replay/2`), which is format 1 with a mixed seed (docs/protocol.md, "Entropy"), and
+ * format 3 (`spies-replay/3`): its own genesis, RFC 8785 canonical JSON (./jcs) for the chain
+ * and the deal commitment, `game_created.log` saying it, and a strictly hex seed.
  */
 
 import * as clocks from "./clocks";
@@ -17,9 +18,10 @@ import { RULES as BLACK_SPY } from "./games/black-spy";
 import { RULES as DECK_OF_SPIES } from "./games/deck-of-spies";
 import { FoldFailed, type Outcome, Refused, type Rules, type Tagged } from "./games/rules";
 import { RULES as SPIES_AND_LIES } from "./games/spies-and-lies";
+import { jcsText } from "./jcs";
 import { canonicalText, depthOf, fromPlain, JObject, type JValue, NotCanonicalisable, type Plain, toPlain, utf8 } from "./json";
 import { CLOCK_EVENTS, META_EVENTS, type Seat, SEAT_EVENTS, seatEvent } from "./meta";
-import { botRng } from "./mt";
+import { RANDOM_VERSIONS, randomChoice } from "./bots";
 import { type Export, type Header, readExport, type Row } from "./read";
 import { type KeyList, type Receipt, receiptProblem } from "./receipts";
 import { hex, mixSeed, sha256, seedFromHex, type Stream, withStream } from "./rng";
@@ -31,7 +33,7 @@ import { type Caveat, type CaveatCode, fail, Failure, type Verdict } from "./ver
 export interface VerifyOptions {
   /** The head hash the game's server published (`--head`). */
   readonly head?: string;
-  /** Re-run `random@1` marks (default true); false reports every mark as not re-run. */
+  /** Re-run `random@1` and `random@2` marks (default true); false reports every mark as not re-run. */
   readonly bots?: boolean;
   /** Receipts the server signed (`--receipt`): the log must hold each head at its seq. */
   readonly receipts?: readonly Receipt[];
@@ -52,12 +54,13 @@ const GAMES: ReadonlyMap<string, Rules<unknown>> = new Map([
   [SPIES_AND_LIES.game, SPIES_AND_LIES as Rules<unknown>],
 ]);
 
-/** The bots a server has, at version 1; this verifier re-runs `random` only. */
-const KNOWN_BOTS = ["random", "greedy", "expert"];
 const MARK = /^[^@]+(@[1-9][0-9]*)?$/;
 const MAX_DEPTH = 64;
 const FORMAT_1 = "spies-replay/1";
 const FORMAT_2 = "spies-replay/2";
+const FORMAT_3 = "spies-replay/3";
+/** A format 3 seed: lower-case hex of whole bytes. */
+const STRICT_HEX = /^(?:[0-9a-f]{2})+$/;
 const ENTROPY = /^(?:[0-9a-f]{2}){16,64}$/;
 const RNG_1 = "hmac-sha256-fisher-yates/1";
 
@@ -71,6 +74,7 @@ export async function verifyExport(input: Uint8Array | string, options: VerifyOp
     switch (read.header.format) {
       case FORMAT_1:
       case FORMAT_2:
+      case FORMAT_3:
         await new Format1(read, options, caveats, tally).run();
         break;
       default:
@@ -160,6 +164,8 @@ class Format1 {
   /** The seed the game draws from: the revealed one, or a mixed game's mix. */
   private play: Uint8Array | null = null;
   private deal: Plain = null;
+  /** The revealed deal as read (format 3 hashes it as it was written). */
+  private dealRead: JValue = null;
   /** The event of the row before the one being read, and of that one. */
   private previous: Tagged | null = null;
   /** The game waits for its deferred deal (an open seat left), and the set-up it deals. */
@@ -180,7 +186,11 @@ class Format1 {
   private batch: Batch | null = null;
   private lastTime = 0n;
 
+  /** Format 3's chain (RFC 8785, its own genesis, a strict seed) rather than format 1's. */
+  private readonly jcs: boolean;
+
   constructor(read: Export, options: VerifyOptions, caveats: Caveats, tally: { rederived: number; notRerun: number; seed: boolean }) {
+    this.jcs = read.header.format === FORMAT_3;
     this.header = read.header;
     this.rows = read.rows;
     this.options = options;
@@ -215,7 +225,8 @@ class Format1 {
 
   private async chain(): Promise<string[]> {
     const seqs = new Set(this.rows.map((r) => r.seq));
-    let previous = await sha256(utf8(`spies-replay/1:genesis:${this.header.id}`));
+    const chain = this.jcs ? FORMAT_3 : FORMAT_1;
+    let previous = await sha256(utf8(`${chain}:genesis:${this.header.id}`));
     const hashes: string[] = [];
     for (const [i, row] of this.rows.entries()) {
       const want = i + 1;
@@ -235,7 +246,7 @@ class Format1 {
       if (row.bot !== null) members.set("bot", row.bot);
       let canonical: string;
       try {
-        canonical = canonicalText(new JObject(members));
+        canonical = this.canonical(new JObject(members));
       } catch (error) {
         if (error instanceof NotCanonicalisable) return fail(row.seq, "malformed-row", error.message);
         throw error;
@@ -252,6 +263,22 @@ class Format1 {
     return hashes;
   }
 
+  /** The chain's canonical text of a value: format 3's RFC 8785, or format 1's. */
+  private canonical(value: JValue): string {
+    return this.jcs ? jcsText(value) : canonicalText(value);
+  }
+
+  /** The revealed deal's canonical text for its commitment; null when it has none. */
+  private dealText(): string | null {
+    if (!this.jcs) return canonicalText(fromPlain(this.deal));
+    try {
+      return jcsText(this.dealRead);
+    } catch (error) {
+      if (error instanceof NotCanonicalisable) return null;
+      throw error;
+    }
+  }
+
   private headCheck(hashes: readonly string[]): void {
     const last = hashes[hashes.length - 1];
     if (last !== undefined && this.header.head_hash !== last) fail(this.rows.length, "head-mismatch", "the header's head hash is not the last hash");
@@ -266,6 +293,8 @@ class Format1 {
     const seedText = ev?.get("seed");
     const first = this.rows[0]?.event;
     const commitment = first instanceof JObject ? first.get("seed_commitment") : undefined;
+    // Format 3: a seed that is not strict hex does not decode here; its row names it (step 3).
+    if (this.jcs && !(typeof seedText === "string" && STRICT_HEX.test(seedText))) return;
     const seed = typeof seedText === "string" ? seedFromHex(seedText) : null;
     if (seed === null) fail(last.seq, "seed-mismatch", "the revealed seed is not hex");
     if (typeof commitment !== "string" || hex(await sha256(seed)) !== commitment) {
@@ -274,6 +303,7 @@ class Format1 {
     this.seed = seed;
     this.play = first instanceof JObject && first.get("seed_source") === "mixed" ? await this.mixed(seed) : seed;
     this.deal = ev === null ? null : toPlain(ev.get("deal") ?? null);
+    this.dealRead = ev === null ? null : (ev.get("deal") ?? null);
     this.revealSeq = last.seq;
     this.tally.seed = true;
   }
@@ -364,7 +394,11 @@ class Format1 {
       created.rng === h.rng &&
       (created.created_at === null || created.created_at === h.created_at) &&
       sameCanonical(raw.get("options") ?? null, h.options);
+    const log = raw.get("log");
+    if (log !== undefined && typeof log !== "string") fail(1, "undecodable-event", "game_created's log is not a string");
     if (!agrees) fail(1, "header-mismatch", "game_created disagrees with the header");
+    // The log says its format: format 3's string, or (formats 1 and 2) no log at all.
+    if (log !== (this.jcs ? FORMAT_3 : undefined)) fail(1, "header-mismatch", "game_created's log is not the header's format");
     this.noCommand(row);
     const createdAt = parseLogTime(created.created_at ?? h.created_at);
     if (createdAt === null) fail(1, "invalid-timestamp", "created_at is not a log time");
@@ -398,11 +432,14 @@ class Format1 {
     if (created.deal_commitment !== null || this.deal !== null) {
       let matches = false;
       if (created.deal_commitment !== null && this.deal !== null) {
-        const dealBytes = utf8(canonicalText(fromPlain(this.deal)));
-        const joined = new Uint8Array(this.seed.length + dealBytes.length);
-        joined.set(this.seed);
-        joined.set(dealBytes, this.seed.length);
-        matches = hex(await sha256(joined)) === created.deal_commitment;
+        const dealText = this.dealText();
+        if (dealText !== null) {
+          const dealBytes = utf8(dealText);
+          const joined = new Uint8Array(this.seed.length + dealBytes.length);
+          joined.set(this.seed);
+          joined.set(dealBytes, this.seed.length);
+          matches = hex(await sha256(joined)) === created.deal_commitment;
+        }
       }
       if (!matches) fail(revealAt, "deal-mismatch", "the revealed deal does not match deal_commitment");
     }
@@ -617,6 +654,7 @@ class Format1 {
   private async reveal(row: Row, ev: Tagged): Promise<void> {
     const seq = row.seq;
     this.settled(seq);
+    if (this.jcs && !STRICT_HEX.test(ev["seed"] as string)) fail(seq, "seed-not-hex", "the revealed seed is not lower-case hex of whole bytes");
     const seed = seedFromHex(ev["seed"] as string);
     const commitment = this.created?.seed_commitment ?? "";
     if (seed === null || hex(await sha256(seed)) !== commitment) fail(seq, "seed-mismatch", "sha256(seed) is not the commitment");
@@ -727,7 +765,10 @@ class Format1 {
     return null;
   }
 
-  /** Asks the marked bot again: `random@1` is re-run, others reported as not re-run. */
+  /**
+   * Asks the marked bot again: `random@1` and `random@2` are re-run (./bots.ts), others
+   * reported as not re-run (`greedy` and `expert` are not specified).
+   */
   private async rerun(seq: number, actor: number, mark: string, given: Tagged): Promise<void> {
     const [name = "", version] = mark.split("@");
     if (version === undefined) {
@@ -735,17 +776,16 @@ class Format1 {
       this.tally.notRerun++;
       return;
     }
-    if (name !== "random" || version !== "1" || this.options.bots === false) {
-      this.caveats.add(KNOWN_BOTS.includes(name) && version !== "1" ? "bot-version-not-in-build" : "bot-not-in-build", mark, seq);
+    if (name !== "random" || !RANDOM_VERSIONS.includes(version) || this.options.bots === false) {
+      this.caveats.add(name === "random" && !RANDOM_VERSIONS.includes(version) ? "bot-version-not-in-build" : "bot-not-in-build", mark, seq);
       this.tally.notRerun++;
       return;
     }
     const legal = this.game.legal(this.state, actor);
-    const rng = await botRng(this.play ?? new Uint8Array(), actor, seq - 1);
-    const choice = legal.length === 0 ? undefined : legal[rng.randrange(legal.length)];
+    const choice = await randomChoice(version, this.play ?? new Uint8Array(), actor, seq - 1, legal);
     const normal = (c: Tagged): string => canonicalText(fromPlain(c));
-    if (choice === undefined || normal(choice) !== normal(given)) {
-      fail(seq, "bot-move-mismatch", choice === undefined ? "the bot has no legal command" : `random@1 chooses ${normal(choice)}`);
+    if (choice === null || choice !== normal(given)) {
+      fail(seq, "bot-move-mismatch", choice === null ? "the bot has no legal command" : `${mark} chooses ${choice}`);
     }
     this.tally.rederived++;
   }

@@ -9,7 +9,7 @@ document's prose is in one place: one module per resource (:mod:`.games`, :mod:`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from litestar.openapi.spec import OpenAPIResponse, Reference, Schema
@@ -29,6 +29,7 @@ from spies_api.openapi.operations.play import PLAY_OPERATIONS
 from spies_api.openapi.operations.players import PLAYERS_OPERATIONS
 from spies_api.openapi.operations.seats import SEATS_OPERATIONS
 from spies_api.openapi.operations.server import SERVER_OPERATIONS
+from spies_api.openapi.problems import ProblemSpec
 
 __all__ = [
     "EXPORT_MEDIA_TYPE",
@@ -68,17 +69,37 @@ def _without_null(schema: Schema | Reference | None) -> None:
 
 
 @dataclass
+class CodedResponse(OpenAPIResponse):
+    """A problem answer with the codes it may carry, as ``x-codes``."""
+
+    codes: list[str] | None = field(default=None, metadata={"alias": "x-codes"})
+
+
+def _coded(response: OpenAPIResponse, spec: object) -> OpenAPIResponse:
+    """``response`` with the codes of ``spec``, when it is a problem answer."""
+    if not isinstance(spec, ProblemSpec):
+        return response
+    kept = {item.name: getattr(response, item.name) for item in fields(OpenAPIResponse)}
+    return CodedResponse(**kept, codes=list(spec.codes))
+
+
+@dataclass
 class DocumentedOperation(OpenAPIOperation):
     """An operation as Litestar builds it, completed with what its declarations cannot say:
-    the headers of its answers (:attr:`Operation.headers`, and ``Retry-After`` on every
-    429, 503 and 507), and its headers without ``null``."""
+    the codes of its problem answers (``x-codes``, from
+    :func:`~spies_api.openapi.problems.problems`), the headers of its answers
+    (:attr:`Operation.headers`, and ``Retry-After`` on every 429, 503 and 507), and its
+    headers without ``null``."""
 
     def __post_init__(self) -> None:
         found = OPERATIONS.get(self.operation_id or "")
         listed = found.headers if found is not None else {}
-        for status, response in (self.responses or {}).items():
+        specs = found.responses if found is not None else {}
+        for status, response in list((self.responses or {}).items()):
             if not isinstance(response, OpenAPIResponse):
                 continue
+            response = _coded(response, specs.get(int(status)))
+            self.responses[status] = response  # type: ignore[index]
             headers = dict(listed.get(int(status), {}))
             if int(status) in RETRY_LATER_STATUSES:
                 headers["Retry-After"] = RETRY_AFTER

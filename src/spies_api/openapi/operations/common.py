@@ -9,13 +9,13 @@ from typing import Any, Final
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIType, Schema
 
-from spies_api.openapi.examples import PARAMETER_CODES, example
+from spies_api.openapi.examples import example
 
 __all__ = [
+    "BOT_GAMES_NOTES",
     "CONTENT_DISPOSITION",
     "ETAG",
     "EXPORT_MEDIA_TYPE",
-    "GAME_NOT_FOUND",
     "IDEMPOTENT_REPLAYED",
     "OPTIONAL_PLAYER_TOKEN",
     "OPTIONAL_SEAT_TOKEN",
@@ -121,5 +121,10 @@ def if_none_match_answers() -> tuple[dict[int, ResponseSpec], dict[int, dict[str
     return {304: spec}, {200: {"ETag": ETAG}, 304: {"ETag": ETAG}}
 
 
-GAME_NOT_FOUND: Final = {400: PARAMETER_CODES, 404: "`game-not-found`"}
-"""The codes of an operation on a game named by the path."""
+BOT_GAMES_NOTES: Final = {
+    "too-many-bot-games": "the client already has as many active bot games, with a bot seat or"
+    " a clock whose timeouts a bot plays, as allowed, `--max-bot-games-per-client`",
+    "server-bot-games-full": "the server already runs as many as it admits, all clients"
+    " together, `--max-bot-games`",
+}
+"""What the codes of the operations that seat a bot mean."""

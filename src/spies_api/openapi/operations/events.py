@@ -6,8 +6,9 @@ from typing import Final
 
 from litestar.openapi import ResponseSpec
 
-from spies_api.openapi.examples import EVENTS_EXAMPLE, example, problems
-from spies_api.openapi.operations.common import GAME_NOT_FOUND, OPTIONAL_SEAT_TOKEN, Operation, ok
+from spies_api.openapi.examples import EVENTS_EXAMPLE, example
+from spies_api.openapi.operations.common import OPTIONAL_SEAT_TOKEN, Operation, ok
+from spies_api.openapi.problems import ON_A_GAME, SEAT_CALLER, problems
 from spies_api.schemas import AnyStreamMessage, EventsPage
 from spies_api.settings import DEFAULTS
 
@@ -33,7 +34,7 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
         security=OPTIONAL_SEAT_TOKEN,
         responses={
             200: ok(EventsPage, "A page of events.", ("One event", EVENTS_EXAMPLE)),
-            **problems(400, 401, 403, 404, codes=GAME_NOT_FOUND),
+            **problems(*ON_A_GAME, *SEAT_CALLER),
         },
     ),
     "streamEvents": Operation(
@@ -114,23 +115,22 @@ EVENTS_OPERATIONS: Final[dict[str, Operation]] = {
                 description="The game is over and every event was already sent.",
             ),
             **problems(
-                400,
-                401,
-                403,
-                404,
-                503,
-                codes={
-                    **GAME_NOT_FOUND,
-                    400: "`invalid-parameter` (a query, path or header parameter, or both a"
-                    " ticket and a bearer token), `token-in-url` (a seat token in the URL)",
-                    401: "`unauthorized` (a bad bearer token), `invalid-stream-ticket` (a"
-                    " ticket unknown, used, expired or of another game)",
-                    429: "`too-many-requests` (with `Retry-After`), `too-many-client-streams`"
-                    " (with `Retry-After`: the client already holds as many open streams as"
-                    " allowed, `max_streams_per_client`)",
-                    503: "`too-many-streams` (with `Retry-After`): the game's spectator"
-                    " streams, or the server's streams, are at their cap; `store-unavailable`"
-                    " (with `Retry-After`): the database cannot be reached",
+                *ON_A_GAME,
+                "token-in-url",
+                *SEAT_CALLER,
+                "invalid-stream-ticket",
+                "too-many-client-streams",
+                "too-many-streams",
+                notes={
+                    "invalid-parameter": "a query, path or header parameter, or both a ticket"
+                    " and a bearer token",
+                    "token-in-url": "a seat token in the URL",
+                    "unauthorized": "a bad bearer token",
+                    "invalid-stream-ticket": "a ticket unknown, used, expired or of another game",
+                    "too-many-client-streams": "the client already holds as many open streams"
+                    " as allowed, `max_streams_per_client`",
+                    "too-many-streams": "the game's spectator streams, or the server's"
+                    " streams, are at their cap",
                 },
                 examples={503: "too-many-streams"},
             ),

@@ -7,31 +7,29 @@ from typing import Final
 from litestar.openapi import ResponseSpec
 
 from spies_api.openapi.examples import (
-    BOT_GAMES_429,
     CREATED_EXAMPLE,
-    PARAMETER_CODES,
     SEATED_CREATED_EXAMPLE,
     SUMMARY_EXAMPLE,
     example,
-    problems,
 )
 from spies_api.openapi.operations.common import (
+    BOT_GAMES_NOTES,
     CONTENT_DISPOSITION,
     EXPORT_MEDIA_TYPE,
-    GAME_NOT_FOUND,
     OPTIONAL_PLAYER_TOKEN,
     Operation,
     if_none_match_answers,
     ok,
 )
+from spies_api.openapi.problems import BODY, ON_A_GAME, PARAMETERS, problems
+from spies_api.problems.errors import TooManyBotGamesError
 from spies_api.schemas import CommitmentResponse, GameCreatedResponse, GameList, GameSummary
 from spies_api.settings import DEFAULTS
+from spies_core.errors import InvalidOptionsError
 
 _NOT_MODIFIED, _TAGGED_HEADERS = if_none_match_answers()
 
 __all__ = ["GAMES_OPERATIONS"]
-
-_UNKNOWN_PLAYER: Final = "`unknown-player` (a `player.` token the server does not know)"
 
 GAMES_OPERATIONS: Final[dict[str, Operation]] = {
     "createGame": Operation(
@@ -62,27 +60,33 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                 ("Black Spy with open and bot seats", SEATED_CREATED_EXAMPLE),
             ),
             **problems(
-                400,
-                401,
-                413,
-                422,
-                409,
-                503,
-                507,
-                codes={
-                    401: _UNKNOWN_PLAYER,
-                    409: "`commitment-used`, `commitment-expired`",
-                    422: "`unknown-game`, `unknown-option`, `invalid-options`, `invalid-deal`,"
-                    " `invalid-players`, `unsupported-variant`, `invalid-seats` (not one entry"
-                    " per seat), `fixed-deal-with-open-seat` (a `seed` or `options.deal` with an"
-                    " open seat), `unknown-bot`, `invalid-name`, `invalid-clock` (a time"
-                    " control out of its bounds), `invalid-seed` (an empty `seed`),"
-                    " `invalid-entropy`, `entropy-not-accepted` (with a `seed` or a deal),"
-                    " `unknown-commitment`",
-                    429: f"{BOT_GAMES_429}, `too-many-games` (with `Retry-After`: the client"
-                    " already has as many active games it created as allowed,"
-                    " `--max-games-per-client`; a game waiting for players counts until it"
-                    " fills, ends or expires)",
+                *BODY,
+                "unknown-player",
+                "commitment-used",
+                "commitment-expired",
+                "unknown-game",
+                InvalidOptionsError,
+                "invalid-seats",
+                "fixed-deal-with-open-seat",
+                "unknown-bot",
+                "invalid-name",
+                "invalid-clock",
+                "invalid-entropy",
+                "entropy-not-accepted",
+                "unknown-commitment",
+                TooManyBotGamesError,
+                "too-many-games",
+                "storage-full",
+                notes={
+                    "invalid-seats": "not one entry per seat",
+                    "fixed-deal-with-open-seat": "a `seed` or `options.deal` with an open seat",
+                    "invalid-clock": "a time control out of its bounds",
+                    "invalid-seed": "an empty `seed`",
+                    "entropy-not-accepted": "with a `seed` or a deal",
+                    "too-many-games": "the client already has as many active games it created"
+                    " as allowed, `--max-games-per-client`; a game waiting for players counts"
+                    " until it fills, ends or expires",
+                    **BOT_GAMES_NOTES,
                 },
                 examples={401: "unknown-player", 409: "commitment-used", 422: "unknown-game"},
             ),
@@ -116,14 +120,11 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                 ),
             ),
             **problems(
-                429,
-                503,
-                507,
-                codes={
-                    429: "`too-many-requests` (with `Retry-After`), `too-many-commitments`"
-                    " (with `Retry-After`: the client holds"
-                    " `--max-commitments-per-client` unused ones, or the server"
-                    " `--max-commitments`)",
+                "too-many-commitments",
+                "storage-full",
+                notes={
+                    "too-many-commitments": "the client holds `--max-commitments-per-client`"
+                    " unused ones, or the server `--max-commitments`"
                 },
             ),
         },
@@ -150,7 +151,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                     },
                 ),
             ),
-            **problems(400, codes={400: PARAMETER_CODES}),
+            **problems(*PARAMETERS),
         },
     ),
     "getGame": Operation(
@@ -163,13 +164,14 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(GameSummary, "The public summary.", ("An active game", SUMMARY_EXAMPLE)),
             **_NOT_MODIFIED,
-            **problems(400, 404, codes=GAME_NOT_FOUND),
+            **problems(*ON_A_GAME),
         },
     ),
     "exportGame": Operation(
         summary="Export a finished game",
         description=(
-            "The whole log as `spies-replay/1` JSON Lines: a header line with the game's"
+            "The whole log as `spies-replay/3` JSON Lines (a game created before format 3:"
+            " `spies-replay/1`, or `/2` with players' entropy): a header line with the game's"
             " record, then one line per event with its command, actor, time and hash; the"
             " last event reveals the seed. `spies-replay import` verifies and imports it, and"
             " re-derives every shuffle. Games in progress are refused (409). The format, its"
@@ -186,7 +188,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                 examples=[
                     example(
                         "The first two lines",
-                        '{"format":"spies-replay/1","id":"p4o45j2v5srgh5il",'
+                        '{"format":"spies-replay/3","id":"p4o45j2v5srgh5il",'
                         '"game":"deck-of-spies","players":1,"options":{},"status":"finished",'
                         '"version":127,...}\n'
                         '{"seq":1,"type":"game_created","actor":null,"command":null,'
@@ -194,13 +196,7 @@ GAMES_OPERATIONS: Final[dict[str, Operation]] = {
                     )
                 ],
             ),
-            **problems(
-                400,
-                404,
-                409,
-                codes={**GAME_NOT_FOUND, 409: "`game-not-finished`"},
-                examples={409: "game-not-finished"},
-            ),
+            **problems(*ON_A_GAME, "game-not-finished"),
         },
     ),
 }

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_api.openapi.examples import (
-    COMMAND_RESPONSE_EXAMPLE,
-    LEGAL_EXAMPLE,
-    PARAMETER_CODES,
-    VIEW_EXAMPLE,
-    problems,
-)
+from spies_api.openapi.examples import COMMAND_RESPONSE_EXAMPLE, LEGAL_EXAMPLE, VIEW_EXAMPLE
 from spies_api.openapi.operations.common import (
-    GAME_NOT_FOUND,
     IDEMPOTENT_REPLAYED,
     OPTIONAL_SEAT_TOKEN,
     SEAT_TOKEN_REQUIRED,
@@ -20,24 +13,22 @@ from spies_api.openapi.operations.common import (
     if_none_match_answers,
     ok,
 )
-from spies_api.problems.rule_codes import RULE_CODES
+from spies_api.openapi.problems import BODY, ON_A_GAME, SEAT_CALLER, problems
 from spies_api.schemas import AnyView, CommandResponse, LegalCommands
+from spies_core.errors import RuleError
 
 _NOT_MODIFIED, _TAGGED_HEADERS = if_none_match_answers()
 
-__all__ = ["COMMAND_REFUSED_CODES", "PLAY_OPERATIONS"]
+__all__ = ["PLAY_OPERATIONS"]
 
-COMMAND_REFUSED_CODES: Final = (
-    ", ".join(f"`{code}`" for code, _, _ in RULE_CODES)
-    + ", `idempotency-key-reused` (an `Idempotency-Key` sent again with another body)"
-)
-"""The 422 codes of a command: every rule's code (any game's and each game's own) and the
-key reused."""
 
 _VIEW_DESCRIPTION: Final = (
     "The game's view struct (tagged by `game`) with `version` and `seat` (`null` for a"
     " spectator): the seat's own hidden cards and what the rules make public, never another"
-    " seat's hidden cards or a deck's order while the game is in progress."
+    " seat's hidden cards or a deck's order while the game is in progress. Before the deal"
+    " (`dealt: false`, `phase` `setup`) only what the seats and options decide is filled in;"
+    " once the game is over (`phase` `over`) nothing is secret and every caller's view shows"
+    " every seat's cards."
 )
 
 PLAY_OPERATIONS: Final[dict[str, Operation]] = {
@@ -49,7 +40,7 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(AnyView, "The view now.", ("Seat 0 of a Deck of Spies game", VIEW_EXAMPLE)),
             **_NOT_MODIFIED,
-            **problems(400, 401, 403, 404, codes=GAME_NOT_FOUND),
+            **problems(*ON_A_GAME, *SEAT_CALLER),
         },
     ),
     "getLegalCommands": Operation(
@@ -71,7 +62,7 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
                 ("Two of seat 0's commands", LEGAL_EXAMPLE),
             ),
             **_NOT_MODIFIED,
-            **problems(400, 401, 403, 404, codes=GAME_NOT_FOUND),
+            **problems(*ON_A_GAME, *SEAT_CALLER),
         },
     ),
     "postCommand": Operation(
@@ -99,21 +90,19 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
                 ("A counter", COMMAND_RESPONSE_EXAMPLE),
             ),
             **problems(
-                400,
-                401,
-                403,
-                404,
-                409,
-                413,
-                422,
-                503,
-                507,
-                codes={
-                    404: "`game-not-found`",
-                    409: "`version-conflict` (with `current_version`), `deadline-passed` (with"
-                    " `current_version`: the seat's clock ran out before the command)",
-                    422: COMMAND_REFUSED_CODES,
+                *BODY,
+                *SEAT_CALLER,
+                "game-not-found",
+                "version-conflict",
+                "deadline-passed",
+                RuleError,
+                "idempotency-key-reused",
+                "storage-full",
+                notes={
+                    "deadline-passed": "the seat's clock ran out before the command",
+                    "idempotency-key-reused": "an `Idempotency-Key` sent again with another body",
                 },
+                examples={422: "not-your-turn"},
             ),
         },
     ),
@@ -134,15 +123,14 @@ PLAY_OPERATIONS: Final[dict[str, Operation]] = {
                 ("Seat 0 after event 4", VIEW_EXAMPLE),
             ),
             **problems(
-                400,
-                401,
-                403,
-                404,
-                codes={
-                    400: PARAMETER_CODES,
-                    403: "`forbidden` (a token of another game), `replay-seat-hidden` (`as`"
-                    " another seat of a game in progress)",
-                    404: "`game-not-found`, `seq-out-of-range`, `seat-not-found` (`as`)",
+                *ON_A_GAME,
+                *SEAT_CALLER,
+                "replay-seat-hidden",
+                "seq-out-of-range",
+                "seat-not-found",
+                notes={
+                    "replay-seat-hidden": "`as` another seat of a game in progress",
+                    "seat-not-found": "`as`",
                 },
             ),
         },

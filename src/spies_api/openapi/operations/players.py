@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_api.openapi.examples import PARAMETER_CODES, example, problems
+from spies_api.openapi.examples import example
 from spies_api.openapi.operations.common import PLAYER_TOKEN_REQUIRED, Operation, ok
+from spies_api.openapi.problems import PARAMETERS, problems
 from spies_api.schemas import NAME_MAX, PlayerCreated, PlayerGames
 
 __all__ = ["CREATE_PLAYER_EXAMPLES", "PLAYERS_OPERATIONS"]
@@ -54,15 +55,11 @@ PLAYERS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             201: ok(PlayerCreated, "The player and its token.", ("A player", _PLAYER_EXAMPLE)),
             **problems(
-                400,
-                413,
-                422,
-                codes={
-                    400: "`malformed-body`",
-                    422: "`invalid-name`",
-                    429: "`too-many-requests`, `too-many-players` (with `Retry-After`)",
-                },
-                examples={422: "invalid-name"},
+                "malformed-body",
+                "body-too-large",
+                "invalid-name",
+                "too-many-players",
+                "storage-full",
             ),
         },
     ),
@@ -79,12 +76,10 @@ PLAYERS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(PlayerGames, "A page of the player's seats.", ("One game", _GAMES_EXAMPLE)),
             **problems(
-                400,
-                401,
-                codes={
-                    400: PARAMETER_CODES,
-                    401: "`unauthorized` (no or a malformed header), `unknown-player`",
-                },
+                *PARAMETERS,
+                "unauthorized",
+                "unknown-player",
+                notes={"unauthorized": "no or a malformed header"},
                 examples={401: "unknown-player"},
             ),
         },

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_api.openapi.examples import (
-    BOT_GAMES_429,
-    BOTS_EXAMPLE,
-    KEY_ID,
-    NEXT_ID,
-    PARAMETER_CODES,
-    problems,
-)
+from spies_api.openapi.examples import BOTS_EXAMPLE, KEY_ID, NEXT_ID
 from spies_api.openapi.operations.common import (
+    BOT_GAMES_NOTES,
     OPTIONAL_PLAYER_TOKEN,
     SEAT_TOKEN_REQUIRED,
     Operation,
     ok,
 )
+from spies_api.openapi.problems import (
+    BODY,
+    EVERY_OPERATION,
+    ON_A_GAME,
+    SEAT_CALLER,
+    Raised,
+    problems,
+)
+from spies_api.problems.errors import TooManyBotGamesError
 from spies_api.schemas import (
     NAME_MAX,
     TICKET_SECONDS,
@@ -64,22 +67,29 @@ _KEYS_EXAMPLE: Final = {
 """The example key (:data:`~spies_api.openapi.examples.KEY_ID`), which signed the example
 receipt."""
 
-_JOIN_CODES: Final = {
-    400: "`malformed-body`, `invalid-parameter`",
-    401: "`unknown-player` (a `player.` token the server does not know)",
-    404: "`game-not-found`, `seat-not-found`",
-    409: "`seat-taken`",
-    422: "`invalid-name`, `invalid-entropy` (not 16 to 64 bytes of hex),"
-    " `entropy-not-accepted` (entropy to a game whose `seed_source` is not `mixed`),"
-    " `game-over` (the game has finished)",
-}
-_HOLDER_CODES: Final = {
-    400: "`malformed-body`, `invalid-parameter`",
-    401: "`unauthorized`",
-    403: "`forbidden` (a token of another game), `not-your-seat` (of another seat)",
-    404: "`game-not-found`, `seat-not-found`",
-    409: "`seat-not-handed` (no bot plays the seat)",
-    422: "`unknown-bot`, `game-over` (the game has finished)",
+_SEAT_CHANGE: Final[tuple[Raised, ...]] = ("version-conflict", "game-over", "storage-full")
+"""What any change of a game's seats may answer besides its own codes: a race lost again and
+again to other writers of the game, a finished game, a full disk."""
+_JOIN: Final[tuple[Raised, ...]] = (
+    *BODY,
+    "unknown-player",
+    "game-not-found",
+    "invalid-name",
+    "invalid-entropy",
+    "entropy-not-accepted",
+    *_SEAT_CHANGE,
+)
+"""What a join answers, whichever seat it takes."""
+_HOLDER: Final[tuple[Raised, ...]] = (*ON_A_GAME, *SEAT_CALLER, "not-your-seat", "seat-not-found")
+"""What an operation on a seat by its holder answers (the seat's own token)."""
+_NOTES: Final = {
+    "invalid-entropy": "not 16 to 64 bytes of hex",
+    "entropy-not-accepted": "entropy to a game whose `seed_source` is not `mixed`",
+    "game-over": "the game has finished",
+    "version-conflict": "other changes of the game won the race every time; retry",
+    "seat-not-handed": "no bot plays the seat",
+    "handed-seat-not-moved": "the seat has not moved since its hand-over",
+    **BOT_GAMES_NOTES,
 }
 
 SEATS_OPERATIONS: Final[dict[str, Operation]] = {
@@ -100,21 +110,11 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(JoinedSeat, "The seat and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
             **problems(
-                400,
-                401,
-                404,
-                409,
-                413,
-                422,
-                503,
-                507,
-                codes=_JOIN_CODES,
-                examples={
-                    401: "unknown-player",
-                    404: "seat-not-found",
-                    409: "seat-taken",
-                    422: "invalid-name",
-                },
+                *_JOIN,
+                "seat-not-found",
+                "seat-taken",
+                notes=_NOTES,
+                examples={404: "seat-not-found", 422: "invalid-name"},
             ),
         },
     ),
@@ -129,20 +129,10 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         responses={
             200: ok(JoinedSeat, "The seat taken and its token.", ("Seat 1 joined", JOINED_EXAMPLE)),
             **problems(
-                400,
-                401,
-                404,
-                409,
-                413,
-                422,
-                503,
-                507,
-                codes={
-                    **_JOIN_CODES,
-                    404: "`game-not-found`",
-                    409: "`no-open-seat`",
-                },
-                examples={401: "unknown-player", 409: "no-open-seat", 422: "invalid-name"},
+                *_JOIN,
+                "no-open-seat",
+                notes=_NOTES,
+                examples={409: "no-open-seat", 422: "invalid-name"},
             ),
         },
     ),
@@ -163,22 +153,14 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                 ("Seat 1 played by the random bot", HANDED_SEAT_EXAMPLE),
             ),
             **problems(
-                400,
-                401,
-                403,
-                404,
-                409,
-                413,
-                422,
-                503,
-                507,
-                codes={**_HOLDER_CODES, 429: BOT_GAMES_429},
-                examples={
-                    403: "not-your-seat",
-                    404: "seat-not-found",
-                    409: "seat-not-handed",
-                    422: "unknown-bot",
-                },
+                *BODY,
+                *_HOLDER,
+                "seat-not-handed",
+                "unknown-bot",
+                TooManyBotGamesError,
+                *_SEAT_CHANGE,
+                notes=_NOTES,
+                examples={403: "not-your-seat", 404: "seat-not-found", 422: "unknown-bot"},
             ),
         },
     ),
@@ -197,27 +179,12 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                 ChangedSeat, "The seat now.", ("Seat 1 back with its holder", TAKEN_BACK_EXAMPLE)
             ),
             **problems(
-                400,
-                401,
-                403,
-                404,
-                409,
-                422,
-                503,
-                507,
-                codes={
-                    **_HOLDER_CODES,
-                    400: PARAMETER_CODES,
-                    409: "`seat-not-handed` (no bot plays the seat), `handed-seat-not-moved`"
-                    " (the seat has not moved since its hand-over)",
-                    422: "`game-over` (the game has finished)",
-                },
-                examples={
-                    403: "not-your-seat",
-                    404: "seat-not-found",
-                    409: "seat-not-handed",
-                    422: "game-over",
-                },
+                *_HOLDER,
+                "seat-not-handed",
+                "handed-seat-not-moved",
+                *_SEAT_CHANGE,
+                notes=_NOTES,
+                examples={403: "not-your-seat", 404: "seat-not-found", 409: "seat-not-handed"},
             ),
         },
     ),
@@ -245,19 +212,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                     },
                 ),
             ),
-            **problems(
-                400,
-                401,
-                403,
-                404,
-                codes={
-                    400: PARAMETER_CODES,
-                    401: "`unauthorized`",
-                    403: "`forbidden` (a token of another game), `not-your-seat` (of another seat)",
-                    404: "`game-not-found`",
-                },
-                examples={403: "not-your-seat"},
-            ),
+            **problems(*ON_A_GAME, *SEAT_CALLER, "not-your-seat", examples={403: "not-your-seat"}),
         },
     ),
     "rematch": Operation(
@@ -280,20 +235,16 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
                 ("Seat 0 in the rematch", REMATCH_EXAMPLE),
             ),
             **problems(
-                400,
-                401,
-                403,
-                404,
-                409,
-                422,
-                503,
-                507,
-                codes={
-                    400: PARAMETER_CODES,
-                    404: "`game-not-found`",
-                    409: "`game-not-finished`, `seat-taken`",
-                    422: "`invalid-options` (the game's options are no longer valid)",
-                    429: BOT_GAMES_429,
+                *ON_A_GAME,
+                *SEAT_CALLER,
+                "game-not-finished",
+                "seat-taken",
+                "invalid-options",
+                TooManyBotGamesError,
+                "storage-full",
+                notes={
+                    "invalid-options": "the game's options are no longer valid",
+                    **BOT_GAMES_NOTES,
                 },
                 examples={409: "game-not-finished", 422: "invalid-options"},
             ),
@@ -307,7 +258,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         ),
         responses={
             200: ok(BotList, "The bots.", ("The bots", BOTS_EXAMPLE)),
-            **problems(),
+            **problems(every=EVERY_OPERATION[:1]),
         },
     ),
     "listKeys": Operation(  # receipts
@@ -323,7 +274,7 @@ SEATS_OPERATIONS: Final[dict[str, Operation]] = {
         ),
         responses={
             200: ok(KeyList, "The keys, oldest first.", ("One key", _KEYS_EXAMPLE)),
-            **problems(503),
+            **problems(),
         },
     ),
 }

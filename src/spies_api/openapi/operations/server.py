@@ -5,11 +5,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from spies_api.openapi.examples import free_path_limited, not_ready
 from spies_api.openapi.operations.common import Operation, ok
+from spies_api.openapi.problems import problems
 from spies_api.schemas import Health, Readiness
+from spies_api.settings import DEFAULTS
 
 __all__ = ["SERVER_OPERATIONS"]
+
+_FREE_PATHS: Final = {
+    "too-many-requests": "over the per-client bucket of the paths the rate limit does not"
+    f" count, `--free-paths-rate-limit`, {DEFAULTS.free_paths_rate_limit} by default",
+    "not-ready": "its `reason` one of `draining`, `store-unavailable`, `database-busy`,"
+    " `migrations-pending`",
+}
+"""The notes of the operators' paths: their own rate limit, and why a process is not ready."""
 
 SERVER_OPERATIONS: Final[dict[str, Operation]] = {
     "healthz": Operation(
@@ -22,7 +31,7 @@ SERVER_OPERATIONS: Final[dict[str, Operation]] = {
         ),
         responses={
             200: ok(Health, "Alive.", ("Alive", {"status": "ok"})),
-            **free_path_limited(),
+            **problems(notes=_FREE_PATHS, every=("too-many-requests",)),
         },
     ),
     "readyz": Operation(
@@ -39,8 +48,7 @@ SERVER_OPERATIONS: Final[dict[str, Operation]] = {
         ),
         responses={
             200: ok(Readiness, "Ready.", ("Ready", {"status": "ready", "backend": "sqlite"})),
-            **free_path_limited(),
-            **not_ready(),
+            **problems("not-ready", notes=_FREE_PATHS, every=("too-many-requests",)),
         },
     ),
 }
