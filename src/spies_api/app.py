@@ -152,8 +152,12 @@ class Runtime:
         sync = settings.sync
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         recorder = store.recorder(on_loop=settings.inline_commands)
-        states = GameStates(store, settings.cache_size)
-        auth = SeatAuthenticator(store, settings.cache_size)
+        reader = store.loop_reader() if settings.inline_commands else None  # a miss's reads
+        states = GameStates(
+            store, settings.cache_size, reader=reader, packed_bytes=settings.cache_bytes
+        )
+        remembered = settings.cache_size + settings.cache_bytes // 1024  # a game per KiB
+        auth = SeatAuthenticator(store, remembered, reader=reader)
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)

@@ -42,7 +42,9 @@ __all__ = [
     "Games",
     "LoadedState",
     "StoredEvent",
+    "LongFoldError",
     "ViewAt",
+    "clock_after",
     "clock_at",
     "decode_rows",
     "entropy_added",
@@ -141,6 +143,11 @@ def last_event(
     return decode_rows(codec_for(get_game(game, games)), [row])[0]
 
 
+class LongFoldError(Exception):
+    """A fold longer than its caller allows (:func:`load_state`'s ``most``), refused before
+    its rows are read: the caller folds it where a long fold does not hold others up."""
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedState:
     """A folded state and where it stands.
@@ -181,14 +188,19 @@ def redact_for(spec: AnySpec, event: Any, seat: int | None) -> Any:
 
 
 def game_created(
-    store: EventStore, game_id: str, *, games: Games | None = None
+    store: EventStore, game_id: str, *, games: Games | None = None, game: str | None = None
 ) -> GameCreated | None:
-    """The game's first event, ``game_created`` (``None`` in a log that lacks it).
+    """The game's first event, ``game_created`` (``None`` in a log that lacks it); ``game``:
+    its registered game id, when the caller has read it already (one read fewer).
 
     Raises:
-        GameNotFoundError: no such game.
+        GameNotFoundError: no such game (without ``game``).
     """
-    first = read_events(store, game_id, after=0, limit=1, games=games)
+    if game is None:
+        first = read_events(store, game_id, after=0, limit=1, games=games)
+    else:
+        rows = store.read_rows(game_id, after=0, limit=1)
+        first = decode_rows(codec_for(get_game(game, games)), rows)
     created = first[0].event if first else None
     return created if isinstance(created, GameCreated) else None
 
@@ -227,7 +239,19 @@ def clock_at(
     """Every seat's clock after event ``at`` (default: the head), or ``None`` without a clock:
     the last ``clocks_updated`` up to there; before the first one (a game not dealt yet),
     every seat's full time, none running."""
-    created = game_created(store, game_id, games=games)
+    return clock_after(store, game_id, game_created(store, game_id, games=games), at, games=games)
+
+
+def clock_after(
+    store: EventStore,
+    game_id: str,
+    created: GameCreated | None,
+    at: int | None = None,
+    *,
+    games: Games | None = None,
+) -> ClockState | None:
+    """:func:`clock_at`, the game's ``game_created`` (``created``) read already: a read of
+    the log fewer for a caller that needs both."""
     control = None if created is None else created.clock
     if created is None or control is None:
         return None
@@ -238,9 +262,15 @@ def clock_at(
 
 
 def load_state(
-    store: EventStore, game_id: str, *, at: int | None = None, games: Games | None = None
+    store: EventStore,
+    game_id: str,
+    *,
+    at: int | None = None,
+    games: Games | None = None,
+    most: int | None = None,
 ) -> LoadedState:
-    """The folded state after event ``at`` (default: the head), from the nearest snapshot.
+    """The folded state after event ``at`` (default: the head), from the nearest snapshot,
+    folding at most ``most`` events after it (default: any number).
 
     Meta events are skipped by the fold; the state "after" one is the state before it. A
     snapshot that no longer decodes (the state type changed) is dropped and the state is
@@ -249,6 +279,7 @@ def load_state(
     Raises:
         GameNotFoundError: no such game.
         SeqOutOfRangeError: ``at`` is not in ``0 .. version``.
+        LongFoldError: more than ``most`` events follow the nearest snapshot (nothing folded).
     """
     with store.reading():
         record = store.get_game(game_id)
@@ -265,6 +296,8 @@ def load_state(
                 start = snapshot[0]
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 _log.warning("snapshot_ignored", game_id=game_id, seq=snapshot[0], error=str(exc))
+        if most is not None and target - start > most:
+            raise LongFoldError(f"{target - start} events to fold in game {game_id!r}, over {most}")
         rows = store.read_payloads(game_id, after=start, upto=target, skip=META_TYPES)
     if state is None:
         if snapshot is not None:  # undecodable: the state type changed; rebuild the cache

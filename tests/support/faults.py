@@ -5,7 +5,8 @@ appends and loads raise the store's own transient errors (``database-busy``,
 ``store-unavailable``) before touching the database, and a fraction of its appends commit
 and then raise ``store-unavailable`` (a connection lost before the commit's answer came
 back). Every other call passes through, and the recorder the app appends through
-(``recorder()``) has the same faults on its appends. :func:`faulty_open_store` is
+(``recorder()``) has the same faults on its appends, its reads for the event loop
+(``loop_reader()``) on their loads. :func:`faulty_open_store` is
 ``open_store`` with the faults: a test puts it where the app opens its store.
 """
 
@@ -151,6 +152,11 @@ class FaultyStore:
         """The store's recorder, with the same faults on its appends."""
         inner = self._store.recorder(on_loop=on_loop)
         return _FaultyRecorder(inner, self._faults, self._store.location)
+
+    def loop_reader(self) -> FaultyStore | None:
+        """The store's reads for the event loop, with the same faults on its loads."""
+        inner = self._store.loop_reader()
+        return None if inner is None else FaultyStore(inner, self._faults)
 
     def __enter__(self) -> FaultyStore:
         return self

@@ -28,7 +28,7 @@ from spies_replay.meta import (
 from spies_replay.reading import (
     Games,
     StoredEvent,
-    clock_at,
+    clock_after,
     entropy_added,
     game_created,
     load_state,
@@ -189,20 +189,24 @@ def stored_events(append: Append, events: Sequence[Any]) -> list[StoredEvent]:
     ]
 
 
-def load_head(store: EventStore, game_id: str, *, games: Games | None = None) -> Head:
+def load_head(
+    store: EventStore, game_id: str, *, games: Games | None = None, most: int | None = None
+) -> Head:
     """The game's head, folded from its nearest snapshot, with its secrets (the game looked
-    up among ``games``, default the registry).
+    up among ``games``, default the registry), folding at most ``most`` events.
 
     Raises:
         GameNotFoundError: no such game.
+        LongFoldError: more than ``most`` events to fold (see
+            :func:`~spies_replay.reading.load_state`).
         ReplayError: the game has no stored seed (code ``seed-missing``).
     """
     with store.reading():
-        loaded = load_state(store, game_id, games=games)
+        loaded = load_state(store, game_id, games=games, most=most)
         found = store.secrets(game_id)
         seats = store.seat_states(game_id, loaded.record.players)
-        created = game_created(store, game_id, games=games)
-        clock = clock_at(store, game_id, games=games)
+        created = game_created(store, game_id, games=games, game=loaded.record.game)
+        clock = clock_after(store, game_id, created, games=games)
         acted = store.last_commands(game_id)
     if found is None:
         raise ReplayError(f"game {game_id!r} has no stored seed", code="seed-missing")

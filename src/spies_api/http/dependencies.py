@@ -15,7 +15,6 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, SkipValidation
 
 from spies_api.service.auth import Caller, SeatAuthenticator, bearer_token
-from spies_api.service.placement import blocking
 from spies_api.service.states import GameStates
 
 __all__ = ["Provided", "authorization", "caller_provider"]
@@ -41,8 +40,8 @@ def caller_provider(
         spectator (see :mod:`spies_api.service.auth` for the rule).
 
         A token verified before, or a spectator of a game in use, costs no store access;
-        anything else is looked up on a worker thread (an unknown game is 404 whatever the
-        token).
+        anything else is looked up (:meth:`SeatAuthenticator.identify`: on the event loop
+        where the store reads there; an unknown game is 404 whatever the token).
 
         Raises:
             GameNotFoundError: no such game.
@@ -57,7 +56,7 @@ def caller_provider(
                 return Caller(game_id, seat, token)
         elif known:
             return Caller(game_id, None)
-        return await blocking(seats.caller, game_id, token, known_game=known)
+        return await seats.identify(game_id, token, known_game=known)
 
     return provide_caller
 

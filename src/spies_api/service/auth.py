@@ -13,7 +13,8 @@ Tokens are stored only as sha256 hashes.
 :meth:`~spies_replay.store.protocols.EventStore.check_token` compares them in constant time;
 so does :class:`SeatAuthenticator`, which remembers the hashes of tokens it has already
 verified (a seat's token never changes), so that a playing seat is recognised without a
-database read. Public endpoints (list, summary,
+database read, and reads the others on the event loop where the store can (SQLite's twin:
+:meth:`~spies_replay.store.protocols.EventStore.loop_reader`). Public endpoints (list, summary,
 export) ignore the header.
 """
 
@@ -27,6 +28,8 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from spies_api.problems.errors import ForbiddenError, UnauthorizedError
+from spies_api.service.placement import blocking
+from spies_replay.errors import StoreBusyError
 from spies_replay.store.protocols import GameIndex, SeatLedger
 from spies_replay.store.records import hash_token
 
@@ -78,11 +81,13 @@ class SeatAuthenticator:
         store: the replay log, which holds the token hashes.
         capacity: how many games' verified hashes are remembered (least recently used
             games are forgotten, and looked up in the store again).
+        reader: the store read on the event loop (``None``: lookups on a worker thread).
     """
 
-    def __init__(self, store: _Seats, capacity: int) -> None:
+    def __init__(self, store: _Seats, capacity: int, *, reader: _Seats | None = None) -> None:
         self.store = store
         self.capacity = capacity
+        self.reader = reader
         self._verified: OrderedDict[str, dict[int, str]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -114,7 +119,26 @@ class SeatAuthenticator:
         """The seat of a token verified before, or ``None`` (no store access)."""
         return self._remembered(game_id, hash_token(token))
 
-    def caller(self, game_id: str, token: str | None, *, known_game: bool = False) -> Caller:
+    async def identify(
+        self, game_id: str, token: str | None, *, known_game: bool = False
+    ) -> Caller:
+        """:meth:`caller`, read on the event loop from :attr:`reader` (else, or when that
+        read would wait, on a worker thread)."""
+        if self.reader is not None:
+            try:
+                return self.caller(game_id, token, known_game=known_game, via=self.reader)
+            except StoreBusyError:
+                pass  # the rare read that would wait for another connection
+        return await blocking(self.caller, game_id, token, known_game=known_game)
+
+    def caller(
+        self,
+        game_id: str,
+        token: str | None,
+        *,
+        known_game: bool = False,
+        via: _Seats | None = None,
+    ) -> Caller:
         """The caller of a request about ``game_id`` (blocking: it may read the store).
 
         Args:
@@ -122,6 +146,7 @@ class SeatAuthenticator:
             token: the bearer token (see :func:`bearer_token`), if any.
             known_game: the caller knows the game exists (else it is looked up first, so an
                 unknown game is 404 whatever the token).
+            via: the store to read (default: :attr:`store`).
 
         Raises:
             GameNotFoundError: no such game.
@@ -133,14 +158,15 @@ class SeatAuthenticator:
             seat = self._remembered(game_id, digest)
             if seat is not None:
                 return Caller(game_id, seat, token)
-        if not known_game:
-            self.store.get_game(game_id)
+        store = self.store if via is None else via
+        seat = None if token is None else store.check_token(game_id, token)
+        if seat is None and not known_game:  # a seat's token: the game exists (one read)
+            store.get_game(game_id)
         if token is None:
             return Caller(game_id, None)
-        seat = self.store.check_token(game_id, token)
         if seat is not None:
             self._remember(game_id, seat, digest)
             return Caller(game_id, seat, token)
-        if self.store.find_token(token) is not None:
+        if store.find_token(token) is not None:
             raise ForbiddenError(f"this token is a seat of another game, not of game {game_id!r}")
         raise UnauthorizedError(f"this token is not a seat of game {game_id!r}")

@@ -261,10 +261,8 @@ class Commands:
             raise
 
     async def _head(self, game_id: str) -> Head:
-        head = self.states.cached(game_id)
-        if head is None:  # a fold from the log: not on the event loop
-            head = await blocking(self.states.load, game_id)
-        return head
+        # cached, else folded: on the loop when short and the store reads there (SQLite)
+        return await self.states.fetch(game_id)
 
     async def _submit(
         self,
@@ -282,7 +280,7 @@ class Commands:
         stale = [v for v in (strict, expected) if v is not None and v != head.version]
         if stale and not head.finished:
             # The cache may lag behind another process sharing the log: ask the log.
-            head = await blocking(self.states.load, game_id)
+            head = await self.states.refresh(game_id)
         for attempt in range(_CONFLICT_RETRIES):
             fields["game"], fields["version"] = head.game, head.version
             try:
@@ -307,7 +305,7 @@ class Commands:
                 fields["version"] = exc.current_version
                 if strict is not None or attempt == _CONFLICT_RETRIES - 1:
                     raise
-                head = await blocking(self.states.load, game_id)
+                head = await self.states.refresh(game_id)
                 continue
             self.effects.command(head_after)
             fields["version"] = head_after.version

@@ -2,21 +2,36 @@
 
 A game's head (:class:`spies_api.game.loading.Head`: its folded state, version, head hash and
 secrets) is kept for recently used games in a bounded LRU cache. After a restart, or for a
-game the cache dropped, it is folded from the log's nearest snapshot on a worker thread. The
-log stays the authority: a head is used only at the version the game's record has, and an
-append the store refuses drops it.
+game the cache dropped, it is folded from the log's nearest snapshot (:meth:`GameStates.fetch`):
+on the event loop itself when the store reads there without waiting (SQLite's twin,
+:meth:`~spies_replay.store.protocols.EventStore.loop_reader`) and the fold is short (at most
+one snapshot interval of events, a fold of the order of a thread hop; figures in
+docs/speed.md), else on a worker thread. A head the cache drops is first kept packed
+(pickled: a fraction of the head's own memory) within a memory budget: unpacking it costs
+a fraction of a fold and no read of the log. The pickles are only this process's own
+heads, never a client's bytes. The log stays the authority: a head is used only at the
+version the game's record has, and an append the store refuses drops it.
 """
 
 from __future__ import annotations
 
+import pickle
+import sys
 import threading
 from collections import OrderedDict
+from typing import Final
 
 from spies_api.game import Head, load_head
+from spies_api.service.placement import blocking
+from spies_replay.errors import StoreBusyError
+from spies_replay.reading import LongFoldError
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import GameRecord
 
-__all__ = ["GameStates"]
+__all__ = ["PACKED_ENTRY", "GameStates"]
+
+PACKED_ENTRY: Final = 200
+"""Bytes a packed head holds besides its pickle: its key, the tuple and the cache's node."""
 
 
 class GameStates:
@@ -25,23 +40,72 @@ class GameStates:
     Args:
         store: the replay log.
         capacity: the most games kept; the least recently used is dropped beyond it.
+        reader: the log read on the event loop (``None``: every fold on a worker thread).
+        packed_bytes: the memory of the heads dropped beyond ``capacity`` and kept packed
+            (``0``: none; the least recently used is dropped beyond it).
     """
 
-    def __init__(self, store: EventStore, capacity: int) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        capacity: int,
+        *,
+        reader: EventStore | None = None,
+        packed_bytes: int = 0,
+    ) -> None:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, not {capacity}")
         self.store = store
         self.capacity = capacity
+        self.reader = reader
+        self.packed_bytes = packed_bytes
         self._heads: OrderedDict[str, Head] = OrderedDict()
+        self._packed: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        self._packed_size = 0
         self._lock = threading.Lock()
 
     def cached(self, game_id: str) -> Head | None:
-        """The cached head, marked as recently used, or ``None`` (no store access)."""
+        """The cached head (unpacked if it was packed), marked as recently used, or
+        ``None`` (no store access)."""
         with self._lock:
             head = self._heads.get(game_id)
             if head is not None:
                 self._heads.move_to_end(game_id)
-            return head
+                return head
+            packed = self._unpack(game_id)
+        if packed is None:
+            return None
+        unpacked: Head = pickle.loads(packed)  # noqa: S301 (this process's own pickle)
+        self.put(unpacked)
+        return unpacked
+
+    @property
+    def packed(self) -> int:
+        """How many heads are kept packed."""
+        return len(self._packed)
+
+    @property
+    def packed_size(self) -> int:
+        """The bytes the packed heads hold, as counted against ``packed_bytes``."""
+        return self._packed_size
+
+    def _unpack(self, game_id: str) -> bytes | None:
+        found = self._packed.pop(game_id, None)
+        if found is None:
+            return None
+        self._packed_size -= PACKED_ENTRY + sys.getsizeof(found[1])
+        return found[1]
+
+    def _pack(self, head: Head) -> None:
+        """Keep a head the cache drops packed, within the budget (under the lock)."""
+        if not self.packed_bytes:
+            return
+        blob = pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL)
+        self._unpack(head.id)
+        self._packed[head.id] = (head.version, blob)
+        self._packed_size += PACKED_ENTRY + sys.getsizeof(blob)
+        while self._packed_size > self.packed_bytes:
+            self._unpack(next(iter(self._packed)))
 
     def put(self, head: Head) -> None:
         """Keep ``head`` unless a newer head of the game is already cached.
@@ -56,27 +120,61 @@ class GameStates:
                 return
             self._heads[head.id] = head
             self._heads.move_to_end(head.id)
+            self._unpack(head.id)
             while len(self._heads) > self.capacity:
-                self._heads.popitem(last=False)
+                self._pack(self._heads.popitem(last=False)[1])
 
     def discard(self, game_id: str) -> None:
         """Forget a game (its cached head is known to be stale)."""
         with self._lock:
             self._heads.pop(game_id, None)
+            self._unpack(game_id)
 
     def stale(self, game_id: str, version: int | None) -> None:
         """Another process appended to the game, up to ``version`` (``None``: not told):
         forget its cached head unless it is that far already."""
-        if game_id not in self._heads:  # most games another process appends to: no lock
+        if game_id not in self._heads and game_id not in self._packed:  # most: no lock
             return
         with self._lock:
             head = self._heads.get(game_id)
             if head is not None and (version is None or head.version < version):
                 del self._heads[game_id]
+            packed = self._packed.get(game_id)
+            if packed is not None and (version is None or packed[0] < version):
+                self._unpack(game_id)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._heads)
+
+    # -- on the event loop ---------------------------------------------------------------
+
+    async def fetch(self, game_id: str) -> Head:
+        """The cached head, else :meth:`refresh`.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        head = self.cached(game_id)
+        return await self.refresh(game_id) if head is None else head
+
+    async def refresh(self, game_id: str) -> Head:
+        """Fold the game's head from the log and cache it: on the loop from :attr:`reader`
+        when it has one and at most a snapshot interval of events follow the nearest
+        snapshot, else (a long fold, a file another connection holds) on a worker thread.
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        if self.reader is not None:
+            try:
+                head = load_head(self.reader, game_id, most=self.reader.snapshot_every)
+            except (LongFoldError, StoreBusyError):
+                pass  # a long fold, or the rare read that would wait: a worker thread's
+            else:
+                self.put(head)
+                return head
+        return await blocking(self.load, game_id)
 
     # -- blocking: worker threads ----------------------------------------------------------
 

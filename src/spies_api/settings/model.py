@@ -47,7 +47,12 @@ class Settings:
         access_log: ``spies-api`` also logs every request line (uvicorn's access log).
         max_body_bytes: request bodies above this size get 413 ``body-too-large``.
         cache_size: how many games' folded states are kept in memory (least recently used
-            ones are dropped and re-folded from the log when needed).
+            ones are packed, see ``cache_bytes``, or dropped and re-folded from the log when
+            needed).
+        cache_bytes: the memory, in bytes, of the games beyond ``cache_size`` kept packed
+            (their heads pickled, about 1 to 2 KiB each: unpacking one costs a tenth of a
+            fold; least recently used dropped beyond it), and of as many more games'
+            verified seat tokens as it has KiB (a fraction of a KiB each); ``0``: none.
         snapshot_every: the replay log keeps a snapshot of a game's state every this many
             events, so a cache miss folds at most about that many events.
         sse_keepalive_seconds: an idle event stream sends a ``: keep-alive`` comment at
@@ -206,6 +211,7 @@ class Settings:
     access_log: bool = False
     max_body_bytes: int = 64 * KIB
     cache_size: int = 1024
+    cache_bytes: int = 64 * KIB * KIB
     snapshot_every: int = SNAPSHOT_EVERY
     sse_keepalive_seconds: float = 15.0
     sse_poll_seconds: float = 5.0
@@ -261,6 +267,8 @@ class Settings:
         not_positive += [name for name in _POSITIVE_OR_NONE if _below_one(getattr(self, name))]
         if not_positive:
             raise ValueError(f"{', '.join(not_positive)} must be positive")
+        if self.cache_bytes < 0:
+            raise ValueError("cache_bytes must not be negative")
         if not 0 < self.sse_keepalive_seconds <= 15:
             raise ValueError("sse_keepalive_seconds must be in (0, 15]")
         if not 1 <= self.events_page_default <= self.events_page_max:

@@ -53,7 +53,7 @@ from spies_replay.store.postgres_append import (
 from spies_replay.store.postgres_errors import reason, store_error
 from spies_replay.store.postgres_schema import MIGRATIONS, NOTIFY_CHANNEL
 from spies_replay.store.postgres_server import Server
-from spies_replay.store.protocols import Recorder
+from spies_replay.store.protocols import EventStore, Recorder
 from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.records import SNAPSHOT_EVERY, Append, Appended, BackendName
 from spies_replay.store.sql import SqlEventStore
@@ -302,6 +302,11 @@ class PostgresEventStore(SqlEventStore):
         with self._borrowed(batch) as conn:
             row = conn.execute(APPEND_SQL, (document,)).fetchone()
         append_result(batch, row)
+
+    def loop_reader(self) -> EventStore | None:
+        """``None``: a read here is a blocking round trip (worker threads); see
+        :meth:`~spies_replay.store.protocols.EventStore.loop_reader`."""
+        return None
 
     def recorder(self, *, on_loop: bool = True) -> Recorder:
         """Appends for an event loop: awaited on the loop, one statement each over an async

@@ -116,6 +116,7 @@ class SQLiteEventStore(SqlEventStore):
         sleeps and retries, so under many writers one could lose every race until its
         busy timeout (a ``database-busy`` with the file free most of the time)."""
         self._twins: list[SQLiteEventStore] = []
+        self._loop: SQLiteEventStore | None = None
         with self._connection():  # open, set WAL and migrate now, so errors surface here
             pass
 
@@ -301,7 +302,15 @@ class SQLiteEventStore(SqlEventStore):
         every one on a worker thread."""
         if not on_loop:
             return ThreadRecorder(self)
-        return SQLiteRecorder(self.twin(busy_timeout=0.0), self)
+        return SQLiteRecorder(self.loop_reader(), self)
+
+    def loop_reader(self) -> SQLiteEventStore:
+        """The twin with no busy timeout the event loop reads and appends through (one per
+        store): see :meth:`~spies_replay.store.protocols.EventStore.loop_reader`."""
+        with self._lock:
+            if self._loop is None:
+                self._loop = self.twin(busy_timeout=0.0)
+            return self._loop
 
     def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
         """Call ``on_append`` for each game other connections append to (other
