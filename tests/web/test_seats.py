@@ -59,7 +59,9 @@ def test_a_whole_game_against_bots_from_the_lobby_then_a_rematch(
     outcome = page.get_by_test_id("outcome")
     expect(outcome).to_contain_text("Game over")
     expect(page.get_by_test_id("outcome-why")).to_contain_text("Rule §")
-    expect(page.get_by_test_id("outcome-headline")).to_contain_text("You")
+    # the deal is the server's seed mixed with this browser's (a fair deal): a win, a loss
+    # or, in Spies & Lies, now and then a draw
+    expect(page.get_by_test_id("outcome-headline")).to_have_text(re.compile(r"You|A draw"))
     expect(page.get_by_test_id("status")).to_contain_text("Game over")
     expect(page.get_by_test_id("log")).to_contain_text("The seed is revealed")
     assert page.get_by_test_id("command").count() == 0
