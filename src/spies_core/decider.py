@@ -127,6 +127,11 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     """The game's clock, as it was at this version (a replay) or is now: the time control
     and each seat's time left and deadline; ``null`` for a game without a clock. Filled in
     by the API."""
+    names: list[str | None] = msgspec.field(default_factory=list)
+    """Each seat's display name, by seat (``null``: a seat whose holder gave none, an open
+    seat, a bot's seat), as the seats stood at this version; public, like the summary's
+    ``seats``. Filled in by the API (empty where nobody has named the seats: a bot's or a
+    simulator's view)."""
     dealt: bool = True
     """``false`` while nothing is dealt: the game is waiting for players (a game created
     with an open seat deals when its last open seat is taken), or a replay shows the step

@@ -91,6 +91,8 @@ class Table(NamedTuple):
     """The number of seats."""
     options: Mapping[str, Any]
     """The public creation options (an explicit deal is not among them)."""
+    names: tuple[str | None, ...] = ()
+    """Each seat's display name, by seat (the view's ``names``)."""
 
 
 def before_deal(spec: AnySpec, table: Table) -> Any:
@@ -114,8 +116,8 @@ def view_at(
     clock: ClockView | None = None,
     table: Table | None = None,
 ) -> Any:
-    """``spec.view(state, seat)`` with its ``version``, ``clock`` and ``dealt`` set: the
-    view as a client receives it.
+    """``spec.view(state, seat)`` with its ``version``, ``clock``, ``dealt`` and (from the
+    ``table``) ``names`` set: the view as a client receives it.
 
     Every game's view is a :class:`~spies_core.decider.GameView`, whose ``version`` the core
     leaves at 0 (the core does not count the log's events), whose ``clock`` it leaves empty
@@ -128,9 +130,12 @@ def view_at(
     """
     dealt = state != _initial_state(spec)
     view = spec.view(state if dealt or table is None else before_deal(spec, table), seat)
-    if clock is None:
-        return msgspec.structs.replace(view, version=version, dealt=dealt)
-    return msgspec.structs.replace(view, version=version, clock=clock, dealt=dealt)
+    filled: dict[str, Any] = {"version": version, "dealt": dealt}
+    if clock is not None:
+        filled["clock"] = clock
+    if table is not None and table.names:
+        filled["names"] = list(table.names)
+    return msgspec.structs.replace(view, **filled)
 
 
 @lru_cache(maxsize=64)

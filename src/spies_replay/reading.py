@@ -30,10 +30,12 @@ from spies_replay.codec import GameCodec, codec_for
 from spies_replay.errors import ReplayError, SeqOutOfRangeError
 from spies_replay.meta import (
     META_TYPES,
+    SEAT_EVENTS,
     ClocksUpdated,
     EntropyAdded,
     GameCreated,
     is_meta,
+    seat_table,
 )
 from spies_replay.store.protocols import EventLog, EventStore, GameIndex
 from spies_replay.store.records import EventRow, GameRecord
@@ -318,6 +320,33 @@ def load_state(
     return LoadedState(record=record, seq=target, state=state)
 
 
+def seat_names_at(
+    store: EventStore, game_id: str, seq: int, games: Games | None = None
+) -> tuple[str | None, ...]:
+    """Each seat's display name after event ``seq``: ``game_created``'s seats and the seat
+    events up to it (only those rows are read).
+
+    Raises:
+        GameNotFoundError: no such game.
+    """
+    codec = codec_for(get_game(store.get_game(game_id).game, games))
+    skip = {member.__struct_config__.tag for member in _members(codec.spec.event_type)}
+    skip |= META_TYPES - _SEAT_TABLE_TYPES
+    rows = store.read_payloads(game_id, after=0, upto=seq, skip=skip)
+    events = [codec.event.decode(payload) for _seq, payload in rows]
+    return tuple(held.name for held in seat_table(events)) if events else ()
+
+
+def _members(union: Any) -> tuple[Any, ...]:
+    return tuple(getattr(union, "__args__", (union,)))
+
+
+_SEAT_TABLE_TYPES: Final = frozenset(
+    str(kind.__struct_config__.tag) for kind in (GameCreated, *SEAT_EVENTS)
+)
+"""The events a seat table is folded from."""
+
+
 def view_at(
     store: EventStore,
     game_id: str,
@@ -352,6 +381,6 @@ def view_at(
         seat,
         loaded.seq,
         clock_view(clocks, now),
-        Table(record.players, record.options),
+        Table(record.players, record.options, seat_names_at(store, game_id, loaded.seq, games)),
     )
     return ViewAt(record=record, seq=loaded.seq, seat=seat, state=loaded.state, view=view)

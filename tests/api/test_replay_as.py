@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from spies_api import Settings
 from spies_core.registry import get_game
 from spies_core.step import Table, view_at
-from spies_replay.reading import load_state
+from spies_replay.reading import load_state, seat_names_at
 from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.api import Game, assert_problem, new_game, play_to_end, play_turn
 
@@ -23,7 +23,8 @@ def core_view(settings: Settings, game: Game, seq: int, seat: int | None) -> Any
     with SQLiteEventStore(settings.db_path) as store:
         loaded = load_state(store, game.id, at=seq)
         record = loaded.record
-        table = Table(record.players, record.options)
+        names = seat_names_at(store, game.id, seq)
+        table = Table(record.players, record.options, names)
         view = view_at(get_game(record.game), loaded.state, seat, seq, None, table)
     return msgspec.json.decode(msgspec.json.encode(view))
 

@@ -124,6 +124,23 @@ def test_join_a_seat_then_play_with_its_token(client: TestClient[Litestar]) -> N
     assert token not in str(events)
 
 
+def test_every_view_names_the_seats_as_they_stood(client: TestClient[Litestar]) -> None:
+    """A view carries each seat's display name (issue: a client had to read the summary
+    for them): the live view and the stream's, and a replay's as the seats stood then."""
+    created = create(client, {"game": "spies-and-lies", "seats": SEATED})
+    game_id = created["id"]
+    before = client.get(f"/games/{game_id}/view").json()
+    assert before["names"] == ["Ada", None]  # seat 1 is open
+    client.post(f"/games/{game_id}/seats/1/join", json={"name": "Grace"})
+    now = client.get(f"/games/{game_id}/view").json()
+    assert now["names"] == ["Ada", "Grace"]
+    assert client.get(f"/games/{game_id}/replay/1").json()["names"] == ["Ada", None]
+    assert client.get(f"/games/{game_id}/replay/{now['version']}").json()["names"] == [
+        "Ada",
+        "Grace",
+    ]
+
+
 def test_join_errors(client: TestClient[Litestar]) -> None:
     created = create(client, {"game": "spies-and-lies", "seats": SEATED})
     game_id = created["id"]

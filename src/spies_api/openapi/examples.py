@@ -198,6 +198,7 @@ VIEW_EXAMPLE: Final = {
     "to_act": [0],
     "result": None,
     "clock": None,
+    "names": ["Ada"],
     "dealt": True,
 }
 

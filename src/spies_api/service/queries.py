@@ -36,7 +36,12 @@ from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Clock, GameRecord, GameStatus, utc_now
 from spies_replay.transfer import export_lines
 
-__all__ = ["GameQueries", "public_seats"]
+__all__ = ["GameQueries", "public_seats", "seat_names"]
+
+
+def seat_names(seats: Sequence[SeatState] | None) -> tuple[str | None, ...]:
+    """Each seat's display name, by seat (a view's ``names``)."""
+    return tuple(held.name for held in seats or ())
 
 
 def public_seats(seats: Sequence[SeatState]) -> list[PublicSeat]:
@@ -176,7 +181,7 @@ class GameQueries:
         """
         record, head = self.states.current(game_id)
         clock = clock_view(head.clock, to_ms(self.clock()))
-        table = Table(record.players, record.options)
+        table = Table(record.players, record.options, seat_names(head.seats))
         return versioned_view(get_game(record.game), head.state, seat, head.version, clock, table)
 
     def legal(

@@ -22,7 +22,7 @@ from typing import Final
 import msgspec
 
 from spies_api.schemas import StreamState
-from spies_api.service.queries import GameQueries
+from spies_api.service.queries import GameQueries, seat_names
 from spies_core.registry import get_game
 from spies_core.step import Table
 from spies_core.step import view_at as versioned_view
@@ -98,7 +98,7 @@ class StreamStates:
             finished = record.status == GameStatus.FINISHED
             spec = get_game(record.game)
             clock = clock_view(head.clock, to_ms(self.queries.clock()))
-            table = Table(record.players, record.options)
+            table = Table(record.players, record.options, seat_names(head.seats))
             legal = None
             if seat is not None:
                 legal = [] if finished else list(spec.legal_commands(head.state, seat))

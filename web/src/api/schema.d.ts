@@ -932,6 +932,8 @@ export interface components {
             leader: number | null;
             /** @description The three cards the viewer passed this deal, as soon as passed; `null` before it has passed, and for a spectator. */
             my_pass: string[] | null;
+            /** @description Each seat's display name, by seat (`null`: a seat whose holder gave none, an open seat, a bot's seat), as the seats stood at this version; public, like the summary's `seats`. Filled in by the API (empty where nobody has named the seats: a bot's or a simulator's view). */
+            names: (string | null)[];
             /** @description This deal's pass direction (§3.3): `left` (clockwise, to seat + 1), `right` or, with 4 players, `across`. */
             pass_direction: components["schemas"]["BlackSpyPassDirection"];
             /** @description The seat whose three cards the viewer receives this deal; `null` for a spectator. */
@@ -1722,6 +1724,8 @@ export interface components {
             hand_count: number;
             /** @description Σ(hand): the sum of the hand's values (A = 1, J = 11, Q = 12, K = 13, §1.2). Below the top spy's value an assassination is forced (§3.2). `null` for a spectator while the game is in play. */
             hand_total: number | null;
+            /** @description Each seat's display name, by seat (`null`: a seat whose holder gave none, an open seat, a bot's seat), as the seats stood at this version; public, like the summary's `seats`. Filled in by the API (empty where nobody has named the seats: a bot's or a simulator's view). */
+            names: (string | null)[];
             /** @description Face cards (J, Q, K) the player owns: in the hand, the draw deck and the draw discard (§1.5, §9.2). At least 7 of the 12 at the end wins. After a loss by §9.3, the count at that moment (I-14). `null` for a spectator while the game is in play. */
             owned_faces: number | null;
             /** @description `playing` while spies remain, `over` once the game has ended (§9); `setup` before the deal (`dealt: false`: a table waiting for its open seat). Before the deal only `flags` is meaningful; every pile is empty and every count 0. */
@@ -3252,6 +3256,8 @@ export interface components {
             intel_marked: number[];
             /** @description The target mission of the current guess-turn, 1 to 4 (§5.3.2); `null` outside the mission phase. */
             mission: number | null;
+            /** @description Each seat's display name, by seat (`null`: a seat whose holder gave none, an open seat, a bot's seat), as the seats stood at this version; public, like the summary's `seats`. Filled in by the API (empty where nobody has named the seats: a bot's or a simulator's view). */
+            names: (string | null)[];
             /** @description The old-intel pile, first first: the card turned up at setup (§4.8), then each past day's intel card (§11.3). Public. */
             old_intel: number[][];
             /** @description `deploy`, `intel`, `mission` (the day's three phases, §5), or `over`; `setup` before the deal (`dealt: false`: a table waiting for its open seats). Before the deal only `players`, the options (`board_length`, `intel_cards`, the reserve rule, `deception_pays_on_forced_retreat`), each side's seats, starting deception token and the reserve are meaningful; what the deal draws is empty (`old_intel`, `exhausted`, `hand`: `[]`; `intel_deck_size`: 0; `starting_side`: `null`). */
