@@ -35,7 +35,7 @@ from spies_core.decider import fold
 from spies_core.registry import GAMES
 from spies_core.step import Table, view_at
 from spies_replay.meta import is_meta
-from spies_replay.reading import read_events, redact_for
+from spies_replay.reading import read_events, redact_for, seat_names_at
 from tests.support.api import Game, messages, new_game
 from tests.support.servers import serve_in_thread
 
@@ -65,10 +65,13 @@ class Server:
         self.game = game
         self.spec = GAMES[game.game]
 
-    def table(self) -> Table:
-        """The game's seats and public options: what its views show before the deal."""
-        record = self.service.store.get_game(self.game.id)
-        return Table(record.players, record.options)
+    def table(self, at: int | None = None) -> Table:
+        """The game's seats, public options and seat names after event ``at`` (default: the
+        head): what its views show before the deal, and the names every view shows."""
+        store = self.service.store
+        record = store.get_game(self.game.id)
+        seq = record.version if at is None else at
+        return Table(record.players, record.options, seat_names_at(store, self.game.id, seq))
 
     def state(self) -> tuple[int, Any]:
         _, entry = self.service.states.current(self.game.id)
@@ -168,7 +171,7 @@ def check_replays(
     for viewer in [*range(len(server.game.seats)), None]:
         headers = server.game.seats[viewer] if viewer is not None else None
         replay = client.get(server.game.url(f"/replay/{at}"), headers=headers)
-        expected = as_json(view_at(server.spec, state, viewer, at, None, server.table()))
+        expected = as_json(view_at(server.spec, state, viewer, at, None, server.table(at)))
         assert replay.json() == expected, f"replay {at} for {viewer}"
         texts[viewer].append(replay.text)
     return len(server.game.seats) + 1

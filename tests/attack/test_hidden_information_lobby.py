@@ -73,7 +73,8 @@ def test_before_the_last_join_the_creator_sees_nothing_dealt(tmp_path: Path, gam
                 view = http.get(f"/games/{game_id}/view", headers=headers).json()
                 table = Table(players, {})
                 initial = view_at(spec, spec.initial_state(), viewer, version, None, table)
-                expected = as_json(initial) | {"clock": None, "dealt": False}
+                names = [held["name"] for held in http.get(f"/games/{game_id}").json()["seats"]]
+                expected = as_json(initial) | {"clock": None, "dealt": False, "names": names}
                 assert view == expected, (game, viewer)
                 answers.append(("view", view))
                 legal = http.get(f"/games/{game_id}/legal", headers=headers).json()
