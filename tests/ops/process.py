@@ -66,7 +66,7 @@ class Served:
         except subprocess.TimeoutExpired:
             self.process.send_signal(signal.SIGUSR1)
             with suppress(AssertionError):
-                until(lambda: b"most recent call first" in self.log.read_bytes(), timeout=10)
+                until(lambda: b"Current thread" in self.log.read_bytes(), timeout=10)
             raise AssertionError(
                 f"spies-api still running {timeout} s after the signal; its log's end, with"
                 f" the stacks of its threads:\n{self.log.read_text()[-12000:]}"
