@@ -11,7 +11,7 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from spies_api.schemas.events import AnyEvent
-from spies_api.schemas.per_game import PerGame, members_of, tag_of, union_of
+from spies_api.schemas.per_game import PerGame, members_of, one_games, tag_of, union_of
 from spies_core.decider import GameSpec, Outcome
 from spies_core.registry import GAMES
 from spies_replay.receipts import Receipt  # receipts
@@ -176,18 +176,14 @@ class LegalCommands(msgspec.Struct, frozen=True, kw_only=True):
 def _legal_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
     """The legal-commands answer of one game: its ``commands`` are that game's."""
     own: Any = list[Annotated[Any, replace(GameCommand.__metadata__[0], only=name)]]
-    legal = msgspec.defstruct(
+    return one_games(
+        LegalCommands,
+        "commands",
+        own,
         f"{spec.options_type.__name__.removesuffix('Options')}LegalCommands",
-        [
-            (item.name, own if item.name == "commands" else item.type, item.default)
-            for item in msgspec.structs.fields(LegalCommands)
-        ],
-        frozen=True,
-        kw_only=True,
+        doc=f"The commands the caller may send now in a game of {spec.title} (``{name}``).",
         module=__name__,
     )
-    legal.__doc__ = f"The commands the caller may send now in a game of {spec.title} (``{name}``)."
-    return legal
 
 
 LEGAL_BY_GAME: Final = union_of(_legal_of(name, spec) for name, spec in GAMES.items())

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import msgspec
 
-from spies_api.schemas.per_game import members_of, union_of
+from spies_api.schemas.per_game import members_of, one_games, union_of
 from spies_core.registry import GAMES
 from spies_replay.meta import META_EVENTS
 from spies_replay.store.records import GameStatus
@@ -67,24 +67,18 @@ def events_of_game(answer: type[msgspec.Struct]) -> Any:
     """How an answer with ``events`` is documented: one schema per game
     (``<Game><Answer>``), whose ``events`` are that game's and the log's own, discriminated
     by ``type`` (the answer does not name its game: the path's game does)."""
-    per_game = []
-    for name, spec in GAMES.items():
-        events: Any = list[_game_events_out(spec)]  # type: ignore[misc]
-        shown = msgspec.defstruct(
+    return union_of(
+        one_games(
+            answer,
+            "events",
+            list[_game_events_out(spec)],  # type: ignore[misc]
             f"{spec.options_type.__name__.removesuffix('Options')}{answer.__name__}",
-            [
-                (item.name, events if item.name == "events" else item.type, item.default)
-                for item in msgspec.structs.fields(answer)
-            ],
-            frozen=True,
-            kw_only=True,
+            doc=f"{(answer.__doc__ or answer.__name__).strip()} A game of {spec.title}"
+            f" (``{name}``).",
             module=__name__,
         )
-        shown.__doc__ = (
-            f"{(answer.__doc__ or answer.__name__).strip()} A game of {spec.title} (``{name}``)."
-        )
-        per_game.append(shown)
-    return union_of(per_game)
+        for name, spec in GAMES.items()
+    )
 
 
 def event_out(event: msgspec.Struct, seq: int, recorded_at: str) -> msgspec.Struct:

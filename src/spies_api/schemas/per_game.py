@@ -12,13 +12,32 @@ import msgspec
 from spies_core.decider import GameSpec
 from spies_core.registry import GAMES
 
-__all__ = ["AnyView", "PerGame", "members_of", "tag_of", "union_of"]
+__all__ = ["AnyView", "PerGame", "members_of", "one_games", "tag_of", "union_of"]
 
 
 def union_of(types: Iterable[Any]) -> Any:
     """The union of ``types``, or the one type when there is one."""
     members = tuple(types)
     return members[0] if len(members) == 1 else Union[members]  # noqa: UP007
+
+
+def one_games(
+    answer: type[msgspec.Struct], field: str, kind: Any, name: str, *, doc: str, module: str
+) -> type[msgspec.Struct]:
+    """``answer`` as one game's answer, for the document: the Struct ``name`` with
+    ``answer``'s fields, but ``field`` of that game's type ``kind``, described by ``doc``."""
+    shown = msgspec.defstruct(
+        name,
+        [
+            (item.name, kind if item.name == field else item.type, item.default)
+            for item in msgspec.structs.fields(answer)
+        ],
+        frozen=True,
+        kw_only=True,
+        module=module,
+    )
+    shown.__doc__ = doc
+    return shown
 
 
 def members_of(union: Any) -> tuple[type[msgspec.Struct], ...]:
