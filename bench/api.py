@@ -63,6 +63,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import socket
 import sqlite3
 import statistics
@@ -269,10 +270,11 @@ def postgres_pids(url: str) -> list[int]:
 
 @contextmanager
 def server(args: list[str], port: int) -> Iterator[int]:
-    """A server process, up and listening on ``port``; yields its pid."""
-    process = subprocess.Popen(
-        [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    """A server process, up and listening on ``port``; yields its pid. Its output goes to a
+    temporary file, shown only if it does not stop within 30 s of SIGTERM: then its threads'
+    stacks (``SIGUSR1``, see docs/operations.md) are printed to stderr and it is killed."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115  (closed below)
+    process = subprocess.Popen([sys.executable, *args], stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -286,7 +288,21 @@ def server(args: list[str], port: int) -> Iterator[int]:
         yield process.pid
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(2)  # the dump is written by the process itself; no event to wait on
+            process.kill()
+            process.wait()
+            log.seek(0)
+            tail = log.read().decode(errors="replace")[-12000:]
+            print(
+                f"server {args} did not stop within 30 s of SIGTERM; its log's end:\n{tail}",
+                file=sys.stderr,
+            )
+        finally:
+            log.close()
 
 
 def api_server(db: Path | str, port: int, *options: str) -> Any:
