@@ -57,7 +57,7 @@ from .figures import record
 GUARANTEE = "hostile-input"
 EXAMPLES = int(os.environ.get("SPIES_SCHEMATHESIS_EXAMPLES", "150"))
 # How long a stream answer is read once it started (see ``CutStreams``).
-STREAM_SECONDS = 0.3
+STREAM_SECONDS = 0.1
 
 CONFIG = SchemathesisConfig.from_dict(
     {
@@ -219,31 +219,30 @@ class CutStreams:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = anyio.Event()
-        ended = False
+        started, ended = anyio.Event(), anyio.Event()
 
         async def sending(message: Any) -> None:
-            nonlocal ended
-            if ended:
+            if ended.is_set():
                 return
             if message["type"] == "http.response.start":
                 started.set()
             elif not message.get("more_body", False):
-                ended = True
+                ended.set()
             await send(message)
 
         async with anyio.create_task_group() as tasks:
 
             async def cut() -> None:
                 await started.wait()
-                await anyio.sleep(STREAM_SECONDS)
+                with anyio.move_on_after(STREAM_SECONDS):
+                    await ended.wait()  # the answer's end, or the deadline
                 tasks.cancel_scope.cancel()
 
             tasks.start_soon(cut)
             await self.app(scope, receive, sending)
             tasks.cancel_scope.cancel()
-        if started.is_set() and not ended:
-            ended = True
+        if started.is_set() and not ended.is_set():
+            ended.set()
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 

@@ -4,6 +4,7 @@ suites try."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -32,9 +33,16 @@ def legal_commands(state: State, seat: Seat) -> list[Command]:
         plays = legal_plays(state.hands[seat], state.trick, first_trick=not state.tricks)
         return [_PLAY[c] for c in plays]
     if state.phase is Phase.PASSING and 0 <= seat < state.players and state.passes[seat] is None:
-        combos = dict.fromkeys(combinations(state.hands[seat], PASS_SIZE))
-        return [PassCards(cards=combo) for combo in combos]
+        return list(_passes(state.hands[seat]))
     return []
+
+
+@lru_cache(maxsize=64)
+def _passes(hand: tuple[Card, ...]) -> tuple[PassCards, ...]:
+    """Every distinct pass of ``hand``, in canonical order: a hand is asked for its passes
+    many times while its seat decides (every legal list, every bot's look), and a hand of
+    17 cards has several hundred; the (immutable) commands are built once per hand."""
+    return tuple(PassCards(cards=combo) for combo in dict.fromkeys(combinations(hand, PASS_SIZE)))
 
 
 _JUNK: Final[tuple[str, ...]] = ("purple-3", "red-0", "red-12", "black-77", "", "7")

@@ -10,6 +10,7 @@ sees every seat's pass of the last deal (every hand is empty then, every card pl
 
 from __future__ import annotations
 
+from functools import lru_cache
 from random import Random
 from typing import assert_never
 
@@ -30,7 +31,7 @@ from spies_core.black_spy.events import (
     PassDirection,
 )
 from spies_core.black_spy.options import BlackSpyFlags, threshold
-from spies_core.black_spy.state import Phase, State
+from spies_core.black_spy.state import Phase, State, Trick
 from spies_core.decider import GameView, Seat
 
 __all__ = ["CompletedTrick", "PlayedCard", "BlackSpyView", "redact", "scramble", "view"]
@@ -166,17 +167,7 @@ def view(state: State, seat: Seat | None) -> BlackSpyView:
         trick=tuple(
             PlayedCard(seat=(state.leader + i) % n, card=c) for i, c in enumerate(state.trick)
         ),
-        tricks=tuple(
-            CompletedTrick(
-                number=i + 1,
-                cards=tuple(
-                    PlayedCard(seat=(t.leader + j) % n, card=c) for j, c in enumerate(t.cards)
-                ),
-                winner=t.winner,
-                points=t.points,
-            )
-            for i, t in enumerate(state.tricks)
-        ),
+        tricks=_completed(state.tricks, n),
         pile_sizes=tuple(pile_sizes),
         pile_points=tuple(pile_points),
         totals=state.totals,
@@ -185,6 +176,21 @@ def view(state: State, seat: Seat | None) -> BlackSpyView:
         turn=state.turn,
         to_act=tuple(sorted(_to_act(state))),
         winners=state.winners,
+    )
+
+
+@lru_cache(maxsize=256)
+def _completed(tricks: tuple[Trick, ...], n: int) -> tuple[CompletedTrick, ...]:
+    """The deal's tricks as every view shows them (the same for every seat): built once per
+    state, not once per viewer."""
+    return tuple(
+        CompletedTrick(
+            number=i + 1,
+            cards=tuple(PlayedCard(seat=(t.leader + j) % n, card=c) for j, c in enumerate(t.cards)),
+            winner=t.winner,
+            points=t.points,
+        )
+        for i, t in enumerate(tricks)
     )
 
 
