@@ -1,4 +1,4 @@
-"""bench/soak.py, briefly: a few dozen games of every kind on one process for about 30 s.
+"""bench/soak.py, briefly: a few dozen games of every kind on one process for about 15 s.
 
 Only what must hold at any size is asserted (nothing lost or duplicated on any stream, no
 error); the latency and memory targets are the long run's, printed by the bench itself.
@@ -26,9 +26,9 @@ def test_a_short_soak_loses_nothing_and_has_no_error(tmp_path: Path) -> None:
             "--games",
             "45",
             "--seconds",
-            "30",
+            "15",
             "--interval",
-            "10",
+            "5",
             "--rate",
             "15",
             "--json",
