@@ -321,15 +321,23 @@ def load_state(
 
 
 def seat_names_at(
-    store: EventStore, game_id: str, seq: int, games: Games | None = None
+    store: EventStore,
+    game_id: str,
+    seq: int,
+    games: Games | None = None,
+    *,
+    spec: AnySpec | None = None,
 ) -> tuple[str | None, ...]:
     """Each seat's display name after event ``seq``: ``game_created``'s seats and the seat
-    events up to it (only those rows are read).
+    events up to it (only those rows are read). A caller that holds the game's ``spec``
+    passes it, and the game's record is not read again.
 
     Raises:
         GameNotFoundError: no such game.
     """
-    codec = codec_for(get_game(store.get_game(game_id).game, games))
+    if spec is None:
+        spec = get_game(store.get_game(game_id).game, games)
+    codec = codec_for(spec)
     skip = {member.__struct_config__.tag for member in _members(codec.spec.event_type)}
     skip |= META_TYPES - _SEAT_TABLE_TYPES
     rows = store.read_payloads(game_id, after=0, upto=seq, skip=skip)
@@ -375,12 +383,14 @@ def view_at(
         None if clocks is None else store.read_rows(game_id, after=loaded.seq - 1, upto=loaded.seq)
     )
     now = to_ms(when[0].recorded_at) if when else 0
+    spec = get_game(record.game, games)
+    names = seat_names_at(store, game_id, loaded.seq, spec=spec)
     view = versioned_view(
-        get_game(record.game, games),
+        spec,
         loaded.state,
         seat,
         loaded.seq,
         clock_view(clocks, now),
-        Table(record.players, record.options, seat_names_at(store, game_id, loaded.seq, games)),
+        Table(record.players, record.options, names),
     )
     return ViewAt(record=record, seq=loaded.seq, seat=seat, state=loaded.state, view=view)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from pathlib import Path
 
 import msgspec
 import pytest
@@ -19,18 +18,12 @@ from spies_replay.store.keyring import KeyDatabase
 from spies_replay.store.players import add_player, owned_seats, seat_owner
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import SeatOwner, hash_token
-from tests.support.backends import BACKENDS, Backend, fresh_backend
+from tests.support.backends import Backend
 from tests.support.counter import finish, new_game
 from tests.support.countergame import GAMES
 
 ADA = SeatOwner("ada", "salt-ada")
 BO = SeatOwner("bo", "salt-bo")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    with fresh_backend(request.param, tmp_path) as found:
-        yield found
 
 
 @pytest.fixture

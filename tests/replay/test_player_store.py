@@ -8,7 +8,6 @@ SQLite always; PostgreSQL when ``SPIES_TEST_POSTGRES_URL`` is set (skipped other
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -21,13 +20,7 @@ from spies_replay.store.players import (
     owned_seats,
 )
 from spies_replay.store.records import hash_token
-from tests.support.backends import BACKENDS, Backend, fresh_backend
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    with fresh_backend(request.param, tmp_path) as found:
-        yield found
+from tests.support.backends import Backend
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ from spies_replay.store.records import Append, Appended, GameStatus, Reply, hash
 from spies_replay.store.sqlite import SQLiteEventStore
 from spies_replay.transfer import export_lines, import_game, read_export
 from spies_replay.verify import verify_game
-from tests.support.backends import BACKENDS, Backend, fresh_backend
+from tests.support.backends import Backend, fresh_backend
 from tests.support.counter import append, finish, new_game, play
 from tests.support.countergame import (
     GAMES,
@@ -56,12 +56,6 @@ from tests.support.countergame import (
 )
 from tests.support.seats import change_seat
 from tests.support.waiting import until
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    with fresh_backend(request.param, tmp_path) as found:
-        yield found
 
 
 @pytest.fixture

@@ -178,8 +178,7 @@ def _legal_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
     own: Any = list[Annotated[Any, replace(GameCommand.__metadata__[0], only=name)]]
     return one_games(
         LegalCommands,
-        "commands",
-        own,
+        {"commands": own},
         f"{spec.options_type.__name__.removesuffix('Options')}LegalCommands",
         doc=f"The commands the caller may send now in a game of {spec.title} (``{name}``).",
         module=__name__,

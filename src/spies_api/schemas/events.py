@@ -70,8 +70,7 @@ def events_of_game(answer: type[msgspec.Struct]) -> Any:
     return union_of(
         one_games(
             answer,
-            "events",
-            list[_game_events_out(spec)],  # type: ignore[misc]
+            {"events": list[_game_events_out(spec)]},  # type: ignore[misc]
             f"{spec.options_type.__name__.removesuffix('Options')}{answer.__name__}",
             doc=f"{(answer.__doc__ or answer.__name__).strip()} A game of {spec.title}"
             f" (``{name}``).",

@@ -9,7 +9,7 @@ import msgspec
 
 from spies_api.schemas.commands import LEGAL_BY_GAME, CommandResponse, LegalCommands
 from spies_api.schemas.events import EventsPage, events_of_game
-from spies_api.schemas.per_game import union_of
+from spies_api.schemas.per_game import one_games, union_of
 from spies_api.schemas.seats import AnySeatRequest, PublicSeat, SeatToken
 from spies_core.bot_names import TIMEOUT_BOT
 from spies_core.clock import CLOCK_LIMITS, ClockView, TimeControl
@@ -107,30 +107,17 @@ def _create_request_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> An
             extra_json_schema={"enum": sorted(spec.seat_counts)},
         ),
     ]
-    fields = [
-        (item.name, item.type, item.default)
-        for item in msgspec.structs.fields(CreateGameRequest)
-        if item.name != "game"
-    ]
-    request = msgspec.defstruct(
+    return one_games(
+        CreateGameRequest,
+        {"options": options, "clock": _CLOCK_DOC, "players": players},
         f"{spec.options_type.__name__.removesuffix('Options')}CreateGameRequest",
-        [
-            (
-                name,
-                {"options": options, "clock": _CLOCK_DOC, "players": players}.get(name, kind),
-                default,
-            )
-            for name, kind, default in fields
-        ],
+        doc=f"Body of ``POST /games`` for a game of {spec.title} (``{name}``).",
+        module=__name__,
+        drop="game",
         tag_field="game",
         tag=name,
-        frozen=True,
-        kw_only=True,
         forbid_unknown_fields=True,
-        module=__name__,
     )
-    request.__doc__ = f"Body of ``POST /games`` for a game of {spec.title} (``{name}``)."
-    return request
 
 
 class CommitmentResponse(msgspec.Struct, frozen=True, kw_only=True):
@@ -276,22 +263,16 @@ def _summary_options_of(spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
 
 
 def _summary_of(name: str, spec: GameSpec[Any, Any, Any, Any, Any]) -> Any:
-    options: Any = _summary_options_of(spec)
-    summary = msgspec.defstruct(
+    return one_games(
+        GameSummary,
+        {"options": _summary_options_of(spec)},
         f"{spec.options_type.__name__.removesuffix('Options')}Summary",
-        [
-            (item.name, options if item.name == "options" else item.type, item.default)
-            for item in msgspec.structs.fields(GameSummary)
-            if item.name != "game"
-        ],
+        doc=f"The public summary of a game of {spec.title} (``{name}``).",
+        module=__name__,
+        drop="game",
         tag_field="game",
         tag=name,
-        frozen=True,
-        kw_only=True,
-        module=__name__,
     )
-    summary.__doc__ = f"The public summary of a game of {spec.title} (``{name}``)."
-    return summary
 
 
 DOCUMENTED_AS: Final[dict[type[msgspec.Struct], Any]] = {

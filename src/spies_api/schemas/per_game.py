@@ -3,7 +3,7 @@ type is the game's (documented as ``anyOf`` one schema per game)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
@@ -22,19 +22,31 @@ def union_of(types: Iterable[Any]) -> Any:
 
 
 def one_games(
-    answer: type[msgspec.Struct], field: str, kind: Any, name: str, *, doc: str, module: str
+    answer: type[msgspec.Struct],
+    kinds: Mapping[str, Any],
+    name: str,
+    *,
+    doc: str,
+    module: str,
+    drop: str | None = None,
+    **config: Any,
 ) -> type[msgspec.Struct]:
-    """``answer`` as one game's answer, for the document: the Struct ``name`` with
-    ``answer``'s fields, but ``field`` of that game's type ``kind``, described by ``doc``."""
+    """``answer`` as one game's, for the document: the Struct ``name`` with ``answer``'s
+    fields in their order, but each field named in ``kinds`` of the type given there (that
+    game's), without the field ``drop`` (the game's tag, when ``config`` makes it the
+    tag), described by ``doc``. ``config`` is passed to :func:`msgspec.defstruct` (e.g.
+    ``tag_field``, ``tag``, ``forbid_unknown_fields``)."""
     shown = msgspec.defstruct(
         name,
         [
-            (item.name, kind if item.name == field else item.type, item.default)
+            (item.name, kinds.get(item.name, item.type), item.default)
             for item in msgspec.structs.fields(answer)
+            if item.name != drop
         ],
         frozen=True,
         kw_only=True,
         module=module,
+        **config,
     )
     shown.__doc__ = doc
     return shown
