@@ -110,6 +110,17 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``pytest -n auto``: one worker more than the cores this process may run on. A good
+    part of the suite waits (on a server or a browser it started, a client's pacing, the
+    package index): with a worker per core, a core idles while its worker waits.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it."""
+    asked = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if asked:
+        return int(asked)
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Mark the run's processes; give an xdist worker a PostgreSQL database of its own."""
     processes.mark_run(worker=_is_worker(config))
