@@ -113,7 +113,7 @@ def test_an_append_is_one_statement_with_everything_in_it(
         assert len(statements.sent) == 1
         assert "spies_append" in statements.sent[0]
         heard = None  # other tests and processes may notify the same database's channel
-        for note in listener.notifies(timeout=2.0):
+        for note in listener.notifies(timeout=10.0):
             if heard_notice(note.payload).game_id == game_id:
                 heard = heard_notice(note.payload)
                 break

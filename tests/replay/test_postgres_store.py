@@ -97,7 +97,7 @@ def test_every_append_notifies_its_game(backend: Backend) -> None:
         listener.execute("LISTEN spies_events")
         game_id = new_game(store).record.id
         play(store, game_id, 2)
-        heard = [heard_notice(n.payload) for n in listener.notifies(timeout=2.0, stop_after=2)]
+        heard = [heard_notice(n.payload) for n in listener.notifies(timeout=10.0, stop_after=2)]
         record = store.get_game(game_id)
     assert [notice.game_id for notice in heard] == [game_id, game_id]
     first, last = (notice.version or 0 for notice in heard)
