@@ -1,5 +1,10 @@
 """A game's head: everything a command needs of a game at its last event, loaded from the
 log (:func:`load_head`) or carried forward by the caller after each append (:meth:`Head.after`).
+
+Each append keeps the head after it with the game (:meth:`Head.packed`, a
+:class:`~spies_api.game.compact.CompactHead`), so that loading a head is one read of the
+game's row; a game whose kept head is absent or behind its version is folded from the log
+(:func:`fold_head`) and its head written back.
 """
 
 from __future__ import annotations
@@ -9,14 +14,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+import structlog
+
+from spies_api.game.compact import (
+    HEAD_FORMAT,
+    CompactHead,
+    decode_compact,
+    encode_compact,
+    encode_state,
+)
 from spies_core.clock import ClockState
 from spies_core.decider import AnySpec, Seat
+from spies_core.registry import get_game
 from spies_replay.clocks import (
     from_ms,
     next_deadline,
     to_ms,
 )
-from spies_replay.codec import CHAIN_VERSION, chain_of
+from spies_replay.codec import CHAIN_VERSION, GameCodec, chain_of, codec_for
 from spies_replay.errors import (
     ReplayError,
 )
@@ -34,9 +50,11 @@ from spies_replay.reading import (
     load_state,
 )
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus
+from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, HeadRow
 
-__all__ = ["Head", "any_open", "load_head", "stored_events"]
+__all__ = ["Head", "any_open", "fold_head", "load_head", "stored_events"]
+
+_log = structlog.get_logger("spies_api.game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +129,64 @@ class Head:
             deal_deferred=deal_deferred,
             open_until=open_until,
             log=log,
+        )
+
+    def packed(self) -> str:
+        """The head as the store keeps it with the game (:attr:`Append.head`): everything
+        but its seed and explicit deal."""
+        return encode_compact(
+            CompactHead(
+                format=HEAD_FORMAT,
+                id=self.id,
+                version=self.version,
+                head_hash=self.head_hash,
+                log=self.log,
+                state=encode_state(self.state),
+                seats=self.seats,
+                clock=self.clock,
+                acted=self.acted,
+                deal_deferred=self.deal_deferred,
+                open_until=self.open_until,
+                entropy=self.secrets.entropy,
+            )
+        )
+
+    @classmethod
+    def unpacked(cls, found: HeadRow, codec: GameCodec) -> Head | None:
+        """The head kept with the game (:meth:`packed`), read with its row: ``None`` when
+        none is kept at the game's version, or the one kept does not decode, is of another
+        format, or names another game, version or head hash than the game's row."""
+        record, secrets, text = found.record, found.secrets, found.head
+        if text is None or secrets is None:
+            return None
+        try:
+            kept = decode_compact(text)
+            if (kept.format, kept.id, kept.version, kept.head_hash) != (
+                HEAD_FORMAT,
+                record.id,
+                record.version,
+                record.head_hash,
+            ):
+                _log.warning("head_not_used", game_id=record.id, version=record.version)
+                return None
+            state = codec.state.decode(kept.state)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            _log.warning("head_not_decoded", game_id=record.id, error=str(exc))
+            return None
+        return cls(
+            id=record.id,
+            game=record.game,
+            version=record.version,
+            head_hash=record.head_hash,
+            state=state,
+            finished=record.status == GameStatus.FINISHED,
+            secrets=dataclasses.replace(secrets, entropy=kept.entropy),
+            seats=kept.seats,
+            clock=kept.clock,
+            acted=kept.acted,
+            deal_deferred=kept.deal_deferred,
+            open_until=kept.open_until,
+            log=kept.log,
         )
 
     @property
@@ -192,8 +268,33 @@ def stored_events(append: Append, events: Sequence[Any]) -> list[StoredEvent]:
 def load_head(
     store: EventStore, game_id: str, *, games: Games | None = None, most: int | None = None
 ) -> Head:
+    """The game's head with its secrets (the game looked up among ``games``, default the
+    registry): the head kept with the game, read with its row and its secrets in one read
+    (:meth:`Head.unpacked`); else (none kept at its version, or one not to be used) folded
+    from the log (:func:`fold_head`, at most ``most`` events) and written back, so that the
+    next load reads one row (a cache's write: one that fails is only logged).
+
+    Raises:
+        GameNotFoundError: no such game.
+        LongFoldError: no head kept, and more than ``most`` events to fold (see
+            :func:`~spies_replay.reading.load_state`).
+        ReplayError: the game has no stored seed (code ``seed-missing``).
+    """
+    found = store.head_row(game_id)
+    head = Head.unpacked(found, codec_for(get_game(found.record.game, games)))
+    if head is not None:
+        return head
+    head = fold_head(store, game_id, games=games, most=most)
+    store.save_head(game_id, head.version, head.packed())
+    return head
+
+
+def fold_head(
+    store: EventStore, game_id: str, *, games: Games | None = None, most: int | None = None
+) -> Head:
     """The game's head, folded from its nearest snapshot, with its secrets (the game looked
-    up among ``games``, default the registry), folding at most ``most`` events.
+    up among ``games``, default the registry), folding at most ``most`` events; the head
+    kept with the game is not read.
 
     Raises:
         GameNotFoundError: no such game.

@@ -96,6 +96,8 @@ def append_document(batch: Append, *, snapshot_every: int, lock_timeout: float) 
     crossed = batch.version // snapshot_every != batch.new_version // snapshot_every
     if rows and batch.state is not None and crossed:
         document["snapshot"] = encode(batch.state)
+    if rows and batch.head is not None:
+        document["head"] = batch.head
     if seat is not None:
         document["seat"] = seat.seat
         document["seat_type"] = str(seat.type)

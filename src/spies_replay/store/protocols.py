@@ -10,7 +10,8 @@ what a piece of code may do to the log is written in its signature:
 - :class:`SeatLedger`: who holds each seat, and the hashes of the seat tokens.
 - :class:`SecretKeeper`: the seeds and explicit deals, kept apart from the log.
 - :class:`ReplyLedger`: the results kept under idempotency keys.
-- :class:`SnapshotCache`: folded states kept so that loading a game folds few events.
+- :class:`SnapshotCache`: folded states kept so that loading a game folds few events, and
+  the compact heads kept so that it folds none.
 - :class:`Recorder`: appends awaited on an event loop (what the API writes through).
 - :class:`EventStore`: all of them, and the store's life cycle: what
   :func:`~spies_replay.store.backends.open_store` returns.
@@ -117,7 +118,8 @@ class ReplyLedger(Protocol):
 
 
 class SnapshotCache(Protocol):
-    """Folded states of games: a cache, so writing one may fail without harm."""
+    """Folded states of games, and each game's compact head read with its row: caches, so
+    writing one may fail without harm."""
 
     snapshot_every: int
 
@@ -125,6 +127,8 @@ class SnapshotCache(Protocol):
     def snapshots(self, game_id: str) -> list[tuple[int, str]]: ...
     def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None: ...
     def drop_snapshots(self, game_id: str) -> None: ...
+    def head_row(self, game_id: str) -> records.HeadRow: ...
+    def save_head(self, game_id: str, version: int, head: str) -> None: ...
 
 
 class Recorder(Protocol):

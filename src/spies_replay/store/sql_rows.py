@@ -20,6 +20,7 @@ from spies_replay.meta import SeatState, SeatType, SeedSource
 from spies_replay.store.records import (
     EventRow,
     GameRecord,
+    GameSecrets,
     GameStatus,
     IdempotencyRecord,
     NewGame,
@@ -34,10 +35,12 @@ __all__ = [
     "encode",
     "event_row",
     "game_record",
+    "game_secrets",
     "game_values",
     "idempotency_record",
     "OWN_SEAT_SQL",
     "insert_game",
+    "insert_head",
     "insert_owner",
     "insert_rows",
     "insert_snapshots",
@@ -138,6 +141,11 @@ def game_record(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def game_secrets(seed: str, deal: str | None) -> GameSecrets:
+    """A game's secrets from its ``seeds`` row's ``seed`` (hex) and ``deal`` (JSON or NULL)."""
+    return GameSecrets(seed=bytes.fromhex(seed), deal=None if deal is None else _decode_plain(deal))
+
+
 def idempotency_record(game_id: str, key: str, row: Sequence[Any]) -> IdempotencyRecord:
     """The record of ``(request_fingerprint, response, created_at)`` as selected."""
     return IdempotencyRecord(
@@ -196,6 +204,17 @@ def insert_snapshots(
         "INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)"
         " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
         [(game_id, seq, encode(state)) for seq, state in snapshots],
+    )
+
+
+def insert_head(conn: Transaction, game_id: str, version: int, head: str) -> None:
+    """Keep ``head`` as the game's compact head at ``version`` (encoded by the caller, never
+    read here; :mod:`spies_replay.store.heads`), replacing the one before, in the caller's
+    write transaction."""
+    conn.execute(
+        "INSERT INTO heads (game_id, version, head) VALUES (?, ?, ?) ON CONFLICT (game_id)"
+        " DO UPDATE SET version = excluded.version, head = excluded.head",
+        (game_id, version, head),
     )
 
 
@@ -267,6 +286,9 @@ def insert_game(conn: Transaction, game: NewGame) -> None:
     if game.due_at is not None:
         conn.execute("UPDATE games SET due_at = ? WHERE id = ?", (game.due_at, record.id))
     insert_snapshots(conn, record.id, game.snapshots)
+    conn.execute("DELETE FROM heads WHERE game_id = ?", (record.id,))
+    if game.head is not None:
+        insert_head(conn, record.id, record.version, game.head)
     conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
     conn.executemany(
         "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"
