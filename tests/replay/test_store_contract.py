@@ -656,6 +656,23 @@ def test_a_written_back_head_never_replaces_a_newer_one(store: EventStore) -> No
     assert store.head_row(game_id).head == newer is not None
 
 
+def test_a_database_from_before_the_heads_migrates_and_its_games_fold_once(
+    backend: Backend,
+) -> None:
+    with backend.open() as store:
+        game_id = new_game(store, target=40).record.id
+        play(store, game_id, 3)
+    backend.execute("DROP TABLE heads")  # as a database an older version made
+    backend.execute("DELETE FROM schema_migrations WHERE name = 'm011_heads'")
+    with backend.open() as store:
+        assert "m011_heads" in backend.migrations()
+        assert store.head_row(game_id).head is None
+        assert load_head(store, game_id, games=GAMES) == fold_head(store, game_id, games=GAMES)
+        assert kept_head(store, game_id) is not None  # written back
+        play(store, game_id, 1)
+        assert kept_head(store, game_id) == fold_head(store, game_id, games=GAMES)
+
+
 def test_copy_import_and_abort_leave_no_stale_head_in_use(
     store: EventStore, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
