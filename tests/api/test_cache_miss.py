@@ -1,8 +1,10 @@
 """A command on a game whose head and token the process no longer holds (a cache miss):
-on SQLite the fold and the token's lookup run on the event loop, from the store's twin
+the head kept with the game is read, not folded from the log; on SQLite that read and the
+token's lookup run on the event loop, from the store's twin
 (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`), with no worker thread; a
-long fold, or ``inline_commands`` off, still goes to one. A head the cache dropped but kept
-packed (``cache_bytes``) is unpacked: no fold, no read of the log."""
+long fold (a game with no head kept at its version), or ``inline_commands`` off, still goes
+to one. A head the cache dropped but kept packed (``cache_bytes``) is unpacked: no read of
+the log at all."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import Runtime
+from spies_api.game import loading
 from spies_api.service import auth, states
 from spies_replay.reading import LongFoldError, load_state
 from tests.support.api import Game, new_game
@@ -25,14 +28,15 @@ from tests.support.apps import open_app
 
 
 class Hops:
-    """Counts the folds of a head, and the calls sent to a worker thread, by the cache of
-    heads and the authenticator."""
+    """Counts the loads of a head (``load``), its folds from the log (``fold``), and the
+    calls sent to a worker thread (``hop``), by the cache of heads and the authenticator."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.counts: Counter[str] = Counter()
         for module in (states, auth):
             monkeypatch.setattr(module, "blocking", self._counted("hop", module.blocking))
-        monkeypatch.setattr(states, "load_head", self._counted("fold", states.load_head))
+        monkeypatch.setattr(states, "load_head", self._counted("load", states.load_head))
+        monkeypatch.setattr(loading, "fold_head", self._counted("fold", loading.fold_head))
 
     def _counted(self, what: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any, **kwargs: Any) -> Any:
@@ -82,7 +86,8 @@ def test_a_miss_on_sqlite_does_not_leave_the_loop(
         hops = Hops(monkeypatch)
         answer = missed_command(client, runtime, games, hops)
         assert answer.status_code == 200, answer.text
-        assert hops.counts["fold"] == 1  # the head was folded from the log: a miss
+        assert hops.counts["load"] == 1  # a miss: the head kept with the game read
+        assert hops.counts["fold"] == 0  # not folded from the log
         # the token's lookup and the fold: on the loop, or each on a worker thread
         assert hops.counts["hop"] == (0 if inline else 2)
         after = client.get(games[0].url("/view"), headers=games[0].seats[0]).json()
@@ -111,11 +116,13 @@ def test_a_long_fold_goes_to_a_worker_thread(
         runtime.store.drop_snapshots(first.id)  # every event to fold again: over the bound
         with pytest.raises(LongFoldError):
             load_state(runtime.store, first.id, most=2)
+        version = runtime.store.get_game(first.id).version
+        runtime.store.save_head(first.id, version, "{}")  # a kept head not to be used
         hops = Hops(monkeypatch)
         answer = missed_command(client, runtime, games, hops)
         assert answer.status_code == 200, answer.text
-        # the token on the loop; the fold refused there (nothing read), then on a thread
-        assert hops.counts == {"fold": 2, "hop": 1}
+        # the token on the loop; the fold refused there (nothing folded), then on a thread
+        assert hops.counts == {"load": 2, "fold": 2, "hop": 1}
 
 
 def test_a_dropped_head_kept_packed_is_unpacked_not_folded(
