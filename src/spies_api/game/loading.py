@@ -152,34 +152,26 @@ class Head:
         )
 
     @classmethod
-    def unpacked(cls, found: HeadRow, codec: GameCodec) -> Head | None:
-        """The head kept with the game (:meth:`packed`), read with its row: ``None`` when
-        none is kept at the game's version, or the one kept does not decode, is of another
-        format, or names another game, version or head hash than the game's row."""
-        record, secrets, text = found.record, found.secrets, found.head
-        if text is None or secrets is None:
-            return None
-        try:
-            kept = decode_compact(text)
-            if (kept.format, kept.id, kept.version, kept.head_hash) != (
-                HEAD_FORMAT,
-                record.id,
-                record.version,
-                record.head_hash,
-            ):
-                _log.warning("head_not_used", game_id=record.id, version=record.version)
-                return None
-            state = codec.state.decode(kept.state)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            _log.warning("head_not_decoded", game_id=record.id, error=str(exc))
+    def unpack(
+        cls, text: str, codec: GameCodec, secrets: GameSecrets, *, finished: bool
+    ) -> Head | None:
+        """The head :meth:`packed` wrote, of a game of ``codec``'s with ``secrets`` (its
+        seed and deal: never packed), finished or not; ``None``: of another format.
+
+        Raises:
+            msgspec.DecodeError: ``text`` is not JSON.
+            msgspec.ValidationError: it is not a packed head (or its state not the game's).
+        """
+        kept = decode_compact(text)
+        if kept.format != HEAD_FORMAT:
             return None
         return cls(
-            id=record.id,
-            game=record.game,
-            version=record.version,
-            head_hash=record.head_hash,
-            state=state,
-            finished=record.status == GameStatus.FINISHED,
+            id=kept.id,
+            game=codec.spec.name,
+            version=kept.version,
+            head_hash=kept.head_hash,
+            state=codec.state.decode(kept.state),
+            finished=finished,
             secrets=dataclasses.replace(secrets, entropy=kept.entropy),
             seats=kept.seats,
             clock=kept.clock,
@@ -188,6 +180,29 @@ class Head:
             open_until=kept.open_until,
             log=kept.log,
         )
+
+    @classmethod
+    def unpacked(cls, found: HeadRow, codec: GameCodec) -> Head | None:
+        """The head kept with the game (:meth:`packed`), read with its row: ``None`` when
+        none is kept at the game's version, or the one kept does not decode, is of another
+        format, or names another game, version or head hash than the game's row."""
+        record, secrets, text = found.record, found.secrets, found.head
+        if text is None or secrets is None:
+            return None
+        finished = record.status == GameStatus.FINISHED
+        try:
+            head = cls.unpack(text, codec, secrets, finished=finished)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            _log.warning("head_not_decoded", game_id=record.id, error=str(exc))
+            return None
+        if head is None or (head.id, head.version, head.head_hash) != (
+            record.id,
+            record.version,
+            record.head_hash,
+        ):
+            _log.warning("head_not_used", game_id=record.id, version=record.version)
+            return None
+        return head
 
     @property
     def waiting(self) -> bool:
