@@ -25,6 +25,7 @@ from spies_api.service import auth, states
 from spies_replay.reading import LongFoldError, load_state
 from tests.support.api import Game, new_game
 from tests.support.apps import open_app
+from tests.support.backends import fresh_backend
 
 
 class Hops:
@@ -92,6 +93,30 @@ def test_a_miss_on_sqlite_does_not_leave_the_loop(
         assert hops.counts["hop"] == (0 if inline else 2)
         after = client.get(games[0].url("/view"), headers=games[0].seats[0]).json()
         assert after["version"] == answer.json()["version"]
+
+
+def test_a_miss_on_postgresql_awaits_its_two_reads_on_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with fresh_backend("postgres", tmp_path) as backend:
+        app, runtime = open_app(
+            Settings(db_path=backend.location, cache_size=1, cache_bytes=0, log_json=True)
+        )
+        with TestClient(app=app) as client:
+            games = [new_game(client, "deck-of-spies", seed=f"pg-miss-{i}") for i in range(2)]
+            hops = Hops(monkeypatch)
+            answer = missed_command(client, runtime, games, hops)
+            assert answer.status_code == 200, answer.text
+            # the head kept with the game and the seat's token, each one round trip
+            # awaited on the loop: no worker thread, no fold
+            assert hops.counts == {}
+            runtime.store.save_head(games[1].id, games[1].created["version"], "{}")
+            hops.counts.clear()
+            legal = client.get(games[1].url("/legal"), headers=games[1].seats[0])
+            assert legal.status_code == 200, legal.text
+            assert (hops.counts["load"], hops.counts["fold"]) == (1, 1)  # a kept head not used
+            stranger = client.get(games[1].url("/view"), headers={"Authorization": "Bearer x"})
+            assert stranger.status_code == 401  # a token of no seat: told on a thread
 
 
 def test_a_long_fold_goes_to_a_worker_thread(

@@ -52,7 +52,7 @@ from spies_replay.reading import (
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, HeadRow
 
-__all__ = ["Head", "any_open", "fold_head", "load_head", "stored_events"]
+__all__ = ["Head", "any_open", "fold_head", "kept_head", "load_head", "stored_events"]
 
 _log = structlog.get_logger("spies_api.game")
 
@@ -295,13 +295,22 @@ def load_head(
             :func:`~spies_replay.reading.load_state`).
         ReplayError: the game has no stored seed (code ``seed-missing``).
     """
-    found = store.head_row(game_id)
-    head = Head.unpacked(found, codec_for(get_game(found.record.game, games)))
+    head = kept_head(store.head_row(game_id), games)
     if head is not None:
         return head
     head = fold_head(store, game_id, games=games, most=most)
     store.save_head(game_id, head.version, head.packed())
     return head
+
+
+def kept_head(found: HeadRow, games: Games | None = None) -> Head | None:
+    """The head kept with the game of ``found`` (a store's ``head_row``), when it is to be
+    used (:meth:`Head.unpacked`), the game looked up among ``games`` (default the registry).
+
+    Raises:
+        UnknownGameError: the game is not among ``games``.
+    """
+    return Head.unpacked(found, codec_for(get_game(found.record.game, games)))
 
 
 def fold_head(

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from spies_api.game import Head, load_head
+from spies_api.game.loading import kept_head
 from spies_api.service.placement import blocking
 from spies_core.registry import GAMES
 from spies_replay.codec import codec_for
 from spies_replay.errors import StoreBusyError
 from spies_replay.reading import LongFoldError
-from spies_replay.store.protocols import EventStore
+from spies_replay.store.protocols import EventStore, LoopReads
 from spies_replay.store.records import GameRecord, GameSecrets
 
 __all__ = ["PACKED_ENTRY", "GameStates", "Packed"]
@@ -72,6 +73,8 @@ class GameStates:
         store: the replay log.
         capacity: the most games kept; the least recently used is dropped beyond it.
         reader: the log read on the event loop (``None``: every fold on a worker thread).
+        reads: the reads of a miss awaited on the event loop (PostgreSQL's: the head kept
+            with the game; a fold still goes to a worker thread).
         packed_bytes: the memory of the heads dropped beyond ``capacity`` and kept packed
             (``0``: none; the least recently used is dropped beyond it).
     """
@@ -82,6 +85,7 @@ class GameStates:
         capacity: int,
         *,
         reader: EventStore | None = None,
+        reads: LoopReads | None = None,
         packed_bytes: int = 0,
     ) -> None:
         if capacity < 1:
@@ -89,6 +93,7 @@ class GameStates:
         self.store = store
         self.capacity = capacity
         self.reader = reader
+        self.reads = reads
         self.packed_bytes = packed_bytes
         self._heads: OrderedDict[str, Head] = OrderedDict()
         self._packed: OrderedDict[str, Packed] = OrderedDict()
@@ -190,9 +195,11 @@ class GameStates:
         return await self.refresh(game_id) if head is None else head
 
     async def refresh(self, game_id: str) -> Head:
-        """Fold the game's head from the log and cache it: on the loop from :attr:`reader`
-        when it has one and at most a snapshot interval of events follow the nearest
-        snapshot, else (a long fold, a file another connection holds) on a worker thread.
+        """Load the game's head (:func:`~spies_api.game.loading.load_head`) and cache it: on
+        the loop from :attr:`reader` when it has one and the head is kept or at most a
+        snapshot interval of events follow the nearest snapshot; the head kept with the
+        game awaited on the loop from :attr:`reads` when it has them; else (a long fold, a
+        file another connection holds, no head kept) on a worker thread.
 
         Raises:
             GameNotFoundError: no such game.
@@ -205,6 +212,11 @@ class GameStates:
             else:
                 self.put(head)
                 return head
+        elif self.reads is not None:
+            kept = kept_head(await self.reads.head_row(game_id))
+            if kept is not None:
+                self.put(kept)
+                return kept
         return await blocking(self.load, game_id)
 
     # -- blocking: worker threads ----------------------------------------------------------

@@ -12,7 +12,8 @@ what a piece of code may do to the log is written in its signature:
 - :class:`ReplyLedger`: the results kept under idempotency keys.
 - :class:`SnapshotCache`: folded states kept so that loading a game folds few events, and
   the compact heads kept so that it folds none.
-- :class:`Recorder`: appends awaited on an event loop (what the API writes through).
+- :class:`Recorder`: appends awaited on an event loop (what the API writes through), and
+  :class:`LoopReads`: a cache miss's reads awaited there.
 - :class:`EventStore`: all of them, and the store's life cycle: what
   :func:`~spies_replay.store.backends.open_store` returns.
 
@@ -39,6 +40,7 @@ __all__ = [
     "EventLog",
     "EventStore",
     "GameIndex",
+    "LoopReads",
     "Recorder",
     "ReplyLedger",
     "SeatLedger",
@@ -143,6 +145,15 @@ class Recorder(Protocol):
     async def close(self) -> None: ...
 
 
+class LoopReads(Protocol):
+    """A cache miss's reads awaited on an event loop, where the backend's reads are round
+    trips a worker thread would wait for (PostgreSQL): the same answers and errors as the
+    store's blocking reads of the same names."""
+
+    async def head_row(self, game_id: str) -> records.HeadRow: ...
+    async def check_token(self, game_id: str, token: str) -> int | None: ...
+
+
 class EventStore(
     EventLog, GameIndex, SeatLedger, SecretKeeper, ReplyLedger, SnapshotCache, Protocol
 ):
@@ -160,6 +171,12 @@ class EventStore(
         (SQLite: a twin with no busy timeout; a read in WAL mode does not wait for writers,
         and the rare one that would raises ``StoreBusyError`` at once), or ``None``: this
         backend reads on worker threads."""
+        ...
+
+    def loop_reads(self, recorder: Recorder) -> LoopReads | None:
+        """A cache miss's reads awaited on the loop over ``recorder``'s connections (one
+        :meth:`recorder` gave), or ``None``: this backend reads on the loop from
+        :meth:`loop_reader`, or on worker threads."""
         ...
 
     def watch(self, on_append: Callable[[records.Appended], None]) -> Callable[[], None]: ...

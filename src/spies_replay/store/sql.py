@@ -25,7 +25,6 @@ types its caller names.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Self
@@ -52,6 +51,7 @@ from spies_replay.store.records import (
 from spies_replay.store.sql_rows import (
     EVENT_COLUMNS,
     GAME_COLUMNS,
+    SEATS_SQL,
     Transaction,
     event_row,
     game_record,
@@ -59,6 +59,7 @@ from spies_replay.store.sql_rows import (
     idempotency_record,
     insert_game,
     insert_snapshots,
+    seat_of_token,
     seat_state,
     seat_states,
 )
@@ -374,15 +375,7 @@ class SqlEventStore:
 
     def check_token(self, game_id: str, token: str) -> int | None:
         """The seat a token belongs to, or ``None``; compares sha256 hashes in constant time."""
-        digest = hash_token(token)
-        rows = self._all(
-            "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        )
-        found: int | None = None
-        for seat, stored in rows:
-            if hmac.compare_digest(stored, digest):  # no early exit: same time for every seat
-                found = seat
-        return found
+        return seat_of_token(self._all(SEATS_SQL, (game_id,)), hash_token(token))
 
     def find_token(self, token: str) -> tuple[str, int] | None:
         """The game and seat a token belongs to, in any game, or ``None``.

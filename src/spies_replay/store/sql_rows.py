@@ -9,6 +9,7 @@ never reads (options, an outcome, a snapshot's state) are encoded as compact JSO
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
@@ -39,6 +40,8 @@ __all__ = [
     "game_values",
     "idempotency_record",
     "OWN_SEAT_SQL",
+    "SEATS_SQL",
+    "seat_of_token",
     "insert_game",
     "insert_head",
     "insert_owner",
@@ -81,6 +84,21 @@ class Transaction(Protocol):
 
     def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
     def executemany(self, sql: str, params: Sequence[Sequence[Any]], /) -> Any: ...
+
+
+SEATS_SQL: Final = "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat"
+"""A game's seat token hashes, by seat (what :func:`seat_of_token` compares)."""
+
+
+def seat_of_token(rows: Sequence[Sequence[Any]], digest: str) -> int | None:
+    """The seat of ``rows`` (:data:`SEATS_SQL`'s) whose token hash is ``digest``, or
+    ``None``; every hash compared in constant time, with no early exit (the same time for
+    every seat)."""
+    found: int | None = None
+    for seat, stored in rows:
+        if hmac.compare_digest(stored, digest):
+            found = seat
+    return found
 
 
 def seat_state(row: Sequence[Any]) -> SeatState:
