@@ -282,8 +282,8 @@ class HeadRow:
         record: the game's record.
         secrets: its seed and explicit deal (``None``: none stored).
         head: the compact head kept with the game (:attr:`Append.head`) when it was kept at
-            the record's version, else ``None`` (none kept, or kept behind: a seat change,
-            a writer that kept none). Text as its writer gave it: the caller checks it.
+            the record's version, else ``None`` (none kept, or kept behind: a writer that
+            kept none). Text as its writer gave it: the caller checks it.
     """
 
     record: GameRecord
