@@ -11,9 +11,9 @@ append's own transaction (:func:`~spies_replay.store.sql_rows.insert_head`, from
 writes the first one (:func:`~spies_replay.store.sql_rows.insert_game`). It is a cache of
 what the log says, never the log: :data:`HEAD_ROW_SQL` hands it out only at the version
 the game's row has, a writer that kept none (an older server, a seat change on a game
-whose head was not kept, a copy or an import) leaves it behind and so unused, and a reader that folds the log instead may write
-it back (:func:`write_back`, a write that may fail without harm). Verify, export and copy
-never read it.
+whose head was not kept, a copy or an import) leaves it behind and so unused, and a reader
+that folds the log instead may write it back (:func:`write_back`, a write that may fail
+without harm). Verify, export and copy never read it.
 """
 
 from __future__ import annotations
