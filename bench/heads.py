@@ -9,18 +9,23 @@ spread from a fresh deal to the middle of a game). Then, on the store's twin the
 reads (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`; PostgreSQL has none:
 the store itself, as a worker thread reads it), in this one thread:
 
-- **memory**: every game's head folded (:func:`~spies_api.game.load_head`) and all kept;
+- **memory**: every game's head loaded (:func:`~spies_api.game.load_head`) and all kept;
   the bytes Python allocated and still holds (``tracemalloc``) divided by the games: what
   one head in :class:`~spies_api.service.states.GameStates` costs, and so what a cache of
   ``--cache`` heads would (SQLite's page cache is not Python's and is not counted); and
   the same head packed as :class:`~spies_api.service.states.GameStates` keeps the heads it
-  drops (its pickle, with the entry's own bytes), and the CPU of unpacking one; and the
+  drops (:class:`~spies_api.service.states.Packed`, with the entry's own bytes), and the
+  CPU of unpacking one; and the
   memory of remembering one verified seat token
   (:meth:`~spies_api.service.auth.SeatAuthenticator.remember`);
-- **CPU**: the process CPU (``time.process_time``, which a busy machine does not inflate)
-  of folding every game's head again, and of looking each seat-0 token up
-  (:meth:`~spies_api.service.auth.SeatAuthenticator.caller` with nothing remembered),
-  per game.
+- **CPU**: the process CPU (``time.process_time``, which a busy machine does not inflate),
+  per game, of loading every game's head again as a cache miss does
+  (:func:`~spies_api.game.load_head`: the head kept with the game, one read), of folding
+  it from the log instead (:func:`~spies_api.game.loading.fold_head`: what a miss cost
+  before heads were kept, and still costs for a game whose kept head is absent or
+  behind), of encoding the head to keep (:meth:`~spies_api.game.loading.Head.packed`:
+  what each append adds), with the kept head's size, and of looking each seat-0 token up
+  (:meth:`~spies_api.service.auth.SeatAuthenticator.caller` with nothing remembered).
 
 It prints and never asserts. Usage::
 
@@ -31,10 +36,8 @@ It prints and never asserts. Usage::
 from __future__ import annotations
 
 import argparse
-import pickle
 import random
 import statistics
-import sys
 import tempfile
 import time
 import tracemalloc
@@ -45,9 +48,10 @@ from capacity import fresh_location, quiet_logs
 from spies_api import Settings
 from spies_api.app import Runtime
 from spies_api.game import Head, load_head, submit_command
+from spies_api.game.loading import fold_head
 from spies_api.schemas import CreateGameRequest
 from spies_api.service.auth import SeatAuthenticator
-from spies_api.service.states import PACKED_ENTRY
+from spies_api.service.states import Packed
 from spies_core.registry import GAMES
 from spies_replay.store.protocols import EventStore
 
@@ -82,13 +86,22 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
         load_head(reader, game_id)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept: list[Head] = [load_head(reader, game_id) for game_id in ids]
+    heads: list[Head] = [load_head(reader, game_id) for game_id in ids]
     held = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     started = time.process_time()
     for game_id in ids:
-        load_head(reader, game_id)
+        fold_head(reader, game_id)
     fold = time.process_time() - started
+    started = time.process_time()
+    for game_id in ids:
+        load_head(reader, game_id)
+    read = time.process_time() - started
+    kept = [reader.head_row(game_id).head or "" for game_id in ids]
+    started = time.process_time()
+    for head in heads:
+        head.packed()
+    pack = time.process_time() - started
     seats = SeatAuthenticator(reader, capacity=1)
     started = time.process_time()
     for game_id, token in games:
@@ -101,18 +114,21 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
         remembering.remember(game_id, 0, token)
     tokens = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    packed = [pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL) for head in kept]
+    packed = [Packed.of(head) for head in heads]
     started = time.process_time()
     for blob in packed:
-        pickle.loads(blob)  # noqa: S301 (this process's own pickles)
+        blob.unpack()
     unpack = time.process_time() - started
     return {
-        "bytes": held / len(kept),
+        "bytes": held / len(heads),
+        "kept": statistics.mean(len(text.encode()) for text in kept),
         "token_bytes": tokens / len(games),
-        "packed": statistics.mean(PACKED_ENTRY + sys.getsizeof(blob) for blob in packed),
+        "packed": statistics.mean(blob.size for blob in packed),
         "unpack_ms": unpack * 1000 / len(ids),
-        "version": statistics.mean(head.version for head in kept),
+        "version": statistics.mean(head.version for head in heads),
         "fold_ms": fold * 1000 / len(ids),
+        "read_ms": read * 1000 / len(ids),
+        "pack_ms": pack * 1000 / len(ids),
         "token_ms": token_cpu * 1000 / len(ids),
     }
 
@@ -133,9 +149,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         "| database | game | mean version | KiB per head | MiB per cache | fold ms CPU"
-        " | token ms CPU | KiB packed | unpack ms CPU | KiB a remembered token |"
+        " | kept head ms CPU | KiB kept | pack ms CPU | token ms CPU | KiB packed | unpack ms CPU"
+        " | KiB a remembered token |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as workdir:
         for db in args.db or ["sqlite"]:
             for game in GAMES:
@@ -151,6 +168,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(
                     f"| {runtime.store.backend} | {game} | {found['version']:.1f} | {kib:.1f}"
                     f" | {kib * args.cache / 1024:.1f} | {found['fold_ms']:.3f}"
+                    f" | {found['read_ms']:.3f} | {found['kept'] / 1024:.1f}"
+                    f" | {found['pack_ms']:.3f}"
                     f" | {found['token_ms']:.3f} | {found['packed'] / 1024:.1f}"
                     f" | {found['unpack_ms']:.3f} | {found['token_bytes'] / 1024:.2f} |"
                 )

@@ -153,11 +153,16 @@ class Runtime:
         store = open_store(settings.db_path, snapshot_every=settings.snapshot_every, sync=sync)
         recorder = store.recorder(on_loop=settings.inline_commands)
         reader = store.loop_reader() if settings.inline_commands else None  # a miss's reads
+        reads = store.loop_reads(recorder)  # PostgreSQL's: awaited on the loop
         states = GameStates(
-            store, settings.cache_size, reader=reader, packed_bytes=settings.cache_bytes
+            store,
+            settings.cache_size,
+            reader=reader,
+            reads=reads,
+            packed_bytes=settings.cache_bytes,
         )
         remembered = settings.cache_size + settings.cache_bytes // 1024  # a game per KiB
-        auth = SeatAuthenticator(store, remembered, reader=reader)
+        auth = SeatAuthenticator(store, remembered, reader=reader, reads=reads)
         notifier = EventNotifier(store_versions(store), recheck_seconds=settings.sse_poll_seconds)
         appends = AppendListeners()
         appends.add(notifier.notify)

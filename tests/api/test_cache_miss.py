@@ -1,8 +1,10 @@
 """A command on a game whose head and token the process no longer holds (a cache miss):
-on SQLite the fold and the token's lookup run on the event loop, from the store's twin
+the head kept with the game is read, not folded from the log; on SQLite that read and the
+token's lookup run on the event loop, from the store's twin
 (:meth:`~spies_replay.store.protocols.EventStore.loop_reader`), with no worker thread; a
-long fold, or ``inline_commands`` off, still goes to one. A head the cache dropped but kept
-packed (``cache_bytes``) is unpacked: no fold, no read of the log."""
+long fold (a game with no head kept at its version), or ``inline_commands`` off, still goes
+to one. A head the cache dropped but kept packed (``cache_bytes``) is unpacked: no read of
+the log at all."""
 
 from __future__ import annotations
 
@@ -18,21 +20,24 @@ from litestar.testing import TestClient
 
 from spies_api import Settings
 from spies_api.app import Runtime
+from spies_api.game import loading
 from spies_api.service import auth, states
 from spies_replay.reading import LongFoldError, load_state
 from tests.support.api import Game, new_game
 from tests.support.apps import open_app
+from tests.support.backends import fresh_backend
 
 
 class Hops:
-    """Counts the folds of a head, and the calls sent to a worker thread, by the cache of
-    heads and the authenticator."""
+    """Counts the loads of a head (``load``), its folds from the log (``fold``), and the
+    calls sent to a worker thread (``hop``), by the cache of heads and the authenticator."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.counts: Counter[str] = Counter()
         for module in (states, auth):
             monkeypatch.setattr(module, "blocking", self._counted("hop", module.blocking))
-        monkeypatch.setattr(states, "load_head", self._counted("fold", states.load_head))
+        monkeypatch.setattr(states, "load_head", self._counted("load", states.load_head))
+        monkeypatch.setattr(loading, "fold_head", self._counted("fold", loading.fold_head))
 
     def _counted(self, what: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any, **kwargs: Any) -> Any:
@@ -82,11 +87,36 @@ def test_a_miss_on_sqlite_does_not_leave_the_loop(
         hops = Hops(monkeypatch)
         answer = missed_command(client, runtime, games, hops)
         assert answer.status_code == 200, answer.text
-        assert hops.counts["fold"] == 1  # the head was folded from the log: a miss
+        assert hops.counts["load"] == 1  # a miss: the head kept with the game read
+        assert hops.counts["fold"] == 0  # not folded from the log
         # the token's lookup and the fold: on the loop, or each on a worker thread
         assert hops.counts["hop"] == (0 if inline else 2)
         after = client.get(games[0].url("/view"), headers=games[0].seats[0]).json()
         assert after["version"] == answer.json()["version"]
+
+
+def test_a_miss_on_postgresql_awaits_its_two_reads_on_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with fresh_backend("postgres", tmp_path) as backend:
+        app, runtime = open_app(
+            Settings(db_path=backend.location, cache_size=1, cache_bytes=0, log_json=True)
+        )
+        with TestClient(app=app) as client:
+            games = [new_game(client, "deck-of-spies", seed=f"pg-miss-{i}") for i in range(2)]
+            hops = Hops(monkeypatch)
+            answer = missed_command(client, runtime, games, hops)
+            assert answer.status_code == 200, answer.text
+            # the head kept with the game and the seat's token, each one round trip
+            # awaited on the loop: no worker thread, no fold
+            assert hops.counts == {}
+            runtime.store.save_head(games[1].id, games[1].created["version"], "{}")
+            hops.counts.clear()
+            legal = client.get(games[1].url("/legal"), headers=games[1].seats[0])
+            assert legal.status_code == 200, legal.text
+            assert (hops.counts["load"], hops.counts["fold"]) == (1, 1)  # a kept head not used
+            stranger = client.get(games[1].url("/view"), headers={"Authorization": "Bearer x"})
+            assert stranger.status_code == 401  # a token of no seat: told on a thread
 
 
 def test_a_long_fold_goes_to_a_worker_thread(
@@ -111,11 +141,13 @@ def test_a_long_fold_goes_to_a_worker_thread(
         runtime.store.drop_snapshots(first.id)  # every event to fold again: over the bound
         with pytest.raises(LongFoldError):
             load_state(runtime.store, first.id, most=2)
+        version = runtime.store.get_game(first.id).version
+        runtime.store.save_head(first.id, version, "{}")  # a kept head not to be used
         hops = Hops(monkeypatch)
         answer = missed_command(client, runtime, games, hops)
         assert answer.status_code == 200, answer.text
-        # the token on the loop; the fold refused there (nothing read), then on a thread
-        assert hops.counts == {"fold": 2, "hop": 1}
+        # the token on the loop; the fold refused there (nothing folded), then on a thread
+        assert hops.counts == {"load": 2, "fold": 2, "hop": 1}
 
 
 def test_a_dropped_head_kept_packed_is_unpacked_not_folded(

@@ -92,7 +92,7 @@ def test_another_processs_game_is_due_as_its_notice_tells_without_a_read(
 ) -> None:
     """Another process's append is heard with the game's due mark: kept as told, never read
     from the store (a query per remote append made each process dearer with every process
-    added); the game's fold to play it fails once, and is retried."""
+    added); the load of the game's head to play it fails once, and is retried."""
     before = retried("load", "database-busy")
     with TestClient(app) as client:
         # the scheduler runs (it has read the index of due work, once for the hour)
@@ -100,14 +100,14 @@ def test_another_processs_game_is_due_as_its_notice_tells_without_a_read(
         # another process creates an all-bot game on the same file: this server hears of it
         # from the store's watch, with its due mark (now: a bot is to act)
         reads = faults.calls["due_at"]
-        faults.fail_next("secrets")  # the fold of the game's head, to play it: fails once
+        faults.fail_next("head_row")  # the load of the game's head, to play it: fails once
         other = Runtime.open(replace(hourly, configure_logging=False))
         try:
             created = other.creator.create(msgspec.convert(BOTS, CreateGameRequest))
         finally:
             other.close()
         # (not read over HTTP before: that would cache its head here)
-        wait_for(lambda: faults.forced["secrets"] == 0, "the scheduler to fold the game")
+        wait_for(lambda: faults.forced["head_row"] == 0, "the scheduler to load the game")
         finished(client, created.id)  # retried: the scheduler lives on
     assert faults.calls["due_at"] == reads  # the notice told the due mark: no read of it
     assert retried("load", "database-busy") == before + 1

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from spies_api.game import create_game, load_head, prepare_abort
+from spies_api.game.loading import fold_head, kept_head
 from spies_core.clock import TimeControl
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import ALGORITHM, FairRng, seed_commitment
@@ -94,6 +95,8 @@ def test_nothing_is_dealt_until_the_last_open_seat_is_taken(store: EventStore, g
         change = change_seat(store, game_id, join(seat, f"p{seat}"), clock=at(JOINED_AT))
         batch = read_events(store, game_id, after=before)
         assert change.dealt is last
+        # the join kept the head after it (dealt, its clocks running), as a fold makes it
+        assert kept_head(store.head_row(game_id)) == fold_head(store, game_id)
         if not last:
             assert [e.type for e in batch] == ["seat_joined"]
     started = setup(spec, players, {}, FairRng(SEED.encode(), 0))

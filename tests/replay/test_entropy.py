@@ -17,6 +17,7 @@ import msgspec
 import pytest
 
 from spies_api.game import create_game
+from spies_api.game.loading import fold_head, kept_head
 from spies_core.registry import GAMES, get_game
 from spies_core.rng import FairRng, mix_seed
 from spies_core.step import setup
@@ -236,6 +237,9 @@ def test_the_deal_waits_for_the_last_open_seat_and_orders_the_joiners_by_seat(
     assert [e.type for e in read_events(store, game_id)][-2:] == ["seat_joined", "entropy_added"]
     assert len(read_events(store, game_id)) == 4  # nothing dealt with a seat still open
     change_seat(store, game_id, lambda s, t: SeatJoined(seat=1, name="Bo"), entropy=first)
+    # the last join kept the head after it: dealt from the mixed seed, its entropy in it
+    found = store.head_row(game_id)
+    assert found.head is not None and kept_head(found) == fold_head(store, game_id)
     events = [stored.event for stored in read_events(store, game_id)]
     spec = get_game("black-spy")
     mix = mix_seed(SERVER_SEED, [CREATOR, first, second])

@@ -2,7 +2,8 @@
 kept in step by every batch a head is moved on by, equal to what the log says when a head
 is loaded, and counting every command recorded as the seat's, a forced move after its
 clock ran out included. The API refuses a stale ``expected_version`` of a seat that acted
-since by it, without reading the log."""
+since by it, without reading the log. The head kept with the game is the fold's after each
+of those batches."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from spies_api.game import create_game, load_head, prepare_command, prepare_timeout
+from spies_api.game.loading import fold_head
 from spies_bots import bot_stream, policy_for
 from spies_core.clock import TimeControl, deadline_ms
 from spies_core.registry import GAMES
@@ -48,6 +50,8 @@ def test_the_head_moved_on_by_each_batch_is_the_head_loaded_from_the_log(
         assert head.acted[seat] == chosen_at + 1
         assert head.acted_since(seat, chosen_at) and not head.acted_since(seat, chosen_at + 1)
         assert load_head(store, head.id).acted == head.acted
+        # the head kept with the game is the fold's, a seat event's version included
+        assert load_head(store, head.id) == fold_head(store, head.id) == head
     assert all(head.acted)
 
 
@@ -72,3 +76,4 @@ def test_a_forced_move_after_a_timeout_is_the_seats_command(store: EventStore) -
     assert [rows[0].type, rows[1].actor] == ["clock_expired", 0]
     assert prepared.head.acted == (rows[1].seq,) == load_head(store, head.id).acted
     assert prepared.head.acted_since(0, head.version)
+    assert load_head(store, head.id) == fold_head(store, head.id) == prepared.head  # clocks too

@@ -54,7 +54,9 @@ def test_a_join_records_its_owner_with_its_token(store: EventStore) -> None:
     game_id = lobby(store)
     table = read_seats(store, game_id, games=GAMES)
     joined = SeatJoined(seat=1, name="Ada")
-    append_seat_change(store, table, joined, token_hash=hash_token("ada-seat"), owner=ADA)
+    append_seat_change(
+        store, table, joined, token_hash=hash_token("ada-seat"), owner=ADA, games=GAMES
+    )
     assert store.check_token(game_id, "ada-seat") == 1
     assert isinstance(store, KeyDatabase)
     assert seat_owner(store, game_id, 1) == ADA
@@ -65,10 +67,17 @@ def test_a_join_records_its_owner_with_its_token(store: EventStore) -> None:
 def test_a_join_that_loses_its_race_records_no_owner(store: EventStore) -> None:
     game_id = lobby(store)
     table = read_seats(store, game_id, games=GAMES)
-    append_seat_change(store, table, SeatJoined(seat=1, name="Cy"), token_hash=hash_token("cy"))
+    append_seat_change(
+        store, table, SeatJoined(seat=1, name="Cy"), token_hash=hash_token("cy"), games=GAMES
+    )
     with pytest.raises(VersionConflictError):  # decided on the seats as they were
         append_seat_change(
-            store, table, SeatJoined(seat=1, name="Bo"), token_hash=hash_token("bo"), owner=BO
+            store,
+            table,
+            SeatJoined(seat=1, name="Bo"),
+            token_hash=hash_token("bo"),
+            owner=BO,
+            games=GAMES,
         )
     assert owned(store, BO) == []
     assert store.check_token(game_id, "bo") is None

@@ -61,7 +61,7 @@ def test_migrations_are_recorded_in_schema_migrations(backend: Backend) -> None:
     backend.open().close()
     rows = backend.execute("SELECT name, applied_at FROM schema_migrations")
     assert [row[0] for row in rows] == [migration.name for migration in MIGRATIONS]
-    assert rows[-1][0] == "m010_seat_owners"
+    assert rows[-1][0] == "m011_heads"
     assert all(row[1].endswith("Z") for row in rows)
 
 

@@ -84,7 +84,7 @@ def test_schema_is_migrated_once_and_recorded(db_path: Path) -> None:
         applied = conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     assert applied == [(migration.name,) for migration in MIGRATIONS]
-    assert [name for (name,) in applied][-1] == "m010_seat_owners"
+    assert [name for (name,) in applied][-1] == "m011_heads"
     assert "_sqlite_migrations" not in tables  # a new file has the one table of records
 
 

@@ -10,6 +10,7 @@ reason). What only one backend has is tested in ``test_sqlite_store.py`` and
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import threading
 from collections.abc import Iterator
@@ -20,11 +21,21 @@ from typing import Any
 import msgspec
 import pytest
 
-from spies_api.game import IdempotencyRequest, create_game, submit_command
+from spies_api.game import (
+    Head,
+    IdempotencyRequest,
+    abort_game,
+    create_game,
+    load_head,
+    prepare_command,
+    submit_command,
+)
+from spies_api.game.loading import fold_head
 from spies_core.decider import fold
 from spies_core.errors import GameOverError, InvalidOptionsError, UnknownGameError
 from spies_core.rng import ALGORITHM
-from spies_replay.codec import FORMAT_3, genesis_hash, seal
+from spies_replay.codec import FORMAT_3, codec_for, genesis_hash, seal
+from spies_replay.copying import copy_game
 from spies_replay.errors import (
     GameExistsError,
     GameFinishedError,
@@ -559,6 +570,124 @@ def test_snapshots_are_kept_and_a_broken_one_is_ignored(
     assert load_state(store, game_id, at=version - 1, games=GAMES).state == expected
     rebuilt = store.snapshots(game_id)
     assert rebuilt and all('"x"' not in state for _, state in rebuilt)
+
+
+# -- compact heads ---------------------------------------------------------------------------
+
+
+def kept_head(store: EventStore, game_id: str) -> Head | None:
+    """The head kept with the game, as one read finds it (``None``: none to use)."""
+    return Head.unpacked(store.head_row(game_id), codec_for(SPEC))
+
+
+def test_the_kept_head_is_the_fold_after_every_append_and_holds_no_secret(
+    store: EventStore,
+) -> None:
+    game_id = new_game(store, target=12).record.id
+    seed = store.secrets(game_id)
+    assert seed is not None
+    for turn in range(20):
+        found = store.head_row(game_id)
+        assert found.head is not None, turn  # written with the append (or the creation)
+        assert seed.seed.hex() not in found.head
+        head = kept_head(store, game_id)
+        assert head is not None and head == fold_head(store, game_id, games=GAMES), turn
+        assert load_head(store, game_id, games=GAMES) == head
+        if head.finished:
+            break
+        state = head.state
+        command = Bump(by=3) if turn > 8 else (Draw() if state.deck else Bump(by=1))
+        submit_command(store, game_id, state.turn, command, games=GAMES)
+    assert store.get_game(game_id).status == GameStatus.FINISHED
+    assert kept_head(store, game_id) == fold_head(store, game_id, games=GAMES)
+
+
+@pytest.mark.parametrize("kept", ["behind", "not-json", "other-hash", "other-version", "format"])
+def test_a_kept_head_not_at_the_games_row_is_folded_instead_and_written_back(
+    store: EventStore, kept: str
+) -> None:
+    game_id = new_game(store, target=40).record.id
+    version = play(store, game_id, 6)
+    earlier = store.head_row(game_id).head  # its state differs from the next one's
+    assert earlier is not None
+    version = play(store, game_id, 1)
+    if kept == "behind":  # a writer that keeps no head: an older server's
+        head = load_head(store, game_id, games=GAMES)
+        prepared = prepare_command(SPEC, head, head.state.turn, Bump(by=1))
+        store.append(dataclasses.replace(prepared.append, head=None))
+        assert store.head_row(game_id).head is None
+    else:
+        forged = msgspec.json.decode(earlier)
+        forged["version"] = version  # the row's version, the state of the version before
+        if kept == "not-json":
+            text = "{not json"
+        else:
+            if kept == "other-hash":
+                forged["head_hash"] = "0" * 64
+            elif kept == "other-version":
+                forged["version"] = version + 1
+            else:
+                forged["format"] = 99
+                forged["head_hash"] = store.get_game(game_id).head_hash
+            text = msgspec.json.encode(forged).decode()
+        store.save_head(game_id, version, text)
+        assert store.head_row(game_id).head == text
+        assert kept_head(store, game_id) is None
+    folded = fold_head(store, game_id, games=GAMES)
+    assert load_head(store, game_id, games=GAMES) == folded
+    assert kept_head(store, game_id) == folded  # written back by the load
+    assert verify_game(store, game_id, games=GAMES).ok  # verify never reads it
+
+
+def test_a_written_back_head_never_replaces_a_newer_one(store: EventStore) -> None:
+    game_id = new_game(store, target=40).record.id
+    version = play(store, game_id, 3)
+    old = store.head_row(game_id).head
+    assert old is not None
+    play(store, game_id, 1)
+    newer = store.head_row(game_id).head
+    store.save_head(game_id, version, old)  # a reader that folded before the last append
+    assert store.head_row(game_id).head == newer is not None
+
+
+def test_a_database_from_before_the_heads_migrates_and_its_games_fold_once(
+    backend: Backend,
+) -> None:
+    with backend.open() as store:
+        game_id = new_game(store, target=40).record.id
+        play(store, game_id, 3)
+    backend.execute("DROP TABLE heads")  # as a database an older version made
+    backend.execute("DELETE FROM schema_migrations WHERE name = 'm011_heads'")
+    with backend.open() as store:
+        assert "m011_heads" in backend.migrations()
+        assert store.head_row(game_id).head is None
+        assert load_head(store, game_id, games=GAMES) == fold_head(store, game_id, games=GAMES)
+        assert kept_head(store, game_id) is not None  # written back
+        play(store, game_id, 1)
+        assert kept_head(store, game_id) == fold_head(store, game_id, games=GAMES)
+
+
+def test_copy_import_and_abort_leave_no_stale_head_in_use(
+    store: EventStore, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    played = new_game(store, target=40).record.id
+    play(store, played, 4)
+    finished = new_game(store, target=5).record.id
+    finish(store, finished)
+    aborted = abort_game(store, played, detail="a test", games=GAMES).head
+    assert aborted.finished and kept_head(store, played) == aborted
+    assert aborted == fold_head(store, played, games=GAMES)
+    with fresh_backend(request.node.callspec.params["backend"], tmp_path / "x") as second:
+        (tmp_path / "x").mkdir(exist_ok=True)
+        with second.open() as target:
+            copy_game(store, target, played)
+            assert import_game(target, list(export_lines(store, finished)), games=GAMES).ok
+            for game_id in (played, finished):
+                assert target.head_row(game_id).head is None  # none copied: the first load folds
+                assert load_head(target, game_id, games=GAMES) == load_head(
+                    store, game_id, games=GAMES
+                )
+                assert kept_head(target, game_id) == fold_head(target, game_id, games=GAMES)
 
 
 def test_view_at_respects_the_viewer(store: EventStore) -> None:

@@ -37,6 +37,7 @@ LOADS = frozenset(
         "read_rows",
         "last_row",
         "latest_snapshot",
+        "head_row",
         "secrets",
         "seat_states",
         "check_token",

@@ -268,7 +268,7 @@ def sealed(
     )
     check_batch(append)
     after = head.after(append, moved.state, finished=moved.finished, clock=clock, seats=seats)
-    append = dataclasses.replace(append, due_at=after.due_at(spec, now))
+    append = dataclasses.replace(append, due_at=after.due_at(spec, now), head=after.packed())
     return PreparedCommand(
         step=moved,
         events=stored_events(append, [*before, *batch]),

@@ -280,6 +280,16 @@ def create_game(
             updated_at=created_at,
         )
         snapshots = [(rows[-1].seq, state)] if len(rows) >= store.snapshot_every else []
+        head = Head.of(
+            record,
+            state,
+            game_secrets,
+            holders,
+            clocks,
+            deal_deferred=deferred,
+            open_until=open_until,
+            log=FORMAT_3,
+        )
         try:
             store.insert_game(
                 NewGame(
@@ -291,16 +301,8 @@ def create_game(
                     snapshots=snapshots,
                     rematch_of=rematch_of,
                     owners={} if owners is None else owners,
-                    due_at=Head.of(
-                        record,
-                        state,
-                        game_secrets,
-                        holders,
-                        clocks,
-                        deal_deferred=deferred,
-                        open_until=open_until,
-                        log=FORMAT_3,
-                    ).due_at(spec, created_at),
+                    due_at=head.due_at(spec, created_at),
+                    head=head.packed(),
                 )
             )
         except GameExistsError:

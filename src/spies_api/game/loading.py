@@ -1,5 +1,10 @@
 """A game's head: everything a command needs of a game at its last event, loaded from the
 log (:func:`load_head`) or carried forward by the caller after each append (:meth:`Head.after`).
+
+Each append keeps the head after it with the game (:meth:`Head.packed`, a
+:class:`~spies_api.game.compact.CompactHead`), so that loading a head is one read of the
+game's row; a game whose kept head is absent or behind its version is folded from the log
+(:func:`fold_head`) and its head written back.
 """
 
 from __future__ import annotations
@@ -9,14 +14,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+import structlog
+
+from spies_api.game.compact import (
+    HEAD_FORMAT,
+    CompactHead,
+    decode_compact,
+    encode_compact,
+    encode_state,
+)
 from spies_core.clock import ClockState
 from spies_core.decider import AnySpec, Seat
+from spies_core.registry import get_game
 from spies_replay.clocks import (
     from_ms,
     next_deadline,
     to_ms,
 )
-from spies_replay.codec import CHAIN_VERSION, chain_of
+from spies_replay.codec import CHAIN_VERSION, GameCodec, chain_of, codec_for
 from spies_replay.errors import (
     ReplayError,
 )
@@ -34,9 +50,11 @@ from spies_replay.reading import (
     load_state,
 )
 from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus
+from spies_replay.store.records import Append, GameRecord, GameSecrets, GameStatus, HeadRow
 
-__all__ = ["Head", "any_open", "load_head", "stored_events"]
+__all__ = ["Head", "any_open", "fold_head", "kept_head", "load_head", "stored_events"]
+
+_log = structlog.get_logger("spies_api.game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +130,79 @@ class Head:
             open_until=open_until,
             log=log,
         )
+
+    def packed(self) -> str:
+        """The head as the store keeps it with the game (:attr:`Append.head`): everything
+        but its seed and explicit deal."""
+        return encode_compact(
+            CompactHead(
+                format=HEAD_FORMAT,
+                id=self.id,
+                version=self.version,
+                head_hash=self.head_hash,
+                log=self.log,
+                state=encode_state(self.state),
+                seats=self.seats,
+                clock=self.clock,
+                acted=self.acted,
+                deal_deferred=self.deal_deferred,
+                open_until=self.open_until,
+                entropy=self.secrets.entropy,
+            )
+        )
+
+    @classmethod
+    def unpack(
+        cls, text: str, codec: GameCodec, secrets: GameSecrets, *, finished: bool
+    ) -> Head | None:
+        """The head :meth:`packed` wrote, of a game of ``codec``'s with ``secrets`` (its
+        seed and deal: never packed), finished or not; ``None``: of another format.
+
+        Raises:
+            msgspec.DecodeError: ``text`` is not JSON.
+            msgspec.ValidationError: it is not a packed head (or its state not the game's).
+        """
+        kept = decode_compact(text)
+        if kept.format != HEAD_FORMAT:
+            return None
+        return cls(
+            id=kept.id,
+            game=codec.spec.name,
+            version=kept.version,
+            head_hash=kept.head_hash,
+            state=codec.state.decode(kept.state),
+            finished=finished,
+            secrets=dataclasses.replace(secrets, entropy=kept.entropy),
+            seats=kept.seats,
+            clock=kept.clock,
+            acted=kept.acted,
+            deal_deferred=kept.deal_deferred,
+            open_until=kept.open_until,
+            log=kept.log,
+        )
+
+    @classmethod
+    def unpacked(cls, found: HeadRow, codec: GameCodec) -> Head | None:
+        """The head kept with the game (:meth:`packed`), read with its row: ``None`` when
+        none is kept at the game's version, or the one kept does not decode, is of another
+        format, or names another game, version or head hash than the game's row."""
+        record, secrets, text = found.record, found.secrets, found.head
+        if text is None or secrets is None:
+            return None
+        finished = record.status == GameStatus.FINISHED
+        try:
+            head = cls.unpack(text, codec, secrets, finished=finished)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            _log.warning("head_not_decoded", game_id=record.id, error=str(exc))
+            return None
+        if head is None or (head.id, head.version, head.head_hash) != (
+            record.id,
+            record.version,
+            record.head_hash,
+        ):
+            _log.warning("head_not_used", game_id=record.id, version=record.version)
+            return None
+        return head
 
     @property
     def waiting(self) -> bool:
@@ -192,8 +283,42 @@ def stored_events(append: Append, events: Sequence[Any]) -> list[StoredEvent]:
 def load_head(
     store: EventStore, game_id: str, *, games: Games | None = None, most: int | None = None
 ) -> Head:
+    """The game's head with its secrets (the game looked up among ``games``, default the
+    registry): the head kept with the game, read with its row and its secrets in one read
+    (:meth:`Head.unpacked`); else (none kept at its version, or one not to be used) folded
+    from the log (:func:`fold_head`, at most ``most`` events) and written back, so that the
+    next load reads one row (a cache's write: one that fails is only logged).
+
+    Raises:
+        GameNotFoundError: no such game.
+        LongFoldError: no head kept, and more than ``most`` events to fold (see
+            :func:`~spies_replay.reading.load_state`).
+        ReplayError: the game has no stored seed (code ``seed-missing``).
+    """
+    head = kept_head(store.head_row(game_id), games)
+    if head is not None:
+        return head
+    head = fold_head(store, game_id, games=games, most=most)
+    store.save_head(game_id, head.version, head.packed())
+    return head
+
+
+def kept_head(found: HeadRow, games: Games | None = None) -> Head | None:
+    """The head kept with the game of ``found`` (a store's ``head_row``), when it is to be
+    used (:meth:`Head.unpacked`), the game looked up among ``games`` (default the registry).
+
+    Raises:
+        UnknownGameError: the game is not among ``games``.
+    """
+    return Head.unpacked(found, codec_for(get_game(found.record.game, games)))
+
+
+def fold_head(
+    store: EventStore, game_id: str, *, games: Games | None = None, most: int | None = None
+) -> Head:
     """The game's head, folded from its nearest snapshot, with its secrets (the game looked
-    up among ``games``, default the registry), folding at most ``most`` events.
+    up among ``games``, default the registry), folding at most ``most`` events; the head
+    kept with the game is not read.
 
     Raises:
         GameNotFoundError: no such game.

@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from spies_api.game.commands import check_batch
 from spies_api.game.creation import deal_events, deferred_setup
-from spies_api.game.loading import any_open, stored_events
+from spies_api.game.loading import Head, any_open, kept_head, stored_events
 from spies_core.clock import ClockState
 from spies_core.decider import AnySpec
 from spies_core.registry import get_game
@@ -269,6 +269,24 @@ def read_seats(store: EventStore, game_id: str, *, games: Games | None = None) -
     return SeatTable(record=record, seats=seats, tokens=tokens, deal=deal, log=log)
 
 
+def _moved(head: Head, prepared: PreparedSeatChange) -> Head:
+    """``head`` after the seat change ``prepared``: its seats, a joiner's entropy, and, when
+    it dealt the game, its state and clocks."""
+    append = prepared.append
+    moved = head.after(
+        append,
+        prepared.state,
+        finished=append.outcome is not None,
+        clock=prepared.clock,
+        seats=prepared.seats,
+    )
+    added = tuple(event for event in prepared.events if isinstance(event, EntropyAdded))
+    if not added:
+        return moved
+    secrets = dataclasses.replace(moved.secrets, entropy=(*moved.secrets.entropy, *added))
+    return dataclasses.replace(moved, secrets=secrets)
+
+
 def append_seat_change(
     store: EventStore,
     table: SeatTable,
@@ -278,13 +296,16 @@ def append_seat_change(
     recorded_at: str | None = None,
     entropy: bytes | None = None,
     owner: SeatOwner | None = None,
+    games: Games | None = None,
 ) -> SeatChange:
     """Append ``event``, decided from ``table``, at the version ``table`` was read at
     (:func:`prepare_seat_change`): so two racing changes are decided one after the other,
     across processes, and the second is refused by the store's version check, to be decided
     again by its caller on the seats read anew (at most :data:`SEAT_CHANGE_ATTEMPTS` times).
     With ``token_hash`` the event's seat gets that token, and with ``owner`` it is that
-    player's, in the same transaction.
+    player's, in the same transaction; so is the game's head after it, moved on from the
+    head kept at that version (none kept there: none written; the game looked up among
+    ``games``, default the registry).
 
     Raises:
         GameFinishedError: the game is over.
@@ -303,6 +324,9 @@ def append_seat_change(
         owner=owner,
     )
     append = prepared.append
+    kept = kept_head(store.head_row(table.record.id), games)
+    if kept is not None and kept.version == append.version:
+        append = dataclasses.replace(append, head=_moved(kept, prepared).packed())
     store.append(append)
     return SeatChange(
         seats=prepared.seats,

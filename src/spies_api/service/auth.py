@@ -30,7 +30,7 @@ from typing import Final, Protocol
 from spies_api.problems.errors import ForbiddenError, UnauthorizedError
 from spies_api.service.placement import blocking
 from spies_replay.errors import StoreBusyError
-from spies_replay.store.protocols import GameIndex, SeatLedger
+from spies_replay.store.protocols import GameIndex, LoopReads, SeatLedger
 from spies_replay.store.records import hash_token
 
 __all__ = ["Caller", "SeatAuthenticator", "bearer_token"]
@@ -82,12 +82,22 @@ class SeatAuthenticator:
         capacity: how many games' verified hashes are remembered (least recently used
             games are forgotten, and looked up in the store again).
         reader: the store read on the event loop (``None``: lookups on a worker thread).
+        reads: a token's lookup awaited on the event loop (PostgreSQL's: a seat's token
+            found there; any other answer is looked into on a worker thread).
     """
 
-    def __init__(self, store: _Seats, capacity: int, *, reader: _Seats | None = None) -> None:
+    def __init__(
+        self,
+        store: _Seats,
+        capacity: int,
+        *,
+        reader: _Seats | None = None,
+        reads: LoopReads | None = None,
+    ) -> None:
         self.store = store
         self.capacity = capacity
         self.reader = reader
+        self.reads = reads
         self._verified: OrderedDict[str, dict[int, str]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -122,13 +132,22 @@ class SeatAuthenticator:
     async def identify(
         self, game_id: str, token: str | None, *, known_game: bool = False
     ) -> Caller:
-        """:meth:`caller`, read on the event loop from :attr:`reader` (else, or when that
-        read would wait, on a worker thread)."""
+        """:meth:`caller`, read on the event loop from :attr:`reader`, or a seat's token
+        found there by :attr:`reads` (else, or when that read would wait, on a worker
+        thread)."""
         if self.reader is not None:
             try:
                 return self.caller(game_id, token, known_game=known_game, via=self.reader)
             except StoreBusyError:
                 pass  # the rare read that would wait for another connection
+        elif self.reads is not None and token is not None:
+            digest = hash_token(token)
+            seat = self._remembered(game_id, digest)
+            if seat is None:
+                seat = await self.reads.check_token(game_id, token)
+            if seat is not None:  # else 404, 401 or 403: told apart on a worker thread
+                self._remember(game_id, seat, digest)
+                return Caller(game_id, seat, token)
         return await blocking(self.caller, game_id, token, known_game=known_game)
 
     def caller(

@@ -2,36 +2,68 @@
 
 A game's head (:class:`spies_api.game.loading.Head`: its folded state, version, head hash and
 secrets) is kept for recently used games in a bounded LRU cache. After a restart, or for a
-game the cache dropped, it is folded from the log's nearest snapshot (:meth:`GameStates.fetch`):
-on the event loop itself when the store reads there without waiting (SQLite's twin,
-:meth:`~spies_replay.store.protocols.EventStore.loop_reader`) and the fold is short (at most
-one snapshot interval of events, a fold of the order of a thread hop; figures in
+game the cache dropped, it is loaded (:meth:`GameStates.fetch`): the head the store keeps
+with the game, one read (:func:`spies_api.game.loading.load_head`), or, when none is kept
+at the game's version, folded from the log's nearest snapshot; on the event loop itself
+when the store reads there without waiting (SQLite's twin,
+:meth:`~spies_replay.store.protocols.EventStore.loop_reader`) and a fold would be short (at
+most one snapshot interval of events, a fold of the order of a thread hop; figures in
 docs/speed.md), else on a worker thread. A head the cache drops is first kept packed
-(pickled: a fraction of the head's own memory) within a memory budget: unpacking it costs
-a fraction of a fold and no read of the log. The pickles are only this process's own
-heads, never a client's bytes. The log stays the authority: a head is used only at the
-version the game's record has, and an append the store refuses drops it.
+within a memory budget, as the store keeps it with the game
+(:meth:`spies_api.game.loading.Head.packed`, a fraction of the head's own memory, with its
+secrets beside it): unpacking it costs less than reading it, and no read of the log. The
+log stays the authority: a head is used only at the version the game's record has, and an
+append the store refuses drops it.
 """
 
 from __future__ import annotations
 
-import pickle
 import sys
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Final
 
 from spies_api.game import Head, load_head
+from spies_api.game.loading import kept_head
 from spies_api.service.placement import blocking
+from spies_core.registry import GAMES
+from spies_replay.codec import codec_for
 from spies_replay.errors import StoreBusyError
 from spies_replay.reading import LongFoldError
-from spies_replay.store.protocols import EventStore
-from spies_replay.store.records import GameRecord
+from spies_replay.store.protocols import EventStore, LoopReads
+from spies_replay.store.records import GameRecord, GameSecrets
 
-__all__ = ["PACKED_ENTRY", "GameStates"]
+__all__ = ["PACKED_ENTRY", "GameStates", "Packed"]
 
 PACKED_ENTRY: Final = 200
-"""Bytes a packed head holds besides its pickle: its key, the tuple and the cache's node."""
+"""Bytes a packed head holds besides its text: its key, the record and the cache's node
+(its secrets are counted in the head's own memory: they are the same object)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A head the cache dropped, kept packed (:meth:`Head.packed`) with what that leaves out."""
+
+    version: int
+    game: str
+    finished: bool
+    secrets: GameSecrets
+    text: str
+
+    @classmethod
+    def of(cls, head: Head) -> Packed:
+        return cls(head.version, head.game, head.finished, head.secrets, head.packed())
+
+    def unpack(self) -> Head:
+        codec = codec_for(GAMES[self.game])
+        head = Head.unpack(self.text, codec, self.secrets, finished=self.finished)
+        assert head is not None  # this process packed it
+        return head
+
+    @property
+    def size(self) -> int:
+        return PACKED_ENTRY + sys.getsizeof(self.text)
 
 
 class GameStates:
@@ -41,6 +73,8 @@ class GameStates:
         store: the replay log.
         capacity: the most games kept; the least recently used is dropped beyond it.
         reader: the log read on the event loop (``None``: every fold on a worker thread).
+        reads: the reads of a miss awaited on the event loop (PostgreSQL's: the head kept
+            with the game; a fold still goes to a worker thread).
         packed_bytes: the memory of the heads dropped beyond ``capacity`` and kept packed
             (``0``: none; the least recently used is dropped beyond it).
     """
@@ -51,6 +85,7 @@ class GameStates:
         capacity: int,
         *,
         reader: EventStore | None = None,
+        reads: LoopReads | None = None,
         packed_bytes: int = 0,
     ) -> None:
         if capacity < 1:
@@ -58,9 +93,10 @@ class GameStates:
         self.store = store
         self.capacity = capacity
         self.reader = reader
+        self.reads = reads
         self.packed_bytes = packed_bytes
         self._heads: OrderedDict[str, Head] = OrderedDict()
-        self._packed: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        self._packed: OrderedDict[str, Packed] = OrderedDict()
         self._packed_size = 0
         self._lock = threading.Lock()
 
@@ -75,7 +111,7 @@ class GameStates:
             packed = self._unpack(game_id)
         if packed is None:
             return None
-        unpacked: Head = pickle.loads(packed)  # noqa: S301 (this process's own pickle)
+        unpacked = packed.unpack()
         self.put(unpacked)
         return unpacked
 
@@ -89,21 +125,21 @@ class GameStates:
         """The bytes the packed heads hold, as counted against ``packed_bytes``."""
         return self._packed_size
 
-    def _unpack(self, game_id: str) -> bytes | None:
+    def _unpack(self, game_id: str) -> Packed | None:
         found = self._packed.pop(game_id, None)
         if found is None:
             return None
-        self._packed_size -= PACKED_ENTRY + sys.getsizeof(found[1])
-        return found[1]
+        self._packed_size -= found.size
+        return found
 
     def _pack(self, head: Head) -> None:
         """Keep a head the cache drops packed, within the budget (under the lock)."""
         if not self.packed_bytes:
             return
-        blob = pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL)
+        packed = Packed.of(head)
         self._unpack(head.id)
-        self._packed[head.id] = (head.version, blob)
-        self._packed_size += PACKED_ENTRY + sys.getsizeof(blob)
+        self._packed[head.id] = packed
+        self._packed_size += packed.size
         while self._packed_size > self.packed_bytes:
             self._unpack(next(iter(self._packed)))
 
@@ -140,7 +176,7 @@ class GameStates:
             if head is not None and (version is None or head.version < version):
                 del self._heads[game_id]
             packed = self._packed.get(game_id)
-            if packed is not None and (version is None or packed[0] < version):
+            if packed is not None and (version is None or packed.version < version):
                 self._unpack(game_id)
 
     def __len__(self) -> int:
@@ -159,9 +195,11 @@ class GameStates:
         return await self.refresh(game_id) if head is None else head
 
     async def refresh(self, game_id: str) -> Head:
-        """Fold the game's head from the log and cache it: on the loop from :attr:`reader`
-        when it has one and at most a snapshot interval of events follow the nearest
-        snapshot, else (a long fold, a file another connection holds) on a worker thread.
+        """Load the game's head (:func:`~spies_api.game.loading.load_head`) and cache it: on
+        the loop from :attr:`reader` when it has one and the head is kept or at most a
+        snapshot interval of events follow the nearest snapshot; the head kept with the
+        game awaited on the loop from :attr:`reads` when it has them; else (a long fold, a
+        file another connection holds, no head kept) on a worker thread.
 
         Raises:
             GameNotFoundError: no such game.
@@ -174,6 +212,11 @@ class GameStates:
             else:
                 self.put(head)
                 return head
+        elif self.reads is not None:
+            kept = kept_head(await self.reads.head_row(game_id))
+            if kept is not None:
+                self.put(kept)
+                return kept
         return await blocking(self.load, game_id)
 
     # -- blocking: worker threads ----------------------------------------------------------

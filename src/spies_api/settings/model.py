@@ -47,12 +47,13 @@ class Settings:
         access_log: ``spies-api`` also logs every request line (uvicorn's access log).
         max_body_bytes: request bodies above this size get 413 ``body-too-large``.
         cache_size: how many games' folded states are kept in memory (least recently used
-            ones are packed, see ``cache_bytes``, or dropped and re-folded from the log when
-            needed).
+            ones are packed, see ``cache_bytes``, or dropped and read again from the store
+            when needed: the head kept with the game, else a fold of its log).
         cache_bytes: the memory, in bytes, of the games beyond ``cache_size`` kept packed
-            (their heads pickled, about 1 to 2 KiB each: unpacking one costs a tenth of a
-            fold; least recently used dropped beyond it), and of as many more games'
-            verified seat tokens as it has KiB (a fraction of a KiB each); ``0``: none.
+            (their heads as the store keeps them, about 1 to 2 KiB each: unpacking one
+            costs less than reading it; least recently used dropped beyond it), and of as
+            many more games' verified seat tokens as it has KiB (a fraction of a KiB each);
+            ``0``: none.
         snapshot_every: the replay log keeps a snapshot of a game's state every this many
             events, so a cache miss folds at most about that many events.
         sse_keepalive_seconds: an idle event stream sends a ``: keep-alive`` comment at

@@ -481,6 +481,7 @@ def attempt_seat_change(
         recorded_at=clock(),
         entropy=entropy,
         owner=owner,
+        games=games,
     )
 
 

@@ -51,9 +51,10 @@ from spies_replay.store.postgres_append import (
     append_result,
 )
 from spies_replay.store.postgres_errors import reason, store_error
+from spies_replay.store.postgres_reads import AsyncReads
 from spies_replay.store.postgres_schema import MIGRATIONS, NOTIFY_CHANNEL
 from spies_replay.store.postgres_server import Server
-from spies_replay.store.protocols import EventStore, Recorder
+from spies_replay.store.protocols import EventStore, LoopReads, Recorder
 from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.records import SNAPSHOT_EVERY, Append, Appended, BackendName
 from spies_replay.store.sql import SqlEventStore
@@ -307,6 +308,12 @@ class PostgresEventStore(SqlEventStore):
         """``None``: a read here is a blocking round trip (worker threads); see
         :meth:`~spies_replay.store.protocols.EventStore.loop_reader`."""
         return None
+
+    def loop_reads(self, recorder: Recorder) -> LoopReads | None:
+        """A cache miss's reads on the loop over ``recorder``'s pool when it is this
+        store's :class:`~spies_replay.store.postgres_append.AsyncRecorder` (see
+        :mod:`~spies_replay.store.postgres_reads`), else ``None``."""
+        return AsyncReads(recorder) if isinstance(recorder, AsyncRecorder) else None
 
     def recorder(self, *, on_loop: bool = True) -> Recorder:
         """Appends for an event loop: awaited on the loop, one statement each over an async

@@ -19,6 +19,7 @@ refused batch leaves the others written.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, Final
 
 import msgspec
@@ -96,6 +97,8 @@ def append_document(batch: Append, *, snapshot_every: int, lock_timeout: float) 
     crossed = batch.version // snapshot_every != batch.new_version // snapshot_every
     if rows and batch.state is not None and crossed:
         document["snapshot"] = encode(batch.state)
+    if rows and batch.head is not None:
+        document["head"] = batch.head
     if seat is not None:
         document["seat"] = seat.seat
         document["seat_type"] = str(seat.type)
@@ -243,6 +246,25 @@ class AsyncRecorder:
             else:
                 cursor = await conn.execute(APPEND_MANY_SQL, ("[" + ",".join(documents) + "]",))
             rows = await cursor.fetchall()
+        server.reached()
+        return rows
+
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one read (``%s`` placeholders) on a connection of the pool, on the
+        loop; a driver's error raised as the store's (as its blocking reads raise it)."""
+        server = self.server
+        if server.closed:
+            raise StoreClosedError(server.location)
+        try:
+            pool = await self._connections()
+            async with pool.connection(timeout=server.down_wait) as conn:
+                cursor = await conn.execute(sql, params)
+                rows = await cursor.fetchall()
+        except Exception as exc:
+            error = store_error(server, exc, answers=lambda: self._pool is not None)
+            if error is None:
+                raise
+            raise error from exc
         server.reached()
         return rows
 

@@ -16,9 +16,10 @@ the batch's version and head hash, ``finished`` when the game is over and the ba
 rows; else it writes the result, the seat's holder and token (SQLSTATE :data:`SEAT_TAKEN`
 when the seat has a token already) and a player's ownership of it (``player_seats``, since
 ``m010_seat_owners``), the rows, the game row (version, head hash, status,
-outcome, ``due_at``), a snapshot, and notifies :data:`NOTIFY_CHANNEL` with the game's id,
-version, head hash and due mark after it (a JSON object: :class:`~spies_replay.store.records.
-Appended`).
+outcome, ``due_at``), a snapshot, the game's compact head (``heads``, since
+``m011_heads``: :mod:`spies_replay.store.heads`), and notifies :data:`NOTIFY_CHANNEL`
+with the game's id, version, head hash and due mark after it (a JSON object:
+:class:`~spies_replay.store.records.Appended`).
 ``spies_append_many(jsonb)`` runs several such batches in one transaction, each in a
 subtransaction (so one refused batch leaves the others written), locking the games' rows in
 game id order (so two such transactions never deadlock). The function's argument is
@@ -31,6 +32,8 @@ from typing import Final
 
 from spies_replay.store.commitments import MIGRATION_NAME as COMMITMENTS_MIGRATION
 from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITMENTS_SQL
+from spies_replay.store.heads import HEADS_SQL
+from spies_replay.store.heads import MIGRATION_NAME as HEADS_MIGRATION
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, Migration
 from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
@@ -156,6 +159,12 @@ APPEND_FUNCTIONS: Final = f"""
                     VALUES (v_game, v_new, p_batch->>'snapshot')
                     ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state;
             END IF;
+            IF p_batch->>'head' IS NOT NULL THEN  -- the compact head after the batch
+                INSERT INTO heads (game_id, version, head)
+                    VALUES (v_game, v_new, p_batch->>'head')
+                    ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,
+                    head = excluded.head;
+            END IF;
             RETURN QUERY SELECT 'ok'::text, v_new, NULL::text, NULL::text, NULL::text;
         END $$;
         CREATE OR REPLACE FUNCTION spies_append_many(p_batches jsonb) RETURNS TABLE (
@@ -203,8 +212,8 @@ APPEND_FUNCTIONS: Final = f"""
 text of PostgreSQL's append. Each migration that changes them runs this text, so an earlier
 such migration (``m003_append_function``) makes the functions as they are now on a new
 database, and the later ones (``m005_append_checks_seqs``, ``m007_notify_carries_head``,
-``m010_seat_owners``) replace what an older version made: every database ends with this one
-definition."""
+``m010_seat_owners``, ``m011_heads``) replace what an older version made: every database
+ends with this one definition."""
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(
@@ -278,6 +287,8 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(PLAYERS_MIGRATION, (*PLAYERS_SQL, PLAYERS_INDEX_SQL)),  # players
     # players: a seat's owner written by the append that gives the seat its token
     Migration(OWNERS_MIGRATION, (APPEND_FUNCTIONS, OWNERS_INDEX_SQL)),
+    # the compact heads, written by the append: a cold load reads one row
+    Migration(HEADS_MIGRATION, (HEADS_SQL, APPEND_FUNCTIONS)),
 )
 """PostgreSQL's migrations, in order: append new ones at the end; never edit an applied one
 (the append's functions change by a new migration that runs :data:`APPEND_FUNCTIONS`)."""

@@ -10,8 +10,10 @@ what a piece of code may do to the log is written in its signature:
 - :class:`SeatLedger`: who holds each seat, and the hashes of the seat tokens.
 - :class:`SecretKeeper`: the seeds and explicit deals, kept apart from the log.
 - :class:`ReplyLedger`: the results kept under idempotency keys.
-- :class:`SnapshotCache`: folded states kept so that loading a game folds few events.
-- :class:`Recorder`: appends awaited on an event loop (what the API writes through).
+- :class:`SnapshotCache`: folded states kept so that loading a game folds few events, and
+  the compact heads kept so that it folds none.
+- :class:`Recorder`: appends awaited on an event loop (what the API writes through), and
+  :class:`LoopReads`: a cache miss's reads awaited there.
 - :class:`EventStore`: all of them, and the store's life cycle: what
   :func:`~spies_replay.store.backends.open_store` returns.
 
@@ -38,6 +40,7 @@ __all__ = [
     "EventLog",
     "EventStore",
     "GameIndex",
+    "LoopReads",
     "Recorder",
     "ReplyLedger",
     "SeatLedger",
@@ -117,7 +120,8 @@ class ReplyLedger(Protocol):
 
 
 class SnapshotCache(Protocol):
-    """Folded states of games: a cache, so writing one may fail without harm."""
+    """Folded states of games, and each game's compact head read with its row: caches, so
+    writing one may fail without harm."""
 
     snapshot_every: int
 
@@ -125,6 +129,8 @@ class SnapshotCache(Protocol):
     def snapshots(self, game_id: str) -> list[tuple[int, str]]: ...
     def save_snapshots(self, game_id: str, snapshots: Sequence[tuple[int, object]]) -> None: ...
     def drop_snapshots(self, game_id: str) -> None: ...
+    def head_row(self, game_id: str) -> records.HeadRow: ...
+    def save_head(self, game_id: str, version: int, head: str) -> None: ...
 
 
 class Recorder(Protocol):
@@ -137,6 +143,15 @@ class Recorder(Protocol):
 
     async def append(self, batch: records.Append) -> None: ...
     async def close(self) -> None: ...
+
+
+class LoopReads(Protocol):
+    """A cache miss's reads awaited on an event loop, where the backend's reads are round
+    trips a worker thread would wait for (PostgreSQL): the same answers and errors as the
+    store's blocking reads of the same names."""
+
+    async def head_row(self, game_id: str) -> records.HeadRow: ...
+    async def check_token(self, game_id: str, token: str) -> int | None: ...
 
 
 class EventStore(
@@ -156,6 +171,12 @@ class EventStore(
         (SQLite: a twin with no busy timeout; a read in WAL mode does not wait for writers,
         and the rare one that would raises ``StoreBusyError`` at once), or ``None``: this
         backend reads on worker threads."""
+        ...
+
+    def loop_reads(self, recorder: Recorder) -> LoopReads | None:
+        """A cache miss's reads awaited on the loop over ``recorder``'s connections (one
+        :meth:`recorder` gave), or ``None``: this backend reads on the loop from
+        :meth:`loop_reader`, or on worker threads."""
         ...
 
     def watch(self, on_append: Callable[[records.Appended], None]) -> Callable[[], None]: ...

@@ -31,6 +31,7 @@ __all__ = [
     "GameRecord",
     "GameSecrets",
     "GameStatus",
+    "HeadRow",
     "IdempotencyRecord",
     "NewGame",
     "Reply",
@@ -191,6 +192,8 @@ class NewGame:
         due_at: see :attr:`Append.due_at`.
         owners: by seat, the player who owns the seat (``owned_at`` is the game's
             ``created_at``).
+        head: the game's compact head after ``rows`` (see :attr:`Append.head`), or
+            ``None``: none is kept (a copy, an import: the first load folds the log).
     """
 
     record: GameRecord
@@ -204,6 +207,7 @@ class NewGame:
     due_at: str | None = None
     """When the server has work to do on the game (a bot to move), or ``None``."""
     owners: Mapping[int, SeatOwner] = field(default_factory=dict)
+    head: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +241,12 @@ class Append:
         owner: the player who owns ``seat`` from this batch on (a player's join, a claimed
             rematch seat of a player's seat), recorded with the seat's token; ``owned_at`` is
             the batch's time.
+        head: the game's compact head after the rows, as text its caller encoded (the
+            store never reads it): kept with the game, replacing the one before, so that a
+            process that has no head of the game cached reads it in one row instead of
+            folding the log (:meth:`~spies_replay.store.protocols.SnapshotCache.head_row`).
+            ``None``: the game's kept head is left as it was, behind the game's version, and
+            so unused. A cache: a reader trusts it only at the game's version and head hash.
     """
 
     game_id: str
@@ -250,6 +260,7 @@ class Append:
     token_hash: str | None = None
     due_at: str | None = None
     owner: SeatOwner | None = None
+    head: str | None = None
 
     @property
     def new_version(self) -> int:
@@ -260,6 +271,24 @@ class Append:
     def new_head_hash(self) -> str:
         """The game's head hash after the append."""
         return self.rows[-1].hash if self.rows else self.head_hash
+
+
+@dataclass(frozen=True, slots=True)
+class HeadRow:
+    """A game's row read with what a head is made of, in one read
+    (:meth:`~spies_replay.store.protocols.SnapshotCache.head_row`).
+
+    Attributes:
+        record: the game's record.
+        secrets: its seed and explicit deal (``None``: none stored).
+        head: the compact head kept with the game (:attr:`Append.head`) when it was kept at
+            the record's version, else ``None`` (none kept, or kept behind: a writer that
+            kept none). Text as its writer gave it: the caller checks it.
+    """
+
+    record: GameRecord
+    secrets: GameSecrets | None
+    head: str | None
 
 
 Clock = Callable[[], str]

@@ -25,16 +25,15 @@ types its caller names.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Self
 
-import msgspec
 import structlog
 
 from spies_replay.errors import GameNotFoundError, ReplayError
 from spies_replay.meta import SeatState
+from spies_replay.store.heads import HEAD_ROW_SQL, head_of_row, write_back
 from spies_replay.store.records import (
     SNAPSHOT_EVERY,
     Appended,
@@ -44,6 +43,7 @@ from spies_replay.store.records import (
     GameRecord,
     GameSecrets,
     GameStatus,
+    HeadRow,
     IdempotencyRecord,
     NewGame,
     hash_token,
@@ -51,12 +51,15 @@ from spies_replay.store.records import (
 from spies_replay.store.sql_rows import (
     EVENT_COLUMNS,
     GAME_COLUMNS,
+    SEATS_SQL,
     Transaction,
     event_row,
     game_record,
+    game_secrets,
     idempotency_record,
     insert_game,
     insert_snapshots,
+    seat_of_token,
     seat_state,
     seat_states,
 )
@@ -339,6 +342,24 @@ class SqlEventStore:
         )
         return None if row is None else (row[0], row[1])
 
+    def head_row(self, game_id: str) -> HeadRow:
+        """The game's record, its secrets and its compact head at its version, in one read
+        (:mod:`spies_replay.store.heads`).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        return head_of_row(self._one(HEAD_ROW_SQL, (game_id,)), game_id)
+
+    def save_head(self, game_id: str, version: int, head: str) -> None:
+        """Write back a compact head folded at ``version`` while the game is still there (a
+        cache: failures to write are logged, not raised)."""
+        try:
+            with self._write() as conn:
+                write_back(conn, game_id, version, head)
+        except self._cache_errors as exc:  # read-only, busy: the next reader folds again
+            _log.warning("head_not_saved", game_id=game_id, error=str(exc))
+
     def snapshots(self, game_id: str) -> list[tuple[int, str]]:
         """Every snapshot of a game, as ``(seq, state JSON)`` in seq order."""
         rows = self._all(
@@ -350,22 +371,11 @@ class SqlEventStore:
         """The game's secret seed and explicit deal (server-side use only: deciding,
         auditing, the final reveal), or ``None`` for no such game."""
         row = self._one("SELECT seed, deal FROM seeds WHERE game_id = ?", (game_id,))
-        if row is None:
-            return None
-        deal = None if row[1] is None else msgspec.json.decode(row[1])
-        return GameSecrets(seed=bytes.fromhex(row[0]), deal=deal)
+        return None if row is None else game_secrets(row[0], row[1])
 
     def check_token(self, game_id: str, token: str) -> int | None:
         """The seat a token belongs to, or ``None``; compares sha256 hashes in constant time."""
-        digest = hash_token(token)
-        rows = self._all(
-            "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        )
-        found: int | None = None
-        for seat, stored in rows:
-            if hmac.compare_digest(stored, digest):  # no early exit: same time for every seat
-                found = seat
-        return found
+        return seat_of_token(self._all(SEATS_SQL, (game_id,)), hash_token(token))
 
     def find_token(self, token: str) -> tuple[str, int] | None:
         """The game and seat a token belongs to, in any game, or ``None``.

@@ -9,6 +9,7 @@ never reads (options, an outcome, a snapshot's state) are encoded as compact JSO
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
@@ -20,6 +21,7 @@ from spies_replay.meta import SeatState, SeatType, SeedSource
 from spies_replay.store.records import (
     EventRow,
     GameRecord,
+    GameSecrets,
     GameStatus,
     IdempotencyRecord,
     NewGame,
@@ -34,10 +36,14 @@ __all__ = [
     "encode",
     "event_row",
     "game_record",
+    "game_secrets",
     "game_values",
     "idempotency_record",
     "OWN_SEAT_SQL",
+    "SEATS_SQL",
+    "seat_of_token",
     "insert_game",
+    "insert_head",
     "insert_owner",
     "insert_rows",
     "insert_snapshots",
@@ -78,6 +84,21 @@ class Transaction(Protocol):
 
     def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
     def executemany(self, sql: str, params: Sequence[Sequence[Any]], /) -> Any: ...
+
+
+SEATS_SQL: Final = "SELECT seat, token_hash FROM seats WHERE game_id = ? ORDER BY seat"
+"""A game's seat token hashes, by seat (what :func:`seat_of_token` compares)."""
+
+
+def seat_of_token(rows: Sequence[Sequence[Any]], digest: str) -> int | None:
+    """The seat of ``rows`` (:data:`SEATS_SQL`'s) whose token hash is ``digest``, or
+    ``None``; every hash compared in constant time, with no early exit (the same time for
+    every seat)."""
+    found: int | None = None
+    for seat, stored in rows:
+        if hmac.compare_digest(stored, digest):
+            found = seat
+    return found
 
 
 def seat_state(row: Sequence[Any]) -> SeatState:
@@ -138,6 +159,11 @@ def game_record(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def game_secrets(seed: str, deal: str | None) -> GameSecrets:
+    """A game's secrets from its ``seeds`` row's ``seed`` (hex) and ``deal`` (JSON or NULL)."""
+    return GameSecrets(seed=bytes.fromhex(seed), deal=None if deal is None else _decode_plain(deal))
+
+
 def idempotency_record(game_id: str, key: str, row: Sequence[Any]) -> IdempotencyRecord:
     """The record of ``(request_fingerprint, response, created_at)`` as selected."""
     return IdempotencyRecord(
@@ -196,6 +222,17 @@ def insert_snapshots(
         "INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)"
         " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
         [(game_id, seq, encode(state)) for seq, state in snapshots],
+    )
+
+
+def insert_head(conn: Transaction, game_id: str, version: int, head: str) -> None:
+    """Keep ``head`` as the game's compact head at ``version`` (encoded by the caller, never
+    read here; :mod:`spies_replay.store.heads`), replacing the one before, in the caller's
+    write transaction."""
+    conn.execute(
+        "INSERT INTO heads (game_id, version, head) VALUES (?, ?, ?) ON CONFLICT (game_id)"
+        " DO UPDATE SET version = excluded.version, head = excluded.head",
+        (game_id, version, head),
     )
 
 
@@ -267,6 +304,9 @@ def insert_game(conn: Transaction, game: NewGame) -> None:
     if game.due_at is not None:
         conn.execute("UPDATE games SET due_at = ? WHERE id = ?", (game.due_at, record.id))
     insert_snapshots(conn, record.id, game.snapshots)
+    conn.execute("DELETE FROM heads WHERE game_id = ?", (record.id,))
+    if game.head is not None:
+        insert_head(conn, record.id, record.version, game.head)
     conn.execute("DELETE FROM idempotency WHERE game_id = ?", (record.id,))
     conn.executemany(
         "INSERT INTO idempotency (game_id, key, request_fingerprint, response,"

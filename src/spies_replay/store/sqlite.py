@@ -304,6 +304,11 @@ class SQLiteEventStore(SqlEventStore):
             return ThreadRecorder(self)
         return SQLiteRecorder(self.loop_reader(), self)
 
+    def loop_reads(self, recorder: Recorder) -> None:
+        """``None``: a miss reads on the loop from :meth:`loop_reader` (see
+        :meth:`~spies_replay.store.protocols.EventStore.loop_reads`)."""
+        del recorder
+
     def loop_reader(self) -> SQLiteEventStore:
         """The twin with no busy timeout the event loop reads and appends through (one per
         store): see :meth:`~spies_replay.store.protocols.EventStore.loop_reader`."""

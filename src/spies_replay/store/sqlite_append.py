@@ -6,7 +6,8 @@ database's write lock, so writers of every game, thread and process take turns).
 nowhere else for SQLite, the store decides its three rules: the idempotency key first (so
 that a retry racing its own first attempt gets that attempt's result, not a conflict), then
 the version and head hash, then the finished game; a seat's new token and, for a player's
-seat, its owner are written in the same transaction.
+seat, its owner, and the game's compact head after the batch are written in the same
+transaction.
 
 :class:`SQLiteRecorder` runs appends for an event loop: on the loop itself, on a second
 connection to the file with no busy timeout (a database locked by another writer raises at
@@ -34,6 +35,7 @@ from spies_replay.store.sql_rows import (
     Transaction,
     encode,
     idempotency_record,
+    insert_head,
     insert_owner,
     insert_rows,
     insert_snapshots,
@@ -109,6 +111,8 @@ def append_batch(conn: Transaction, batch: Append, *, snapshot_every: int) -> No
         )
     if batch.state is not None and version // snapshot_every != new_version // snapshot_every:
         insert_snapshots(conn, game_id, [(new_version, batch.state)])
+    if batch.head is not None:
+        insert_head(conn, game_id, new_version, batch.head)
 
 
 def _insert_reply(conn: Transaction, game_id: str, reply: Reply, created_at: str) -> None:

@@ -34,6 +34,8 @@ Tables (all SQLite ``STRICT``):
 - ``players``, ``player_seats`` (migration 9): players and the seats they hold
   (:mod:`spies_replay.store.players`); migration 10 indexes ``player_seats`` by game and
   seat.
+- ``heads`` (migration 11): ``game_id`` (primary key), ``version``, ``head``: each game's
+  compact head, written by its appends; a cache (:mod:`spies_replay.store.heads`).
 
 The first four migrations were written with sqlite-utils, and files made then record them
 in sqlite-utils' table ``_sqlite_migrations``: :func:`adopt_sqlite_utils_records` carries
@@ -50,6 +52,8 @@ from typing import Final
 
 from spies_replay.store.commitments import MIGRATION_NAME as COMMITMENTS_MIGRATION
 from spies_replay.store.commitments import SEED_COMMITMENTS_INDEX, SEED_COMMITMENTS_SQL
+from spies_replay.store.heads import HEADS_SQL
+from spies_replay.store.heads import MIGRATION_NAME as HEADS_MIGRATION
 from spies_replay.store.keyring import MIGRATION_NAME, SIGNING_KEYS_SQL  # receipts
 from spies_replay.store.migrations import APPEND_ONLY_MESSAGE, MIGRATIONS_TABLE, Migration
 from spies_replay.store.players import MIGRATION_NAME as PLAYERS_MIGRATION  # players
@@ -142,6 +146,8 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         PLAYERS_MIGRATION, (*(table + " STRICT" for table in PLAYERS_SQL), PLAYERS_INDEX_SQL)
     ),
     Migration(OWNERS_MIGRATION, (OWNERS_INDEX_SQL,)),  # players: who owns a game's seat
+    # the compact heads, written by the append: a cold load reads one row
+    Migration(HEADS_MIGRATION, (HEADS_SQL.replace("BIGINT", "INTEGER") + " STRICT",)),
 )
 """SQLite's migrations, in order: append new ones at the end; never edit an applied one."""
 
