@@ -111,15 +111,16 @@ def _is_worker(config: pytest.Config) -> bool:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``pytest -n auto``: two workers more than the cores this process may run on. A good
+    """``pytest -n auto``: one worker more than the cores this process may run on. A good
     part of the suite waits (on a server or a browser it started, a client's pacing, the
-    package index): with a worker per core, a core idles while its worker waits (on two
-    cores, `bash .ci/run`'s tests took 794 s with two workers, 689 s with three).
+    package index): with a worker per core, a core idles while its worker waits. On two
+    cores, `bash .ci/run`'s tests took 794 s with two workers, 689 s with three and 754 s
+    with four (the cores were then busy: more workers only took turns).
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it."""
     asked = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
     if asked:
         return int(asked)
-    return len(os.sched_getaffinity(0)) + 2
+    return len(os.sched_getaffinity(0)) + 1
 
 
 def pytest_configure(config: pytest.Config) -> None:
