@@ -42,7 +42,19 @@ def _passes(hand: tuple[Card, ...]) -> tuple[PassCards, ...]:
     """Every distinct pass of ``hand``, in canonical order: a hand is asked for its passes
     many times while its seat decides (every legal list, every bot's look), and a hand of
     17 cards has several hundred; the (immutable) commands are built once per hand."""
-    return tuple(PassCards(cards=combo) for combo in dict.fromkeys(combinations(hand, PASS_SIZE)))
+    return tuple(map(_pass_of, dict.fromkeys(combinations(hand, PASS_SIZE))))
+
+
+_PASSES: Final[dict[tuple[Card, ...], PassCards]] = {}
+"""One shared (immutable) command per pass ever listed: at most every 3-card multiset of the
+distinct cards, a few thousand."""
+
+
+def _pass_of(cards: tuple[Card, ...]) -> PassCards:
+    found = _PASSES.get(cards)
+    if found is None:
+        found = _PASSES[cards] = PassCards(cards=cards)
+    return found
 
 
 _JUNK: Final[tuple[str, ...]] = ("purple-3", "red-0", "red-12", "black-77", "", "7")
