@@ -80,11 +80,31 @@ def _shape(value: Any, schema: dict[str, Any], document: dict[str, Any], path: s
 
 
 def _matches(value: Any, schema: dict[str, Any], document: dict[str, Any], path: str) -> bool:
+    if isinstance(value, dict) and _tag_differs(value, schema, document):
+        return False  # what validate would find, without the rest of the value
     try:
         validate(value, schema, document, path)
     except SchemaError:
         return False
     return True
+
+
+def _tag_differs(value: dict[str, Any], schema: dict[str, Any], document: dict[str, Any]) -> bool:
+    """Whether a property of ``value`` is not the ``const`` (or in the ``enum``) that ``schema``
+    (or the schema it refers to) sets for it: a union's member of another tag, rejected
+    before the whole value is validated against it."""
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][
+            schema["$ref"].removeprefix("#/components/schemas/")
+        ]
+    for name, item in schema.get("properties", {}).items():
+        if name not in value:
+            continue
+        if "const" in item and value[name] != item["const"]:
+            return True
+        if "enum" in item and value[name] not in item["enum"]:
+            return True
+    return False
 
 
 def _one_of(value: Any, schema: dict[str, Any], document: dict[str, Any], path: str) -> None:
