@@ -44,19 +44,24 @@ def test_a_summary_is_one_of_the_games_summaries_told_apart_by_game(
         assert shown["required"] == []  # an option left out at creation is absent
 
 
+def _only_its_games(value: Any, game: str, suffix: str, document: dict[str, Any]) -> None:
+    """``value`` matches ``game``'s schema ``<Game><suffix>`` and no other game's."""
+    for other in GAMES:
+        schema = {"$ref": f"#/components/schemas/{game_prefix(other)}{suffix}"}
+        if other == game:
+            validate(value, schema, document)
+        else:
+            with pytest.raises(SchemaError):
+                validate(value, schema, document)
+
+
 def test_each_games_summary_matches_its_own_schema_only(
     client: TestClient[Litestar], document: dict[str, Any]
 ) -> None:
     for game, spec in GAMES.items():
         sent = client.get(new_game(client, game, spec.min_players).url()).json()
         validate(sent, {"$ref": "#/components/schemas/GameSummary"}, document)
-        for other in GAMES:
-            schema = {"$ref": f"#/components/schemas/{game_prefix(other)}Summary"}
-            if other == game:
-                validate(sent, schema, document)
-            else:
-                with pytest.raises(SchemaError):
-                    validate(sent, schema, document)
+        _only_its_games(sent, game, "Summary", document)
 
 
 def test_the_options_a_summary_shows_are_the_ones_given(
@@ -90,10 +95,4 @@ def test_legal_commands_are_any_of_the_games_each_with_its_own_commands(
         played = new_game(client, game, spec.min_players)
         legal = client.get(played.url("/legal"), headers=played.seats[0]).json()
         assert legal["commands"], game  # seat 0 acts first in every game
-        for other in GAMES:
-            schema = {"$ref": f"#/components/schemas/{game_prefix(other)}LegalCommands"}
-            if other == game:
-                validate(legal, schema, document)
-            else:
-                with pytest.raises(SchemaError):
-                    validate(legal, schema, document)
+        _only_its_games(legal, game, "LegalCommands", document)

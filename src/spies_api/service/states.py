@@ -27,7 +27,7 @@ from typing import Final
 from spies_api.game import Head, load_head
 from spies_api.game.loading import kept_head
 from spies_api.service.placement import blocking
-from spies_core.registry import GAMES
+from spies_core.registry import get_game
 from spies_replay.codec import codec_for
 from spies_replay.errors import StoreBusyError
 from spies_replay.reading import LongFoldError
@@ -56,7 +56,7 @@ class Packed:
         return cls(head.version, head.game, head.finished, head.secrets, head.packed())
 
     def unpack(self) -> Head:
-        codec = codec_for(GAMES[self.game])
+        codec = codec_for(get_game(self.game))
         head = Head.unpack(self.text, codec, self.secrets, finished=self.finished)
         assert head is not None  # this process packed it
         return head
