@@ -12,7 +12,10 @@ repeatable) and each count of ``--games`` (10,000 and 50,000), plus the in-run b
 2. **Start-up.** A ``spies-api`` process is started on that database; start-up is the time
    from ``exec`` to its first answer to ``GET /games?limit=1``, printed against the same
    start-up on an empty database (Python's imports, the app) and with the CPU the process
-   used meanwhile: a process that replayed every game at start-up would show it here.
+   used meanwhile: a process that replayed every game at start-up would show it here. Then
+   the process reads ahead the heads kept with the games not finished, within its
+   ``--cache-bytes`` (``spies_api.service.warming``): the bench waits for its
+   ``caches_warmed`` line and prints when it came and the CPU it took, apart from the load's.
 3. **Memory.** The server's resident memory, idle, then after the load; per active game:
    the difference from the 100-game run divided by the difference in games.
 4. **Load.** ``--clients`` (16) keep-alive clients post ``--commands`` (960) accepted
@@ -22,7 +25,9 @@ repeatable) and each count of ``--games`` (10,000 and 50,000), plus the in-run b
    commands first. It prints p50 and p99 latency and the ratio to the 100-game run
    (target: p50 at most 1.2×), and the server's CPU per command (from ``/proc``, less
    sensitive than latency to a busy machine) and its ratio: with 100 games every command
-   finds its game cached, with 50,000 almost none does.
+   finds its game's head in use; with 50,000 almost none does, and each finds it read
+   ahead (packed: an unpacking) or, beyond the budget or with ``--cache-bytes 0``, makes a
+   cold miss (a read of its kept head and of its seat's token).
 
 Then **idle CPU** (``--idle-games``, 2,000): Black Spy games of three seats, one person and
 two bots, created by this process, which also plays the bots' first moves as the server's
@@ -36,7 +41,7 @@ It prints and never asserts. Usage::
 
     python bench/capacity.py [--db sqlite] [--db postgresql://...] [--games 10000,50000]
         [--baseline 100] [--clients 16] [--commands 960] [--rounds 3] [--idle-games 2000]
-        [--idle-seconds 20] [--settle 10] [--skip-capacity] [--skip-idle]
+        [--idle-seconds 20] [--settle 10] [--cache-bytes BYTES] [--skip-capacity] [--skip-idle]
 """
 
 from __future__ import annotations
@@ -165,6 +170,10 @@ class Server:
     port: int
     startup: float
     startup_cpu: float
+    warm: float = 0.0
+    """Seconds from start until its read-ahead ended (its ``caches_warmed`` line)."""
+    warm_cpu: float = 0.0
+    """The CPU seconds it used from its first answer until then."""
 
     @property
     def pid(self) -> int:
@@ -345,8 +354,31 @@ def empty_startup(db: str, workdir: Path) -> tuple[float, float]:
             return server.startup, server.startup_cpu
 
 
+def warmed(server: Server, log: Path, started: float, limit: float = 600.0) -> None:
+    """Wait for ``server``'s read-ahead to end (its log's ``caches_warmed`` or
+    ``caches_not_warmed`` line; none with ``--cache-bytes 0``: then at once), and note its
+    seconds from start and the CPU it used after the first answer."""
+    while time.perf_counter() - started < limit:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if "caches_warmed" in text or "caches_not_warmed" in text:
+            break
+        if server.process.poll() is not None:
+            raise RuntimeError("spies-api exited")
+        time.sleep(0.05)
+    else:
+        raise RuntimeError(f"no read-ahead line in {log} after {limit:g} s")
+    server.warm = time.perf_counter() - started
+    server.warm_cpu = cpu_seconds([server.pid]) - server.startup_cpu
+
+
 def run_capacity(
-    dbs: list[str], counts: list[int], baseline: int, clients: int, commands: int, rounds: int
+    dbs: list[str],
+    counts: list[int],
+    baseline: int,
+    clients: int,
+    commands: int,
+    rounds: int,
+    options: tuple[str, ...] = (),
 ) -> None:
     per_client = max(1, commands // clients)
     # the baseline's client with the fewest games takes the most commands from each
@@ -379,11 +411,15 @@ def run_capacity(
                 for count in [baseline, *counts]:
                     location = stack.enter_context(fresh_location(db, workdir, f"g{count}"))
                     setup = prepare(db, location, count, scripts)
-                    # one server starts at a time, so that start-ups do not share the CPU
-                    setup.server = stack.enter_context(api_process(location))
+                    # one server starts (and reads ahead) at a time: they do not share the CPU
+                    log = workdir / f"server-{count}.log"
+                    began = time.perf_counter()
+                    setup.server = stack.enter_context(api_process(location, *options, log=log))
+                    warmed(setup.server, log, began)
                     print(
                         f"  {count} games: start-up {setup.server.startup:.2f} s"
-                        f" ({setup.server.startup_cpu:.2f} s CPU)",
+                        f" ({setup.server.startup_cpu:.2f} s CPU); read ahead after"
+                        f" {setup.server.warm:.2f} s ({setup.server.warm_cpu:.2f} s CPU more)",
                         flush=True,
                     )
                     setups.append(setup)
@@ -407,7 +443,8 @@ def run_capacity(
         f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
     )
     print(
-        f"{'database':>10}{'games':>8}{'start s':>9}{'CPU s':>7}{'empty s':>9}{'RSS MiB':>9}"
+        f"{'database':>10}{'games':>8}{'start s':>9}{'CPU s':>7}{'empty s':>9}{'warm s':>8}"
+        f"{'CPU s':>7}{'RSS MiB':>9}"
         f"{'KB/game idle':>13}{'KB/game':>9}{'p50 ms':>8}{'p99 ms':>8}{'p50 ×':>7}{'p99 ×':>7}"
         f"{'CPU ms':>8}{'CPU ×':>7}"
     )
@@ -426,6 +463,7 @@ def run_capacity(
             print(
                 f"{name:>10}{len(setup.games):>8}{setup.server.startup:>9.2f}"
                 f"{setup.server.startup_cpu:>7.2f}{empty[0]:>9.2f}"
+                f"{setup.server.warm:>8.2f}{setup.server.warm_cpu:>7.2f}"
                 f"{setup.rss_loaded_kib / 1024:>9.1f}{idle_kb:>13.2f}{loaded_kb:>9.2f}"
                 f"{p50:>8.2f}{p99:>8.2f}{p50 / base_p50:>7.2f}{p99 / base_p99:>7.2f}"
                 f"{setup.cpu_ms():>8.2f}{setup.cpu_ms() / base.cpu_ms():>7.2f}"
@@ -559,6 +597,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--settle", type=float, default=10.0, help="seconds after start before idle CPU is read"
     )
+    parser.add_argument(
+        "--cache-bytes",
+        help="the servers' --cache-bytes (default theirs, 64 MiB; 0: nothing read ahead or"
+        " kept packed, every command on a game not used yet a cold miss)",
+    )
     parser.add_argument("--skip-capacity", action="store_true")
     parser.add_argument("--skip-idle", action="store_true")
     args = parser.parse_args(argv)
@@ -568,7 +611,10 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(f"capacity.py: --db {db!r}: expected sqlite or a postgresql:// URL")
     quiet_logs()
     if not args.skip_capacity:
-        run_capacity(dbs, args.games, args.baseline, args.clients, args.commands, args.rounds)
+        options = () if args.cache_bytes is None else ("--cache-bytes", args.cache_bytes)
+        run_capacity(
+            dbs, args.games, args.baseline, args.clients, args.commands, args.rounds, options
+        )
     if not args.skip_idle:
         run_idle(dbs, args.idle_games, args.idle_seconds, args.settle)
 

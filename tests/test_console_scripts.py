@@ -118,6 +118,7 @@ def api_cases(places: dict[str, Path]) -> list[tuple[list[str], dict[str, str], 
         ([*db, "--port", "70000"], {"SPIES_PORT": "abc"}, "--port '70000'"),  # the CLI wins
         ([*db, "--frobnicate"], {}, "unrecognized arguments: --frobnicate"),
         ([*db, "--port"], {}, "argument --port: expected one argument"),
+        ([*db, "--cache-bytes", "-1"], {}, "--cache-bytes '-1': expected a whole number, 0 or"),
     ]
 
 
@@ -137,7 +138,7 @@ API_IN_A_PROCESS = (0, 1, 2, 6, 12, 20, 25, 26)
 REPLAY_IN_A_PROCESS = (0, 1, 3, 4, 7, 13, 17, 19)
 
 
-@pytest.mark.parametrize("index", range(28))
+@pytest.mark.parametrize("index", range(29))
 def test_spies_api_refuses_bad_settings_in_one_line(
     places: dict[str, Path], index: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -159,7 +160,7 @@ def test_the_spies_api_script_refuses_bad_settings_in_one_line(
 
 
 def test_every_api_case_is_run(places: dict[str, Path]) -> None:
-    assert len(api_cases(places)) == 28
+    assert len(api_cases(places)) == 29
 
 
 @pytest.mark.slow
@@ -233,6 +234,8 @@ def test_the_command_line_wins_over_the_environment_which_wins_over_the_default(
     assert settings.access_log is False
     assert settings_from({}, env).access_log is True
     assert settings_from({}, {}) == Settings()
+    assert settings_from({}, {"SPIES_CACHE_BYTES": "0"}).cache_bytes == 0  # none kept packed
+    assert settings_from({"cache_bytes": "1048576"}, {}).cache_bytes == 1 << 20
 
 
 def test_every_option_has_its_variable() -> None:
@@ -248,6 +251,7 @@ def test_every_option_has_its_variable() -> None:
         "SPIES_IPV6_PREFIX",
         "SPIES_FREE_PATHS_RATE_LIMIT",
         "SPIES_PLAYER_RATE_LIMIT",
+        "SPIES_CACHE_BYTES",
         "SPIES_MAX_HEAD_BYTES",
         "SPIES_MAX_BOT_GAMES_PER_CLIENT",
         "SPIES_MAX_BOT_GAMES",

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from litestar import Litestar
@@ -76,6 +77,7 @@ from spies_api.service.slots import StreamSlots
 from spies_api.service.states import GameStates
 from spies_api.service.stream_state import StreamStates
 from spies_api.service.tickets import StreamTickets
+from spies_api.service.warming import warm_caches
 from spies_api.settings import RATE_SECONDS, Settings, parse_rate
 from spies_api.table.bots import BotPool, default_workers
 from spies_api.table.quota import BotGameQuota, GameQuota
@@ -113,6 +115,8 @@ class Runtime:
         game_quota: active games created per client.
         receipts: the receipt signing key, and the list of keys (``GET /keys``).
         players: players and the seats they own.
+        warmed: set when the app's read-ahead of the games in use has ended
+            (:func:`~spies_api.service.warming.warm_caches`: done, full or failed).
     """
 
     settings: Settings
@@ -136,6 +140,7 @@ class Runtime:
     unwatch: Callable[[], None]
 
     clock: Clock
+    warmed: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
     def open(cls, settings: Settings, clock: Clock = utc_now) -> Runtime:
@@ -360,7 +365,7 @@ def create_app(
         await parts.recorder.close()  # the loop's connections close on the loop
         parts.close()
 
-    bot_tasks: list[asyncio.Task[None]] = []
+    background: list[asyncio.Task[Any]] = []
 
     def start_bots(_: Litestar) -> None:
         pool = BotPool(
@@ -380,11 +385,16 @@ def create_app(
             fired=deadline_fired if settings.metrics_on else None,
             retried=due_retried if settings.metrics_on else None,
         )
-        bot_tasks.append(asyncio.get_running_loop().create_task(scheduler.run()))
+        background.append(asyncio.get_running_loop().create_task(scheduler.run()))
+
+    def start_warming(_: Litestar) -> None:
+        # the games in use, read ahead once the app answers (spies_api.service.warming)
+        warm = warm_caches(parts.store, parts.states, parts.auth, done=parts.warmed)
+        background.append(asyncio.get_running_loop().create_task(warm))
 
     async def stop_bots(_: Litestar) -> None:
-        while bot_tasks:
-            task = bot_tasks.pop()
+        while background:
+            task = background.pop()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -423,7 +433,7 @@ def create_app(
             "player_door": Provide(lambda: player_door, sync_to_thread=False, use_cache=True),
             "caller": Provide(caller_provider(parts.auth, parts.states)),
         },
-        on_startup=[start_bots],
+        on_startup=[start_bots, start_warming],
         on_shutdown=[stop_bots, close_runtime],  # in this order: the bots stop first
         plugins=[
             ProblemDetailsPlugin(

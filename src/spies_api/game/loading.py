@@ -189,18 +189,28 @@ class Head:
         record, secrets, text = found.record, found.secrets, found.head
         if text is None or secrets is None:
             return None
-        finished = record.status == GameStatus.FINISHED
+        at = (record.id, record.version, record.head_hash)
+        return cls.checked(text, codec, secrets, at, finished=record.status == GameStatus.FINISHED)
+
+    @classmethod
+    def checked(
+        cls,
+        text: str,
+        codec: GameCodec,
+        secrets: GameSecrets,
+        at: tuple[str, int, str],
+        *,
+        finished: bool,
+    ) -> Head | None:
+        """The head :meth:`packed` wrote, when it is the head ``at`` names (its game's id,
+        version and head hash); else, or when it does not decode, ``None`` (logged)."""
         try:
             head = cls.unpack(text, codec, secrets, finished=finished)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            _log.warning("head_not_decoded", game_id=record.id, error=str(exc))
+            _log.warning("head_not_decoded", game_id=at[0], error=str(exc))
             return None
-        if head is None or (head.id, head.version, head.head_hash) != (
-            record.id,
-            record.version,
-            record.head_hash,
-        ):
-            _log.warning("head_not_used", game_id=record.id, version=record.version)
+        if head is None or (head.id, head.version, head.head_hash) != at:
+            _log.warning("head_not_used", game_id=at[0], version=at[1])
             return None
         return head
 

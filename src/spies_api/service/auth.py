@@ -125,6 +125,24 @@ class SeatAuthenticator:
             while len(self._verified) > self.capacity:
                 self._verified.popitem(last=False)
 
+    def warm(self, tokens: dict[str, dict[int, str]]) -> bool:
+        """Remember the token hashes of games read ahead (the store's ``kept_heads``: by
+        game, each seat's), behind every game verified since (the first forgotten), unless
+        the game is remembered already; while they fit in :attr:`capacity`.
+
+        Returns:
+            Whether every game's fitted (warming stops when not).
+        """
+        with self._lock:
+            for game_id, seats in tokens.items():
+                if game_id in self._verified:
+                    continue
+                if len(self._verified) >= self.capacity:
+                    return False
+                self._verified[game_id] = dict(seats)
+                self._verified.move_to_end(game_id, last=False)
+        return True
+
     def remembered(self, game_id: str, token: str) -> int | None:
         """The seat of a token verified before, or ``None`` (no store access)."""
         return self._remembered(game_id, hash_token(token))

@@ -32,7 +32,7 @@ from spies_replay.codec import codec_for
 from spies_replay.errors import StoreBusyError
 from spies_replay.reading import LongFoldError
 from spies_replay.store.protocols import EventStore, LoopReads
-from spies_replay.store.records import GameRecord, GameSecrets
+from spies_replay.store.records import GameRecord, GameSecrets, GameStatus, HeadRow, KeptHeads
 
 __all__ = ["PACKED_ENTRY", "GameStates", "Packed"]
 
@@ -43,23 +43,42 @@ PACKED_ENTRY: Final = 200
 
 @dataclass(frozen=True, slots=True)
 class Packed:
-    """A head the cache dropped, kept packed (:meth:`Head.packed`) with what that leaves out."""
+    """A head the cache dropped, kept packed (:meth:`Head.packed`) with what that leaves
+    out; or one the store keeps with its game, read ahead (:meth:`GameStates.warm`)."""
 
     version: int
     game: str
     finished: bool
     secrets: GameSecrets
     text: str
+    head_hash: str = ""
 
     @classmethod
     def of(cls, head: Head) -> Packed:
         return cls(head.version, head.game, head.finished, head.secrets, head.packed())
 
-    def unpack(self) -> Head:
+    @classmethod
+    def kept(cls, found: HeadRow) -> Packed | None:
+        """The head kept with a game (``found``, a row of the store's ``kept_heads``), still
+        packed: checked when it is unpacked; ``None`` without a head or secrets."""
+        record = found.record
+        if found.head is None or found.secrets is None:
+            return None
+        finished = record.status == GameStatus.FINISHED
+        return cls(
+            record.version, record.game, finished, found.secrets, found.head, record.head_hash
+        )
+
+    def unpack(self, game_id: str) -> Head | None:
+        """The head; ``None`` when a head read ahead does not decode or is not the one its
+        game's row named (logged, as :meth:`Head.unpacked` does)."""
         codec = codec_for(get_game(self.game))
-        head = Head.unpack(self.text, codec, self.secrets, finished=self.finished)
-        assert head is not None  # this process packed it
-        return head
+        if not self.head_hash:  # this process packed it
+            head = Head.unpack(self.text, codec, self.secrets, finished=self.finished)
+            assert head is not None
+            return head
+        at = (game_id, self.version, self.head_hash)
+        return Head.checked(self.text, codec, self.secrets, at, finished=self.finished)
 
     @property
     def size(self) -> int:
@@ -99,6 +118,7 @@ class GameStates:
         self._packed: OrderedDict[str, Packed] = OrderedDict()
         self._packed_size = 0
         self._lock = threading.Lock()
+        self._warming: set[str] | None = None  # games made stale while a page is read
 
     def cached(self, game_id: str) -> Head | None:
         """The cached head (unpacked if it was packed), marked as recently used, or
@@ -111,8 +131,9 @@ class GameStates:
             packed = self._unpack(game_id)
         if packed is None:
             return None
-        unpacked = packed.unpack()
-        self.put(unpacked)
+        unpacked = packed.unpack(game_id)
+        if unpacked is not None:
+            self.put(unpacked)
         return unpacked
 
     @property
@@ -162,6 +183,7 @@ class GameStates:
 
     def discard(self, game_id: str) -> None:
         """Forget a game (its cached head is known to be stale)."""
+        self._heard(game_id)
         with self._lock:
             self._heads.pop(game_id, None)
             self._unpack(game_id)
@@ -169,6 +191,7 @@ class GameStates:
     def stale(self, game_id: str, version: int | None) -> None:
         """Another process appended to the game, up to ``version`` (``None``: not told):
         forget its cached head unless it is that far already."""
+        self._heard(game_id)
         if game_id not in self._heads and game_id not in self._packed:  # most: no lock
             return
         with self._lock:
@@ -178,6 +201,43 @@ class GameStates:
             packed = self._packed.get(game_id)
             if packed is not None and (version is None or packed.version < version):
                 self._unpack(game_id)
+
+    def _heard(self, game_id: str) -> None:
+        warming = self._warming
+        if warming is not None:
+            warming.add(game_id)  # a page read before this may hold an older head
+
+    # -- read ahead (see spies_api.service.warming) -----------------------------------------
+
+    def warming(self, *, on: bool = True) -> None:
+        """Note the games made stale from now on (``on``; else no more), until the next
+        :meth:`warm`: a page of kept heads read meanwhile may be older than they were told."""
+        self._warming = set() if on else None
+
+    def warm(self, page: KeptHeads) -> int:
+        """Keep the heads of ``page`` (read since :meth:`warming`) packed, behind every head
+        used (the first dropped), unless the game is cached already or was made stale
+        meanwhile, while they fit in ``packed_bytes`` (a used head is never dropped for one).
+
+        Returns:
+            How many heads of the page were considered: fewer than its rows when the budget
+            is full (warming stops there).
+        """
+        with self._lock:
+            heard, self._warming = self._warming or set(), None
+            for count, found in enumerate(page.rows):
+                game_id = found.record.id
+                if game_id in heard or game_id in self._heads or game_id in self._packed:
+                    continue
+                packed = Packed.kept(found)
+                if packed is None:
+                    continue
+                if self._packed_size + packed.size > self.packed_bytes:
+                    return count
+                self._packed[game_id] = packed
+                self._packed.move_to_end(game_id, last=False)
+                self._packed_size += packed.size
+        return len(page.rows)
 
     def __len__(self) -> int:
         with self._lock:

@@ -18,6 +18,7 @@ from spies_api.settings.formats import (
 )
 from spies_api.settings.model import Settings
 from spies_api.settings.parsers import (
+    parse_count,
     parse_head_bytes,
     parse_networks_setting,
     parse_origins_setting,
@@ -209,6 +210,15 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "players one client may create (POST /players), in the same form as --rate-limit, or"
         " off; beyond it: 429 too-many-players with Retry-After",
         parse_rate_setting,
+    ),
+    Option(
+        "cache_bytes",
+        "--cache-bytes",
+        "BYTES",
+        "the memory of the games' heads kept packed beyond the cache of those in use (the"
+        " games not finished read ahead at start, newest first) and, a game per KiB, their"
+        " seats' tokens; 0 for none",
+        parse_count,
     ),
     Option(
         "max_head_bytes",

@@ -20,6 +20,7 @@ from spies_api.settings.formats import (
 from spies_replay.store.backends import SyncMode
 
 __all__ = [
+    "parse_count",
     "parse_head_bytes",
     "parse_networks_setting",
     "parse_port",
@@ -53,6 +54,13 @@ def parse_positive(text: str) -> int:
     """A whole number, at least 1."""
     if not text.strip().isdigit() or int(text) < 1:
         raise ValueError("expected a whole number, at least 1")
+    return int(text)
+
+
+def parse_count(text: str) -> int:
+    """A whole number, 0 or more."""
+    if not text.strip().isdigit():
+        raise ValueError("expected a whole number, 0 or more")
     return int(text)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "HEAD_ROW_SQL",
     "MIGRATION_NAME",
     "head_of_row",
+    "kept_heads_sql",
     "write_back",
 ]
 
@@ -49,6 +50,24 @@ HEAD_ROW_SQL: Final = (
     " WHERE g.id = ?"
 )
 """A game's row, its secrets and its compact head at its version: one indexed read."""
+
+_KEPT_HEADS: Final = (
+    f"SELECT {_GAME}, s.seed, s.deal, h.head FROM games g"
+    " JOIN heads h ON h.game_id = g.id AND h.version = g.version"
+    " JOIN seeds s ON s.game_id = g.id"
+    " WHERE g.status <> 'finished'{before}"
+    " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
+)
+
+
+def kept_heads_sql(*, after_first: bool) -> str:
+    """The games not finished that have a compact head kept at their version, with their
+    row and secrets (as :data:`HEAD_ROW_SQL`), newest first (by ``created_at``, then id: the
+    index ``idx_games_created_at_id``); a page of ``?`` of them, after the first page those
+    created before the last one seen (``created_at``, ``id``: two more parameters first)."""
+    before = " AND (g.created_at < ? OR (g.created_at = ? AND g.id < ?))" if after_first else ""
+    return _KEPT_HEADS.format(before=before)
+
 
 _SAVE_HEAD_SQL: Final = (
     "INSERT INTO heads (game_id, version, head) SELECT ?, ?, ?"

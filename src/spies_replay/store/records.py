@@ -32,6 +32,7 @@ __all__ = [
     "GameSecrets",
     "GameStatus",
     "HeadRow",
+    "KeptHeads",
     "IdempotencyRecord",
     "NewGame",
     "Reply",
@@ -289,6 +290,30 @@ class HeadRow:
     record: GameRecord
     secrets: GameSecrets | None
     head: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptHeads:
+    """A page of the compact heads kept with games not finished, newest first, with their
+    seats' token hashes (:meth:`~spies_replay.store.protocols.SnapshotCache.kept_heads`):
+    what a process that starts reads to hold the games in use without a read each.
+
+    Attributes:
+        rows: each game's row, secrets and kept head (its ``head`` never ``None``).
+        tokens: by game id, the sha256 of each seat's token held, by seat (never a token).
+    """
+
+    rows: list[HeadRow]
+    tokens: dict[str, dict[int, str]]
+
+    @property
+    def last(self) -> tuple[str, str] | None:
+        """Where the next page starts: the last row's ``(created_at, id)``; ``None`` when
+        the page is empty."""
+        if not self.rows:
+            return None
+        record = self.rows[-1].record
+        return record.created_at, record.id
 
 
 Clock = Callable[[], str]
