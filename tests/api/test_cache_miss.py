@@ -95,7 +95,7 @@ def test_a_miss_on_sqlite_does_not_leave_the_loop(
         assert after["version"] == answer.json()["version"]
 
 
-def test_a_miss_on_postgresql_awaits_its_two_reads_on_the_loop(
+def test_a_miss_on_postgresql_reads_its_seat_and_head_in_one_round_trip_on_the_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with fresh_backend("postgres", tmp_path) as backend:
@@ -104,12 +104,26 @@ def test_a_miss_on_postgresql_awaits_its_two_reads_on_the_loop(
         )
         with TestClient(app=app) as client:
             games = [new_game(client, "deck-of-spies", seed=f"pg-miss-{i}") for i in range(2)]
+            reads = runtime.states.reads
+            assert reads is not None
+            fetched: list[str] = []
+            fetch = reads.recorder.fetch  # type: ignore[attr-defined]
+
+            async def counted(sql: str, params: Any) -> Any:
+                fetched.append(sql)
+                return await fetch(sql, params)
+
+            monkeypatch.setattr(reads.recorder, "fetch", counted)  # type: ignore[attr-defined]
             hops = Hops(monkeypatch)
             answer = missed_command(client, runtime, games, hops)
             assert answer.status_code == 200, answer.text
-            # the head kept with the game and the seat's token, each one round trip
-            # awaited on the loop: no worker thread, no fold
+            # the head kept with the game and the seat's token: one round trip awaited on
+            # the loop, for the post as for each of the two reads before it: no worker
+            # thread, no fold
             assert hops.counts == {}
+            assert len(fetched) == 3 and len(set(fetched)) == 1
+            missing = client.get("/games/no-such-game/view", headers=games[0].seats[0])
+            assert missing.status_code == 404  # no row: 404 whatever the token
             runtime.store.save_head(games[1].id, games[1].created["version"], "{}")
             hops.counts.clear()
             legal = client.get(games[1].url("/legal"), headers=games[1].seats[0])
@@ -117,6 +131,9 @@ def test_a_miss_on_postgresql_awaits_its_two_reads_on_the_loop(
             assert (hops.counts["load"], hops.counts["fold"]) == (1, 1)  # a kept head not used
             stranger = client.get(games[1].url("/view"), headers={"Authorization": "Bearer x"})
             assert stranger.status_code == 401  # a token of no seat: told on a thread
+            runtime.states.discard(games[0].id)
+            other = client.get(games[0].url("/view"), headers=games[1].seats[0])
+            assert other.status_code == 403  # a seat of another game, read with the head
 
 
 def test_a_long_fold_goes_to_a_worker_thread(

@@ -35,13 +35,17 @@ def caller_provider(
     so resolving it costs one call, not a batch of dependencies.
     """
 
+    reads = states.reads  # PostgreSQL's reads awaited on the loop, else None
+
     async def provide_caller(game_id: FromPath[str], request: Request[Any, Any, Any]) -> Caller:
         """The caller of a request about ``game_id``: a seat by its bearer token, or a
         spectator (see :mod:`spies_api.service.auth` for the rule).
 
-        A token verified before, or a spectator of a game in use, costs no store access;
-        anything else is looked up (:meth:`SeatAuthenticator.identify`: on the event loop
-        where the store reads there; an unknown game is 404 whatever the token).
+        A token verified before, or a spectator of a game in use, costs no store access; a
+        token of a game not in use, where the store reads on the loop (PostgreSQL), one round
+        trip that also reads the game's head; anything else is looked up
+        (:meth:`SeatAuthenticator.identify`: on the event loop where the store reads there;
+        an unknown game is 404 whatever the token).
 
         Raises:
             GameNotFoundError: no such game.
@@ -54,6 +58,15 @@ def caller_provider(
             seat = seats.remembered(game_id, token)
             if seat is not None:
                 return Caller(game_id, seat, token)
+            if not known and reads is not None:
+                # a game this process does not hold: its seat and its head in one round
+                # trip (the head cached for the command or read that follows)
+                seat, found = await reads.seat_and_head(game_id, token)
+                states.adopt(found)
+                if seat is not None:
+                    seats.remember(game_id, seat, token)
+                    return Caller(game_id, seat, token)
+                known = True  # the row was there: a token of no seat of it (401 or 403)
         elif known:
             return Caller(game_id, None)
         return await seats.identify(game_id, token, known_game=known)

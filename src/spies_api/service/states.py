@@ -279,6 +279,16 @@ class GameStates:
                 return kept
         return await blocking(self.load, game_id)
 
+    def adopt(self, found: HeadRow) -> Head | None:
+        """Cache the head kept with the game of ``found`` (a row read with the caller's
+        token: :meth:`~spies_replay.store.protocols.LoopReads.seat_and_head`) when it is to
+        be used (:func:`~spies_api.game.loading.kept_head`); ``None`` when not (the
+        command's :meth:`fetch` folds it then)."""
+        kept = kept_head(found)
+        if kept is not None:
+            self.put(kept)
+        return kept
+
     # -- blocking: worker threads ----------------------------------------------------------
 
     def load(self, game_id: str, *, keep: bool = True) -> Head:

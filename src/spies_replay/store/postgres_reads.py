@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from spies_replay.errors import GameNotFoundError
 from spies_replay.store.heads import HEAD_ROW_SQL, head_of_row
 from spies_replay.store.postgres_append import AsyncRecorder
 from spies_replay.store.records import HeadRow, hash_token
@@ -22,6 +23,15 @@ __all__ = ["AsyncReads"]
 
 _HEAD_ROW: Final = HEAD_ROW_SQL.replace("?", "%s")
 _SEATS: Final = SEATS_SQL.replace("?", "%s")
+_SEATS_AND_HEAD_ROW: Final = HEAD_ROW_SQL.replace(
+    " FROM games g",
+    ", (SELECT array_agg(t.seat ORDER BY t.seat) FROM seats t WHERE t.game_id = g.id),"
+    " (SELECT array_agg(t.token_hash ORDER BY t.seat) FROM seats t WHERE t.game_id = g.id)"
+    " FROM games g",
+    1,
+).replace("?", "%s")
+""":data:`HEAD_ROW_SQL` with the game's seats and token hashes (:data:`SEATS_SQL`'s) as two
+arrays after its columns: a cold command's two reads in one round trip."""
 
 
 class AsyncReads:
@@ -39,6 +49,15 @@ class AsyncReads:
         """As :meth:`~spies_replay.store.protocols.SnapshotCache.head_row`."""
         rows = await self.recorder.fetch(_HEAD_ROW, (game_id,))
         return head_of_row(rows[0] if rows else None, game_id)
+
+    async def seat_and_head(self, game_id: str, token: str) -> tuple[int | None, HeadRow]:
+        """As :meth:`~spies_replay.store.protocols.LoopReads.seat_and_head`: one round trip."""
+        rows = await self.recorder.fetch(_SEATS_AND_HEAD_ROW, (game_id,))
+        if not rows:
+            raise GameNotFoundError(game_id)
+        *row, seats, hashes = rows[0]
+        pairs = list(zip(seats or (), hashes or (), strict=True))
+        return seat_of_token(pairs, hash_token(token)), head_of_row(row, game_id)
 
     async def check_token(self, game_id: str, token: str) -> int | None:
         """As :meth:`~spies_replay.store.protocols.SeatLedger.check_token`."""

@@ -153,6 +153,10 @@ class LoopReads(Protocol):
 
     async def head_row(self, game_id: str) -> records.HeadRow: ...
     async def check_token(self, game_id: str, token: str) -> int | None: ...
+    async def seat_and_head(self, game_id: str, token: str) -> tuple[int | None, records.HeadRow]:
+        """``check_token`` and ``head_row`` of one game in one round trip (a command on a
+        game the process does not hold)."""
+        ...
 
 
 class EventStore(
