@@ -1,8 +1,8 @@
 """Reading ahead: a process that starts holds the games in use before they are asked for.
 
 A game's first command in a process (after a start, or on a game the cache never held) is a
-cache miss: a read of its kept head and of its seat's token, round trips that a command on a
-held game does not make (on PostgreSQL, two of them, 0.1 to 0.3 ms of the API's CPU). So
+cache miss: a read of its kept head and of its seat's token, which a command on a held game
+does not make (on PostgreSQL a round trip; figures in docs/speed.md, *Read ahead*). So
 once the app answers, :func:`warm_caches` reads the compact heads the store keeps with the
 games not finished (:meth:`~spies_replay.store.protocols.SnapshotCache.kept_heads`, newest
 first, a page at a time on a worker thread) into the cache's packed tier

@@ -13,16 +13,17 @@ what the log says, never the log: :data:`HEAD_ROW_SQL` hands it out only at the 
 the game's row has, a writer that kept none (an older server, a seat change on a game
 whose head was not kept, a copy or an import) leaves it behind and so unused, and a reader
 that folds the log instead may write it back (:func:`write_back`, a write that may fail
-without harm). Verify, export and copy never read it.
+without harm). Verify, export and copy never read it. A process that starts reads them ahead
+a page at a time (:func:`kept_heads`: the games not finished, newest first).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from spies_replay.errors import GameNotFoundError
-from spies_replay.store.records import HeadRow
+from spies_replay.store.records import HeadRow, KeptHeads
 from spies_replay.store.sql_rows import GAME_COLUMNS, Transaction, game_record, game_secrets
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "HEAD_ROW_SQL",
     "MIGRATION_NAME",
     "head_of_row",
-    "kept_heads_sql",
+    "kept_heads",
     "write_back",
 ]
 
@@ -60,7 +61,7 @@ _KEPT_HEADS: Final = (
 )
 
 
-def kept_heads_sql(*, after_first: bool) -> str:
+def _kept_heads_sql(*, after_first: bool) -> str:
     """The games not finished that have a compact head kept at their version, with their
     row and secrets (as :data:`HEAD_ROW_SQL`), newest first (by ``created_at``, then id: the
     index ``idx_games_created_at_id``); a page of ``?`` of them, after the first page those
@@ -91,6 +92,31 @@ def head_of_row(row: Sequence[Any] | None, game_id: str) -> HeadRow:
     seed, deal, head = row[columns], row[columns + 1], row[columns + 2]
     secrets = None if seed is None else game_secrets(seed, deal)
     return HeadRow(record=game_record(row[:columns]), secrets=secrets, head=head)
+
+
+def kept_heads(
+    read: Callable[[str, Sequence[Any]], list[Any]],
+    limit: int,
+    after: tuple[str, str] | None = None,
+) -> KeptHeads:
+    """Up to ``limit`` games not finished whose compact head is kept at their version, newest
+    first, with their seats' token hashes: two indexed reads through ``read`` (a store's
+    ``(sql, params) -> rows``); after the first page, those created before ``after`` (the
+    previous page's :attr:`~spies_replay.store.records.KeptHeads.last`)."""
+    if after is None:
+        rows = read(_kept_heads_sql(after_first=False), (limit,))
+    else:
+        created_at, game_id = after
+        rows = read(_kept_heads_sql(after_first=True), (created_at, created_at, game_id, limit))
+    heads = [head_of_row(row, "") for row in rows]
+    tokens: dict[str, dict[int, str]] = {}
+    if heads:
+        ids = [head.record.id for head in heads]
+        marks = ", ".join("?" * len(ids))
+        found = read(f"SELECT game_id, seat, token_hash FROM seats WHERE game_id IN ({marks})", ids)
+        for key, seat, token_hash in found:
+            tokens.setdefault(key, {})[seat] = token_hash
+    return KeptHeads(heads, tokens)
 
 
 def write_back(conn: Transaction, game_id: str, version: int, head: str) -> bool:

@@ -33,7 +33,7 @@ import structlog
 
 from spies_replay.errors import GameNotFoundError, ReplayError
 from spies_replay.meta import SeatState
-from spies_replay.store.heads import HEAD_ROW_SQL, head_of_row, kept_heads_sql, write_back
+from spies_replay.store.heads import HEAD_ROW_SQL, head_of_row, kept_heads, write_back
 from spies_replay.store.records import (
     SNAPSHOT_EVERY,
     Appended,
@@ -354,25 +354,9 @@ class SqlEventStore:
 
     def kept_heads(self, limit: int, after: tuple[str, str] | None = None) -> KeptHeads:
         """Up to ``limit`` games not finished whose compact head is kept at their version,
-        newest first, with their seats' token hashes (two indexed reads); after the first
-        page, those created before ``after`` (the previous page's :attr:`KeptHeads.last`)."""
-        if after is None:
-            rows = self._all(kept_heads_sql(after_first=False), (limit,))
-        else:
-            created_at, game_id = after
-            sql = kept_heads_sql(after_first=True)
-            rows = self._all(sql, (created_at, created_at, game_id, limit))
-        heads = [head_of_row(row, "") for row in rows]
-        tokens: dict[str, dict[int, str]] = {}
-        if heads:
-            ids = [head.record.id for head in heads]
-            marks = ", ".join("?" * len(ids))
-            found = self._all(
-                f"SELECT game_id, seat, token_hash FROM seats WHERE game_id IN ({marks})", ids
-            )
-            for game_id, seat, token_hash in found:
-                tokens.setdefault(game_id, {})[seat] = token_hash
-        return KeptHeads(heads, tokens)
+        newest first, with their seats' token hashes (:func:`~spies_replay.store.heads.
+        kept_heads`); after the first page, those created before ``after``."""
+        return kept_heads(self._all, limit, after)
 
     def save_head(self, game_id: str, version: int, head: str) -> None:
         """Write back a compact head folded at ``version`` while the game is still there (a
