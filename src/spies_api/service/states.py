@@ -183,18 +183,18 @@ class GameStates:
 
     def discard(self, game_id: str) -> None:
         """Forget a game (its cached head is known to be stale)."""
-        self._heard(game_id)
         with self._lock:
+            self._heard(game_id)
             self._heads.pop(game_id, None)
             self._unpack(game_id)
 
     def stale(self, game_id: str, version: int | None) -> None:
         """Another process appended to the game, up to ``version`` (``None``: not told):
         forget its cached head unless it is that far already."""
-        self._heard(game_id)
-        if game_id not in self._heads and game_id not in self._packed:  # most: no lock
-            return
+        if self._warming is None and game_id not in self._heads and game_id not in self._packed:
+            return  # most: no lock
         with self._lock:
+            self._heard(game_id)
             head = self._heads.get(game_id)
             if head is not None and (version is None or head.version < version):
                 del self._heads[game_id]
@@ -203,16 +203,17 @@ class GameStates:
                 self._unpack(game_id)
 
     def _heard(self, game_id: str) -> None:
-        warming = self._warming
-        if warming is not None:
-            warming.add(game_id)  # a page read before this may hold an older head
+        """Note a game made stale while a page is read ahead (under the lock)."""
+        if self._warming is not None:
+            self._warming.add(game_id)  # a page read before this may hold an older head
 
     # -- read ahead (see spies_api.service.warming) -----------------------------------------
 
     def warming(self, *, on: bool = True) -> None:
         """Note the games made stale from now on (``on``; else no more), until the next
         :meth:`warm`: a page of kept heads read meanwhile may be older than they were told."""
-        self._warming = set() if on else None
+        with self._lock:
+            self._warming = set() if on else None
 
     def warm(self, page: KeptHeads) -> int:
         """Keep the heads of ``page`` (read since :meth:`warming`) packed, behind every head
@@ -223,20 +224,28 @@ class GameStates:
             How many heads of the page were considered: fewer than its rows when the budget
             is full (warming stops there).
         """
+        # under the lock throughout, still noting: a notice that comes meanwhile waits for
+        # the lock, and then finds the head kept (and drops it) like any other
         with self._lock:
-            heard, self._warming = self._warming or set(), None
-            for count, found in enumerate(page.rows):
-                game_id = found.record.id
-                if game_id in heard or game_id in self._heads or game_id in self._packed:
-                    continue
-                packed = Packed.kept(found)
-                if packed is None:
-                    continue
-                if self._packed_size + packed.size > self.packed_bytes:
-                    return count
-                self._packed[game_id] = packed
-                self._packed.move_to_end(game_id, last=False)
-                self._packed_size += packed.size
+            heard = self._warming or set()
+            try:
+                return self._keep(page, heard)
+            finally:
+                self._warming = None
+
+    def _keep(self, page: KeptHeads, heard: set[str]) -> int:
+        for count, found in enumerate(page.rows):
+            game_id = found.record.id
+            if game_id in heard or game_id in self._heads or game_id in self._packed:
+                continue
+            packed = Packed.kept(found)
+            if packed is None:
+                continue
+            if self._packed_size + packed.size > self.packed_bytes:
+                return count
+            self._packed[game_id] = packed
+            self._packed.move_to_end(game_id, last=False)
+            self._packed_size += packed.size
         return len(page.rows)
 
     def __len__(self) -> int:
