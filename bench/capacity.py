@@ -88,6 +88,16 @@ def quiet_logs() -> None:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
 
+def databases(given: list[str] | None, script: str) -> list[str]:
+    """The ``--db`` values of a bench (``sqlite`` when none), each ``sqlite`` or a
+    ``postgresql://`` URL; another exits with one line naming ``script``."""
+    dbs = given or ["sqlite"]
+    for db in dbs:
+        if db != "sqlite" and not is_postgres_url(db):
+            sys.exit(f"{script}: --db {db!r}: expected sqlite or a postgresql:// URL")
+    return dbs
+
+
 # -- the database of one set-up --------------------------------------------------------------
 
 
@@ -605,10 +615,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-capacity", action="store_true")
     parser.add_argument("--skip-idle", action="store_true")
     args = parser.parse_args(argv)
-    dbs = args.db or ["sqlite"]
-    for db in dbs:
-        if db != "sqlite" and not is_postgres_url(db):
-            sys.exit(f"capacity.py: --db {db!r}: expected sqlite or a postgresql:// URL")
+    dbs = databases(args.db, "capacity.py")
     quiet_logs()
     if not args.skip_capacity:
         options = () if args.cache_bytes is None else ("--cache-bytes", args.cache_bytes)

@@ -114,16 +114,16 @@ def measure(reader: EventStore, games: list[tuple[str, str]]) -> dict[str, float
         remembering.remember(game_id, 0, token)
     tokens = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    packed = [Packed.of(head) for head in heads]
+    packed = [(head.id, Packed.of(head)) for head in heads]
     started = time.process_time()
-    for blob in packed:
-        blob.unpack()
+    for game_id, blob in packed:
+        assert blob.unpack(game_id) is not None
     unpack = time.process_time() - started
     return {
         "bytes": held / len(heads),
         "kept": statistics.mean(len(text.encode()) for text in kept),
         "token_bytes": tokens / len(games),
-        "packed": statistics.mean(blob.size for blob in packed),
+        "packed": statistics.mean(blob.size for _, blob in packed),
         "unpack_ms": unpack * 1000 / len(ids),
         "version": statistics.mean(head.version for head in heads),
         "fold_ms": fold * 1000 / len(ids),

@@ -39,7 +39,8 @@ from pathlib import Path
 import msgspec
 
 from api import Connection, api_server, cpu_seconds, free_port
-from spies_replay.store.locations import is_postgres_url, redact
+from capacity import databases
+from spies_replay.store.locations import redact
 from stream import Stream
 
 OPENING_AT_ONCE = 100
@@ -254,10 +255,7 @@ def main() -> None:
     args = parser.parse_args()
     # a terminated bench still stops its server and removes its files
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    dbs = args.db or ["sqlite"]
-    for db in dbs:
-        if db != "sqlite" and not is_postgres_url(db):
-            sys.exit(f"idle_streams.py: --db {db!r}: expected sqlite or a postgresql:// URL")
+    dbs = databases(args.db, "idle_streams.py")
     counts = sorted({int(text) for text in args.streams.split(",")})
     run(dbs, counts, args.per_game, args.settle, args.seconds)
 

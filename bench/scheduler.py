@@ -45,6 +45,7 @@ from api import Connection, record_script
 from capacity import (
     Game,
     api_process,
+    databases,
     fresh_location,
     idle_cpu,
     plan,
@@ -232,10 +233,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spread", type=float, default=10.0)
     parser.add_argument("--clients", type=int, default=16)
     args = parser.parse_args(argv)
-    dbs = args.db or ["sqlite"]
-    for db in dbs:
-        if db != "sqlite" and not is_postgres_url(db):
-            sys.exit(f"scheduler.py: --db {db!r}: expected sqlite or a postgresql:// URL")
+    dbs = databases(args.db, "scheduler.py")
     quiet_logs()
     run(
         dbs,

@@ -27,12 +27,11 @@ import argparse
 import contextlib
 import os
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from capacity import fresh_location, quiet_logs
+from capacity import databases, fresh_location, quiet_logs
 from spies_api import Settings
 from spies_api.app import Runtime
 from spies_api.game import load_head, submit_command
@@ -80,10 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", type=int, default=100)
     parser.add_argument("--commands", type=int, default=3000)
     args = parser.parse_args(argv)
-    dbs = args.db or ["sqlite"]
-    for db in dbs:
-        if db != "sqlite" and not is_postgres_url(db):
-            sys.exit(f"store_size.py: --db {db!r}: expected sqlite or a postgresql:// URL")
+    dbs = databases(args.db, "store_size.py")
     quiet_logs()
     print(
         f"the store's CPU per command, {args.commands} commands on random Deck of Spies games;"

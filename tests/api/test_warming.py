@@ -96,6 +96,9 @@ def test_a_head_read_ahead_that_is_not_to_be_used_is_folded_instead(backend: Bac
     with TestClient(app=app) as client:
         assert runtime.warmed.wait(30)
         assert runtime.states.packed == 3  # checked when used, not when read
+        assert runtime.states.cached(games[0].id) is None  # not JSON: refused
+        assert runtime.states.cached(games[1].id) is None  # another game's: refused
+        assert runtime.states.cached(games[2].id) is not None
         for game in games:
             answer = post_first_legal(client, game)
             assert answer.status_code == 200, answer.text

@@ -51,11 +51,12 @@ class Packed:
     finished: bool
     secrets: GameSecrets
     text: str
-    head_hash: str = ""
+    head_hash: str
 
     @classmethod
     def of(cls, head: Head) -> Packed:
-        return cls(head.version, head.game, head.finished, head.secrets, head.packed())
+        packed = head.packed()
+        return cls(head.version, head.game, head.finished, head.secrets, packed, head.head_hash)
 
     @classmethod
     def kept(cls, found: HeadRow) -> Packed | None:
@@ -70,13 +71,10 @@ class Packed:
         )
 
     def unpack(self, game_id: str) -> Head | None:
-        """The head; ``None`` when a head read ahead does not decode or is not the one its
-        game's row named (logged, as :meth:`Head.unpacked` does)."""
+        """The head; ``None`` when it does not decode or is not the one it was kept as (a
+        head read ahead is checked here, against its game's row: logged, as
+        :meth:`Head.unpacked` does)."""
         codec = codec_for(get_game(self.game))
-        if not self.head_hash:  # this process packed it
-            head = Head.unpack(self.text, codec, self.secrets, finished=self.finished)
-            assert head is not None
-            return head
         at = (game_id, self.version, self.head_hash)
         return Head.checked(self.text, codec, self.secrets, at, finished=self.finished)
 
@@ -282,15 +280,15 @@ class GameStates:
                 self.put(head)
                 return head
         elif self.reads is not None:
-            kept = kept_head(await self.reads.head_row(game_id))
+            kept = self.adopt(await self.reads.head_row(game_id))
             if kept is not None:
-                self.put(kept)
                 return kept
         return await blocking(self.load, game_id)
 
     def adopt(self, found: HeadRow) -> Head | None:
-        """Cache the head kept with the game of ``found`` (a row read with the caller's
-        token: :meth:`~spies_replay.store.protocols.LoopReads.seat_and_head`) when it is to
+        """Cache the head kept with the game of ``found`` (a row read on the loop:
+        :meth:`~spies_replay.store.protocols.LoopReads.head_row`, or with the caller's
+        token, :meth:`~spies_replay.store.protocols.LoopReads.seat_and_head`) when it is to
         be used (:func:`~spies_api.game.loading.kept_head`); ``None`` when not (the
         command's :meth:`fetch` folds it then)."""
         kept = kept_head(found)

@@ -74,9 +74,10 @@ async def _warm(
             found = await blocking(store.kept_heads, page, after)
             taken = states.warm(found)
             kept = {row.record.id for row in found.rows[:taken]}
-            fits = auth.warm({key: seats for key, seats in found.tokens.items() if key in kept})
+            held = {key: seats for key, seats in found.tokens.items() if key in kept}
+            fits = auth.warm(held)
             games += taken
-            tokens += sum(len(seats) for key, seats in found.tokens.items() if key in kept)
+            tokens += sum(map(len, held.values()))
             full = taken < len(found.rows) or not fits
             after = found.last
             if len(found.rows) < page:
