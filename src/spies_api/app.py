@@ -84,7 +84,7 @@ from spies_api.table.quota import BotGameQuota, GameQuota
 from spies_api.table.scheduler import Scheduler
 from spies_api.table.seats import SeatService
 from spies_replay.store.backends import open_store
-from spies_replay.store.protocols import EventStore, Recorder
+from spies_replay.store.protocols import EventStore, LoopWatch, Recorder
 from spies_replay.store.records import Clock, utc_now
 
 __all__ = ["Runtime", "create_app"]
@@ -115,6 +115,10 @@ class Runtime:
         game_quota: active games created per client.
         receipts: the receipt signing key, and the list of keys (``GET /keys``).
         players: players and the seats they own.
+        unwatch: stops the store's watch of other processes' appends from a thread.
+        listener: the store's watch on the event loop instead (PostgreSQL, unless
+            ``Settings.inline_commands`` is off), started by the app while it serves (not
+            by a runtime used without it); ``None``: the thread's watch is used.
         warmed: set when the app's read-ahead of the games in use has ended
             (:func:`~spies_api.service.warming.warm_caches`: done, full or failed).
     """
@@ -138,6 +142,7 @@ class Runtime:
     receipts: ReceiptKeys
     players: PlayerService
     unwatch: Callable[[], None]
+    listener: LoopWatch | None
 
     clock: Clock
     warmed: threading.Event = field(default_factory=threading.Event)
@@ -174,6 +179,7 @@ class Runtime:
         queries = GameQueries(store, states, clock)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
+        listener = store.loop_watch(effects.remote) if settings.inline_commands else None
         receipts = ReceiptKeys.open(store)  # receipts: the database's signing key
         commitments = SeedCommitments.open(store, settings, clock)  # players' entropy
         creator = GameCreator(
@@ -226,7 +232,8 @@ class Runtime:
             players=PlayerService.open(store, queries, clock),
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
-            unwatch=store.watch(effects.remote),
+            unwatch=store.watch(effects.remote) if listener is None else (lambda: None),
+            listener=listener,
             clock=clock,
         )
 
@@ -388,9 +395,13 @@ def create_app(
         background.append(asyncio.get_running_loop().create_task(scheduler.run()))
 
     def start_warming(_: Litestar) -> None:
+        loop, listener = asyncio.get_running_loop(), parts.listener
+        if listener is not None:  # other processes' appends, heard on this loop
+            background.append(listener.start())
         # the games in use, read ahead once the app answers (spies_api.service.warming)
-        warm = warm_caches(parts.store, parts.states, parts.auth, done=parts.warmed)
-        background.append(asyncio.get_running_loop().create_task(warm))
+        heard = listener.ready if listener is not None else None
+        warm = warm_caches(parts.store, parts.states, parts.auth, heard=heard, done=parts.warmed)
+        background.append(loop.create_task(warm))
 
     async def stop_bots(_: Litestar) -> None:
         while background:

@@ -15,7 +15,7 @@ from spies_replay.store.sqlite import SQLiteEventStore
 from tests.support.backends import BACKENDS, Backend, fresh_backend
 from tests.support.counter import append, finish, new_game, play
 
-__all__ = ["append", "backend", "db_path", "finish", "new_game", "play", "store"]
+__all__ = ["append", "backend", "db_path", "finish", "new_game", "play", "postgres", "store"]
 
 
 @pytest.fixture
@@ -32,4 +32,11 @@ def store(db_path: Path) -> Iterator[EventStore]:
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     with fresh_backend(request.param, tmp_path) as found:
+        yield found
+
+
+@pytest.fixture
+def postgres(tmp_path: Path) -> Iterator[Backend]:
+    """A fresh PostgreSQL database (its module is skipped without one to make)."""
+    with fresh_backend("postgres", tmp_path) as found:
         yield found

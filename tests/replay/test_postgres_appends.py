@@ -19,8 +19,8 @@ from spies_replay.codec import FORMAT_3, seal
 from spies_replay.errors import SeatTakenError, VersionConflictError
 from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
-from spies_replay.store.postgres import heard as heard_notice
 from spies_replay.store.postgres_append import AsyncRecorder
+from spies_replay.store.postgres_listen import heard as heard_notice
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Appended, Reply, hash_token, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url

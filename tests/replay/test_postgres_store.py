@@ -13,7 +13,7 @@ import pytest
 from spies_replay.codec import FORMAT_3, seal
 from spies_replay.errors import StoreUnavailableError
 from spies_replay.store.backends import open_store
-from spies_replay.store.postgres import heard as heard_notice
+from spies_replay.store.postgres_listen import heard as heard_notice
 from spies_replay.store.postgres_schema import MIGRATIONS
 from spies_replay.store.records import Append, Appended, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url

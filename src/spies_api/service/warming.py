@@ -45,16 +45,23 @@ async def warm_caches(
     auth: SeatAuthenticator,
     *,
     page: int = PAGE,
+    heard: asyncio.Event | None = None,
     done: threading.Event | None = None,
 ) -> int:
     """Read the kept heads of the games not finished into ``states`` and their token hashes
     into ``auth``, ``page`` games a read, while they fit; log one line (``caches_warmed``,
     or ``caches_not_warmed`` when the store failed); then set ``done``, if given.
 
+    When given, ``heard`` is waited for first: it is set once another process's append is
+    heard (the store's watch on the loop is listening), which a head read ahead must be, or
+    it stays stale.
+
     Returns:
         How many games' heads were kept.
     """
     try:
+        if heard is not None:
+            await heard.wait()
         return await _warm(store, states, auth, page)
     finally:
         if done is not None:

@@ -37,7 +37,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, Final
 
-import msgspec
 import psycopg
 import structlog
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -51,8 +50,9 @@ from spies_replay.store.postgres_append import (
     append_result,
 )
 from spies_replay.store.postgres_errors import reason, store_error
+from spies_replay.store.postgres_listen import LoopListener, listen_on_thread
 from spies_replay.store.postgres_reads import AsyncReads
-from spies_replay.store.postgres_schema import MIGRATIONS, NOTIFY_CHANNEL
+from spies_replay.store.postgres_schema import MIGRATIONS
 from spies_replay.store.postgres_server import Server
 from spies_replay.store.protocols import EventStore, LoopReads, Recorder
 from spies_replay.store.recorders import ThreadRecorder
@@ -60,9 +60,8 @@ from spies_replay.store.records import SNAPSHOT_EVERY, Append, Appended, Backend
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Cursor, Transaction
 
-__all__ = ["PostgresEventStore", "heard"]
+__all__ = ["PostgresEventStore"]
 
-_LISTEN_POLL_SECONDS: Final = 0.5  # how often a listening thread checks it should stop
 _log = structlog.get_logger("spies_replay.store.postgres")
 _MIGRATION_LOCK: Final = 0x5350_4945_5301  # the advisory lock one migrating process holds
 
@@ -75,21 +74,6 @@ def _pg(sql: str) -> str:
     if found is None:
         found = _placeholders[sql] = sql.replace("?", "%s")
     return found
-
-
-_notice = msgspec.json.Decoder(Appended)
-
-
-def heard(payload: str) -> Appended:
-    """What a notice on :data:`~spies_replay.store.postgres_schema.NOTIFY_CHANNEL` tells: a
-    JSON object (``spies_append``'s), or the game id alone (an engine from before
-    ``m007_notify_carries_head``, during a rolling upgrade: nothing else is known)."""
-    if payload.startswith("{"):
-        try:
-            return _notice.decode(payload)
-        except msgspec.DecodeError:  # not ours: a wake-up that tells nothing
-            pass
-    return Appended(game_id=payload)
 
 
 class _Tx:
@@ -258,38 +242,17 @@ class PostgresEventStore(SqlEventStore):
 
     def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
         """Call ``on_append`` for every append another process (or another store of this
-        database) commits (``LISTEN``), with what its notice tells (:func:`heard`); this
-        store's own appends are left out, told apart by the server process that sent the
-        notification (the caller knows of them, and its cached state of the game is current).
+        database) commits (``LISTEN``), with what its notice tells (:func:`~spies_replay.
+        store.postgres_listen.heard`), from a thread of its own (:func:`~spies_replay.store.
+        postgres_listen.listen_on_thread`); this store's own appends are left out. Returns
+        the function that stops the thread. :meth:`loop_watch` does the same on an event
+        loop."""
+        return listen_on_thread(self.server, on_append)
 
-        A daemon thread holds one connection of its own (outside the pool) listening on
-        :data:`~spies_replay.store.postgres_schema.NOTIFY_CHANNEL`, and reconnects after a
-        failure; a notification missed meanwhile only delays a reader until its next poll.
-        Returns the function that stops the thread.
-        """
-        stop = threading.Event()
-
-        def listen() -> None:
-            while not stop.is_set():
-                try:
-                    with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
-                        conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                        while not stop.is_set():
-                            for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
-                                if note.pid not in self.server.own_pids:
-                                    on_append(heard(note.payload))
-                except psycopg.Error as exc:
-                    _log.warning("listen_lost", error=reason(exc))
-                    stop.wait(1.0)
-
-        thread = threading.Thread(target=listen, name="spies-store-listen", daemon=True)
-        thread.start()
-
-        def unwatch() -> None:
-            stop.set()
-            thread.join(timeout=_LISTEN_POLL_SECONDS + 5.0)
-
-        return unwatch
+    def loop_watch(self, on_append: Callable[[Appended], None]) -> LoopListener:
+        """What :meth:`watch` does, read on the event loop that runs the listener's
+        :meth:`~spies_replay.store.postgres_listen.LoopListener.run` (no thread)."""
+        return LoopListener(self.server, on_append)
 
     # -- appends: one statement, one round trip ---------------------------------------------
 

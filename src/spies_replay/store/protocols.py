@@ -29,6 +29,7 @@ event type of its own, and none of its methods calls back into its caller.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -41,6 +42,7 @@ __all__ = [
     "EventStore",
     "GameIndex",
     "LoopReads",
+    "LoopWatch",
     "Recorder",
     "ReplyLedger",
     "SeatLedger",
@@ -159,6 +161,21 @@ class LoopReads(Protocol):
         ...
 
 
+class LoopWatch(Protocol):
+    """The store's watch (:meth:`EventStore.watch`) read on an event loop instead of a
+    thread: what :meth:`EventStore.loop_watch` gives."""
+
+    ready: asyncio.Event
+    """Set once the first attempt to listen since :meth:`start` has ended (listening, or
+    failed and retrying): what must not start before another process's append can be
+    heard waits on it."""
+
+    def start(self) -> asyncio.Task[None]:
+        """Listen on the running loop until the task this returns is cancelled
+        (reconnecting after failures); :attr:`ready` is a new event each time."""
+        ...
+
+
 class EventStore(
     EventLog, GameIndex, SeatLedger, SecretKeeper, ReplyLedger, SnapshotCache, Protocol
 ):
@@ -185,6 +202,11 @@ class EventStore(
         ...
 
     def watch(self, on_append: Callable[[records.Appended], None]) -> Callable[[], None]: ...
+    def loop_watch(self, on_append: Callable[[records.Appended], None]) -> LoopWatch | None:
+        """:meth:`watch` read on the event loop that runs the answer's ``run`` (no thread
+        woken for each append), or ``None``: this backend watches from a thread alone."""
+        ...
+
     def pending_migrations(self) -> list[str]: ...
     def close(self) -> None: ...
     def __enter__(self) -> EventStore: ...

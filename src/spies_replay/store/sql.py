@@ -34,6 +34,7 @@ import structlog
 from spies_replay.errors import GameNotFoundError, ReplayError
 from spies_replay.meta import SeatState
 from spies_replay.store.heads import HEAD_ROW_SQL, head_of_row, kept_heads, write_back
+from spies_replay.store.protocols import LoopWatch
 from spies_replay.store.records import (
     SNAPSHOT_EVERY,
     Appended,
@@ -129,6 +130,11 @@ class SqlEventStore:
         stops watching. This default tells nothing: readers poll."""
         del on_append
         return _nothing
+
+    def loop_watch(self, on_append: Callable[[Appended], None]) -> LoopWatch | None:
+        """``None``: this backend watches from a thread alone (:meth:`watch`)."""
+        del on_append
+        return None
 
     def __enter__(self) -> Self:
         return self

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spies_replay.store.records import Appended, GameStatus
+from spies_replay.store.watch_thread import watch_thread
 
 __all__ = ["OwnWrites", "watch"]
 
@@ -37,24 +38,16 @@ def watch(
     grow in commit order). One pragma per interval while nothing happens, however many
     readers wait. Returns the function that stops the thread.
     """
-    stop = threading.Event()
     state = _Watched(own, path, busy_timeout)
     state.look()  # the starting point, before any append the caller must hear of
 
-    def poll() -> None:
+    def poll(stop: threading.Event) -> None:
         while not stop.wait(interval):
             for appended in state.look():
                 on_append(appended)
         state.close()
 
-    thread = threading.Thread(target=poll, name="spies-store-watch", daemon=True)
-    thread.start()
-
-    def unwatch() -> None:
-        stop.set()
-        thread.join(timeout=interval + 5.0)
-
-    return unwatch
+    return watch_thread(poll, name="spies-store-watch", join_seconds=interval + 5.0)
 
 
 class OwnWrites:
