@@ -117,7 +117,8 @@ class Notices:
     Each process hears every other's appends, so what it does per notice grows with the
     number of processes: the scheduler keeps here only the notices of games with something
     due (or with work of its own), and hops to the loop once for all those that came while
-    it was busy; the rest are dropped on the watch's thread. Safe from any thread.
+    it was busy; the rest are dropped where the store's watch reads them (its thread, or the
+    event loop). Safe from any thread.
     """
 
     __slots__ = ("_lock", "_pending")

@@ -196,7 +196,8 @@ class Scheduler:
             return
 
     def heard(self, appended: Appended) -> None:
-        """Another process appended (from the store's watch thread): keep its due mark."""
+        """Another process appended (from the store's watch: its thread, or the loop): keep its
+        due mark."""
         if not appended.told:
             self.poke(appended.game_id)  # an older engine's notice: the store says
         elif self._notices.hear(appended, self._has_work):
