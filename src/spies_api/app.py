@@ -179,7 +179,8 @@ class Runtime:
         queries = GameQueries(store, states, clock)
         locks = GameLocks()
         effects = (_CountedEffects if settings.metrics_on else WriteEffects)(states, auth, appends)
-        listener = store.loop_watch(effects.remote) if settings.inline_commands else None
+        watching = (effects.remote, effects.unheard)
+        listener = store.loop_watch(*watching) if settings.inline_commands else None
         receipts = ReceiptKeys.open(store)  # receipts: the database's signing key
         commitments = SeedCommitments.open(store, settings, clock)  # players' entropy
         creator = GameCreator(
@@ -232,7 +233,7 @@ class Runtime:
             players=PlayerService.open(store, queries, clock),
             # appends by other processes (PostgreSQL's LISTEN, SQLite's commit counter) wake
             # this process's streams and its scheduler, and make its cached head stale
-            unwatch=store.watch(effects.remote) if listener is None else (lambda: None),
+            unwatch=store.watch(*watching) if listener is None else (lambda: None),
             listener=listener,
             clock=clock,
         )

@@ -51,11 +51,15 @@ def unwatched(
     """An app whose store hears of no other writer: only its own appends' version checks
     tell it the log moved on. The database's location, and a client of the app."""
 
-    def no_watch(self: object, on_append: Callable[[str], None]) -> Callable[[], None]:
+    def no_watch(self: object, *callbacks: object) -> Callable[[], None]:
         return lambda: None
+
+    def no_loop_watch(self: object, *callbacks: object) -> None:
+        return None  # the thread's watch instead: the one above
 
     monkeypatch.setattr(SQLiteEventStore, "watch", no_watch)
     monkeypatch.setattr(PostgresEventStore, "watch", no_watch)
+    monkeypatch.setattr(PostgresEventStore, "loop_watch", no_loop_watch)
     with fresh_backend(request.param, tmp_path) as found:
         app = create_app(Settings(db_path=found.location, log_json=True))
         with TestClient(app=app) as client:

@@ -140,6 +140,22 @@ def test_a_page_read_before_a_game_moved_on_does_not_keep_it(backend: Backend) -
         assert states.cached(games[0].id) is None
 
 
+def test_appends_unheard_forget_every_head_and_the_page_being_read(backend: Backend) -> None:
+    games = created_games(backend, 3)
+    with backend.open() as store:
+        states = GameStates(store, 1, packed_bytes=MiB)
+        states.warming()
+        assert states.warm(store.kept_heads(10)) == 3
+        assert states.packed == 3
+        states.load(games[0].id)  # one in use, the rest packed
+        states.warming()
+        page = store.kept_heads(10)
+        states.forget_all()  # the watch was not listening: any game may have moved on
+        assert states.warm(page) == 3
+        assert (states.packed, states.packed_size, len(states)) == (0, 0, 0)
+        assert all(states.cached(game.id) is None for game in games)
+
+
 def test_kept_heads_come_newest_first_a_page_at_a_time(backend: Backend) -> None:
     games = created_games(backend, 5)
     with backend.open() as store:

@@ -27,10 +27,14 @@ pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKI
 
 @contextlib.asynccontextmanager
 async def _listening(
-    store: PostgresEventStore, on_append: Callable[[Appended], None], *, ready: bool = True
+    store: PostgresEventStore,
+    on_append: Callable[[Appended], None],
+    *,
+    ready: bool = True,
+    on_gap: Callable[[], None] | None = None,
 ) -> AsyncIterator[asyncio.Task[None]]:
     """The store's loop watch running (listening, when ``ready``), cancelled at the end."""
-    listener = store.loop_watch(on_append)
+    listener = store.loop_watch(on_append, on_gap)
     assert isinstance(listener, LoopListener)
     task = listener.start()
     try:
@@ -98,10 +102,13 @@ def test_a_lost_connection_is_opened_again_and_the_next_append_heard(postgres: B
         assert isinstance(mine, PostgresEventStore)
         game_id = new_game(other).record.id
         heard: list[Appended] = []
+        gaps: list[int] = []
 
         async def run() -> list[dict[str, object]]:
             with capture_logs() as logs:
-                async with _listening(mine, heard.append):
+                async with _listening(
+                    mine, heard.append, on_gap=lambda: gaps.append(len(gaps) + 1)
+                ):
                     await _heard_after(heard, lambda: play(other, game_id, 1), game_id)
                     with psycopg.connect(postgres.location, autocommit=True) as admin:
                         ended = admin.execute(
@@ -116,6 +123,7 @@ def test_a_lost_connection_is_opened_again_and_the_next_append_heard(postgres: B
 
         logs = asyncio.run(run())
         assert [x["event"] for x in logs].count("listen_lost") == 1
+        assert gaps == [1, 2]  # told when it first listened, and again after the loss
 
 
 def test_a_listeners_fault_does_not_stop_the_notices_after_it(postgres: Backend) -> None:
@@ -157,3 +165,16 @@ def test_a_store_that_cannot_listen_sets_ready_and_keeps_trying(postgres: Backen
 
         logs = asyncio.run(run())
         assert [x["event"] for x in logs] == ["listen_lost"]
+
+
+def test_the_thread_is_told_of_the_gap_when_it_starts_listening(postgres: Backend) -> None:
+    with postgres.open() as mine, postgres.open() as other:
+        game_id = new_game(other).record.id
+        heard: list[Appended] = []
+        gaps: list[str] = []
+        unwatch = mine.watch(heard.append, lambda: gaps.append(threading.current_thread().name))
+        try:
+            asyncio.run(_heard_after(heard, lambda: play(other, game_id, 1), game_id))
+        finally:
+            unwatch()
+        assert gaps == ["spies-store-listen"]

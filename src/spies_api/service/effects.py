@@ -69,6 +69,11 @@ class WriteEffects:
         self.states.stale(appended.game_id, appended.version)
         self.listeners.heard(appended)
 
+    def unheard(self) -> None:
+        """The store's watch (re)started listening: other processes' appends may have gone
+        unheard before, so every cached head may be stale."""
+        self.states.forget_all()
+
     def token(self, game_id: str, seat: int, token: str) -> None:
         """A seat's token was handed out (a join, a claimed rematch seat)."""
         self.auth.remember(game_id, seat, token)

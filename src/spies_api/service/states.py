@@ -200,6 +200,17 @@ class GameStates:
             if packed is not None and (version is None or packed.version < version):
                 self._unpack(game_id)
 
+    def forget_all(self) -> None:
+        """Forget every cached head, and every head of a page being read ahead: another
+        process's appends may have gone unheard (the store's watch was not listening), so
+        any of them may be stale."""
+        with self._lock:
+            self._heads.clear()
+            self._packed.clear()
+            self._packed_size = 0
+            if self._warming is not None:
+                self._warming = _Every()
+
     def _heard(self, game_id: str) -> None:
         """Note a game made stale while a page is read ahead (under the lock)."""
         if self._warming is not None:
@@ -225,7 +236,7 @@ class GameStates:
         # under the lock throughout, still noting: a notice that comes meanwhile waits for
         # the lock, and then finds the head kept (and drops it) like any other
         with self._lock:
-            heard = self._warming or set()
+            heard = self._warming if self._warming is not None else set()
             try:
                 return self._keep(page, heard)
             finally:
@@ -324,3 +335,10 @@ class GameStates:
         """
         record = self.store.get_game(game_id)
         return record, self.head_of(record, keep=keep)
+
+
+class _Every(set[str]):
+    """The games made stale while a page was read ahead, when that may be any game."""
+
+    def __contains__(self, game_id: object) -> bool:
+        return True

@@ -56,7 +56,7 @@ from spies_replay.store.postgres_schema import MIGRATIONS
 from spies_replay.store.postgres_server import Server
 from spies_replay.store.protocols import EventStore, LoopReads, Recorder
 from spies_replay.store.recorders import ThreadRecorder
-from spies_replay.store.records import SNAPSHOT_EVERY, Append, Appended, BackendName
+from spies_replay.store.records import SNAPSHOT_EVERY, Append, BackendName, Heard, Unheard
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Cursor, Transaction
 
@@ -240,19 +240,20 @@ class PostgresEventStore(SqlEventStore):
             with self._pinned(_Tx(conn)) as tx:
                 yield tx
 
-    def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
+    def watch(self, on_append: Heard, on_gap: Unheard | None = None) -> Callable[[], None]:
         """Call ``on_append`` for every append another process (or another store of this
         database) commits (``LISTEN``), with what its notice tells (:func:`~spies_replay.
         store.postgres_listen.heard`), from a thread of its own (:func:`~spies_replay.store.
-        postgres_listen.listen_on_thread`); this store's own appends are left out. Returns
-        the function that stops the thread. :meth:`loop_watch` does the same on an event
-        loop."""
-        return listen_on_thread(self.server, on_append)
+        postgres_listen.listen_on_thread`); this store's own appends are left out; and
+        ``on_gap`` each time it starts listening (appends before may have gone unheard).
+        Returns the function that stops the thread. :meth:`loop_watch` does the same on an
+        event loop."""
+        return listen_on_thread(self.server, on_append, on_gap)
 
-    def loop_watch(self, on_append: Callable[[Appended], None]) -> LoopListener:
+    def loop_watch(self, on_append: Heard, on_gap: Unheard | None = None) -> LoopListener:
         """What :meth:`watch` does, read on the event loop that runs the listener's
-        :meth:`~spies_replay.store.postgres_listen.LoopListener.run` (no thread)."""
-        return LoopListener(self.server, on_append)
+        :meth:`~spies_replay.store.postgres_listen.LoopListener.start` (no thread)."""
+        return LoopListener(self.server, on_append, on_gap)
 
     # -- appends: one statement, one round trip ---------------------------------------------
 

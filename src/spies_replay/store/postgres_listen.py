@@ -31,7 +31,7 @@ from psycopg import pq
 from spies_replay.store.postgres_errors import reason
 from spies_replay.store.postgres_schema import NOTIFY_CHANNEL
 from spies_replay.store.postgres_server import Server
-from spies_replay.store.records import Appended
+from spies_replay.store.records import Appended, Heard, Unheard
 from spies_replay.store.watch_thread import watch_thread
 
 __all__ = ["LoopListener", "heard", "listen_on_thread"]
@@ -59,14 +59,18 @@ def heard(payload: str) -> Appended:
     return Appended(game_id=payload)
 
 
-def listen_on_thread(server: Server, on_append: Callable[[Appended], None]) -> Callable[[], None]:
+def listen_on_thread(
+    server: Server, on_append: Heard, on_gap: Unheard | None = None
+) -> Callable[[], None]:
     """Call ``on_append`` from a daemon thread with every append that a connection not of
-    ``server``'s store commits; returns the function that stops the thread.
+    ``server``'s store commits, and ``on_gap`` each time it starts listening; returns the
+    function that stops the thread.
 
     The thread holds one connection of its own (outside the pool) listening on
     :data:`~spies_replay.store.postgres_schema.NOTIFY_CHANNEL`, and reconnects after a
-    failure; a notice missed meanwhile only delays a reader until its next poll. The
-    store's own appends are told apart by the server process that sent the notice.
+    failure; the appends of the meantime went unheard, which ``on_gap`` is told (the first
+    connection too: appends before it were not heard either). The store's own appends are
+    told apart by the server process that sent the notice.
     """
 
     def listen(stop: threading.Event) -> None:
@@ -76,6 +80,8 @@ def listen_on_thread(server: Server, on_append: Callable[[Appended], None]) -> C
                     server.url, autocommit=True, connect_timeout=server.connect_timeout
                 ) as conn:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    if on_gap is not None:
+                        on_gap()
                     while not stop.is_set():
                         for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
                             if note.pid not in server.own_pids:
@@ -95,15 +101,18 @@ class LoopListener:
     Args:
         server: the store's server (its URL, its own connections' server processes).
         on_append: called on the loop with what each notice tells.
+        on_gap: called on the loop each time listening starts (the first time, and again
+            after a lost connection): the appends before went unheard.
 
     Attributes:
         ready: set once the first attempt to listen has ended, listening or not (what must
             not start before a notice can be heard waits on it).
     """
 
-    def __init__(self, server: Server, on_append: Callable[[Appended], None]) -> None:
+    def __init__(self, server: Server, on_append: Heard, on_gap: Unheard | None = None) -> None:
         self.server = server
         self.on_append = on_append
+        self.on_gap = on_gap
         self.ready = asyncio.Event()
 
     def start(self) -> asyncio.Task[None]:
@@ -135,6 +144,8 @@ class LoopListener:
             pgconn = conn.pgconn
             socket = pgconn.socket
             loop.add_reader(socket, self._readable, pgconn, lost)
+            if self.on_gap is not None:
+                self.on_gap()
             self.ready.set()
             await lost
         finally:

@@ -201,8 +201,12 @@ class EventStore(
         :meth:`loop_reader`, or on worker threads."""
         ...
 
-    def watch(self, on_append: Callable[[records.Appended], None]) -> Callable[[], None]: ...
-    def loop_watch(self, on_append: Callable[[records.Appended], None]) -> LoopWatch | None:
+    def watch(
+        self, on_append: records.Heard, on_gap: records.Unheard | None = None
+    ) -> Callable[[], None]: ...
+    def loop_watch(
+        self, on_append: records.Heard, on_gap: records.Unheard | None = None
+    ) -> LoopWatch | None:
         """:meth:`watch` read on the event loop that runs the answer's ``run`` (no thread
         woken for each append), or ``None``: this backend watches from a thread alone."""
         ...

@@ -32,11 +32,13 @@ __all__ = [
     "GameSecrets",
     "GameStatus",
     "HeadRow",
+    "Heard",
     "KeptHeads",
     "IdempotencyRecord",
     "NewGame",
     "Reply",
     "SeatOwner",
+    "Unheard",
     "hash_token",
     "utc_now",
     "SNAPSHOT_EVERY",
@@ -346,6 +348,15 @@ class Appended(msgspec.Struct, frozen=True, kw_only=True):
     def told(self) -> bool:
         """Whether the notice told the game's version, head and due mark."""
         return self.version is not None
+
+
+Heard = Callable[[Appended], None]
+"""What a store's watch calls with each append another process commits."""
+
+Unheard = Callable[[], None]
+"""What a store's watch calls each time it starts listening where appends can go unheard
+while it does not (PostgreSQL's ``LISTEN``: the first time, and again after its connection
+was lost): any game may have changed meanwhile without a word."""
 
 
 def utc_now() -> str:

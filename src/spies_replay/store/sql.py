@@ -37,7 +37,6 @@ from spies_replay.store.heads import HEAD_ROW_SQL, head_of_row, kept_heads, writ
 from spies_replay.store.protocols import LoopWatch
 from spies_replay.store.records import (
     SNAPSHOT_EVERY,
-    Appended,
     BackendName,
     EventRow,
     GamePage,
@@ -45,9 +44,11 @@ from spies_replay.store.records import (
     GameSecrets,
     GameStatus,
     HeadRow,
+    Heard,
     IdempotencyRecord,
     KeptHeads,
     NewGame,
+    Unheard,
     hash_token,
 )
 from spies_replay.store.sql_rows import (
@@ -123,17 +124,17 @@ class SqlEventStore:
         not): what a readiness check asks."""
         raise NotImplementedError
 
-    def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
-        """Call ``on_append`` with each append by other processes (:class:`~spies_replay.
-        store.records.Appended`: the game, its version, head and due mark after it), when the
-        backend can tell (a wake-up only: the log stays the truth); returns the function that
-        stops watching. This default tells nothing: readers poll."""
-        del on_append
+    def watch(self, on_append: Heard, on_gap: Unheard | None = None) -> Callable[[], None]:
+        """Call ``on_append`` with each append by other processes (the game, its version,
+        head and due mark after it: a wake-up, the log stays the truth), and ``on_gap`` each
+        time some may have gone unheard; returns the function that stops watching. This
+        default tells nothing: readers poll."""
+        del on_append, on_gap
         return _nothing
 
-    def loop_watch(self, on_append: Callable[[Appended], None]) -> LoopWatch | None:
+    def loop_watch(self, on_append: Heard, on_gap: Unheard | None = None) -> LoopWatch | None:
         """``None``: this backend watches from a thread alone (:meth:`watch`)."""
-        del on_append
+        del on_append, on_gap
         return None
 
     def __enter__(self) -> Self:

@@ -41,9 +41,10 @@ from spies_replay.store.recorders import ThreadRecorder
 from spies_replay.store.records import (
     SNAPSHOT_EVERY,
     Append,
-    Appended,
     BackendName,
+    Heard,
     NewGame,
+    Unheard,
 )
 from spies_replay.store.sql import SqlEventStore
 from spies_replay.store.sql_rows import Transaction
@@ -317,10 +318,12 @@ class SQLiteEventStore(SqlEventStore):
                 self._loop = self.twin(busy_timeout=0.0)
             return self._loop
 
-    def watch(self, on_append: Callable[[Appended], None]) -> Callable[[], None]:
+    def watch(self, on_append: Heard, on_gap: Unheard | None = None) -> Callable[[], None]:
         """Call ``on_append`` for each game other connections append to (other
         processes, this process's other stores of the file), never this store's own
-        writes: see :func:`spies_replay.store.sqlite_watch.watch`."""
+        writes: see :func:`spies_replay.store.sqlite_watch.watch`. Never ``on_gap``: the
+        watch reads every append past the last it saw, so none goes unheard."""
+        del on_gap
         return watch(self.path, self.busy_timeout, self.watch_seconds, self._own, on_append)
 
     def twin(self, *, busy_timeout: float) -> SQLiteEventStore:
