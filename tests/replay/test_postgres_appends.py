@@ -21,10 +21,9 @@ from spies_replay.meta import SeatState, SeatType
 from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.postgres_append import AsyncRecorder
 from spies_replay.store.postgres_listen import heard as heard_notice
-from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Appended, Reply, hash_token, utc_now
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, fresh_backend, postgres_base_url
-from tests.support.counter import new_game, play
+from tests.support.counter import batch, new_game, play
 from tests.support.countergame import CounterBumped
 from tests.support.waiting import until
 
@@ -75,28 +74,6 @@ class Statements:
             return await original(self, query, *args, **kwargs)
 
         monkeypatch.setattr(cls, name, counted)
-
-
-def batch(
-    store: EventStore, game_id: str, *, by: int = 1, reply: Reply | None = None, **extra: Any
-) -> Append:
-    """One bump after the game's version, sealed from its head hash."""
-    record = store.get_game(game_id)
-    rows = seal(
-        record.head_hash,
-        record.version + 1,
-        [CounterBumped(seat=0, by=by, total=by)],
-        recorded_at=utc_now(),
-        log=FORMAT_3,
-    )
-    return Append(
-        game_id=game_id,
-        version=record.version,
-        head_hash=record.head_hash,
-        rows=rows,
-        reply=reply,
-        **extra,
-    )
 
 
 def test_an_append_is_one_statement_with_everything_in_it(

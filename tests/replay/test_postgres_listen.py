@@ -17,9 +17,8 @@ from structlog.testing import capture_logs
 from spies_replay.store.postgres import PostgresEventStore
 from spies_replay.store.postgres_listen import LoopListener
 from spies_replay.store.records import Appended
-from tests.replay.test_postgres_appends import batch
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, postgres_base_url
-from tests.support.counter import new_game, play
+from tests.support.counter import batch, new_game, play
 from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)

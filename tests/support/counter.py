@@ -4,6 +4,7 @@ turns without ending it, finish it, append events as a writer does."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -12,9 +13,9 @@ from spies_replay.codec import FORMAT_3, seal
 from spies_replay.reading import StoredEvent, load_state
 from spies_replay.store.protocols import EventStore
 from spies_replay.store.records import Append, Reply, utc_now
-from tests.support.countergame import GAMES, Bump, Draw, Shuffle
+from tests.support.countergame import GAMES, Bump, CounterBumped, Draw, Shuffle
 
-__all__ = ["append", "finish", "new_game", "play"]
+__all__ = ["append", "batch", "finish", "new_game", "play"]
 
 
 def new_game(
@@ -79,3 +80,25 @@ def append(
         )
         for row, event in zip(rows, events, strict=True)
     ]
+
+
+def batch(
+    store: EventStore, game_id: str, *, by: int = 1, reply: Reply | None = None, **extra: Any
+) -> Append:
+    """One bump after the game's version, sealed from its head hash (not yet appended)."""
+    record = store.get_game(game_id)
+    rows = seal(
+        record.head_hash,
+        record.version + 1,
+        [CounterBumped(seat=0, by=by, total=by)],
+        recorded_at=utc_now(),
+        log=FORMAT_3,
+    )
+    return Append(
+        game_id=game_id,
+        version=record.version,
+        head_hash=record.head_hash,
+        rows=rows,
+        reply=reply,
+        **extra,
+    )
