@@ -48,7 +48,10 @@ def readiness(base: str, stop: threading.Event, seen: list[tuple[float, int, str
             except httpx.TransportError as error:  # the server is gone: the test says why
                 seen.append((time.monotonic(), 0, type(error).__name__))
                 return
-            reason = answer.json().get("reason", "") if answer.status_code != 200 else ""
+            try:
+                reason = answer.json().get("reason", "") if answer.status_code != 200 else ""
+            except ValueError:  # not the problem document: kept, for the failure's message
+                reason = f"not JSON: {answer.text[:80]!r}"
             seen.append((time.monotonic(), answer.status_code, reason))
             stop.wait(0.1)  # a poll every 100 ms, until stopped
 
@@ -76,7 +79,11 @@ def test_postgres_killed_and_restarted_under_load(tmp_path: Path, cluster: Clust
                 )
             ),
             timeout=60,
-            what="a command and /readyz answered 503 store-unavailable",
+            what=lambda: (
+                "a command and /readyz answered 503 store-unavailable (the last readiness"
+                f" answers {ready[-3:]}, the poller {'polling' if poller.is_alive() else 'gone'},"
+                f" killed at {killed_at:.1f}; the answers {dict(load.statuses)})"
+            ),
         )
         cluster.start()
         restarted_at = time.monotonic()
