@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import psycopg
 import pytest
@@ -177,3 +178,34 @@ def test_the_thread_is_told_of_the_gap_when_it_starts_listening(postgres: Backen
         finally:
             unwatch()
         assert gaps == ["spies-store-listen"]
+
+
+def test_a_socket_the_loop_cannot_watch_is_tried_again(
+    postgres: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from asyncio import selector_events
+
+    add_reader = selector_events.BaseSelectorEventLoop.add_reader
+    failed: list[int] = []
+
+    def failing_once(self: Any, fd: Any, callback: Any, *args: Any) -> Any:
+        # the listener's own reader (psycopg adds readers of its own while it connects)
+        if not failed and getattr(callback, "__func__", None) is LoopListener._readable:
+            failed.append(fd)
+            raise OSError("the selector refused the socket (the test's)")
+        return add_reader(self, fd, callback, *args)
+
+    monkeypatch.setattr(selector_events.BaseSelectorEventLoop, "add_reader", failing_once)
+    with postgres.open() as mine, postgres.open() as other:
+        assert isinstance(mine, PostgresEventStore)
+        game_id = new_game(other).record.id
+        heard: list[Appended] = []
+
+        async def run() -> list[dict[str, object]]:
+            with capture_logs() as logs:
+                async with _listening(mine, heard.append):
+                    await _heard_after(heard, lambda: play(other, game_id, 1), game_id)
+            return logs
+
+        logs = asyncio.run(run())
+    assert failed and [x["event"] for x in logs].count("listen_lost") == 1

@@ -127,6 +127,8 @@ class LoopListener:
                 await self._listen()
             except psycopg.Error as exc:
                 _log.warning("listen_lost", error=reason(exc))
+            except OSError as exc:  # the socket itself (the loop's reader): tried again too
+                _log.warning("listen_lost", error=str(exc))
             finally:
                 self.ready.set()
             await asyncio.sleep(_RETRY_SECONDS)
