@@ -20,7 +20,7 @@ from spies_replay.store.postgres_listen import LoopListener
 from spies_replay.store.records import Appended
 from tests.support.backends import POSTGRES_SKIP_REASON, Backend, postgres_base_url
 from tests.support.counter import batch, new_game, play
-from tests.support.waiting import until_async
+from tests.support.waiting import until, until_async
 
 pytestmark = pytest.mark.skipif(postgres_base_url() is None, reason=POSTGRES_SKIP_REASON)
 
@@ -57,6 +57,17 @@ async def _heard_after(heard: list[Appended], write: Callable[[], None], game_id
             continue
         return
     raise AssertionError(f"{game_id} never heard")
+
+
+def _failing_first(heard: list[Appended]) -> Callable[[Appended], None]:
+    """A listener that keeps what it hears and raises on the first (a listener's bug)."""
+
+    def on_append(appended: Appended) -> None:
+        heard.append(appended)
+        if len(heard) == 1:
+            raise RuntimeError("a listener's bug")
+
+    return on_append
 
 
 def test_another_stores_appends_are_heard_on_the_loop_and_its_own_left_out(
@@ -132,10 +143,7 @@ def test_a_listeners_fault_does_not_stop_the_notices_after_it(postgres: Backend)
         game_id = new_game(other).record.id
         heard: list[Appended] = []
 
-        def on_append(appended: Appended) -> None:
-            heard.append(appended)
-            if len(heard) == 1:
-                raise RuntimeError("a listener's bug")
+        on_append = _failing_first(heard)
 
         async def run() -> list[dict[str, object]]:
             with capture_logs() as logs:
@@ -209,3 +217,21 @@ def test_a_socket_the_loop_cannot_watch_is_tried_again(
 
         logs = asyncio.run(run())
     assert failed and [x["event"] for x in logs].count("listen_lost") == 1
+
+
+def test_the_threads_listener_fault_does_not_stop_the_notices_after_it(postgres: Backend) -> None:
+    with postgres.open() as mine, postgres.open() as other:
+        game_id = new_game(other).record.id
+        heard: list[Appended] = []
+
+        on_append = _failing_first(heard)
+
+        with capture_logs() as logs:
+            unwatch = mine.watch(on_append)
+            try:
+                asyncio.run(_heard_after(heard, lambda: play(other, game_id, 1), game_id))
+                play(other, game_id, 1)
+                until(lambda: len(heard) >= 2, timeout=10, what="the notice after the fault")
+            finally:
+                unwatch()
+        assert [x["event"] for x in logs].count("heard_failed") == 1

@@ -11,8 +11,8 @@ whatever else woke it, and no thread is woken (docs/speed.md, *Scale-out*, has t
 
 The connection is opened with psycopg's async connect (a server that is slow to answer does
 not block the loop), then read with libpq's ``consume_input`` and ``notifies``, which never
-block. A connection lost is reopened a second later; a notice missed meanwhile only delays
-a reader until its next poll, as with the thread.
+block. A connection lost is reopened a second later, as with the thread; the notices of the
+meantime are lost, which the listener's ``on_gap`` is told once it listens again.
 """
 
 from __future__ import annotations
@@ -59,6 +59,18 @@ def heard(payload: str) -> Appended:
     return Appended(game_id=payload)
 
 
+def _hand_on(server: Server, pid: int, payload: str, on_append: Heard) -> None:
+    """Tell ``on_append`` what a notice tells, unless the server process that sent it is one
+    of ``server``'s own connections (the store's own append: its caller knows of it). A
+    listener's fault is logged (``heard_failed``), never the end of the notices after it."""
+    if pid in server.own_pids:
+        return
+    try:
+        on_append(heard(payload))
+    except Exception:
+        _log.exception("heard_failed")
+
+
 def listen_on_thread(
     server: Server, on_append: Heard, on_gap: Unheard | None = None
 ) -> Callable[[], None]:
@@ -84,8 +96,7 @@ def listen_on_thread(
                         on_gap()
                     while not stop.is_set():
                         for note in conn.notifies(timeout=_LISTEN_POLL_SECONDS):
-                            if note.pid not in server.own_pids:
-                                on_append(heard(note.payload))
+                            _hand_on(server, note.pid, note.payload, on_append)
             except psycopg.Error as exc:
                 _log.warning("listen_lost", error=reason(exc))
                 stop.wait(_RETRY_SECONDS)
@@ -164,12 +175,7 @@ class LoopListener:
             if not lost.done():
                 lost.set_exception(exc)
             return
-        own = self.server.own_pids
         while (note := pgconn.notifies()) is not None:
-            if note.be_pid not in own:
-                try:
-                    self.on_append(heard(note.extra.decode()))
-                except Exception:  # a listener's fault must not stop the notices after it
-                    _log.exception("heard_failed")
+            _hand_on(self.server, note.be_pid, note.extra.decode(), self.on_append)
         if pgconn.status != pq.ConnStatus.OK and not lost.done():
             lost.set_exception(psycopg.OperationalError("the listening connection closed"))

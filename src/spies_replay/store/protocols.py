@@ -207,7 +207,7 @@ class EventStore(
     def loop_watch(
         self, on_append: records.Heard, on_gap: records.Unheard | None = None
     ) -> LoopWatch | None:
-        """:meth:`watch` read on the event loop that runs the answer's ``run`` (no thread
+        """:meth:`watch` read on the event loop that runs the answer's ``start`` (no thread
         woken for each append), or ``None``: this backend watches from a thread alone."""
         ...
 
