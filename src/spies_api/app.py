@@ -473,7 +473,7 @@ def create_app(
         ipv4_prefix=settings.ipv4_prefix,
         ipv6_prefix=settings.ipv6_prefix,
     )
-    app.state.lifecycle = lifecycle
+    app.state.lifecycle, app.state.warmed = lifecycle, parts.warmed  # what tests wait on
     return app
 
 

@@ -25,6 +25,7 @@ from spies_api import Settings
 from spies_api.app import Runtime
 from spies_api.logging import configure_logging
 from spies_replay.codec import MAX_JSON_DEPTH
+from tests.support.apps import read_ahead
 
 from .figures import record
 
@@ -86,6 +87,7 @@ def settings(tmp_path: Path, logged: Logged) -> Settings:
 @pytest.fixture
 def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
     with TestClient(app=app, raise_server_exceptions=False) as client:
+        read_ahead(app)
         yield client
 
 

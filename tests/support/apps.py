@@ -110,4 +110,11 @@ def contract_check(checker: ResponseChecker) -> Callable[[httpx.Response], None]
 def client(app: Litestar, checker: ResponseChecker) -> Iterator[TestClient[Litestar]]:
     with TestClient(app=app) as test_client:
         test_client.event_hooks = {"request": [], "response": [contract_check(checker)]}
+        read_ahead(app)
         yield test_client
+
+
+def read_ahead(app: Litestar) -> None:
+    """Wait for the app's read-ahead of the games in use (started with the app, on its own
+    task and thread) to end, so that its store reads and log line do not land in a test."""
+    assert app.state.warmed.wait(30), "the app's read-ahead did not end in 30 s"
