@@ -318,3 +318,32 @@ def test_commands_can_be_kept_off_the_event_loop(tmp_path: Any) -> None:
         rng = random.Random(8)
         for _ in range(10):
             play_turn(client, game, rng)
+
+
+def test_the_record_and_head_read_for_a_game_are_always_at_one_version(
+    client: TestClient[Litestar], runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that lands between the read of a game's record and the load of its head:
+    the pair answered is still of one version, so a stream's state at the final version says
+    ``finished``. Before, the record of the version before the end came with the final head;
+    the state at the final version, kept for every later reader, said ``active`` with no seat
+    to act (the web client then never showed the game over: seen once under load)."""
+    game = new_game(client, "spies-and-lies", players=2)
+    rng, store = random.Random(3), runtime.store
+    before = store.get_game(game.id)
+    while (now := store.get_game(game.id)).status == "active":
+        before = now
+        play_turn(client, game, rng)
+    assert before.status == "active" and before.version < now.version
+    runtime.states.forget_all()  # the head is loaded, at the game's version by then
+    read = store.get_game
+    stale = [before]  # the record a reader took just before the last command
+    monkeypatch.setattr(store, "get_game", lambda game_id: stale.pop() if stale else read(game_id))
+
+    pushed = msgspec.json.decode(runtime.stream_states.now(game.id, 0).data)
+    assert (pushed["version"], pushed["status"], pushed["to_act"]) == (now.version, "finished", [])
+    stale.append(before)
+    record, head = runtime.states.current(game.id)
+    assert record.version == head.version == now.version and record.status == "finished"
+    summary = runtime.queries.summary_of(before, keep=True)  # a listing's record, now stale
+    assert (summary.version, summary.status) == (now.version, "finished")

@@ -5,7 +5,7 @@ serves (``runtime``) and a test client.
 A test that needs the app's parts (its store, its streams, ...) takes the ``runtime``
 fixture, or builds its app with :func:`open_app`, which hands the parts it opened (with any
 of them overridden) to :func:`spies_api.create_app` and returns both: nothing is read back
-out of an app.
+out of an app but the event its read-ahead sets when it ends (:func:`read_ahead`).
 
 Every response the ``client`` fixture receives is checked against the app's own OpenAPI
 document (documented status, media type and schema), so each test also checks the
@@ -38,6 +38,7 @@ __all__ = [
     "client",
     "contract_check",
     "open_app",
+    "read_ahead",
     "runtime",
     "settings",
 ]

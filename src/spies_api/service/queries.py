@@ -73,14 +73,8 @@ class GameQueries:
         to_act: list[int] = []
         clock = open_until = None
         if not finished:
-            head = states.head_of(record, keep=keep)
-            if head.version != record.version:  # a command landed meanwhile: use the newer pair
-                record = self.store.get_game(record.id)
-                finished = record.status == GameStatus.FINISHED
-                if head.version != record.version:
-                    head = states.load(record.id, keep=keep)
-                    record = self.store.get_game(record.id)
-                    finished = record.status == GameStatus.FINISHED
+            record, head = states.paired(record, keep=keep)  # a command landed: the newer pair
+            finished = record.status == GameStatus.FINISHED
             clock = head.clock
             if not finished:
                 to_act = sorted(get_game(record.game).to_act(head.state))

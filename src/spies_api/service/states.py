@@ -333,8 +333,22 @@ class GameStates:
         Raises:
             GameNotFoundError: no such game.
         """
-        record = self.store.get_game(game_id)
-        return record, self.head_of(record, keep=keep)
+        return self.paired(self.store.get_game(game_id), keep=keep)
+
+    def paired(self, record: GameRecord, *, keep: bool = True) -> tuple[GameRecord, Head]:
+        """``record``, or a newer read of it, with its head at the same version.
+
+        A head loaded from the store is at the game's version when it is read, which an
+        append made after ``record`` was read has moved on: the record is read again until
+        both agree, so that what is said of the game (finished or not, its seats to act)
+        never mixes two versions. Each round needs another append to the game between two
+        reads of it.
+        """
+        head = self.head_of(record, keep=keep)
+        while head.version != record.version:
+            record = self.store.get_game(record.id)
+            head = self.head_of(record, keep=keep)
+        return record, head
 
 
 class _Every(set[str]):
