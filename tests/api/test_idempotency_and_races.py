@@ -10,12 +10,14 @@ from typing import Any
 
 import msgspec
 import pytest
+import structlog.testing
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from spies_api import Settings, create_app
 from spies_api.app import Runtime
 from spies_api.game import loading, submit_command
+from spies_api.service import states
 from spies_api.settings import DEFAULTS, SettingsError, settings_from
 from spies_core.registry import GAMES
 from spies_replay.store.recorders import ThreadRecorder
@@ -347,3 +349,36 @@ def test_the_record_and_head_read_for_a_game_are_always_at_one_version(
     assert record.version == head.version == now.version and record.status == "finished"
     summary = runtime.queries.summary_of(before, keep=True)  # a listing's record, now stale
     assert (summary.version, summary.status) == (now.version, "finished")
+
+
+def test_a_record_its_log_never_reaches_does_not_hold_a_read_for_ever(
+    client: TestClient[Litestar], runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's row at a version its log never reaches (a database edited by hand): the
+    reads of the record stop after ``PAIRING_ROUNDS`` and the pair is answered as it is,
+    logged once; a loop that waited for the two to agree would hold the request for ever."""
+    game = new_game(client)
+    play_turn(client, game, random.Random(1))
+    store, read = runtime.store, runtime.store.get_game
+    ahead = msgspec.structs.replace(read(game.id), version=read(game.id).version + 5)
+    asked: list[str] = []
+
+    def edited(game_id: str) -> Any:
+        asked.append(game_id)
+        return ahead
+
+    monkeypatch.setattr(store, "get_game", edited)
+    with structlog.testing.capture_logs() as logs:
+        record, head = runtime.states.current(game.id)
+    assert (record.version, head.version) == (ahead.version, ahead.version - 5)
+    assert len(asked) == 1 + states.PAIRING_ROUNDS
+    apart = [line for line in logs if line["event"] == "record_head_apart"]
+    assert apart == [
+        {
+            "event": "record_head_apart",
+            "log_level": "warning",
+            "game_id": game.id,
+            "record": ahead.version,
+            "head": head.version,
+        }
+    ]

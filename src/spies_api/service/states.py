@@ -24,6 +24,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
 
+import structlog
+
 from spies_api.game import Head, load_head
 from spies_api.game.loading import kept_head
 from spies_api.service.placement import blocking
@@ -39,6 +41,11 @@ __all__ = ["PACKED_ENTRY", "GameStates", "Packed"]
 PACKED_ENTRY: Final = 200
 """Bytes a packed head holds besides its text: its key, the record and the cache's node
 (its secrets are counted in the head's own memory: they are the same object)."""
+
+PAIRING_ROUNDS: Final = 8
+"""How often :meth:`GameStates.paired` reads a game's record again before it gives up."""
+
+_log = structlog.get_logger("spies_api.states")
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,12 +349,20 @@ class GameStates:
         append made after ``record`` was read has moved on: the record is read again until
         both agree, so that what is said of the game (finished or not, its seats to act)
         never mixes two versions. Each round needs another append to the game between two
-        reads of it.
+        reads of it; after :data:`PAIRING_ROUNDS` the pair is answered as it is, and logged
+        (``record_head_apart``): a row whose version its log never reaches (a database edited
+        by hand) must not hold a request for ever.
         """
         head = self.head_of(record, keep=keep)
-        while head.version != record.version:
+        for _ in range(PAIRING_ROUNDS):
+            if head.version == record.version:
+                return record, head
             record = self.store.get_game(record.id)
             head = self.head_of(record, keep=keep)
+        if head.version != record.version:
+            _log.warning(
+                "record_head_apart", game_id=record.id, record=record.version, head=head.version
+            )
         return record, head
 
 
